@@ -1,0 +1,51 @@
+// Package activities holds Lexflow's Temporal activities: every call that leaves a
+// workflow, grouped by what it touches. Each is a method on a struct that holds its
+// dependencies, so the worker registers the struct and workflows name the method.
+package activities
+
+import (
+	"context"
+	"errors"
+
+	"github.com/lexflow/lexflow/schemas"
+	"github.com/lexflow/lexflow/store"
+)
+
+// Cases are the activities on case documents, including the case tools of seed 003.
+type Cases struct {
+	Store store.Cases
+}
+
+// GetCaseDetails is the get_case_details tool: the whole case_details object.
+// A missing case is an answer for the model, not a failure; a store error is retried.
+func (a *Cases) GetCaseDetails(ctx context.Context, args schemas.GetCaseDetailsArgs) (schemas.GetCaseDetailsResult, error) {
+	c, err := a.Store.GetCase(ctx, args.CaseID)
+	if errors.Is(err, store.ErrNotFound) {
+		return schemas.GetCaseDetailsResult{Status: schemas.ResultError, ErrorMessage: schemas.CaseNotFound}, nil
+	}
+	if err != nil {
+		return schemas.GetCaseDetailsResult{}, err
+	}
+	return schemas.GetCaseDetailsResult{Status: schemas.ResultSuccess, CaseDetails: c.Details}, nil
+}
+
+// UpdateCaseDetails is the update_case_details tool: dot-path updates of case_details,
+// appending to log fields. Invalid fields are reported to the model; store errors retried.
+func (a *Cases) UpdateCaseDetails(ctx context.Context, args schemas.UpdateCaseDetailsArgs) (schemas.StatusResult, error) {
+	_, err := a.Store.UpdateDetails(ctx, args.CaseID, args.Updates)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return schemas.StatusResult{Status: schemas.ResultError, ErrorMessage: schemas.CaseNotFound}, nil
+	case errors.Is(err, store.ErrInvalidField):
+		return schemas.StatusResult{Status: schemas.ResultError, ErrorMessage: "Update failed due to invalid field: " + err.Error()}, nil
+	case err != nil:
+		return schemas.StatusResult{}, err
+	}
+	return schemas.StatusResult{Status: schemas.ResultSuccess}, nil
+}
+
+// SetCasePhase records a case's phase and status in the store, where lists and the API
+// read them.
+func (a *Cases) SetCasePhase(ctx context.Context, in schemas.SetCasePhase) error {
+	return a.Store.SetPhase(ctx, in.CaseID, in.Phase, in.Status)
+}

@@ -1,0 +1,78 @@
+package activities
+
+import (
+	"context"
+	"fmt"
+
+	"go.temporal.io/sdk/temporal"
+
+	"github.com/lexflow/lexflow/llm"
+	"github.com/lexflow/lexflow/schemas"
+	"github.com/lexflow/lexflow/store"
+)
+
+// historyRecords is how many records of a case's earlier turns accompany a model call.
+const historyRecords = 20
+
+// Model calls the model roles. The clients hold the API keys, which therefore never
+// leave the worker: workflows send only the role, the case and the turn's messages.
+type Model struct {
+	Clients     map[string]*llm.Client
+	Transcripts store.Transcripts
+}
+
+// CallModel asks a role for the next step of a turn. It prepends the system prompt and
+// the case's earlier turns from the store, and offers the named tools. A request the
+// endpoint refuses is a non-retryable ErrModelRejected; anything else is retried by the
+// activity's retry policy.
+func (m *Model) CallModel(ctx context.Context, req schemas.ModelRequest) (schemas.ModelResponse, error) {
+	client, ok := m.Clients[req.Role]
+	if !ok {
+		return schemas.ModelResponse{}, temporal.NewNonRetryableApplicationError(
+			fmt.Sprintf("no model configured for role %q", req.Role), schemas.ErrInvalidArgs, nil)
+	}
+	history, err := m.Transcripts.ListRecords(ctx, req.CaseID, req.TurnNo, historyRecords)
+	if err != nil {
+		return schemas.ModelResponse{}, err
+	}
+	msgs := []schemas.ChatMessage{{Role: schemas.MsgSystem, Content: systemPrompt(req.Role, req.CaseID, req.Language)}}
+	for _, r := range history {
+		switch r.Role {
+		case store.RoleUser:
+			msgs = append(msgs, schemas.ChatMessage{Role: schemas.MsgUser, Content: r.Content})
+		case store.RoleAssistant:
+			msgs = append(msgs, schemas.ChatMessage{Role: schemas.MsgAssistant, Content: r.Content})
+		}
+	}
+	msgs = append(msgs, req.Messages...)
+	tools, err := toolDefinitions(req.Tools)
+	if err != nil {
+		return schemas.ModelResponse{}, temporal.NewNonRetryableApplicationError(err.Error(), schemas.ErrInvalidArgs, err)
+	}
+	resp, err := client.Complete(ctx, msgs, tools)
+	if err != nil && !llm.Retryable(err) {
+		return schemas.ModelResponse{}, temporal.NewNonRetryableApplicationError(err.Error(), schemas.ErrModelRejected, err)
+	}
+	return resp, err
+}
+
+// toolDefinitions turns tool names into the definitions the model sees, from the JSON
+// Schemas in schemas/tools.
+func toolDefinitions(names []string) ([]llm.Tool, error) {
+	out := make([]llm.Tool, 0, len(names))
+	for _, n := range names {
+		s, err := schemas.ToolSchema(n)
+		if err != nil {
+			return nil, err
+		}
+		desc, _ := s["description"].(string)
+		params := map[string]any{}
+		for k, v := range s {
+			if k != "$schema" && k != "title" && k != "description" {
+				params[k] = v
+			}
+		}
+		out = append(out, llm.Tool{Name: n, Description: desc, Parameters: params})
+	}
+	return out, nil
+}

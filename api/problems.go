@@ -1,0 +1,123 @@
+package api
+
+import (
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/lexflow/lexflow/auth"
+	"github.com/lexflow/lexflow/store"
+)
+
+// Failure kinds that handlers return, wrapped with a detail by problemf.
+var (
+	errBadJSON        = errors.New("bad JSON")
+	errInvalidInput   = errors.New("invalid input")
+	errCaseNotRunning = errors.New("case not running")
+	errCaseClosed     = errors.New("case closed")
+	errTurnFailed     = errors.New("turn failed")
+	errUnavailable    = errors.New("unavailable")
+)
+
+// problemKind is how one failure kind is answered: its status and its stable type.
+type problemKind struct {
+	err    error
+	status int
+	typ    string
+	title  string
+}
+
+// problemKinds maps every failure kind to its answer, in one table.
+var problemKinds = []problemKind{
+	{auth.ErrUnauthorized, http.StatusUnauthorized, "unauthorized", "Missing or invalid bearer token"},
+	{errBadJSON, http.StatusBadRequest, "bad-json", "Request body is not valid JSON"},
+	{errInvalidInput, http.StatusUnprocessableEntity, "invalid-input", "Invalid input"},
+	{store.ErrNotFound, http.StatusNotFound, "not-found", "Not found"},
+	{errCaseNotRunning, http.StatusConflict, "case-not-running", "The case's workflow is not running"},
+	{errCaseClosed, http.StatusConflict, "case-closed", "The case is closed"},
+	{errTurnFailed, http.StatusBadGateway, "turn-failed", "The chat turn failed"},
+	{errUnavailable, http.StatusServiceUnavailable, "unavailable", "A service Lexflow depends on is unavailable"},
+}
+
+// ProblemContentType is the media type of error responses.
+const ProblemContentType = "application/problem+json"
+
+// ProblemTypeBase prefixes every problem type; the suffix is the kind's stable name.
+const ProblemTypeBase = "https://lexflow.dev/problems/"
+
+// Problem is an RFC 9457 problem detail, the body of every error response.
+type Problem struct {
+	Type     string `json:"type"`
+	Title    string `json:"title"`
+	Status   int    `json:"status"`
+	Detail   string `json:"detail,omitempty"`
+	Instance string `json:"instance,omitempty"`
+}
+
+// detailed is a failure kind with a detail for the client.
+type detailed struct {
+	kind   error
+	detail string
+}
+
+func (d *detailed) Error() string { return d.kind.Error() + ": " + d.detail }
+func (d *detailed) Unwrap() error { return d.kind }
+
+// problemf returns an error of kind whose problem detail is detail.
+func problemf(kind error, detail string) error { return &detailed{kind: kind, detail: detail} }
+
+// errorHandler is the Echo HTTPErrorHandler: it answers every error as
+// application/problem+json, choosing the status from problemKinds.
+func errorHandler(log *slog.Logger) echo.HTTPErrorHandler {
+	return func(err error, c echo.Context) {
+		if c.Response().Committed {
+			return
+		}
+		p := toProblem(err)
+		if p.Status >= 500 {
+			log.Error("Request failed", "method", c.Request().Method, "path", c.Path(), "status", p.Status, "error", err)
+		}
+		p.Instance = c.Request().URL.Path
+		if p.Status == http.StatusUnauthorized {
+			c.Response().Header().Set("WWW-Authenticate", `Bearer realm="lexflow"`)
+		}
+		body, _ := json.Marshal(p)
+		_ = c.Blob(p.Status, ProblemContentType, body)
+	}
+}
+
+func toProblem(err error) Problem {
+	for _, k := range problemKinds {
+		if errors.Is(err, k.err) {
+			p := Problem{Type: ProblemTypeBase + k.typ, Title: k.title, Status: k.status}
+			var d *detailed
+			if errors.As(err, &d) {
+				p.Detail = d.detail
+			}
+			return p
+		}
+	}
+	var he *echo.HTTPError
+	if errors.As(err, &he) {
+		title := http.StatusText(he.Code)
+		p := Problem{Title: title, Status: he.Code}
+		switch he.Code {
+		case http.StatusNotFound:
+			p.Type = ProblemTypeBase + "not-found"
+		case http.StatusMethodNotAllowed:
+			p.Type = ProblemTypeBase + "method-not-allowed"
+		case http.StatusRequestEntityTooLarge:
+			p.Type = ProblemTypeBase + "too-large"
+		default:
+			p.Type = ProblemTypeBase + "http-error"
+		}
+		if msg, ok := he.Message.(string); ok && msg != title {
+			p.Detail = msg
+		}
+		return p
+	}
+	return Problem{Type: ProblemTypeBase + "internal", Title: "Internal error", Status: http.StatusInternalServerError}
+}

@@ -1,0 +1,65 @@
+// Command lexflow runs Lexflow: `dev` starts the whole product on one machine, `api` and
+// `worker` run its two stateless processes, `token` mints a dev bearer token, and
+// `model` serves the offline model on its own.
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/lexflow/lexflow/config"
+)
+
+const usage = `usage: lexflow <command> [flags]
+
+commands:
+  dev      start the Temporal dev server, embedded FerretDB, the worker and the API
+  api      serve the REST API
+  worker   run the Temporal worker
+  token    print a bearer token: lexflow token --sub alice --org acme --role user
+  model    serve the offline model: lexflow model --addr 127.0.0.1:8090
+
+Configuration comes from the environment; see README.md.
+`
+
+func main() {
+	if len(os.Args) < 2 {
+		fmt.Fprint(os.Stderr, usage)
+		os.Exit(2)
+	}
+	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	cfg, err := config.FromEnv()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "lexflow:", err)
+		os.Exit(2)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	args := os.Args[2:]
+	switch os.Args[1] {
+	case "dev":
+		err = runDev(ctx, cfg, log)
+	case "api":
+		err = runAPI(ctx, cfg, log)
+	case "worker":
+		err = runWorker(ctx, cfg, log)
+	case "token":
+		err = runToken(cfg, args, os.Stdout)
+	case "model":
+		err = runModel(ctx, args, log)
+	case "help", "-h", "--help":
+		fmt.Print(usage)
+	default:
+		fmt.Fprintf(os.Stderr, "lexflow: unknown command %q\n\n%s", os.Args[1], usage)
+		os.Exit(2)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "lexflow:", err)
+		os.Exit(1)
+	}
+}

@@ -1,0 +1,174 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"strings"
+	"time"
+
+	"go.temporal.io/sdk/client"
+	tlog "go.temporal.io/sdk/log"
+
+	"github.com/lexflow/lexflow/api"
+	"github.com/lexflow/lexflow/auth"
+	"github.com/lexflow/lexflow/config"
+	"github.com/lexflow/lexflow/llm"
+	"github.com/lexflow/lexflow/llm/offline"
+	"github.com/lexflow/lexflow/store/mongostore"
+	"github.com/lexflow/lexflow/worker"
+)
+
+// mongoURI is MONGODB_URI, or the embedded FerretDB's address that `lexflow dev` serves.
+func mongoURI(cfg config.Config) string {
+	if cfg.MongoURI != "" {
+		return cfg.MongoURI
+	}
+	return "mongodb://" + cfg.DevMongoAddr + "/"
+}
+
+func dialTemporal(cfg config.Config, log *slog.Logger) (client.Client, error) {
+	c, err := client.Dial(client.Options{
+		HostPort:  cfg.TemporalAddress,
+		Namespace: cfg.TemporalNamespace,
+		Logger:    tlog.NewStructuredLogger(log.With("component", "temporal")),
+	})
+	if err != nil {
+		return nil, fmt.Errorf("connect to Temporal at %s: %w", cfg.TemporalAddress, err)
+	}
+	return c, nil
+}
+
+// signer returns the HS256 signer: LEXFLOW_JWT_SECRET, or the secret generated once
+// under the data directory.
+func signer(cfg config.Config) (auth.HS256, error) {
+	secret := []byte(cfg.JWTSecret)
+	if len(secret) == 0 {
+		var err error
+		if secret, err = auth.LoadOrCreateSecret(cfg.Path("jwt-secret")); err != nil {
+			return auth.HS256{}, fmt.Errorf("JWT secret: %w", err)
+		}
+	}
+	return auth.HS256{Secret: secret, Issuer: cfg.JWTIssuer, Audience: cfg.JWTAudience}, nil
+}
+
+// startWorker opens what the worker needs and starts it; stop undoes all of it.
+func startWorker(ctx context.Context, cfg config.Config, tc client.Client, st *mongostore.Store) (stop func(), err error) {
+	models, stopModels, err := llm.Roles(cfg)
+	if err != nil {
+		return nil, err
+	}
+	w := worker.New(tc, cfg.TaskQueue, worker.Deps{Store: st, Models: models})
+	if err := w.Start(); err != nil {
+		stopModels()
+		return nil, fmt.Errorf("start worker: %w", err)
+	}
+	return func() { w.Stop(); stopModels() }, nil
+}
+
+// serveAPI serves the API on cfg.HTTPAddr until ctx ends, then drains requests.
+func serveAPI(ctx context.Context, cfg config.Config, tc client.Client, st *mongostore.Store, log *slog.Logger) error {
+	sign, err := signer(cfg)
+	if err != nil {
+		return err
+	}
+	e := api.New(&api.Handlers{Temporal: tc, Store: st, Auth: sign, TaskQueue: cfg.TaskQueue, MaxSteps: cfg.MaxSteps, Log: log})
+	l, err := net.Listen("tcp", cfg.HTTPAddr)
+	if err != nil {
+		return fmt.Errorf("API: %w", err)
+	}
+	srv := &http.Server{Handler: e, ReadHeaderTimeout: 10 * time.Second}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(l) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	shutdown, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shutdown); err != nil {
+		return err
+	}
+	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+func runAPI(ctx context.Context, cfg config.Config, log *slog.Logger) error {
+	st, err := mongostore.Open(ctx, mongoURI(cfg), cfg.MongoDatabase)
+	if err != nil {
+		return err
+	}
+	defer st.Close(context.Background())
+	tc, err := dialTemporal(cfg, log)
+	if err != nil {
+		return err
+	}
+	defer tc.Close()
+	log.Info("API listening", "addr", cfg.HTTPAddr)
+	return serveAPI(ctx, cfg, tc, st, log)
+}
+
+func runWorker(ctx context.Context, cfg config.Config, log *slog.Logger) error {
+	st, err := mongostore.Open(ctx, mongoURI(cfg), cfg.MongoDatabase)
+	if err != nil {
+		return err
+	}
+	defer st.Close(context.Background())
+	tc, err := dialTemporal(cfg, log)
+	if err != nil {
+		return err
+	}
+	defer tc.Close()
+	stop, err := startWorker(ctx, cfg, tc, st)
+	if err != nil {
+		return err
+	}
+	defer stop()
+	log.Info("Worker running", "task_queue", cfg.TaskQueue, "temporal", cfg.TemporalAddress)
+	<-ctx.Done()
+	return nil
+}
+
+func runToken(cfg config.Config, args []string, out io.Writer) error {
+	fs := flag.NewFlagSet("token", flag.ContinueOnError)
+	sub := fs.String("sub", "", "subject: the user's ID (required)")
+	org := fs.String("org", "", "organization")
+	roles := fs.String("role", "user", "comma-separated roles: user, admin, support")
+	ttl := fs.Duration("ttl", 24*time.Hour, "how long the token is valid")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	sign, err := signer(cfg)
+	if err != nil {
+		return err
+	}
+	token, err := sign.Mint(auth.Identity{Subject: *sub, Org: *org, Roles: strings.Split(*roles, ",")}, *ttl)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintln(out, token)
+	return err
+}
+
+func runModel(ctx context.Context, args []string, log *slog.Logger) error {
+	fs := flag.NewFlagSet("model", flag.ContinueOnError)
+	addr := fs.String("addr", "127.0.0.1:8090", "listen address")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	srv, err := offline.Start(*addr)
+	if err != nil {
+		return err
+	}
+	log.Info("Offline model serving", "base_url", srv.BaseURL)
+	<-ctx.Done()
+	return srv.Stop(context.Background())
+}

@@ -1,0 +1,147 @@
+// Package config reads Lexflow's settings from the environment, with defaults that run
+// the whole product on one machine.
+package config
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/lexflow/lexflow/schemas"
+)
+
+// Model is one model role's OpenAI-compatible chat-completions endpoint. An empty
+// BaseURL means the built-in offline model.
+type Model struct {
+	BaseURL string
+	Model   string
+	APIKey  string
+}
+
+// Offline reports whether no endpoint is configured, so the offline model stands in.
+func (m Model) Offline() bool { return m.BaseURL == "" }
+
+// Config holds every setting of every Lexflow process.
+type Config struct {
+	DataDir  string
+	HTTPAddr string
+
+	TemporalAddress   string
+	TemporalNamespace string
+	TaskQueue         string
+	TemporalUIPort    int
+	TemporalCLI       string
+
+	MongoURI      string
+	MongoDatabase string
+	DevMongoAddr  string
+
+	JWTSecret   string
+	JWTIssuer   string
+	JWTAudience string
+
+	Assistant    Model
+	Reasoner     Model
+	ModelTimeout time.Duration
+
+	MaxSteps int
+}
+
+// Vars lists every environment variable FromEnv reads, its default and its meaning.
+// The README's configuration table is checked against it.
+var Vars = []Var{
+	{"LEXFLOW_DATA_DIR", "./data", "where dev state lives: Temporal's database, FerretDB's SQLite files, the JWT secret"},
+	{"LEXFLOW_HTTP_ADDR", "127.0.0.1:8080", "the API's listen address"},
+	{"TEMPORAL_ADDRESS", "127.0.0.1:7233", "Temporal frontend; `lexflow dev` starts the dev server on this port"},
+	{"TEMPORAL_NAMESPACE", "default", "Temporal namespace"},
+	{"LEXFLOW_TASK_QUEUE", schemas.TaskQueue, "task queue the worker polls and the API starts cases on"},
+	{"LEXFLOW_TEMPORAL_UI_PORT", "8233", "Web UI port of the dev server started by `lexflow dev`"},
+	{"LEXFLOW_TEMPORAL_CLI", "./bin/temporal", "Temporal CLI used by `lexflow dev` and the tests (`make dev` installs it)"},
+	{"MONGODB_URI", "", "MongoDB to use; empty means `lexflow dev` serves embedded FerretDB on LEXFLOW_DEV_MONGO_ADDR"},
+	{"MONGODB_DATABASE", "lexflow", "database name"},
+	{"LEXFLOW_DEV_MONGO_ADDR", "127.0.0.1:27017", "listen address of the embedded FerretDB"},
+	{"LEXFLOW_JWT_SECRET", "", "HS256 secret; empty means one generated once into LEXFLOW_DATA_DIR/jwt-secret"},
+	{"LEXFLOW_JWT_ISSUER", "lexflow-dev", "required `iss` claim"},
+	{"LEXFLOW_JWT_AUDIENCE", "lexflow", "required `aud` claim"},
+	{"LEXFLOW_ASSISTANT_BASE_URL", "", "assistant model's OpenAI-compatible base URL (e.g. http://localhost:4000/v1); empty means the offline model"},
+	{"LEXFLOW_ASSISTANT_MODEL", "lexflow-offline", "assistant model name"},
+	{"LEXFLOW_ASSISTANT_API_KEY", "", "assistant model's API key; read by the worker only"},
+	{"LEXFLOW_REASONER_BASE_URL", "", "reasoner model's base URL; empty means the offline model"},
+	{"LEXFLOW_REASONER_MODEL", "lexflow-offline", "reasoner model name"},
+	{"LEXFLOW_REASONER_API_KEY", "", "reasoner model's API key; read by the worker only"},
+	{"LEXFLOW_MODEL_TIMEOUT", "60s", "timeout of one model call"},
+	{"LEXFLOW_MAX_STEPS", strconv.Itoa(schemas.DefaultMaxSteps), "model calls allowed in one chat turn"},
+}
+
+// Var is one environment variable with its default and meaning.
+type Var struct {
+	Name, Default, Doc string
+}
+
+// FromEnv reads the configuration from the environment variables listed in Vars.
+func FromEnv() (Config, error) {
+	get := func(name string) string {
+		if v, ok := os.LookupEnv(name); ok {
+			return v
+		}
+		for _, v := range Vars {
+			if v.Name == name {
+				return v.Default
+			}
+		}
+		panic("config: undeclared variable " + name)
+	}
+	c := Config{
+		DataDir:           get("LEXFLOW_DATA_DIR"),
+		HTTPAddr:          get("LEXFLOW_HTTP_ADDR"),
+		TemporalAddress:   get("TEMPORAL_ADDRESS"),
+		TemporalNamespace: get("TEMPORAL_NAMESPACE"),
+		TaskQueue:         get("LEXFLOW_TASK_QUEUE"),
+		TemporalCLI:       get("LEXFLOW_TEMPORAL_CLI"),
+		MongoURI:          get("MONGODB_URI"),
+		MongoDatabase:     get("MONGODB_DATABASE"),
+		DevMongoAddr:      get("LEXFLOW_DEV_MONGO_ADDR"),
+		JWTSecret:         get("LEXFLOW_JWT_SECRET"),
+		JWTIssuer:         get("LEXFLOW_JWT_ISSUER"),
+		JWTAudience:       get("LEXFLOW_JWT_AUDIENCE"),
+		Assistant: Model{
+			BaseURL: get("LEXFLOW_ASSISTANT_BASE_URL"),
+			Model:   get("LEXFLOW_ASSISTANT_MODEL"),
+			APIKey:  get("LEXFLOW_ASSISTANT_API_KEY"),
+		},
+		Reasoner: Model{
+			BaseURL: get("LEXFLOW_REASONER_BASE_URL"),
+			Model:   get("LEXFLOW_REASONER_MODEL"),
+			APIKey:  get("LEXFLOW_REASONER_API_KEY"),
+		},
+	}
+	var err error
+	if c.TemporalUIPort, err = strconv.Atoi(get("LEXFLOW_TEMPORAL_UI_PORT")); err != nil {
+		return c, fmt.Errorf("LEXFLOW_TEMPORAL_UI_PORT: %w", err)
+	}
+	if c.ModelTimeout, err = time.ParseDuration(get("LEXFLOW_MODEL_TIMEOUT")); err != nil {
+		return c, fmt.Errorf("LEXFLOW_MODEL_TIMEOUT: %w", err)
+	}
+	if c.MaxSteps, err = strconv.Atoi(get("LEXFLOW_MAX_STEPS")); err != nil || c.MaxSteps < 1 {
+		return c, fmt.Errorf("LEXFLOW_MAX_STEPS: want a positive integer, got %q", get("LEXFLOW_MAX_STEPS"))
+	}
+	if c.TaskQueue == "" {
+		return c, fmt.Errorf("LEXFLOW_TASK_QUEUE must not be empty")
+	}
+	return c, nil
+}
+
+// Path returns a path inside the data directory.
+func (c Config) Path(name string) string { return filepath.Join(c.DataDir, name) }
+
+// TemporalPort is the port of TemporalAddress, where `lexflow dev` starts the dev server.
+func (c Config) TemporalPort() (int, error) {
+	i := strings.LastIndex(c.TemporalAddress, ":")
+	if i < 0 {
+		return 0, fmt.Errorf("TEMPORAL_ADDRESS %q has no port", c.TemporalAddress)
+	}
+	return strconv.Atoi(c.TemporalAddress[i+1:])
+}

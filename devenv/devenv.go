@@ -1,0 +1,87 @@
+// Package devenv starts the services Lexflow runs against on one machine: the Temporal
+// dev server (a child process of the pinned Temporal CLI) and an embedded FerretDB that
+// serves the MongoDB wire protocol over SQLite. `lexflow dev` and the tests use it.
+package devenv
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/FerretDB/FerretDB/ferretdb"
+)
+
+// FerretDB is a running embedded FerretDB.
+type FerretDB struct {
+	// URI is the mongodb:// URI clients connect to.
+	URI  string
+	stop context.CancelFunc
+	done chan struct{}
+}
+
+// StartFerretDB serves the MongoDB wire protocol on addr (use "127.0.0.1:0" for any free
+// port), keeping its data as SQLite files in dir.
+func StartFerretDB(ctx context.Context, addr, dir string, log *slog.Logger) (*FerretDB, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	// FerretDB logs every connection at info level; keep only its errors.
+	quiet := slog.New(log.Handler().WithGroup("ferretdb"))
+	f, err := ferretdb.New(&ferretdb.Config{
+		Listener:  ferretdb.ListenerConfig{TCP: addr},
+		Handler:   "sqlite",
+		SQLiteURL: "file:" + abs + "/",
+		Logger:    slog.New(levelFilter{quiet.Handler(), slog.LevelError}),
+	})
+	if err != nil {
+		return nil, fmt.Errorf("start FerretDB: %w", err)
+	}
+	runCtx, stop := context.WithCancel(context.WithoutCancel(ctx))
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_ = f.Run(runCtx)
+	}()
+	// MongoDBURI waits until the listener is bound.
+	return &FerretDB{URI: f.MongoDBURI(), stop: stop, done: done}, nil
+}
+
+// Stop closes the listener and the SQLite files and waits until they are closed.
+func (f *FerretDB) Stop() {
+	f.stop()
+	<-f.done
+}
+
+// FreePort returns a TCP port on 127.0.0.1 that nothing listened on a moment ago.
+func FreePort() (int, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port, nil
+}
+
+// WaitTCP polls until something accepts connections on addr or ctx ends.
+func WaitTCP(ctx context.Context, addr string) error {
+	for {
+		c, err := net.DialTimeout("tcp", addr, time.Second)
+		if err == nil {
+			return c.Close()
+		}
+		select {
+		case <-ctx.Done():
+			return errors.Join(ctx.Err(), err)
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}

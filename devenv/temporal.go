@@ -1,0 +1,169 @@
+package devenv
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"syscall"
+	"time"
+
+	"go.temporal.io/sdk/client"
+)
+
+// TemporalCLIVersion is the Temporal CLI that `make dev` installs into ./bin. Newer tags
+// do not install from the module proxy.
+const TemporalCLIVersion = "v1.5.1"
+
+// TemporalOptions says how to start the Temporal dev server.
+type TemporalOptions struct {
+	// CLI is the path of the temporal binary.
+	CLI string
+	// DBFile is the SQLite file the server persists to; it survives restarts.
+	DBFile string
+	// Port is the frontend's gRPC port on 127.0.0.1.
+	Port int
+	// UIPort is the Web UI's port; 0 starts the server without its UI.
+	UIPort int
+	// DynamicConfig holds KEY=VALUE dynamic configuration values, e.g.
+	// limit.historyCount.suggestContinueAsNew=100.
+	DynamicConfig []string
+	// Output receives the server's own log; nil discards it.
+	Output io.Writer
+}
+
+// TemporalServer is a running Temporal dev server.
+type TemporalServer struct {
+	// Address is the frontend's host:port.
+	Address string
+	// UIURL is the Web UI's URL, empty when it runs without one.
+	UIURL string
+	cmd   *exec.Cmd
+	done  chan struct{}
+}
+
+// StartTemporal starts the dev server and waits until its frontend answers.
+func StartTemporal(ctx context.Context, o TemporalOptions) (*TemporalServer, error) {
+	if err := os.MkdirAll(filepath.Dir(o.DBFile), 0o755); err != nil {
+		return nil, err
+	}
+	// The HTTP API is unused; a free port keeps it from colliding with other servers.
+	httpPort, err := FreePort()
+	if err != nil {
+		return nil, err
+	}
+	args := []string{"server", "start-dev",
+		"--ip", "127.0.0.1", "--port", strconv.Itoa(o.Port), "--http-port", strconv.Itoa(httpPort),
+		"--db-filename", o.DBFile, "--log-level", "warn"}
+	for _, kv := range o.DynamicConfig {
+		args = append(args, "--dynamic-config-value", kv)
+	}
+	if o.UIPort > 0 {
+		args = append(args, "--ui-port", strconv.Itoa(o.UIPort))
+	} else {
+		args = append(args, "--headless")
+	}
+	cmd := exec.Command(o.CLI, args...)
+	cmd.Stdout, cmd.Stderr = o.Output, o.Output
+	cmd.SysProcAttr = childProcAttr()
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("start Temporal dev server (%s): %w", o.CLI, err)
+	}
+	s := &TemporalServer{Address: fmt.Sprintf("127.0.0.1:%d", o.Port), cmd: cmd, done: make(chan struct{})}
+	if o.UIPort > 0 {
+		s.UIURL = fmt.Sprintf("http://127.0.0.1:%d", o.UIPort)
+	}
+	go func() {
+		_ = cmd.Wait()
+		close(s.done)
+	}()
+	if err := s.waitHealthy(ctx); err != nil {
+		s.Stop()
+		return nil, err
+	}
+	return s, nil
+}
+
+// waitHealthy polls the frontend until it answers, the process exits, or ctx ends.
+func (s *TemporalServer) waitHealthy(ctx context.Context) error {
+	for {
+		c, err := client.Dial(client.Options{HostPort: s.Address, Logger: discardLogger{}})
+		if err == nil {
+			_, err = c.CheckHealth(ctx, &client.CheckHealthRequest{})
+			c.Close()
+			if err == nil {
+				return nil
+			}
+		}
+		select {
+		case <-s.done:
+			return fmt.Errorf("temporal dev server exited before it was ready: %w", err)
+		case <-ctx.Done():
+			return errors.Join(fmt.Errorf("temporal dev server not ready: %w", ctx.Err()), err)
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+}
+
+// Stop asks the server to shut down and kills it if it has not within 15 seconds.
+func (s *TemporalServer) Stop() {
+	_ = s.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-s.done:
+	case <-time.After(15 * time.Second):
+		_ = s.cmd.Process.Kill()
+		<-s.done
+	}
+}
+
+// FindTemporalCLI resolves the Temporal CLI: path itself when it exists, else path
+// relative to the module root (so tests find ./bin/temporal from their package
+// directories), else the temporal on PATH.
+func FindTemporalCLI(path string) (string, error) {
+	if _, err := os.Stat(path); err == nil {
+		return filepath.Abs(path)
+	}
+	if !filepath.IsAbs(path) {
+		if root, err := moduleRoot(); err == nil {
+			p := filepath.Join(root, path)
+			if _, err := os.Stat(p); err == nil {
+				return p, nil
+			}
+		}
+	}
+	if p, err := exec.LookPath("temporal"); err == nil {
+		return p, nil
+	}
+	return "", fmt.Errorf("temporal CLI not found at %s or on PATH; install it with `make bin/temporal` "+
+		"(go install github.com/temporalio/cli/cmd/temporal@%s)", path, TemporalCLIVersion)
+}
+
+// moduleRoot is the nearest directory above the working directory holding go.mod.
+func moduleRoot() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", errors.New("no go.mod above the working directory")
+		}
+		dir = parent
+	}
+}
+
+// discardLogger silences the SDK while polling a server that is still starting.
+type discardLogger struct{}
+
+func (discardLogger) Debug(string, ...any) {}
+func (discardLogger) Info(string, ...any)  {}
+func (discardLogger) Warn(string, ...any)  {}
+func (discardLogger) Error(string, ...any) {}

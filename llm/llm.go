@@ -1,0 +1,150 @@
+// Package llm talks to OpenAI-compatible chat-completions endpoints with native tool
+// calling, one endpoint per model role. The client library's own retries are off:
+// Temporal's activity retry policy is the only one, and Retryable tells it what to retry.
+package llm
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
+	"github.com/openai/openai-go/v3/shared"
+
+	"github.com/lexflow/lexflow/config"
+	"github.com/lexflow/lexflow/schemas"
+)
+
+// Tool is a function the model may call, with the JSON Schema of its arguments.
+type Tool struct {
+	Name        string
+	Description string
+	Parameters  map[string]any
+}
+
+// Client calls one chat-completions endpoint.
+type Client struct {
+	api   openai.Client
+	model string
+}
+
+// New returns a client for endpoint m. Each request is bounded by timeout and is sent
+// exactly once.
+func New(m config.Model, timeout time.Duration) *Client {
+	key := m.APIKey
+	if key == "" {
+		key = "none" // local servers such as Ollama and the offline model need no key
+	}
+	return &Client{
+		api: openai.NewClient(
+			option.WithBaseURL(m.BaseURL),
+			option.WithAPIKey(key),
+			option.WithMaxRetries(0),
+			option.WithRequestTimeout(timeout),
+		),
+		model: m.Model,
+	}
+}
+
+// Complete sends the conversation and the tools on offer, and returns the model's reply:
+// tool calls, or a final answer.
+func (c *Client) Complete(ctx context.Context, msgs []schemas.ChatMessage, tools []Tool) (schemas.ModelResponse, error) {
+	params := openai.ChatCompletionNewParams{Model: shared.ChatModel(c.model)}
+	for _, m := range msgs {
+		p, err := toParam(m)
+		if err != nil {
+			return schemas.ModelResponse{}, err
+		}
+		params.Messages = append(params.Messages, p)
+	}
+	for _, t := range tools {
+		params.Tools = append(params.Tools, openai.ChatCompletionFunctionTool(shared.FunctionDefinitionParam{
+			Name:        t.Name,
+			Description: openai.String(t.Description),
+			Parameters:  shared.FunctionParameters(t.Parameters),
+		}))
+	}
+	resp, err := c.api.Chat.Completions.New(ctx, params)
+	if err != nil {
+		return schemas.ModelResponse{}, classify(err)
+	}
+	if len(resp.Choices) == 0 {
+		return schemas.ModelResponse{}, &APIError{StatusCode: http.StatusBadGateway, Message: "model returned no choices"}
+	}
+	choice := resp.Choices[0]
+	out := schemas.ModelResponse{Content: choice.Message.Content, FinishReason: choice.FinishReason, Model: resp.Model}
+	for _, tc := range choice.Message.ToolCalls {
+		if tc.Type != "" && tc.Type != "function" {
+			continue
+		}
+		out.ToolCalls = append(out.ToolCalls, schemas.ToolCall{ID: tc.ID, Name: tc.Function.Name, Arguments: tc.Function.Arguments})
+	}
+	return out, nil
+}
+
+func toParam(m schemas.ChatMessage) (openai.ChatCompletionMessageParamUnion, error) {
+	switch m.Role {
+	case schemas.MsgSystem:
+		return openai.SystemMessage(m.Content), nil
+	case schemas.MsgUser:
+		return openai.UserMessage(m.Content), nil
+	case schemas.MsgTool:
+		return openai.ToolMessage(m.Content, m.ToolCallID), nil
+	case schemas.MsgAssistant:
+		a := openai.ChatCompletionAssistantMessageParam{}
+		if m.Content != "" {
+			a.Content.OfString = openai.String(m.Content)
+		}
+		for _, tc := range m.ToolCalls {
+			a.ToolCalls = append(a.ToolCalls, openai.ChatCompletionMessageToolCallUnionParam{
+				OfFunction: &openai.ChatCompletionMessageFunctionToolCallParam{
+					ID:       tc.ID,
+					Function: openai.ChatCompletionMessageFunctionToolCallFunctionParam{Name: tc.Name, Arguments: tc.Arguments},
+				},
+			})
+		}
+		return openai.ChatCompletionMessageParamUnion{OfAssistant: &a}, nil
+	}
+	return openai.ChatCompletionMessageParamUnion{}, fmt.Errorf("unknown message role %q", m.Role)
+}
+
+// APIError is an HTTP error answered by a model endpoint.
+type APIError struct {
+	StatusCode int
+	Message    string
+}
+
+func (e *APIError) Error() string {
+	return fmt.Sprintf("model endpoint answered %d: %s", e.StatusCode, e.Message)
+}
+
+func classify(err error) error {
+	var apiErr *openai.Error
+	if errors.As(err, &apiErr) {
+		msg := apiErr.Message
+		if msg == "" {
+			msg = http.StatusText(apiErr.StatusCode)
+		}
+		return &APIError{StatusCode: apiErr.StatusCode, Message: msg}
+	}
+	return fmt.Errorf("call model: %w", err)
+}
+
+// Retryable reports whether sending the same request again may succeed: a timeout
+// (408), a conflict (409), rate limiting (429), a server error (5xx), or no answer at
+// all. A refused request (400, 401, 403, 404, 422, ...) is final.
+func Retryable(err error) bool {
+	var apiErr *APIError
+	if !errors.As(err, &apiErr) {
+		return true
+	}
+	switch c := apiErr.StatusCode; {
+	case c == http.StatusRequestTimeout, c == http.StatusConflict, c == http.StatusTooManyRequests, c >= 500:
+		return true
+	default:
+		return false
+	}
+}

@@ -1,0 +1,346 @@
+// Package offline is Lexflow's deterministic offline model: a small program that answers
+// the OpenAI chat-completions wire protocol on loopback, so that the real client path,
+// tool calling included, runs when no model endpoint is configured. Its rules are listed
+// in the README under "The offline model".
+package offline
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+
+	"fmt"
+	"net"
+	"net/http"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+)
+
+// ModelName is the name the offline model answers with.
+const ModelName = "lexflow-offline"
+
+// Server is a running offline model.
+type Server struct {
+	// BaseURL is the OpenAI-compatible base URL, ending in /v1.
+	BaseURL string
+	srv     *http.Server
+}
+
+// Start serves the offline model on addr ("127.0.0.1:0" for any free port).
+func Start(addr string) (*Server, error) {
+	l, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("offline model: %w", err)
+	}
+	srv := &http.Server{Handler: Handler(), ReadHeaderTimeout: 10 * time.Second}
+	go func() { _ = srv.Serve(l) }()
+	return &Server{BaseURL: "http://" + l.Addr().String() + "/v1", srv: srv}, nil
+}
+
+// Stop shuts the server down.
+func (s *Server) Stop(ctx context.Context) error { return s.srv.Shutdown(ctx) }
+
+// Handler serves POST /v1/chat/completions and GET /v1/models.
+func Handler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("POST /v1/chat/completions", handleCompletion)
+	mux.HandleFunc("GET /v1/models", func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, http.StatusOK, map[string]any{"object": "list", "data": []any{
+			map[string]any{"id": ModelName, "object": "model", "owned_by": "lexflow"},
+		}})
+	})
+	return mux
+}
+
+// Wire types: the parts of the chat-completions protocol the offline model reads and writes.
+type (
+	request struct {
+		Model    string    `json:"model"`
+		Messages []message `json:"messages"`
+		Tools    []struct {
+			Type     string `json:"type"`
+			Function struct {
+				Name string `json:"name"`
+			} `json:"function"`
+		} `json:"tools"`
+	}
+	message struct {
+		Role       string          `json:"role"`
+		Content    json.RawMessage `json:"content"`
+		ToolCalls  []toolCall      `json:"tool_calls,omitempty"`
+		ToolCallID string          `json:"tool_call_id,omitempty"`
+	}
+	toolCall struct {
+		ID       string `json:"id"`
+		Type     string `json:"type"`
+		Function struct {
+			Name      string `json:"name"`
+			Arguments string `json:"arguments"`
+		} `json:"function"`
+	}
+)
+
+// text returns a message's content, whether sent as a string or as text parts.
+func (m message) text() string {
+	var s string
+	if json.Unmarshal(m.Content, &s) == nil {
+		return s
+	}
+	var parts []struct {
+		Text string `json:"text"`
+	}
+	_ = json.Unmarshal(m.Content, &parts)
+	var b strings.Builder
+	for _, p := range parts {
+		b.WriteString(p.Text)
+	}
+	return b.String()
+}
+
+func handleCompletion(w http.ResponseWriter, r *http.Request) {
+	var req request
+	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
+		writeError(w, http.StatusBadRequest, "invalid_request_error", "could not parse JSON body: "+err.Error())
+		return
+	}
+	if len(req.Messages) == 0 {
+		writeError(w, http.StatusBadRequest, "invalid_request_error", "messages must not be empty")
+		return
+	}
+	offered := map[string]bool{}
+	for _, t := range req.Tools {
+		offered[t.Function.Name] = true
+	}
+	reply := decide(req.Messages, offered)
+	model := req.Model
+	if model == "" {
+		model = ModelName
+	}
+	msg := map[string]any{"role": "assistant", "content": reply.content}
+	finish := "stop"
+	if len(reply.calls) > 0 {
+		msg["content"] = nil
+		msg["tool_calls"] = reply.calls
+		finish = "tool_calls"
+	}
+	prompt, completion := 0, len(strings.Fields(reply.content))
+	for _, m := range req.Messages {
+		prompt += len(strings.Fields(m.text()))
+	}
+	writeJSON(w, http.StatusOK, map[string]any{
+		"id":      "chatcmpl-" + digest(reply.content, len(req.Messages)),
+		"object":  "chat.completion",
+		"created": 0,
+		"model":   model,
+		"choices": []any{map[string]any{"index": 0, "message": msg, "finish_reason": finish}},
+		"usage":   map[string]int{"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion},
+	})
+}
+
+// reply is the offline model's answer: tool calls, or content.
+type reply struct {
+	content string
+	calls   []toolCall
+}
+
+var (
+	caseDetailsRe = regexp.MustCompile(`(?i)case details|details of (the|my) case|detaliile cazului|detaliile dosarului|dettagli del caso|dettagli della pratica`)
+	summaryRe     = regexp.MustCompile(`(?is)^\s*(?:summary|rezumat|riassunto)\s*:\s*(.+?)\s*$`)
+	factRe        = regexp.MustCompile(`(?is)^\s*(?:fact|fapt|fatto)\s*:\s*(.+?)\s*$`)
+	caseIDRe      = regexp.MustCompile(`(?m)^Case ID: (\S+)$`)
+	languageRe    = regexp.MustCompile(`(?m)^Language: (\w+)$`)
+)
+
+// decide is the offline model's rule book. After tool results it answers, citing them.
+// Otherwise, with tools on offer, the latest user message picks a tool:
+//   - "case details" (or "detaliile cazului", "dettagli del caso") → get_case_details;
+//   - "summary: TEXT" (or "rezumat:", "riassunto:") → update_case_details summary.current;
+//   - "fact: TEXT" (or "fapt:", "fatto:") → update_case_details, appending to facts.
+//
+// Anything else gets a short reply that says what the offline model can do.
+func decide(msgs []message, offered map[string]bool) reply {
+	lang, caseID := "en", ""
+	for _, m := range msgs {
+		if m.Role == "system" {
+			if g := languageRe.FindStringSubmatch(m.text()); g != nil {
+				lang = g[1]
+			}
+			if g := caseIDRe.FindStringSubmatch(m.text()); g != nil {
+				caseID = g[1]
+			}
+		}
+	}
+	words := phrases[lang]
+	if words.intro == "" {
+		words = phrases["en"]
+	}
+	lastUser := -1
+	for i, m := range msgs {
+		if m.Role == "user" {
+			lastUser = i
+		}
+	}
+	if lastUser < 0 {
+		return reply{content: words.help}
+	}
+	if results := toolResults(msgs[lastUser+1:]); len(results) > 0 {
+		return reply{content: answer(results, words)}
+	}
+	user := msgs[lastUser].text()
+	call := func(name string, args map[string]any) reply {
+		if caseID != "" {
+			args["case_id"] = caseID
+		}
+		raw, _ := json.Marshal(args)
+		tc := toolCall{ID: "call_" + digest(name+string(raw), len(msgs)), Type: "function"}
+		tc.Function.Name, tc.Function.Arguments = name, string(raw)
+		return reply{calls: []toolCall{tc}}
+	}
+	switch {
+	case offered["get_case_details"] && caseDetailsRe.MatchString(user):
+		return call("get_case_details", map[string]any{})
+	case offered["update_case_details"] && summaryRe.MatchString(user):
+		text := summaryRe.FindStringSubmatch(user)[1]
+		return call("update_case_details", map[string]any{"updates": map[string]any{"summary.current": text}})
+	case offered["update_case_details"] && factRe.MatchString(user):
+		text := factRe.FindStringSubmatch(user)[1]
+		return call("update_case_details", map[string]any{"updates": map[string]any{"facts": []any{map[string]any{"fact": text}}}})
+	}
+	return reply{content: words.help}
+}
+
+// toolResult is one tool's answer within the current turn.
+type toolResult struct {
+	name, content string
+}
+
+// toolResults pairs the tool messages of the current turn with the calls they answer.
+func toolResults(turn []message) []toolResult {
+	names := map[string]string{}
+	var out []toolResult
+	for _, m := range turn {
+		for _, tc := range m.ToolCalls {
+			names[tc.ID] = tc.Function.Name
+		}
+		if m.Role == "tool" {
+			out = append(out, toolResult{name: names[m.ToolCallID], content: m.text()})
+		}
+	}
+	return out
+}
+
+// answer composes the final reply from the tool results, one line each, and ends with
+// the sources line.
+func answer(results []toolResult, w wording) string {
+	var b strings.Builder
+	b.WriteString(w.intro)
+	var cited []string
+	for _, r := range results {
+		line, ok := describe(r, w)
+		b.WriteString("\n- " + line)
+		if ok && !slices.Contains(cited, r.name) {
+			cited = append(cited, r.name)
+		}
+	}
+	if len(cited) > 0 {
+		b.WriteString("\n\n" + w.sources + " " + strings.Join(cited, ", "))
+	}
+	return b.String()
+}
+
+// describe renders one tool result as a line of the answer, and reports whether the
+// result is one the answer can cite.
+func describe(r toolResult, w wording) (string, bool) {
+	if strings.HasPrefix(r.content, "[Tool ") {
+		return fmt.Sprintf(w.failed, r.name, strings.TrimSuffix(strings.TrimPrefix(r.content, "[Tool "+r.name+" failed: "), "]")), false
+	}
+	var res struct {
+		Status       string         `json:"status"`
+		ErrorMessage string         `json:"error_message"`
+		CaseDetails  map[string]any `json:"case_details"`
+	}
+	if err := json.Unmarshal([]byte(r.content), &res); err != nil {
+		return fmt.Sprintf("%s: %s", r.name, clip(r.content, 300)), true
+	}
+	if res.Status == "error" {
+		return fmt.Sprintf(w.failed, r.name, res.ErrorMessage), false
+	}
+	if res.CaseDetails != nil {
+		summary := "—"
+		if s, ok := res.CaseDetails["summary"].(map[string]any); ok {
+			if cur, ok := s["current"].(string); ok && cur != "" {
+				summary = cur
+			}
+		}
+		facts, _ := res.CaseDetails["facts"].([]any)
+		return fmt.Sprintf(w.details, clip(summary, 400), len(facts)), true
+	}
+	if res.Status == "success" {
+		return fmt.Sprintf(w.done, r.name), true
+	}
+	return fmt.Sprintf("%s: %s", r.name, clip(r.content, 300)), true
+}
+
+// wording holds the offline model's phrases in one language.
+type wording struct {
+	intro, sources, failed, details, done, help string
+}
+
+var phrases = map[string]wording{
+	"en": {
+		intro:   "Here is what I found:",
+		sources: "Sources:",
+		failed:  "%s failed: %s",
+		details: "Case summary: %s. Facts recorded: %d.",
+		done:    "%s succeeded.",
+		help: "I am Lexflow's offline model, running because no language model is configured. " +
+			"I can show the case details (\"show me the case details\"), set the summary (\"summary: ...\") " +
+			"or record a fact (\"fact: ...\").",
+	},
+	"ro": {
+		intro:   "Iată ce am găsit:",
+		sources: "Surse:",
+		failed:  "%s a eșuat: %s",
+		details: "Rezumatul cazului: %s. Fapte înregistrate: %d.",
+		done:    "%s a reușit.",
+		help: "Sunt modelul offline al Lexflow, activ pentru că nu este configurat niciun model de limbaj. " +
+			"Pot afișa detaliile cazului („arată-mi detaliile cazului”), seta rezumatul („rezumat: ...”) " +
+			"sau înregistra un fapt („fapt: ...”).",
+	},
+	"it": {
+		intro:   "Ecco cosa ho trovato:",
+		sources: "Fonti:",
+		failed:  "%s non è riuscito: %s",
+		details: "Riassunto del caso: %s. Fatti registrati: %d.",
+		done:    "%s è riuscito.",
+		help: "Sono il modello offline di Lexflow, attivo perché non è configurato alcun modello linguistico. " +
+			"Posso mostrare i dettagli del caso («mostrami i dettagli del caso»), impostare il riassunto («riassunto: ...») " +
+			"o registrare un fatto («fatto: ...»).",
+	},
+}
+
+func clip(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n]) + "…"
+}
+
+func digest(s string, n int) string {
+	h := sha256.Sum256(fmt.Appendf(nil, "%d:%s", n, s))
+	return hex.EncodeToString(h[:6])
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+func writeError(w http.ResponseWriter, status int, typ, msg string) {
+	writeJSON(w, status, map[string]any{"error": map[string]any{"message": msg, "type": typ, "param": nil, "code": nil}})
+}

@@ -1,0 +1,42 @@
+package llm
+
+import (
+	"context"
+	"time"
+
+	"github.com/lexflow/lexflow/config"
+	"github.com/lexflow/lexflow/llm/offline"
+	"github.com/lexflow/lexflow/schemas"
+)
+
+// Roles returns a client for each model role. Roles without a configured endpoint talk
+// to the offline model, which Roles then serves on a loopback port until stop is called.
+func Roles(cfg config.Config) (clients map[string]*Client, stop func(), err error) {
+	stop = func() {}
+	var srv *offline.Server
+	endpoint := func(m config.Model) (config.Model, error) {
+		if !m.Offline() {
+			return m, nil
+		}
+		if srv == nil {
+			if srv, err = offline.Start("127.0.0.1:0"); err != nil {
+				return m, err
+			}
+			stop = func() {
+				ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+				defer cancel()
+				_ = srv.Stop(ctx)
+			}
+		}
+		return config.Model{BaseURL: srv.BaseURL, Model: offline.ModelName}, nil
+	}
+	clients = map[string]*Client{}
+	for role, m := range map[string]config.Model{schemas.RoleAssistant: cfg.Assistant, schemas.RoleReasoner: cfg.Reasoner} {
+		if m, err = endpoint(m); err != nil {
+			stop()
+			return nil, func() {}, err
+		}
+		clients[role] = New(m, cfg.ModelTimeout)
+	}
+	return clients, stop, nil
+}

@@ -1,0 +1,50 @@
+package schemas
+
+// Model roles, each configured with its own endpoint.
+const (
+	RoleAssistant = "assistant"
+	RoleReasoner  = "reasoner"
+)
+
+// Chat message roles, as the chat-completions wire format names them.
+const (
+	MsgSystem    = "system"
+	MsgUser      = "user"
+	MsgAssistant = "assistant"
+	MsgTool      = "tool"
+)
+
+// ChatMessage is one message of a turn's conversation with the model.
+type ChatMessage struct {
+	Role       string     `json:"role"`
+	Content    string     `json:"content,omitempty"`
+	ToolCalls  []ToolCall `json:"tool_calls,omitempty"`
+	ToolCallID string     `json:"tool_call_id,omitempty"`
+}
+
+// ToolCall is a model's request to run a tool. Arguments is the JSON text the model wrote.
+type ToolCall struct {
+	ID        string `json:"id"`
+	Name      string `json:"name"`
+	Arguments string `json:"arguments"`
+}
+
+// ModelRequest asks a model role for the next step of a turn. The worker adds the system
+// prompt and the case's earlier turns from the store, so history stays out of payloads.
+type ModelRequest struct {
+	Role     string        `json:"role"`
+	CaseID   string        `json:"case_id"`
+	TurnNo   int           `json:"turn_no"`
+	Language string        `json:"language"`
+	Messages []ChatMessage `json:"messages"`
+	// Tools names the tools the model may call; empty means it must answer in text.
+	Tools []string `json:"tools,omitempty"`
+}
+
+// ModelResponse is the model's next step: tool calls, or a final answer in Content.
+type ModelResponse struct {
+	Content      string     `json:"content"`
+	ToolCalls    []ToolCall `json:"tool_calls,omitempty"`
+	FinishReason string     `json:"finish_reason"`
+	Model        string     `json:"model"`
+}

@@ -1,0 +1,37 @@
+// Package worker builds the Temporal worker that runs Lexflow's workflows and activities.
+package worker
+
+import (
+	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/worker"
+	"go.temporal.io/sdk/workflow"
+
+	"github.com/lexflow/lexflow/activities"
+	"github.com/lexflow/lexflow/llm"
+	"github.com/lexflow/lexflow/schemas"
+	"github.com/lexflow/lexflow/store"
+	"github.com/lexflow/lexflow/workflows"
+)
+
+// Deps are what the activities need.
+type Deps struct {
+	Store store.Store
+	// Models holds a client per model role (schemas.RoleAssistant, schemas.RoleReasoner).
+	Models map[string]*llm.Client
+}
+
+// New returns a worker for taskQueue with every workflow and activity registered.
+func New(c client.Client, taskQueue string, d Deps) worker.Worker {
+	w := worker.New(c, taskQueue, worker.Options{})
+	Register(w, d)
+	return w
+}
+
+// Register registers Lexflow's workflows and activities on r.
+func Register(r worker.Registry, d Deps) {
+	r.RegisterWorkflowWithOptions(workflows.Case, workflow.RegisterOptions{Name: schemas.CaseWorkflow})
+	r.RegisterWorkflowWithOptions(workflows.ChatTurn, workflow.RegisterOptions{Name: schemas.ChatTurnWorkflow})
+	r.RegisterActivity(&activities.Cases{Store: d.Store})
+	r.RegisterActivity(&activities.Transcript{Store: d.Store})
+	r.RegisterActivity(&activities.Model{Clients: d.Models, Transcripts: d.Store})
+}
