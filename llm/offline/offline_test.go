@@ -1,0 +1,76 @@
+package offline
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+func msg(role, content string) message {
+	raw, _ := json.Marshal(content)
+	return message{Role: role, Content: raw}
+}
+
+var allTools = map[string]bool{"get_case_details": true, "update_case_details": true}
+
+func TestRulesPickTools(t *testing.T) {
+	system := msg("system", "Case ID: c-9\nLanguage: en")
+	for _, tc := range []struct {
+		user, tool, args string
+	}{
+		{"show me the case details", "get_case_details", `{"case_id":"c-9"}`},
+		{"Mostrami i dettagli del caso", "get_case_details", `{"case_id":"c-9"}`},
+		{"summary: The tenant wants the deposit back", "update_case_details",
+			`{"case_id":"c-9","updates":{"summary.current":"The tenant wants the deposit back"}}`},
+		{"fapt: contractul a expirat", "update_case_details",
+			`{"case_id":"c-9","updates":{"facts":[{"fact":"contractul a expirat"}]}}`},
+	} {
+		r := decide([]message{system, msg("user", tc.user)}, allTools)
+		if len(r.calls) != 1 || r.calls[0].Function.Name != tc.tool || r.calls[0].Function.Arguments != tc.args {
+			t.Errorf("%q → %+v, want %s %s", tc.user, r.calls, tc.tool, tc.args)
+		}
+	}
+}
+
+func TestNoToolsOnOfferMeansText(t *testing.T) {
+	r := decide([]message{msg("user", "show me the case details")}, map[string]bool{})
+	if len(r.calls) != 0 || !strings.Contains(r.content, "offline model") {
+		t.Fatalf("reply = %+v, want the help text", r)
+	}
+}
+
+func TestDeterministic(t *testing.T) {
+	in := []message{msg("system", "Case ID: c-1\nLanguage: it"), msg("user", "dettagli del caso")}
+	a, b := decide(in, allTools), decide(in, allTools)
+	if a.calls[0].ID != b.calls[0].ID {
+		t.Fatalf("call IDs differ: %s, %s", a.calls[0].ID, b.calls[0].ID)
+	}
+}
+
+func TestAnswerCitesOnlyWhatSucceeded(t *testing.T) {
+	call := toolCall{ID: "call_1", Type: "function"}
+	call.Function.Name = "update_case_details"
+	call2 := toolCall{ID: "call_2", Type: "function"}
+	call2.Function.Name = "get_case_details"
+	in := []message{
+		msg("system", "Language: it"),
+		msg("user", "fatto: x"),
+		{Role: "assistant", ToolCalls: []toolCall{call, call2}},
+		{Role: "tool", ToolCallID: "call_1", Content: mustJSON("[Tool update_case_details failed: timed out]")},
+		{Role: "tool", ToolCallID: "call_2", Content: mustJSON(`{"status":"success","case_details":{"summary":{"current":"Affitto"},"facts":[]}}`)},
+	}
+	r := decide(in, allTools)
+	for _, want := range []string{"update_case_details non è riuscito: timed out", "Riassunto del caso: Affitto", "Fonti: get_case_details"} {
+		if !strings.Contains(r.content, want) {
+			t.Errorf("answer %q lacks %q", r.content, want)
+		}
+	}
+	if strings.Contains(r.content, "Fonti: update_case_details") || strings.Contains(r.content, ", update_case_details") {
+		t.Errorf("answer cites the failed tool: %q", r.content)
+	}
+}
+
+func mustJSON(s string) json.RawMessage {
+	raw, _ := json.Marshal(s)
+	return raw
+}

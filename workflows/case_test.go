@@ -1,0 +1,206 @@
+package workflows
+
+import (
+	"errors"
+	"log/slog"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/mock"
+	"go.temporal.io/sdk/converter"
+	tlog "go.temporal.io/sdk/log"
+	"go.temporal.io/sdk/testsuite"
+	"go.temporal.io/sdk/workflow"
+
+	"github.com/lexflow/lexflow/activities"
+	"github.com/lexflow/lexflow/schemas"
+)
+
+var caseIn = schemas.CaseInput{CaseID: "c1", UserID: "alice", Language: "en", MaxSteps: 5}
+
+func newCaseEnv(t *testing.T) *testsuite.TestWorkflowEnvironment {
+	t.Helper()
+	var s testsuite.WorkflowTestSuite
+	s.SetLogger(tlog.NewStructuredLogger(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))))
+	env := s.NewTestWorkflowEnvironment()
+	env.RegisterWorkflow(ChatTurn)
+	env.RegisterActivity(&activities.Cases{})
+	env.OnActivity(casesActs.SetCasePhase, mock.Anything, mock.Anything).Return(nil)
+	return env
+}
+
+// update sends a send-message update and keeps its outcome.
+type update struct {
+	accepted bool
+	rejected error
+	result   schemas.TurnResult
+	err      error
+	done     bool
+}
+
+func sendMessage(env *testsuite.TestWorkflowEnvironment, id, msg string) *update {
+	u := &update{}
+	env.UpdateWorkflow(schemas.UpdateSendMessage, id, &testsuite.TestUpdateCallback{
+		OnAccept: func() { u.accepted = true },
+		OnReject: func(err error) { u.rejected = err; u.done = true },
+		OnComplete: func(res any, err error) {
+			if r, ok := res.(schemas.TurnResult); ok {
+				u.result = r
+			}
+			u.err, u.done = err, true
+		},
+	}, schemas.SendMessageRequest{Message: msg})
+	return u
+}
+
+func TestCaseSerializesTurns(t *testing.T) {
+	env := newCaseEnv(t)
+	type span struct{ start, end time.Time }
+	var spans []span
+	env.OnWorkflow(ChatTurn, mock.Anything, mock.Anything).Return(
+		func(ctx workflow.Context, in schemas.ChatTurnInput) (schemas.TurnResult, error) {
+			start := workflow.Now(ctx)
+			if err := workflow.Sleep(ctx, time.Minute); err != nil {
+				return schemas.TurnResult{}, err
+			}
+			spans = append(spans, span{start, workflow.Now(ctx)})
+			return schemas.TurnResult{TurnID: in.TurnID, Reply: "re: " + in.Message}, nil
+		})
+	var first, second *update
+	var state schemas.CaseState
+	env.RegisterDelayedCallback(func() {
+		first = sendMessage(env, "u1", "first")
+		second = sendMessage(env, "u2", "second")
+	}, time.Second)
+	env.RegisterDelayedCallback(func() {
+		v, err := env.QueryWorkflow(schemas.QueryState)
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		if err := v.Get(&state); err != nil {
+			t.Error(err)
+		}
+		env.CancelWorkflow()
+	}, time.Hour)
+	env.ExecuteWorkflow(Case, caseIn)
+
+	for i, u := range []*update{first, second} {
+		if !u.done || u.err != nil || u.rejected != nil {
+			t.Fatalf("update %d: %+v", i+1, u)
+		}
+	}
+	if first.result.Reply != "re: first" || second.result.Reply != "re: second" {
+		t.Errorf("replies %q, %q", first.result.Reply, second.result.Reply)
+	}
+	if first.result.TurnID != "case:c1:turn:1" || second.result.TurnID != "case:c1:turn:2" {
+		t.Errorf("turn IDs %q, %q", first.result.TurnID, second.result.TurnID)
+	}
+	if first.result.Phase != schemas.PhaseActive {
+		t.Errorf("phase = %q", first.result.Phase)
+	}
+	if len(spans) != 2 || spans[1].start.Before(spans[0].end) {
+		t.Errorf("turns overlapped: %+v", spans)
+	}
+	if state.Turns != 2 || state.Busy || state.Phase != schemas.PhaseActive || state.UserID != "alice" {
+		t.Errorf("state = %+v", state)
+	}
+}
+
+func TestCaseValidatorRejectsBadMessages(t *testing.T) {
+	env := newCaseEnv(t)
+	var empty, blank, long *update
+	env.RegisterDelayedCallback(func() {
+		empty = sendMessage(env, "u1", "")
+		blank = sendMessage(env, "u2", "  \n\t")
+		long = sendMessage(env, "u3", strings.Repeat("ă", schemas.MaxMessageChars+1))
+	}, time.Second)
+	env.RegisterDelayedCallback(env.CancelWorkflow, time.Minute)
+	env.ExecuteWorkflow(Case, caseIn)
+
+	for name, u := range map[string]*update{"empty": empty, "blank": blank, "too long": long} {
+		if u.accepted || !hasErrorType(u.rejected, schemas.ErrInvalidMessage) {
+			t.Errorf("%s message: accepted=%v rejected=%v; want rejected as %s", name, u.accepted, u.rejected, schemas.ErrInvalidMessage)
+		}
+	}
+}
+
+func TestCaseTurnFailureKeepsCaseOpen(t *testing.T) {
+	env := newCaseEnv(t)
+	calls := 0
+	env.OnWorkflow(ChatTurn, mock.Anything, mock.Anything).Return(
+		func(_ workflow.Context, in schemas.ChatTurnInput) (schemas.TurnResult, error) {
+			calls++
+			if calls == 1 {
+				return schemas.TurnResult{}, errors.New("model unavailable")
+			}
+			return schemas.TurnResult{TurnID: in.TurnID, Reply: "ok"}, nil
+		})
+	var first, second *update
+	env.RegisterDelayedCallback(func() { first = sendMessage(env, "u1", "one") }, time.Second)
+	env.RegisterDelayedCallback(func() { second = sendMessage(env, "u2", "two") }, time.Minute)
+	env.RegisterDelayedCallback(env.CancelWorkflow, time.Hour)
+	env.ExecuteWorkflow(Case, caseIn)
+
+	if first.err == nil {
+		t.Error("first update succeeded; want the turn's failure")
+	}
+	if second.err != nil || second.result.Reply != "ok" || second.result.TurnID != "case:c1:turn:2" {
+		t.Errorf("second update = %+v", second)
+	}
+}
+
+func TestCaseContinuesAsNewWhenSuggested(t *testing.T) {
+	env := newCaseEnv(t)
+	env.OnWorkflow(ChatTurn, mock.Anything, mock.Anything).Return(schemas.TurnResult{Reply: "ok"}, nil)
+	var u *update
+	env.RegisterDelayedCallback(func() { u = sendMessage(env, "u1", "hello") }, time.Second)
+	env.RegisterDelayedCallback(func() { env.SetContinueAsNewSuggested(true) }, time.Minute)
+	env.ExecuteWorkflow(Case, caseIn)
+
+	if !u.done || u.err != nil {
+		t.Fatalf("update = %+v", u)
+	}
+	err := env.GetWorkflowError()
+	var can *workflow.ContinueAsNewError
+	if !errors.As(err, &can) {
+		t.Fatalf("workflow ended with %v, want continue-as-new", err)
+	}
+	var next schemas.CaseInput
+	if err := converter.GetDefaultDataConverter().FromPayloads(can.Input, &next); err != nil {
+		t.Fatal(err)
+	}
+	if next.State == nil || next.State.Turns != 1 || next.State.Phase != schemas.PhaseActive || next.CaseID != "c1" || next.MaxSteps != 5 {
+		t.Fatalf("continued with %+v (state %+v)", next, next.State)
+	}
+}
+
+func TestCaseResumesFromCarriedState(t *testing.T) {
+	env := newCaseEnv(t)
+	var got schemas.ChatTurnInput
+	env.OnWorkflow(ChatTurn, mock.Anything, mock.Anything).Return(
+		func(_ workflow.Context, in schemas.ChatTurnInput) (schemas.TurnResult, error) {
+			got = in
+			return schemas.TurnResult{TurnID: in.TurnID}, nil
+		})
+	in := caseIn
+	in.State = &schemas.CaseState{CaseID: "c1", UserID: "alice", Phase: schemas.PhaseActive, Status: schemas.StatusOpen, Turns: 7, Runs: 1}
+	var state schemas.CaseState
+	env.RegisterDelayedCallback(func() { sendMessage(env, "u1", "next") }, time.Second)
+	env.RegisterDelayedCallback(func() {
+		v, _ := env.QueryWorkflow(schemas.QueryState)
+		_ = v.Get(&state)
+		env.CancelWorkflow()
+	}, time.Minute)
+	env.ExecuteWorkflow(Case, in)
+
+	if got.TurnNo != 8 || got.TurnID != "case:c1:turn:8" {
+		t.Errorf("turn after continue-as-new = %d (%s), want 8", got.TurnNo, got.TurnID)
+	}
+	if state.Runs != 2 || state.Turns != 8 {
+		t.Errorf("state = %+v, want run 2 with 8 turns", state)
+	}
+	env.AssertNotCalled(t, "SetCasePhase", mock.Anything, mock.Anything)
+}

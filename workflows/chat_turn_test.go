@@ -1,0 +1,255 @@
+package workflows
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+
+	"log/slog"
+	"os"
+
+	"github.com/stretchr/testify/mock"
+	tlog "go.temporal.io/sdk/log"
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/testsuite"
+
+	"github.com/lexflow/lexflow/activities"
+	"github.com/lexflow/lexflow/schemas"
+)
+
+// hasErrorType reports whether an application error of type typ is in err's chain.
+func hasErrorType(err error, typ string) bool {
+	for ; err != nil; err = errors.Unwrap(err) {
+		var appErr *temporal.ApplicationError
+		if errors.As(err, &appErr) && appErr.Type() == typ {
+			return true
+		}
+		if appErr != nil {
+			err = appErr
+		}
+	}
+	return false
+}
+
+func newTurnEnv(t *testing.T) *testsuite.TestWorkflowEnvironment {
+	t.Helper()
+	var s testsuite.WorkflowTestSuite
+	s.SetLogger(tlog.NewStructuredLogger(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))))
+	env := s.NewTestWorkflowEnvironment()
+	env.RegisterActivity(&activities.Cases{})
+	env.RegisterActivity(&activities.Transcript{})
+	env.RegisterActivity(&activities.Model{})
+	env.OnActivity(transcriptActs.RecordUserMessage, mock.Anything, mock.Anything).Return(nil)
+	return env
+}
+
+var turnIn = schemas.ChatTurnInput{CaseID: "c1", UserID: "alice", TurnID: "case:c1:turn:1", TurnNo: 1,
+	Message: "show me the case details", Language: "en", MaxSteps: 5}
+
+func callTool(name, args string) schemas.ModelResponse {
+	return schemas.ModelResponse{ToolCalls: []schemas.ToolCall{{ID: "call_1", Name: name, Arguments: args}}, FinishReason: "tool_calls"}
+}
+
+// scriptedModel answers model calls in order and records the requests.
+type scriptedModel struct {
+	replies  []schemas.ModelResponse
+	requests []schemas.ModelRequest
+}
+
+func (m *scriptedModel) call(_ context.Context, req schemas.ModelRequest) (schemas.ModelResponse, error) {
+	m.requests = append(m.requests, req)
+	i := min(len(m.requests), len(m.replies)) - 1
+	return m.replies[i], nil
+}
+
+func TestChatTurnRunsToolAndCitesIt(t *testing.T) {
+	env := newTurnEnv(t)
+	model := &scriptedModel{replies: []schemas.ModelResponse{
+		callTool(schemas.ToolGetCaseDetails, `{}`),
+		{Content: "Summary: deposit.\n\nSources: get_case_details", FinishReason: "stop"},
+	}}
+	env.OnActivity(modelActs.CallModel, mock.Anything, mock.Anything).Return(model.call)
+	var gotArgs schemas.GetCaseDetailsArgs
+	env.OnActivity(casesActs.GetCaseDetails, mock.Anything, mock.Anything).Return(
+		func(_ context.Context, a schemas.GetCaseDetailsArgs) (schemas.GetCaseDetailsResult, error) {
+			gotArgs = a
+			return schemas.GetCaseDetailsResult{Status: "success", CaseDetails: map[string]any{"summary": "deposit"}}, nil
+		})
+	var recorded schemas.RecordTurn
+	env.OnActivity(transcriptActs.RecordTurn, mock.Anything, mock.Anything).Return(
+		func(_ context.Context, in schemas.RecordTurn) error { recorded = in; return nil })
+
+	env.ExecuteWorkflow(ChatTurn, turnIn)
+	if err := env.GetWorkflowError(); err != nil {
+		t.Fatal(err)
+	}
+	var res schemas.TurnResult
+	if err := env.GetWorkflowResult(&res); err != nil {
+		t.Fatal(err)
+	}
+	if gotArgs.CaseID != "c1" {
+		t.Errorf("tool ran for case %q, want the turn's case c1", gotArgs.CaseID)
+	}
+	if len(res.ToolsUsed) != 1 || res.ToolsUsed[0].Tool != schemas.ToolGetCaseDetails || res.ToolsUsed[0].Status != schemas.ToolOK {
+		t.Fatalf("tools_used = %+v", res.ToolsUsed)
+	}
+	if string(res.ToolsUsed[0].Args) != `{"case_id":"c1"}` {
+		t.Errorf("args = %s", res.ToolsUsed[0].Args)
+	}
+	if len(res.Sources) != 1 || !strings.Contains(res.Sources[0].Summary, "deposit") {
+		t.Errorf("sources = %+v", res.Sources)
+	}
+	if res.Reply != model.replies[1].Content || res.Steps != 2 {
+		t.Errorf("reply = %q after %d steps", res.Reply, res.Steps)
+	}
+	if recorded.Result.Reply != res.Reply || recorded.TurnNo != 1 {
+		t.Errorf("recorded turn = %+v", recorded)
+	}
+	// The second model call saw the tool's result, tied to its call.
+	last := model.requests[1].Messages
+	if len(last) != 3 || last[2].Role != schemas.MsgTool || last[2].ToolCallID != "call_1" || !strings.Contains(last[2].Content, "deposit") {
+		t.Errorf("second request messages = %+v", last)
+	}
+}
+
+func TestChatTurnToolFailureReachesModel(t *testing.T) {
+	env := newTurnEnv(t)
+	model := &scriptedModel{replies: []schemas.ModelResponse{
+		callTool(schemas.ToolUpdateCaseDetails, `{"updates":{"summary.current":"x"}}`),
+		{Content: "I could not save that."},
+	}}
+	env.OnActivity(modelActs.CallModel, mock.Anything, mock.Anything).Return(model.call)
+	attempts := 0
+	env.OnActivity(casesActs.UpdateCaseDetails, mock.Anything, mock.Anything).Return(
+		func(context.Context, schemas.UpdateCaseDetailsArgs) (schemas.StatusResult, error) {
+			attempts++
+			return schemas.StatusResult{}, errors.New("store unreachable")
+		})
+	env.OnActivity(transcriptActs.RecordTurn, mock.Anything, mock.Anything).Return(nil)
+
+	env.ExecuteWorkflow(ChatTurn, turnIn)
+	var res schemas.TurnResult
+	if err := env.GetWorkflowResult(&res); err != nil {
+		t.Fatal(err)
+	}
+	if attempts != 3 {
+		t.Errorf("tool attempted %d times, want 3 (seed 003: retry up to 2 times)", attempts)
+	}
+	use := res.ToolsUsed[0]
+	if use.Status != schemas.ToolFailed || use.Error != "store unreachable" {
+		t.Errorf("tool use = %+v", use)
+	}
+	if got := model.requests[1].Messages[2].Content; got != "[Tool update_case_details failed: store unreachable]" {
+		t.Errorf("model was shown %q", got)
+	}
+	if len(res.Sources) != 0 {
+		t.Errorf("a failed tool became a source: %+v", res.Sources)
+	}
+}
+
+func TestChatTurnRefusesAnotherCase(t *testing.T) {
+	env := newTurnEnv(t)
+	model := &scriptedModel{replies: []schemas.ModelResponse{
+		callTool(schemas.ToolGetCaseDetails, `{"case_id":"someone-elses"}`),
+		{Content: "No such case."},
+	}}
+	env.OnActivity(modelActs.CallModel, mock.Anything, mock.Anything).Return(model.call)
+	env.OnActivity(transcriptActs.RecordTurn, mock.Anything, mock.Anything).Return(nil)
+	// No GetCaseDetails mock: running it would fail the test.
+
+	env.ExecuteWorkflow(ChatTurn, turnIn)
+	var res schemas.TurnResult
+	if err := env.GetWorkflowResult(&res); err != nil {
+		t.Fatal(err)
+	}
+	if use := res.ToolsUsed[0]; use.Status != schemas.ToolFailed || use.Error != schemas.CaseNotFound {
+		t.Fatalf("tool use = %+v", use)
+	}
+	var shown schemas.StatusResult
+	if err := json.Unmarshal([]byte(model.requests[1].Messages[2].Content), &shown); err != nil || shown.ErrorMessage != schemas.CaseNotFound {
+		t.Errorf("model was shown %q", model.requests[1].Messages[2].Content)
+	}
+}
+
+func TestChatTurnInvalidArgumentsAreNotRetried(t *testing.T) {
+	env := newTurnEnv(t)
+	model := &scriptedModel{replies: []schemas.ModelResponse{
+		callTool(schemas.ToolUpdateCaseDetails, `{"updates": "not an object"}`),
+		{Content: "Sorry."},
+	}}
+	env.OnActivity(modelActs.CallModel, mock.Anything, mock.Anything).Return(model.call)
+	env.OnActivity(transcriptActs.RecordTurn, mock.Anything, mock.Anything).Return(nil)
+
+	env.ExecuteWorkflow(ChatTurn, turnIn)
+	var res schemas.TurnResult
+	if err := env.GetWorkflowResult(&res); err != nil {
+		t.Fatal(err)
+	}
+	if use := res.ToolsUsed[0]; use.Status != schemas.ToolFailed || !strings.HasPrefix(use.Error, "invalid arguments") {
+		t.Fatalf("tool use = %+v", use)
+	}
+}
+
+func TestChatTurnStopsAtMaxSteps(t *testing.T) {
+	env := newTurnEnv(t)
+	model := &scriptedModel{replies: []schemas.ModelResponse{callTool(schemas.ToolGetCaseDetails, `{}`)}}
+	env.OnActivity(modelActs.CallModel, mock.Anything, mock.Anything).Return(model.call)
+	env.OnActivity(casesActs.GetCaseDetails, mock.Anything, mock.Anything).Return(schemas.GetCaseDetailsResult{Status: "success"}, nil)
+	env.OnActivity(transcriptActs.RecordTurn, mock.Anything, mock.Anything).Return(nil)
+
+	in := turnIn
+	in.MaxSteps = 3
+	env.ExecuteWorkflow(ChatTurn, in)
+	var res schemas.TurnResult
+	if err := env.GetWorkflowResult(&res); err != nil {
+		t.Fatal(err)
+	}
+	if len(model.requests) != 3 || res.Steps != 3 || len(res.ToolsUsed) != 2 {
+		t.Fatalf("%d model calls, %d steps, %d tool calls; want 3, 3, 2", len(model.requests), res.Steps, len(res.ToolsUsed))
+	}
+	if len(model.requests[2].Tools) != 0 || len(model.requests[0].Tools) == 0 {
+		t.Errorf("tools offered per step: %v, %v, %v; want none on the last", model.requests[0].Tools, model.requests[1].Tools, model.requests[2].Tools)
+	}
+	if res.Reply == "" {
+		t.Error("empty reply")
+	}
+}
+
+func TestChatTurnModelErrors(t *testing.T) {
+	t.Run("rejected request is not retried", func(t *testing.T) {
+		env := newTurnEnv(t)
+		calls := 0
+		env.OnActivity(modelActs.CallModel, mock.Anything, mock.Anything).Return(
+			func(context.Context, schemas.ModelRequest) (schemas.ModelResponse, error) {
+				calls++
+				return schemas.ModelResponse{}, temporal.NewNonRetryableApplicationError("401", schemas.ErrModelRejected, nil)
+			})
+		env.ExecuteWorkflow(ChatTurn, turnIn)
+		if err := env.GetWorkflowError(); !hasErrorType(err, schemas.ErrModelRejected) {
+			t.Fatalf("workflow error = %v, want ModelRejected", err)
+		}
+		if calls != 1 {
+			t.Errorf("model called %d times, want 1", calls)
+		}
+	})
+	t.Run("rate limiting is retried", func(t *testing.T) {
+		env := newTurnEnv(t)
+		calls := 0
+		env.OnActivity(modelActs.CallModel, mock.Anything, mock.Anything).Return(
+			func(context.Context, schemas.ModelRequest) (schemas.ModelResponse, error) {
+				calls++
+				if calls < 3 {
+					return schemas.ModelResponse{}, errors.New("model endpoint answered 429")
+				}
+				return schemas.ModelResponse{Content: "hello"}, nil
+			})
+		env.OnActivity(transcriptActs.RecordTurn, mock.Anything, mock.Anything).Return(nil)
+		env.ExecuteWorkflow(ChatTurn, turnIn)
+		var res schemas.TurnResult
+		if err := env.GetWorkflowResult(&res); err != nil || res.Reply != "hello" || calls != 3 {
+			t.Fatalf("result %+v, error %v after %d calls", res, err, calls)
+		}
+	})
+}
