@@ -1,0 +1,272 @@
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/golang-jwt/jwt/v5"
+
+	"github.com/lexflow/lexflow/auth"
+	"github.com/lexflow/lexflow/schemas"
+)
+
+// TestNewcomer follows the README: create a case, ask for its details, get an answer
+// that used get_case_details, and find the case and its turn in Temporal and its Web UI.
+func TestNewcomer(t *testing.T) {
+	tok := token(t, "alice")
+	r := call(t, "POST", "/v1/cases", tok, map[string]any{"description": "My landlord kept my deposit"})
+	if r.status != http.StatusCreated {
+		t.Fatalf("create: %d %s", r.status, r.raw)
+	}
+	id := r.body["case_id"].(string)
+	if loc := r.header.Get("Location"); loc != "/v1/cases/"+id {
+		t.Errorf("Location = %q", loc)
+	}
+	if r.body["phase"] == "" || r.body["status"] != "open" {
+		t.Errorf("create answered %s", r.raw)
+	}
+
+	r = call(t, "POST", "/v1/cases/"+id+"/messages", tok, map[string]any{"message": "show me the case details"})
+	if r.status != http.StatusOK {
+		t.Fatalf("message: %d %s", r.status, r.raw)
+	}
+	var turn schemas.TurnResult
+	if err := json.Unmarshal(r.raw, &turn); err != nil {
+		t.Fatal(err)
+	}
+	if len(turn.ToolsUsed) != 1 || turn.ToolsUsed[0].Tool != "get_case_details" || turn.ToolsUsed[0].Status != "ok" {
+		t.Fatalf("tools_used = %+v", turn.ToolsUsed)
+	}
+	for _, key := range []string{"tool", "args", "status", "latency_ms"} {
+		if _, ok := r.body["tools_used"].([]any)[0].(map[string]any)[key]; !ok {
+			t.Errorf("tools_used entry lacks %q", key)
+		}
+	}
+	if !strings.Contains(turn.Reply, "My landlord kept my deposit") || !strings.Contains(turn.Reply, "Sources: get_case_details") {
+		t.Errorf("reply = %q", turn.Reply)
+	}
+	if len(turn.Sources) != 1 || turn.Phase != schemas.PhaseActive {
+		t.Errorf("sources = %+v, phase = %q", turn.Sources, turn.Phase)
+	}
+
+	r = call(t, "GET", "/v1/cases/"+id, tok, nil)
+	if r.status != http.StatusOK || r.body["phase"] != schemas.PhaseActive || r.body["user_id"] != "alice" {
+		t.Errorf("get case: %d %s", r.status, r.raw)
+	}
+
+	r = call(t, "GET", "/v1/cases/"+id+"/messages", tok, nil)
+	msgs, _ := r.body["messages"].([]any)
+	var roles []string
+	for _, m := range msgs {
+		m := m.(map[string]any)
+		roles = append(roles, m["role"].(string))
+		if m["user_id"] != "alice" || m["case_id"] != id || m["created_at"] == "" {
+			t.Errorf("record lacks ownership or time: %v", m)
+		}
+	}
+	if strings.Join(roles, ",") != "user,tool,assistant" {
+		t.Errorf("transcript roles = %v", roles)
+	}
+
+	// The case and its turn are workflows, the turn a child of the case.
+	ctx := context.Background()
+	child, err := tc.DescribeWorkflowExecution(ctx, schemas.TurnWorkflowID(id, 1), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := child.GetWorkflowExecutionInfo().GetParentExecution(); p.GetWorkflowId() != schemas.CaseWorkflowID(id) {
+		t.Errorf("turn's parent = %v", p)
+	}
+	v, err := tc.QueryWorkflow(ctx, schemas.CaseWorkflowID(id), "", schemas.QueryState)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var state schemas.CaseState
+	if err := v.Get(&state); err != nil || state.Turns != 1 || state.UserID != "alice" {
+		t.Errorf("state = %+v, %v", state, err)
+	}
+	// The Web UI's own API shows both.
+	for _, wf := range []string{schemas.CaseWorkflowID(id), schemas.TurnWorkflowID(id, 1)} {
+		resp, err := http.Get(temporal.UIURL + "/api/v1/namespaces/default/workflows/" + wf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK || !strings.Contains(string(body), wf) {
+			t.Errorf("Web UI for %s: %d %.200s", wf, resp.StatusCode, body)
+		}
+	}
+}
+
+// TestChatUpdatesCaseDetails updates case_details through chat: a dot-path replace and
+// an append.
+func TestChatUpdatesCaseDetails(t *testing.T) {
+	tok := token(t, "carol")
+	id := createCase(t, tok, "Unpaid invoice")
+	for _, msg := range []string{"summary: Supplier refuses to pay invoice 12", "fact: invoice issued 3 May", "fact: reminder sent 3 June"} {
+		r := call(t, "POST", "/v1/cases/"+id+"/messages", tok, map[string]any{"message": msg})
+		if r.status != http.StatusOK || !strings.Contains(string(r.raw), `"status":"ok"`) {
+			t.Fatalf("%q: %d %s", msg, r.status, r.raw)
+		}
+	}
+	r := call(t, "GET", "/v1/cases/"+id, tok, nil)
+	details := r.body["case_details"].(map[string]any)
+	summary := details["summary"].(map[string]any)
+	if summary["current"] != "Supplier refuses to pay invoice 12" || summary["initial"] != "Unpaid invoice" {
+		t.Errorf("summary = %v", summary)
+	}
+	if facts := details["facts"].([]any); len(facts) != 2 {
+		t.Errorf("facts = %v, want two appended", facts)
+	}
+	if r.body["version"].(float64) != 3 {
+		t.Errorf("version = %v, want 3", r.body["version"])
+	}
+}
+
+func TestAuthRefusals(t *testing.T) {
+	expired, _ := signer.Mint(auth.Identity{Subject: "alice", Roles: []string{"user"}}, -time.Minute)
+	other := signer
+	other.Secret = []byte("not-the-servers-secret-not-it-xx")
+	wrongKey, _ := other.Mint(auth.Identity{Subject: "alice"}, time.Hour)
+	otherAud := signer
+	otherAud.Audience = "someone-else"
+	wrongAudience, _ := otherAud.Mint(auth.Identity{Subject: "alice"}, time.Hour)
+	good := token(t, "alice")
+	tampered := good[:len(good)-4] + "AAAA"
+	if tampered == good {
+		tampered = good[:len(good)-4] + "BBBB"
+	}
+	none, _ := jwt.NewWithClaims(jwt.SigningMethodNone, jwt.MapClaims{
+		"sub": "alice", "iss": signer.Issuer, "aud": signer.Audience, "exp": time.Now().Add(time.Hour).Unix(),
+	}).SignedString(jwt.UnsafeAllowNoneSignatureType)
+
+	for name, tok := range map[string]string{
+		"missing": "", "expired": expired, "wrong key": wrongKey, "wrong audience": wrongAudience,
+		"tampered": tampered, "alg none": none,
+	} {
+		t.Run(name, func(t *testing.T) {
+			r := call(t, "POST", "/v1/cases", tok, map[string]any{"description": "x"})
+			wantProblem(t, r, http.StatusUnauthorized, "unauthorized")
+			if !strings.HasPrefix(r.header.Get("WWW-Authenticate"), "Bearer") {
+				t.Errorf("WWW-Authenticate = %q", r.header.Get("WWW-Authenticate"))
+			}
+		})
+	}
+}
+
+func TestOtherUsersCasesAreNotFound(t *testing.T) {
+	alice, bob := token(t, "alice"), token(t, "bob")
+	id := createCase(t, alice, "Alice's private matter")
+	for _, req := range []struct {
+		method, path string
+		body         any
+	}{
+		{"GET", "/v1/cases/" + id, nil},
+		{"GET", "/v1/cases/" + id + "/messages", nil},
+		{"POST", "/v1/cases/" + id + "/messages", map[string]any{"message": "show me the case details"}},
+	} {
+		r := call(t, req.method, req.path, bob, req.body)
+		wantProblem(t, r, http.StatusNotFound, "not-found")
+	}
+	if r := call(t, "GET", "/v1/cases/"+id, alice, nil); r.status != http.StatusOK {
+		t.Errorf("owner reads own case: %d", r.status)
+	}
+}
+
+func TestBadRequests(t *testing.T) {
+	tok := token(t, "dave")
+	id := createCase(t, tok, "A case")
+	for _, tc := range []struct {
+		name, method, path string
+		body               any
+		status             int
+		typ                string
+	}{
+		{"bad JSON", "POST", "/v1/cases/" + id + "/messages", `{"message":`, 400, "bad-json"},
+		{"not an object", "POST", "/v1/cases/" + id + "/messages", `["hi"]`, 400, "bad-json"},
+		{"empty message", "POST", "/v1/cases/" + id + "/messages", map[string]any{"message": "  "}, 422, "invalid-input"},
+		{"over-long message", "POST", "/v1/cases/" + id + "/messages", map[string]any{"message": strings.Repeat("x", schemas.MaxMessageChars+1)}, 422, "invalid-input"},
+		{"unknown case", "POST", "/v1/cases/6f1c2b1e-8a0f-4a53-9a43-6c1f0e3d2b70/messages", map[string]any{"message": "hi"}, 404, "not-found"},
+		{"malformed case ID", "GET", "/v1/cases/not-a-uuid", nil, 404, "not-found"},
+		{"no description", "POST", "/v1/cases", map[string]any{"description": ""}, 422, "invalid-input"},
+		{"unknown language", "POST", "/v1/cases", map[string]any{"description": "x", "language": "fr"}, 422, "invalid-input"},
+		{"unknown route", "GET", "/v1/nothing", nil, 404, "not-found"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			wantProblem(t, call(t, tc.method, tc.path, tok, tc.body), tc.status, tc.typ)
+		})
+	}
+}
+
+func TestCreateIsIdempotent(t *testing.T) {
+	tok := token(t, "erin")
+	key := fmt.Sprintf("key-%d", time.Now().UnixNano())
+	body := map[string]any{"description": "Retried request", "language": "ro"}
+	first := call(t, "POST", "/v1/cases", tok, body, "Idempotency-Key", key)
+	second := call(t, "POST", "/v1/cases", tok, body, "Idempotency-Key", key)
+	if first.status != 201 || second.status != 201 || first.body["case_id"] != second.body["case_id"] {
+		t.Fatalf("two creates with one key: %s / %s", first.raw, second.raw)
+	}
+	third := call(t, "POST", "/v1/cases", token(t, "frank"), body, "Idempotency-Key", key)
+	if third.body["case_id"] == first.body["case_id"] {
+		t.Error("another user's key reused the first user's case")
+	}
+}
+
+func TestRomanianCase(t *testing.T) {
+	tok := token(t, "gheorghe")
+	r := call(t, "POST", "/v1/cases", tok, map[string]any{"description": "Proprietarul nu îmi returnează garanția", "language": "ro"})
+	id := r.body["case_id"].(string)
+	r = call(t, "POST", "/v1/cases/"+id+"/messages", tok, map[string]any{"message": "Arată-mi detaliile cazului"})
+	reply, _ := r.body["reply"].(string)
+	if !strings.Contains(reply, "garanția") || !strings.Contains(reply, "Surse: get_case_details") {
+		t.Errorf("reply = %q", reply)
+	}
+}
+
+func TestHealth(t *testing.T) {
+	r := call(t, "GET", "/healthz", "", nil)
+	if r.status != 200 || r.body["temporal"] != "ok" || r.body["store"] != "ok" {
+		t.Fatalf("healthz: %d %s", r.status, r.raw)
+	}
+}
+
+// TestLongCaseContinuesAsNew sends turns until the dev server suggests continue-as-new,
+// and checks that the case carries on in a new run without losing a turn.
+func TestLongCaseContinuesAsNew(t *testing.T) {
+	tok := token(t, "hana")
+	id := createCase(t, tok, "A long conversation")
+	ctx := context.Background()
+	var state schemas.CaseState
+	const maxTurns = 20
+	for n := 1; n <= maxTurns && state.Runs < 2; n++ {
+		r := call(t, "POST", "/v1/cases/"+id+"/messages", tok, map[string]any{"message": fmt.Sprintf("turn %d", n)})
+		if r.status != 200 || r.body["turn_id"] != schemas.TurnWorkflowID(id, n) {
+			t.Fatalf("turn %d: %d %s", n, r.status, r.raw)
+		}
+		v, err := tc.QueryWorkflow(ctx, schemas.CaseWorkflowID(id), "", schemas.QueryState)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := v.Get(&state); err != nil {
+			t.Fatal(err)
+		}
+		if state.Turns != n {
+			t.Fatalf("after turn %d the state counts %d", n, state.Turns)
+		}
+	}
+	if state.Runs < 2 {
+		t.Fatalf("no continue-as-new within %d turns: %+v", maxTurns, state)
+	}
+	r := call(t, "GET", "/v1/cases/"+id+"/messages", tok, nil)
+	if got := len(r.body["messages"].([]any)); got != 2*state.Turns {
+		t.Errorf("transcript has %d records for %d turns", got, state.Turns)
+	}
+}

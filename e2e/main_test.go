@@ -1,0 +1,118 @@
+// Package e2e tests Lexflow whole, against real servers that the tests start: the
+// Temporal dev server from the pinned CLI, embedded FerretDB, the offline model on
+// loopback, a worker and the API on a loopback HTTP server.
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"go.temporal.io/sdk/client"
+	tlog "go.temporal.io/sdk/log"
+
+	"github.com/lexflow/lexflow/api"
+	"github.com/lexflow/lexflow/auth"
+	"github.com/lexflow/lexflow/config"
+	"github.com/lexflow/lexflow/devenv"
+	"github.com/lexflow/lexflow/llm"
+	"github.com/lexflow/lexflow/store/mongostore"
+	"github.com/lexflow/lexflow/worker"
+)
+
+// taskQueue is the queue of the suite's in-process worker.
+const taskQueue = "e2e"
+
+// continueAsNewAfter is the history length at which the suite's dev server suggests
+// continue-as-new, low enough that a case reaches it within a few turns.
+const continueAsNewAfter = 60
+
+// The suite's servers, started once by TestMain.
+var (
+	temporal *devenv.TemporalServer
+	mongoURI string
+	tc       client.Client
+	st       *mongostore.Store
+	apiURL   string
+	signer   = auth.HS256{Secret: []byte("e2e-secret-e2e-secret-e2e-secret"), Issuer: "lexflow-dev", Audience: "lexflow"}
+	logger   = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+)
+
+func TestMain(m *testing.M) {
+	if os.Getenv(helperEnv) != "" {
+		os.Exit(runHelperWorker())
+	}
+	os.Exit(run(m))
+}
+
+func run(m *testing.M) int {
+	ctx := context.Background()
+	dir, err := os.MkdirTemp("", "lexflow-e2e-")
+	if err != nil {
+		return fail(err)
+	}
+	defer os.RemoveAll(dir)
+	cli, err := devenv.FindTemporalCLI("bin/temporal")
+	if err != nil {
+		return fail(err)
+	}
+	port, err := devenv.FreePort()
+	if err != nil {
+		return fail(err)
+	}
+	uiPort, err := devenv.FreePort()
+	if err != nil {
+		return fail(err)
+	}
+	startCtx, cancel := context.WithTimeout(ctx, 2*time.Minute)
+	defer cancel()
+	temporal, err = devenv.StartTemporal(startCtx, devenv.TemporalOptions{
+		CLI: cli, DBFile: filepath.Join(dir, "temporal.db"), Port: port, UIPort: uiPort,
+		DynamicConfig: []string{fmt.Sprintf("limit.historyCount.suggestContinueAsNew=%d", continueAsNewAfter)},
+	})
+	if err != nil {
+		return fail(err)
+	}
+	defer temporal.Stop()
+	ferret, err := devenv.StartFerretDB(ctx, "127.0.0.1:0", filepath.Join(dir, "ferretdb"), logger)
+	if err != nil {
+		return fail(err)
+	}
+	defer ferret.Stop()
+	mongoURI = ferret.URI
+	if st, err = mongostore.Open(ctx, mongoURI, "lexflow"); err != nil {
+		return fail(err)
+	}
+	defer st.Close(ctx)
+	if tc, err = client.Dial(client.Options{HostPort: temporal.Address, Logger: tlog.NewStructuredLogger(logger)}); err != nil {
+		return fail(err)
+	}
+	defer tc.Close()
+
+	models, stopModels, err := llm.Roles(config.Config{ModelTimeout: 30 * time.Second})
+	if err != nil {
+		return fail(err)
+	}
+	defer stopModels()
+	w := worker.New(tc, taskQueue, worker.Deps{Store: st, Models: models})
+	if err := w.Start(); err != nil {
+		return fail(err)
+	}
+	defer w.Stop()
+	srv := httptest.NewServer(api.New(&api.Handlers{
+		Temporal: tc, Store: st, Auth: signer, TaskQueue: taskQueue, MaxSteps: 5, Log: logger,
+	}))
+	defer srv.Close()
+	apiURL = srv.URL
+	return m.Run()
+}
+
+func fail(err error) int {
+	fmt.Fprintln(os.Stderr, "e2e setup:", err)
+	return 1
+}
