@@ -1,0 +1,44 @@
+# Lexflow's two commands: `make dev` runs the product, `make test` checks it.
+# Everything they need installs from the Go module proxy into ./bin.
+
+TEMPORAL_CLI_VERSION  := v1.5.1
+STATICCHECK_VERSION   := v0.8.2
+WORKFLOWCHECK_VERSION := v0.6.0
+
+BIN := $(CURDIR)/bin
+export GOBIN := $(BIN)
+
+.PHONY: dev test lint bench tools clean
+
+## dev: start the Temporal dev server (UI on :8233), FerretDB, the worker and the API on :8080
+dev: bin/temporal
+	go run ./cmd/lexflow dev
+
+## test: vet, lint, and run every test (unit, integration and end-to-end) with the race detector
+test: bin/temporal lint
+	go test -race -timeout 20m ./...
+
+## lint: go vet, staticcheck and Temporal's workflowcheck
+lint: bin/staticcheck bin/workflowcheck
+	go vet ./...
+	$(BIN)/staticcheck ./...
+	$(BIN)/workflowcheck -config workflowcheck.config.yaml ./...
+
+## bench: chat turns through Temporal next to the same loop in-process
+bench: bin/temporal
+	go test -run '^$$' -bench . -benchtime 200x ./e2e/
+
+tools: bin/temporal bin/staticcheck bin/workflowcheck
+
+bin/temporal:
+	go install github.com/temporalio/cli/cmd/temporal@$(TEMPORAL_CLI_VERSION)
+
+bin/staticcheck:
+	go install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
+
+bin/workflowcheck:
+	go install go.temporal.io/sdk/contrib/tools/workflowcheck@$(WORKFLOWCHECK_VERSION)
+
+## clean: remove installed tools and all dev state (cases, secrets) under ./data
+clean:
+	rm -rf bin data

@@ -1,0 +1,237 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/lexflow/lexflow/devenv"
+)
+
+// asCommand makes the test binary act as the lexflow command when this is set, so the
+// tests run the real program without building it separately.
+const asCommand = "LEXFLOW_TEST_AS_COMMAND"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(asCommand) != "" {
+		main()
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// devEnv is the environment of one `lexflow dev` on free ports and its own data directory.
+type devEnv struct {
+	vars    []string
+	httpURL string
+	uiURL   string
+	ports   []string
+}
+
+func newDevEnv(t *testing.T) devEnv {
+	t.Helper()
+	cli, err := devenv.FindTemporalCLI("bin/temporal")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := func() int {
+		p, err := devenv.FreePort()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	temporalPort, uiPort, httpPort, mongoPort := port(), port(), port(), port()
+	d := devEnv{
+		vars: []string{
+			asCommand + "=1",
+			"LEXFLOW_DATA_DIR=" + t.TempDir(),
+			"LEXFLOW_TEMPORAL_CLI=" + cli,
+			fmt.Sprintf("TEMPORAL_ADDRESS=127.0.0.1:%d", temporalPort),
+			fmt.Sprintf("LEXFLOW_TEMPORAL_UI_PORT=%d", uiPort),
+			fmt.Sprintf("LEXFLOW_HTTP_ADDR=127.0.0.1:%d", httpPort),
+			fmt.Sprintf("LEXFLOW_DEV_MONGO_ADDR=127.0.0.1:%d", mongoPort),
+			"MONGODB_URI=",
+		},
+		httpURL: fmt.Sprintf("http://127.0.0.1:%d", httpPort),
+		uiURL:   fmt.Sprintf("http://127.0.0.1:%d", uiPort),
+	}
+	for _, p := range []int{temporalPort, uiPort, httpPort, mongoPort} {
+		d.ports = append(d.ports, fmt.Sprintf("127.0.0.1:%d", p))
+	}
+	return d
+}
+
+func (d devEnv) command(args ...string) *exec.Cmd {
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(os.Environ(), d.vars...)
+	return cmd
+}
+
+// start runs `lexflow dev` and waits until its API answers /healthz.
+func (d devEnv) start(t *testing.T) *exec.Cmd {
+	t.Helper()
+	cmd := d.command("dev")
+	out := &syncBuffer{}
+	cmd.Stdout, cmd.Stderr = out, out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill() })
+	deadline := time.Now().Add(3 * time.Minute)
+	for {
+		resp, err := http.Get(d.httpURL + "/healthz")
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				break
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("lexflow dev not healthy: %v\n%s", err, out.String())
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	for _, want := range []string{"Lexflow is running", "Temporal UI  " + d.uiURL, "lexflow token --sub alice"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("banner lacks %q:\n%s", want, out.String())
+		}
+	}
+	return cmd
+}
+
+// stop interrupts `lexflow dev` as Ctrl-C does and checks that everything it started is
+// gone: every port it listened on is free again.
+func (d devEnv) stop(t *testing.T, cmd *exec.Cmd) {
+	t.Helper()
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("lexflow dev exited with %v", err)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("lexflow dev did not stop within a minute of Ctrl-C")
+	}
+	for _, addr := range d.ports {
+		if c, err := net.DialTimeout("tcp", addr, time.Second); err == nil {
+			c.Close()
+			t.Errorf("%s still accepts connections after lexflow dev stopped", addr)
+		}
+	}
+}
+
+// syncBuffer collects a process's output while the test reads it.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+func (d devEnv) call(t *testing.T, method, path, tok string, body any) map[string]any {
+	t.Helper()
+	raw, _ := json.Marshal(body)
+	req, _ := http.NewRequest(method, d.httpURL+path, bytes.NewReader(raw))
+	req.Header.Set("Authorization", "Bearer "+tok)
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	data, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode >= 300 {
+		t.Fatalf("%s %s: %d %s", method, path, resp.StatusCode, data)
+	}
+	var out map[string]any
+	if err := json.Unmarshal(data, &out); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestDevRoundTrip is the README's story: start lexflow dev, mint a token, open a case,
+// ask for its details, stop with Ctrl-C, start again and carry on with the same case.
+func TestDevRoundTrip(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts the whole product twice")
+	}
+	d := newDevEnv(t)
+	out, err := d.command("token", "--sub", "alice", "--org", "acme", "--role", "user").Output()
+	if err != nil {
+		t.Fatalf("lexflow token: %v", err)
+	}
+	tok := strings.TrimSpace(string(out))
+
+	cmd := d.start(t)
+	created := d.call(t, "POST", "/v1/cases", tok, map[string]any{"description": "Neighbour's tree damaged my roof"})
+	id := created["case_id"].(string)
+	turn := d.call(t, "POST", "/v1/cases/"+id+"/messages", tok, map[string]any{"message": "show me the case details"})
+	if tools := turn["tools_used"].([]any); len(tools) != 1 || tools[0].(map[string]any)["tool"] != "get_case_details" {
+		t.Fatalf("first turn: %v", turn)
+	}
+	resp, err := http.Get(d.uiURL + "/api/v1/namespaces/default/workflows/case:" + id)
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("Web UI does not show the case: %v %v", err, resp)
+	}
+	resp.Body.Close()
+	d.stop(t, cmd)
+
+	cmd = d.start(t)
+	turn = d.call(t, "POST", "/v1/cases/"+id+"/messages", tok, map[string]any{"message": "fact: the storm was on 2 May"})
+	if turn["turn_id"] != "case:"+id+":turn:2" {
+		t.Fatalf("second turn after restart: %v", turn)
+	}
+	got := d.call(t, "GET", "/v1/cases/"+id, tok, nil)
+	if facts := got["case_details"].(map[string]any)["facts"].([]any); len(facts) != 1 {
+		t.Errorf("facts after restart = %v", facts)
+	}
+	msgs := d.call(t, "GET", "/v1/cases/"+id+"/messages", tok, nil)["messages"].([]any)
+	if len(msgs) != 6 {
+		t.Errorf("transcript after restart has %d records, want 6", len(msgs))
+	}
+	d.stop(t, cmd)
+}
+
+func TestTokenNeedsSubject(t *testing.T) {
+	d := newDevEnv(t)
+	if out, err := d.command("token", "--org", "acme").CombinedOutput(); err == nil {
+		t.Fatalf("lexflow token without --sub succeeded: %s", out)
+	}
+	if out, err := d.command("token", "--sub", "a", "--role", "root").CombinedOutput(); err == nil {
+		t.Fatalf("lexflow token with an unknown role succeeded: %s", out)
+	}
+}
+
+func TestUnknownCommand(t *testing.T) {
+	out, err := newDevEnv(t).command("frobnicate").CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "unknown command") {
+		t.Fatalf("lexflow frobnicate: %v %s", err, out)
+	}
+}
+
