@@ -101,7 +101,9 @@ func TestWorkerKilledMidTurn(t *testing.T) {
 	tok := token(t, "ion")
 	id := createCase(t, tok, "Durability check")
 	answered := make(chan response, 1)
-	go func() { answered <- call(t, "POST", "/v1/cases/"+id+"/messages", tok, map[string]any{"message": "show me the case details"}) }()
+	go func() {
+		answered <- call(t, "POST", "/v1/cases/"+id+"/messages", tok, map[string]any{"message": "show me the case details"})
+	}()
 
 	// Wait until get_case_details is running on the first worker.
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)

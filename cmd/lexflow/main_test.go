@@ -234,4 +234,3 @@ func TestUnknownCommand(t *testing.T) {
 		t.Fatalf("lexflow frobnicate: %v %s", err, out)
 	}
 }
-
