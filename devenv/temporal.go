@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -94,16 +95,16 @@ func StartTemporal(ctx context.Context, o TemporalOptions) (*TemporalServer, err
 	return s, nil
 }
 
-// waitHealthy polls the frontend until it answers, the process exits, or ctx ends.
+// waitHealthy polls until the frontend answers and, with a Web UI, the UI reaches the
+// frontend too; or until the process exits or ctx ends.
 func (s *TemporalServer) waitHealthy(ctx context.Context) error {
 	for {
-		c, err := client.Dial(client.Options{HostPort: s.Address, Logger: discardLogger{}})
+		err := s.frontendHealthy(ctx)
+		if err == nil && s.UIURL != "" {
+			err = s.uiHealthy(ctx)
+		}
 		if err == nil {
-			_, err = c.CheckHealth(ctx, &client.CheckHealthRequest{})
-			c.Close()
-			if err == nil {
-				return nil
-			}
+			return nil
 		}
 		select {
 		case <-s.done:
@@ -113,6 +114,34 @@ func (s *TemporalServer) waitHealthy(ctx context.Context) error {
 		case <-time.After(200 * time.Millisecond):
 		}
 	}
+}
+
+func (s *TemporalServer) frontendHealthy(ctx context.Context) error {
+	c, err := client.Dial(client.Options{HostPort: s.Address, Logger: discardLogger{}})
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	_, err = c.CheckHealth(ctx, &client.CheckHealthRequest{})
+	return err
+}
+
+// uiHealthy asks the Web UI's server for the default namespace, which it fetches from the
+// frontend: right after start it may still be waiting to reconnect.
+func (s *TemporalServer) uiHealthy(ctx context.Context) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, s.UIURL+"/api/v1/namespaces/default", nil)
+	if err != nil {
+		return err
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("web UI answered %s", resp.Status)
+	}
+	return nil
 }
 
 // Stop asks the server to shut down and kills it if it has not within 15 seconds.

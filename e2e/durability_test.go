@@ -100,9 +100,14 @@ func TestWorkerKilledMidTurn(t *testing.T) {
 	first := startHelperWorker(t, queue, true)
 	tok := token(t, "ion")
 	id := createCase(t, tok, "Durability check")
-	answered := make(chan response, 1)
+	type answer struct {
+		r   response
+		err error
+	}
+	answered := make(chan answer, 1)
 	go func() {
-		answered <- call(t, "POST", "/v1/cases/"+id+"/messages", tok, map[string]any{"message": "show me the case details"})
+		r, err := request("POST", "/v1/cases/"+id+"/messages", tok, map[string]any{"message": "show me the case details"})
+		answered <- answer{r, err}
 	}()
 
 	// Wait until get_case_details is running on the first worker.
@@ -130,7 +135,11 @@ func TestWorkerKilledMidTurn(t *testing.T) {
 
 	var r response
 	select {
-	case r = <-answered:
+	case a := <-answered:
+		if a.err != nil {
+			t.Fatal(a.err)
+		}
+		r = a.r
 	case <-time.After(2 * time.Minute):
 		t.Fatal("the turn did not finish after the worker was replaced")
 	}

@@ -3,6 +3,7 @@ package e2e
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"testing"
@@ -29,10 +30,19 @@ type response struct {
 	raw    []byte
 }
 
-// call sends a request to the suite's API. body is JSON-encoded unless it is a string,
-// which is sent as it is.
+// call sends a request to the suite's API and fails the test if it cannot. body is
+// JSON-encoded unless it is a string, which is sent as it is.
 func call(t testing.TB, method, path, tok string, body any, headers ...string) response {
 	t.Helper()
+	r, err := request(method, path, tok, body, headers...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// request sends a request to the suite's API; it may run outside the test's goroutine.
+func request(method, path, tok string, body any, headers ...string) (response, error) {
 	var rd io.Reader
 	switch b := body.(type) {
 	case nil:
@@ -41,13 +51,13 @@ func call(t testing.TB, method, path, tok string, body any, headers ...string) r
 	default:
 		raw, err := json.Marshal(b)
 		if err != nil {
-			t.Fatal(err)
+			return response{}, err
 		}
 		rd = bytes.NewReader(raw)
 	}
 	req, err := http.NewRequest(method, apiURL+path, rd)
 	if err != nil {
-		t.Fatal(err)
+		return response{}, err
 	}
 	req.Header.Set("Content-Type", "application/json")
 	if tok != "" {
@@ -58,20 +68,20 @@ func call(t testing.TB, method, path, tok string, body any, headers ...string) r
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
-		t.Fatal(err)
+		return response{}, err
 	}
 	defer resp.Body.Close()
 	raw, err := io.ReadAll(resp.Body)
 	if err != nil {
-		t.Fatal(err)
+		return response{}, err
 	}
 	r := response{status: resp.StatusCode, header: resp.Header, raw: raw}
 	if len(raw) > 0 && raw[0] == '{' {
 		if err := json.Unmarshal(raw, &r.body); err != nil {
-			t.Fatalf("%s %s: body is not JSON: %s", method, path, raw)
+			return r, fmt.Errorf("%s %s: body is not JSON: %s", method, path, raw)
 		}
 	}
-	return r
+	return r, nil
 }
 
 // createCase opens a case for sub and returns its ID.
