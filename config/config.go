@@ -60,17 +60,17 @@ var Vars = []Var{
 	{"LEXFLOW_TASK_QUEUE", schemas.TaskQueue, "task queue the worker polls and the API starts cases on"},
 	{"LEXFLOW_TEMPORAL_UI_PORT", "8233", "Web UI port of the dev server started by `lexflow dev`"},
 	{"LEXFLOW_TEMPORAL_CLI", "./bin/temporal", "Temporal CLI used by `lexflow dev` and the tests (`make dev` installs it)"},
-	{"MONGODB_URI", "", "MongoDB to use; empty means `lexflow dev` serves embedded FerretDB on LEXFLOW_DEV_MONGO_ADDR"},
+	{"MONGODB_URI", "", "MongoDB to use; empty means the embedded FerretDB that `lexflow dev` serves on LEXFLOW_DEV_MONGO_ADDR"},
 	{"MONGODB_DATABASE", "lexflow", "database name"},
 	{"LEXFLOW_DEV_MONGO_ADDR", "127.0.0.1:27017", "listen address of the embedded FerretDB"},
 	{"LEXFLOW_JWT_SECRET", "", "HS256 secret; empty means one generated once into LEXFLOW_DATA_DIR/jwt-secret"},
 	{"LEXFLOW_JWT_ISSUER", "lexflow-dev", "required `iss` claim"},
 	{"LEXFLOW_JWT_AUDIENCE", "lexflow", "required `aud` claim"},
 	{"LEXFLOW_ASSISTANT_BASE_URL", "", "assistant model's OpenAI-compatible base URL (e.g. http://localhost:4000/v1); empty means the offline model"},
-	{"LEXFLOW_ASSISTANT_MODEL", "lexflow-offline", "assistant model name"},
+	{"LEXFLOW_ASSISTANT_MODEL", "", "assistant model name; required with LEXFLOW_ASSISTANT_BASE_URL"},
 	{"LEXFLOW_ASSISTANT_API_KEY", "", "assistant model's API key; read by the worker only"},
-	{"LEXFLOW_REASONER_BASE_URL", "", "reasoner model's base URL; empty means the offline model"},
-	{"LEXFLOW_REASONER_MODEL", "lexflow-offline", "reasoner model name"},
+	{"LEXFLOW_REASONER_BASE_URL", "", "reasoner model's base URL; empty means the assistant's endpoint, model and key"},
+	{"LEXFLOW_REASONER_MODEL", "", "reasoner model name; required with LEXFLOW_REASONER_BASE_URL"},
 	{"LEXFLOW_REASONER_API_KEY", "", "reasoner model's API key; read by the worker only"},
 	{"LEXFLOW_MODEL_TIMEOUT", "60s", "timeout of one model call"},
 	{"LEXFLOW_MAX_STEPS", strconv.Itoa(schemas.DefaultMaxSteps), "model calls allowed in one chat turn"},
@@ -128,6 +128,14 @@ func FromEnv() (Config, error) {
 	if c.MaxSteps, err = strconv.Atoi(get("LEXFLOW_MAX_STEPS")); err != nil || c.MaxSteps < 1 {
 		return c, fmt.Errorf("LEXFLOW_MAX_STEPS: want a positive integer, got %q", get("LEXFLOW_MAX_STEPS"))
 	}
+	if c.Reasoner.BaseURL == "" {
+		c.Reasoner = c.Assistant
+	}
+	for role, m := range map[string]Model{"ASSISTANT": c.Assistant, "REASONER": c.Reasoner} {
+		if !m.Offline() && m.Model == "" {
+			return c, fmt.Errorf("LEXFLOW_%s_MODEL is required when LEXFLOW_%s_BASE_URL is set", role, role)
+		}
+	}
 	if c.TaskQueue == "" {
 		return c, fmt.Errorf("LEXFLOW_TASK_QUEUE must not be empty")
 	}
@@ -144,4 +152,18 @@ func (c Config) TemporalPort() (int, error) {
 		return 0, fmt.Errorf("TEMPORAL_ADDRESS %q has no port", c.TemporalAddress)
 	}
 	return strconv.Atoi(c.TemporalAddress[i+1:])
+}
+
+// Table renders Vars as the Markdown table in README.md.
+func Table() string {
+	var b strings.Builder
+	b.WriteString("| variable | default | meaning |\n|---|---|---|\n")
+	for _, v := range Vars {
+		def := "(empty)"
+		if v.Default != "" {
+			def = "`" + v.Default + "`"
+		}
+		fmt.Fprintf(&b, "| `%s` | %s | %s |\n", v.Name, def, v.Doc)
+	}
+	return b.String()
 }

@@ -1,0 +1,68 @@
+package config
+
+import (
+	"os"
+	"strings"
+	"testing"
+)
+
+// TestReadmeTable checks that the README's configuration table lists every variable
+// with its default and meaning, as Vars declares them.
+func TestReadmeTable(t *testing.T) {
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Table()
+	if !strings.Contains(string(readme), want) {
+		t.Errorf("README.md's configuration table is out of date; it should read:\n\n%s", want)
+	}
+}
+
+func TestDefaults(t *testing.T) {
+	for _, v := range Vars {
+		t.Setenv(v.Name, v.Default)
+		os.Unsetenv(v.Name)
+	}
+	c, err := FromEnv()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.HTTPAddr != "127.0.0.1:8080" || c.TemporalAddress != "127.0.0.1:7233" || c.MaxSteps != 5 || !c.Assistant.Offline() || !c.Reasoner.Offline() {
+		t.Errorf("defaults = %+v", c)
+	}
+	if p, err := c.TemporalPort(); err != nil || p != 7233 {
+		t.Errorf("TemporalPort = %d, %v", p, err)
+	}
+}
+
+func TestReasonerDefaultsToAssistant(t *testing.T) {
+	t.Setenv("LEXFLOW_ASSISTANT_BASE_URL", "http://localhost:4000/v1")
+	t.Setenv("LEXFLOW_ASSISTANT_MODEL", "gemini-2.5-flash")
+	t.Setenv("LEXFLOW_ASSISTANT_API_KEY", "k")
+	c, err := FromEnv()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Reasoner != c.Assistant {
+		t.Errorf("reasoner = %+v, want the assistant's endpoint", c.Reasoner)
+	}
+}
+
+func TestBadSettings(t *testing.T) {
+	for name, env := range map[string][2]string{
+		"steps not a number": {"LEXFLOW_MAX_STEPS", "many"},
+		"steps zero":         {"LEXFLOW_MAX_STEPS", "0"},
+		"timeout":            {"LEXFLOW_MODEL_TIMEOUT", "soon"},
+		"UI port":            {"LEXFLOW_TEMPORAL_UI_PORT", "x"},
+		"endpoint, no model": {"LEXFLOW_ASSISTANT_BASE_URL", "http://localhost:4000/v1"},
+		"empty task queue":   {"LEXFLOW_TASK_QUEUE", ""},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Setenv(env[0], env[1])
+			if _, err := FromEnv(); err == nil {
+				t.Errorf("%s=%q accepted", env[0], env[1])
+			}
+		})
+	}
+}
