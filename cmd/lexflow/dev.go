@@ -64,7 +64,7 @@ func runDev(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 		return err
 	}
 	defer tc.Close()
-	stopWorker, err := startWorker(ctx, cfg, tc, st)
+	stopWorker, err := startWorker(cfg, tc, st)
 	if err != nil {
 		return err
 	}

@@ -58,7 +58,7 @@ func signer(cfg config.Config) (auth.HS256, error) {
 }
 
 // startWorker opens what the worker needs and starts it; stop undoes all of it.
-func startWorker(ctx context.Context, cfg config.Config, tc client.Client, st *mongostore.Store) (stop func(), err error) {
+func startWorker(cfg config.Config, tc client.Client, st *mongostore.Store) (stop func(), err error) {
 	models, stopModels, err := llm.Roles(cfg)
 	if err != nil {
 		return nil, err
@@ -127,7 +127,7 @@ func runWorker(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 		return err
 	}
 	defer tc.Close()
-	stop, err := startWorker(ctx, cfg, tc, st)
+	stop, err := startWorker(cfg, tc, st)
 	if err != nil {
 		return err
 	}
