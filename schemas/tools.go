@@ -50,11 +50,20 @@ const (
 //go:embed tools/*.json
 var toolSchemas embed.FS
 
-// ToolSchema returns the JSON Schema of a tool's arguments, from schemas/tools/<name>.json.
-func ToolSchema(name string) (map[string]any, error) {
+// ToolSchemaJSON returns the JSON Schema of a tool's arguments, schemas/tools/<name>.json.
+func ToolSchemaJSON(name string) ([]byte, error) {
 	raw, err := toolSchemas.ReadFile("tools/" + name + ".json")
 	if err != nil {
 		return nil, fmt.Errorf("no schema for tool %q: %w", name, err)
+	}
+	return raw, nil
+}
+
+// ToolSchema returns the JSON Schema of a tool's arguments, decoded.
+func ToolSchema(name string) (map[string]any, error) {
+	raw, err := ToolSchemaJSON(name)
+	if err != nil {
+		return nil, err
 	}
 	var s map[string]any
 	if err := json.Unmarshal(raw, &s); err != nil {

@@ -1,0 +1,83 @@
+package schemas
+
+// More tool names. The research tools are LEXE's (seed 000) and legal_sql is seed 003's
+// query_bigquery; the case tools are seed 003's.
+const (
+	ToolWebSearch           = "web_search"
+	ToolNormattivaSearch    = "normattiva_search"
+	ToolEurlexSearch        = "eurlex_search"
+	ToolInfolexSearch       = "infolex_search"
+	ToolKBSearch            = "kb_search"
+	ToolLexSearch           = "lex_search"
+	ToolLexSearchEnriched   = "lex_search_enriched"
+	ToolLegalSQL            = "legal_sql"
+	ToolGetPartyIDByName    = "get_party_id_by_name"
+	ToolGenerateDraftPDF    = "generate_draft_pdf"
+	ToolCheckQuota          = "check_quota"
+	ToolCreateSupportTicket = "create_support_ticket"
+	ToolConsultReasoner     = "consult_reasoner"
+)
+
+// Arguments of each tool, agreeing with schemas/tools/<name>.json (tested).
+type (
+	WebSearchArgs struct {
+		Query string `json:"query"`
+	}
+	NormattivaSearchArgs struct {
+		ActType   string `json:"act_type"`
+		Date      string `json:"date,omitempty"`
+		ActNumber string `json:"act_number,omitempty"`
+		Article   string `json:"article,omitempty"`
+	}
+	EurlexSearchArgs struct {
+		ActType string `json:"act_type"`
+		Year    int    `json:"year"`
+		Number  int    `json:"number"`
+		Article string `json:"article,omitempty"`
+	}
+	InfolexSearchArgs struct {
+		ActType        string `json:"act_type"`
+		Article        string `json:"article"`
+		IncludeMassime bool   `json:"include_massime"`
+	}
+	KBSearchArgs struct {
+		Query   string `json:"query"`
+		TopK    int    `json:"top_k"`
+		Materia string `json:"materia,omitempty"`
+	}
+	LexSearchArgs struct {
+		Query string `json:"query"`
+	}
+	LexSearchEnrichedArgs struct {
+		Query string `json:"query"`
+	}
+	LegalSQLArgs struct {
+		QueryString string `json:"query_string"`
+		TableName   string `json:"table_name"`
+	}
+	GetPartyIDByNameArgs struct {
+		CaseID        string `json:"case_id"`
+		MentionedName string `json:"mentioned_name"`
+	}
+	GenerateDraftPDFArgs struct {
+		CaseID          string `json:"case_id"`
+		MarkdownContent string `json:"markdown_content"`
+		DraftName       string `json:"draft_name"`
+		Revision        int    `json:"revision"`
+	}
+	CheckQuotaArgs struct {
+		UserID         string  `json:"user_id"`
+		OrganizationID *string `json:"organization_id"`
+		Tier           int     `json:"tier"`
+	}
+	CreateSupportTicketArgs struct {
+		CaseID             string         `json:"case_id"`
+		IssueDescription   string         `json:"issue_description"`
+		AgentStateSnapshot map[string]any `json:"agent_state_snapshot,omitempty"`
+	}
+	ConsultReasonerArgs struct {
+		CaseID           string `json:"case_id"`
+		ContextSummary   string `json:"context_summary"`
+		SpecificQuestion string `json:"specific_question"`
+	}
+)

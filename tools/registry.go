@@ -1,0 +1,162 @@
+// Package tools is Lexflow's tool registry: one entry per tool the model may call, with
+// its JSON Schema, the roles that may use it, its default toggle, its policy, its
+// formatter and the activity that runs it. Adding a tool means adding an entry here and
+// an activity in package activities.
+package tools
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+
+	"github.com/lexflow/lexflow/activities"
+	"github.com/lexflow/lexflow/auth"
+	"github.com/lexflow/lexflow/schemas"
+)
+
+// Tool is one registry entry.
+type Tool struct {
+	Name        string
+	Description string
+	Schema      *Schema
+	// Roles may use the tool; others never see it.
+	Roles []string
+	// Toggle is LEXE's request key that switches the tool on or off, if it has one.
+	Toggle string
+	// DefaultOn says whether the tool is on when a request does not say.
+	DefaultOn bool
+	// Primary marks the primary legal sources: when all are off, the system prompt
+	// warns the model not to invent legal content.
+	Primary bool
+	Policy  Policy
+	Format  Formatter
+	// Activity runs the tool; nil until it is implemented, and the tool is then
+	// unavailable: listed, never offered to the model.
+	Activity any
+	// Bound are arguments the turn fills from its case instead of the model.
+	Bound []Binding
+	// decode turns validated arguments into the activity's argument struct.
+	decode func(args []byte) (any, error)
+}
+
+// Binding fills an argument from the turn's case. A model that passes another value is
+// refused with Refusal, seed 003's error text, revealing nothing about other cases.
+type Binding struct {
+	Arg     string
+	From    string // "case", "user" or "org"
+	Refusal string
+}
+
+// Available reports whether the tool has an activity.
+func (t *Tool) Available() bool { return t.Activity != nil }
+
+// Decode turns validated arguments into the activity's argument struct.
+func (t *Tool) Decode(args map[string]any) (any, error) {
+	raw, err := json.Marshal(args)
+	if err != nil {
+		return nil, err
+	}
+	return t.decode(raw)
+}
+
+// AllowedFor reports whether a caller with these roles may use the tool.
+func (t *Tool) AllowedFor(roles []string) bool {
+	return slices.ContainsFunc(roles, func(r string) bool { return slices.Contains(t.Roles, r) })
+}
+
+// casesActs names the case activities; the worker registers the real struct.
+var casesActs *activities.Cases
+
+var (
+	allRoles  = []string{auth.RoleUser, auth.RoleAdmin, auth.RoleSupport}
+	adminOnly = []string{auth.RoleAdmin}
+	bindCase  = []Binding{{Arg: "case_id", From: "case", Refusal: schemas.CaseNotFound}}
+)
+
+// registry lists every tool, in the order the model sees them.
+var registry = mustLoad([]*Tool{
+	// Legal research (seed 000); their activities come with the corpus.
+	{Name: schemas.ToolNormattivaSearch, Roles: allRoles, Toggle: "normattiva_enabled", DefaultOn: true, Primary: true,
+		Policy: lexeNoRetry, Format: formatNormattiva, decode: decodeArgs[schemas.NormattivaSearchArgs]},
+	{Name: schemas.ToolEurlexSearch, Roles: allRoles, Toggle: "eurlex_enabled", DefaultOn: true, Primary: true,
+		Policy: lexeNoRetry, Format: formatEurlex, decode: decodeArgs[schemas.EurlexSearchArgs]},
+	{Name: schemas.ToolInfolexSearch, Roles: allRoles, Toggle: "infolex_enabled", DefaultOn: true, Primary: true,
+		Policy: lexeNoRetry, Format: formatInfolex, decode: decodeArgs[schemas.InfolexSearchArgs]},
+	{Name: schemas.ToolKBSearch, Roles: allRoles, Toggle: "kb_search_enabled", DefaultOn: true, Primary: true,
+		Policy: kbSearchPolicy, Format: formatKB, decode: decodeArgs[schemas.KBSearchArgs]},
+	{Name: schemas.ToolLexSearch, Roles: allRoles, Toggle: "lex_search_enabled", DefaultOn: true, Primary: true,
+		Policy: lexSearchPolicy, Format: formatLexSearch, decode: decodeArgs[schemas.LexSearchArgs]},
+	{Name: schemas.ToolLexSearchEnriched, Roles: allRoles, Toggle: "lex_search_enriched_enabled", DefaultOn: false,
+		Policy: lexSearchEnrichedPolicy, Format: formatLexSearchEnriched, decode: decodeArgs[schemas.LexSearchEnrichedArgs]},
+	{Name: schemas.ToolWebSearch, Roles: allRoles, Toggle: "web_search_enabled", DefaultOn: false,
+		Policy: lexeNoRetry, Format: formatWebSearch, decode: decodeArgs[schemas.WebSearchArgs]},
+	// Seed 003's query_bigquery; read-only SQL is for admins, as Sanctum's db-query.
+	{Name: schemas.ToolLegalSQL, Roles: adminOnly, DefaultOn: true,
+		Policy: legalSQLPolicy, Format: formatStatus, decode: decodeArgs[schemas.LegalSQLArgs]},
+	// Case tools (seed 003).
+	{Name: schemas.ToolGetCaseDetails, Roles: allRoles, DefaultOn: true, Bound: bindCase,
+		Policy: caseToolPolicy, Format: formatStatus, Activity: casesActs.GetCaseDetails, decode: decodeArgs[schemas.GetCaseDetailsArgs]},
+	{Name: schemas.ToolUpdateCaseDetails, Roles: allRoles, DefaultOn: true, Bound: bindCase,
+		Policy: caseToolPolicy, Format: formatStatus, Activity: casesActs.UpdateCaseDetails, decode: decodeArgs[schemas.UpdateCaseDetailsArgs]},
+	{Name: schemas.ToolGetPartyIDByName, Roles: allRoles, DefaultOn: true, Bound: bindCase,
+		Policy: caseToolPolicy, Format: formatStatus, decode: decodeArgs[schemas.GetPartyIDByNameArgs]},
+	{Name: schemas.ToolGenerateDraftPDF, Roles: allRoles, DefaultOn: true, Bound: bindCase,
+		Policy: draftPolicy, Format: formatStatus, decode: decodeArgs[schemas.GenerateDraftPDFArgs]},
+	{Name: schemas.ToolCheckQuota, Roles: allRoles, DefaultOn: true,
+		Bound:  []Binding{{Arg: "user_id", From: "user", Refusal: "User not found"}, {Arg: "organization_id", From: "org", Refusal: "Subscription not found"}},
+		Policy: caseToolPolicy, Format: formatStatus, decode: decodeArgs[schemas.CheckQuotaArgs]},
+	{Name: schemas.ToolCreateSupportTicket, Roles: allRoles, DefaultOn: true, Bound: bindCase,
+		Policy: caseToolPolicy, Format: formatStatus, decode: decodeArgs[schemas.CreateSupportTicketArgs]},
+	{Name: schemas.ToolConsultReasoner, Roles: allRoles, DefaultOn: true, Bound: bindCase,
+		Policy: reasonerPolicy, Format: formatStatus, decode: decodeArgs[schemas.ConsultReasonerArgs]},
+})
+
+// mustLoad reads each tool's schema from schemas/tools and its description from there.
+func mustLoad(ts []*Tool) []*Tool {
+	for _, t := range ts {
+		raw, err := schemas.ToolSchemaJSON(t.Name)
+		if err != nil {
+			panic(err)
+		}
+		var s Schema
+		if err := json.Unmarshal(raw, &s); err != nil {
+			panic(fmt.Sprintf("schema of %s: %v", t.Name, err))
+		}
+		normalizeDefaults(&s)
+		t.Schema, t.Description = &s, s.Description
+	}
+	return ts
+}
+
+// normalizeDefaults turns integer defaults, decoded from JSON as float64, into int64 as
+// validated arguments hold them.
+func normalizeDefaults(s *Schema) {
+	if f, ok := s.Default.(float64); ok && slices.Contains(s.Type, "integer") {
+		s.Default = int64(f)
+	}
+	for _, p := range s.Properties {
+		normalizeDefaults(p)
+	}
+	if s.Items != nil {
+		normalizeDefaults(s.Items)
+	}
+}
+
+// All returns every tool in registry order.
+func All() []*Tool { return registry }
+
+// Get returns the named tool.
+func Get(name string) (*Tool, bool) {
+	for _, t := range registry {
+		if t.Name == name {
+			return t, true
+		}
+	}
+	return nil, false
+}
+
+func decodeArgs[T any](args []byte) (any, error) {
+	var v T
+	err := json.Unmarshal(args, &v)
+	return v, err
+}
