@@ -44,6 +44,8 @@ func New(h *Handlers) *echo.Echo {
 	v1.GET("/cases/:id", h.getCase)
 	v1.POST("/cases/:id/messages", h.sendMessage)
 	v1.GET("/cases/:id/messages", h.listMessages)
+	v1.POST("/cases/:id/turns/current/cancel", h.cancelTurn)
+	v1.GET("/tools", h.listTools)
 	return e
 }
 
@@ -63,6 +65,7 @@ func (h *Handlers) authenticate(next echo.HandlerFunc) echo.HandlerFunc {
 			h.Log.Info("Token refused", "error", err)
 			return problemf(auth.ErrUnauthorized, "the token is invalid or expired")
 		}
+		id.Roles = rolesOrUser(id.Roles)
 		c.Set(identityKey, id)
 		return next(c)
 	}

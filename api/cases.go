@@ -42,9 +42,11 @@ type CreateCaseResponse struct {
 	WorkflowID string `json:"workflow_id"`
 }
 
-// SendMessageRequest is the body of POST /v1/cases/{id}/messages.
+// SendMessageRequest is the body of POST /v1/cases/{id}/messages: the message and the
+// turn's toggles.
 type SendMessageRequest struct {
 	Message string `json:"message"`
+	Toggles
 }
 
 // createCase stores a new case and starts its workflow. With an Idempotency-Key header
@@ -139,6 +141,10 @@ func (h *Handlers) sendMessage(c echo.Context) error {
 	case n > schemas.MaxMessageChars:
 		return problemf(errInvalidInput, fmt.Sprintf("message has %d characters; the limit is %d", n, schemas.MaxMessageChars))
 	}
+	sel, err := req.Resolve(identity(c).Roles)
+	if err != nil {
+		return problemf(errInvalidInput, err.Error())
+	}
 	updateID := c.Request().Header.Get("Idempotency-Key")
 	if updateID == "" {
 		updateID = uuid.NewString()
@@ -148,7 +154,7 @@ func (h *Handlers) sendMessage(c echo.Context) error {
 		WorkflowID:   schemas.CaseWorkflowID(cs.ID),
 		UpdateID:     updateID,
 		UpdateName:   schemas.UpdateSendMessage,
-		Args:         []any{schemas.SendMessageRequest{Message: req.Message}},
+		Args:         []any{schemas.SendMessageRequest{Message: req.Message, Selection: sel}},
 		WaitForStage: client.WorkflowUpdateStageCompleted,
 	})
 	var res schemas.TurnResult
@@ -176,6 +182,33 @@ func updateError(err error) error {
 		return fmt.Errorf("%w: %w", errUnavailable, err)
 	}
 	return fmt.Errorf("%w: %w", errTurnFailed, err)
+}
+
+// cancelTurn asks the case's running turn to stop between steps. The turn's own request
+// then answers with what it has, marked cancelled.
+func (h *Handlers) cancelTurn(c echo.Context) error {
+	cs, err := h.ownCase(c)
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	handle, err := h.Temporal.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{
+		WorkflowID:   schemas.CaseWorkflowID(cs.ID),
+		UpdateName:   schemas.UpdateCancelTurn,
+		WaitForStage: client.WorkflowUpdateStageCompleted,
+	})
+	var res schemas.CancelTurnResult
+	if err == nil {
+		err = handle.Get(ctx, &res)
+	}
+	var appErr *temporal.ApplicationError
+	if errors.As(err, &appErr) && appErr.Type() == schemas.ErrNoTurn {
+		return problemf(errNoTurn, appErr.Message())
+	}
+	if err != nil {
+		return updateError(err)
+	}
+	return c.JSON(http.StatusAccepted, map[string]string{"turn_id": res.TurnID, "status": "cancel_requested"})
 }
 
 func (h *Handlers) listMessages(c echo.Context) error {

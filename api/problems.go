@@ -18,6 +18,7 @@ var (
 	errInvalidInput   = errors.New("invalid input")
 	errCaseNotRunning = errors.New("case not running")
 	errCaseClosed     = errors.New("case closed")
+	errNoTurn         = errors.New("no turn running")
 	errTurnFailed     = errors.New("turn failed")
 	errUnavailable    = errors.New("unavailable")
 )
@@ -38,6 +39,7 @@ var problemKinds = []problemKind{
 	{store.ErrNotFound, http.StatusNotFound, "not-found", "Not found"},
 	{errCaseNotRunning, http.StatusConflict, "case-not-running", "The case's workflow is not running"},
 	{errCaseClosed, http.StatusConflict, "case-closed", "The case is closed"},
+	{errNoTurn, http.StatusConflict, "no-turn-running", "No turn is running"},
 	{errTurnFailed, http.StatusBadGateway, "turn-failed", "The chat turn failed"},
 	{errUnavailable, http.StatusServiceUnavailable, "unavailable", "A service Lexflow depends on is unavailable"},
 }

@@ -270,3 +270,68 @@ func TestLongCaseContinuesAsNew(t *testing.T) {
 		t.Errorf("transcript has %d records for %d turns", got, state.Turns)
 	}
 }
+
+// TestToggledOffToolNeverRuns switches get_case_details off in both request styles: the
+// model is not offered it, and it never appears in tools_used.
+func TestToggledOffToolNeverRuns(t *testing.T) {
+	tok := token(t, "ivo")
+	id := createCase(t, tok, "Toggle check")
+	for _, body := range []map[string]any{
+		{"message": "show me the case details", "tools": []string{"update_case_details"}},
+		{"message": "show me the case details", "tools": []string{}, "normattiva_enabled": true},
+	} {
+		r := call(t, "POST", "/v1/cases/"+id+"/messages", tok, body)
+		if r.status != http.StatusOK {
+			t.Fatalf("%v: %d %s", body, r.status, r.raw)
+		}
+		if used := r.body["tools_used"].([]any); len(used) != 0 {
+			t.Errorf("%v: tools_used = %v", body, used)
+		}
+	}
+	// With the defaults the same message uses the tool.
+	r := call(t, "POST", "/v1/cases/"+id+"/messages", tok, map[string]any{"message": "show me the case details"})
+	if used := r.body["tools_used"].([]any); len(used) != 1 {
+		t.Errorf("defaults: tools_used = %v", used)
+	}
+	wantProblem(t, call(t, "POST", "/v1/cases/"+id+"/messages", tok, map[string]any{"message": "hi", "tools": []string{"legal_sql"}}),
+		http.StatusUnprocessableEntity, "invalid-input")
+}
+
+func TestListTools(t *testing.T) {
+	names := func(r response) map[string]map[string]any {
+		out := map[string]map[string]any{}
+		for _, x := range r.body["tools"].([]any) {
+			m := x.(map[string]any)
+			out[m["name"].(string)] = m
+		}
+		return out
+	}
+	user := names(call(t, "GET", "/v1/tools", token(t, "alice"), nil))
+	if _, ok := user["legal_sql"]; ok || len(user) != 14 {
+		t.Errorf("a user sees %d tools (legal_sql: %v); want 14 without it", len(user), ok)
+	}
+	kb := user["kb_search"]
+	if kb["timeout"] != "20s" || kb["toggle"] != "kb_search_enabled" || kb["default_on"] != true || kb["available"] != false {
+		t.Errorf("kb_search = %v", kb)
+	}
+	if retry := kb["retry"].(map[string]any); retry["max_attempts"] != float64(2) || retry["retry_interval"] != "1s" {
+		t.Errorf("kb_search retry = %v", retry)
+	}
+	if gcd := user["get_case_details"]; gcd["available"] != true || gcd["schema"].(map[string]any)["type"] != "object" {
+		t.Errorf("get_case_details = %v", gcd)
+	}
+	adminTok, err := signer.Mint(auth.Identity{Subject: "root", Roles: []string{auth.RoleAdmin}}, time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := names(call(t, "GET", "/v1/tools", adminTok, nil))["legal_sql"]; !ok {
+		t.Error("an admin does not see legal_sql")
+	}
+}
+
+func TestCancelWithoutRunningTurn(t *testing.T) {
+	tok := token(t, "jana")
+	id := createCase(t, tok, "Nothing running")
+	wantProblem(t, call(t, "POST", "/v1/cases/"+id+"/turns/current/cancel", tok, nil), http.StatusConflict, "no-turn-running")
+	wantProblem(t, call(t, "POST", "/v1/cases/"+id+"/turns/current/cancel", token(t, "someone"), nil), http.StatusNotFound, "not-found")
+}

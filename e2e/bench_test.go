@@ -16,11 +16,15 @@ import (
 	"github.com/lexflow/lexflow/llm"
 	"github.com/lexflow/lexflow/schemas"
 	"github.com/lexflow/lexflow/store"
+	"github.com/lexflow/lexflow/tools"
 	"github.com/lexflow/lexflow/workflows"
 )
 
 // benchMessage makes a turn of two steps: get_case_details, then the answer.
 const benchMessage = "show me the case details"
+
+// benchSelection is what a user's request without toggles selects.
+var benchSelection = schemas.Selection{Tools: []string{schemas.ToolGetCaseDetails, schemas.ToolUpdateCaseDetails}, UseMemory: true}
 
 // turnsPerCase keeps the bench's cases short, below the suite's lowered
 // continue-as-new threshold, so that the figures are of turns alone.
@@ -83,7 +87,7 @@ func benchInProcess(b *testing.B, n int) ([]time.Duration, int) {
 		}
 		turnNo := i%turnsPerCase + 1
 		in := schemas.ChatTurnInput{CaseID: caseID, UserID: "bench", TurnID: schemas.TurnWorkflowID(caseID, turnNo), TurnNo: turnNo,
-			Message: benchMessage, Language: "en", MaxSteps: schemas.DefaultMaxSteps}
+			Message: benchMessage, Language: "en", MaxSteps: schemas.DefaultMaxSteps, Selection: benchSelection}
 		start := time.Now()
 		if err := transcript.RecordUserMessage(ctx, schemas.RecordUserMessage{CaseID: caseID, UserID: "bench", TurnID: in.TurnID, TurnNo: turnNo, Message: in.Message, At: start}); err != nil {
 			b.Fatal(err)
@@ -126,7 +130,7 @@ func benchTemporal(b *testing.B, n int) ([]time.Duration, []int) {
 		start := time.Now()
 		h, err := tc.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{
 			WorkflowID: schemas.CaseWorkflowID(caseID), UpdateName: schemas.UpdateSendMessage,
-			Args: []any{schemas.SendMessageRequest{Message: benchMessage}}, WaitForStage: client.WorkflowUpdateStageCompleted,
+			Args: []any{schemas.SendMessageRequest{Message: benchMessage, Selection: benchSelection}}, WaitForStage: client.WorkflowUpdateStageCompleted,
 		})
 		var res schemas.TurnResult
 		if err == nil {
@@ -149,26 +153,22 @@ type directExecutor struct {
 
 func (e directExecutor) Now() time.Time { return time.Now() }
 
+func (e directExecutor) Cancelled() bool { return false }
+
 func (e directExecutor) CallModel(req schemas.ModelRequest) (schemas.ModelResponse, error) {
 	return e.model.CallModel(e.ctx, req)
 }
 
-func (e directExecutor) RunTool(name string, args []byte) (json.RawMessage, error) {
+func (e directExecutor) RunTool(tool *tools.Tool, args any) (json.RawMessage, error) {
 	var out any
 	var err error
-	switch name {
-	case schemas.ToolGetCaseDetails:
-		var a schemas.GetCaseDetailsArgs
-		if err = json.Unmarshal(args, &a); err == nil {
-			out, err = e.cases.GetCaseDetails(e.ctx, a)
-		}
-	case schemas.ToolUpdateCaseDetails:
-		var a schemas.UpdateCaseDetailsArgs
-		if err = json.Unmarshal(args, &a); err == nil {
-			out, err = e.cases.UpdateCaseDetails(e.ctx, a)
-		}
+	switch a := args.(type) {
+	case schemas.GetCaseDetailsArgs:
+		out, err = e.cases.GetCaseDetails(e.ctx, a)
+	case schemas.UpdateCaseDetailsArgs:
+		out, err = e.cases.UpdateCaseDetails(e.ctx, a)
 	default:
-		err = fmt.Errorf("unknown tool %q", name)
+		err = fmt.Errorf("tool %s is not run in-process", tool.Name)
 	}
 	if err != nil {
 		return nil, err

@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"os/exec"
+	"strings"
 	"testing"
 	"time"
 
@@ -31,7 +32,7 @@ const (
 )
 
 // runHelperWorker runs a Lexflow worker until the process is killed. With the slow-tool
-// variable set, reading a case blocks, so get_case_details never finishes on it.
+// variable set to a duration, reading a case takes that long.
 func runHelperWorker() int {
 	ctx := context.Background()
 	st, err := mongostore.Open(ctx, os.Getenv("MONGODB_URI"), "lexflow")
@@ -47,8 +48,8 @@ func runHelperWorker() int {
 		return fail(err)
 	}
 	var s store.Store = st
-	if os.Getenv(helperSlowTool) != "" {
-		s = slowStore{st}
+	if d, err := time.ParseDuration(os.Getenv(helperSlowTool)); err == nil {
+		s = slowStore{st, d}
 	}
 	w := worker.New(tc, os.Getenv("LEXFLOW_TASK_QUEUE"), worker.Deps{Store: s, Models: models})
 	if err := w.Run(sdkworker.InterruptCh()); err != nil {
@@ -57,26 +58,30 @@ func runHelperWorker() int {
 	return 0
 }
 
-// slowStore is a store whose case reads hang: a deliberately slow tool.
-type slowStore struct{ store.Store }
+// slowStore is a store whose case reads take delay: a deliberately slow tool.
+type slowStore struct {
+	store.Store
+	delay time.Duration
+}
 
 func (s slowStore) GetCase(ctx context.Context, id string) (store.Case, error) {
 	select {
 	case <-ctx.Done():
 		return store.Case{}, ctx.Err()
-	case <-time.After(time.Hour):
+	case <-time.After(s.delay):
 		return s.Store.GetCase(ctx, id)
 	}
 }
 
-// startHelperWorker starts a worker process on queue and returns it.
-func startHelperWorker(t *testing.T, queue string, slow bool) *exec.Cmd {
+// startHelperWorker starts a worker process on queue whose case reads take slow (none
+// when zero) and returns it.
+func startHelperWorker(t *testing.T, queue string, slow time.Duration) *exec.Cmd {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), helperEnv+"=worker", "TEMPORAL_ADDRESS="+temporal.Address,
 		"MONGODB_URI="+mongoURI, "LEXFLOW_TASK_QUEUE="+queue)
-	if slow {
-		cmd.Env = append(cmd.Env, helperSlowTool+"=1")
+	if slow > 0 {
+		cmd.Env = append(cmd.Env, helperSlowTool+"="+slow.String())
 	}
 	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
 	if err := cmd.Start(); err != nil {
@@ -90,48 +95,18 @@ func startHelperWorker(t *testing.T, queue string, slow bool) *exec.Cmd {
 // starts another: the turn finishes, the client gets its answer, and the transcript
 // holds exactly one answer for the turn.
 func TestWorkerKilledMidTurn(t *testing.T) {
-	queue := fmt.Sprintf("e2e-kill-%d", time.Now().UnixNano())
-	srv := httptest.NewServer(api.New(&api.Handlers{Temporal: tc, Store: st, Auth: signer, TaskQueue: queue, MaxSteps: 5, Log: logger}))
-	defer srv.Close()
-	saved := apiURL
-	apiURL = srv.URL
-	defer func() { apiURL = saved }()
-
-	first := startHelperWorker(t, queue, true)
+	queue := useQueue(t, "e2e-kill")
+	first := startHelperWorker(t, queue, time.Hour)
 	tok := token(t, "ion")
 	id := createCase(t, tok, "Durability check")
-	type answer struct {
-		r   response
-		err error
-	}
-	answered := make(chan answer, 1)
-	go func() {
-		r, err := request("POST", "/v1/cases/"+id+"/messages", tok, map[string]any{"message": "show me the case details"})
-		answered <- answer{r, err}
-	}()
-
-	// Wait until get_case_details is running on the first worker.
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
+	answered := sendInBackground(tok, id, "show me the case details")
 	turnID := schemas.TurnWorkflowID(id, 1)
-	for running := false; !running; {
-		d, err := tc.DescribeWorkflowExecution(ctx, turnID, "")
-		if err == nil {
-			for _, a := range d.GetPendingActivities() {
-				running = running || (a.GetActivityType().GetName() == "GetCaseDetails" && a.GetState() == enums.PENDING_ACTIVITY_STATE_STARTED)
-			}
-		}
-		select {
-		case <-ctx.Done():
-			t.Fatalf("get_case_details never started: %v", err)
-		case <-time.After(100 * time.Millisecond):
-		}
-	}
+	waitForActivity(t, turnID, "GetCaseDetails")
 	if err := first.Process.Kill(); err != nil {
 		t.Fatal(err)
 	}
 	_ = first.Wait()
-	startHelperWorker(t, queue, false)
+	startHelperWorker(t, queue, 0)
 
 	var r response
 	select {
@@ -171,5 +146,84 @@ func TestWorkerKilledMidTurn(t *testing.T) {
 	}
 	if attempts < 2 {
 		t.Errorf("the tool finished on attempt %d; the kill did not interrupt it", attempts)
+	}
+}
+
+// TestCancelRunningTurn cancels a turn while its tool call runs: the call finishes, the
+// loop stops before the next model call, and the client gets a cancelled answer.
+func TestCancelRunningTurn(t *testing.T) {
+	queue := useQueue(t, "e2e-cancel")
+	startHelperWorker(t, queue, 3*time.Second)
+	tok := token(t, "kim")
+	id := createCase(t, tok, "Cancel check")
+	answered := sendInBackground(tok, id, "show me the case details")
+	waitForActivity(t, schemas.TurnWorkflowID(id, 1), "GetCaseDetails")
+
+	r := call(t, "POST", "/v1/cases/"+id+"/turns/current/cancel", tok, nil)
+	if r.status != http.StatusAccepted || r.body["turn_id"] != schemas.TurnWorkflowID(id, 1) {
+		t.Fatalf("cancel: %d %s", r.status, r.raw)
+	}
+	var a answer
+	select {
+	case a = <-answered:
+	case <-time.After(time.Minute):
+		t.Fatal("the cancelled turn did not answer")
+	}
+	if a.err != nil {
+		t.Fatal(a.err)
+	}
+	if a.r.status != http.StatusOK || a.r.body["cancelled"] != true || a.r.body["steps"] != float64(1) {
+		t.Fatalf("answer: %d %s", a.r.status, a.r.raw)
+	}
+	if reply := a.r.body["reply"].(string); !strings.HasPrefix(reply, "The turn was cancelled") {
+		t.Errorf("reply = %q", reply)
+	}
+}
+
+// useQueue points the suite's API at a queue of the test's own, served by helper workers.
+func useQueue(t *testing.T, prefix string) string {
+	queue := fmt.Sprintf("%s-%d", prefix, time.Now().UnixNano())
+	srv := httptest.NewServer(api.New(&api.Handlers{Temporal: tc, Store: st, Auth: signer, TaskQueue: queue, MaxSteps: 5, Log: logger}))
+	saved := apiURL
+	apiURL = srv.URL
+	t.Cleanup(func() { apiURL = saved; srv.Close() })
+	return queue
+}
+
+// answer is the outcome of a request sent in the background.
+type answer struct {
+	r   response
+	err error
+}
+
+// sendInBackground sends a message and delivers the answer on the returned channel.
+func sendInBackground(tok, caseID, message string) <-chan answer {
+	answered := make(chan answer, 1)
+	go func() {
+		r, err := request("POST", "/v1/cases/"+caseID+"/messages", tok, map[string]any{"message": message})
+		answered <- answer{r, err}
+	}()
+	return answered
+}
+
+// waitForActivity polls until an activity of that type is running in the workflow.
+func waitForActivity(t *testing.T, workflowID, activityType string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	for {
+		d, err := tc.DescribeWorkflowExecution(ctx, workflowID, "")
+		if err == nil {
+			for _, a := range d.GetPendingActivities() {
+				if a.GetActivityType().GetName() == activityType && a.GetState() == enums.PENDING_ACTIVITY_STATE_STARTED {
+					return
+				}
+			}
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatalf("%s never started in %s: %v", activityType, workflowID, err)
+		case <-time.After(100 * time.Millisecond):
+		}
 	}
 }

@@ -31,6 +31,11 @@ type CaseState struct {
 	Runs int `json:"runs"`
 }
 
+// CancelTurnResult answers the cancel-turn update.
+type CancelTurnResult struct {
+	TurnID string `json:"turn_id"`
+}
+
 // CaseResult is what a Case workflow returns when it ends.
 type CaseResult struct {
 	State CaseState `json:"state"`
@@ -39,17 +44,33 @@ type CaseResult struct {
 // SendMessageRequest is the argument of the send-message update.
 type SendMessageRequest struct {
 	Message string `json:"message"`
+	// Selection says which tools and context sources the turn uses; the API resolves
+	// it from the request's toggles, the defaults and the caller's roles.
+	Selection Selection `json:"selection"`
+}
+
+// Selection is the tools and context sources switched on for one turn.
+type Selection struct {
+	// Tools names the tools on, in registry order.
+	Tools []string `json:"tools"`
+	// UseMemory injects the user's memory into the system prompt.
+	UseMemory bool `json:"use_memory_retrieval"`
+	// UseRAG injects the case's relevant earlier turns into the system prompt.
+	UseRAG bool `json:"use_rag_v3_retrieval"`
 }
 
 // ChatTurnInput starts one ChatTurn child workflow.
 type ChatTurnInput struct {
 	CaseID   string `json:"case_id"`
 	UserID   string `json:"user_id"`
+	OrgID    string `json:"org_id,omitempty"`
 	TurnID   string `json:"turn_id"`
 	TurnNo   int    `json:"turn_no"`
 	Message  string `json:"message"`
 	Language string `json:"language"`
 	MaxSteps int    `json:"max_steps"`
+	// Selection is the turn's tools and context sources.
+	Selection Selection `json:"selection"`
 }
 
 // TurnResult answers one chat turn.
@@ -60,6 +81,8 @@ type TurnResult struct {
 	Sources   []Source  `json:"sources"`
 	Phase     string    `json:"phase"`
 	Steps     int       `json:"steps"`
+	// Cancelled is set when the turn was cancelled between steps.
+	Cancelled bool `json:"cancelled,omitempty"`
 }
 
 // ToolUse reports one tool call made during a turn.
@@ -70,12 +93,16 @@ type ToolUse struct {
 	LatencyMS int64           `json:"latency_ms"`
 	Summary   string          `json:"summary,omitempty"`
 	Error     string          `json:"error,omitempty"`
+	// Dropped lists the unknown arguments removed before the call.
+	Dropped []string `json:"dropped_args,omitempty"`
 }
 
 // Tool call statuses reported in ToolUse.
 const (
 	ToolOK     = "ok"
 	ToolFailed = "error"
+	// ToolInvalid marks a call whose arguments failed validation; it did not run.
+	ToolInvalid = "invalid"
 )
 
 // Source is a tool result that the turn's answer drew on.

@@ -39,6 +39,15 @@ type ModelRequest struct {
 	Messages []ChatMessage `json:"messages"`
 	// Tools names the tools the model may call; empty means it must answer in text.
 	Tools []string `json:"tools,omitempty"`
+	// LegalToolsOff asks for the anti-hallucination warning: every primary legal
+	// tool is off for this turn.
+	LegalToolsOff bool `json:"legal_tools_off,omitempty"`
+	// UserID, UseMemory and UseRAG select the context sources of the system prompt;
+	// Query is what retrieval over earlier turns looks for.
+	UserID    string `json:"user_id,omitempty"`
+	UseMemory bool   `json:"use_memory,omitempty"`
+	UseRAG    bool   `json:"use_rag,omitempty"`
+	Query     string `json:"query,omitempty"`
 }
 
 // ModelResponse is the model's next step: tool calls, or a final answer in Content.

@@ -13,6 +13,8 @@ const (
 	CaseWorkflow      = "Case"
 	ChatTurnWorkflow  = "ChatTurn"
 	UpdateSendMessage = "send-message"
+	UpdateCancelTurn  = "cancel-turn"
+	SignalCancelTurn  = "cancel"
 	QueryState        = "state"
 )
 
@@ -52,6 +54,8 @@ const (
 	ErrInvalidMessage = "InvalidMessage"
 	// ErrCaseClosed marks a send-message update sent to a closed case.
 	ErrCaseClosed = "CaseClosed"
+	// ErrNoTurn marks a cancel-turn update sent when no turn is running.
+	ErrNoTurn = "NoTurnRunning"
 )
 
 // CaseWorkflowID is the ID of the Case workflow that runs case caseID.

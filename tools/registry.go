@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/lexflow/lexflow/activities"
 	"github.com/lexflow/lexflow/auth"
@@ -159,4 +160,35 @@ func decodeArgs[T any](args []byte) (any, error) {
 	var v T
 	err := json.Unmarshal(args, &v)
 	return v, err
+}
+
+// AnyPrimary reports whether any of the named tools is a primary legal source.
+func AnyPrimary(names []string) bool {
+	for _, n := range names {
+		if t, ok := Get(n); ok && t.Primary {
+			return true
+		}
+	}
+	return false
+}
+
+// lexeLogNames are the short names of LEXE's enabled-tools log line, in its order.
+var lexeLogNames = []struct{ short, tool string }{
+	{"normattiva", schemas.ToolNormattivaSearch}, {"eurlex", schemas.ToolEurlexSearch},
+	{"infolex", schemas.ToolInfolexSearch}, {"web", schemas.ToolWebSearch}, {"kb", schemas.ToolKBSearch},
+	{"lex", schemas.ToolLexSearch}, {"lex_enriched", schemas.ToolLexSearchEnriched},
+}
+
+// EnabledLine is LEXE's compact log line of a turn's toggles:
+// "enabled_tools: normattiva=1, eurlex=1, infolex=1, web=0, kb=1, lex=1, lex_enriched=0".
+func EnabledLine(enabled []string) string {
+	parts := make([]string, len(lexeLogNames))
+	for i, n := range lexeLogNames {
+		on := 0
+		if slices.Contains(enabled, n.tool) {
+			on = 1
+		}
+		parts[i] = fmt.Sprintf("%s=%d", n.short, on)
+	}
+	return "enabled_tools: " + strings.Join(parts, ", ")
 }

@@ -45,8 +45,12 @@ func (w *caseWorkflow) setup(ctx workflow.Context) error {
 	}); err != nil {
 		return err
 	}
-	return workflow.SetUpdateHandlerWithOptions(ctx, schemas.UpdateSendMessage, w.sendMessage,
-		workflow.UpdateHandlerOptions{Validator: w.validateMessage})
+	if err := workflow.SetUpdateHandlerWithOptions(ctx, schemas.UpdateSendMessage, w.sendMessage,
+		workflow.UpdateHandlerOptions{Validator: w.validateMessage}); err != nil {
+		return err
+	}
+	return workflow.SetUpdateHandlerWithOptions(ctx, schemas.UpdateCancelTurn, w.cancelTurn,
+		workflow.UpdateHandlerOptions{Validator: w.validateCancel})
 }
 
 func (w *caseWorkflow) run(ctx workflow.Context) (schemas.CaseResult, error) {
@@ -126,12 +130,33 @@ func (w *caseWorkflow) sendMessage(ctx workflow.Context, req schemas.SendMessage
 	})
 	var res schemas.TurnResult
 	err := workflow.ExecuteChildWorkflow(cctx, ChatTurn, schemas.ChatTurnInput{
-		CaseID: w.state.CaseID, UserID: w.state.UserID, TurnID: id, TurnNo: n,
-		Message: req.Message, Language: w.in.Language, MaxSteps: w.in.MaxSteps,
+		CaseID: w.state.CaseID, UserID: w.state.UserID, OrgID: w.in.OrgID, TurnID: id, TurnNo: n,
+		Message: req.Message, Language: w.in.Language, MaxSteps: w.in.MaxSteps, Selection: req.Selection,
 	}).Get(ctx, &res)
 	if err != nil {
 		return schemas.TurnResult{}, err
 	}
 	res.Phase = w.state.Phase
 	return res, nil
+}
+
+// validateCancel rejects a cancellation when no turn is running.
+func (w *caseWorkflow) validateCancel() error {
+	if !w.state.Busy {
+		return temporal.NewApplicationError("no turn is running", schemas.ErrNoTurn)
+	}
+	return nil
+}
+
+// cancelTurn asks the running turn to stop; it stops between steps and answers its
+// caller with what it has.
+func (w *caseWorkflow) cancelTurn(ctx workflow.Context) (schemas.CancelTurnResult, error) {
+	if !w.state.Busy {
+		return schemas.CancelTurnResult{}, temporal.NewApplicationError("no turn is running", schemas.ErrNoTurn)
+	}
+	turnID := w.state.LastTurn
+	if err := workflow.SignalExternalWorkflow(ctx, turnID, "", schemas.SignalCancelTurn, nil).Get(ctx, nil); err != nil {
+		return schemas.CancelTurnResult{}, temporal.NewApplicationError("the turn ended before it could be cancelled", schemas.ErrNoTurn)
+	}
+	return schemas.CancelTurnResult{TurnID: turnID}, nil
 }

@@ -204,3 +204,46 @@ func TestCaseResumesFromCarriedState(t *testing.T) {
 	}
 	env.AssertNotCalled(t, "SetCasePhase", mock.Anything, mock.Anything)
 }
+
+func TestCaseCancelTurn(t *testing.T) {
+	env := newCaseEnv(t)
+	var turnCancelled bool
+	env.OnWorkflow(ChatTurn, mock.Anything, mock.Anything).Return(
+		func(ctx workflow.Context, in schemas.ChatTurnInput) (schemas.TurnResult, error) {
+			sel := workflow.NewSelector(ctx)
+			sel.AddReceive(workflow.GetSignalChannel(ctx, schemas.SignalCancelTurn), func(c workflow.ReceiveChannel, _ bool) {
+				c.Receive(ctx, nil)
+				turnCancelled = true
+			})
+			sel.AddFuture(workflow.NewTimer(ctx, time.Minute), func(workflow.Future) {})
+			sel.Select(ctx)
+			return schemas.TurnResult{TurnID: in.TurnID, Cancelled: turnCancelled}, nil
+		})
+	var idle, during *update
+	cancel := func() *update {
+		u := &update{}
+		env.UpdateWorkflow(schemas.UpdateCancelTurn, "", &testsuite.TestUpdateCallback{
+			OnAccept: func() { u.accepted = true },
+			OnReject: func(err error) { u.rejected = err; u.done = true },
+			OnComplete: func(res any, err error) {
+				if r, ok := res.(schemas.CancelTurnResult); ok {
+					u.result.TurnID = r.TurnID
+				}
+				u.err, u.done = err, true
+			},
+		})
+		return u
+	}
+	env.RegisterDelayedCallback(func() { idle = cancel() }, time.Second)
+	env.RegisterDelayedCallback(func() { sendMessage(env, "u1", "hello") }, 2*time.Second)
+	env.RegisterDelayedCallback(func() { during = cancel() }, 10*time.Second)
+	env.RegisterDelayedCallback(env.CancelWorkflow, time.Hour)
+	env.ExecuteWorkflow(Case, caseIn)
+
+	if idle.accepted || !hasErrorType(idle.rejected, schemas.ErrNoTurn) {
+		t.Errorf("cancel with no turn running: accepted=%v rejected=%v", idle.accepted, idle.rejected)
+	}
+	if !during.accepted || during.err != nil || during.result.TurnID != "case:c1:turn:1" || !turnCancelled {
+		t.Errorf("cancel during a turn: %+v; the turn received it: %v", during, turnCancelled)
+	}
+}

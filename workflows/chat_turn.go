@@ -10,12 +10,14 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/lexflow/lexflow/schemas"
+	"github.com/lexflow/lexflow/tools"
 )
 
 // ChatTurn runs one chat turn as a child of the Case workflow: it records the user's
 // message, runs the tool loop (each model call and each tool call an activity), and
-// records the tool calls and the answer.
+// records the tool calls and the answer. A cancel signal stops it between steps.
 func ChatTurn(ctx workflow.Context, in schemas.ChatTurnInput) (schemas.TurnResult, error) {
+	workflow.GetLogger(ctx).Info(tools.EnabledLine(in.Selection.Tools), "TurnID", in.TurnID)
 	sctx := workflow.WithActivityOptions(ctx, storeOptions)
 	err := workflow.ExecuteActivity(sctx, transcriptActs.RecordUserMessage, schemas.RecordUserMessage{
 		CaseID: in.CaseID, UserID: in.UserID, TurnID: in.TurnID, TurnNo: in.TurnNo,
@@ -24,7 +26,7 @@ func ChatTurn(ctx workflow.Context, in schemas.ChatTurnInput) (schemas.TurnResul
 	if err != nil {
 		return schemas.TurnResult{}, err
 	}
-	res, err := RunTurn(in, activityExecutor{ctx})
+	res, err := RunTurn(in, &activityExecutor{ctx: ctx, cancel: workflow.GetSignalChannel(ctx, schemas.SignalCancelTurn)})
 	if err != nil {
 		return schemas.TurnResult{}, err
 	}
@@ -38,140 +40,244 @@ func ChatTurn(ctx workflow.Context, in schemas.ChatTurnInput) (schemas.TurnResul
 // runs the same loop in-process to measure what Temporal adds.
 type TurnExecutor interface {
 	Now() time.Time
+	// Cancelled reports whether the turn has been asked to stop.
+	Cancelled() bool
 	CallModel(req schemas.ModelRequest) (schemas.ModelResponse, error)
-	// RunTool runs a tool with arguments bound to the case and returns its JSON result.
-	RunTool(name string, args []byte) (json.RawMessage, error)
+	// RunTool runs a tool with its decoded arguments and returns its JSON result.
+	RunTool(tool *tools.Tool, args any) (json.RawMessage, error)
 }
 
 // activityExecutor runs a turn's steps as activities of the workflow.
-type activityExecutor struct{ ctx workflow.Context }
+type activityExecutor struct {
+	ctx       workflow.Context
+	cancel    workflow.ReceiveChannel
+	cancelled bool
+}
 
-func (e activityExecutor) Now() time.Time { return workflow.Now(e.ctx) }
+func (e *activityExecutor) Now() time.Time { return workflow.Now(e.ctx) }
 
-func (e activityExecutor) CallModel(req schemas.ModelRequest) (schemas.ModelResponse, error) {
+func (e *activityExecutor) Cancelled() bool {
+	for e.cancel.ReceiveAsync(nil) {
+		e.cancelled = true
+	}
+	return e.cancelled
+}
+
+func (e *activityExecutor) CallModel(req schemas.ModelRequest) (schemas.ModelResponse, error) {
 	var resp schemas.ModelResponse
 	ctx := workflow.WithActivityOptions(e.ctx, modelOptions)
 	err := workflow.ExecuteActivity(ctx, modelActs.CallModel, req).Get(ctx, &resp)
 	return resp, err
 }
 
-func (e activityExecutor) RunTool(name string, args []byte) (json.RawMessage, error) {
-	t, ok := findTool(name)
-	if !ok {
-		return nil, fmt.Errorf("unknown tool %q", name)
-	}
-	in, err := t.decode(args)
-	if err != nil {
-		return nil, temporal.NewNonRetryableApplicationError("invalid arguments: "+err.Error(), schemas.ErrInvalidArgs, err)
-	}
+func (e *activityExecutor) RunTool(tool *tools.Tool, args any) (json.RawMessage, error) {
 	var out json.RawMessage
-	ctx := workflow.WithActivityOptions(e.ctx, t.options)
-	err = workflow.ExecuteActivity(ctx, t.activity, in).Get(ctx, &out)
+	ctx := workflow.WithActivityOptions(e.ctx, tool.Policy.Options())
+	err := workflow.ExecuteActivity(ctx, tool.Activity, args).Get(ctx, &out)
 	return out, err
 }
 
-// Caps on what a turn keeps of a tool result: the summary reported in tools_used and
-// stored in the transcript (seed 001's 900 characters), what a source quotes, and what
-// the model is shown.
-const (
-	summaryChars     = 900
-	sourceChars      = 300
-	toolContentChars = 8000
-)
+// sourceChars caps what a source quotes of its tool's result.
+const sourceChars = 300
 
-// RunTurn is the tool loop of seed 001, made durable by its executor. It makes at most
-// in.MaxSteps model calls; every call but the last offers the tools, so the last one
-// must answer in text. Each tool call is bound to the turn's case, run, and its result
-// (or a "[Tool <name> failed: <reason>]" text) goes back to the model.
+// RunTurn is the structured tool loop of seed 001, made durable by its executor:
+//   - at most in.MaxSteps model calls; all but the last offer the turn's tools, so the
+//     last must answer in text;
+//   - tool calls come natively, or as a {"tool": ..., "args": {...}} JSON text from
+//     models without tool calling;
+//   - each call is validated against its tool's schema; an invalid call goes back to
+//     the model once with the exact error, and a second one ends the turn with a clear
+//     message;
+//   - valid calls are bound to the turn's case, run, and formatted for the model; a
+//     failure reaches it as "[Tool <name> failed: <reason>]";
+//   - a cancellation stops the loop between steps;
+//   - the answer ends with a sources line naming the tools whose results it used.
 func RunTurn(in schemas.ChatTurnInput, exec TurnExecutor) (schemas.TurnResult, error) {
-	res := schemas.TurnResult{TurnID: in.TurnID, ToolsUsed: []schemas.ToolUse{}, Sources: []schemas.Source{}}
-	msgs := []schemas.ChatMessage{{Role: schemas.MsgUser, Content: in.Message}}
-	maxSteps := max(in.MaxSteps, 1)
+	t := &turn{in: in, exec: exec, words: wordsFor(in.Language),
+		res:  schemas.TurnResult{TurnID: in.TurnID, ToolsUsed: []schemas.ToolUse{}, Sources: []schemas.Source{}},
+		msgs: []schemas.ChatMessage{{Role: schemas.MsgUser, Content: in.Message}},
+	}
+	for _, name := range in.Selection.Tools {
+		if tool, ok := tools.Get(name); ok && tool.Available() {
+			t.offered = append(t.offered, tool)
+		}
+	}
+	return t.run()
+}
+
+// turn is the state of one run of the loop.
+type turn struct {
+	in      schemas.ChatTurnInput
+	exec    TurnExecutor
+	words   wording
+	offered []*tools.Tool
+	res     schemas.TurnResult
+	msgs    []schemas.ChatMessage
+	// corrected is set once the model has had its one chance to fix an invalid call.
+	corrected bool
+}
+
+func (t *turn) run() (schemas.TurnResult, error) {
+	maxSteps := max(t.in.MaxSteps, 1)
 	for step := 1; step <= maxSteps; step++ {
-		req := schemas.ModelRequest{Role: schemas.RoleAssistant, CaseID: in.CaseID, TurnNo: in.TurnNo, Language: in.Language, Messages: msgs}
+		if t.exec.Cancelled() {
+			t.res.Cancelled = true
+			return t.finish(t.words.cancelled), nil
+		}
+		req := schemas.ModelRequest{
+			Role: schemas.RoleAssistant, CaseID: t.in.CaseID, TurnNo: t.in.TurnNo, Language: t.in.Language,
+			Messages: t.msgs, LegalToolsOff: !tools.AnyPrimary(t.in.Selection.Tools),
+			UserID: t.in.UserID, UseMemory: t.in.Selection.UseMemory, UseRAG: t.in.Selection.UseRAG, Query: t.in.Message,
+		}
 		if step < maxSteps {
-			req.Tools = toolNames()
+			req.Tools = toolNames(t.offered)
 		}
-		resp, err := exec.CallModel(req)
+		resp, err := t.exec.CallModel(req)
 		if err != nil {
-			return res, fmt.Errorf("model call %d: %w", step, err)
+			return t.res, fmt.Errorf("model call %d: %w", step, err)
 		}
-		res.Steps = step
-		if len(resp.ToolCalls) == 0 || step == maxSteps {
-			res.Reply = resp.Content
-			if res.Reply == "" {
-				res.Reply = "I could not reach an answer within this turn; please ask again or rephrase."
+		t.res.Steps = step
+		calls, inText := resp.ToolCalls, false
+		if len(calls) == 0 && len(req.Tools) > 0 {
+			if call, ok := parseTextCall(resp.Content, step); ok {
+				calls, inText = []schemas.ToolCall{call}, true
 			}
-			return res, nil
 		}
-		msgs = append(msgs, schemas.ChatMessage{Role: schemas.MsgAssistant, Content: resp.Content, ToolCalls: resp.ToolCalls})
-		for _, call := range resp.ToolCalls {
-			use, content := runTool(in.CaseID, call, exec)
-			res.ToolsUsed = append(res.ToolsUsed, use)
-			if use.Status == schemas.ToolOK {
-				res.Sources = append(res.Sources, schemas.Source{Tool: use.Tool, Summary: clip(content, sourceChars)})
+		if len(calls) == 0 || step == maxSteps {
+			return t.finish(resp.Content), nil
+		}
+		if inText {
+			t.msgs = append(t.msgs, schemas.ChatMessage{Role: schemas.MsgAssistant, Content: resp.Content})
+		} else {
+			t.msgs = append(t.msgs, schemas.ChatMessage{Role: schemas.MsgAssistant, Content: resp.Content, ToolCalls: calls})
+		}
+		for _, call := range calls {
+			text, stop := t.call(call)
+			if inText {
+				t.msgs = append(t.msgs, schemas.ChatMessage{Role: schemas.MsgUser, Content: fmt.Sprintf("Result of %s:\n%s", call.Name, text)})
+			} else {
+				t.msgs = append(t.msgs, schemas.ChatMessage{Role: schemas.MsgTool, ToolCallID: call.ID, Content: text})
 			}
-			msgs = append(msgs, schemas.ChatMessage{Role: schemas.MsgTool, ToolCallID: call.ID, Content: clip(content, toolContentChars)})
+			if stop {
+				return t.finish(fmt.Sprintf(t.words.invalidTwice, call.Name, t.res.ToolsUsed[len(t.res.ToolsUsed)-1].Error)), nil
+			}
 		}
 	}
-	return res, nil
+	return t.finish(""), nil
 }
 
-// runTool binds a call to the case, runs it, and reports it: the ToolUse for the turn's
-// answer and the text the model is shown.
-func runTool(caseID string, call schemas.ToolCall, exec TurnExecutor) (schemas.ToolUse, string) {
-	use := schemas.ToolUse{Tool: call.Name, Args: json.RawMessage(`{}`), Status: schemas.ToolFailed}
-	fail := func(reason string) (schemas.ToolUse, string) {
-		use.Error = reason
-		text := fmt.Sprintf("[Tool %s failed: %s]", call.Name, reason)
+// call runs one tool call and returns the text the model is shown. stop is set when an
+// invalid call comes after the model's one correction.
+func (t *turn) call(call schemas.ToolCall) (text string, stop bool) {
+	use := schemas.ToolUse{Tool: call.Name, Args: rawArgs(call.Arguments), Status: schemas.ToolFailed}
+	defer func() { t.res.ToolsUsed = append(t.res.ToolsUsed, use) }()
+	invalid := func(reason string) (string, bool) {
+		use.Status, use.Error = schemas.ToolInvalid, reason
+		if t.corrected {
+			return tools.Failed(call.Name, reason), true
+		}
+		t.corrected = true
+		text := fmt.Sprintf("[Tool %s: invalid arguments: %s. Call it again with corrected arguments.]", call.Name, reason)
 		use.Summary = text
-		return use, text
+		return text, false
 	}
-	args, err := bindCase(call.Arguments, caseID)
-	if errors.Is(err, errForeignCase) {
-		// Answer as the case tools answer an unknown case, revealing nothing about others.
-		use.Error = schemas.CaseNotFound
-		out, _ := json.Marshal(schemas.StatusResult{Status: schemas.ResultError, ErrorMessage: schemas.CaseNotFound})
-		use.Summary = string(out)
-		return use, string(out)
+	tool := t.offer(call.Name)
+	if tool == nil {
+		return invalid(fmt.Sprintf("unknown tool %q; the tools on offer are %v", call.Name, toolNames(t.offered)))
 	}
+	valid, err := tool.Schema.Validate([]byte(orEmptyObject(call.Arguments)))
 	if err != nil {
-		return fail(err.Error())
+		return invalid(err.Error())
 	}
-	use.Args = args
-	start := exec.Now()
-	out, err := exec.RunTool(call.Name, args)
-	use.LatencyMS = exec.Now().Sub(start).Milliseconds()
+	use.Dropped = valid.Dropped
+	args, refusal := bind(tool, valid.Args, t.in)
+	use.Args = mustJSON(args)
+	if refusal != "" {
+		use.Error = refusal
+		text := tools.Failed(call.Name, refusal)
+		use.Summary = text
+		return text, false
+	}
+	typed, err := tool.Decode(args)
 	if err != nil {
-		return fail(failureReason(err))
+		return invalid(err.Error())
 	}
-	var status schemas.StatusResult
-	if json.Unmarshal(out, &status) == nil && status.Status == schemas.ResultError {
-		use.Error = status.ErrorMessage
-	} else {
-		use.Status = schemas.ToolOK
+	start := t.exec.Now()
+	out, err := t.exec.RunTool(tool, typed)
+	use.LatencyMS = t.exec.Now().Sub(start).Milliseconds()
+	if err != nil {
+		use.Error = failureReason(err)
+		text := tools.Failed(call.Name, use.Error)
+		use.Summary = text
+		return text, false
 	}
-	use.Summary = clip(string(out), summaryChars)
-	return use, string(out)
+	text, ok := tool.Format(call.Name, out)
+	use.Summary = clip(text, tools.SummaryChars)
+	if !ok {
+		use.Error = text
+		return text, false
+	}
+	use.Status = schemas.ToolOK
+	t.res.Sources = append(t.res.Sources, schemas.Source{Tool: call.Name, Summary: clip(text, sourceChars)})
+	return text, false
 }
 
-// errForeignCase means a tool call named a case other than the turn's.
-var errForeignCase = errors.New("case_id names another case")
-
-// bindCase parses a call's arguments and sets case_id to the turn's case. A call that
-// names another case is refused: the model acts only on the case it serves.
-func bindCase(raw, caseID string) (json.RawMessage, error) {
-	args := map[string]any{}
-	if raw != "" {
-		if err := json.Unmarshal([]byte(raw), &args); err != nil {
-			return nil, fmt.Errorf("arguments are not a JSON object: %v", err)
+// offer returns the offered tool of that name, or nil.
+func (t *turn) offer(name string) *tools.Tool {
+	for _, tool := range t.offered {
+		if tool.Name == name {
+			return tool
 		}
 	}
-	if id, ok := args["case_id"]; ok && id != caseID {
-		return nil, errForeignCase
+	return nil
+}
+
+// finish sets the reply, ending it with the sources line.
+func (t *turn) finish(reply string) schemas.TurnResult {
+	if reply == "" {
+		reply = t.words.noAnswer
 	}
-	args["case_id"] = caseID
-	return json.Marshal(args)
+	var used []string
+	for _, s := range t.res.Sources {
+		if !contains(used, s.Tool) {
+			used = append(used, s.Tool)
+		}
+	}
+	t.res.Reply = withSources(reply, t.words.sources, used)
+	return t.res
+}
+
+// bind fills the tool's bound arguments from the turn. A model that names another
+// case, user or organization gets the tool's refusal text instead of a run.
+func bind(tool *tools.Tool, args map[string]any, in schemas.ChatTurnInput) (map[string]any, string) {
+	for _, b := range tool.Bound {
+		want := map[string]string{"case": in.CaseID, "user": in.UserID, "org": in.OrgID}[b.From]
+		if got, ok := args[b.Arg]; ok && got != nil && got != want {
+			return args, b.Refusal
+		}
+		if want == "" && b.From == "org" {
+			args[b.Arg] = nil
+			continue
+		}
+		args[b.Arg] = want
+	}
+	return args, ""
+}
+
+// parseTextCall reads a tool call written as text by a model without tool calling:
+// a JSON object with exactly the keys "tool" and "args", perhaps in a code fence.
+func parseTextCall(content string, step int) (schemas.ToolCall, bool) {
+	s := trimFence(content)
+	var payload map[string]json.RawMessage
+	if json.Unmarshal([]byte(s), &payload) != nil || len(payload) != 2 {
+		return schemas.ToolCall{}, false
+	}
+	var name string
+	var args map[string]any
+	if json.Unmarshal(payload["tool"], &name) != nil || name == "" || json.Unmarshal(payload["args"], &args) != nil || args == nil {
+		return schemas.ToolCall{}, false
+	}
+	return schemas.ToolCall{ID: fmt.Sprintf("text-%d", step), Name: name, Arguments: string(payload["args"])}, true
 }
 
 // failureReason is the short reason a tool failed, for the model and the user.
@@ -188,10 +294,10 @@ func failureReason(err error) string {
 	}
 }
 
-func clip(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
+func toolNames(ts []*tools.Tool) []string {
+	names := make([]string, len(ts))
+	for i, t := range ts {
+		names[i] = t.Name
 	}
-	return string(r[:n]) + "…"
+	return names
 }

@@ -2,8 +2,7 @@ package workflows
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
+		"errors"
 	"strings"
 	"testing"
 
@@ -33,6 +32,8 @@ func hasErrorType(err error, typ string) bool {
 	return false
 }
 
+type testsuiteEnv = testsuite.TestWorkflowEnvironment
+
 func newTurnEnv(t *testing.T) *testsuite.TestWorkflowEnvironment {
 	t.Helper()
 	var s testsuite.WorkflowTestSuite
@@ -46,7 +47,8 @@ func newTurnEnv(t *testing.T) *testsuite.TestWorkflowEnvironment {
 }
 
 var turnIn = schemas.ChatTurnInput{CaseID: "c1", UserID: "alice", TurnID: "case:c1:turn:1", TurnNo: 1,
-	Message: "show me the case details", Language: "en", MaxSteps: 5}
+	Message: "show me the case details", Language: "en", MaxSteps: 5,
+	Selection: schemas.Selection{Tools: []string{schemas.ToolNormattivaSearch, schemas.ToolGetCaseDetails, schemas.ToolUpdateCaseDetails}}}
 
 func callTool(name, args string) schemas.ModelResponse {
 	return schemas.ModelResponse{ToolCalls: []schemas.ToolCall{{ID: "call_1", Name: name, Arguments: args}}, FinishReason: "tool_calls"}
@@ -95,13 +97,13 @@ func TestChatTurnRunsToolAndCitesIt(t *testing.T) {
 	if len(res.ToolsUsed) != 1 || res.ToolsUsed[0].Tool != schemas.ToolGetCaseDetails || res.ToolsUsed[0].Status != schemas.ToolOK {
 		t.Fatalf("tools_used = %+v", res.ToolsUsed)
 	}
-	if string(res.ToolsUsed[0].Args) != `{"case_id":"c1"}` {
+	if string(res.ToolsUsed[0].Args) != `{"case_id":"c1"}` || res.ToolsUsed[0].Summary == "" {
 		t.Errorf("args = %s", res.ToolsUsed[0].Args)
 	}
 	if len(res.Sources) != 1 || !strings.Contains(res.Sources[0].Summary, "deposit") {
 		t.Errorf("sources = %+v", res.Sources)
 	}
-	if res.Reply != model.replies[1].Content || res.Steps != 2 {
+	if res.Reply != "Summary: deposit.\n\nSources: get_case_details" || res.Steps != 2 {
 		t.Errorf("reply = %q after %d steps", res.Reply, res.Steps)
 	}
 	if recorded.Result.Reply != res.Reply || recorded.TurnNo != 1 {
@@ -141,7 +143,7 @@ func TestChatTurnToolFailureReachesModel(t *testing.T) {
 	if use.Status != schemas.ToolFailed || use.Error != "store unreachable" {
 		t.Errorf("tool use = %+v", use)
 	}
-	if got := model.requests[1].Messages[2].Content; got != "[Tool update_case_details failed: store unreachable]" {
+	if got := model.requests[1].Messages[2].Content; got != "[Tool update_case_details failed: store unreachable]" || res.Reply != "I could not save that." {
 		t.Errorf("model was shown %q", got)
 	}
 	if len(res.Sources) != 0 {
@@ -167,28 +169,8 @@ func TestChatTurnRefusesAnotherCase(t *testing.T) {
 	if use := res.ToolsUsed[0]; use.Status != schemas.ToolFailed || use.Error != schemas.CaseNotFound {
 		t.Fatalf("tool use = %+v", use)
 	}
-	var shown schemas.StatusResult
-	if err := json.Unmarshal([]byte(model.requests[1].Messages[2].Content), &shown); err != nil || shown.ErrorMessage != schemas.CaseNotFound {
-		t.Errorf("model was shown %q", model.requests[1].Messages[2].Content)
-	}
-}
-
-func TestChatTurnInvalidArgumentsAreNotRetried(t *testing.T) {
-	env := newTurnEnv(t)
-	model := &scriptedModel{replies: []schemas.ModelResponse{
-		callTool(schemas.ToolUpdateCaseDetails, `{"updates": "not an object"}`),
-		{Content: "Sorry."},
-	}}
-	env.OnActivity(modelActs.CallModel, mock.Anything, mock.Anything).Return(model.call)
-	env.OnActivity(transcriptActs.RecordTurn, mock.Anything, mock.Anything).Return(nil)
-
-	env.ExecuteWorkflow(ChatTurn, turnIn)
-	var res schemas.TurnResult
-	if err := env.GetWorkflowResult(&res); err != nil {
-		t.Fatal(err)
-	}
-	if use := res.ToolsUsed[0]; use.Status != schemas.ToolFailed || !strings.HasPrefix(use.Error, "invalid arguments") {
-		t.Fatalf("tool use = %+v", use)
+	if got := model.requests[1].Messages[2].Content; got != "[Tool get_case_details failed: Case ID not found]" {
+		t.Errorf("model was shown %q", got)
 	}
 }
 
@@ -209,7 +191,7 @@ func TestChatTurnStopsAtMaxSteps(t *testing.T) {
 	if len(model.requests) != 3 || res.Steps != 3 || len(res.ToolsUsed) != 2 {
 		t.Fatalf("%d model calls, %d steps, %d tool calls; want 3, 3, 2", len(model.requests), res.Steps, len(res.ToolsUsed))
 	}
-	if len(model.requests[2].Tools) != 0 || len(model.requests[0].Tools) == 0 {
+	if len(model.requests[2].Tools) != 0 || len(model.requests[0].Tools) != 2 {
 		t.Errorf("tools offered per step: %v, %v, %v; want none on the last", model.requests[0].Tools, model.requests[1].Tools, model.requests[2].Tools)
 	}
 	if res.Reply == "" {

@@ -1,0 +1,204 @@
+package workflows
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/mock"
+	"go.temporal.io/api/enums/v1"
+	"go.temporal.io/sdk/temporal"
+
+	"github.com/lexflow/lexflow/schemas"
+)
+
+func run(t *testing.T, in schemas.ChatTurnInput, model *scriptedModel, setup func(*testing.T, *testsuiteEnv)) schemas.TurnResult {
+	t.Helper()
+	env := newTurnEnv(t)
+	env.OnActivity(modelActs.CallModel, mock.Anything, mock.Anything).Return(model.call)
+	env.OnActivity(transcriptActs.RecordTurn, mock.Anything, mock.Anything).Return(nil)
+	if setup != nil {
+		setup(t, env)
+	}
+	env.ExecuteWorkflow(ChatTurn, in)
+	var res schemas.TurnResult
+	if err := env.GetWorkflowResult(&res); err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+func okDetails(env *testsuiteEnv) {
+	env.OnActivity(casesActs.GetCaseDetails, mock.Anything, mock.Anything).Return(
+		schemas.GetCaseDetailsResult{Status: "success", CaseDetails: map[string]any{"summary": "deposit"}}, nil)
+}
+
+func TestChatTurnCorrectedCall(t *testing.T) {
+	model := &scriptedModel{replies: []schemas.ModelResponse{
+		callTool(schemas.ToolUpdateCaseDetails, `{"updates": "summary is now X"}`),
+		callTool(schemas.ToolUpdateCaseDetails, `{"updates": {"summary.current": "X"}, "force": true}`),
+		{Content: "Saved."},
+	}}
+	var ran schemas.UpdateCaseDetailsArgs
+	res := run(t, turnIn, model, func(t *testing.T, env *testsuiteEnv) {
+		env.OnActivity(casesActs.UpdateCaseDetails, mock.Anything, mock.Anything).Return(
+			func(_ context.Context, a schemas.UpdateCaseDetailsArgs) (schemas.StatusResult, error) {
+				ran = a
+				return schemas.StatusResult{Status: "success"}, nil
+			})
+	})
+	if len(res.ToolsUsed) != 2 || res.ToolsUsed[0].Status != schemas.ToolInvalid || res.ToolsUsed[1].Status != schemas.ToolOK {
+		t.Fatalf("tools_used = %+v", res.ToolsUsed)
+	}
+	want := `argument "updates" must be object, got a string`
+	if res.ToolsUsed[0].Error != want {
+		t.Errorf("invalid call error = %q, want %q", res.ToolsUsed[0].Error, want)
+	}
+	if got := model.requests[1].Messages[2].Content; !strings.Contains(got, want) || !strings.Contains(got, "Call it again") {
+		t.Errorf("the model was told %q", got)
+	}
+	if ran.CaseID != "c1" || ran.Updates["summary.current"] != "X" {
+		t.Errorf("corrected call ran with %+v", ran)
+	}
+	if d := res.ToolsUsed[1].Dropped; len(d) != 1 || d[0] != "force" {
+		t.Errorf("dropped = %v, want [force]", d)
+	}
+}
+
+func TestChatTurnTwiceInvalidCallEndsTheTurn(t *testing.T) {
+	model := &scriptedModel{replies: []schemas.ModelResponse{
+		callTool(schemas.ToolUpdateCaseDetails, `{}`),
+		callTool(schemas.ToolUpdateCaseDetails, `{"updates": 3}`),
+		{Content: "never asked"},
+	}}
+	res := run(t, turnIn, model, nil)
+	if len(model.requests) != 2 {
+		t.Errorf("model called %d times, want 2", len(model.requests))
+	}
+	if len(res.ToolsUsed) != 2 || res.ToolsUsed[1].Status != schemas.ToolInvalid {
+		t.Fatalf("tools_used = %+v", res.ToolsUsed)
+	}
+	if !strings.HasPrefix(res.Reply, "I could not complete this request: my call to update_case_details was invalid twice") ||
+		!strings.Contains(res.Reply, `argument "updates" must be object, got an integer`) {
+		t.Errorf("reply = %q", res.Reply)
+	}
+}
+
+func TestChatTurnToolTimeoutIsRetried(t *testing.T) {
+	model := &scriptedModel{replies: []schemas.ModelResponse{callTool(schemas.ToolGetCaseDetails, `{}`), {Content: "Done."}}}
+	attempts := 0
+	res := run(t, turnIn, model, func(t *testing.T, env *testsuiteEnv) {
+		// The first attempt times out (the test environment does not enforce
+		// start-to-close timeouts on mocks, so it reports one); the retry answers.
+		env.OnActivity(casesActs.GetCaseDetails, mock.Anything, mock.Anything).Return(
+			func(context.Context, schemas.GetCaseDetailsArgs) (schemas.GetCaseDetailsResult, error) {
+				attempts++
+				if attempts == 1 {
+					return schemas.GetCaseDetailsResult{}, temporal.NewTimeoutError(enums.TIMEOUT_TYPE_START_TO_CLOSE, nil)
+				}
+				return schemas.GetCaseDetailsResult{Status: "success", CaseDetails: map[string]any{"a": 1}}, nil
+			})
+	})
+	if use := res.ToolsUsed[0]; attempts != 2 || use.Status != schemas.ToolOK || !strings.Contains(use.Summary, `"a":1`) {
+		t.Fatalf("after %d attempts, tool use = %+v", attempts, use)
+	}
+}
+
+func TestChatTurnNonRetryableFailure(t *testing.T) {
+	model := &scriptedModel{replies: []schemas.ModelResponse{callTool(schemas.ToolGetCaseDetails, `{}`), {Content: "It failed."}}}
+	attempts := 0
+	res := run(t, turnIn, model, func(t *testing.T, env *testsuiteEnv) {
+		env.OnActivity(casesActs.GetCaseDetails, mock.Anything, mock.Anything).Return(
+			func(context.Context, schemas.GetCaseDetailsArgs) (schemas.GetCaseDetailsResult, error) {
+				attempts++
+				return schemas.GetCaseDetailsResult{}, temporal.NewNonRetryableApplicationError("permission denied", "Forbidden", nil)
+			})
+	})
+	if attempts != 1 {
+		t.Errorf("non-retryable failure attempted %d times", attempts)
+	}
+	if got := model.requests[1].Messages[2].Content; got != "[Tool get_case_details failed: permission denied]" {
+		t.Errorf("model was shown %q", got)
+	}
+	if res.ToolsUsed[0].Status != schemas.ToolFailed {
+		t.Errorf("status = %q", res.ToolsUsed[0].Status)
+	}
+}
+
+func TestChatTurnCancelledBetweenSteps(t *testing.T) {
+	model := &scriptedModel{replies: []schemas.ModelResponse{callTool(schemas.ToolGetCaseDetails, `{}`), {Content: "never asked"}}}
+	in := turnIn
+	in.Language = "ro"
+	res := run(t, in, model, func(t *testing.T, env *testsuiteEnv) {
+		env.OnActivity(casesActs.GetCaseDetails, mock.Anything, mock.Anything).
+			Return(schemas.GetCaseDetailsResult{Status: "success"}, nil).After(5 * time.Second)
+		env.RegisterDelayedCallback(func() { env.SignalWorkflow(schemas.SignalCancelTurn, nil) }, 2*time.Second)
+	})
+	if !res.Cancelled || len(model.requests) != 1 {
+		t.Fatalf("cancelled=%v after %d model calls", res.Cancelled, len(model.requests))
+	}
+	// The step that was running finished; the answer says so, with its source.
+	if res.Reply != "Tura a fost anulată înainte de a se încheia.\n\nSurse: get_case_details" {
+		t.Errorf("reply = %q", res.Reply)
+	}
+}
+
+func TestChatTurnToggledOffToolIsNeitherOfferedNorRun(t *testing.T) {
+	model := &scriptedModel{replies: []schemas.ModelResponse{
+		callTool(schemas.ToolUpdateCaseDetails, `{"updates": {"a": 1}}`),
+		{Content: "OK."},
+	}}
+	in := turnIn
+	in.Selection.Tools = []string{schemas.ToolGetCaseDetails}
+	res := run(t, in, model, nil)
+	if got := model.requests[0].Tools; len(got) != 1 || got[0] != schemas.ToolGetCaseDetails {
+		t.Errorf("offered %v", got)
+	}
+	if use := res.ToolsUsed[0]; use.Status != schemas.ToolInvalid || !strings.Contains(use.Error, `unknown tool "update_case_details"`) {
+		t.Errorf("tool use = %+v", use)
+	}
+}
+
+func TestChatTurnUnavailableToolsAreNotOffered(t *testing.T) {
+	model := &scriptedModel{replies: []schemas.ModelResponse{{Content: "Hello."}}}
+	res := run(t, turnIn, model, nil)
+	// normattiva_search is selected but has no activity yet.
+	if got := model.requests[0].Tools; len(got) != 2 || got[0] != schemas.ToolGetCaseDetails {
+		t.Errorf("offered %v", got)
+	}
+	if model.requests[0].LegalToolsOff {
+		t.Error("legal tools reported off while normattiva_search is on")
+	}
+	if res.Reply != "Hello." {
+		t.Errorf("reply without sources = %q", res.Reply)
+	}
+}
+
+func TestChatTurnAllLegalToolsOff(t *testing.T) {
+	model := &scriptedModel{replies: []schemas.ModelResponse{{Content: "I cannot check the law now."}}}
+	in := turnIn
+	in.Selection.Tools = []string{schemas.ToolGetCaseDetails, schemas.ToolWebSearch, schemas.ToolLexSearchEnriched}
+	run(t, in, model, nil)
+	if !model.requests[0].LegalToolsOff {
+		t.Error("all primary legal tools are off, but the model request does not say so")
+	}
+}
+
+func TestChatTurnToolCallInText(t *testing.T) {
+	model := &scriptedModel{replies: []schemas.ModelResponse{
+		{Content: "```json\n{\"tool\": \"get_case_details\", \"args\": {}}\n```"},
+		{Content: "The case is about a deposit.\nSources: whatever the model says"},
+	}}
+	res := run(t, turnIn, model, func(t *testing.T, env *testsuiteEnv) { okDetails(env) })
+	if len(res.ToolsUsed) != 1 || res.ToolsUsed[0].Status != schemas.ToolOK {
+		t.Fatalf("tools_used = %+v", res.ToolsUsed)
+	}
+	last := model.requests[1].Messages
+	if got := last[len(last)-1]; got.Role != schemas.MsgUser || !strings.HasPrefix(got.Content, "Result of get_case_details:\n") {
+		t.Errorf("result sent back as %+v", got)
+	}
+	if res.Reply != "The case is about a deposit.\n\nSources: get_case_details" {
+		t.Errorf("reply = %q", res.Reply)
+	}
+}

@@ -1,0 +1,43 @@
+package workflows
+
+import (
+	"time"
+
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/workflow"
+
+	"github.com/lexflow/lexflow/activities"
+	"github.com/lexflow/lexflow/schemas"
+)
+
+// Typed nil receivers: workflows name activities through their methods, and the worker
+// registers the real structs. Tool activities are named in the tools registry.
+var (
+	casesActs      *activities.Cases
+	transcriptActs *activities.Transcript
+	modelActs      *activities.Model
+)
+
+// modelOptions govern one model call. The endpoint's refusals (400, 401, 403, ...) are
+// not retried; timeouts, rate limits and server errors are, with backoff, four times in all.
+var modelOptions = workflow.ActivityOptions{
+	StartToCloseTimeout: 2 * time.Minute,
+	RetryPolicy: &temporal.RetryPolicy{
+		InitialInterval:        time.Second,
+		BackoffCoefficient:     2,
+		MaximumInterval:        30 * time.Second,
+		MaximumAttempts:        4,
+		NonRetryableErrorTypes: []string{schemas.ErrModelRejected, schemas.ErrInvalidArgs},
+	},
+}
+
+// storeOptions govern writes of the transcript and the case phase: short, and retried
+// until the store answers, since a turn cannot be left half recorded.
+var storeOptions = workflow.ActivityOptions{
+	StartToCloseTimeout: 10 * time.Second,
+	RetryPolicy: &temporal.RetryPolicy{
+		InitialInterval:    time.Second,
+		BackoffCoefficient: 2,
+		MaximumInterval:    time.Minute,
+	},
+}

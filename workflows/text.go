@@ -1,0 +1,119 @@
+package workflows
+
+import (
+	"encoding/json"
+	"strings"
+	"unicode/utf8"
+)
+
+// wording is what the loop itself says to the user, in the case's language.
+type wording struct {
+	sources, cancelled, noAnswer, invalidTwice string
+}
+
+var wordings = map[string]wording{
+	"en": {
+		sources:      "Sources:",
+		cancelled:    "The turn was cancelled before it finished.",
+		noAnswer:     "I could not reach an answer within this turn; please ask again or rephrase.",
+		invalidTwice: "I could not complete this request: my call to %s was invalid twice (%s). Please rephrase or give the missing details.",
+	},
+	"ro": {
+		sources:      "Surse:",
+		cancelled:    "Tura a fost anulată înainte de a se încheia.",
+		noAnswer:     "Nu am putut formula un răspuns în această tură; vă rog să reformulați întrebarea.",
+		invalidTwice: "Nu am putut finaliza cererea: apelul meu către %s a fost invalid de două ori (%s). Vă rog să reformulați sau să oferiți detaliile lipsă.",
+	},
+	"it": {
+		sources:      "Fonti:",
+		cancelled:    "Il turno è stato annullato prima della fine.",
+		noAnswer:     "Non sono riuscito a formulare una risposta in questo turno; per favore riformula la domanda.",
+		invalidTwice: "Non ho potuto completare la richiesta: la mia chiamata a %s non era valida per due volte (%s). Per favore riformula o fornisci i dettagli mancanti.",
+	},
+}
+
+func wordsFor(lang string) wording {
+	if w, ok := wordings[lang]; ok {
+		return w
+	}
+	return wordings["en"]
+}
+
+// withSources ends reply with one sources line naming used, replacing a sources line
+// the model may have written itself; without sources it leaves the reply alone.
+func withSources(reply, label string, used []string) string {
+	lines := strings.Split(strings.TrimRight(reply, " \n"), "\n")
+	if isSourcesLine(lines[len(lines)-1]) {
+		lines = lines[:len(lines)-1]
+	}
+	reply = strings.TrimRight(strings.Join(lines, "\n"), " \n")
+	if len(used) == 0 {
+		return reply
+	}
+	return reply + "\n\n" + label + " " + strings.Join(used, ", ")
+}
+
+// sourcesLabels are the sources-line labels of every language, in a fixed order.
+var sourcesLabels = []string{wordings["en"].sources, wordings["ro"].sources, wordings["it"].sources}
+
+func isSourcesLine(line string) bool {
+	for _, label := range sourcesLabels {
+		if strings.HasPrefix(strings.TrimSpace(line), label) {
+			return true
+		}
+	}
+	return false
+}
+
+// trimFence removes a Markdown code fence around s, if there is one.
+func trimFence(s string) string {
+	s = strings.TrimSpace(s)
+	if !strings.HasPrefix(s, "```") {
+		return s
+	}
+	s = strings.TrimPrefix(s, "```")
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[i+1:]
+	}
+	return strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(s), "```"))
+}
+
+// rawArgs keeps a model's arguments for the record: as they are when they are JSON,
+// as a JSON string when they are not.
+func rawArgs(s string) json.RawMessage {
+	if json.Valid([]byte(s)) {
+		return json.RawMessage(s)
+	}
+	return mustJSON(s)
+}
+
+func orEmptyObject(s string) string {
+	if strings.TrimSpace(s) == "" {
+		return "{}"
+	}
+	return s
+}
+
+func mustJSON(v any) json.RawMessage {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
+func contains(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+func clip(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	return string([]rune(s)[:n]) + "…"
+}
