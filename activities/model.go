@@ -7,6 +7,7 @@ import (
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/lexflow/lexflow/llm"
+	"github.com/lexflow/lexflow/prompts"
 	"github.com/lexflow/lexflow/schemas"
 	"github.com/lexflow/lexflow/store"
 )
@@ -19,23 +20,38 @@ const historyRecords = 20
 type Model struct {
 	Clients     map[string]*llm.Client
 	Transcripts store.Transcripts
+	Memories    store.Memories
+	Prompts     *prompts.Library
 }
 
-// CallModel asks a role for the next step of a turn. It prepends the system prompt and
-// the case's earlier turns from the store, and offers the named tools. A request the
-// endpoint refuses is a non-retryable ErrModelRejected; anything else is retried by the
-// activity's retry policy.
+// CallModel asks a role for the next step of a turn. It prepends the system prompt (the
+// role's prompt file, the legal-tools warning, the user's memory and the relevant earlier
+// turns, as the request selects) and the case's latest earlier turns from the store, and
+// offers the named tools. A request the endpoint refuses is a non-retryable
+// ErrModelRejected; anything else is retried by the activity's retry policy.
 func (m *Model) CallModel(ctx context.Context, req schemas.ModelRequest) (schemas.ModelResponse, error) {
 	client, ok := m.Clients[req.Role]
 	if !ok {
 		return schemas.ModelResponse{}, temporal.NewNonRetryableApplicationError(
 			fmt.Sprintf("no model configured for role %q", req.Role), schemas.ErrInvalidArgs, nil)
 	}
-	history, err := m.Transcripts.ListRecords(ctx, req.CaseID, req.TurnNo, historyRecords)
+	earlier, err := m.Transcripts.ListRecords(ctx, req.CaseID, req.TurnNo, 0)
 	if err != nil {
 		return schemas.ModelResponse{}, err
 	}
-	msgs := []schemas.ChatMessage{{Role: schemas.MsgSystem, Content: systemPrompt(req.Role, req.CaseID, req.Language)}}
+	pc := prompts.Context{CaseID: req.CaseID, Language: req.Language, LegalToolsOff: req.LegalToolsOff}
+	if req.UseMemory && req.UserID != "" {
+		mem, err := m.Memories.GetMemory(ctx, req.UserID)
+		if err != nil {
+			return schemas.ModelResponse{}, err
+		}
+		pc.Memory = mem.Text
+	}
+	if req.UseRAG {
+		pc.Earlier = relevantEarlier(req.Query, earlier, ragResults)
+	}
+	history := earlier[max(len(earlier)-historyRecords, 0):]
+	msgs := []schemas.ChatMessage{{Role: schemas.MsgSystem, Content: m.Prompts.System(req.Role, pc)}}
 	for _, r := range history {
 		switch r.Role {
 		case store.RoleUser:

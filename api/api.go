@@ -14,14 +14,17 @@ import (
 	"go.temporal.io/sdk/client"
 
 	"github.com/lexflow/lexflow/auth"
+	"github.com/lexflow/lexflow/prompts"
 	"github.com/lexflow/lexflow/store"
 )
 
 // Handlers serves the API.
 type Handlers struct {
-	Temporal  client.Client
-	Store     store.Store
-	Auth      auth.HS256
+	Temporal client.Client
+	Store    store.Store
+	Auth     auth.HS256
+	// Prompts is reloaded by POST /v1/admin/prompts/reload.
+	Prompts   *prompts.Library
 	TaskQueue string
 	// MaxSteps bounds the tool loop of the cases this API starts.
 	MaxSteps int
@@ -46,6 +49,9 @@ func New(h *Handlers) *echo.Echo {
 	v1.GET("/cases/:id/messages", h.listMessages)
 	v1.POST("/cases/:id/turns/current/cancel", h.cancelTurn)
 	v1.GET("/tools", h.listTools)
+	v1.GET("/me/memory", h.getMemory)
+	v1.PUT("/me/memory", h.putMemory)
+	v1.POST("/admin/prompts/reload", h.reloadPrompts, requireRole(auth.RoleAdmin))
 	return e
 }
 
@@ -68,6 +74,18 @@ func (h *Handlers) authenticate(next echo.HandlerFunc) echo.HandlerFunc {
 		id.Roles = rolesOrUser(id.Roles)
 		c.Set(identityKey, id)
 		return next(c)
+	}
+}
+
+// requireRole lets through only callers holding role; others get 403.
+func requireRole(role string) echo.MiddlewareFunc {
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			if !identity(c).Has(role) {
+				return problemf(errForbidden, "this needs the "+role+" role")
+			}
+			return next(c)
+		}
 	}
 }
 

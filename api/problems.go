@@ -19,6 +19,7 @@ var (
 	errCaseNotRunning = errors.New("case not running")
 	errCaseClosed     = errors.New("case closed")
 	errNoTurn         = errors.New("no turn running")
+	errForbidden      = errors.New("forbidden")
 	errTurnFailed     = errors.New("turn failed")
 	errUnavailable    = errors.New("unavailable")
 )
@@ -34,6 +35,7 @@ type problemKind struct {
 // problemKinds maps every failure kind to its answer, in one table.
 var problemKinds = []problemKind{
 	{auth.ErrUnauthorized, http.StatusUnauthorized, "unauthorized", "Missing or invalid bearer token"},
+	{errForbidden, http.StatusForbidden, "forbidden", "Not allowed for your role"},
 	{errBadJSON, http.StatusBadRequest, "bad-json", "Request body is not valid JSON"},
 	{errInvalidInput, http.StatusUnprocessableEntity, "invalid-input", "Invalid input"},
 	{store.ErrNotFound, http.StatusNotFound, "not-found", "Not found"},

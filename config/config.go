@@ -47,7 +47,8 @@ type Config struct {
 	Reasoner     Model
 	ModelTimeout time.Duration
 
-	MaxSteps int
+	MaxSteps   int
+	PromptsDir string
 }
 
 // Vars lists every environment variable FromEnv reads, its default and its meaning.
@@ -74,6 +75,7 @@ var Vars = []Var{
 	{"LEXFLOW_REASONER_API_KEY", "", "reasoner model's API key; read by the worker only"},
 	{"LEXFLOW_MODEL_TIMEOUT", "60s", "timeout of one model call"},
 	{"LEXFLOW_MAX_STEPS", strconv.Itoa(schemas.DefaultMaxSteps), "model calls allowed in one chat turn"},
+	{"LEXFLOW_PROMPTS_DIR", "", "directory of the system prompt files (`<role>.<lang>.md`); empty means the copies built into the binary from `prompts/`"},
 }
 
 // Var is one environment variable with its default and meaning.
@@ -104,6 +106,7 @@ func FromEnv() (Config, error) {
 		MongoURI:          get("MONGODB_URI"),
 		MongoDatabase:     get("MONGODB_DATABASE"),
 		DevMongoAddr:      get("LEXFLOW_DEV_MONGO_ADDR"),
+		PromptsDir:        get("LEXFLOW_PROMPTS_DIR"),
 		JWTSecret:         get("LEXFLOW_JWT_SECRET"),
 		JWTIssuer:         get("LEXFLOW_JWT_ISSUER"),
 		JWTAudience:       get("LEXFLOW_JWT_AUDIENCE"),

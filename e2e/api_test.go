@@ -335,3 +335,31 @@ func TestCancelWithoutRunningTurn(t *testing.T) {
 	wantProblem(t, call(t, "POST", "/v1/cases/"+id+"/turns/current/cancel", tok, nil), http.StatusConflict, "no-turn-running")
 	wantProblem(t, call(t, "POST", "/v1/cases/"+id+"/turns/current/cancel", token(t, "someone"), nil), http.StatusNotFound, "not-found")
 }
+
+func TestMemory(t *testing.T) {
+	tok := token(t, "lena")
+	if r := call(t, "GET", "/v1/me/memory", tok, nil); r.status != 200 || r.body["memory"] != "" {
+		t.Fatalf("new user's memory: %d %s", r.status, r.raw)
+	}
+	r := call(t, "PUT", "/v1/me/memory", tok, map[string]any{"memory": "Lives in Cluj; prefers Romanian."})
+	if r.status != 200 || r.body["memory"] != "Lives in Cluj; prefers Romanian." {
+		t.Fatalf("put: %d %s", r.status, r.raw)
+	}
+	if r := call(t, "GET", "/v1/me/memory", tok, nil); r.body["memory"] != "Lives in Cluj; prefers Romanian." {
+		t.Errorf("get after put: %s", r.raw)
+	}
+	if r := call(t, "GET", "/v1/me/memory", token(t, "mara"), nil); r.body["memory"] != "" {
+		t.Errorf("another user sees %s", r.raw)
+	}
+	wantProblem(t, call(t, "PUT", "/v1/me/memory", tok, map[string]any{"memory": strings.Repeat("x", 4001)}), 422, "invalid-input")
+	wantProblem(t, call(t, "PUT", "/v1/me/memory", tok, map[string]any{"notes": "x"}), 422, "invalid-input")
+}
+
+func TestReloadPromptsIsForAdmins(t *testing.T) {
+	wantProblem(t, call(t, "POST", "/v1/admin/prompts/reload", token(t, "alice"), nil), http.StatusForbidden, "forbidden")
+	admin, _ := signer.Mint(auth.Identity{Subject: "root", Roles: []string{auth.RoleAdmin}}, time.Hour)
+	r := call(t, "POST", "/v1/admin/prompts/reload", admin, nil)
+	if r.status != 200 || r.body["docs_count"] != float64(12) {
+		t.Errorf("reload: %d %s", r.status, r.raw)
+	}
+}

@@ -69,7 +69,7 @@ func benchInProcess(b *testing.B, n int) ([]time.Duration, int) {
 		b.Fatal(err)
 	}
 	defer stop()
-	exec := directExecutor{ctx: ctx, model: &activities.Model{Clients: models, Transcripts: st}, cases: &activities.Cases{Store: st}}
+	exec := directExecutor{ctx: ctx, model: &activities.Model{Clients: models, Transcripts: st, Memories: st, Prompts: lib}, cases: &activities.Cases{Store: st}}
 	transcript := &activities.Transcript{Store: st}
 	var caseID string
 	lat := make([]time.Duration, n)

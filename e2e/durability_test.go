@@ -51,7 +51,7 @@ func runHelperWorker() int {
 	if d, err := time.ParseDuration(os.Getenv(helperSlowTool)); err == nil {
 		s = slowStore{st, d}
 	}
-	w := worker.New(tc, os.Getenv("LEXFLOW_TASK_QUEUE"), worker.Deps{Store: s, Models: models})
+	w := worker.New(tc, os.Getenv("LEXFLOW_TASK_QUEUE"), worker.Deps{Store: s, Models: models, Prompts: lib})
 	if err := w.Run(sdkworker.InterruptCh()); err != nil {
 		return fail(err)
 	}
@@ -183,7 +183,7 @@ func TestCancelRunningTurn(t *testing.T) {
 // useQueue points the suite's API at a queue of the test's own, served by helper workers.
 func useQueue(t *testing.T, prefix string) string {
 	queue := fmt.Sprintf("%s-%d", prefix, time.Now().UnixNano())
-	srv := httptest.NewServer(api.New(&api.Handlers{Temporal: tc, Store: st, Auth: signer, TaskQueue: queue, MaxSteps: 5, Log: logger}))
+	srv := httptest.NewServer(api.New(&api.Handlers{Temporal: tc, Store: st, Auth: signer, Prompts: lib, TaskQueue: queue, MaxSteps: 5, Log: logger}))
 	saved := apiURL
 	apiURL = srv.URL
 	t.Cleanup(func() { apiURL = saved; srv.Close() })

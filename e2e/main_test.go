@@ -21,6 +21,7 @@ import (
 	"github.com/lexflow/lexflow/config"
 	"github.com/lexflow/lexflow/devenv"
 	"github.com/lexflow/lexflow/llm"
+	"github.com/lexflow/lexflow/prompts"
 	"github.com/lexflow/lexflow/store/mongostore"
 	"github.com/lexflow/lexflow/worker"
 )
@@ -39,6 +40,7 @@ var (
 	tc       client.Client
 	st       *mongostore.Store
 	apiURL   string
+	lib      = mustPrompts()
 	signer   = auth.HS256{Secret: []byte("e2e-secret-e2e-secret-e2e-secret"), Issuer: "lexflow-dev", Audience: "lexflow"}
 	logger   = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 )
@@ -99,17 +101,25 @@ func run(m *testing.M) int {
 		return fail(err)
 	}
 	defer stopModels()
-	w := worker.New(tc, taskQueue, worker.Deps{Store: st, Models: models})
+	w := worker.New(tc, taskQueue, worker.Deps{Store: st, Models: models, Prompts: lib})
 	if err := w.Start(); err != nil {
 		return fail(err)
 	}
 	defer w.Stop()
 	srv := httptest.NewServer(api.New(&api.Handlers{
-		Temporal: tc, Store: st, Auth: signer, TaskQueue: taskQueue, MaxSteps: 5, Log: logger,
+		Temporal: tc, Store: st, Auth: signer, Prompts: lib, TaskQueue: taskQueue, MaxSteps: 5, Log: logger,
 	}))
 	defer srv.Close()
 	apiURL = srv.URL
 	return m.Run()
+}
+
+func mustPrompts() *prompts.Library {
+	lib, err := prompts.Load("")
+	if err != nil {
+		panic(err)
+	}
+	return lib
 }
 
 func fail(err error) int {

@@ -99,10 +99,26 @@ type Transcripts interface {
 	ListRecords(ctx context.Context, caseID string, beforeTurn, limit int) ([]Record, error)
 }
 
+// Memory is what a user has asked the assistant to remember across cases.
+type Memory struct {
+	UserID    string    `json:"user_id"`
+	Text      string    `json:"memory"`
+	UpdatedAt time.Time `json:"updated_at"`
+}
+
+// Memories keeps each user's memory.
+type Memories interface {
+	// GetMemory returns a user's memory; a user without one has an empty text.
+	GetMemory(ctx context.Context, userID string) (Memory, error)
+	// PutMemory replaces a user's memory.
+	PutMemory(ctx context.Context, userID, text string) (Memory, error)
+}
+
 // Store is everything a Lexflow process needs from its database.
 type Store interface {
 	Cases
 	Transcripts
+	Memories
 	// Ping reports whether the database answers.
 	Ping(ctx context.Context) error
 	// Close releases the connection.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/lexflow/lexflow/activities"
 	"github.com/lexflow/lexflow/llm"
+	"github.com/lexflow/lexflow/prompts"
 	"github.com/lexflow/lexflow/schemas"
 	"github.com/lexflow/lexflow/store"
 	"github.com/lexflow/lexflow/workflows"
@@ -18,6 +19,8 @@ type Deps struct {
 	Store store.Store
 	// Models holds a client per model role (schemas.RoleAssistant, schemas.RoleReasoner).
 	Models map[string]*llm.Client
+	// Prompts assembles the models' system prompts.
+	Prompts *prompts.Library
 }
 
 // New returns a worker for taskQueue with every workflow and activity registered.
@@ -33,5 +36,5 @@ func Register(r worker.Registry, d Deps) {
 	r.RegisterWorkflowWithOptions(workflows.ChatTurn, workflow.RegisterOptions{Name: schemas.ChatTurnWorkflow})
 	r.RegisterActivity(&activities.Cases{Store: d.Store})
 	r.RegisterActivity(&activities.Transcript{Store: d.Store})
-	r.RegisterActivity(&activities.Model{Clients: d.Models, Transcripts: d.Store})
+	r.RegisterActivity(&activities.Model{Clients: d.Models, Transcripts: d.Store, Memories: d.Store, Prompts: d.Prompts})
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/lexflow/lexflow/config"
 	"github.com/lexflow/lexflow/devenv"
+	"github.com/lexflow/lexflow/prompts"
 	"github.com/lexflow/lexflow/store/mongostore"
 )
 
@@ -64,7 +65,11 @@ func runDev(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 		return err
 	}
 	defer tc.Close()
-	stopWorker, err := startWorker(cfg, tc, st)
+	lib, err := prompts.Load(cfg.PromptsDir)
+	if err != nil {
+		return err
+	}
+	stopWorker, err := startWorker(cfg, tc, st, lib)
 	if err != nil {
 		return err
 	}
@@ -84,5 +89,5 @@ Lexflow is running. Ctrl-C stops everything.
 Get a token:   go run ./cmd/lexflow token --sub alice --org acme --role user
 
 `, cfg.HTTPAddr, ts.UIURL, cfg.TemporalNamespace, ts.Address, uri, model)
-	return serveAPI(ctx, cfg, tc, st, log)
+	return serveAPI(ctx, cfg, tc, st, lib, log)
 }

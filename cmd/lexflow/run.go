@@ -20,6 +20,7 @@ import (
 	"github.com/lexflow/lexflow/config"
 	"github.com/lexflow/lexflow/llm"
 	"github.com/lexflow/lexflow/llm/offline"
+	"github.com/lexflow/lexflow/prompts"
 	"github.com/lexflow/lexflow/store/mongostore"
 	"github.com/lexflow/lexflow/worker"
 )
@@ -58,12 +59,12 @@ func signer(cfg config.Config) (auth.HS256, error) {
 }
 
 // startWorker opens what the worker needs and starts it; stop undoes all of it.
-func startWorker(cfg config.Config, tc client.Client, st *mongostore.Store) (stop func(), err error) {
+func startWorker(cfg config.Config, tc client.Client, st *mongostore.Store, lib *prompts.Library) (stop func(), err error) {
 	models, stopModels, err := llm.Roles(cfg)
 	if err != nil {
 		return nil, err
 	}
-	w := worker.New(tc, cfg.TaskQueue, worker.Deps{Store: st, Models: models})
+	w := worker.New(tc, cfg.TaskQueue, worker.Deps{Store: st, Models: models, Prompts: lib})
 	if err := w.Start(); err != nil {
 		stopModels()
 		return nil, fmt.Errorf("start worker: %w", err)
@@ -72,12 +73,12 @@ func startWorker(cfg config.Config, tc client.Client, st *mongostore.Store) (sto
 }
 
 // serveAPI serves the API on cfg.HTTPAddr until ctx ends, then drains requests.
-func serveAPI(ctx context.Context, cfg config.Config, tc client.Client, st *mongostore.Store, log *slog.Logger) error {
+func serveAPI(ctx context.Context, cfg config.Config, tc client.Client, st *mongostore.Store, lib *prompts.Library, log *slog.Logger) error {
 	sign, err := signer(cfg)
 	if err != nil {
 		return err
 	}
-	e := api.New(&api.Handlers{Temporal: tc, Store: st, Auth: sign, TaskQueue: cfg.TaskQueue, MaxSteps: cfg.MaxSteps, Log: log})
+	e := api.New(&api.Handlers{Temporal: tc, Store: st, Auth: sign, Prompts: lib, TaskQueue: cfg.TaskQueue, MaxSteps: cfg.MaxSteps, Log: log})
 	l, err := net.Listen("tcp", cfg.HTTPAddr)
 	if err != nil {
 		return fmt.Errorf("API: %w", err)
@@ -112,8 +113,12 @@ func runAPI(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 		return err
 	}
 	defer tc.Close()
+	lib, err := prompts.Load(cfg.PromptsDir)
+	if err != nil {
+		return err
+	}
 	log.Info("API listening", "addr", cfg.HTTPAddr)
-	return serveAPI(ctx, cfg, tc, st, log)
+	return serveAPI(ctx, cfg, tc, st, lib, log)
 }
 
 func runWorker(ctx context.Context, cfg config.Config, log *slog.Logger) error {
@@ -127,7 +132,11 @@ func runWorker(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 		return err
 	}
 	defer tc.Close()
-	stop, err := startWorker(cfg, tc, st)
+	lib, err := prompts.Load(cfg.PromptsDir)
+	if err != nil {
+		return err
+	}
+	stop, err := startWorker(cfg, tc, st, lib)
 	if err != nil {
 		return err
 	}

@@ -19,6 +19,7 @@ import (
 const (
 	CasesCollection       = "cases"
 	TranscriptsCollection = "transcripts"
+	MemoryCollection      = "memory"
 )
 
 // Store is the MongoDB store.
@@ -26,6 +27,7 @@ type Store struct {
 	client      *mongo.Client
 	cases       *mongo.Collection
 	transcripts *mongo.Collection
+	memory      *mongo.Collection
 }
 
 var _ store.Store = (*Store)(nil)
@@ -40,6 +42,7 @@ func Open(ctx context.Context, uri, db string) (*Store, error) {
 		client:      client,
 		cases:       client.Database(db).Collection(CasesCollection),
 		transcripts: client.Database(db).Collection(TranscriptsCollection),
+		memory:      client.Database(db).Collection(MemoryCollection),
 	}
 	if err := s.ensureIndexes(ctx); err != nil {
 		_ = client.Disconnect(ctx)
@@ -282,4 +285,34 @@ func (s *Store) ListRecords(ctx context.Context, caseID string, beforeTurn, limi
 		out[len(docs)-1-i] = store.Record(d)
 	}
 	return out, nil
+}
+
+// memoryDoc is a user's memory as stored; its ID is the user's.
+type memoryDoc struct {
+	UserID    string    `bson:"_id"`
+	Text      string    `bson:"text"`
+	UpdatedAt time.Time `bson:"updated_at"`
+}
+
+// GetMemory returns a user's memory, empty when there is none.
+func (s *Store) GetMemory(ctx context.Context, userID string) (store.Memory, error) {
+	var d memoryDoc
+	err := s.memory.FindOne(ctx, bson.M{"_id": userID}).Decode(&d)
+	if errors.Is(err, mongo.ErrNoDocuments) {
+		return store.Memory{UserID: userID}, nil
+	}
+	if err != nil {
+		return store.Memory{}, fmt.Errorf("find memory: %w", err)
+	}
+	return store.Memory{UserID: d.UserID, Text: d.Text, UpdatedAt: d.UpdatedAt}, nil
+}
+
+// PutMemory replaces a user's memory.
+func (s *Store) PutMemory(ctx context.Context, userID, text string) (store.Memory, error) {
+	d := memoryDoc{UserID: userID, Text: text, UpdatedAt: time.Now().UTC()}
+	_, err := s.memory.ReplaceOne(ctx, bson.M{"_id": userID}, d, options.Replace().SetUpsert(true))
+	if err != nil {
+		return store.Memory{}, fmt.Errorf("store memory: %w", err)
+	}
+	return store.Memory{UserID: userID, Text: text, UpdatedAt: d.UpdatedAt}, nil
 }

@@ -167,3 +167,24 @@ func TestTranscript(t *testing.T) {
 		t.Fatalf("latest 3 = %v, %v", latest, err)
 	}
 }
+
+func TestMemory(t *testing.T) {
+	s, ctx := open(t), context.Background()
+	m, err := s.GetMemory(ctx, "alice")
+	if err != nil || m.Text != "" || m.UserID != "alice" {
+		t.Fatalf("memory of a new user = %+v, %v", m, err)
+	}
+	if _, err := s.PutMemory(ctx, "alice", "Prefers answers in Romanian."); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.PutMemory(ctx, "alice", "Prefers answers in Italian."); err != nil {
+		t.Fatal(err)
+	}
+	m, err = s.GetMemory(ctx, "alice")
+	if err != nil || m.Text != "Prefers answers in Italian." || m.UpdatedAt.IsZero() {
+		t.Fatalf("memory = %+v, %v", m, err)
+	}
+	if other, _ := s.GetMemory(ctx, "bob"); other.Text != "" {
+		t.Errorf("bob sees %q", other.Text)
+	}
+}

@@ -1,0 +1,149 @@
+package activities
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lexflow/lexflow/config"
+	"github.com/lexflow/lexflow/devenv"
+	"github.com/lexflow/lexflow/llm"
+	"github.com/lexflow/lexflow/prompts"
+	"github.com/lexflow/lexflow/schemas"
+	"github.com/lexflow/lexflow/store"
+	"github.com/lexflow/lexflow/store/mongostore"
+)
+
+// st is a store on an embedded FerretDB that TestMain starts.
+var st *mongostore.Store
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "lexflow-activities-")
+	if err != nil {
+		panic(err)
+	}
+	f, err := devenv.StartFerretDB(context.Background(), "127.0.0.1:0", dir, slog.New(slog.DiscardHandler))
+	if err != nil {
+		panic(err)
+	}
+	if st, err = mongostore.Open(context.Background(), f.URI, "activities"); err != nil {
+		panic(err)
+	}
+	code := m.Run()
+	f.Stop()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// recordingModel is a loopback chat-completions endpoint that answers "ok" and keeps
+// the requests it got.
+func recordingModel(t *testing.T) (*llm.Client, *[]map[string]any) {
+	var got []map[string]any
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var body map[string]any
+		_ = json.NewDecoder(r.Body).Decode(&body)
+		got = append(got, body)
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprint(w, `{"id":"x","object":"chat.completion","created":0,"model":"m","choices":[{"index":0,"message":{"role":"assistant","content":"ok"},"finish_reason":"stop"}]}`)
+	}))
+	t.Cleanup(srv.Close)
+	return llm.New(config.Model{BaseURL: srv.URL + "/v1", Model: "m"}, 5*time.Second), &got
+}
+
+func systemOf(req map[string]any) string {
+	return req["messages"].([]any)[0].(map[string]any)["content"].(string)
+}
+
+func TestCallModelAssemblesTheSystemPrompt(t *testing.T) {
+	ctx := context.Background()
+	lib, err := prompts.Load("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	client, got := recordingModel(t)
+	m := &Model{Clients: map[string]*llm.Client{schemas.RoleAssistant: client}, Transcripts: st, Memories: st, Prompts: lib}
+	caseID := fmt.Sprint("model-", time.Now().UnixNano())
+	if _, err := st.PutMemory(ctx, "ana", "Clienta preferă răspunsuri scurte."); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.AppendRecords(ctx,
+		store.Record{ID: caseID + ":1:u", CaseID: caseID, TurnNo: 1, Role: store.RoleUser, Content: "Proprietarul nu îmi dă garanția înapoi"},
+		store.Record{ID: caseID + ":1:a", CaseID: caseID, TurnNo: 1, Seq: 1, Role: store.RoleAssistant, Content: "Am notat."},
+		store.Record{ID: caseID + ":2:u", CaseID: caseID, TurnNo: 2, Role: store.RoleUser, Content: "Și chiria pe martie?"},
+	); err != nil {
+		t.Fatal(err)
+	}
+	req := schemas.ModelRequest{Role: schemas.RoleAssistant, CaseID: caseID, TurnNo: 3, Language: "ro", UserID: "ana",
+		Messages: []schemas.ChatMessage{{Role: schemas.MsgUser, Content: "Ce fac cu garantia?"}},
+		Tools:    []string{schemas.ToolGetCaseDetails}, LegalToolsOff: true, UseMemory: true, UseRAG: true, Query: "Ce fac cu garantia?"}
+	if _, err := m.CallModel(ctx, req); err != nil {
+		t.Fatal(err)
+	}
+	sys := systemOf((*got)[0])
+	for _, want := range []string{"# Asistentul Lexflow", "Case ID: " + caseID, "## ATENȚIE: Instrumentele juridice sunt dezactivate",
+		"## Memorie\nClienta preferă răspunsuri scurte.", "## Mai devreme în acest caz\n- turn 1, user: Proprietarul nu îmi dă garanția înapoi"} {
+		if !strings.Contains(sys, want) {
+			t.Errorf("system prompt lacks %q:\n%s", want, sys)
+		}
+	}
+	msgs := (*got)[0]["messages"].([]any)
+	if len(msgs) != 5 { // system, three earlier records, the message
+		t.Errorf("sent %d messages", len(msgs))
+	}
+	if tools := (*got)[0]["tools"].([]any); len(tools) != 1 {
+		t.Errorf("offered %d tools", len(tools))
+	}
+
+	// Switched off, the sources stay out.
+	req.LegalToolsOff, req.UseMemory, req.UseRAG = false, false, false
+	if _, err := m.CallModel(ctx, req); err != nil {
+		t.Fatal(err)
+	}
+	if sys := systemOf((*got)[1]); strings.Contains(sys, "ATENȚIE") || strings.Contains(sys, "## Memorie") || strings.Contains(sys, "Mai devreme") {
+		t.Errorf("system prompt with everything off:\n%s", sys)
+	}
+}
+
+func TestRelevantEarlier(t *testing.T) {
+	recs := []store.Record{
+		{TurnNo: 1, Role: store.RoleUser, Content: "Contractul de închiriere a expirat în martie."},
+		{TurnNo: 1, Role: store.RoleTool, Content: "contractul garanția chiria"},
+		{TurnNo: 2, Role: store.RoleUser, Content: "Garanția nu a fost returnată de proprietar."},
+		{TurnNo: 3, Role: store.RoleAssistant, Content: "Vom verifica garantia și contractul."},
+	}
+	got := relevantEarlier("Ce se întâmplă cu GARANTIA din contract?", recs, 2)
+	if len(got) != 2 || !strings.HasPrefix(got[0], "turn 3, assistant:") || !strings.HasPrefix(got[1], "turn 2, user:") {
+		t.Errorf("ranked %q", got)
+	}
+	if got := relevantEarlier("zzz", recs, 3); len(got) != 0 {
+		t.Errorf("unrelated query found %q", got)
+	}
+}
+
+func TestCaseToolAnswers(t *testing.T) {
+	ctx := context.Background()
+	a := &Cases{Store: st}
+	res, err := a.GetCaseDetails(ctx, schemas.GetCaseDetailsArgs{CaseID: "nope"})
+	if err != nil || res.Status != "error" || res.ErrorMessage != "Case ID not found" {
+		t.Errorf("missing case = %+v, %v", res, err)
+	}
+	id := fmt.Sprint("tools-", time.Now().UnixNano())
+	if _, err := st.CreateCase(ctx, store.Case{ID: id, UserID: "u", Details: store.NewDetails("d")}); err != nil {
+		t.Fatal(err)
+	}
+	upd, err := a.UpdateCaseDetails(ctx, schemas.UpdateCaseDetailsArgs{CaseID: id, Updates: map[string]any{"summary..x": 1}})
+	if err != nil || upd.Status != "error" || !strings.HasPrefix(upd.ErrorMessage, "Update failed due to invalid field") {
+		t.Errorf("invalid field = %+v, %v", upd, err)
+	}
+	upd, err = a.UpdateCaseDetails(ctx, schemas.UpdateCaseDetailsArgs{CaseID: id, Updates: map[string]any{"summary.current": "x"}})
+	if err != nil || upd.Status != "success" {
+		t.Errorf("update = %+v, %v", upd, err)
+	}
+}
