@@ -54,7 +54,7 @@ var (
 	caseToolPolicy = Policy{Timeout: 10 * time.Second, MaxAttempts: 3, RetryInterval: time.Second, RetryOn: retryOnTransient}
 
 	// legalSQLPolicy: seed 003's retries, with a 15 s limit on a query.
-	legalSQLPolicy = Policy{Timeout: 15 * time.Second, MaxAttempts: 3, RetryInterval: time.Second, RetryOn: retryOnTransient}
+	legalSQLPolicy = Policy{Timeout: 15 * time.Second, MaxAttempts: 3, RetryInterval: time.Second, RetryOn: "database errors and timeouts"}
 
 	// draftPolicy: rendering a PDF takes longer than a case read.
 	draftPolicy = Policy{Timeout: time.Minute, MaxAttempts: 3, RetryInterval: time.Second, RetryOn: retryOnTransient}

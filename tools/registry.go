@@ -192,3 +192,36 @@ func EnabledLine(enabled []string) string {
 	}
 	return "enabled_tools: " + strings.Join(parts, ", ")
 }
+
+// Table renders the registry as the Markdown table in README.md.
+func Table() string {
+	var b strings.Builder
+	b.WriteString("| tool | roles | toggle (default) | timeout | attempts | retried on | available |\n|---|---|---|---|---|---|---|\n")
+	for _, t := range registry {
+		toggle := "no key (on)"
+		if !t.DefaultOn {
+			toggle = "no key (off)"
+		}
+		if t.Toggle != "" {
+			state := "off"
+			if t.DefaultOn {
+				state = "on"
+			}
+			toggle = fmt.Sprintf("`%s` (%s)", t.Toggle, state)
+		}
+		roles := "all"
+		if len(t.Roles) < len(allRoles) {
+			roles = strings.Join(t.Roles, ", ")
+		}
+		retry := t.Policy.RetryOn
+		if t.Policy.MaxAttempts == 1 {
+			retry = "no retry"
+		}
+		avail := "yes"
+		if !t.Available() {
+			avail = "not yet"
+		}
+		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %d | %s | %s |\n", t.Name, roles, toggle, t.Policy.Timeout, t.Policy.MaxAttempts, retry, avail)
+	}
+	return b.String()
+}

@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"os"
 	"reflect"
 	"slices"
 	"strings"
@@ -185,4 +186,15 @@ func FuzzValidate(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestReadmeTable checks that README.md lists the registry as it is.
+func TestReadmeTable(t *testing.T) {
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := Table(); !strings.Contains(string(readme), want) {
+		t.Errorf("README.md's tool table is out of date; it should read:\n\n%s", want)
+	}
 }
