@@ -39,7 +39,7 @@ func formatStatus(name string, result []byte) (string, bool) {
 	if json.Unmarshal(result, &r) == nil && r.Status == "error" {
 		return Failed(name, r.ErrorMessage), false
 	}
-	return clip(compact(result), SummaryChars), true
+	return Clip(compact(result), SummaryChars), true
 }
 
 func formatWebSearch(name string, result []byte) (string, bool) {
@@ -55,7 +55,7 @@ func formatWebSearch(name string, result []byte) (string, bool) {
 	}
 	var lines []string
 	for _, x := range first(r.Results, 5) {
-		lines = append(lines, fmt.Sprintf("- %s: %s", x.Title, clip(x.Content, 500)))
+		lines = append(lines, fmt.Sprintf("- %s: %s", x.Title, Clip(x.Content, 500)))
 	}
 	return strings.Join(lines, "\n"), true
 }
@@ -118,7 +118,7 @@ func formatInfolex(name string, result []byte) (string, bool) {
 	if len(r.Massime) > 0 {
 		lines := []string{"Massime giurisprudenziali:"}
 		for _, m := range first(r.Massime, 3) {
-			lines = append(lines, fmt.Sprintf("- %s: %s", m.Autorita, clip(m.Testo, 200)))
+			lines = append(lines, fmt.Sprintf("- %s: %s", m.Autorita, Clip(m.Testo, 200)))
 		}
 		parts = append(parts, strings.Join(lines, "\n"))
 	}
@@ -159,7 +159,7 @@ func formatKB(name string, result []byte) (string, bool) {
 		if score != nil {
 			line += fmt.Sprintf(" score=%.2f", *score)
 		}
-		lines = append(lines, line+": "+clip(text, 1000))
+		lines = append(lines, line+": "+Clip(text, 1000))
 	}
 	return strings.Join(lines, "\n"), true
 }
@@ -178,7 +178,7 @@ func formatResults(label string, results []searchResult) string {
 	}
 	lines := []string{fmt.Sprintf("[%s: %d risultati]", label, len(results))}
 	for _, x := range first(results, 8) {
-		line := fmt.Sprintf("- %s (%s): %s", clip(x.Title, 100), x.URL, clip(x.Content, 800))
+		line := fmt.Sprintf("- %s (%s): %s", Clip(x.Title, 100), x.URL, Clip(x.Content, 800))
 		if x.Vigenza != "" {
 			line += " [vigenza: " + x.Vigenza + "]"
 		}
@@ -214,7 +214,7 @@ func formatLexSearchEnriched(name string, result []byte) (string, bool) {
 		return formatResults("Legal Search Enriched", r.Results), true
 	}
 	if analysis := or(r.Analysis, r.EnrichedResults); analysis != "" {
-		return "[Legal Search Enriched]\n" + clip(analysis, 3000), true
+		return "[Legal Search Enriched]\n" + Clip(analysis, 3000), true
 	}
 	return "[Legal Search Enriched: Nessun risultato]", true
 }
@@ -228,8 +228,8 @@ func or(a, b string) string {
 
 func first[T any](xs []T, n int) []T { return xs[:min(len(xs), n)] }
 
-// clip cuts s to n characters, marking the cut with an ellipsis.
-func clip(s string, n int) string {
+// Clip cuts s to n characters, marking the cut with an ellipsis.
+func Clip(s string, n int) string {
 	if utf8.RuneCountInString(s) <= n {
 		return s
 	}

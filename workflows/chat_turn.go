@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"go.temporal.io/sdk/temporal"
@@ -174,7 +175,8 @@ func (t *turn) call(call schemas.ToolCall) (text string, stop bool) {
 	invalid := func(reason string) (string, bool) {
 		use.Status, use.Error = schemas.ToolInvalid, reason
 		if t.corrected {
-			return tools.Failed(call.Name, reason), true
+			use.Summary = tools.Failed(call.Name, reason)
+			return use.Summary, true
 		}
 		t.corrected = true
 		text := fmt.Sprintf("[Tool %s: invalid arguments: %s. Call it again with corrected arguments.]", call.Name, reason)
@@ -212,13 +214,13 @@ func (t *turn) call(call schemas.ToolCall) (text string, stop bool) {
 		return text, false
 	}
 	text, ok := tool.Format(call.Name, out)
-	use.Summary = clip(text, tools.SummaryChars)
+	use.Summary = tools.Clip(text, tools.SummaryChars)
 	if !ok {
 		use.Error = text
 		return text, false
 	}
 	use.Status = schemas.ToolOK
-	t.res.Sources = append(t.res.Sources, schemas.Source{Tool: call.Name, Summary: clip(text, sourceChars)})
+	t.res.Sources = append(t.res.Sources, schemas.Source{Tool: call.Name, Summary: tools.Clip(text, sourceChars)})
 	return text, false
 }
 
@@ -239,7 +241,7 @@ func (t *turn) finish(reply string) schemas.TurnResult {
 	}
 	var used []string
 	for _, s := range t.res.Sources {
-		if !contains(used, s.Tool) {
+		if !slices.Contains(used, s.Tool) {
 			used = append(used, s.Tool)
 		}
 	}

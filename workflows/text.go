@@ -3,7 +3,6 @@ package workflows
 import (
 	"encoding/json"
 	"strings"
-	"unicode/utf8"
 )
 
 // wording is what the loop itself says to the user, in the case's language.
@@ -100,20 +99,4 @@ func mustJSON(v any) json.RawMessage {
 		panic(err)
 	}
 	return b
-}
-
-func contains(xs []string, x string) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
-}
-
-func clip(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	return string([]rune(s)[:n]) + "…"
 }
