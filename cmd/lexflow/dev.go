@@ -9,8 +9,6 @@ import (
 
 	"github.com/lexflow/lexflow/config"
 	"github.com/lexflow/lexflow/devenv"
-	"github.com/lexflow/lexflow/prompts"
-	"github.com/lexflow/lexflow/store/mongostore"
 )
 
 // runDev starts the whole product on one machine: the Temporal dev server with its Web
@@ -55,21 +53,12 @@ func runDev(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 		defer f.Stop()
 		uri = f.URI
 	}
-	st, err := mongostore.Open(startCtx, uri, cfg.MongoDatabase)
+	b, err := openBackends(startCtx, cfg, uri, log)
 	if err != nil {
 		return err
 	}
-	defer st.Close(context.Background())
-	tc, err := dialTemporal(cfg, log)
-	if err != nil {
-		return err
-	}
-	defer tc.Close()
-	lib, err := prompts.Load(cfg.PromptsDir)
-	if err != nil {
-		return err
-	}
-	stopWorker, err := startWorker(cfg, tc, st, lib)
+	defer b.close()
+	stopWorker, err := startWorker(cfg, b)
 	if err != nil {
 		return err
 	}
@@ -89,5 +78,5 @@ Lexflow is running. Ctrl-C stops everything.
 Get a token:   go run ./cmd/lexflow token --sub alice --org acme --role user
 
 `, cfg.HTTPAddr, ts.UIURL, cfg.TemporalNamespace, ts.Address, uri, model)
-	return serveAPI(ctx, cfg, tc, st, lib, log)
+	return serveAPI(ctx, cfg, b, log)
 }

@@ -59,12 +59,12 @@ func signer(cfg config.Config) (auth.HS256, error) {
 }
 
 // startWorker opens what the worker needs and starts it; stop undoes all of it.
-func startWorker(cfg config.Config, tc client.Client, st *mongostore.Store, lib *prompts.Library) (stop func(), err error) {
+func startWorker(cfg config.Config, b *backends) (stop func(), err error) {
 	models, stopModels, err := llm.Roles(cfg)
 	if err != nil {
 		return nil, err
 	}
-	w := worker.New(tc, cfg.TaskQueue, worker.Deps{Store: st, Models: models, Prompts: lib})
+	w := worker.New(b.tc, cfg.TaskQueue, worker.Deps{Store: b.st, Models: models, Prompts: b.lib})
 	if err := w.Start(); err != nil {
 		stopModels()
 		return nil, fmt.Errorf("start worker: %w", err)
@@ -73,12 +73,12 @@ func startWorker(cfg config.Config, tc client.Client, st *mongostore.Store, lib 
 }
 
 // serveAPI serves the API on cfg.HTTPAddr until ctx ends, then drains requests.
-func serveAPI(ctx context.Context, cfg config.Config, tc client.Client, st *mongostore.Store, lib *prompts.Library, log *slog.Logger) error {
+func serveAPI(ctx context.Context, cfg config.Config, b *backends, log *slog.Logger) error {
 	sign, err := signer(cfg)
 	if err != nil {
 		return err
 	}
-	e := api.New(&api.Handlers{Temporal: tc, Store: st, Auth: sign, Prompts: lib, TaskQueue: cfg.TaskQueue, MaxSteps: cfg.MaxSteps, Log: log})
+	e := api.New(&api.Handlers{Temporal: b.tc, Store: b.st, Auth: sign, Prompts: b.lib, TaskQueue: cfg.TaskQueue, MaxSteps: cfg.MaxSteps, Log: log})
 	l, err := net.Listen("tcp", cfg.HTTPAddr)
 	if err != nil {
 		return fmt.Errorf("API: %w", err)
@@ -102,41 +102,54 @@ func serveAPI(ctx context.Context, cfg config.Config, tc client.Client, st *mong
 	return nil
 }
 
-func runAPI(ctx context.Context, cfg config.Config, log *slog.Logger) error {
-	st, err := mongostore.Open(ctx, mongoURI(cfg), cfg.MongoDatabase)
-	if err != nil {
-		return err
-	}
-	defer st.Close(context.Background())
-	tc, err := dialTemporal(cfg, log)
-	if err != nil {
-		return err
-	}
-	defer tc.Close()
+// backends are what the API and the worker run on: the store, a Temporal client and
+// the system prompts.
+type backends struct {
+	st  *mongostore.Store
+	tc  client.Client
+	lib *prompts.Library
+}
+
+// openBackends connects to MongoDB at uri and to Temporal, and loads the prompts.
+func openBackends(ctx context.Context, cfg config.Config, uri string, log *slog.Logger) (*backends, error) {
 	lib, err := prompts.Load(cfg.PromptsDir)
 	if err != nil {
+		return nil, err
+	}
+	st, err := mongostore.Open(ctx, uri, cfg.MongoDatabase)
+	if err != nil {
+		return nil, err
+	}
+	tc, err := dialTemporal(cfg, log)
+	if err != nil {
+		_ = st.Close(context.Background())
+		return nil, err
+	}
+	return &backends{st: st, tc: tc, lib: lib}, nil
+}
+
+func (b *backends) close() {
+	b.tc.Close()
+	_ = b.st.Close(context.Background())
+}
+
+func runAPI(ctx context.Context, cfg config.Config, log *slog.Logger) error {
+	b, err := openBackends(ctx, cfg, mongoURI(cfg), log)
+	if err != nil {
 		return err
 	}
+	defer b.close()
 	log.Info("API listening", "addr", cfg.HTTPAddr)
-	return serveAPI(ctx, cfg, tc, st, lib, log)
+	return serveAPI(ctx, cfg, b, log)
 }
 
 func runWorker(ctx context.Context, cfg config.Config, log *slog.Logger) error {
-	st, err := mongostore.Open(ctx, mongoURI(cfg), cfg.MongoDatabase)
+	b, err := openBackends(ctx, cfg, mongoURI(cfg), log)
 	if err != nil {
 		return err
 	}
-	defer st.Close(context.Background())
-	tc, err := dialTemporal(cfg, log)
-	if err != nil {
-		return err
-	}
-	defer tc.Close()
-	lib, err := prompts.Load(cfg.PromptsDir)
-	if err != nil {
-		return err
-	}
-	stop, err := startWorker(cfg, tc, st, lib)
+	defer b.close()
+	stop, err := startWorker(cfg, b)
 	if err != nil {
 		return err
 	}
