@@ -8,7 +8,7 @@ WORKFLOWCHECK_VERSION := v0.6.0
 BIN := $(CURDIR)/bin
 export GOBIN := $(BIN)
 
-.PHONY: dev test lint bench tools clean
+.PHONY: dev test lint bench tools clean corpus-archive
 
 ## dev: start the Temporal dev server (UI on :8233), FerretDB, the worker and the API on :8080
 dev: bin/temporal
@@ -27,6 +27,11 @@ lint: bin/staticcheck bin/workflowcheck
 ## bench: chat turns through Temporal next to the same loop in-process
 bench: bin/temporal
 	go test -run '^$$' -bench . -benchtime 200x ./e2e/
+
+## corpus-archive: rebuild corpus/data/legal.tar.gz from ../shared/data/legal, byte for byte reproducibly
+corpus-archive:
+	cd ../shared/data && tar --sort=name --mtime='2026-01-01 00:00Z' --owner=0 --group=0 --numeric-owner -cf - legal \
+		| gzip -n -9 > $(CURDIR)/corpus/data/legal.tar.gz
 
 tools: bin/temporal bin/staticcheck bin/workflowcheck
 

@@ -49,6 +49,7 @@ type Config struct {
 
 	MaxSteps   int
 	PromptsDir string
+	CorpusDB   string
 }
 
 // Vars lists every environment variable FromEnv reads, its default and its meaning.
@@ -75,6 +76,7 @@ var Vars = []Var{
 	{"LEXFLOW_REASONER_API_KEY", "", "reasoner model's API key; read by the worker only"},
 	{"LEXFLOW_MODEL_TIMEOUT", "60s", "timeout of one model call"},
 	{"LEXFLOW_MAX_STEPS", strconv.Itoa(schemas.DefaultMaxSteps), "model calls allowed in one chat turn"},
+	{"LEXFLOW_CORPUS_DB", "", "the legal corpus's SQLite file; empty means LEXFLOW_DATA_DIR/corpus.db (`lexflow corpus load` builds it, `lexflow dev` on first start)"},
 	{"LEXFLOW_PROMPTS_DIR", "", "directory of the system prompt files (`<role>.<lang>.md`); empty means the copies built into the binary from `prompts/`"},
 }
 
@@ -107,6 +109,7 @@ func FromEnv() (Config, error) {
 		MongoDatabase:     get("MONGODB_DATABASE"),
 		DevMongoAddr:      get("LEXFLOW_DEV_MONGO_ADDR"),
 		PromptsDir:        get("LEXFLOW_PROMPTS_DIR"),
+		CorpusDB:          get("LEXFLOW_CORPUS_DB"),
 		JWTSecret:         get("LEXFLOW_JWT_SECRET"),
 		JWTIssuer:         get("LEXFLOW_JWT_ISSUER"),
 		JWTAudience:       get("LEXFLOW_JWT_AUDIENCE"),
@@ -130,6 +133,9 @@ func FromEnv() (Config, error) {
 	}
 	if c.MaxSteps, err = strconv.Atoi(get("LEXFLOW_MAX_STEPS")); err != nil || c.MaxSteps < 1 {
 		return c, fmt.Errorf("LEXFLOW_MAX_STEPS: want a positive integer, got %q", get("LEXFLOW_MAX_STEPS"))
+	}
+	if c.CorpusDB == "" {
+		c.CorpusDB = c.Path("corpus.db")
 	}
 	if c.Reasoner.BaseURL == "" {
 		c.Reasoner = c.Assistant

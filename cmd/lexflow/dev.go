@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/lexflow/lexflow/config"
+	"github.com/lexflow/lexflow/corpus"
 	"github.com/lexflow/lexflow/devenv"
 )
 
@@ -43,6 +44,15 @@ func runDev(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 		return fmt.Errorf("%w (its log: %s)", err, cfg.Path("temporal.log"))
 	}
 	defer ts.Stop()
+
+	counts, built, err := corpus.Ensure(ctx, cfg.CorpusDB)
+	if err != nil {
+		return err
+	}
+	if built {
+		log.Info("Built the legal corpus", "db", cfg.CorpusDB)
+		printCounts(os.Stderr, counts)
+	}
 
 	uri := cfg.MongoURI
 	if uri == "" {

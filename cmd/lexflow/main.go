@@ -21,6 +21,7 @@ commands:
   api      serve the REST API
   worker   run the Temporal worker
   token    print a bearer token: lexflow token --sub alice --org acme --role user
+  corpus   build the legal corpus database: lexflow corpus load
   model    serve the offline model: lexflow model --addr 127.0.0.1:8090
 
 Configuration comes from the environment; see README.md.
@@ -52,6 +53,8 @@ func main() {
 		err = runToken(cfg, args, os.Stdout)
 	case "model":
 		err = runModel(ctx, args, log)
+	case "corpus":
+		err = runCorpus(ctx, cfg, args, os.Stdout)
 	case "help", "-h", "--help":
 		fmt.Print(usage)
 	default:

@@ -234,3 +234,19 @@ func TestUnknownCommand(t *testing.T) {
 		t.Fatalf("lexflow frobnicate: %v %s", err, out)
 	}
 }
+
+func TestCorpusLoad(t *testing.T) {
+	d := newDevEnv(t)
+	out, err := d.command("corpus", "load").CombinedOutput()
+	if err != nil {
+		t.Fatalf("lexflow corpus load: %v\n%s", err, out)
+	}
+	for _, want := range []string{"eu-gdpr-xml                      297          0", "ro-jurisprudenta-rejust            0        241", "built "} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if out, err := d.command("corpus", "unload").CombinedOutput(); err == nil {
+		t.Errorf("lexflow corpus unload succeeded: %s", out)
+	}
+}

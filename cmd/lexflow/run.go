@@ -18,6 +18,7 @@ import (
 	"github.com/lexflow/lexflow/api"
 	"github.com/lexflow/lexflow/auth"
 	"github.com/lexflow/lexflow/config"
+	"github.com/lexflow/lexflow/corpus"
 	"github.com/lexflow/lexflow/llm"
 	"github.com/lexflow/lexflow/llm/offline"
 	"github.com/lexflow/lexflow/prompts"
@@ -193,4 +194,28 @@ func runModel(ctx context.Context, args []string, log *slog.Logger) error {
 	log.Info("Offline model serving", "base_url", srv.BaseURL)
 	<-ctx.Done()
 	return srv.Stop(context.Background())
+}
+
+// runCorpus builds the legal corpus database from the archive shipped in the binary and
+// prints the rows of each source.
+func runCorpus(ctx context.Context, cfg config.Config, args []string, out io.Writer) error {
+	if len(args) != 1 || args[0] != "load" {
+		return errors.New("usage: lexflow corpus load")
+	}
+	start := time.Now()
+	counts, err := corpus.Build(ctx, cfg.CorpusDB)
+	if err != nil {
+		return err
+	}
+	printCounts(out, counts)
+	_, err = fmt.Fprintf(out, "built %s in %s\n", cfg.CorpusDB, time.Since(start).Round(time.Millisecond))
+	return err
+}
+
+// printCounts writes the rows of each source as a table.
+func printCounts(out io.Writer, counts corpus.Counts) {
+	fmt.Fprintf(out, "%-26s %9s %10s\n", "source", "articles", "decisions")
+	for _, src := range []string{corpus.SourceGDPR, corpus.SourceNormattiva, corpus.SourceROCodes, corpus.SourceCassazione, corpus.SourceRejust} {
+		fmt.Fprintf(out, "%-26s %9d %10d\n", src, counts[src].Articles, counts[src].Decisions)
+	}
 }

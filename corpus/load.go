@@ -1,0 +1,80 @@
+package corpus
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+)
+
+// Source names, as counted in the sources table.
+const (
+	SourceGDPR       = "eu-gdpr-xml"
+	SourceNormattiva = "it-normattiva-codes"
+	SourceCassazione = "it-cassazione"
+	SourceROCodes    = "ro-codes-legislatie"
+	SourceRejust     = "ro-jurisprudenta-rejust"
+)
+
+// Build loads the shipped archive into a new database at path and returns the rows of
+// each source. The file at path is replaced only once the new one is complete.
+func Build(ctx context.Context, path string) (Counts, error) {
+	f, err := readArchive(bytes.NewReader(Archive))
+	if err != nil {
+		return nil, err
+	}
+	if err := f.verify(); err != nil {
+		return nil, err
+	}
+	counts := Counts{}
+	var arts []Article
+	for _, src := range []struct {
+		name string
+		load func(files) ([]Article, error)
+	}{{SourceGDPR, loadGDPR}, {SourceNormattiva, loadNormattiva}, {SourceROCodes, loadRomanianCodes}} {
+		a, err := src.load(f)
+		if err != nil {
+			return nil, err
+		}
+		counts[src.name] = SourceCount{Articles: len(a)}
+		arts = append(arts, a...)
+	}
+	var decs []Decision
+	for _, src := range []struct {
+		name string
+		load func(files) ([]Decision, error)
+	}{{SourceCassazione, loadCassazione}, {SourceRejust, loadRejust}} {
+		d, err := src.load(f)
+		if err != nil {
+			return nil, err
+		}
+		counts[src.name] = SourceCount{Decisions: len(d)}
+		decs = append(decs, d...)
+	}
+	if err := write(ctx, path, archiveSum(), arts, decs, counts); err != nil {
+		return nil, fmt.Errorf("corpus: write %s: %w", path, err)
+	}
+	return counts, nil
+}
+
+// Ensure builds the database at path unless it exists and was built from the shipped
+// archive. built reports whether it had to.
+func Ensure(ctx context.Context, path string) (counts Counts, built bool, err error) {
+	if s, err := Open(path); err == nil {
+		sum := s.archiveSum(ctx)
+		counts, cerr := s.Counts(ctx)
+		s.Close()
+		if sum == archiveSum() && cerr == nil {
+			return counts, false, nil
+		}
+	}
+	counts, err = Build(ctx, path)
+	return counts, err == nil, err
+}
+
+// archiveSum is the checksum of the shipped archive.
+func archiveSum() string {
+	sum := sha256.Sum256(Archive)
+	return hex.EncodeToString(sum[:])
+}
