@@ -8,11 +8,13 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/lexflow/lexflow/config"
+	"github.com/lexflow/lexflow/corpus"
 	"github.com/lexflow/lexflow/devenv"
 	"github.com/lexflow/lexflow/llm"
 	"github.com/lexflow/lexflow/prompts"
@@ -21,8 +23,12 @@ import (
 	"github.com/lexflow/lexflow/store/mongostore"
 )
 
-// st is a store on an embedded FerretDB that TestMain starts.
-var st *mongostore.Store
+// st is a store on an embedded FerretDB that TestMain starts; lc the legal corpus it
+// builds.
+var (
+	st *mongostore.Store
+	lc *corpus.Store
+)
 
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "lexflow-activities-")
@@ -34,6 +40,12 @@ func TestMain(m *testing.M) {
 		panic(err)
 	}
 	if st, err = mongostore.Open(context.Background(), f.URI, "activities"); err != nil {
+		panic(err)
+	}
+	if _, err := corpus.Build(context.Background(), filepath.Join(dir, "corpus.db")); err != nil {
+		panic(err)
+	}
+	if lc, err = corpus.Open(filepath.Join(dir, "corpus.db")); err != nil {
 		panic(err)
 	}
 	code := m.Run()
@@ -145,5 +157,26 @@ func TestCaseToolAnswers(t *testing.T) {
 	upd, err = a.UpdateCaseDetails(ctx, schemas.UpdateCaseDetailsArgs{CaseID: id, Updates: map[string]any{"summary.current": "x"}})
 	if err != nil || upd.Status != "success" {
 		t.Errorf("update = %+v, %v", upd, err)
+	}
+}
+
+func TestLegalSQLAnswers(t *testing.T) {
+	ctx := context.Background()
+	a := &Research{Corpus: lc}
+	res, err := a.LegalSQL(ctx, schemas.LegalSQLArgs{TableName: "legislatie",
+		QueryString: "SELECT doc_id, title FROM legislatie WHERE jurisdiction = 'ro' AND act_number = '287' AND article = '1357'"})
+	if err != nil || res.Status != "success" || len(res.Results) != 1 || res.Results[0]["title"] != "Condițiile răspunderii" {
+		t.Errorf("a query: %+v, %v", res, err)
+	}
+	for _, tc := range []struct{ table, query, want string }{
+		{"users", "SELECT 1", "Invalid table name"},
+		{"legislatie", "DELETE FROM legislatie", "Unauthorized access: "},
+		{"legislatie", "SELECT * FROM jurisprudenta", "Unauthorized access: "},
+		{"legislatie", "SELECT nothing FROM legislatie", "Query execution failed: "},
+	} {
+		res, err := a.LegalSQL(ctx, schemas.LegalSQLArgs{TableName: tc.table, QueryString: tc.query})
+		if err != nil || res.Status != "error" || !strings.HasPrefix(res.ErrorMessage, tc.want) {
+			t.Errorf("%s on %s: %+v, %v; want an error starting %q", tc.query, tc.table, res, err, tc.want)
+		}
 	}
 }

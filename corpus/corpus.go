@@ -197,6 +197,8 @@ func fill(ctx context.Context, db *sql.DB, archiveSum string, arts []Article, de
 // Store is an open corpus database, read-only.
 type Store struct {
 	db *sql.DB
+	// queries serves Query, with an authorizer installed per query.
+	queries *sql.DB
 }
 
 // ErrNotBuilt means the corpus database has not been built yet.
@@ -211,7 +213,12 @@ func Open(path string) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Store{db: db}, nil
+	queries, err := openQueries(path)
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	return &Store{db: db, queries: queries}, nil
 }
 
 // archiveSum returns the checksum of the archive the database was built from.
@@ -222,7 +229,7 @@ func (s *Store) archiveSum(ctx context.Context) string {
 }
 
 // Close closes the database.
-func (s *Store) Close() error { return s.db.Close() }
+func (s *Store) Close() error { return errors.Join(s.queries.Close(), s.db.Close()) }
 
 // Counts returns the rows of each source.
 func (s *Store) Counts(ctx context.Context) (Counts, error) {

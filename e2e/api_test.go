@@ -363,3 +363,33 @@ func TestReloadPromptsIsForAdmins(t *testing.T) {
 		t.Errorf("reload: %d %s", r.status, r.raw)
 	}
 }
+
+// TestLegalSQLThroughChat asks the corpus in SQL: an admin's turn runs legal_sql, a
+// user's is not offered it.
+func TestLegalSQLThroughChat(t *testing.T) {
+	admin, err := signer.Mint(auth.Identity{Subject: "lawyer", Roles: []string{auth.RoleAdmin}}, time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := createCase(t, admin, "Research")
+	q := "sql: SELECT doc_id, title FROM legislatie WHERE act_type = 'codice civile' AND article = '2043'"
+	r := call(t, "POST", "/v1/cases/"+id+"/messages", admin, map[string]any{"message": q})
+	used, _ := r.body["tools_used"].([]any)
+	if r.status != 200 || len(used) != 1 || used[0].(map[string]any)["tool"] != "legal_sql" || used[0].(map[string]any)["status"] != "ok" {
+		t.Fatalf("admin: %d %s", r.status, r.raw)
+	}
+	if reply := r.body["reply"].(string); !strings.Contains(reply, "Risarcimento per fatto illecito") || !strings.HasSuffix(reply, "Sources: legal_sql") {
+		t.Errorf("reply = %q", reply)
+	}
+	r = call(t, "POST", "/v1/cases/"+id+"/messages", admin, map[string]any{"message": "sql: DELETE FROM legislatie"})
+	if used := r.body["tools_used"].([]any); len(used) != 1 || used[0].(map[string]any)["status"] != "error" ||
+		!strings.HasPrefix(used[0].(map[string]any)["error"].(string), "Unauthorized access") {
+		t.Errorf("a write: %s", r.raw)
+	}
+	user := token(t, "nina")
+	uid := createCase(t, user, "Research")
+	r = call(t, "POST", "/v1/cases/"+uid+"/messages", user, map[string]any{"message": q})
+	if used := r.body["tools_used"].([]any); len(used) != 0 {
+		t.Errorf("a user ran %v", used)
+	}
+}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/lexflow/lexflow/api"
 	"github.com/lexflow/lexflow/config"
+	"github.com/lexflow/lexflow/corpus"
 	"github.com/lexflow/lexflow/llm"
 	"github.com/lexflow/lexflow/schemas"
 	"github.com/lexflow/lexflow/store"
@@ -47,11 +48,15 @@ func runHelperWorker() int {
 	if err != nil {
 		return fail(err)
 	}
+	lc, err := corpus.Open(os.Getenv("LEXFLOW_CORPUS_DB"))
+	if err != nil {
+		return fail(err)
+	}
 	var s store.Store = st
 	if d, err := time.ParseDuration(os.Getenv(helperSlowTool)); err == nil {
 		s = slowStore{st, d}
 	}
-	w := worker.New(tc, os.Getenv("LEXFLOW_TASK_QUEUE"), worker.Deps{Store: s, Models: models, Prompts: lib})
+	w := worker.New(tc, os.Getenv("LEXFLOW_TASK_QUEUE"), worker.Deps{Store: s, Models: models, Prompts: lib, Corpus: lc})
 	if err := w.Run(sdkworker.InterruptCh()); err != nil {
 		return fail(err)
 	}
@@ -79,7 +84,7 @@ func startHelperWorker(t *testing.T, queue string, slow time.Duration) *exec.Cmd
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), helperEnv+"=worker", "TEMPORAL_ADDRESS="+temporal.Address,
-		"MONGODB_URI="+mongoURI, "LEXFLOW_TASK_QUEUE="+queue)
+		"MONGODB_URI="+mongoURI, "LEXFLOW_TASK_QUEUE="+queue, "LEXFLOW_CORPUS_DB="+corpusDB)
 	if slow > 0 {
 		cmd.Env = append(cmd.Env, helperSlowTool+"="+slow.String())
 	}

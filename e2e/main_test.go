@@ -19,6 +19,7 @@ import (
 	"github.com/lexflow/lexflow/api"
 	"github.com/lexflow/lexflow/auth"
 	"github.com/lexflow/lexflow/config"
+	"github.com/lexflow/lexflow/corpus"
 	"github.com/lexflow/lexflow/devenv"
 	"github.com/lexflow/lexflow/llm"
 	"github.com/lexflow/lexflow/prompts"
@@ -37,6 +38,9 @@ const continueAsNewAfter = 60
 var (
 	temporal *devenv.TemporalServer
 	mongoURI string
+	// corpusDB is the legal corpus, built once for the suite.
+	corpusDB string
+	lc       *corpus.Store
 	tc       client.Client
 	st       *mongostore.Store
 	apiURL   string
@@ -96,12 +100,20 @@ func run(m *testing.M) int {
 	}
 	defer tc.Close()
 
+	corpusDB = filepath.Join(dir, "corpus.db")
+	if _, err := corpus.Build(ctx, corpusDB); err != nil {
+		return fail(err)
+	}
+	if lc, err = corpus.Open(corpusDB); err != nil {
+		return fail(err)
+	}
+	defer lc.Close()
 	models, stopModels, err := llm.Roles(config.Config{ModelTimeout: 30 * time.Second})
 	if err != nil {
 		return fail(err)
 	}
 	defer stopModels()
-	w := worker.New(tc, taskQueue, worker.Deps{Store: st, Models: models, Prompts: lib})
+	w := worker.New(tc, taskQueue, worker.Deps{Store: st, Models: models, Prompts: lib, Corpus: lc})
 	if err := w.Start(); err != nil {
 		return fail(err)
 	}

@@ -81,3 +81,12 @@ type (
 		SpecificQuestion string `json:"specific_question"`
 	}
 )
+
+// LegalSQLResult is legal_sql's return shape (seed 003's query_bigquery):
+// {"status": "success", "results": [...]} or {"status": "error", "error_message": "..."}.
+type LegalSQLResult struct {
+	Status       string           `json:"status"`
+	Results      []map[string]any `json:"results,omitempty"`
+	Truncated    bool             `json:"truncated,omitempty"`
+	ErrorMessage string           `json:"error_message,omitempty"`
+}

@@ -7,9 +7,9 @@ import (
 	"unicode/utf8"
 )
 
-// Formatter turns a tool's JSON result into the bounded text the model reads. ok is
-// false when the result reports a failure; text then says why.
-type Formatter func(name string, result []byte) (text string, ok bool)
+// Formatter turns a tool's JSON result into the bounded text the model reads. When the
+// result reports a failure, failure is its reason and text the failure text.
+type Formatter func(name string, result []byte) (text, failure string)
 
 // SummaryChars caps a result summary where seed 000 sets no cap (seed 001).
 const SummaryChars = 900
@@ -17,52 +17,54 @@ const SummaryChars = 900
 // Failed is the text a failed tool call shows the model (seed 000's error shaping).
 func Failed(name, reason string) string { return fmt.Sprintf("[Tool %s failed: %s]", name, reason) }
 
-// lexeFailure reports LEXE's executor failure shape, {"success": false, "error": "..."}.
-func lexeFailure(name string, result []byte) (string, bool) {
+// lexeFailure returns the reason of LEXE's executor failure shape,
+// {"success": false, "error": "..."}, or "".
+func lexeFailure(result []byte) string {
 	var r struct {
 		Success *bool  `json:"success"`
 		Error   string `json:"error"`
 	}
 	if json.Unmarshal(result, &r) == nil && r.Success != nil && !*r.Success {
-		return Failed(name, r.Error), true
+		return or(r.Error, "unknown error")
 	}
-	return "", false
+	return ""
 }
 
 // formatStatus formats seed 003's {"status": ...} results: an error status becomes the
 // failure text; anything else is the compact JSON, capped at SummaryChars.
-func formatStatus(name string, result []byte) (string, bool) {
+func formatStatus(name string, result []byte) (string, string) {
 	var r struct {
 		Status       string `json:"status"`
 		ErrorMessage string `json:"error_message"`
 	}
 	if json.Unmarshal(result, &r) == nil && r.Status == "error" {
-		return Failed(name, r.ErrorMessage), false
+		reason := or(r.ErrorMessage, "unknown error")
+		return Failed(name, reason), reason
 	}
-	return Clip(compact(result), SummaryChars), true
+	return Clip(compact(result), SummaryChars), ""
 }
 
-func formatWebSearch(name string, result []byte) (string, bool) {
-	if text, failed := lexeFailure(name, result); failed {
-		return text, false
+func formatWebSearch(name string, result []byte) (string, string) {
+	if reason := lexeFailure(result); reason != "" {
+		return Failed(name, reason), reason
 	}
 	var r struct {
 		Results []struct{ Title, URL, Content string } `json:"results"`
 	}
 	_ = json.Unmarshal(result, &r)
 	if len(r.Results) == 0 {
-		return "[Web search: Nessun risultato]", true
+		return "[Web search: Nessun risultato]", ""
 	}
 	var lines []string
 	for _, x := range first(r.Results, 5) {
 		lines = append(lines, fmt.Sprintf("- %s: %s", x.Title, Clip(x.Content, 500)))
 	}
-	return strings.Join(lines, "\n"), true
+	return strings.Join(lines, "\n"), ""
 }
 
-func formatNormattiva(name string, result []byte) (string, bool) {
-	if text, failed := lexeFailure(name, result); failed {
-		return text, false
+func formatNormattiva(name string, result []byte) (string, string) {
+	if reason := lexeFailure(result); reason != "" {
+		return Failed(name, reason), reason
 	}
 	var r struct {
 		Text    string `json:"text"`
@@ -71,30 +73,30 @@ func formatNormattiva(name string, result []byte) (string, bool) {
 	}
 	_ = json.Unmarshal(result, &r)
 	if r.Text == "" {
-		return "[Normattiva: Nessun risultato]", true
+		return "[Normattiva: Nessun risultato]", ""
 	}
 	status := "VIGENTE"
 	if r.Vigente != nil && !*r.Vigente {
 		status = "NON VIGENTE"
 	}
-	return fmt.Sprintf("[Normattiva: %s - %s]\n%s", r.URN, status, r.Text), true
+	return fmt.Sprintf("[Normattiva: %s - %s]\n%s", r.URN, status, r.Text), ""
 }
 
-func formatEurlex(name string, result []byte) (string, bool) {
-	if text, failed := lexeFailure(name, result); failed {
-		return text, false
+func formatEurlex(name string, result []byte) (string, string) {
+	if reason := lexeFailure(result); reason != "" {
+		return Failed(name, reason), reason
 	}
 	var r struct{ Text, Title, Celex string }
 	_ = json.Unmarshal(result, &r)
 	if r.Text == "" {
-		return "[EUR-Lex: Nessun risultato]", true
+		return "[EUR-Lex: Nessun risultato]", ""
 	}
-	return fmt.Sprintf("[EUR-Lex: %s - %s]\n%s", r.Celex, r.Title, r.Text), true
+	return fmt.Sprintf("[EUR-Lex: %s - %s]\n%s", r.Celex, r.Title, r.Text), ""
 }
 
-func formatInfolex(name string, result []byte) (string, bool) {
-	if text, failed := lexeFailure(name, result); failed {
-		return text, false
+func formatInfolex(name string, result []byte) (string, string) {
+	if reason := lexeFailure(result); reason != "" {
+		return Failed(name, reason), reason
 	}
 	var r struct {
 		ArticleText string `json:"article_text"`
@@ -106,7 +108,7 @@ func formatInfolex(name string, result []byte) (string, bool) {
 	}
 	_ = json.Unmarshal(result, &r)
 	if r.ArticleText == "" && r.Spiegazione == "" && len(r.Massime) == 0 {
-		return "[InfoLex: Nessun risultato]", true
+		return "[InfoLex: Nessun risultato]", ""
 	}
 	var parts []string
 	if r.ArticleText != "" {
@@ -122,12 +124,12 @@ func formatInfolex(name string, result []byte) (string, bool) {
 		}
 		parts = append(parts, strings.Join(lines, "\n"))
 	}
-	return strings.Join(parts, "\n\n"), true
+	return strings.Join(parts, "\n\n"), ""
 }
 
-func formatKB(name string, result []byte) (string, bool) {
-	if text, failed := lexeFailure(name, result); failed {
-		return text, false
+func formatKB(name string, result []byte) (string, string) {
+	if reason := lexeFailure(result); reason != "" {
+		return Failed(name, reason), reason
 	}
 	var r struct {
 		Results []struct {
@@ -142,7 +144,7 @@ func formatKB(name string, result []byte) (string, bool) {
 	}
 	_ = json.Unmarshal(result, &r)
 	if len(r.Results) == 0 {
-		return "[KB Massimario: Nessun risultato]", true
+		return "[KB Massimario: Nessun risultato]", ""
 	}
 	lines := []string{fmt.Sprintf("[KB Massimario: %d risultati]", len(r.Results))}
 	for _, x := range first(r.Results, 8) {
@@ -161,7 +163,7 @@ func formatKB(name string, result []byte) (string, bool) {
 		}
 		lines = append(lines, line+": "+Clip(text, 1000))
 	}
-	return strings.Join(lines, "\n"), true
+	return strings.Join(lines, "\n"), ""
 }
 
 // searchResult is one result of lex_search and lex_search_enriched.
@@ -187,22 +189,22 @@ func formatResults(label string, results []searchResult) string {
 	return strings.Join(lines, "\n")
 }
 
-func formatLexSearch(name string, result []byte) (string, bool) {
-	if text, failed := lexeFailure(name, result); failed {
-		return text, false
+func formatLexSearch(name string, result []byte) (string, string) {
+	if reason := lexeFailure(result); reason != "" {
+		return Failed(name, reason), reason
 	}
 	var r struct {
 		Results []searchResult `json:"results"`
 	}
 	_ = json.Unmarshal(result, &r)
-	return formatResults("Legal Search", r.Results), true
+	return formatResults("Legal Search", r.Results), ""
 }
 
 // formatLexSearchEnriched handles both of seed 000's shapes: A, an analysis text (or
 // enriched_results in its place); B, structured results.
-func formatLexSearchEnriched(name string, result []byte) (string, bool) {
-	if text, failed := lexeFailure(name, result); failed {
-		return text, false
+func formatLexSearchEnriched(name string, result []byte) (string, string) {
+	if reason := lexeFailure(result); reason != "" {
+		return Failed(name, reason), reason
 	}
 	var r struct {
 		Analysis        string         `json:"analysis"`
@@ -211,12 +213,12 @@ func formatLexSearchEnriched(name string, result []byte) (string, bool) {
 	}
 	_ = json.Unmarshal(result, &r)
 	if len(r.Results) > 0 {
-		return formatResults("Legal Search Enriched", r.Results), true
+		return formatResults("Legal Search Enriched", r.Results), ""
 	}
 	if analysis := or(r.Analysis, r.EnrichedResults); analysis != "" {
-		return "[Legal Search Enriched]\n" + Clip(analysis, 3000), true
+		return "[Legal Search Enriched]\n" + Clip(analysis, 3000), ""
 	}
-	return "[Legal Search Enriched: Nessun risultato]", true
+	return "[Legal Search Enriched: Nessun risultato]", ""
 }
 
 func or(a, b string) string {

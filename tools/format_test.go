@@ -9,7 +9,8 @@ import (
 func format(t *testing.T, tool string, result string) (string, bool) {
 	t.Helper()
 	tl, _ := Get(tool)
-	return tl.Format(tool, []byte(result))
+	text, failure := tl.Format(tool, []byte(result))
+	return text, failure == ""
 }
 
 func mustJSON(t testing.TB, v any) []byte {

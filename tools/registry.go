@@ -65,8 +65,11 @@ func (t *Tool) AllowedFor(roles []string) bool {
 	return slices.ContainsFunc(roles, func(r string) bool { return slices.Contains(t.Roles, r) })
 }
 
-// casesActs names the case activities; the worker registers the real struct.
-var casesActs *activities.Cases
+// casesActs and researchActs name the activities; the worker registers the real structs.
+var (
+	casesActs    *activities.Cases
+	researchActs *activities.Research
+)
 
 var (
 	allRoles  = []string{auth.RoleUser, auth.RoleAdmin, auth.RoleSupport}
@@ -93,7 +96,7 @@ var registry = mustLoad([]*Tool{
 		Policy: lexeNoRetry, Format: formatWebSearch, decode: decodeArgs[schemas.WebSearchArgs]},
 	// Seed 003's query_bigquery; read-only SQL is for admins, as Sanctum's db-query.
 	{Name: schemas.ToolLegalSQL, Roles: adminOnly, DefaultOn: true,
-		Policy: legalSQLPolicy, Format: formatStatus, decode: decodeArgs[schemas.LegalSQLArgs]},
+		Policy: legalSQLPolicy, Format: formatStatus, Activity: researchActs.LegalSQL, decode: decodeArgs[schemas.LegalSQLArgs]},
 	// Case tools (seed 003).
 	{Name: schemas.ToolGetCaseDetails, Roles: allRoles, DefaultOn: true, Bound: bindCase,
 		Policy: caseToolPolicy, Format: formatStatus, Activity: casesActs.GetCaseDetails, decode: decodeArgs[schemas.GetCaseDetailsArgs]},

@@ -7,6 +7,7 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/lexflow/lexflow/activities"
+	"github.com/lexflow/lexflow/corpus"
 	"github.com/lexflow/lexflow/llm"
 	"github.com/lexflow/lexflow/prompts"
 	"github.com/lexflow/lexflow/schemas"
@@ -21,6 +22,8 @@ type Deps struct {
 	Models map[string]*llm.Client
 	// Prompts assembles the models' system prompts.
 	Prompts *prompts.Library
+	// Corpus is the legal corpus the research tools read.
+	Corpus *corpus.Store
 }
 
 // New returns a worker for taskQueue with every workflow and activity registered.
@@ -36,5 +39,6 @@ func Register(r worker.Registry, d Deps) {
 	r.RegisterWorkflowWithOptions(workflows.ChatTurn, workflow.RegisterOptions{Name: schemas.ChatTurnWorkflow})
 	r.RegisterActivity(&activities.Cases{Store: d.Store})
 	r.RegisterActivity(&activities.Transcript{Store: d.Store})
+	r.RegisterActivity(&activities.Research{Corpus: d.Corpus})
 	r.RegisterActivity(&activities.Model{Clients: d.Models, Transcripts: d.Store, Memories: d.Store, Prompts: d.Prompts})
 }

@@ -213,10 +213,10 @@ func (t *turn) call(call schemas.ToolCall) (text string, stop bool) {
 		use.Summary = text
 		return text, false
 	}
-	text, ok := tool.Format(call.Name, out)
+	text, failure := tool.Format(call.Name, out)
 	use.Summary = tools.Clip(text, tools.SummaryChars)
-	if !ok {
-		use.Error = text
+	if failure != "" {
+		use.Error = failure
 		return text, false
 	}
 	use.Status = schemas.ToolOK

@@ -2,7 +2,7 @@ package workflows
 
 import (
 	"context"
-		"errors"
+	"errors"
 	"strings"
 	"testing"
 

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/lexflow/lexflow/config"
-	"github.com/lexflow/lexflow/corpus"
 	"github.com/lexflow/lexflow/devenv"
 )
 
@@ -45,15 +44,6 @@ func runDev(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 	}
 	defer ts.Stop()
 
-	counts, built, err := corpus.Ensure(ctx, cfg.CorpusDB)
-	if err != nil {
-		return err
-	}
-	if built {
-		log.Info("Built the legal corpus", "db", cfg.CorpusDB)
-		printCounts(os.Stderr, counts)
-	}
-
 	uri := cfg.MongoURI
 	if uri == "" {
 		f, err := devenv.StartFerretDB(ctx, cfg.DevMongoAddr, cfg.Path("ferretdb"), log)
@@ -68,7 +58,7 @@ func runDev(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 		return err
 	}
 	defer b.close()
-	stopWorker, err := startWorker(cfg, b)
+	stopWorker, err := startWorker(ctx, cfg, b, log)
 	if err != nil {
 		return err
 	}

@@ -59,18 +59,30 @@ func signer(cfg config.Config) (auth.HS256, error) {
 	return auth.HS256{Secret: secret, Issuer: cfg.JWTIssuer, Audience: cfg.JWTAudience}, nil
 }
 
-// startWorker opens what the worker needs and starts it; stop undoes all of it.
-func startWorker(cfg config.Config, b *backends) (stop func(), err error) {
-	models, stopModels, err := llm.Roles(cfg)
+// startWorker opens what the worker needs and starts it; stop undoes all of it. The
+// legal corpus is built first if it is missing or older than the shipped archive.
+func startWorker(ctx context.Context, cfg config.Config, b *backends, log *slog.Logger) (stop func(), err error) {
+	if _, built, err := corpus.Ensure(ctx, cfg.CorpusDB); err != nil {
+		return nil, err
+	} else if built {
+		log.Info("Built the legal corpus", "db", cfg.CorpusDB)
+	}
+	lc, err := corpus.Open(cfg.CorpusDB)
 	if err != nil {
 		return nil, err
 	}
-	w := worker.New(b.tc, cfg.TaskQueue, worker.Deps{Store: b.st, Models: models, Prompts: b.lib})
+	models, stopModels, err := llm.Roles(cfg)
+	if err != nil {
+		lc.Close()
+		return nil, err
+	}
+	w := worker.New(b.tc, cfg.TaskQueue, worker.Deps{Store: b.st, Models: models, Prompts: b.lib, Corpus: lc})
 	if err := w.Start(); err != nil {
 		stopModels()
+		lc.Close()
 		return nil, fmt.Errorf("start worker: %w", err)
 	}
-	return func() { w.Stop(); stopModels() }, nil
+	return func() { w.Stop(); stopModels(); lc.Close() }, nil
 }
 
 // serveAPI serves the API on cfg.HTTPAddr until ctx ends, then drains requests.
@@ -150,7 +162,7 @@ func runWorker(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 		return err
 	}
 	defer b.close()
-	stop, err := startWorker(cfg, b)
+	stop, err := startWorker(ctx, cfg, b, log)
 	if err != nil {
 		return err
 	}

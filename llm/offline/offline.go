@@ -150,6 +150,7 @@ var (
 	caseDetailsRe = regexp.MustCompile(`(?i)case details|details of (the|my) case|detaliile cazului|detaliile dosarului|dettagli del caso|dettagli della pratica`)
 	summaryRe     = regexp.MustCompile(`(?is)^\s*(?:summary|rezumat|riassunto)\s*:\s*(.+?)\s*$`)
 	factRe        = regexp.MustCompile(`(?is)^\s*(?:fact|fapt|fatto)\s*:\s*(.+?)\s*$`)
+	sqlRe         = regexp.MustCompile(`(?is)^\s*sql\s*:\s*(.+?)\s*$`)
 	caseIDRe      = regexp.MustCompile(`(?m)^Case ID: (\S+)$`)
 	languageRe    = regexp.MustCompile(`(?m)^Language: (\w+)$`)
 )
@@ -158,7 +159,9 @@ var (
 // Otherwise, with tools on offer, the latest user message picks a tool:
 //   - "case details" (or "detaliile cazului", "dettagli del caso") → get_case_details;
 //   - "summary: TEXT" (or "rezumat:", "riassunto:") → update_case_details summary.current;
-//   - "fact: TEXT" (or "fapt:", "fatto:") → update_case_details, appending to facts.
+//   - "fact: TEXT" (or "fapt:", "fatto:") → update_case_details, appending to facts;
+//   - "sql: SELECT ..." → legal_sql on jurisprudenta if the query names it, else on
+//     legislatie.
 //
 // Anything else gets a short reply that says what the offline model can do.
 func decide(msgs []message, offered map[string]bool) reply {
@@ -208,6 +211,17 @@ func decide(msgs []message, offered map[string]bool) reply {
 	case offered["update_case_details"] && factRe.MatchString(user):
 		text := factRe.FindStringSubmatch(user)[1]
 		return call("update_case_details", map[string]any{"updates": map[string]any{"facts": []any{map[string]any{"fact": text}}}})
+	case offered["legal_sql"] && sqlRe.MatchString(user):
+		query := sqlRe.FindStringSubmatch(user)[1]
+		table := "legislatie"
+		if strings.Contains(strings.ToLower(query), "jurisprudenta") {
+			table = "jurisprudenta"
+		}
+		// legal_sql has no case_id argument.
+		raw, _ := json.Marshal(map[string]any{"query_string": query, "table_name": table})
+		tc := toolCall{ID: "call_" + digest("legal_sql"+string(raw), len(msgs)), Type: "function"}
+		tc.Function.Name, tc.Function.Arguments = "legal_sql", string(raw)
+		return reply{calls: []toolCall{tc}}
 	}
 	return reply{content: words.help}
 }
@@ -258,9 +272,10 @@ func describe(r toolResult, w wording) (string, bool) {
 		return fmt.Sprintf(w.failed, r.name, strings.TrimSuffix(strings.TrimPrefix(r.content, "[Tool "+r.name+" failed: "), "]")), false
 	}
 	var res struct {
-		Status       string         `json:"status"`
-		ErrorMessage string         `json:"error_message"`
-		CaseDetails  map[string]any `json:"case_details"`
+		Status       string           `json:"status"`
+		ErrorMessage string           `json:"error_message"`
+		CaseDetails  map[string]any   `json:"case_details"`
+		Results      []map[string]any `json:"results"`
 	}
 	if err := json.Unmarshal([]byte(r.content), &res); err != nil {
 		return fmt.Sprintf("%s: %s", r.name, clip(r.content, 300)), true
@@ -278,6 +293,9 @@ func describe(r toolResult, w wording) (string, bool) {
 		facts, _ := res.CaseDetails["facts"].([]any)
 		return fmt.Sprintf(w.details, clip(summary, 400), len(facts)), true
 	}
+	if res.Results != nil {
+		return fmt.Sprintf(w.rows, len(res.Results), clip(compactRows(res.Results), 400)), true
+	}
 	if res.Status == "success" {
 		return fmt.Sprintf(w.done, r.name), true
 	}
@@ -286,7 +304,7 @@ func describe(r toolResult, w wording) (string, bool) {
 
 // wording holds the offline model's phrases in one language.
 type wording struct {
-	intro, sources, failed, details, done, help string
+	intro, sources, failed, details, done, rows, help string
 }
 
 var phrases = map[string]wording{
@@ -296,6 +314,7 @@ var phrases = map[string]wording{
 		failed:  "%s failed: %s",
 		details: "Case summary: %s. Facts recorded: %d.",
 		done:    "%s succeeded.",
+		rows:    "The query returned %d rows: %s",
 		help: "I am Lexflow's offline model, running because no language model is configured. " +
 			"I can show the case details (\"show me the case details\"), set the summary (\"summary: ...\") " +
 			"or record a fact (\"fact: ...\").",
@@ -306,6 +325,7 @@ var phrases = map[string]wording{
 		failed:  "%s a eșuat: %s",
 		details: "Rezumatul cazului: %s. Fapte înregistrate: %d.",
 		done:    "%s a reușit.",
+		rows:    "Interogarea a întors %d rânduri: %s",
 		help: "Sunt modelul offline al Lexflow, activ pentru că nu este configurat niciun model de limbaj. " +
 			"Pot afișa detaliile cazului („arată-mi detaliile cazului”), seta rezumatul („rezumat: ...”) " +
 			"sau înregistra un fapt („fapt: ...”).",
@@ -316,10 +336,29 @@ var phrases = map[string]wording{
 		failed:  "%s non è riuscito: %s",
 		details: "Riassunto del caso: %s. Fatti registrati: %d.",
 		done:    "%s è riuscito.",
+		rows:    "La query ha restituito %d righe: %s",
 		help: "Sono il modello offline di Lexflow, attivo perché non è configurato alcun modello linguistico. " +
 			"Posso mostrare i dettagli del caso («mostrami i dettagli del caso»), impostare il riassunto («riassunto: ...») " +
 			"o registrare un fatto («fatto: ...»).",
 	},
+}
+
+// compactRows renders query rows on one line, each as its column values.
+func compactRows(rows []map[string]any) string {
+	parts := make([]string, len(rows))
+	for i, r := range rows {
+		keys := make([]string, 0, len(r))
+		for k := range r {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		vals := make([]string, len(keys))
+		for j, k := range keys {
+			vals[j] = fmt.Sprint(r[k])
+		}
+		parts[i] = strings.Join(vals, " | ")
+	}
+	return strings.Join(parts, "; ")
 }
 
 func clip(s string, n int) string {

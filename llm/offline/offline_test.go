@@ -11,7 +11,7 @@ func msg(role, content string) message {
 	return message{Role: role, Content: raw}
 }
 
-var allTools = map[string]bool{"get_case_details": true, "update_case_details": true}
+var allTools = map[string]bool{"get_case_details": true, "update_case_details": true, "legal_sql": true}
 
 func TestRulesPickTools(t *testing.T) {
 	system := msg("system", "Case ID: c-9\nLanguage: en")
@@ -24,6 +24,10 @@ func TestRulesPickTools(t *testing.T) {
 			`{"case_id":"c-9","updates":{"summary.current":"The tenant wants the deposit back"}}`},
 		{"fapt: contractul a expirat", "update_case_details",
 			`{"case_id":"c-9","updates":{"facts":[{"fact":"contractul a expirat"}]}}`},
+		{"sql: SELECT doc_id FROM legislatie WHERE article = '2043'", "legal_sql",
+			`{"query_string":"SELECT doc_id FROM legislatie WHERE article = '2043'","table_name":"legislatie"}`},
+		{"SQL: select court from jurisprudenta", "legal_sql",
+			`{"query_string":"select court from jurisprudenta","table_name":"jurisprudenta"}`},
 	} {
 		r := decide([]message{system, msg("user", tc.user)}, allTools)
 		if len(r.calls) != 1 || r.calls[0].Function.Name != tc.tool || r.calls[0].Function.Arguments != tc.args {

@@ -1,0 +1,113 @@
+package corpus
+
+import (
+	"context"
+	"crypto/sha256"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestQueryReads(t *testing.T) {
+	ctx := context.Background()
+	res, err := db.Query(ctx, `SELECT doc_id, summary FROM legislatie WHERE jurisdiction = 'ro' AND LOWER(text) LIKE '%chiria%' LIMIT 5`, "legislatie", DefaultQueryTimeout)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Rows) != 5 || res.Columns[0] != "doc_id" || res.Truncated {
+		t.Fatalf("result = %+v", res)
+	}
+	res, err = db.Query(ctx, `-- the full text of one article
+		WITH a AS (SELECT doc_id, text FROM legislatie) SELECT text FROM a WHERE doc_id = 'it/rd-262-1942/art-2043'`, "legislatie", DefaultQueryTimeout)
+	if err != nil || len(res.Rows) != 1 || !strings.HasPrefix(res.Rows[0]["text"].(string), "Qualunque fatto doloso") {
+		t.Fatalf("full text: %+v, %v", res, err)
+	}
+	res, err = db.Query(ctx, `SELECT doc_id FROM jurisprudenta;`, "jurisprudenta", DefaultQueryTimeout)
+	if err != nil || len(res.Rows) != MaxRows || !res.Truncated {
+		t.Fatalf("a large result: %d rows, truncated %v, %v", len(res.Rows), res.Truncated, err)
+	}
+	res, err = db.Query(ctx, `SELECT court, count(*) AS n FROM jurisprudenta WHERE jurisdiction = 'ro' GROUP BY court ORDER BY n DESC`, "jurisprudenta", DefaultQueryTimeout)
+	if err != nil || res.Rows[0]["court"] != "Curtea de Apel București" {
+		t.Fatalf("aggregate: %+v, %v", res, err)
+	}
+}
+
+// TestHostileQueries runs every statement of testdata/hostile.sql: each is refused or
+// fails, and the database file is byte for byte what it was.
+func TestHostileQueries(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "corpus.db")
+	if _, err := Build(ctx, path); err != nil {
+		t.Fatal(err)
+	}
+	before := fileSum(t, path)
+	s, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := os.ReadFile("testdata/hostile.sql")
+	if err != nil {
+		t.Fatal(err)
+	}
+	stmts := strings.Split(string(raw), "\n-- @@\n")
+	if len(stmts) < 100 {
+		t.Fatalf("the hostile corpus has %d statements, want at least 100", len(stmts))
+	}
+	refused := 0
+	for _, stmt := range stmts {
+		res, err := s.Query(ctx, stmt, "legislatie", time.Second)
+		if err == nil {
+			t.Errorf("accepted %q: %d rows", stmt, len(res.Rows))
+			continue
+		}
+		if errors.Is(err, ErrRefused) {
+			refused++
+		}
+	}
+	for _, table := range []string{"sqlite_master", "meta", "legislatie_fts", ""} {
+		if _, err := s.Query(ctx, "SELECT 1", table, time.Second); !errors.Is(err, ErrRefused) {
+			t.Errorf("table %q accepted: %v", table, err)
+		}
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if after := fileSum(t, path); after != before {
+		t.Error("the database file changed")
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		t.Errorf("files next to the database: %v", entries)
+	}
+	t.Logf("%d hostile statements: %d refused, %d failed", len(stmts), refused, len(stmts)-refused)
+}
+
+func fileSum(t *testing.T, path string) [32]byte {
+	t.Helper()
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sha256.Sum256(raw)
+}
+
+func TestScanStatements(t *testing.T) {
+	for q, want := range map[string]int{
+		"SELECT 1":                    1,
+		"SELECT 1;":                   1,
+		"SELECT 1; ":                  1,
+		"SELECT ';' FROM x":           1,
+		"SELECT 1 -- ; DROP\n":        1,
+		"SELECT 1 /* ; */":            1,
+		"SELECT 1; SELECT 2":          2,
+		`SELECT "a;b", [c;d], 'e;f'`: 1,
+	} {
+		if n, _ := scanStatements(q); n != want {
+			t.Errorf("scanStatements(%q) = %d, want %d", q, n, want)
+		}
+	}
+}
