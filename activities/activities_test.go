@@ -180,3 +180,80 @@ func TestLegalSQLAnswers(t *testing.T) {
 		}
 	}
 }
+
+func TestNormattivaSearch(t *testing.T) {
+	ctx := context.Background()
+	a := &Research{Corpus: lc}
+	for _, tc := range []struct {
+		args            schemas.NormattivaSearchArgs
+		textPrefix, urn string
+		vigente         bool
+	}{
+		{schemas.NormattivaSearchArgs{ActType: "codice civile", Article: "2043"}, "Qualunque fatto doloso o colposo",
+			"urn:nir:stato:regio.decreto:1942-03-16;262~art2043", true},
+		{schemas.NormattivaSearchArgs{ActType: "c.c.", Article: "art. 3"}, "ARTICOLO ABROGATO", "urn:nir:stato:regio.decreto:1942-03-16;262~art3", false},
+		{schemas.NormattivaSearchArgs{ActType: "d.lgs", ActNumber: "231", Date: "2001", Article: "5"}, "", "urn:nir:stato:decreto.legislativo:2001-06-08;231~art5", true},
+		// Romanian acts are reached the same way.
+		{schemas.NormattivaSearchArgs{ActType: "Codul civil", Article: "1357"}, "(1) Cel care cauzează altuia un prejudiciu", "", true},
+		{schemas.NormattivaSearchArgs{ActType: "legea", ActNumber: "287", Date: "2009", Article: "articolul 1357"}, "(1) Cel care cauzează", "", true},
+	} {
+		out, err := a.NormattivaSearch(ctx, tc.args)
+		res, ok := out.(schemas.NormattivaResult)
+		if err != nil || !ok || !strings.HasPrefix(res.Text, tc.textPrefix) || res.URN != tc.urn || res.Vigente != tc.vigente || res.Text == "" {
+			t.Errorf("%+v: %+v, %v", tc.args, out, err)
+		}
+	}
+	if out, _ := a.NormattivaSearch(ctx, schemas.NormattivaSearchArgs{ActType: "codice civile", Article: "99999"}); out.(schemas.NormattivaResult).Text != "" {
+		t.Errorf("a missing article: %+v", out)
+	}
+	if out, _ := a.NormattivaSearch(ctx, schemas.NormattivaSearchArgs{ActType: "codice della strada", Article: "1"}); out.(schemas.ToolFailure).Error == "" {
+		t.Errorf("an unknown act: %+v", out)
+	}
+}
+
+func TestEurlexSearch(t *testing.T) {
+	a := &Research{Corpus: lc}
+	for lang, prefix := range map[string]string{
+		"it": "1. L'interessato ha il diritto di ottenere dal titolare del trattamento la cancellazione",
+		"ro": "(1) Persoana vizată are dreptul de a obține din partea operatorului ștergerea",
+		"en": "1. The data subject shall have the right to obtain from the controller the erasure",
+	} {
+		out, err := a.EurlexSearch(context.Background(), schemas.EurlexSearchArgs{ActType: "regolamento", Year: 2016, Number: 679, Article: "17", Language: lang})
+		res := out.(schemas.EurlexResult)
+		if err != nil || !strings.HasPrefix(res.Text, prefix) || res.CELEX != "32016R0679" {
+			t.Errorf("%s: %+v, %v", lang, out, err)
+		}
+	}
+}
+
+func TestInfolexAndKBSearch(t *testing.T) {
+	ctx := context.Background()
+	a := &Research{Corpus: lc}
+	out, err := a.InfolexSearch(ctx, schemas.InfolexSearchArgs{ActType: "codice penale", Article: "640", IncludeMassime: true})
+	res := out.(schemas.InfolexResult)
+	if err != nil || !strings.HasPrefix(res.ArticleText, "Truffa\n") || res.Spiegazione != "" {
+		t.Fatalf("infolex 640 c.p.: %+v, %v", out, err)
+	}
+	for _, m := range res.Massime {
+		if !strings.HasPrefix(m.Autorita, "Cass. pen., Sez. ") || m.Testo == "" {
+			t.Errorf("massima %+v", m)
+		}
+	}
+	out, err = a.KBSearch(ctx, schemas.KBSearchArgs{Query: "misure di prevenzione patrimoniali confisca", TopK: 50})
+	kb := out.(schemas.KBSearchResult)
+	if err != nil || len(kb.Results) != 20 || kb.Meta.Source != "kb_search" {
+		t.Fatalf("kb_search: %d results, %v", len(kb.Results), err)
+	}
+	if kb.Results[0].RRFScore < kb.Results[19].RRFScore || !strings.HasPrefix(kb.Results[0].Riferimento, "Cass. pen.") {
+		t.Errorf("ranking: first %+v, last %+v", kb.Results[0], kb.Results[19])
+	}
+	out, _ = a.KBSearch(ctx, schemas.KBSearchArgs{Query: "garantia de participare", TopK: 5, Materia: "achiziții"})
+	kb = out.(schemas.KBSearchResult)
+	if len(kb.Results) == 0 || !strings.HasPrefix(kb.Results[0].Riferimento, "Curtea de Apel") {
+		t.Errorf("Romanian procurement search: %+v", kb.Results)
+	}
+	out, _ = a.KBSearch(ctx, schemas.KBSearchArgs{Query: "zz", TopK: 5})
+	if len(out.(schemas.KBSearchResult).Results) != 0 {
+		t.Errorf("a query of no words found %+v", out)
+	}
+}

@@ -3,7 +3,10 @@ package activities
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
+	"strings"
+	"time"
 
 	"github.com/lexflow/lexflow/corpus"
 	"github.com/lexflow/lexflow/schemas"
@@ -33,3 +36,116 @@ func (a *Research) LegalSQL(ctx context.Context, args schemas.LegalSQLArgs) (sch
 	}
 	return schemas.LegalSQLResult{Status: schemas.ResultSuccess, Results: res.Rows, Truncated: res.Truncated}, nil
 }
+
+// massimeShown is how many massime infolex_search returns (LEXE's formatter shows 3).
+const massimeShown = 3
+
+// kbMaxTopK caps kb_search's top_k (LEXE's executor caps it at 20).
+const kbMaxTopK = 20
+
+// NormattivaSearch is normattiva_search, answered from the corpus: an article of an
+// Italian act, and of a Romanian one the same way ("Codul civil", "legea"), with its URN
+// and whether it is in force. An unknown act is LEXE's failure shape; a missing article,
+// an empty text ("no result").
+func (a *Research) NormattivaSearch(ctx context.Context, args schemas.NormattivaSearchArgs) (any, error) {
+	art, err := a.Corpus.ArticleOf(ctx, corpus.ActRef{Type: args.ActType, Number: args.ActNumber, Date: args.Date}, args.Article)
+	switch {
+	case errors.Is(err, corpus.ErrNoAct):
+		return schemas.ToolFailure{Error: err.Error()}, nil
+	case errors.Is(err, corpus.ErrNoArticle):
+		return schemas.NormattivaResult{}, nil
+	case err != nil:
+		return nil, err
+	}
+	return schemas.NormattivaResult{Text: art.Text, URN: art.URN, Vigente: art.InForce, Title: art.Title,
+		ActTitle: art.ActTitle, DocID: art.DocID, URL: art.URL}, nil
+}
+
+// EurlexSearch is eurlex_search, answered from the corpus: an article of an EU act in
+// the case's language (or the one asked for).
+func (a *Research) EurlexSearch(ctx context.Context, args schemas.EurlexSearchArgs) (any, error) {
+	lang := args.Language
+	if lang == "" {
+		lang = "it"
+	}
+	art, err := a.Corpus.EUArticle(ctx, args.Year, args.Number, args.Article, lang)
+	switch {
+	case errors.Is(err, corpus.ErrNoArticle):
+		return schemas.EurlexResult{}, nil
+	case err != nil:
+		return nil, err
+	}
+	return schemas.EurlexResult{Text: art.Text, Title: art.ActTitle, CELEX: art.CELEX, ArticleTitle: art.Title,
+		DocID: art.DocID, URL: art.URL}, nil
+}
+
+// InfolexSearch is infolex_search: an article of an Italian code with the massime of
+// the corpus that cite it. The corpus has no doctrinal commentary, so spiegazione is
+// empty rather than invented.
+func (a *Research) InfolexSearch(ctx context.Context, args schemas.InfolexSearchArgs) (any, error) {
+	art, err := a.Corpus.ArticleOf(ctx, corpus.ActRef{Type: args.ActType}, args.Article)
+	switch {
+	case errors.Is(err, corpus.ErrNoAct):
+		return schemas.ToolFailure{Error: err.Error()}, nil
+	case errors.Is(err, corpus.ErrNoArticle):
+		return schemas.InfolexResult{Massime: []schemas.Massima{}}, nil
+	case err != nil:
+		return nil, err
+	}
+	res := schemas.InfolexResult{ArticleText: art.Title + "\n" + art.Text, Massime: []schemas.Massima{}, DocID: art.DocID}
+	if args.IncludeMassime {
+		decs, err := a.Corpus.MassimeFor(ctx, args.Article, massimeShown)
+		if err != nil {
+			return nil, err
+		}
+		for _, d := range decs {
+			res.Massime = append(res.Massime, schemas.Massima{Autorita: reference(d), Testo: d.Massima, DocID: d.DocID})
+		}
+	}
+	return res, nil
+}
+
+// KBSearch is kb_search: decisions ranked by a legal concept over the corpus's massime
+// and decisions, fused by reciprocal rank, within a subject matter if given.
+func (a *Research) KBSearch(ctx context.Context, args schemas.KBSearchArgs) (any, error) {
+	start := time.Now()
+	topK := min(max(args.TopK, 1), kbMaxTopK)
+	hits, err := a.Corpus.SearchDecisions(ctx, args.Query, args.Materia, topK)
+	if err != nil {
+		return nil, err
+	}
+	res := schemas.KBSearchResult{Results: []schemas.KBHit{}}
+	for _, h := range hits {
+		text := h.Massima
+		if text == "" {
+			text = h.Summary
+		}
+		if text == "" {
+			text = h.FullText
+		}
+		res.Results = append(res.Results, schemas.KBHit{Riferimento: reference(h.Decision), ID: h.DocID, Testo: clip(text, 1000),
+			Materia: h.Materia, RRFScore: h.Score, Score: h.Score, URL: h.URL})
+	}
+	res.Meta = schemas.KBMeta{LatencyMS: time.Since(start).Milliseconds(), Source: "kb_search"}
+	return res, nil
+}
+
+// reference cites a decision the way lawyers do: "Cass. pen., Sez. VI, n. 10387/2025",
+// "Curtea de Apel Bacău, decizie nr. 724/2021".
+func reference(d corpus.Decision) string {
+	if d.Jurisdiction == "it" {
+		section := romanSections[d.Section]
+		if section == "" {
+			section = d.Section
+		}
+		return fmt.Sprintf("Cass. pen., Sez. %s, n. %s/%d", section, d.Number, d.Year)
+	}
+	if strings.Contains(d.Number, "/") {
+		return fmt.Sprintf("%s, %s nr. %s", d.Court, d.Kind, d.Number)
+	}
+	return fmt.Sprintf("%s, %s din %s", d.Court, d.Kind, d.Date)
+}
+
+// romanSections abbreviates the Cassazione's sections.
+var romanSections = map[string]string{"Prima": "I", "Seconda": "II", "Terza": "III", "Quarta": "IV", "Quinta": "V",
+	"Sesta": "VI", "Settima": "VII", "Sezioni Unite": "U"}

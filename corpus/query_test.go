@@ -97,13 +97,13 @@ func fileSum(t *testing.T, path string) [32]byte {
 
 func TestScanStatements(t *testing.T) {
 	for q, want := range map[string]int{
-		"SELECT 1":                    1,
-		"SELECT 1;":                   1,
-		"SELECT 1; ":                  1,
-		"SELECT ';' FROM x":           1,
-		"SELECT 1 -- ; DROP\n":        1,
-		"SELECT 1 /* ; */":            1,
-		"SELECT 1; SELECT 2":          2,
+		"SELECT 1":                   1,
+		"SELECT 1;":                  1,
+		"SELECT 1; ":                 1,
+		"SELECT ';' FROM x":          1,
+		"SELECT 1 -- ; DROP\n":       1,
+		"SELECT 1 /* ; */":           1,
+		"SELECT 1; SELECT 2":         2,
 		`SELECT "a;b", [c;d], 'e;f'`: 1,
 	} {
 		if n, _ := scanStatements(q); n != want {

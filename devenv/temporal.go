@@ -5,11 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"sync"
 	"syscall"
 	"time"
 
@@ -26,7 +28,8 @@ type TemporalOptions struct {
 	CLI string
 	// DBFile is the SQLite file the server persists to; it survives restarts.
 	DBFile string
-	// Port is the frontend's gRPC port on 127.0.0.1.
+	// Port is the frontend's gRPC port on 127.0.0.1; 0 picks a free one, and picks
+	// again if another process takes it while the server starts.
 	Port int
 	// UIPort is the Web UI's port; 0 starts the server without its UI.
 	UIPort int
@@ -45,13 +48,58 @@ type TemporalServer struct {
 	UIURL string
 	cmd   *exec.Cmd
 	done  chan struct{}
+	tail  *tailBuffer
 }
+
+// errExited means the server process ended before it was ready.
+var errExited = errors.New("temporal dev server exited before it was ready")
 
 // StartTemporal starts the dev server and waits until its frontend answers.
 func StartTemporal(ctx context.Context, o TemporalOptions) (*TemporalServer, error) {
 	if err := os.MkdirAll(filepath.Dir(o.DBFile), 0o755); err != nil {
 		return nil, err
 	}
+	if o.Port != 0 {
+		return startTemporal(ctx, o)
+	}
+	var err error
+	for range 3 {
+		if o.Port, err = freeTemporalPort(); err != nil {
+			return nil, err
+		}
+		var s *TemporalServer
+		if s, err = startTemporal(ctx, o); !errors.Is(err, errExited) {
+			return s, err
+		}
+	}
+	return nil, err
+}
+
+// freeTemporalPort finds a frontend port whose next three ports, which the dev server
+// also binds for its internal services, are free too.
+func freeTemporalPort() (int, error) {
+	for range 20 {
+		p, err := FreePort()
+		if err != nil {
+			return 0, err
+		}
+		free := true
+		for q := p + 1; q <= p+3 && free; q++ {
+			l, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", q))
+			if err != nil {
+				free = false
+				continue
+			}
+			l.Close()
+		}
+		if free {
+			return p, nil
+		}
+	}
+	return 0, errors.New("no free run of four ports on 127.0.0.1")
+}
+
+func startTemporal(ctx context.Context, o TemporalOptions) (*TemporalServer, error) {
 	// The HTTP API is unused; a free port keeps it from colliding with other servers.
 	httpPort, err := FreePort()
 	if err != nil {
@@ -75,12 +123,17 @@ func StartTemporal(ctx context.Context, o TemporalOptions) (*TemporalServer, err
 		args = append(args, "--headless")
 	}
 	cmd := exec.Command(o.CLI, args...)
-	cmd.Stdout, cmd.Stderr = o.Output, o.Output
+	tail := &tailBuffer{}
+	var out io.Writer = tail
+	if o.Output != nil {
+		out = io.MultiWriter(o.Output, tail)
+	}
+	cmd.Stdout, cmd.Stderr = out, out
 	cmd.SysProcAttr = childProcAttr()
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("start Temporal dev server (%s): %w", o.CLI, err)
 	}
-	s := &TemporalServer{Address: fmt.Sprintf("127.0.0.1:%d", o.Port), cmd: cmd, done: make(chan struct{})}
+	s := &TemporalServer{Address: fmt.Sprintf("127.0.0.1:%d", o.Port), cmd: cmd, done: make(chan struct{}), tail: tail}
 	if o.UIPort > 0 {
 		s.UIURL = fmt.Sprintf("http://127.0.0.1:%d", o.UIPort)
 	}
@@ -108,7 +161,7 @@ func (s *TemporalServer) waitHealthy(ctx context.Context) error {
 		}
 		select {
 		case <-s.done:
-			return fmt.Errorf("temporal dev server exited before it was ready: %w", err)
+			return fmt.Errorf("%w (%v); its last output:\n%s", errExited, err, s.tail.String())
 		case <-ctx.Done():
 			return errors.Join(fmt.Errorf("temporal dev server not ready: %w", ctx.Err()), err)
 		case <-time.After(200 * time.Millisecond):
@@ -202,3 +255,27 @@ func (discardLogger) Debug(string, ...any) {}
 func (discardLogger) Info(string, ...any)  {}
 func (discardLogger) Warn(string, ...any)  {}
 func (discardLogger) Error(string, ...any) {}
+
+// tailBuffer keeps the last few kilobytes written to it.
+type tailBuffer struct {
+	mu  sync.Mutex
+	buf []byte
+}
+
+const tailBytes = 4096
+
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, p...)
+	if len(t.buf) > tailBytes {
+		t.buf = t.buf[len(t.buf)-tailBytes:]
+	}
+	return len(p), nil
+}
+
+func (t *tailBuffer) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return string(t.buf)
+}

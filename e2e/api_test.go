@@ -311,8 +311,11 @@ func TestListTools(t *testing.T) {
 		t.Errorf("a user sees %d tools (legal_sql: %v); want 14 without it", len(user), ok)
 	}
 	kb := user["kb_search"]
-	if kb["timeout"] != "20s" || kb["toggle"] != "kb_search_enabled" || kb["default_on"] != true || kb["available"] != false {
+	if kb["timeout"] != "20s" || kb["toggle"] != "kb_search_enabled" || kb["default_on"] != true || kb["available"] != true {
 		t.Errorf("kb_search = %v", kb)
+	}
+	if web := user["web_search"]; web["available"] != false || web["default_on"] != false {
+		t.Errorf("web_search = %v", web)
 	}
 	if retry := kb["retry"].(map[string]any); retry["max_attempts"] != float64(2) || retry["retry_interval"] != "1s" {
 		t.Errorf("kb_search retry = %v", retry)
@@ -391,5 +394,38 @@ func TestLegalSQLThroughChat(t *testing.T) {
 	r = call(t, "POST", "/v1/cases/"+uid+"/messages", user, map[string]any{"message": q})
 	if used := r.body["tools_used"].([]any); len(used) != 0 {
 		t.Errorf("a user ran %v", used)
+	}
+}
+
+// TestResearchInRomanianAndItalian asks through chat about Codul civil art. 1357,
+// Codice civile art. 2043 and GDPR art. 17, and gets the real article texts.
+func TestResearchInRomanianAndItalian(t *testing.T) {
+	tok := token(t, "olga")
+	for _, tc := range []struct {
+		lang, message, tool string
+		want                []string
+	}{
+		{"ro", "Ce prevede art. 1357 Cod civil?", "normattiva_search",
+			[]string{"Cel care cauzează altuia un prejudiciu printr-o faptă ilicită", "Surse: normattiva_search"}},
+		{"ro", "Ce spune art. 17 din GDPR?", "eurlex_search",
+			[]string{"Persoana vizată are dreptul de a obține din partea operatorului ștergerea", "Surse: eurlex_search"}},
+		{"it", "Cosa dice l'art. 2043 c.c.?", "normattiva_search",
+			[]string{"Qualunque fatto doloso o colposo, che cagiona ad altri un danno ingiusto", "urn:nir:stato:regio.decreto:1942-03-16;262~art2043", "Fonti: normattiva_search"}},
+		{"it", "Cosa prevede il GDPR all'articolo 17?", "eurlex_search",
+			[]string{"L'interessato ha il diritto di ottenere dal titolare del trattamento la cancellazione", "32016R0679", "Fonti: eurlex_search"}},
+	} {
+		r := call(t, "POST", "/v1/cases", tok, map[string]any{"description": "Ricerca / Cercetare", "language": tc.lang})
+		id := r.body["case_id"].(string)
+		r = call(t, "POST", "/v1/cases/"+id+"/messages", tok, map[string]any{"message": tc.message})
+		used, _ := r.body["tools_used"].([]any)
+		if r.status != 200 || len(used) != 1 || used[0].(map[string]any)["tool"] != tc.tool || used[0].(map[string]any)["status"] != "ok" {
+			t.Errorf("%q: %d %s", tc.message, r.status, r.raw)
+			continue
+		}
+		for _, want := range tc.want {
+			if !strings.Contains(r.body["reply"].(string), want) {
+				t.Errorf("%q: reply lacks %q:\n%s", tc.message, want, r.body["reply"])
+			}
+		}
 	}
 }

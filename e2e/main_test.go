@@ -67,10 +67,6 @@ func run(m *testing.M) int {
 	if err != nil {
 		return fail(err)
 	}
-	port, err := devenv.FreePort()
-	if err != nil {
-		return fail(err)
-	}
 	uiPort, err := devenv.FreePort()
 	if err != nil {
 		return fail(err)
@@ -78,7 +74,7 @@ func run(m *testing.M) int {
 	startCtx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 	defer cancel()
 	temporal, err = devenv.StartTemporal(startCtx, devenv.TemporalOptions{
-		CLI: cli, DBFile: filepath.Join(dir, "temporal.db"), Port: port, UIPort: uiPort,
+		CLI: cli, DBFile: filepath.Join(dir, "temporal.db"), UIPort: uiPort,
 		DynamicConfig: []string{fmt.Sprintf("limit.historyCount.suggestContinueAsNew=%d", continueAsNewAfter)},
 	})
 	if err != nil {

@@ -30,10 +30,11 @@ type (
 		Article   string `json:"article,omitempty"`
 	}
 	EurlexSearchArgs struct {
-		ActType string `json:"act_type"`
-		Year    int    `json:"year"`
-		Number  int    `json:"number"`
-		Article string `json:"article,omitempty"`
+		ActType  string `json:"act_type"`
+		Year     int    `json:"year"`
+		Number   int    `json:"number"`
+		Article  string `json:"article,omitempty"`
+		Language string `json:"language,omitempty"`
 	}
 	InfolexSearchArgs struct {
 		ActType        string `json:"act_type"`
@@ -90,3 +91,58 @@ type LegalSQLResult struct {
 	Truncated    bool             `json:"truncated,omitempty"`
 	ErrorMessage string           `json:"error_message,omitempty"`
 }
+
+// Result shapes of the research tools, LEXE's (seed 000), with the corpus's document
+// ID and URL added so that answers can cite them.
+type (
+	NormattivaResult struct {
+		Text     string `json:"text"`
+		URN      string `json:"urn,omitempty"`
+		Vigente  bool   `json:"vigente"`
+		Title    string `json:"title,omitempty"`
+		ActTitle string `json:"act_title,omitempty"`
+		DocID    string `json:"doc_id,omitempty"`
+		URL      string `json:"url,omitempty"`
+	}
+	EurlexResult struct {
+		Text         string `json:"text"`
+		Title        string `json:"title,omitempty"`
+		CELEX        string `json:"celex,omitempty"`
+		ArticleTitle string `json:"article_title,omitempty"`
+		DocID        string `json:"doc_id,omitempty"`
+		URL          string `json:"url,omitempty"`
+	}
+	InfolexResult struct {
+		ArticleText string    `json:"article_text"`
+		Spiegazione string    `json:"spiegazione"`
+		Massime     []Massima `json:"massime"`
+		DocID       string    `json:"doc_id,omitempty"`
+	}
+	Massima struct {
+		Autorita string `json:"autorita"`
+		Testo    string `json:"testo"`
+		DocID    string `json:"doc_id,omitempty"`
+	}
+	KBSearchResult struct {
+		Results []KBHit `json:"results"`
+		Meta    KBMeta  `json:"meta"`
+	}
+	KBHit struct {
+		Riferimento string  `json:"riferimento"`
+		ID          string  `json:"id"`
+		Testo       string  `json:"testo"`
+		Materia     string  `json:"materia,omitempty"`
+		RRFScore    float64 `json:"rrf_score"`
+		Score       float64 `json:"score"`
+		URL         string  `json:"url,omitempty"`
+	}
+	KBMeta struct {
+		LatencyMS int64  `json:"latency_ms"`
+		Source    string `json:"source"`
+	}
+	// ToolFailure is LEXE's executor failure shape.
+	ToolFailure struct {
+		Success bool   `json:"success"`
+		Error   string `json:"error"`
+	}
+)

@@ -40,12 +40,15 @@ type Tool struct {
 	decode func(args []byte) (any, error)
 }
 
-// Binding fills an argument from the turn's case. A model that passes another value is
-// refused with Refusal, seed 003's error text, revealing nothing about other cases.
+// Binding fills an argument from the turn's case. Unless it is only a Default, a model
+// that passes another value is refused with Refusal, seed 003's error text, revealing
+// nothing about other cases.
 type Binding struct {
 	Arg     string
-	From    string // "case", "user" or "org"
+	From    string // "case", "user", "org" or "language"
 	Refusal string
+	// Default fills the argument only when the model leaves it out.
+	Default bool
 }
 
 // Available reports whether the tool has an activity.
@@ -81,13 +84,14 @@ var (
 var registry = mustLoad([]*Tool{
 	// Legal research (seed 000); their activities come with the corpus.
 	{Name: schemas.ToolNormattivaSearch, Roles: allRoles, Toggle: "normattiva_enabled", DefaultOn: true, Primary: true,
-		Policy: lexeNoRetry, Format: formatNormattiva, decode: decodeArgs[schemas.NormattivaSearchArgs]},
+		Policy: lexeNoRetry, Format: formatNormattiva, Activity: researchActs.NormattivaSearch, decode: decodeArgs[schemas.NormattivaSearchArgs]},
 	{Name: schemas.ToolEurlexSearch, Roles: allRoles, Toggle: "eurlex_enabled", DefaultOn: true, Primary: true,
-		Policy: lexeNoRetry, Format: formatEurlex, decode: decodeArgs[schemas.EurlexSearchArgs]},
+		Bound:  []Binding{{Arg: "language", From: "language", Default: true}},
+		Policy: lexeNoRetry, Format: formatEurlex, Activity: researchActs.EurlexSearch, decode: decodeArgs[schemas.EurlexSearchArgs]},
 	{Name: schemas.ToolInfolexSearch, Roles: allRoles, Toggle: "infolex_enabled", DefaultOn: true, Primary: true,
-		Policy: lexeNoRetry, Format: formatInfolex, decode: decodeArgs[schemas.InfolexSearchArgs]},
+		Policy: lexeNoRetry, Format: formatInfolex, Activity: researchActs.InfolexSearch, decode: decodeArgs[schemas.InfolexSearchArgs]},
 	{Name: schemas.ToolKBSearch, Roles: allRoles, Toggle: "kb_search_enabled", DefaultOn: true, Primary: true,
-		Policy: kbSearchPolicy, Format: formatKB, decode: decodeArgs[schemas.KBSearchArgs]},
+		Policy: kbSearchPolicy, Format: formatKB, Activity: researchActs.KBSearch, decode: decodeArgs[schemas.KBSearchArgs]},
 	{Name: schemas.ToolLexSearch, Roles: allRoles, Toggle: "lex_search_enabled", DefaultOn: true, Primary: true,
 		Policy: lexSearchPolicy, Format: formatLexSearch, decode: decodeArgs[schemas.LexSearchArgs]},
 	{Name: schemas.ToolLexSearchEnriched, Roles: allRoles, Toggle: "lex_search_enriched_enabled", DefaultOn: false,

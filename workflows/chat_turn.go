@@ -253,8 +253,10 @@ func (t *turn) finish(reply string) schemas.TurnResult {
 // case, user or organization gets the tool's refusal text instead of a run.
 func bind(tool *tools.Tool, args map[string]any, in schemas.ChatTurnInput) (map[string]any, string) {
 	for _, b := range tool.Bound {
-		want := map[string]string{"case": in.CaseID, "user": in.UserID, "org": in.OrgID}[b.From]
-		if got, ok := args[b.Arg]; ok && got != nil && got != want {
+		want := map[string]string{"case": in.CaseID, "user": in.UserID, "org": in.OrgID, "language": in.Language}[b.From]
+		if got, ok := args[b.Arg]; ok && got != nil && b.Default {
+			continue
+		} else if ok && got != nil && got != want {
 			return args, b.Refusal
 		}
 		if want == "" && b.From == "org" {

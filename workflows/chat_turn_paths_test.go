@@ -162,13 +162,15 @@ func TestChatTurnToggledOffToolIsNeitherOfferedNorRun(t *testing.T) {
 
 func TestChatTurnUnavailableToolsAreNotOffered(t *testing.T) {
 	model := &scriptedModel{replies: []schemas.ModelResponse{{Content: "Hello."}}}
-	res := run(t, turnIn, model, nil)
-	// normattiva_search is selected but has no activity yet.
-	if got := model.requests[0].Tools; len(got) != 2 || got[0] != schemas.ToolGetCaseDetails {
+	in := turnIn
+	in.Selection.Tools = []string{schemas.ToolKBSearch, schemas.ToolWebSearch, schemas.ToolGetCaseDetails}
+	res := run(t, in, model, nil)
+	// web_search is selected but has no activity yet.
+	if got := model.requests[0].Tools; len(got) != 2 || got[0] != schemas.ToolKBSearch || got[1] != schemas.ToolGetCaseDetails {
 		t.Errorf("offered %v", got)
 	}
 	if model.requests[0].LegalToolsOff {
-		t.Error("legal tools reported off while normattiva_search is on")
+		t.Error("legal tools reported off while kb_search is on")
 	}
 	if res.Reply != "Hello." {
 		t.Errorf("reply without sources = %q", res.Reply)

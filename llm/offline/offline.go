@@ -151,6 +151,10 @@ var (
 	summaryRe     = regexp.MustCompile(`(?is)^\s*(?:summary|rezumat|riassunto)\s*:\s*(.+?)\s*$`)
 	factRe        = regexp.MustCompile(`(?is)^\s*(?:fact|fapt|fatto)\s*:\s*(.+?)\s*$`)
 	sqlRe         = regexp.MustCompile(`(?is)^\s*sql\s*:\s*(.+?)\s*$`)
+	italianArtRe  = regexp.MustCompile(`(?i)\bart(?:icolo|\.)?\s*(\d+(?:[- ]?(?:bis|ter|quater|quinquies|sexies|septies|octies))?)\s*(?:del(?:l[ao])?\s+)?(c\.\s?c\.|c\.\s?p\.|codice civile|codice penale)`)
+	romanianArtRe = regexp.MustCompile(`(?i)\bart(?:icolul|\.)?\s*(\d+)\s*(?:din\s+)?((?:noul\s+)?cod(?:ul)?\s+(?:civil|penal|muncii|fiscal|administrativ|de\s+procedur[aă]\s+(?:civil[aă]|penal[aă]|fiscal[aă]))|constitu[tț]i[ae](?:\s+rom[aâ]niei)?)`)
+	gdprRe        = regexp.MustCompile(`(?i)(?:gdpr|rgpd|2016/679)\D{0,40}?\bart(?:icolo|icolul|icle|\.)?\s*(\d+)|\bart(?:icolo|icolul|icle|\.)?\s*(\d+)\D{0,40}?(?:gdpr|rgpd|2016/679)`)
+	caseLawRe     = regexp.MustCompile(`(?is)^\s*(?:massime|jurispruden[tț][aă]|case law)\s*:\s*(.+?)\s*$`)
 	caseIDRe      = regexp.MustCompile(`(?m)^Case ID: (\S+)$`)
 	languageRe    = regexp.MustCompile(`(?m)^Language: (\w+)$`)
 )
@@ -161,7 +165,12 @@ var (
 //   - "summary: TEXT" (or "rezumat:", "riassunto:") → update_case_details summary.current;
 //   - "fact: TEXT" (or "fapt:", "fatto:") → update_case_details, appending to facts;
 //   - "sql: SELECT ..." → legal_sql on jurisprudenta if the query names it, else on
-//     legislatie.
+//     legislatie;
+//   - "art. 2043 c.c." (or "articolo 575 codice penale") → normattiva_search, or
+//     infolex_search when the message asks for massime;
+//   - "art. 1357 Cod civil" (or "articolul 1 din Constituția") → normattiva_search;
+//   - "art. 17 GDPR" (or "GDPR articolo 17", "RGPD art. 17") → eurlex_search;
+//   - "massime: TEXT" (or "jurisprudență:", "case law:") → kb_search.
 //
 // Anything else gets a short reply that says what the offline model can do.
 func decide(msgs []message, offered map[string]bool) reply {
@@ -211,19 +220,46 @@ func decide(msgs []message, offered map[string]bool) reply {
 	case offered["update_case_details"] && factRe.MatchString(user):
 		text := factRe.FindStringSubmatch(user)[1]
 		return call("update_case_details", map[string]any{"updates": map[string]any{"facts": []any{map[string]any{"fact": text}}}})
+	case offered["kb_search"] && caseLawRe.MatchString(user):
+		return plainCall("kb_search", map[string]any{"query": caseLawRe.FindStringSubmatch(user)[1]}, len(msgs))
+	case offered["eurlex_search"] && gdprRe.MatchString(user):
+		m := gdprRe.FindStringSubmatch(user)
+		return plainCall("eurlex_search", map[string]any{"act_type": "regolamento", "year": 2016, "number": 679, "article": m[1] + m[2]}, len(msgs))
+	case offered["infolex_search"] && italianArtRe.MatchString(user) && strings.Contains(strings.ToLower(user), "massim"):
+		m := italianArtRe.FindStringSubmatch(user)
+		return plainCall("infolex_search", map[string]any{"act_type": italianCode(m[2]), "article": m[1], "include_massime": true}, len(msgs))
+	case offered["normattiva_search"] && italianArtRe.MatchString(user):
+		m := italianArtRe.FindStringSubmatch(user)
+		return plainCall("normattiva_search", map[string]any{"act_type": italianCode(m[2]), "article": m[1]}, len(msgs))
+	case offered["normattiva_search"] && romanianArtRe.MatchString(user):
+		m := romanianArtRe.FindStringSubmatch(user)
+		return plainCall("normattiva_search", map[string]any{"act_type": m[2], "article": m[1]}, len(msgs))
 	case offered["legal_sql"] && sqlRe.MatchString(user):
 		query := sqlRe.FindStringSubmatch(user)[1]
 		table := "legislatie"
 		if strings.Contains(strings.ToLower(query), "jurisprudenta") {
 			table = "jurisprudenta"
 		}
-		// legal_sql has no case_id argument.
-		raw, _ := json.Marshal(map[string]any{"query_string": query, "table_name": table})
-		tc := toolCall{ID: "call_" + digest("legal_sql"+string(raw), len(msgs)), Type: "function"}
-		tc.Function.Name, tc.Function.Arguments = "legal_sql", string(raw)
-		return reply{calls: []toolCall{tc}}
+		return plainCall("legal_sql", map[string]any{"query_string": query, "table_name": table}, len(msgs))
 	}
 	return reply{content: words.help}
+}
+
+// plainCall calls a tool that takes no case_id.
+func plainCall(name string, args map[string]any, n int) reply {
+	raw, _ := json.Marshal(args)
+	tc := toolCall{ID: "call_" + digest(name+string(raw), n), Type: "function"}
+	tc.Function.Name, tc.Function.Arguments = name, string(raw)
+	return reply{calls: []toolCall{tc}}
+}
+
+// italianCode names the code an abbreviation stands for.
+func italianCode(s string) string {
+	switch strings.ReplaceAll(strings.ToLower(s), " ", "") {
+	case "c.c.", "codicecivile":
+		return "codice civile"
+	}
+	return "codice penale"
 }
 
 // toolResult is one tool's answer within the current turn.
@@ -276,12 +312,50 @@ func describe(r toolResult, w wording) (string, bool) {
 		ErrorMessage string           `json:"error_message"`
 		CaseDetails  map[string]any   `json:"case_details"`
 		Results      []map[string]any `json:"results"`
+		Success      *bool            `json:"success"`
+		Error        string           `json:"error"`
+		Text         string           `json:"text"`
+		URN          string           `json:"urn"`
+		Title        string           `json:"title"`
+		ActTitle     string           `json:"act_title"`
+		ArticleTitle string           `json:"article_title"`
+		ArticleText  string           `json:"article_text"`
+		Massime      []struct {
+			Autorita string `json:"autorita"`
+		} `json:"massime"`
 	}
 	if err := json.Unmarshal([]byte(r.content), &res); err != nil {
 		return fmt.Sprintf("%s: %s", r.name, clip(r.content, 300)), true
 	}
-	if res.Status == "error" {
+	switch {
+	case res.Status == "error":
 		return fmt.Sprintf(w.failed, r.name, res.ErrorMessage), false
+	case res.Success != nil && !*res.Success:
+		return fmt.Sprintf(w.failed, r.name, res.Error), false
+	case r.name == "normattiva_search" || r.name == "eurlex_search":
+		if res.Text == "" {
+			return fmt.Sprintf(w.none, r.name), false
+		}
+		head := strings.Join(nonEmpty(res.ActTitle, res.Title, res.ArticleTitle, res.URN), ", ")
+		return fmt.Sprintf("%s: %s", head, clip(res.Text, 700)), true
+	case r.name == "infolex_search":
+		if res.ArticleText == "" {
+			return fmt.Sprintf(w.none, r.name), false
+		}
+		line := clip(strings.ReplaceAll(res.ArticleText, "\n", " — "), 700)
+		for _, m := range res.Massime {
+			line += "; " + m.Autorita
+		}
+		return line, true
+	case r.name == "kb_search":
+		if len(res.Results) == 0 {
+			return fmt.Sprintf(w.none, r.name), false
+		}
+		var refs []string
+		for _, h := range res.Results[:min(len(res.Results), 3)] {
+			refs = append(refs, fmt.Sprintf("%v: %s", h["riferimento"], clip(fmt.Sprint(h["testo"]), 200)))
+		}
+		return strings.Join(refs, " | "), true
 	}
 	if res.CaseDetails != nil {
 		summary := "—"
@@ -304,7 +378,7 @@ func describe(r toolResult, w wording) (string, bool) {
 
 // wording holds the offline model's phrases in one language.
 type wording struct {
-	intro, sources, failed, details, done, rows, help string
+	intro, sources, failed, details, done, rows, none, help string
 }
 
 var phrases = map[string]wording{
@@ -315,6 +389,7 @@ var phrases = map[string]wording{
 		details: "Case summary: %s. Facts recorded: %d.",
 		done:    "%s succeeded.",
 		rows:    "The query returned %d rows: %s",
+		none:    "%s found nothing.",
 		help: "I am Lexflow's offline model, running because no language model is configured. " +
 			"I can show the case details (\"show me the case details\"), set the summary (\"summary: ...\") " +
 			"or record a fact (\"fact: ...\").",
@@ -326,6 +401,7 @@ var phrases = map[string]wording{
 		details: "Rezumatul cazului: %s. Fapte înregistrate: %d.",
 		done:    "%s a reușit.",
 		rows:    "Interogarea a întors %d rânduri: %s",
+		none:    "%s nu a găsit nimic.",
 		help: "Sunt modelul offline al Lexflow, activ pentru că nu este configurat niciun model de limbaj. " +
 			"Pot afișa detaliile cazului („arată-mi detaliile cazului”), seta rezumatul („rezumat: ...”) " +
 			"sau înregistra un fapt („fapt: ...”).",
@@ -337,10 +413,21 @@ var phrases = map[string]wording{
 		details: "Riassunto del caso: %s. Fatti registrati: %d.",
 		done:    "%s è riuscito.",
 		rows:    "La query ha restituito %d righe: %s",
+		none:    "%s non ha trovato nulla.",
 		help: "Sono il modello offline di Lexflow, attivo perché non è configurato alcun modello linguistico. " +
 			"Posso mostrare i dettagli del caso («mostrami i dettagli del caso»), impostare il riassunto («riassunto: ...») " +
 			"o registrare un fatto («fatto: ...»).",
 	},
+}
+
+func nonEmpty(xs ...string) []string {
+	var out []string
+	for _, x := range xs {
+		if x != "" {
+			out = append(out, x)
+		}
+	}
+	return out
 }
 
 // compactRows renders query rows on one line, each as its column values.

@@ -11,7 +11,8 @@ func msg(role, content string) message {
 	return message{Role: role, Content: raw}
 }
 
-var allTools = map[string]bool{"get_case_details": true, "update_case_details": true, "legal_sql": true}
+var allTools = map[string]bool{"get_case_details": true, "update_case_details": true, "legal_sql": true,
+	"normattiva_search": true, "eurlex_search": true, "infolex_search": true, "kb_search": true}
 
 func TestRulesPickTools(t *testing.T) {
 	system := msg("system", "Case ID: c-9\nLanguage: en")
@@ -28,6 +29,13 @@ func TestRulesPickTools(t *testing.T) {
 			`{"query_string":"SELECT doc_id FROM legislatie WHERE article = '2043'","table_name":"legislatie"}`},
 		{"SQL: select court from jurisprudenta", "legal_sql",
 			`{"query_string":"select court from jurisprudenta","table_name":"jurisprudenta"}`},
+		{"Cosa dice l'art. 2043 c.c.?", "normattiva_search", `{"act_type":"codice civile","article":"2043"}`},
+		{"articolo 640 codice penale: ci sono massime?", "infolex_search", `{"act_type":"codice penale","article":"640","include_massime":true}`},
+		{"Ce prevede art. 1357 Cod civil?", "normattiva_search", `{"act_type":"Cod civil","article":"1357"}`},
+		{"Explică articolul 1 din Constituția României", "normattiva_search", `{"act_type":"Constituția României","article":"1"}`},
+		{"Cosa prevede il GDPR all'articolo 17?", "eurlex_search", `{"act_type":"regolamento","article":"17","number":679,"year":2016}`},
+		{"Ce spune art. 17 RGPD?", "eurlex_search", `{"act_type":"regolamento","article":"17","number":679,"year":2016}`},
+		{"massime: confisca di prevenzione", "kb_search", `{"query":"confisca di prevenzione"}`},
 	} {
 		r := decide([]message{system, msg("user", tc.user)}, allTools)
 		if len(r.calls) != 1 || r.calls[0].Function.Name != tc.tool || r.calls[0].Function.Arguments != tc.args {

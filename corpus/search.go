@@ -1,0 +1,246 @@
+package corpus
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+)
+
+// ActRef names an act as a caller writes it: a type ("codice civile", "Codul civil",
+// "d.lgs", "legea"), perhaps a number and a year or date.
+type ActRef struct {
+	Type   string
+	Number string
+	Date   string // YYYY or YYYY-MM-DD
+}
+
+// actAliases maps the ways people name an act to the corpus's (jurisdiction, act_type,
+// act_number). An empty number leaves the number to the caller.
+var actAliases = []struct {
+	names                         []string
+	jurisdiction, actType, number string
+}{
+	{[]string{"codice civile", "cod civ", "c c", "cc"}, "it", "codice civile", "262"},
+	{[]string{"codice penale", "cod pen", "c p", "cp"}, "it", "codice penale", "1398"},
+	{[]string{"codice privacy", "codice in materia di protezione dei dati personali"}, "it", "decreto legislativo", "196"},
+	{[]string{"codice del consumo"}, "it", "decreto legislativo", "206"},
+	{[]string{"d lgs", "dlgs", "decreto legislativo"}, "it", "decreto legislativo", ""},
+	{[]string{"codul civil", "cod civil", "noul cod civil"}, "ro", "lege", "287"},
+	{[]string{"codul de procedura civila", "cod procedura civila", "cpc"}, "ro", "lege", "134"},
+	{[]string{"codul penal", "cod penal"}, "ro", "lege", "286"},
+	{[]string{"codul de procedura penala", "cod procedura penala", "cpp"}, "ro", "lege", "135"},
+	{[]string{"codul fiscal", "cod fiscal"}, "ro", "lege", "227"},
+	{[]string{"codul de procedura fiscala", "cod procedura fiscala"}, "ro", "lege", "207"},
+	{[]string{"codul muncii", "codul muncii al romaniei"}, "ro", "lege", "53"},
+	{[]string{"codul administrativ", "cod administrativ"}, "ro", "ordonanță de urgență", "57"},
+	{[]string{"constitutia", "constitutia romaniei", "constitutie"}, "ro", "constituție", ""},
+	{[]string{"legea", "lege", "legea nr"}, "ro", "lege", ""},
+	{[]string{"oug", "ordonanta de urgenta"}, "ro", "ordonanță de urgență", ""},
+}
+
+// normalizeName folds an act name for alias matching: lower case, no diacritics, no
+// punctuation, single spaces.
+func normalizeName(s string) string {
+	f := strings.Map(func(r rune) rune {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			return r
+		}
+		return ' '
+	}, fold(s))
+	return strings.Join(strings.Fields(f), " ")
+}
+
+// resolve finds the act a reference names.
+func (ref ActRef) resolve() (jurisdiction, actType, number string, ok bool) {
+	name := normalizeName(ref.Type)
+	for _, a := range actAliases {
+		if !slices.Contains(a.names, name) {
+			continue
+		}
+		number = a.number
+		if ref.Number != "" {
+			number = strings.TrimSpace(ref.Number)
+		}
+		return a.jurisdiction, a.actType, number, true
+	}
+	return "", "", "", false
+}
+
+// ErrNoAct means a reference names no act of the corpus.
+var ErrNoAct = errors.New("no such act in the corpus")
+
+// ArticleOf returns an article of a national act (Italian or Romanian), or ErrNoAct.
+// A year or date in the reference must match the act's.
+func (s *Store) ArticleOf(ctx context.Context, ref ActRef, article string) (Article, error) {
+	jur, actType, number, ok := ref.resolve()
+	if !ok {
+		return Article{}, fmt.Errorf("%w: %q", ErrNoAct, ref.Type)
+	}
+	query := `SELECT ` + articleColumns + ` FROM legislatie WHERE jurisdiction = ? AND act_type = ? AND article = ?`
+	args := []any{jur, actType, normalizeArticle(article)}
+	if number != "" {
+		query += ` AND act_number = ?`
+		args = append(args, number)
+	}
+	if year := yearOf(ref.Date); year != 0 {
+		query += ` AND act_year = ?`
+		args = append(args, year)
+	}
+	return s.oneArticle(ctx, query+` ORDER BY doc_id LIMIT 1`, args...)
+}
+
+// EUArticle returns an article of an EU act by type, year and number, in a language.
+func (s *Store) EUArticle(ctx context.Context, year, number int, article, lang string) (Article, error) {
+	return s.oneArticle(ctx, `SELECT `+articleColumns+` FROM legislatie
+		WHERE jurisdiction = 'eu' AND act_year = ? AND act_number = ? AND article = ? AND language = ?`,
+		year, strconv.Itoa(number), normalizeArticle(article), lang)
+}
+
+const articleColumns = `doc_id, jurisdiction, language, act_type, act_number, act_year, act_date, act_title,
+	article, title, text, url, urn, celex, in_force`
+
+// ErrNoArticle means the act has no such article in the corpus.
+var ErrNoArticle = errors.New("no such article in the corpus")
+
+func (s *Store) oneArticle(ctx context.Context, query string, args ...any) (Article, error) {
+	var a Article
+	err := s.db.QueryRowContext(ctx, query, args...).Scan(&a.DocID, &a.Jurisdiction, &a.Language, &a.ActType,
+		&a.ActNumber, &a.ActYear, &a.ActDate, &a.ActTitle, &a.Article, &a.Title, &a.Text, &a.URL, &a.URN, &a.CELEX, &a.InForce)
+	if errors.Is(err, sql.ErrNoRows) {
+		return Article{}, ErrNoArticle
+	}
+	return a, err
+}
+
+// normalizeArticle turns "Art. 2043", "articolul 1357", " 21 bis" into the corpus's
+// article numbers ("2043", "1357", "21-bis").
+func normalizeArticle(s string) string {
+	s = strings.ToLower(strings.TrimSpace(s))
+	for _, prefix := range []string{"articolul", "articolo", "article", "art."} {
+		s = strings.TrimSpace(strings.TrimPrefix(s, prefix))
+	}
+	s = strings.TrimLeft(s, "0")
+	return strings.Join(strings.Fields(s), "-")
+}
+
+func yearOf(date string) int {
+	if len(date) < 4 {
+		return 0
+	}
+	y, _ := strconv.Atoi(date[:4])
+	return y
+}
+
+// Hit is one decision found by SearchDecisions, with its fused score.
+type Hit struct {
+	Decision
+	Score float64
+}
+
+// rrfK is the constant of reciprocal rank fusion.
+const rrfK = 60
+
+// SearchDecisions ranks decisions by a legal concept: two full-text rankings, one over
+// the massime and summaries and one over the full texts, fused by reciprocal rank
+// (score = Σ 1/(60 + rank)), optionally within a subject matter. At most limit hits.
+func (s *Store) SearchDecisions(ctx context.Context, query, materia string, limit int) ([]Hit, error) {
+	match := ftsQuery(query)
+	if match == "" {
+		return nil, nil
+	}
+	filter, args := "", []any{}
+	if materia != "" {
+		filter = ` AND (j.materia LIKE ? OR j.materia LIKE ?)`
+		args = append(args, "%"+materia+"%", "%"+fold(materia)+"%")
+	}
+	rankings := []string{
+		// Massima and summary weigh most; the full text counts a little.
+		`SELECT j.rowid FROM jurisprudenta_fts f JOIN jurisprudenta j ON j.rowid = f.rowid
+		 WHERE jurisprudenta_fts MATCH ?` + filter + ` ORDER BY bm25(jurisprudenta_fts, 2.0, 10.0, 5.0, 1.0) LIMIT 100`,
+		`SELECT j.rowid FROM jurisprudenta_fts f JOIN jurisprudenta j ON j.rowid = f.rowid
+		 WHERE jurisprudenta_fts MATCH ?` + filter + ` ORDER BY bm25(jurisprudenta_fts, 0, 0, 0, 1.0) LIMIT 100`,
+	}
+	scores := map[int64]float64{}
+	for _, q := range rankings {
+		rows, err := s.db.QueryContext(ctx, q, append([]any{match}, args...)...)
+		if err != nil {
+			return nil, fmt.Errorf("search decisions: %w", err)
+		}
+		rank := 0
+		for rows.Next() {
+			var id int64
+			if err := rows.Scan(&id); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			rank++
+			scores[id] += 1 / float64(rrfK+rank)
+		}
+		rows.Close()
+	}
+	ids := make([]int64, 0, len(scores))
+	for id := range scores {
+		ids = append(ids, id)
+	}
+	slices.SortFunc(ids, func(a, b int64) int {
+		if scores[a] != scores[b] {
+			if scores[a] > scores[b] {
+				return -1
+			}
+			return 1
+		}
+		return int(a - b)
+	})
+	var hits []Hit
+	for _, id := range ids[:min(len(ids), limit)] {
+		var d Decision
+		err := s.db.QueryRowContext(ctx, `SELECT doc_id, jurisdiction, language, kind, court, section, number, year, date, ecli,
+			materia, massima, summary, full_text, url FROM jurisprudenta WHERE rowid = ?`, id).Scan(
+			&d.DocID, &d.Jurisdiction, &d.Language, &d.Kind, &d.Court, &d.Section, &d.Number, &d.Year, &d.Date, &d.ECLI,
+			&d.Materia, &d.Massima, &d.Summary, &d.FullText, &d.URL)
+		if err != nil {
+			return nil, err
+		}
+		hits = append(hits, Hit{Decision: d, Score: scores[id]})
+	}
+	return hits, nil
+}
+
+// ftsQuery turns free text into an FTS5 query: its words of three or more letters,
+// each quoted, joined by OR, so that any of them matches and none is read as syntax.
+func ftsQuery(text string) string {
+	var terms []string
+	for _, w := range strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+		if len([]rune(w)) >= 3 && !slices.Contains(terms, `"`+w+`"`) {
+			terms = append(terms, `"`+w+`"`)
+		}
+	}
+	return strings.Join(terms, " OR ")
+}
+
+// MassimeFor returns up to limit Italian decisions whose massima or summary cites an
+// article of a code ("art. 2043", "art. 640 c.p.").
+func (s *Store) MassimeFor(ctx context.Context, article string, limit int) ([]Decision, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT j.doc_id, j.court, j.section, j.number, j.year, j.massima FROM jurisprudenta_fts f
+		JOIN jurisprudenta j ON j.rowid = f.rowid
+		WHERE jurisprudenta_fts MATCH ? AND j.jurisdiction = 'it' ORDER BY bm25(jurisprudenta_fts) LIMIT ?`,
+		`{massima summary} : "art `+normalizeArticle(article)+`"`, limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Decision
+	for rows.Next() {
+		var d Decision
+		if err := rows.Scan(&d.DocID, &d.Court, &d.Section, &d.Number, &d.Year, &d.Massima); err != nil {
+			return nil, err
+		}
+		out = append(out, d)
+	}
+	return out, rows.Err()
+}
