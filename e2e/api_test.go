@@ -427,5 +427,9 @@ func TestResearchInRomanianAndItalian(t *testing.T) {
 				t.Errorf("%q: reply lacks %q:\n%s", tc.message, want, r.body["reply"])
 			}
 		}
+		cits, _ := r.body["citations"].([]any)
+		if len(cits) != 1 || cits[0].(map[string]any)["verified"] != true || cits[0].(map[string]any)["doc_id"] == "" {
+			t.Errorf("%q: citations %v", tc.message, cits)
+		}
 	}
 }

@@ -71,6 +71,7 @@ func benchInProcess(b *testing.B, n int) ([]time.Duration, int) {
 	defer stop()
 	exec := directExecutor{ctx: ctx, model: &activities.Model{Clients: models, Transcripts: st, Memories: st, Prompts: lib}, cases: &activities.Cases{Store: st}}
 	transcript := &activities.Transcript{Store: st}
+	research := &activities.Research{Corpus: lc}
 	var caseID string
 	lat := make([]time.Duration, n)
 	steps := 0
@@ -96,6 +97,11 @@ func benchInProcess(b *testing.B, n int) ([]time.Duration, int) {
 		if err != nil {
 			b.Fatal(err)
 		}
+		checked, err := research.CheckCitations(ctx, schemas.CheckCitations{Reply: res.Reply, Language: in.Language})
+		if err != nil {
+			b.Fatal(err)
+		}
+		res.Reply, res.Citations = checked.Reply, checked.Citations
 		if err := transcript.RecordTurn(ctx, schemas.RecordTurn{CaseID: caseID, UserID: "bench", TurnNo: turnNo, Result: res, At: time.Now()}); err != nil {
 			b.Fatal(err)
 		}

@@ -15,7 +15,8 @@ import (
 )
 
 // ChatTurn runs one chat turn as a child of the Case workflow: it records the user's
-// message, runs the tool loop (each model call and each tool call an activity), and
+// message, runs the tool loop (each model call and each tool call an activity), checks
+// the answer's legal citations against the corpus, marking those it cannot verify, and
 // records the tool calls and the answer. A cancel signal stops it between steps.
 func ChatTurn(ctx workflow.Context, in schemas.ChatTurnInput) (schemas.TurnResult, error) {
 	workflow.GetLogger(ctx).Info(tools.EnabledLine(in.Selection.Tools), "TurnID", in.TurnID)
@@ -31,6 +32,13 @@ func ChatTurn(ctx workflow.Context, in schemas.ChatTurnInput) (schemas.TurnResul
 	if err != nil {
 		return schemas.TurnResult{}, err
 	}
+	var checked schemas.CheckedReply
+	cctx := workflow.WithActivityOptions(ctx, citationOptions)
+	err = workflow.ExecuteActivity(cctx, researchActs.CheckCitations, schemas.CheckCitations{Reply: res.Reply, Language: in.Language}).Get(ctx, &checked)
+	if err != nil {
+		return schemas.TurnResult{}, err
+	}
+	res.Reply, res.Citations = checked.Reply, checked.Citations
 	err = workflow.ExecuteActivity(sctx, transcriptActs.RecordTurn, schemas.RecordTurn{
 		CaseID: in.CaseID, UserID: in.UserID, TurnNo: in.TurnNo, Result: res, At: workflow.Now(ctx),
 	}).Get(ctx, nil)
@@ -95,7 +103,7 @@ const sourceChars = 300
 //   - the answer ends with a sources line naming the tools whose results it used.
 func RunTurn(in schemas.ChatTurnInput, exec TurnExecutor) (schemas.TurnResult, error) {
 	t := &turn{in: in, exec: exec, words: wordsFor(in.Language),
-		res:  schemas.TurnResult{TurnID: in.TurnID, ToolsUsed: []schemas.ToolUse{}, Sources: []schemas.Source{}},
+		res:  schemas.TurnResult{TurnID: in.TurnID, ToolsUsed: []schemas.ToolUse{}, Sources: []schemas.Source{}, Citations: []schemas.Citation{}},
 		msgs: []schemas.ChatMessage{{Role: schemas.MsgUser, Content: in.Message}},
 	}
 	for _, name := range in.Selection.Tools {

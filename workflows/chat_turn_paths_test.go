@@ -9,7 +9,9 @@ import (
 	"github.com/stretchr/testify/mock"
 	"go.temporal.io/api/enums/v1"
 	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/testsuite"
 
+	"github.com/lexflow/lexflow/activities"
 	"github.com/lexflow/lexflow/schemas"
 )
 
@@ -202,5 +204,42 @@ func TestChatTurnToolCallInText(t *testing.T) {
 	}
 	if res.Reply != "The case is about a deposit.\n\nSources: get_case_details" {
 		t.Errorf("reply = %q", res.Reply)
+	}
+}
+
+func TestChatTurnChecksCitations(t *testing.T) {
+	var s testsuite.WorkflowTestSuite
+	env := s.NewTestWorkflowEnvironment()
+	env.RegisterActivity(&activities.Transcript{})
+	env.RegisterActivity(&activities.Model{})
+	env.RegisterActivity(&activities.Research{})
+	env.OnActivity(transcriptActs.RecordUserMessage, mock.Anything, mock.Anything).Return(nil)
+	model := &scriptedModel{replies: []schemas.ModelResponse{{Content: "Vedi art. 9999 c.c."}}}
+	env.OnActivity(modelActs.CallModel, mock.Anything, mock.Anything).Return(model.call)
+	var asked schemas.CheckCitations
+	env.OnActivity(researchActs.CheckCitations, mock.Anything, mock.Anything).Return(
+		func(_ context.Context, in schemas.CheckCitations) (schemas.CheckedReply, error) {
+			asked = in
+			return schemas.CheckedReply{Reply: "Vedi art. 9999 c.c. [non verificato]",
+				Citations: []schemas.Citation{{Text: "art. 9999 c.c.", Verified: false}}}, nil
+		})
+	var recorded schemas.RecordTurn
+	env.OnActivity(transcriptActs.RecordTurn, mock.Anything, mock.Anything).Return(
+		func(_ context.Context, in schemas.RecordTurn) error { recorded = in; return nil })
+	in := turnIn
+	in.Language = "it"
+	env.ExecuteWorkflow(ChatTurn, in)
+	var res schemas.TurnResult
+	if err := env.GetWorkflowResult(&res); err != nil {
+		t.Fatal(err)
+	}
+	if asked.Reply != "Vedi art. 9999 c.c." || asked.Language != "it" {
+		t.Errorf("checked %+v", asked)
+	}
+	if res.Reply != "Vedi art. 9999 c.c. [non verificato]" || len(res.Citations) != 1 || res.Citations[0].Verified {
+		t.Errorf("result %q, %+v", res.Reply, res.Citations)
+	}
+	if recorded.Result.Reply != res.Reply {
+		t.Errorf("recorded %q", recorded.Result.Reply)
 	}
 }

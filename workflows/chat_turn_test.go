@@ -42,7 +42,12 @@ func newTurnEnv(t *testing.T) *testsuite.TestWorkflowEnvironment {
 	env.RegisterActivity(&activities.Cases{})
 	env.RegisterActivity(&activities.Transcript{})
 	env.RegisterActivity(&activities.Model{})
+	env.RegisterActivity(&activities.Research{})
 	env.OnActivity(transcriptActs.RecordUserMessage, mock.Anything, mock.Anything).Return(nil)
+	env.OnActivity(researchActs.CheckCitations, mock.Anything, mock.Anything).Return(
+		func(_ context.Context, in schemas.CheckCitations) (schemas.CheckedReply, error) {
+			return schemas.CheckedReply{Reply: in.Reply, Citations: []schemas.Citation{}}, nil
+		}).Maybe()
 	return env
 }
 

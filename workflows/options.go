@@ -16,6 +16,7 @@ var (
 	casesActs      *activities.Cases
 	transcriptActs *activities.Transcript
 	modelActs      *activities.Model
+	researchActs   *activities.Research
 )
 
 // modelOptions govern one model call. The endpoint's refusals (400, 401, 403, ...) are
@@ -39,5 +40,15 @@ var storeOptions = workflow.ActivityOptions{
 		InitialInterval:    time.Second,
 		BackoffCoefficient: 2,
 		MaximumInterval:    time.Minute,
+	},
+}
+
+// citationOptions govern the citation check of a reply: local reads of the corpus.
+var citationOptions = workflow.ActivityOptions{
+	StartToCloseTimeout: 30 * time.Second,
+	RetryPolicy: &temporal.RetryPolicy{
+		InitialInterval:    time.Second,
+		BackoffCoefficient: 2,
+		MaximumAttempts:    3,
 	},
 }

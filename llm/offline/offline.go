@@ -198,10 +198,10 @@ func decide(msgs []message, offered map[string]bool) reply {
 	if lastUser < 0 {
 		return reply{content: words.help}
 	}
-	if results := toolResults(msgs[lastUser+1:]); len(results) > 0 {
-		return reply{content: answer(results, words)}
-	}
 	user := msgs[lastUser].text()
+	if results := toolResults(msgs[lastUser+1:]); len(results) > 0 {
+		return reply{content: answer(results, words, citedIn(user, lang))}
+	}
 	call := func(name string, args map[string]any) reply {
 		if caseID != "" {
 			args["case_id"] = caseID
@@ -282,14 +282,39 @@ func toolResults(turn []message) []toolResult {
 	return out
 }
 
+// gdprCitations cite an article of the GDPR the standard way, per language.
+var gdprCitations = map[string]string{"en": "Regulation (EU) 2016/679, Article %s", "ro": "Regulamentul (UE) 2016/679, art. %s",
+	"it": "Regolamento (UE) 2016/679, art. %s"}
+
+// citedIn returns the legal citation of a message: a code article as its author wrote
+// it, a GDPR article in the standard form of the case's language.
+func citedIn(user, lang string) string {
+	if m := gdprRe.FindStringSubmatch(user); m != nil {
+		format, ok := gdprCitations[lang]
+		if !ok {
+			format = gdprCitations["en"]
+		}
+		return fmt.Sprintf(format, m[1]+m[2])
+	}
+	for _, re := range []*regexp.Regexp{italianArtRe, romanianArtRe} {
+		if m := re.FindString(user); m != "" {
+			return strings.TrimSpace(m)
+		}
+	}
+	return ""
+}
+
 // answer composes the final reply from the tool results, one line each, and ends with
-// the sources line.
-func answer(results []toolResult, w wording) string {
+// the sources line. A research result's line starts with the citation it answers.
+func answer(results []toolResult, w wording, citation string) string {
 	var b strings.Builder
 	b.WriteString(w.intro)
 	var cited []string
 	for _, r := range results {
 		line, ok := describe(r, w)
+		if ok && citation != "" && (r.name == "normattiva_search" || r.name == "eurlex_search" || r.name == "infolex_search") {
+			line = citation + " — " + line
+		}
 		b.WriteString("\n- " + line)
 		if ok && !slices.Contains(cited, r.name) {
 			cited = append(cited, r.name)

@@ -86,3 +86,18 @@ func mustJSON(s string) json.RawMessage {
 	raw, _ := json.Marshal(s)
 	return raw
 }
+
+func TestResearchAnswerLeadsWithTheCitation(t *testing.T) {
+	call := toolCall{ID: "call_1", Type: "function"}
+	call.Function.Name = "eurlex_search"
+	in := []message{
+		msg("system", "Language: ro"),
+		msg("user", "Ce spune art. 17 RGPD?"),
+		{Role: "assistant", ToolCalls: []toolCall{call}},
+		{Role: "tool", ToolCallID: "call_1", Content: mustJSON(`{"text":"(1) Persoana vizată are dreptul...","title":"Regulamentul (UE) 2016/679","celex":"32016R0679"}`)},
+	}
+	r := decide(in, allTools)
+	if !strings.Contains(r.content, "- Regulamentul (UE) 2016/679, art. 17 — Regulamentul (UE) 2016/679: (1) Persoana vizată") || !strings.HasSuffix(r.content, "Surse: eurlex_search") {
+		t.Errorf("answer = %q", r.content)
+	}
+}
