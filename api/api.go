@@ -28,7 +28,10 @@ type Handlers struct {
 	TaskQueue string
 	// MaxSteps bounds the tool loop of the cases this API starts.
 	MaxSteps int
-	Log      *slog.Logger
+	// Unavailable are tools this deployment cannot serve (no SearXNG, say): they are
+	// never selected for a turn and are listed as unavailable.
+	Unavailable []string
+	Log         *slog.Logger
 }
 
 // maxBody bounds a request body; the longest valid message fits well inside it.

@@ -141,7 +141,7 @@ func (h *Handlers) sendMessage(c echo.Context) error {
 	case n > schemas.MaxMessageChars:
 		return problemf(errInvalidInput, fmt.Sprintf("message has %d characters; the limit is %d", n, schemas.MaxMessageChars))
 	}
-	sel, err := req.Resolve(identity(c).Roles)
+	sel, err := req.Resolve(identity(c).Roles, h.Unavailable)
 	if err != nil {
 		return problemf(errInvalidInput, err.Error())
 	}

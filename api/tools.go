@@ -46,11 +46,12 @@ var sanctumAliases = map[string]string{"web-search": schemas.ToolWebSearch, "db-
 //  1. each tool starts at its default;
 //  2. a tools list, when present, replaces the defaults: exactly the listed tools are on;
 //  3. LEXE's boolean keys then switch their own tool on or off;
-//  4. tools the caller's roles may not use are off.
+//  4. tools the caller's roles may not use, or that the deployment cannot serve, are
+//     off.
 //
 // The memory and RAG sources default to on and off. A listed tool that does not exist, or
 // that the roles may not use, is an error.
-func (t Toggles) Resolve(roles []string) (schemas.Selection, error) {
+func (t Toggles) Resolve(roles, unavailable []string) (schemas.Selection, error) {
 	listed := map[string]bool{}
 	if t.Tools != nil {
 		for _, name := range *t.Tools {
@@ -73,7 +74,7 @@ func (t Toggles) Resolve(roles []string) (schemas.Selection, error) {
 		if v := t.byKey(tool.Toggle); tool.Toggle != "" && v != nil {
 			on = *v
 		}
-		if on && tool.AllowedFor(roles) {
+		if on && tool.AllowedFor(roles) && !slices.Contains(unavailable, tool.Name) {
 			sel.Tools = append(sel.Tools, tool.Name)
 		}
 	}
@@ -119,7 +120,7 @@ func (h *Handlers) listTools(c echo.Context) error {
 		}
 		info := ToolInfo{
 			Name: tool.Name, Description: tool.Description, Schema: schema, Toggle: tool.Toggle, DefaultOn: tool.DefaultOn,
-			Timeout: tool.Policy.Timeout.String(), Available: tool.Available(),
+			Timeout: tool.Policy.Timeout.String(), Available: tool.Available() && !slices.Contains(h.Unavailable, tool.Name),
 			Retry: RetryInfo{MaxAttempts: tool.Policy.MaxAttempts, RetryOn: tool.Policy.RetryOn},
 		}
 		if tool.Policy.MaxAttempts > 1 {

@@ -14,7 +14,7 @@ func resolve(t *testing.T, body string, roles ...string) ([]string, bool, bool) 
 	if err := json.Unmarshal([]byte(body), &req); err != nil {
 		t.Fatal(err)
 	}
-	sel, err := req.Resolve(roles)
+	sel, err := req.Resolve(roles, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,8 +68,20 @@ func TestResolveRefusesUnknownAndForbidden(t *testing.T) {
 	for _, body := range []string{`{"tools": ["teleport"]}`, `{"tools": ["legal_sql"]}`, `{"tools": ["db-query"]}`} {
 		var req SendMessageRequest
 		_ = json.Unmarshal([]byte(body), &req)
-		if _, err := req.Resolve([]string{auth.RoleUser}); err == nil {
+		if _, err := req.Resolve([]string{auth.RoleUser}, nil); err == nil {
 			t.Errorf("%s accepted for a user", body)
 		}
+	}
+}
+
+func TestResolveDropsWhatTheDeploymentCannotServe(t *testing.T) {
+	var req SendMessageRequest
+	_ = json.Unmarshal([]byte(`{"web_search_enabled": true, "lex_search_enabled": true}`), &req)
+	sel, err := req.Resolve([]string{auth.RoleUser}, []string{"web_search", "lex_search", "lex_search_enriched"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if slices.Contains(sel.Tools, "web_search") || slices.Contains(sel.Tools, "lex_search") || !slices.Contains(sel.Tools, "kb_search") {
+		t.Errorf("selection = %v", sel.Tools)
 	}
 }

@@ -50,6 +50,7 @@ type Config struct {
 	MaxSteps   int
 	PromptsDir string
 	CorpusDB   string
+	SearXNGURL string
 }
 
 // Vars lists every environment variable FromEnv reads, its default and its meaning.
@@ -77,6 +78,7 @@ var Vars = []Var{
 	{"LEXFLOW_MODEL_TIMEOUT", "60s", "timeout of one model call"},
 	{"LEXFLOW_MAX_STEPS", strconv.Itoa(schemas.DefaultMaxSteps), "model calls allowed in one chat turn"},
 	{"LEXFLOW_CORPUS_DB", "", "the legal corpus's SQLite file; empty means LEXFLOW_DATA_DIR/corpus.db (`lexflow corpus load` builds it, `lexflow dev` on first start)"},
+	{"SEARXNG_URL", "", "SearXNG instance for web_search and lex_search (JSON format enabled); empty means those tools are not offered"},
 	{"LEXFLOW_PROMPTS_DIR", "", "directory of the system prompt files (`<role>.<lang>.md`); empty means the copies built into the binary from `prompts/`"},
 }
 
@@ -110,6 +112,7 @@ func FromEnv() (Config, error) {
 		DevMongoAddr:      get("LEXFLOW_DEV_MONGO_ADDR"),
 		PromptsDir:        get("LEXFLOW_PROMPTS_DIR"),
 		CorpusDB:          get("LEXFLOW_CORPUS_DB"),
+		SearXNGURL:        get("SEARXNG_URL"),
 		JWTSecret:         get("LEXFLOW_JWT_SECRET"),
 		JWTIssuer:         get("LEXFLOW_JWT_ISSUER"),
 		JWTAudience:       get("LEXFLOW_JWT_AUDIENCE"),
@@ -175,4 +178,13 @@ func Table() string {
 		fmt.Fprintf(&b, "| `%s` | %s | %s |\n", v.Name, def, v.Doc)
 	}
 	return b.String()
+}
+
+// Unavailable lists the tools this deployment cannot serve: those needing a service
+// that is not configured.
+func (c Config) Unavailable(needsSearXNG []string) []string {
+	if c.SearXNGURL == "" {
+		return needsSearXNG
+	}
+	return nil
 }

@@ -6,14 +6,17 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/golang-jwt/jwt/v5"
 
+	"github.com/lexflow/lexflow/api"
 	"github.com/lexflow/lexflow/auth"
 	"github.com/lexflow/lexflow/schemas"
+	"github.com/lexflow/lexflow/tools"
 )
 
 // TestNewcomer follows the README: create a case, ask for its details, get an answer
@@ -314,8 +317,21 @@ func TestListTools(t *testing.T) {
 	if kb["timeout"] != "20s" || kb["toggle"] != "kb_search_enabled" || kb["default_on"] != true || kb["available"] != true {
 		t.Errorf("kb_search = %v", kb)
 	}
-	if web := user["web_search"]; web["available"] != false || web["default_on"] != false {
+	if web := user["web_search"]; web["available"] != true || web["default_on"] != false {
 		t.Errorf("web_search = %v", web)
+	}
+	// A deployment without SearXNG lists the web tools as unavailable.
+	srv := httptest.NewServer(api.New(&api.Handlers{Temporal: tc, Store: st, Auth: signer, Prompts: lib, TaskQueue: taskQueue,
+		MaxSteps: 5, Unavailable: tools.NeedsSearXNG, Log: logger}))
+	defer srv.Close()
+	saved := apiURL
+	apiURL = srv.URL
+	noSearx := names(call(t, "GET", "/v1/tools", token(t, "alice"), nil))
+	apiURL = saved
+	for _, name := range []string{"web_search", "lex_search", "lex_search_enriched"} {
+		if noSearx[name]["available"] != false {
+			t.Errorf("without SearXNG, %s = %v", name, noSearx[name])
+		}
 	}
 	if retry := kb["retry"].(map[string]any); retry["max_attempts"] != float64(2) || retry["retry_interval"] != "1s" {
 		t.Errorf("kb_search retry = %v", retry)
@@ -431,5 +447,25 @@ func TestResearchInRomanianAndItalian(t *testing.T) {
 		if len(cits) != 1 || cits[0].(map[string]any)["verified"] != true || cits[0].(map[string]any)["doc_id"] == "" {
 			t.Errorf("%q: citations %v", tc.message, cits)
 		}
+	}
+}
+
+// TestLegalWebSearch runs lex_search through chat against a server that answers as
+// SearXNG does: only the legal site's result is kept.
+func TestLegalWebSearch(t *testing.T) {
+	tok := token(t, "pia")
+	r := call(t, "POST", "/v1/cases", tok, map[string]any{"description": "Oblio", "language": "it"})
+	id := r.body["case_id"].(string)
+	r = call(t, "POST", "/v1/cases/"+id+"/messages", tok, map[string]any{"message": "ricerca legale: diritto all'oblio"})
+	used, _ := r.body["tools_used"].([]any)
+	if r.status != 200 || len(used) != 1 || used[0].(map[string]any)["tool"] != "lex_search" || used[0].(map[string]any)["status"] != "ok" {
+		t.Fatalf("%d %s", r.status, r.raw)
+	}
+	if args := used[0].(map[string]any)["args"].(map[string]any); args["language"] != "it" {
+		t.Errorf("language not taken from the case: %v", args)
+	}
+	reply := r.body["reply"].(string)
+	if !strings.Contains(reply, "Diritto all'oblio: la Cassazione") || strings.Contains(reply, "blog") || !strings.HasSuffix(reply, "Fonti: lex_search") {
+		t.Errorf("reply = %q", reply)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -23,6 +24,7 @@ import (
 	"github.com/lexflow/lexflow/devenv"
 	"github.com/lexflow/lexflow/llm"
 	"github.com/lexflow/lexflow/prompts"
+	"github.com/lexflow/lexflow/searxng"
 	"github.com/lexflow/lexflow/store/mongostore"
 	"github.com/lexflow/lexflow/worker"
 )
@@ -109,7 +111,13 @@ func run(m *testing.M) int {
 		return fail(err)
 	}
 	defer stopModels()
-	w := worker.New(tc, taskQueue, worker.Deps{Store: st, Models: models, Prompts: lib, Corpus: lc})
+	// A loopback server answers as SearXNG does, so the web search tools run for real.
+	searx := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(searxngAnswer))
+	}))
+	defer searx.Close()
+	w := worker.New(tc, taskQueue, worker.Deps{Store: st, Models: models, Prompts: lib, Corpus: lc, SearXNG: searxng.New(searx.URL, 10*time.Second)})
 	if err := w.Start(); err != nil {
 		return fail(err)
 	}
@@ -121,6 +129,12 @@ func run(m *testing.M) int {
 	apiURL = srv.URL
 	return m.Run()
 }
+
+// searxngAnswer is SearXNG's JSON answer to a search (trimmed).
+const searxngAnswer = `{"query": "diritto all'oblio", "number_of_results": 0, "results": [
+ {"url": "https://www.altalex.com/documents/news/2024/oblio", "title": "Diritto all'oblio: la Cassazione", "content": "La Suprema Corte ha confermato che il diritto all'oblio...", "engine": "duckduckgo", "engines": ["duckduckgo"], "score": 1.0, "category": "general"},
+ {"url": "https://example.com/blog/oblio", "title": "Un blog qualunque", "content": "Opinioni", "engine": "bing", "engines": ["bing"], "score": 0.5, "category": "general"}],
+ "answers": [], "corrections": [], "infoboxes": [], "suggestions": [], "unresponsive_engines": []}`
 
 func mustPrompts() *prompts.Library {
 	lib, err := prompts.Load("")

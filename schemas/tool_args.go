@@ -21,7 +21,8 @@ const (
 // Arguments of each tool, agreeing with schemas/tools/<name>.json (tested).
 type (
 	WebSearchArgs struct {
-		Query string `json:"query"`
+		Query    string `json:"query"`
+		Language string `json:"language,omitempty"`
 	}
 	NormattivaSearchArgs struct {
 		ActType   string `json:"act_type"`
@@ -47,7 +48,8 @@ type (
 		Materia string `json:"materia,omitempty"`
 	}
 	LexSearchArgs struct {
-		Query string `json:"query"`
+		Query    string `json:"query"`
+		Language string `json:"language,omitempty"`
 	}
 	LexSearchEnrichedArgs struct {
 		Query string `json:"query"`
@@ -139,6 +141,20 @@ type (
 	KBMeta struct {
 		LatencyMS int64  `json:"latency_ms"`
 		Source    string `json:"source"`
+	}
+	WebSearchResult struct {
+		Success bool        `json:"success"`
+		Query   string      `json:"query"`
+		Results []WebResult `json:"results"`
+	}
+	WebResult struct {
+		Title   string `json:"title"`
+		URL     string `json:"url"`
+		Content string `json:"content"`
+	}
+	LexSearchResult struct {
+		Results []WebResult `json:"results"`
+		Meta    KBMeta      `json:"meta"`
 	}
 	// ToolFailure is LEXE's executor failure shape.
 	ToolFailure struct {

@@ -68,11 +68,16 @@ func (t *Tool) AllowedFor(roles []string) bool {
 	return slices.ContainsFunc(roles, func(r string) bool { return slices.Contains(t.Roles, r) })
 }
 
-// casesActs and researchActs name the activities; the worker registers the real structs.
+// casesActs, researchActs and webActs name the activities; the worker registers the
+// real structs.
 var (
 	casesActs    *activities.Cases
 	researchActs *activities.Research
+	webActs      *activities.Web
 )
+
+// bindLanguage fills a search's language from the case unless the model names one.
+var bindLanguage = []Binding{{Arg: "language", From: "language", Default: true}}
 
 var (
 	allRoles  = []string{auth.RoleUser, auth.RoleAdmin, auth.RoleSupport}
@@ -92,12 +97,12 @@ var registry = mustLoad([]*Tool{
 		Policy: lexeNoRetry, Format: formatInfolex, Activity: researchActs.InfolexSearch, decode: decodeArgs[schemas.InfolexSearchArgs]},
 	{Name: schemas.ToolKBSearch, Roles: allRoles, Toggle: "kb_search_enabled", DefaultOn: true, Primary: true,
 		Policy: kbSearchPolicy, Format: formatKB, Activity: researchActs.KBSearch, decode: decodeArgs[schemas.KBSearchArgs]},
-	{Name: schemas.ToolLexSearch, Roles: allRoles, Toggle: "lex_search_enabled", DefaultOn: true, Primary: true,
-		Policy: lexSearchPolicy, Format: formatLexSearch, decode: decodeArgs[schemas.LexSearchArgs]},
+	{Name: schemas.ToolLexSearch, Roles: allRoles, Toggle: "lex_search_enabled", DefaultOn: true, Primary: true, Bound: bindLanguage,
+		Policy: lexSearchPolicy, Format: formatLexSearch, Activity: webActs.LexSearch, decode: decodeArgs[schemas.LexSearchArgs]},
 	{Name: schemas.ToolLexSearchEnriched, Roles: allRoles, Toggle: "lex_search_enriched_enabled", DefaultOn: false,
 		Policy: lexSearchEnrichedPolicy, Format: formatLexSearchEnriched, decode: decodeArgs[schemas.LexSearchEnrichedArgs]},
-	{Name: schemas.ToolWebSearch, Roles: allRoles, Toggle: "web_search_enabled", DefaultOn: false,
-		Policy: lexeNoRetry, Format: formatWebSearch, decode: decodeArgs[schemas.WebSearchArgs]},
+	{Name: schemas.ToolWebSearch, Roles: allRoles, Toggle: "web_search_enabled", DefaultOn: false, Bound: bindLanguage,
+		Policy: lexeNoRetry, Format: formatWebSearch, Activity: webActs.WebSearch, decode: decodeArgs[schemas.WebSearchArgs]},
 	// Seed 003's query_bigquery; read-only SQL is for admins, as Sanctum's db-query.
 	{Name: schemas.ToolLegalSQL, Roles: adminOnly, DefaultOn: true,
 		Policy: legalSQLPolicy, Format: formatStatus, Activity: researchActs.LegalSQL, decode: decodeArgs[schemas.LegalSQLArgs]},
@@ -168,6 +173,9 @@ func decodeArgs[T any](args []byte) (any, error) {
 	err := json.Unmarshal(args, &v)
 	return v, err
 }
+
+// NeedsSearXNG are the tools a deployment can serve only with a SearXNG instance.
+var NeedsSearXNG = []string{schemas.ToolWebSearch, schemas.ToolLexSearch, schemas.ToolLexSearchEnriched}
 
 // AnyPrimary reports whether any of the named tools is a primary legal source.
 func AnyPrimary(names []string) bool {

@@ -11,6 +11,7 @@ import (
 	"github.com/lexflow/lexflow/llm"
 	"github.com/lexflow/lexflow/prompts"
 	"github.com/lexflow/lexflow/schemas"
+	"github.com/lexflow/lexflow/searxng"
 	"github.com/lexflow/lexflow/store"
 	"github.com/lexflow/lexflow/workflows"
 )
@@ -24,6 +25,8 @@ type Deps struct {
 	Prompts *prompts.Library
 	// Corpus is the legal corpus the research tools read.
 	Corpus *corpus.Store
+	// SearXNG serves the web search tools; nil when none is configured.
+	SearXNG *searxng.Client
 }
 
 // New returns a worker for taskQueue with every workflow and activity registered.
@@ -40,5 +43,6 @@ func Register(r worker.Registry, d Deps) {
 	r.RegisterActivity(&activities.Cases{Store: d.Store})
 	r.RegisterActivity(&activities.Transcript{Store: d.Store})
 	r.RegisterActivity(&activities.Research{Corpus: d.Corpus})
+	r.RegisterActivity(&activities.Web{SearXNG: d.SearXNG})
 	r.RegisterActivity(&activities.Model{Clients: d.Models, Transcripts: d.Store, Memories: d.Store, Prompts: d.Prompts})
 }

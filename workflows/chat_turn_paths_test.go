@@ -165,9 +165,9 @@ func TestChatTurnToggledOffToolIsNeitherOfferedNorRun(t *testing.T) {
 func TestChatTurnUnavailableToolsAreNotOffered(t *testing.T) {
 	model := &scriptedModel{replies: []schemas.ModelResponse{{Content: "Hello."}}}
 	in := turnIn
-	in.Selection.Tools = []string{schemas.ToolKBSearch, schemas.ToolWebSearch, schemas.ToolGetCaseDetails}
+	in.Selection.Tools = []string{schemas.ToolKBSearch, schemas.ToolLexSearchEnriched, schemas.ToolGetCaseDetails}
 	res := run(t, in, model, nil)
-	// web_search is selected but has no activity yet.
+	// lex_search_enriched is selected but has no activity yet.
 	if got := model.requests[0].Tools; len(got) != 2 || got[0] != schemas.ToolKBSearch || got[1] != schemas.ToolGetCaseDetails {
 		t.Errorf("offered %v", got)
 	}

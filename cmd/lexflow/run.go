@@ -22,7 +22,9 @@ import (
 	"github.com/lexflow/lexflow/llm"
 	"github.com/lexflow/lexflow/llm/offline"
 	"github.com/lexflow/lexflow/prompts"
+	"github.com/lexflow/lexflow/searxng"
 	"github.com/lexflow/lexflow/store/mongostore"
+	"github.com/lexflow/lexflow/tools"
 	"github.com/lexflow/lexflow/worker"
 )
 
@@ -76,7 +78,11 @@ func startWorker(ctx context.Context, cfg config.Config, b *backends, log *slog.
 		lc.Close()
 		return nil, err
 	}
-	w := worker.New(b.tc, cfg.TaskQueue, worker.Deps{Store: b.st, Models: models, Prompts: b.lib, Corpus: lc})
+	deps := worker.Deps{Store: b.st, Models: models, Prompts: b.lib, Corpus: lc}
+	if cfg.SearXNGURL != "" {
+		deps.SearXNG = searxng.New(cfg.SearXNGURL, 30*time.Second)
+	}
+	w := worker.New(b.tc, cfg.TaskQueue, deps)
 	if err := w.Start(); err != nil {
 		stopModels()
 		lc.Close()
@@ -91,7 +97,8 @@ func serveAPI(ctx context.Context, cfg config.Config, b *backends, log *slog.Log
 	if err != nil {
 		return err
 	}
-	e := api.New(&api.Handlers{Temporal: b.tc, Store: b.st, Auth: sign, Prompts: b.lib, TaskQueue: cfg.TaskQueue, MaxSteps: cfg.MaxSteps, Log: log})
+	e := api.New(&api.Handlers{Temporal: b.tc, Store: b.st, Auth: sign, Prompts: b.lib, TaskQueue: cfg.TaskQueue,
+		MaxSteps: cfg.MaxSteps, Unavailable: cfg.Unavailable(tools.NeedsSearXNG), Log: log})
 	l, err := net.Listen("tcp", cfg.HTTPAddr)
 	if err != nil {
 		return fmt.Errorf("API: %w", err)

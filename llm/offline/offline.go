@@ -154,6 +154,8 @@ var (
 	italianArtRe  = regexp.MustCompile(`(?i)\bart(?:icolo|\.)?\s*(\d+(?:[- ]?(?:bis|ter|quater|quinquies|sexies|septies|octies))?)\s*(?:del(?:l[ao])?\s+)?(c\.\s?c\.|c\.\s?p\.|codice civile|codice penale)`)
 	romanianArtRe = regexp.MustCompile(`(?i)\bart(?:icolul|\.)?\s*(\d+)\s*(?:din\s+)?((?:noul\s+)?cod(?:ul)?\s+(?:civil|penal|muncii|fiscal|administrativ|de\s+procedur[aă]\s+(?:civil[aă]|penal[aă]|fiscal[aă]))|constitu[tț]i[ae](?:\s+rom[aâ]niei)?)`)
 	gdprRe        = regexp.MustCompile(`(?i)(?:gdpr|rgpd|2016/679)\D{0,40}?\bart(?:icolo|icolul|icle|\.)?\s*(\d+)|\bart(?:icolo|icolul|icle|\.)?\s*(\d+)\D{0,40}?(?:gdpr|rgpd|2016/679)`)
+	webRe         = regexp.MustCompile(`(?is)^\s*(?:search|cerca|caut[aă])\s*:\s*(.+?)\s*$`)
+	legalWebRe    = regexp.MustCompile(`(?is)^\s*(?:legal search|ricerca legale|c[aă]utare juridic[aă])\s*:\s*(.+?)\s*$`)
 	caseLawRe     = regexp.MustCompile(`(?is)^\s*(?:massime|jurispruden[tț][aă]|case law)\s*:\s*(.+?)\s*$`)
 	caseIDRe      = regexp.MustCompile(`(?m)^Case ID: (\S+)$`)
 	languageRe    = regexp.MustCompile(`(?m)^Language: (\w+)$`)
@@ -170,7 +172,9 @@ var (
 //     infolex_search when the message asks for massime;
 //   - "art. 1357 Cod civil" (or "articolul 1 din Constituția") → normattiva_search;
 //   - "art. 17 GDPR" (or "GDPR articolo 17", "RGPD art. 17") → eurlex_search;
-//   - "massime: TEXT" (or "jurisprudență:", "case law:") → kb_search.
+//   - "massime: TEXT" (or "jurisprudență:", "case law:") → kb_search;
+//   - "legal search: TEXT" (or "ricerca legale:", "căutare juridică:") → lex_search;
+//   - "search: TEXT" (or "cerca:", "caută:") → web_search.
 //
 // Anything else gets a short reply that says what the offline model can do.
 func decide(msgs []message, offered map[string]bool) reply {
@@ -220,6 +224,10 @@ func decide(msgs []message, offered map[string]bool) reply {
 	case offered["update_case_details"] && factRe.MatchString(user):
 		text := factRe.FindStringSubmatch(user)[1]
 		return call("update_case_details", map[string]any{"updates": map[string]any{"facts": []any{map[string]any{"fact": text}}}})
+	case offered["lex_search"] && legalWebRe.MatchString(user):
+		return plainCall("lex_search", map[string]any{"query": legalWebRe.FindStringSubmatch(user)[1]}, len(msgs))
+	case offered["web_search"] && webRe.MatchString(user):
+		return plainCall("web_search", map[string]any{"query": webRe.FindStringSubmatch(user)[1]}, len(msgs))
 	case offered["kb_search"] && caseLawRe.MatchString(user):
 		return plainCall("kb_search", map[string]any{"query": caseLawRe.FindStringSubmatch(user)[1]}, len(msgs))
 	case offered["eurlex_search"] && gdprRe.MatchString(user):
@@ -372,6 +380,15 @@ func describe(r toolResult, w wording) (string, bool) {
 			line += "; " + m.Autorita
 		}
 		return line, true
+	case r.name == "web_search" || r.name == "lex_search":
+		if len(res.Results) == 0 {
+			return fmt.Sprintf(w.none, r.name), false
+		}
+		var found []string
+		for _, h := range res.Results[:min(len(res.Results), 3)] {
+			found = append(found, fmt.Sprintf("%v (%v)", h["title"], h["url"]))
+		}
+		return strings.Join(found, " | "), true
 	case r.name == "kb_search":
 		if len(res.Results) == 0 {
 			return fmt.Sprintf(w.none, r.name), false

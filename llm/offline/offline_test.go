@@ -12,7 +12,8 @@ func msg(role, content string) message {
 }
 
 var allTools = map[string]bool{"get_case_details": true, "update_case_details": true, "legal_sql": true,
-	"normattiva_search": true, "eurlex_search": true, "infolex_search": true, "kb_search": true}
+	"normattiva_search": true, "eurlex_search": true, "infolex_search": true, "kb_search": true,
+	"web_search": true, "lex_search": true}
 
 func TestRulesPickTools(t *testing.T) {
 	system := msg("system", "Case ID: c-9\nLanguage: en")
@@ -36,6 +37,8 @@ func TestRulesPickTools(t *testing.T) {
 		{"Cosa prevede il GDPR all'articolo 17?", "eurlex_search", `{"act_type":"regolamento","article":"17","number":679,"year":2016}`},
 		{"Ce spune art. 17 RGPD?", "eurlex_search", `{"act_type":"regolamento","article":"17","number":679,"year":2016}`},
 		{"massime: confisca di prevenzione", "kb_search", `{"query":"confisca di prevenzione"}`},
+		{"ricerca legale: diritto all'oblio", "lex_search", `{"query":"diritto all'oblio"}`},
+		{"caută: program instanțe", "web_search", `{"query":"program instanțe"}`},
 	} {
 		r := decide([]message{system, msg("user", tc.user)}, allTools)
 		if len(r.calls) != 1 || r.calls[0].Function.Name != tc.tool || r.calls[0].Function.Arguments != tc.args {

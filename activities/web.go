@@ -1,0 +1,77 @@
+package activities
+
+import (
+	"context"
+	"errors"
+	"net"
+	"time"
+
+	"go.temporal.io/sdk/temporal"
+
+	"github.com/lexflow/lexflow/schemas"
+	"github.com/lexflow/lexflow/searxng"
+)
+
+// Web are the activities that search the web through SearXNG.
+type Web struct {
+	// SearXNG is nil when no instance is configured; the tools are then not offered.
+	SearXNG *searxng.Client
+}
+
+// Result caps, as LEXE's executors keep them.
+const (
+	webMaxResults  = 5
+	webContentMax  = 500
+	lexResults     = 10
+	lexContentMax  = 800
+	errUnavailable = "ToolUnavailable"
+)
+
+// WebSearch is web_search: SearXNG's results for the query, at most 5.
+func (a *Web) WebSearch(ctx context.Context, args schemas.WebSearchArgs) (schemas.WebSearchResult, error) {
+	res, err := a.search(ctx, args.Query, args.Language)
+	if err != nil {
+		return schemas.WebSearchResult{}, err
+	}
+	return schemas.WebSearchResult{Success: true, Query: args.Query, Results: toWebResults(res, webMaxResults, webContentMax)}, nil
+}
+
+// LexSearch is lex_search: SearXNG's results for the query kept to the legal sites
+// (normattiva.it, eur-lex.europa.eu, brocardi.it, altalex.com, legislatie.just.ro,
+// rejust.ro, cortedicassazione.it), at most 10.
+func (a *Web) LexSearch(ctx context.Context, args schemas.LexSearchArgs) (schemas.LexSearchResult, error) {
+	start := time.Now()
+	res, err := a.search(ctx, args.Query, args.Language)
+	if err != nil {
+		return schemas.LexSearchResult{}, err
+	}
+	return schemas.LexSearchResult{Results: toWebResults(searxng.OnLegalSites(res), lexResults, lexContentMax),
+		Meta: schemas.KBMeta{LatencyMS: time.Since(start).Milliseconds(), Source: "lex_search"}}, nil
+}
+
+// search calls SearXNG and sorts its failures as LEXE's executor does: a gateway error
+// (502, 503, 504) or a timeout may be retried by the tool's policy; anything else fails
+// at once.
+func (a *Web) search(ctx context.Context, q, lang string) ([]searxng.Result, error) {
+	if a.SearXNG == nil {
+		return nil, temporal.NewNonRetryableApplicationError("web search is not configured (SEARXNG_URL)", errUnavailable, nil)
+	}
+	res, err := a.SearXNG.Search(ctx, q, lang)
+	var status *searxng.StatusError
+	var netErr net.Error
+	switch {
+	case err == nil:
+		return res, nil
+	case errors.As(err, &status) && status.Retryable(), errors.As(err, &netErr) && netErr.Timeout():
+		return nil, err
+	}
+	return nil, temporal.NewNonRetryableApplicationError(err.Error(), "SearchFailed", err)
+}
+
+func toWebResults(res []searxng.Result, n, contentMax int) []schemas.WebResult {
+	out := []schemas.WebResult{}
+	for _, r := range res[:min(len(res), n)] {
+		out = append(out, schemas.WebResult{Title: r.Title, URL: r.URL, Content: clip(r.Content, contentMax)})
+	}
+	return out
+}
