@@ -16,6 +16,8 @@ type Citation struct {
 	Verified bool   `json:"verified"`
 	DocID    string `json:"doc_id,omitempty"`
 	URL      string `json:"url,omitempty"`
+	// InForce is false for a verified article that has been repealed.
+	InForce bool `json:"in_force"`
 	// Start and End locate Text in the checked text, in bytes.
 	Start int `json:"-"`
 	End   int `json:"-"`
@@ -110,9 +112,9 @@ func (s *Store) CheckCitations(ctx context.Context, text string) ([]Citation, er
 			art, dec, err := f.resolve(m)
 			switch {
 			case err == nil && art.DocID != "":
-				c.Verified, c.DocID, c.URL = true, art.DocID, art.URL
+				c.Verified, c.DocID, c.URL, c.InForce = true, art.DocID, art.URL, art.InForce
 			case err == nil && dec.DocID != "":
-				c.Verified, c.DocID, c.URL = true, dec.DocID, dec.URL
+				c.Verified, c.DocID, c.URL, c.InForce = true, dec.DocID, dec.URL, true
 			case err != nil && !errors.Is(err, ErrNoArticle) && !errors.Is(err, ErrNoAct):
 				return nil, err
 			}

@@ -172,7 +172,7 @@ var headings = map[string][2]string{
 }
 
 // System assembles the system prompt of a role: the role's file in the case's language
-// (English when there is none), the "Case ID:" and "Language:" lines, the warning when
+// (English when there is none), the "Case ID:", "Language:" and "Role:" lines, the warning when
 // every legal tool is off, and the memory and earlier-turn sections when given.
 func (l *Library) System(role string, c Context) string {
 	l.refresh()
@@ -185,7 +185,7 @@ func (l *Library) System(role string, c Context) string {
 	l.mu.RUnlock()
 	var b strings.Builder
 	b.WriteString(body)
-	fmt.Fprintf(&b, "\n\nCase ID: %s\nLanguage: %s\n", c.CaseID, lang)
+	fmt.Fprintf(&b, "\n\nCase ID: %s\nLanguage: %s\nRole: %s\n", c.CaseID, lang, role)
 	if c.LegalToolsOff {
 		b.WriteString("\n" + warning + "\n")
 	}

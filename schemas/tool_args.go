@@ -52,7 +52,8 @@ type (
 		Language string `json:"language,omitempty"`
 	}
 	LexSearchEnrichedArgs struct {
-		Query string `json:"query"`
+		Query    string `json:"query"`
+		Language string `json:"language,omitempty"`
 	}
 	LegalSQLArgs struct {
 		QueryString string `json:"query_string"`
@@ -155,6 +156,32 @@ type (
 	LexSearchResult struct {
 		Results []WebResult `json:"results"`
 		Meta    KBMeta      `json:"meta"`
+	}
+	// EnrichedAnalysis is lex_search_enriched's shape A: an analysis text.
+	EnrichedAnalysis struct {
+		Analysis   string      `json:"analysis"`
+		References []Reference `json:"references"`
+		Meta       KBMeta      `json:"meta"`
+	}
+	// EnrichedResults is lex_search_enriched's shape B: results, each with the in-force
+	// status of the references it makes.
+	EnrichedResults struct {
+		Results         []EnrichedResult `json:"results"`
+		EnrichedResults string           `json:"enriched_results"`
+		References      []Reference      `json:"references"`
+	}
+	EnrichedResult struct {
+		Title   string `json:"title"`
+		URL     string `json:"url"`
+		Content string `json:"content"`
+		Vigenza string `json:"vigenza,omitempty"`
+	}
+	// Reference is a legal reference found in search results, checked in the corpus.
+	Reference struct {
+		Text     string `json:"text"`
+		Verified bool   `json:"verified"`
+		InForce  bool   `json:"in_force"`
+		DocID    string `json:"doc_id,omitempty"`
 	}
 	// ToolFailure is LEXE's executor failure shape.
 	ToolFailure struct {

@@ -74,6 +74,7 @@ var (
 	casesActs    *activities.Cases
 	researchActs *activities.Research
 	webActs      *activities.Web
+	enrichedActs *activities.Enriched
 )
 
 // bindLanguage fills a search's language from the case unless the model names one.
@@ -99,8 +100,9 @@ var registry = mustLoad([]*Tool{
 		Policy: kbSearchPolicy, Format: formatKB, Activity: researchActs.KBSearch, decode: decodeArgs[schemas.KBSearchArgs]},
 	{Name: schemas.ToolLexSearch, Roles: allRoles, Toggle: "lex_search_enabled", DefaultOn: true, Primary: true, Bound: bindLanguage,
 		Policy: lexSearchPolicy, Format: formatLexSearch, Activity: webActs.LexSearch, decode: decodeArgs[schemas.LexSearchArgs]},
-	{Name: schemas.ToolLexSearchEnriched, Roles: allRoles, Toggle: "lex_search_enriched_enabled", DefaultOn: false,
-		Policy: lexSearchEnrichedPolicy, Format: formatLexSearchEnriched, decode: decodeArgs[schemas.LexSearchEnrichedArgs]},
+	{Name: schemas.ToolLexSearchEnriched, Roles: allRoles, Toggle: "lex_search_enriched_enabled", DefaultOn: false, Bound: bindLanguage,
+		Policy: lexSearchEnrichedPolicy, Format: formatLexSearchEnriched, Activity: enrichedActs.LexSearchEnriched,
+		decode: decodeArgs[schemas.LexSearchEnrichedArgs]},
 	{Name: schemas.ToolWebSearch, Roles: allRoles, Toggle: "web_search_enabled", DefaultOn: false, Bound: bindLanguage,
 		Policy: lexeNoRetry, Format: formatWebSearch, Activity: webActs.WebSearch, decode: decodeArgs[schemas.WebSearchArgs]},
 	// Seed 003's query_bigquery; read-only SQL is for admins, as Sanctum's db-query.

@@ -42,7 +42,9 @@ func Register(r worker.Registry, d Deps) {
 	r.RegisterWorkflowWithOptions(workflows.ChatTurn, workflow.RegisterOptions{Name: schemas.ChatTurnWorkflow})
 	r.RegisterActivity(&activities.Cases{Store: d.Store})
 	r.RegisterActivity(&activities.Transcript{Store: d.Store})
+	web := &activities.Web{SearXNG: d.SearXNG}
 	r.RegisterActivity(&activities.Research{Corpus: d.Corpus})
-	r.RegisterActivity(&activities.Web{SearXNG: d.SearXNG})
+	r.RegisterActivity(web)
+	r.RegisterActivity(&activities.Enriched{Web: web, Corpus: d.Corpus, Reasoner: d.Models[schemas.RoleReasoner], Prompts: d.Prompts})
 	r.RegisterActivity(&activities.Model{Clients: d.Models, Transcripts: d.Store, Memories: d.Store, Prompts: d.Prompts})
 }

@@ -53,7 +53,7 @@ func newTurnEnv(t *testing.T) *testsuite.TestWorkflowEnvironment {
 
 var turnIn = schemas.ChatTurnInput{CaseID: "c1", UserID: "alice", TurnID: "case:c1:turn:1", TurnNo: 1,
 	Message: "show me the case details", Language: "en", MaxSteps: 5,
-	Selection: schemas.Selection{Tools: []string{schemas.ToolLexSearchEnriched, schemas.ToolGetCaseDetails, schemas.ToolUpdateCaseDetails}}}
+	Selection: schemas.Selection{Tools: []string{schemas.ToolGetCaseDetails, schemas.ToolUpdateCaseDetails}}}
 
 func callTool(name, args string) schemas.ModelResponse {
 	return schemas.ModelResponse{ToolCalls: []schemas.ToolCall{{ID: "call_1", Name: name, Arguments: args}}, FinishReason: "tool_calls"}

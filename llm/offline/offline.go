@@ -159,6 +159,7 @@ var (
 	caseLawRe     = regexp.MustCompile(`(?is)^\s*(?:massime|jurispruden[tț][aă]|case law)\s*:\s*(.+?)\s*$`)
 	caseIDRe      = regexp.MustCompile(`(?m)^Case ID: (\S+)$`)
 	languageRe    = regexp.MustCompile(`(?m)^Language: (\w+)$`)
+	roleRe        = regexp.MustCompile(`(?m)^Role: (\w+)$`)
 )
 
 // decide is the offline model's rule book. After tool results it answers, citing them.
@@ -178,7 +179,7 @@ var (
 //
 // Anything else gets a short reply that says what the offline model can do.
 func decide(msgs []message, offered map[string]bool) reply {
-	lang, caseID := "en", ""
+	lang, caseID, role := "en", "", "assistant"
 	for _, m := range msgs {
 		if m.Role == "system" {
 			if g := languageRe.FindStringSubmatch(m.text()); g != nil {
@@ -186,6 +187,9 @@ func decide(msgs []message, offered map[string]bool) reply {
 			}
 			if g := caseIDRe.FindStringSubmatch(m.text()); g != nil {
 				caseID = g[1]
+			}
+			if g := roleRe.FindStringSubmatch(m.text()); g != nil {
+				role = g[1]
 			}
 		}
 	}
@@ -203,6 +207,9 @@ func decide(msgs []message, offered map[string]bool) reply {
 		return reply{content: words.help}
 	}
 	user := msgs[lastUser].text()
+	if role == "reasoner" {
+		return reply{content: analyse(user, words)}
+	}
 	if results := toolResults(msgs[lastUser+1:]); len(results) > 0 {
 		return reply{content: answer(results, words, citedIn(user, lang))}
 	}
@@ -251,6 +258,30 @@ func decide(msgs []message, offered map[string]bool) reply {
 		return plainCall("legal_sql", map[string]any{"query_string": query, "table_name": table}, len(msgs))
 	}
 	return reply{content: words.help}
+}
+
+// analyse is the offline reasoner: it counts the sources it was given and repeats the
+// references with their status, since it cannot reason about them.
+func analyse(request string, w wording) string {
+	question, sources, section := "", 0, ""
+	var refs []string
+	for _, line := range strings.Split(request, "\n") {
+		switch {
+		case strings.HasPrefix(line, "Question: "):
+			question = strings.TrimPrefix(line, "Question: ")
+		case strings.HasSuffix(line, ":") && !strings.HasPrefix(line, "- "):
+			section = line
+		case strings.HasPrefix(line, "- ") && section == "Results:":
+			sources++
+		case strings.HasPrefix(line, "- ") && section == "References:":
+			refs = append(refs, strings.TrimPrefix(line, "- "))
+		}
+	}
+	text := fmt.Sprintf(w.analysis, question, sources)
+	if len(refs) > 0 {
+		text += " " + strings.Join(refs, "; ") + "."
+	}
+	return text
 }
 
 // plainCall calls a tool that takes no case_id.
@@ -420,42 +451,45 @@ func describe(r toolResult, w wording) (string, bool) {
 
 // wording holds the offline model's phrases in one language.
 type wording struct {
-	intro, sources, failed, details, done, rows, none, help string
+	intro, sources, failed, details, done, rows, none, analysis, help string
 }
 
 var phrases = map[string]wording{
 	"en": {
-		intro:   "Here is what I found:",
-		sources: "Sources:",
-		failed:  "%s failed: %s",
-		details: "Case summary: %s. Facts recorded: %d.",
-		done:    "%s succeeded.",
-		rows:    "The query returned %d rows: %s",
-		none:    "%s found nothing.",
+		intro:    "Here is what I found:",
+		sources:  "Sources:",
+		failed:   "%s failed: %s",
+		details:  "Case summary: %s. Facts recorded: %d.",
+		done:     "%s succeeded.",
+		rows:     "The query returned %d rows: %s",
+		none:     "%s found nothing.",
+		analysis: "Offline analysis of «%s»: %d sources to read; what they cite, as checked in the corpus:",
 		help: "I am Lexflow's offline model, running because no language model is configured. " +
 			"I can show the case details (\"show me the case details\"), set the summary (\"summary: ...\") " +
 			"or record a fact (\"fact: ...\").",
 	},
 	"ro": {
-		intro:   "Iată ce am găsit:",
-		sources: "Surse:",
-		failed:  "%s a eșuat: %s",
-		details: "Rezumatul cazului: %s. Fapte înregistrate: %d.",
-		done:    "%s a reușit.",
-		rows:    "Interogarea a întors %d rânduri: %s",
-		none:    "%s nu a găsit nimic.",
+		intro:    "Iată ce am găsit:",
+		sources:  "Surse:",
+		failed:   "%s a eșuat: %s",
+		details:  "Rezumatul cazului: %s. Fapte înregistrate: %d.",
+		done:     "%s a reușit.",
+		rows:     "Interogarea a întors %d rânduri: %s",
+		none:     "%s nu a găsit nimic.",
+		analysis: "Analiză offline pentru «%s»: %d surse de citit; ce citează ele, verificat în corpus:",
 		help: "Sunt modelul offline al Lexflow, activ pentru că nu este configurat niciun model de limbaj. " +
 			"Pot afișa detaliile cazului („arată-mi detaliile cazului”), seta rezumatul („rezumat: ...”) " +
 			"sau înregistra un fapt („fapt: ...”).",
 	},
 	"it": {
-		intro:   "Ecco cosa ho trovato:",
-		sources: "Fonti:",
-		failed:  "%s non è riuscito: %s",
-		details: "Riassunto del caso: %s. Fatti registrati: %d.",
-		done:    "%s è riuscito.",
-		rows:    "La query ha restituito %d righe: %s",
-		none:    "%s non ha trovato nulla.",
+		intro:    "Ecco cosa ho trovato:",
+		sources:  "Fonti:",
+		failed:   "%s non è riuscito: %s",
+		details:  "Riassunto del caso: %s. Fatti registrati: %d.",
+		done:     "%s è riuscito.",
+		rows:     "La query ha restituito %d righe: %s",
+		none:     "%s non ha trovato nulla.",
+		analysis: "Analisi offline di «%s»: %d fonti da leggere; ciò che citano, verificato nel corpus:",
 		help: "Sono il modello offline di Lexflow, attivo perché non è configurato alcun modello linguistico. " +
 			"Posso mostrare i dettagli del caso («mostrami i dettagli del caso»), impostare il riassunto («riassunto: ...») " +
 			"o registrare un fatto («fatto: ...»).",

@@ -104,3 +104,15 @@ func TestResearchAnswerLeadsWithTheCitation(t *testing.T) {
 		t.Errorf("answer = %q", r.content)
 	}
 }
+
+func TestOfflineReasoner(t *testing.T) {
+	in := []message{
+		msg("system", "# Lexflow reasoner\n\nCase ID: \nLanguage: en\nRole: reasoner"),
+		msg("user", "Question: tort\n\nResults:\n- A (u): x\n- B (v): y\n\nReferences:\n- art. 2043 c.c.: vigente\n\nAnalyse..."),
+	}
+	r := decide(in, allTools)
+	want := "Offline analysis of «tort»: 2 sources to read; what they cite, as checked in the corpus: art. 2043 c.c.: vigente."
+	if len(r.calls) != 0 || r.content != want {
+		t.Errorf("reasoner reply = %q", r.content)
+	}
+}
