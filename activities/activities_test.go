@@ -3,6 +3,7 @@ package activities
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -13,9 +14,12 @@ import (
 	"testing"
 	"time"
 
+	"go.temporal.io/sdk/temporal"
+
 	"github.com/lexflow/lexflow/config"
 	"github.com/lexflow/lexflow/corpus"
 	"github.com/lexflow/lexflow/devenv"
+	"github.com/lexflow/lexflow/lexetools"
 	"github.com/lexflow/lexflow/llm"
 	"github.com/lexflow/lexflow/prompts"
 	"github.com/lexflow/lexflow/schemas"
@@ -198,16 +202,17 @@ func TestNormattivaSearch(t *testing.T) {
 		{schemas.NormattivaSearchArgs{ActType: "legea", ActNumber: "287", Date: "2009", Article: "articolul 1357"}, "(1) Cel care cauzează", "", true},
 	} {
 		out, err := a.NormattivaSearch(ctx, tc.args)
-		res, ok := out.(schemas.NormattivaResult)
+		var res schemas.NormattivaResult
+		ok := json.Unmarshal(out, &res) == nil
 		if err != nil || !ok || !strings.HasPrefix(res.Text, tc.textPrefix) || res.URN != tc.urn || res.Vigente != tc.vigente || res.Text == "" {
 			t.Errorf("%+v: %+v, %v", tc.args, out, err)
 		}
 	}
-	if out, _ := a.NormattivaSearch(ctx, schemas.NormattivaSearchArgs{ActType: "codice civile", Article: "99999"}); out.(schemas.NormattivaResult).Text != "" {
-		t.Errorf("a missing article: %+v", out)
+	if out, _ := a.NormattivaSearch(ctx, schemas.NormattivaSearchArgs{ActType: "codice civile", Article: "99999"}); string(out) != `{"text":"","vigente":false}` {
+		t.Errorf("a missing article: %s", out)
 	}
-	if out, _ := a.NormattivaSearch(ctx, schemas.NormattivaSearchArgs{ActType: "codice della strada", Article: "1"}); out.(schemas.ToolFailure).Error == "" {
-		t.Errorf("an unknown act: %+v", out)
+	if out, _ := a.NormattivaSearch(ctx, schemas.NormattivaSearchArgs{ActType: "codice della strada", Article: "1"}); !strings.Contains(string(out), `"success":false`) {
+		t.Errorf("an unknown act: %s", out)
 	}
 }
 
@@ -219,7 +224,8 @@ func TestEurlexSearch(t *testing.T) {
 		"en": "1. The data subject shall have the right to obtain from the controller the erasure",
 	} {
 		out, err := a.EurlexSearch(context.Background(), schemas.EurlexSearchArgs{ActType: "regolamento", Year: 2016, Number: 679, Article: "17", Language: lang})
-		res := out.(schemas.EurlexResult)
+		var res schemas.EurlexResult
+		_ = json.Unmarshal(out, &res)
 		if err != nil || !strings.HasPrefix(res.Text, prefix) || res.CELEX != "32016R0679" {
 			t.Errorf("%s: %+v, %v", lang, out, err)
 		}
@@ -230,7 +236,8 @@ func TestInfolexAndKBSearch(t *testing.T) {
 	ctx := context.Background()
 	a := &Research{Corpus: lc}
 	out, err := a.InfolexSearch(ctx, schemas.InfolexSearchArgs{ActType: "codice penale", Article: "640", IncludeMassime: true})
-	res := out.(schemas.InfolexResult)
+	var res schemas.InfolexResult
+	_ = json.Unmarshal(out, &res)
 	if err != nil || !strings.HasPrefix(res.ArticleText, "Truffa\n") || res.Spiegazione != "" {
 		t.Fatalf("infolex 640 c.p.: %+v, %v", out, err)
 	}
@@ -240,7 +247,8 @@ func TestInfolexAndKBSearch(t *testing.T) {
 		}
 	}
 	out, err = a.KBSearch(ctx, schemas.KBSearchArgs{Query: "misure di prevenzione patrimoniali confisca", TopK: 50})
-	kb := out.(schemas.KBSearchResult)
+	var kb schemas.KBSearchResult
+	_ = json.Unmarshal(out, &kb)
 	if err != nil || len(kb.Results) != 20 || kb.Meta.Source != "kb_search" {
 		t.Fatalf("kb_search: %d results, %v", len(kb.Results), err)
 	}
@@ -248,12 +256,41 @@ func TestInfolexAndKBSearch(t *testing.T) {
 		t.Errorf("ranking: first %+v, last %+v", kb.Results[0], kb.Results[19])
 	}
 	out, _ = a.KBSearch(ctx, schemas.KBSearchArgs{Query: "garantia de participare", TopK: 5, Materia: "achiziții"})
-	kb = out.(schemas.KBSearchResult)
+	kb = schemas.KBSearchResult{}
+	_ = json.Unmarshal(out, &kb)
 	if len(kb.Results) == 0 || !strings.HasPrefix(kb.Results[0].Riferimento, "Curtea de Apel") {
 		t.Errorf("Romanian procurement search: %+v", kb.Results)
 	}
 	out, _ = a.KBSearch(ctx, schemas.KBSearchArgs{Query: "zz", TopK: 5})
-	if len(out.(schemas.KBSearchResult).Results) != 0 {
-		t.Errorf("a query of no words found %+v", out)
+	if !strings.Contains(string(out), `"results":[]`) {
+		t.Errorf("a query of no words found %s", out)
+	}
+}
+
+// TestResearchThroughALexeToolsService answers the search tools from a loopback
+// service speaking lexe-tools-it's API instead of the corpus.
+func TestResearchThroughALexeToolsService(t *testing.T) {
+	status := http.StatusOK
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if status != http.StatusOK {
+			http.Error(w, "down", status)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprint(w, `{"text":"Art. 2043 - testo dal servizio","urn":"urn:nir:stato:regio.decreto:1942-03-16;262~art2043","vigente":true}`)
+	}))
+	defer srv.Close()
+	a := &Research{Corpus: lc, Backend: lexetools.New(srv.URL, 5*time.Second)}
+	out, err := a.NormattivaSearch(context.Background(), schemas.NormattivaSearchArgs{ActType: "codice civile", Article: "2043"})
+	if err != nil || !strings.Contains(string(out), "testo dal servizio") {
+		t.Fatalf("%s, %v", out, err)
+	}
+	for code, retryable := range map[int]bool{503: true, 400: false} {
+		status = code
+		_, err := a.KBSearch(context.Background(), schemas.KBSearchArgs{Query: "x", TopK: 5})
+		var appErr *temporal.ApplicationError
+		if err == nil || (errors.As(err, &appErr) && appErr.NonRetryable()) == retryable {
+			t.Errorf("%d: %v", code, err)
+		}
 	}
 }

@@ -2,20 +2,87 @@ package activities
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"slices"
 	"strings"
 	"time"
+
+	"go.temporal.io/sdk/temporal"
 
 	"github.com/lexflow/lexflow/corpus"
 	"github.com/lexflow/lexflow/schemas"
 )
 
-// Research are the activities that read the legal corpus.
+// Research are the activities that read the law: the legal corpus, and for the search
+// tools a Backend, which is the corpus unless a LEXE-tools service is configured.
 type Research struct {
 	Corpus *corpus.Store
+	// Backend answers the search tools; nil means the corpus.
+	Backend Backend
 }
+
+// Backend answers the search tools with LEXE's response shapes. The corpus is one; a
+// LEXE-tools-compatible HTTP service (package lexetools) is another.
+type Backend interface {
+	Normattiva(context.Context, schemas.NormattivaSearchArgs) (json.RawMessage, error)
+	Eurlex(context.Context, schemas.EurlexSearchArgs) (json.RawMessage, error)
+	Infolex(context.Context, schemas.InfolexSearchArgs) (json.RawMessage, error)
+	KB(context.Context, schemas.KBSearchArgs) (json.RawMessage, error)
+}
+
+func (a *Research) backend() Backend {
+	if a.Backend != nil {
+		return a.Backend
+	}
+	return corpusBackend{a.Corpus}
+}
+
+// NormattivaSearch is normattiva_search: an article of an Italian act, and of a
+// Romanian one the same way, with its URN and whether it is in force.
+func (a *Research) NormattivaSearch(ctx context.Context, args schemas.NormattivaSearchArgs) (json.RawMessage, error) {
+	return backendResult(a.backend().Normattiva(ctx, args))
+}
+
+// EurlexSearch is eurlex_search: an article of an EU act in the case's language.
+func (a *Research) EurlexSearch(ctx context.Context, args schemas.EurlexSearchArgs) (json.RawMessage, error) {
+	return backendResult(a.backend().Eurlex(ctx, args))
+}
+
+// InfolexSearch is infolex_search: an article of an Italian code with its massime.
+func (a *Research) InfolexSearch(ctx context.Context, args schemas.InfolexSearchArgs) (json.RawMessage, error) {
+	return backendResult(a.backend().Infolex(ctx, args))
+}
+
+// KBSearch is kb_search: decisions ranked by a legal concept.
+func (a *Research) KBSearch(ctx context.Context, args schemas.KBSearchArgs) (json.RawMessage, error) {
+	return backendResult(a.backend().KB(ctx, args))
+}
+
+// backendResult passes a backend's answer on, its failure sorted by upstreamError.
+func backendResult(res json.RawMessage, err error) (json.RawMessage, error) {
+	if err != nil {
+		return nil, upstreamError(err)
+	}
+	return res, nil
+}
+
+// upstreamError sorts a search service's failure as LEXE's executor does: a gateway
+// error (502, 503, 504) or a timeout may be retried by the tool's policy; anything else
+// fails at once.
+func upstreamError(err error) error {
+	var gateway interface{ Retryable() bool }
+	var netErr net.Error
+	if (errors.As(err, &gateway) && gateway.Retryable()) || (errors.As(err, &netErr) && netErr.Timeout()) {
+		return err
+	}
+	return temporal.NewNonRetryableApplicationError(err.Error(), "SearchFailed", err)
+}
+
+// corpusBackend answers the search tools from the shipped corpus.
+type corpusBackend struct{ c *corpus.Store }
 
 // LegalSQL is the legal_sql tool, seed 003's query_bigquery: one read-only SELECT over
 // legislatie or jurisprudenta, at most corpus.MaxRows rows. A refused or failing query
@@ -43,58 +110,55 @@ const massimeShown = 3
 // kbMaxTopK caps kb_search's top_k (LEXE's executor caps it at 20).
 const kbMaxTopK = 20
 
-// NormattivaSearch is normattiva_search, answered from the corpus: an article of an
-// Italian act, and of a Romanian one the same way ("Codul civil", "legea"), with its URN
-// and whether it is in force. An unknown act is LEXE's failure shape; a missing article,
-// an empty text ("no result").
-func (a *Research) NormattivaSearch(ctx context.Context, args schemas.NormattivaSearchArgs) (any, error) {
-	art, err := a.Corpus.ArticleOf(ctx, corpus.ActRef{Type: args.ActType, Number: args.ActNumber, Date: args.Date}, args.Article)
+// Normattiva answers from the corpus: acts are named as lawyers name them, Italian and
+// Romanian ("Codul civil", "legea"). An unknown act is LEXE's failure shape; a missing
+// article, an empty text ("no result").
+func (b corpusBackend) Normattiva(ctx context.Context, args schemas.NormattivaSearchArgs) (json.RawMessage, error) {
+	art, err := b.c.ArticleOf(ctx, corpus.ActRef{Type: args.ActType, Number: args.ActNumber, Date: args.Date}, args.Article)
 	switch {
 	case errors.Is(err, corpus.ErrNoAct):
-		return schemas.ToolFailure{Error: err.Error()}, nil
+		return asJSON(schemas.ToolFailure{Error: err.Error()})
 	case errors.Is(err, corpus.ErrNoArticle):
-		return schemas.NormattivaResult{}, nil
+		return asJSON(schemas.NormattivaResult{})
 	case err != nil:
 		return nil, err
 	}
-	return schemas.NormattivaResult{Text: art.Text, URN: art.URN, Vigente: art.InForce, Title: art.Title,
-		ActTitle: art.ActTitle, DocID: art.DocID, URL: art.URL}, nil
+	return asJSON(schemas.NormattivaResult{Text: art.Text, URN: art.URN, Vigente: art.InForce, Title: art.Title,
+		ActTitle: art.ActTitle, DocID: art.DocID, URL: art.URL})
 }
 
-// EurlexSearch is eurlex_search, answered from the corpus: an article of an EU act in
-// the case's language (or the one asked for).
-func (a *Research) EurlexSearch(ctx context.Context, args schemas.EurlexSearchArgs) (any, error) {
+// Eurlex answers from the corpus, in the case's language (or the one asked for).
+func (b corpusBackend) Eurlex(ctx context.Context, args schemas.EurlexSearchArgs) (json.RawMessage, error) {
 	lang := args.Language
 	if lang == "" {
 		lang = "it"
 	}
-	art, err := a.Corpus.EUArticle(ctx, args.Year, args.Number, args.Article, lang)
+	art, err := b.c.EUArticle(ctx, args.Year, args.Number, args.Article, lang)
 	switch {
 	case errors.Is(err, corpus.ErrNoArticle):
-		return schemas.EurlexResult{}, nil
+		return asJSON(schemas.EurlexResult{})
 	case err != nil:
 		return nil, err
 	}
-	return schemas.EurlexResult{Text: art.Text, Title: art.ActTitle, CELEX: art.CELEX, ArticleTitle: art.Title,
-		DocID: art.DocID, URL: art.URL}, nil
+	return asJSON(schemas.EurlexResult{Text: art.Text, Title: art.ActTitle, CELEX: art.CELEX, ArticleTitle: art.Title,
+		DocID: art.DocID, URL: art.URL})
 }
 
-// InfolexSearch is infolex_search: an article of an Italian code with the massime of
-// the corpus that cite it. The corpus has no doctrinal commentary, so spiegazione is
-// empty rather than invented.
-func (a *Research) InfolexSearch(ctx context.Context, args schemas.InfolexSearchArgs) (any, error) {
-	art, err := a.Corpus.ArticleOf(ctx, corpus.ActRef{Type: args.ActType}, args.Article)
+// Infolex answers from the corpus: the article with the massime that cite it. The
+// corpus has no doctrinal commentary, so spiegazione is empty rather than invented.
+func (b corpusBackend) Infolex(ctx context.Context, args schemas.InfolexSearchArgs) (json.RawMessage, error) {
+	art, err := b.c.ArticleOf(ctx, corpus.ActRef{Type: args.ActType}, args.Article)
 	switch {
 	case errors.Is(err, corpus.ErrNoAct):
-		return schemas.ToolFailure{Error: err.Error()}, nil
+		return asJSON(schemas.ToolFailure{Error: err.Error()})
 	case errors.Is(err, corpus.ErrNoArticle):
-		return schemas.InfolexResult{Massime: []schemas.Massima{}}, nil
+		return asJSON(schemas.InfolexResult{Massime: []schemas.Massima{}})
 	case err != nil:
 		return nil, err
 	}
 	res := schemas.InfolexResult{ArticleText: art.Title + "\n" + art.Text, Massime: []schemas.Massima{}, DocID: art.DocID}
 	if args.IncludeMassime {
-		decs, err := a.Corpus.MassimeFor(ctx, args.Article, massimeShown)
+		decs, err := b.c.MassimeFor(ctx, args.Article, massimeShown)
 		if err != nil {
 			return nil, err
 		}
@@ -102,15 +166,15 @@ func (a *Research) InfolexSearch(ctx context.Context, args schemas.InfolexSearch
 			res.Massime = append(res.Massime, schemas.Massima{Autorita: reference(d), Testo: d.Massima, DocID: d.DocID})
 		}
 	}
-	return res, nil
+	return asJSON(res)
 }
 
-// KBSearch is kb_search: decisions ranked by a legal concept over the corpus's massime
-// and decisions, fused by reciprocal rank, within a subject matter if given.
-func (a *Research) KBSearch(ctx context.Context, args schemas.KBSearchArgs) (any, error) {
+// KB answers from the corpus: its massime and decisions ranked by reciprocal rank
+// fusion, within a subject matter if given, top_k capped at 20.
+func (b corpusBackend) KB(ctx context.Context, args schemas.KBSearchArgs) (json.RawMessage, error) {
 	start := time.Now()
 	topK := min(max(args.TopK, 1), kbMaxTopK)
-	hits, err := a.Corpus.SearchDecisions(ctx, args.Query, args.Materia, topK)
+	hits, err := b.c.SearchDecisions(ctx, args.Query, args.Materia, topK)
 	if err != nil {
 		return nil, err
 	}
@@ -127,8 +191,10 @@ func (a *Research) KBSearch(ctx context.Context, args schemas.KBSearchArgs) (any
 			Materia: h.Materia, RRFScore: h.Score, Score: h.Score, URL: h.URL})
 	}
 	res.Meta = schemas.KBMeta{LatencyMS: time.Since(start).Milliseconds(), Source: "kb_search"}
-	return res, nil
+	return asJSON(res)
 }
+
+func asJSON(v any) (json.RawMessage, error) { return json.Marshal(v) }
 
 // reference cites a decision the way lawyers do: "Cass. pen., Sez. VI, n. 10387/2025",
 // "Curtea de Apel Bacău, decizie nr. 724/2021".

@@ -2,8 +2,6 @@ package activities
 
 import (
 	"context"
-	"errors"
-	"net"
 	"time"
 
 	"go.temporal.io/sdk/temporal"
@@ -49,23 +47,16 @@ func (a *Web) LexSearch(ctx context.Context, args schemas.LexSearchArgs) (schema
 		Meta: schemas.KBMeta{LatencyMS: time.Since(start).Milliseconds(), Source: "lex_search"}}, nil
 }
 
-// search calls SearXNG and sorts its failures as LEXE's executor does: a gateway error
-// (502, 503, 504) or a timeout may be retried by the tool's policy; anything else fails
-// at once.
+// search calls SearXNG, its failures sorted by upstreamError.
 func (a *Web) search(ctx context.Context, q, lang string) ([]searxng.Result, error) {
 	if a.SearXNG == nil {
 		return nil, temporal.NewNonRetryableApplicationError("web search is not configured (SEARXNG_URL)", errUnavailable, nil)
 	}
 	res, err := a.SearXNG.Search(ctx, q, lang)
-	var status *searxng.StatusError
-	var netErr net.Error
-	switch {
-	case err == nil:
-		return res, nil
-	case errors.As(err, &status) && status.Retryable(), errors.As(err, &netErr) && netErr.Timeout():
-		return nil, err
+	if err != nil {
+		return nil, upstreamError(err)
 	}
-	return nil, temporal.NewNonRetryableApplicationError(err.Error(), "SearchFailed", err)
+	return res, nil
 }
 
 func toWebResults(res []searxng.Result, n, contentMax int) []schemas.WebResult {

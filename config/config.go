@@ -47,10 +47,11 @@ type Config struct {
 	Reasoner     Model
 	ModelTimeout time.Duration
 
-	MaxSteps   int
-	PromptsDir string
-	CorpusDB   string
-	SearXNGURL string
+	MaxSteps     int
+	PromptsDir   string
+	CorpusDB     string
+	SearXNGURL   string
+	LexeToolsURL string
 }
 
 // Vars lists every environment variable FromEnv reads, its default and its meaning.
@@ -78,6 +79,7 @@ var Vars = []Var{
 	{"LEXFLOW_MODEL_TIMEOUT", "60s", "timeout of one model call"},
 	{"LEXFLOW_MAX_STEPS", strconv.Itoa(schemas.DefaultMaxSteps), "model calls allowed in one chat turn"},
 	{"LEXFLOW_CORPUS_DB", "", "the legal corpus's SQLite file; empty means LEXFLOW_DATA_DIR/corpus.db (`lexflow corpus load` builds it, `lexflow dev` on first start)"},
+	{"LEXE_TOOLS_URL", "", "a LEXE-tools-compatible service (e.g. http://lexe-tools:8021) that answers normattiva_search, eurlex_search, infolex_search and kb_search; empty means the shipped corpus"},
 	{"SEARXNG_URL", "", "SearXNG instance for web_search and lex_search (JSON format enabled); empty means those tools are not offered"},
 	{"LEXFLOW_PROMPTS_DIR", "", "directory of the system prompt files (`<role>.<lang>.md`); empty means the copies built into the binary from `prompts/`"},
 }
@@ -113,6 +115,7 @@ func FromEnv() (Config, error) {
 		PromptsDir:        get("LEXFLOW_PROMPTS_DIR"),
 		CorpusDB:          get("LEXFLOW_CORPUS_DB"),
 		SearXNGURL:        get("SEARXNG_URL"),
+		LexeToolsURL:      get("LEXE_TOOLS_URL"),
 		JWTSecret:         get("LEXFLOW_JWT_SECRET"),
 		JWTIssuer:         get("LEXFLOW_JWT_ISSUER"),
 		JWTAudience:       get("LEXFLOW_JWT_AUDIENCE"),

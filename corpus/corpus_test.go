@@ -197,3 +197,27 @@ func TestEnsureBuildsOnce(t *testing.T) {
 		t.Error("the second Ensure rebuilt the corpus")
 	}
 }
+
+func TestBench(t *testing.T) {
+	ctx := context.Background()
+	vocab, err := db.Vocabulary(ctx)
+	if err != nil || len(vocab) < 10000 || vocab[0] == "" {
+		t.Fatalf("vocabulary of %d words, %v", len(vocab), err)
+	}
+	path := filepath.Join(t.TempDir(), "synthetic.db")
+	if err := Synthesize(ctx, path, vocab, 3000, 300, 1); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if c, _ := s.Counts(ctx); c["synthetic"].Articles != 3000 || c["synthetic"].Decisions != 300 {
+		t.Fatalf("counts %v", c)
+	}
+	res, err := s.Bench(ctx, vocab, 20, 7)
+	if err != nil || len(res) != 2 || res[0].Tool != "kb_search" || res[1].Lookup.P50 <= 0 || res[1].Naive.P99 < res[1].Naive.P50 {
+		t.Fatalf("bench: %+v, %v", res, err)
+	}
+}

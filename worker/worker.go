@@ -27,6 +27,8 @@ type Deps struct {
 	Corpus *corpus.Store
 	// SearXNG serves the web search tools; nil when none is configured.
 	SearXNG *searxng.Client
+	// Research answers the search tools instead of the corpus; nil means the corpus.
+	Research activities.Backend
 }
 
 // New returns a worker for taskQueue with every workflow and activity registered.
@@ -43,7 +45,7 @@ func Register(r worker.Registry, d Deps) {
 	r.RegisterActivity(&activities.Cases{Store: d.Store})
 	r.RegisterActivity(&activities.Transcript{Store: d.Store})
 	web := &activities.Web{SearXNG: d.SearXNG}
-	r.RegisterActivity(&activities.Research{Corpus: d.Corpus})
+	r.RegisterActivity(&activities.Research{Corpus: d.Corpus, Backend: d.Research})
 	r.RegisterActivity(web)
 	r.RegisterActivity(&activities.Enriched{Web: web, Corpus: d.Corpus, Reasoner: d.Models[schemas.RoleReasoner], Prompts: d.Prompts})
 	r.RegisterActivity(&activities.Model{Clients: d.Models, Transcripts: d.Store, Memories: d.Store, Prompts: d.Prompts})

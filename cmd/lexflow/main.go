@@ -22,6 +22,7 @@ commands:
   worker   run the Temporal worker
   token    print a bearer token: lexflow token --sub alice --org acme --role user
   corpus   build the legal corpus database: lexflow corpus load
+  bench    time the research tools: lexflow bench research [--articles N] [--queries N]
   model    serve the offline model: lexflow model --addr 127.0.0.1:8090
 
 Configuration comes from the environment; see README.md.
@@ -55,6 +56,8 @@ func main() {
 		err = runModel(ctx, args, log)
 	case "corpus":
 		err = runCorpus(ctx, cfg, args, os.Stdout)
+	case "bench":
+		err = runBench(ctx, cfg, args, os.Stdout, log)
 	case "help", "-h", "--help":
 		fmt.Print(usage)
 	default:

@@ -19,6 +19,7 @@ import (
 	"github.com/lexflow/lexflow/auth"
 	"github.com/lexflow/lexflow/config"
 	"github.com/lexflow/lexflow/corpus"
+	"github.com/lexflow/lexflow/lexetools"
 	"github.com/lexflow/lexflow/llm"
 	"github.com/lexflow/lexflow/llm/offline"
 	"github.com/lexflow/lexflow/prompts"
@@ -81,6 +82,9 @@ func startWorker(ctx context.Context, cfg config.Config, b *backends, log *slog.
 	deps := worker.Deps{Store: b.st, Models: models, Prompts: b.lib, Corpus: lc}
 	if cfg.SearXNGURL != "" {
 		deps.SearXNG = searxng.New(cfg.SearXNGURL, 30*time.Second)
+	}
+	if cfg.LexeToolsURL != "" {
+		deps.Research = lexetools.New(cfg.LexeToolsURL, 30*time.Second)
 	}
 	w := worker.New(b.tc, cfg.TaskQueue, deps)
 	if err := w.Start(); err != nil {
