@@ -6,8 +6,7 @@ import (
 	"strings"
 	"unicode"
 
-	"golang.org/x/text/unicode/norm"
-
+	"github.com/lexflow/lexflow/corpus"
 	"github.com/lexflow/lexflow/store"
 )
 
@@ -62,23 +61,12 @@ func relevantEarlier(query string, recs []store.Record, k int) []string {
 // without diacritics.
 func words(s string) map[string]bool {
 	out := map[string]bool{}
-	for _, w := range strings.FieldsFunc(fold(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+	for _, w := range strings.FieldsFunc(corpus.Fold(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
 		if len([]rune(w)) >= 3 {
 			out[w] = true
 		}
 	}
 	return out
-}
-
-// fold lower-cases s and strips its diacritics: ă→a, ș/ş→s, ț/ţ→t, à→a, ...
-func fold(s string) string {
-	var b strings.Builder
-	for _, r := range norm.NFD.String(strings.ToLower(s)) {
-		if !unicode.Is(unicode.Mn, r) {
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
 }
 
 func clip(s string, n int) string {

@@ -41,8 +41,9 @@ func cleanLine(s string) string {
 
 func sortStrings(s []string) { slices.Sort(s) }
 
-// fold lower-cases s and strips its diacritics, for comparing names.
-func fold(s string) string {
+// Fold lower-cases s and strips its diacritics (ă→a, ș/ş→s, ț/ţ→t, à→a, ...), for
+// comparing words and names.
+func Fold(s string) string {
 	var b strings.Builder
 	for _, r := range norm.NFD.String(strings.ToLower(s)) {
 		if !unicode.Is(unicode.Mn, r) {

@@ -125,7 +125,7 @@ func iccj(name, raw string) (Decision, error) {
 // courtNamed finds the court of appeal a header line names, even without diacritics
 // or cut short ("CURTEA DE APEL CONSTAN — ...").
 func courtNamed(line string) string {
-	_, rest, ok := strings.Cut(fold(line), "curtea de apel ")
+	_, rest, ok := strings.Cut(Fold(line), "curtea de apel ")
 	if !ok {
 		return ""
 	}
@@ -136,7 +136,7 @@ func courtNamed(line string) string {
 		return ""
 	}
 	for _, code := range sortedCourtCodes {
-		city := strings.TrimPrefix(fold(ecliCourts[code]), "curtea de apel ")
+		city := strings.TrimPrefix(Fold(ecliCourts[code]), "curtea de apel ")
 		if strings.HasPrefix(city, rest) {
 			return ecliCourts[code]
 		}

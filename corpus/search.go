@@ -51,7 +51,7 @@ func normalizeName(s string) string {
 			return r
 		}
 		return ' '
-	}, fold(s))
+	}, Fold(s))
 	return strings.Join(strings.Fields(f), " ")
 }
 
@@ -156,7 +156,7 @@ func (s *Store) SearchDecisions(ctx context.Context, query, materia string, limi
 	filter, args := "", []any{}
 	if materia != "" {
 		filter = ` AND (j.materia LIKE ? OR j.materia LIKE ?)`
-		args = append(args, "%"+materia+"%", "%"+fold(materia)+"%")
+		args = append(args, "%"+materia+"%", "%"+Fold(materia)+"%")
 	}
 	rankings := []string{
 		// Massima and summary weigh most; the full text counts a little.
