@@ -469,3 +469,21 @@ func TestLegalWebSearch(t *testing.T) {
 		t.Errorf("reply = %q", reply)
 	}
 }
+
+// TestEnrichedSearchThroughChat asks for an analysis: lex_search_enriched searches,
+// checks the references and has the (offline) reasoner analyse the results.
+func TestEnrichedSearchThroughChat(t *testing.T) {
+	tok := token(t, "rita")
+	r := call(t, "POST", "/v1/cases", tok, map[string]any{"description": "Oblio", "language": "it"})
+	id := r.body["case_id"].(string)
+	r = call(t, "POST", "/v1/cases/"+id+"/messages", tok, map[string]any{"message": "analisi: diritto all'oblio",
+		"lex_search_enriched_enabled": true})
+	used, _ := r.body["tools_used"].([]any)
+	if r.status != 200 || len(used) != 1 || used[0].(map[string]any)["tool"] != "lex_search_enriched" || used[0].(map[string]any)["status"] != "ok" {
+		t.Fatalf("%d %s", r.status, r.raw)
+	}
+	reply := r.body["reply"].(string)
+	if !strings.Contains(reply, "Analisi offline di «diritto all'oblio»: 1 fonti da leggere") || !strings.HasSuffix(reply, "Fonti: lex_search_enriched") {
+		t.Errorf("reply = %q", reply)
+	}
+}

@@ -155,6 +155,7 @@ var (
 	romanianArtRe = regexp.MustCompile(`(?i)\bart(?:icolul|\.)?\s*(\d+)\s*(?:din\s+)?((?:noul\s+)?cod(?:ul)?\s+(?:civil|penal|muncii|fiscal|administrativ|de\s+procedur[aă]\s+(?:civil[aă]|penal[aă]|fiscal[aă]))|constitu[tț]i[ae](?:\s+rom[aâ]niei)?)`)
 	gdprRe        = regexp.MustCompile(`(?i)(?:gdpr|rgpd|2016/679)\D{0,40}?\bart(?:icolo|icolul|icle|\.)?\s*(\d+)|\bart(?:icolo|icolul|icle|\.)?\s*(\d+)\D{0,40}?(?:gdpr|rgpd|2016/679)`)
 	webRe         = regexp.MustCompile(`(?is)^\s*(?:search|cerca|caut[aă])\s*:\s*(.+?)\s*$`)
+	enrichedRe    = regexp.MustCompile(`(?is)^\s*(?:analysis|analisi|analiz[aă])\s*:\s*(.+?)\s*$`)
 	legalWebRe    = regexp.MustCompile(`(?is)^\s*(?:legal search|ricerca legale|c[aă]utare juridic[aă])\s*:\s*(.+?)\s*$`)
 	caseLawRe     = regexp.MustCompile(`(?is)^\s*(?:massime|jurispruden[tț][aă]|case law)\s*:\s*(.+?)\s*$`)
 	caseIDRe      = regexp.MustCompile(`(?m)^Case ID: (\S+)$`)
@@ -174,6 +175,7 @@ var (
 //   - "art. 1357 Cod civil" (or "articolul 1 din Constituția") → normattiva_search;
 //   - "art. 17 GDPR" (or "GDPR articolo 17", "RGPD art. 17") → eurlex_search;
 //   - "massime: TEXT" (or "jurisprudență:", "case law:") → kb_search;
+//   - "analysis: TEXT" (or "analisi:", "analiză:") → lex_search_enriched;
 //   - "legal search: TEXT" (or "ricerca legale:", "căutare juridică:") → lex_search;
 //   - "search: TEXT" (or "cerca:", "caută:") → web_search.
 //
@@ -231,6 +233,8 @@ func decide(msgs []message, offered map[string]bool) reply {
 	case offered["update_case_details"] && factRe.MatchString(user):
 		text := factRe.FindStringSubmatch(user)[1]
 		return call("update_case_details", map[string]any{"updates": map[string]any{"facts": []any{map[string]any{"fact": text}}}})
+	case offered["lex_search_enriched"] && enrichedRe.MatchString(user):
+		return plainCall("lex_search_enriched", map[string]any{"query": enrichedRe.FindStringSubmatch(user)[1]}, len(msgs))
 	case offered["lex_search"] && legalWebRe.MatchString(user):
 		return plainCall("lex_search", map[string]any{"query": legalWebRe.FindStringSubmatch(user)[1]}, len(msgs))
 	case offered["web_search"] && webRe.MatchString(user):
@@ -411,6 +415,16 @@ func describe(r toolResult, w wording) (string, bool) {
 			line += "; " + m.Autorita
 		}
 		return line, true
+	case r.name == "lex_search_enriched":
+		var enriched struct {
+			Analysis        string `json:"analysis"`
+			EnrichedResults string `json:"enriched_results"`
+		}
+		_ = json.Unmarshal([]byte(r.content), &enriched)
+		if text := enriched.Analysis + enriched.EnrichedResults; text != "" {
+			return clip(strings.ReplaceAll(text, "\n", " "), 700), true
+		}
+		return fmt.Sprintf(w.none, r.name), false
 	case r.name == "web_search" || r.name == "lex_search":
 		if len(res.Results) == 0 {
 			return fmt.Sprintf(w.none, r.name), false

@@ -13,7 +13,7 @@ func msg(role, content string) message {
 
 var allTools = map[string]bool{"get_case_details": true, "update_case_details": true, "legal_sql": true,
 	"normattiva_search": true, "eurlex_search": true, "infolex_search": true, "kb_search": true,
-	"web_search": true, "lex_search": true}
+	"web_search": true, "lex_search": true, "lex_search_enriched": true}
 
 func TestRulesPickTools(t *testing.T) {
 	system := msg("system", "Case ID: c-9\nLanguage: en")
@@ -38,6 +38,7 @@ func TestRulesPickTools(t *testing.T) {
 		{"Ce spune art. 17 RGPD?", "eurlex_search", `{"act_type":"regolamento","article":"17","number":679,"year":2016}`},
 		{"massime: confisca di prevenzione", "kb_search", `{"query":"confisca di prevenzione"}`},
 		{"ricerca legale: diritto all'oblio", "lex_search", `{"query":"diritto all'oblio"}`},
+		{"analiză: răspunderea civilă delictuală", "lex_search_enriched", `{"query":"răspunderea civilă delictuală"}`},
 		{"caută: program instanțe", "web_search", `{"query":"program instanțe"}`},
 	} {
 		r := decide([]message{system, msg("user", tc.user)}, allTools)
