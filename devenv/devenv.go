@@ -5,13 +5,11 @@ package devenv
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"net"
 	"os"
 	"path/filepath"
-	"time"
 
 	"github.com/FerretDB/FerretDB/ferretdb"
 )
@@ -69,19 +67,4 @@ func FreePort() (int, error) {
 	}
 	defer l.Close()
 	return l.Addr().(*net.TCPAddr).Port, nil
-}
-
-// WaitTCP polls until something accepts connections on addr or ctx ends.
-func WaitTCP(ctx context.Context, addr string) error {
-	for {
-		c, err := net.DialTimeout("tcp", addr, time.Second)
-		if err == nil {
-			return c.Close()
-		}
-		select {
-		case <-ctx.Done():
-			return errors.Join(ctx.Err(), err)
-		case <-time.After(100 * time.Millisecond):
-		}
-	}
 }
