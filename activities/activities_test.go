@@ -294,3 +294,42 @@ func TestResearchThroughALexeToolsService(t *testing.T) {
 		}
 	}
 }
+
+func TestGetPartyIDByName(t *testing.T) {
+	ctx := context.Background()
+	a := &Cases{Store: st, Parties: st}
+	id := fmt.Sprint("parties-", time.Now().UnixNano())
+	if _, err := st.CreateCase(ctx, store.Case{ID: id, UserID: "u", Details: store.NewDetails("d")}); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []store.Party{
+		{CaseID: id, FirstName: "Ion", LastName: "Popescu", CNP: "1800101123456"},
+		{CaseID: id, FirstName: "Ștefan", LastName: "Ionescu"},
+		{CaseID: id, CompanyName: "Acme SRL", Aliases: []string{"the company", "firma"}},
+		{CaseID: id, FirstName: "Ion", LastName: "Marin"},
+	} {
+		if _, err := st.AddParty(ctx, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name, want := range map[string]schemas.PartyIDResult{
+		"ion popescu":    {Status: "success", PartyID: "party0"},
+		"Popescu":        {Status: "success", PartyID: "party0"},
+		"Stefan":         {Status: "success", PartyID: "party1"},
+		"ştefan ionescu": {Status: "success", PartyID: "party1"},
+		"the Company":    {Status: "success", PartyID: "party2"},
+		"ACME  srl":      {Status: "success", PartyID: "party2"},
+		"Maria":          {Status: "not_found", Message: "Party reference not found in case context."},
+	} {
+		got, err := a.GetPartyIDByName(ctx, schemas.GetPartyIDByNameArgs{CaseID: id, MentionedName: name})
+		if err != nil || got != want {
+			t.Errorf("%q: %+v, %v; want %+v", name, got, err, want)
+		}
+	}
+	if got, _ := a.GetPartyIDByName(ctx, schemas.GetPartyIDByNameArgs{CaseID: id, MentionedName: "Ion"}); got.Status != "error" || !strings.Contains(got.ErrorMessage, "party0, party3") {
+		t.Errorf("an ambiguous name: %+v", got)
+	}
+	if got, _ := a.GetPartyIDByName(ctx, schemas.GetPartyIDByNameArgs{CaseID: "missing", MentionedName: "Ion"}); got.ErrorMessage != "Case ID not found" {
+		t.Errorf("a missing case: %+v", got)
+	}
+}

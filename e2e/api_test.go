@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/golang-jwt/jwt/v5"
+	"go.temporal.io/api/enums/v1"
 
 	"github.com/lexflow/lexflow/api"
 	"github.com/lexflow/lexflow/auth"
@@ -485,5 +486,54 @@ func TestEnrichedSearchThroughChat(t *testing.T) {
 	reply := r.body["reply"].(string)
 	if !strings.Contains(reply, "Analisi offline di «diritto all'oblio»: 1 fonti da leggere") || !strings.HasSuffix(reply, "Fonti: lex_search_enriched") {
 		t.Errorf("reply = %q", reply)
+	}
+}
+
+// TestParties attaches parties to a case and resolves one through chat: the model gets
+// the party's ID, and the party's data is in no Temporal history of the case.
+func TestParties(t *testing.T) {
+	tok := token(t, "sara")
+	id := createCase(t, tok, "Dispută cu un vecin")
+	const canary = "1850505123459" // a CNP that must stay in the parties store
+	r := call(t, "POST", "/v1/cases/"+id+"/parties", tok, map[string]any{"first_name": "Ion", "last_name": "Popescu", "cnp": canary,
+		"address": "Str. Lungă 1, Cluj", "email": "ion@example.ro"})
+	if r.status != http.StatusCreated || r.body["party_id"] != "party0" || r.header.Get("Location") != "/v1/cases/"+id+"/parties/party0" {
+		t.Fatalf("add party: %d %s", r.status, r.raw)
+	}
+	r = call(t, "POST", "/v1/cases/"+id+"/parties", tok, map[string]any{"company_name": "Acme SRL", "cui": "RO123456", "aliases": []string{"firma"}})
+	if r.status != http.StatusCreated || r.body["party_id"] != "party1" {
+		t.Fatalf("add company: %d %s", r.status, r.raw)
+	}
+	if r := call(t, "GET", "/v1/cases/"+id+"/parties", tok, nil); len(r.body["parties"].([]any)) != 2 {
+		t.Errorf("list: %s", r.raw)
+	}
+	if r := call(t, "GET", "/v1/cases/"+id+"/parties/party0", tok, nil); r.body["cnp"] != canary {
+		t.Errorf("get: %s", r.raw)
+	}
+	wantProblem(t, call(t, "GET", "/v1/cases/"+id+"/parties/party9", tok, nil), http.StatusNotFound, "not-found")
+	wantProblem(t, call(t, "GET", "/v1/cases/"+id+"/parties", token(t, "intruder"), nil), http.StatusNotFound, "not-found")
+	for _, bad := range []map[string]any{{"cnp": "123"}, {"first_name": "A", "cnp": "12345"}, {"first_name": "A", "email": "nope"}, {"first_name": "A", "cui": "X1"}} {
+		wantProblem(t, call(t, "POST", "/v1/cases/"+id+"/parties", tok, bad), http.StatusUnprocessableEntity, "invalid-input")
+	}
+
+	r = call(t, "POST", "/v1/cases/"+id+"/messages", tok, map[string]any{"message": "partea: ion popescu"})
+	used, _ := r.body["tools_used"].([]any)
+	if r.status != 200 || len(used) != 1 || used[0].(map[string]any)["tool"] != "get_party_id_by_name" || used[0].(map[string]any)["status"] != "ok" {
+		t.Fatalf("chat: %d %s", r.status, r.raw)
+	}
+	if !strings.Contains(r.body["reply"].(string), "{{party0}}") || strings.Contains(string(r.raw), canary) {
+		t.Errorf("reply = %s", r.raw)
+	}
+	for _, wf := range []string{schemas.CaseWorkflowID(id), schemas.TurnWorkflowID(id, 1)} {
+		iter := tc.GetWorkflowHistory(context.Background(), wf, "", false, enums.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+		for iter.HasNext() {
+			ev, err := iter.Next()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if raw, _ := json.Marshal(ev); strings.Contains(string(raw), canary) || strings.Contains(string(raw), "Str. Lungă") {
+				t.Fatalf("%s: event %d carries the party's data", wf, ev.GetEventId())
+			}
+		}
 	}
 }

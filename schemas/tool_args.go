@@ -189,3 +189,17 @@ type (
 		Error   string `json:"error"`
 	}
 )
+
+// PartyIDResult is get_party_id_by_name's return shape (seed 003):
+// {"status": "success", "partyId": "party0"},
+// {"status": "not_found", "message": "Party reference not found in case context."}, or
+// {"status": "error", "error_message": "..."}.
+type PartyIDResult struct {
+	Status       string `json:"status"`
+	PartyID      string `json:"partyId,omitempty"`
+	Message      string `json:"message,omitempty"`
+	ErrorMessage string `json:"error_message,omitempty"`
+}
+
+// PartyNotFound is seed 003's message for a name that matches no party of the case.
+const PartyNotFound = "Party reference not found in case context."

@@ -114,11 +114,37 @@ type Memories interface {
 	PutMemory(ctx context.Context, userID, text string) (Memory, error)
 }
 
+// Party is a person or company attached to a case. Its fields are PII: they live only
+// in the parties store and in rendered drafts; models see the ID ("party0") alone.
+type Party struct {
+	ID          string    `json:"party_id"`
+	CaseID      string    `json:"case_id"`
+	FirstName   string    `json:"first_name,omitempty"`
+	LastName    string    `json:"last_name,omitempty"`
+	CompanyName string    `json:"company_name,omitempty"`
+	Aliases     []string  `json:"aliases,omitempty"`
+	CNP         string    `json:"cnp,omitempty"`
+	CUI         string    `json:"cui,omitempty"`
+	Address     string    `json:"address,omitempty"`
+	Email       string    `json:"email,omitempty"`
+	CreatedAt   time.Time `json:"created_at"`
+}
+
+// Parties keeps the parties of each case.
+type Parties interface {
+	// AddParty attaches a party to a case under the next free ID (party0, party1, ...)
+	// and returns it.
+	AddParty(ctx context.Context, p Party) (Party, error)
+	// ListParties returns a case's parties in the order they were added.
+	ListParties(ctx context.Context, caseID string) ([]Party, error)
+}
+
 // Store is everything a Lexflow process needs from its database.
 type Store interface {
 	Cases
 	Transcripts
 	Memories
+	Parties
 	// Ping reports whether the database answers.
 	Ping(ctx context.Context) error
 	// Close releases the connection.

@@ -114,7 +114,7 @@ var registry = mustLoad([]*Tool{
 	{Name: schemas.ToolUpdateCaseDetails, Roles: allRoles, DefaultOn: true, Bound: bindCase,
 		Policy: caseToolPolicy, Format: formatStatus, Activity: casesActs.UpdateCaseDetails, decode: decodeArgs[schemas.UpdateCaseDetailsArgs]},
 	{Name: schemas.ToolGetPartyIDByName, Roles: allRoles, DefaultOn: true, Bound: bindCase,
-		Policy: caseToolPolicy, Format: formatStatus, decode: decodeArgs[schemas.GetPartyIDByNameArgs]},
+		Policy: caseToolPolicy, Format: formatStatus, Activity: casesActs.GetPartyIDByName, decode: decodeArgs[schemas.GetPartyIDByNameArgs]},
 	{Name: schemas.ToolGenerateDraftPDF, Roles: allRoles, DefaultOn: true, Bound: bindCase,
 		Policy: draftPolicy, Format: formatStatus, decode: decodeArgs[schemas.GenerateDraftPDFArgs]},
 	{Name: schemas.ToolCheckQuota, Roles: allRoles, DefaultOn: true,

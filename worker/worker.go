@@ -42,7 +42,7 @@ func New(c client.Client, taskQueue string, d Deps) worker.Worker {
 func Register(r worker.Registry, d Deps) {
 	r.RegisterWorkflowWithOptions(workflows.Case, workflow.RegisterOptions{Name: schemas.CaseWorkflow})
 	r.RegisterWorkflowWithOptions(workflows.ChatTurn, workflow.RegisterOptions{Name: schemas.ChatTurnWorkflow})
-	r.RegisterActivity(&activities.Cases{Store: d.Store})
+	r.RegisterActivity(&activities.Cases{Store: d.Store, Parties: d.Store})
 	r.RegisterActivity(&activities.Transcript{Store: d.Store})
 	web := &activities.Web{SearXNG: d.SearXNG}
 	r.RegisterActivity(&activities.Research{Corpus: d.Corpus, Backend: d.Research})

@@ -155,6 +155,7 @@ var (
 	romanianArtRe = regexp.MustCompile(`(?i)\bart(?:icolul|\.)?\s*(\d+)\s*(?:din\s+)?((?:noul\s+)?cod(?:ul)?\s+(?:civil|penal|muncii|fiscal|administrativ|de\s+procedur[aă]\s+(?:civil[aă]|penal[aă]|fiscal[aă]))|constitu[tț]i[ae](?:\s+rom[aâ]niei)?)`)
 	gdprRe        = regexp.MustCompile(`(?i)(?:gdpr|rgpd|2016/679)\D{0,40}?\bart(?:icolo|icolul|icle|\.)?\s*(\d+)|\bart(?:icolo|icolul|icle|\.)?\s*(\d+)\D{0,40}?(?:gdpr|rgpd|2016/679)`)
 	webRe         = regexp.MustCompile(`(?is)^\s*(?:search|cerca|caut[aă])\s*:\s*(.+?)\s*$`)
+	partyRe       = regexp.MustCompile(`(?is)^\s*(?:party|parte|partea)\s*:\s*(.+?)\s*$`)
 	enrichedRe    = regexp.MustCompile(`(?is)^\s*(?:analysis|analisi|analiz[aă])\s*:\s*(.+?)\s*$`)
 	legalWebRe    = regexp.MustCompile(`(?is)^\s*(?:legal search|ricerca legale|c[aă]utare juridic[aă])\s*:\s*(.+?)\s*$`)
 	caseLawRe     = regexp.MustCompile(`(?is)^\s*(?:massime|jurispruden[tț][aă]|case law)\s*:\s*(.+?)\s*$`)
@@ -175,6 +176,7 @@ var (
 //   - "art. 1357 Cod civil" (or "articolul 1 din Constituția") → normattiva_search;
 //   - "art. 17 GDPR" (or "GDPR articolo 17", "RGPD art. 17") → eurlex_search;
 //   - "massime: TEXT" (or "jurisprudență:", "case law:") → kb_search;
+//   - "party: NAME" (or "parte:", "partea:") → get_party_id_by_name;
 //   - "analysis: TEXT" (or "analisi:", "analiză:") → lex_search_enriched;
 //   - "legal search: TEXT" (or "ricerca legale:", "căutare juridică:") → lex_search;
 //   - "search: TEXT" (or "cerca:", "caută:") → web_search.
@@ -233,6 +235,8 @@ func decide(msgs []message, offered map[string]bool) reply {
 	case offered["update_case_details"] && factRe.MatchString(user):
 		text := factRe.FindStringSubmatch(user)[1]
 		return call("update_case_details", map[string]any{"updates": map[string]any{"facts": []any{map[string]any{"fact": text}}}})
+	case offered["get_party_id_by_name"] && partyRe.MatchString(user):
+		return call("get_party_id_by_name", map[string]any{"mentioned_name": partyRe.FindStringSubmatch(user)[1]})
 	case offered["lex_search_enriched"] && enrichedRe.MatchString(user):
 		return plainCall("lex_search_enriched", map[string]any{"query": enrichedRe.FindStringSubmatch(user)[1]}, len(msgs))
 	case offered["lex_search"] && legalWebRe.MatchString(user):
@@ -391,6 +395,8 @@ func describe(r toolResult, w wording) (string, bool) {
 		Massime      []struct {
 			Autorita string `json:"autorita"`
 		} `json:"massime"`
+		PartyID string `json:"partyId"`
+		Message string `json:"message"`
 	}
 	if err := json.Unmarshal([]byte(r.content), &res); err != nil {
 		return fmt.Sprintf("%s: %s", r.name, clip(r.content, 300)), true
@@ -400,6 +406,10 @@ func describe(r toolResult, w wording) (string, bool) {
 		return fmt.Sprintf(w.failed, r.name, res.ErrorMessage), false
 	case res.Success != nil && !*res.Success:
 		return fmt.Sprintf(w.failed, r.name, res.Error), false
+	case res.Status == "not_found":
+		return fmt.Sprintf("%s: %s", r.name, res.Message), false
+	case res.PartyID != "":
+		return fmt.Sprintf(w.party, res.PartyID), true
 	case r.name == "normattiva_search" || r.name == "eurlex_search":
 		if res.Text == "" {
 			return fmt.Sprintf(w.none, r.name), false
@@ -465,7 +475,7 @@ func describe(r toolResult, w wording) (string, bool) {
 
 // wording holds the offline model's phrases in one language.
 type wording struct {
-	intro, sources, failed, details, done, rows, none, analysis, help string
+	intro, sources, failed, details, done, rows, none, analysis, party, help string
 }
 
 var phrases = map[string]wording{
@@ -477,6 +487,7 @@ var phrases = map[string]wording{
 		done:     "%s succeeded.",
 		rows:     "The query returned %d rows: %s",
 		none:     "%s found nothing.",
+		party:    "The party is {{%s}} in drafts.",
 		analysis: "Offline analysis of «%s»: %d sources to read; what they cite, as checked in the corpus:",
 		help: "I am Lexflow's offline model, running because no language model is configured. " +
 			"I can show the case details (\"show me the case details\"), set the summary (\"summary: ...\") " +
@@ -490,6 +501,7 @@ var phrases = map[string]wording{
 		done:     "%s a reușit.",
 		rows:     "Interogarea a întors %d rânduri: %s",
 		none:     "%s nu a găsit nimic.",
+		party:    "Partea este {{%s}} în proiecte.",
 		analysis: "Analiză offline pentru «%s»: %d surse de citit; ce citează ele, verificat în corpus:",
 		help: "Sunt modelul offline al Lexflow, activ pentru că nu este configurat niciun model de limbaj. " +
 			"Pot afișa detaliile cazului („arată-mi detaliile cazului”), seta rezumatul („rezumat: ...”) " +
@@ -503,6 +515,7 @@ var phrases = map[string]wording{
 		done:     "%s è riuscito.",
 		rows:     "La query ha restituito %d righe: %s",
 		none:     "%s non ha trovato nulla.",
+		party:    "La parte è {{%s}} nelle bozze.",
 		analysis: "Analisi offline di «%s»: %d fonti da leggere; ciò che citano, verificato nel corpus:",
 		help: "Sono il modello offline di Lexflow, attivo perché non è configurato alcun modello linguistico. " +
 			"Posso mostrare i dettagli del caso («mostrami i dettagli del caso»), impostare il riassunto («riassunto: ...») " +

@@ -2,6 +2,7 @@ package offline
 
 import (
 	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -115,5 +116,18 @@ func TestOfflineReasoner(t *testing.T) {
 	want := "Offline analysis of «tort»: 2 sources to read; what they cite, as checked in the corpus: art. 2043 c.c.: vigente."
 	if len(r.calls) != 0 || r.content != want {
 		t.Errorf("reasoner reply = %q", r.content)
+	}
+}
+
+// TestWordingsComplete checks that every phrase exists in every language, so that no
+// answer is left with an empty format.
+func TestWordingsComplete(t *testing.T) {
+	for lang, w := range phrases {
+		v := reflect.ValueOf(w)
+		for i := range v.NumField() {
+			if v.Field(i).String() == "" {
+				t.Errorf("%s lacks the %s phrase", lang, v.Type().Field(i).Name)
+			}
+		}
 	}
 }

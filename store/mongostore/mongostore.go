@@ -20,6 +20,7 @@ const (
 	CasesCollection       = "cases"
 	TranscriptsCollection = "transcripts"
 	MemoryCollection      = "memory"
+	PartiesCollection     = "parties"
 )
 
 // Store is the MongoDB store.
@@ -28,6 +29,7 @@ type Store struct {
 	cases       *mongo.Collection
 	transcripts *mongo.Collection
 	memory      *mongo.Collection
+	parties     *mongo.Collection
 }
 
 var _ store.Store = (*Store)(nil)
@@ -43,6 +45,7 @@ func Open(ctx context.Context, uri, db string) (*Store, error) {
 		cases:       client.Database(db).Collection(CasesCollection),
 		transcripts: client.Database(db).Collection(TranscriptsCollection),
 		memory:      client.Database(db).Collection(MemoryCollection),
+		parties:     client.Database(db).Collection(PartiesCollection),
 	}
 	if err := s.ensureIndexes(ctx); err != nil {
 		_ = client.Disconnect(ctx)
@@ -63,6 +66,7 @@ func (s *Store) ensureIndexes(ctx context.Context) error {
 		{s.transcripts, "case_id_1_turn_no_1_seq_1", bson.D{{Key: "case_id", Value: 1}, {Key: "turn_no", Value: 1}, {Key: "seq", Value: 1}}},
 		{s.transcripts, "user_id_1_created_at_1", bson.D{{Key: "user_id", Value: 1}, {Key: "created_at", Value: 1}}},
 		{s.cases, "user_id_1_created_at_-1", bson.D{{Key: "user_id", Value: 1}, {Key: "created_at", Value: -1}}},
+		{s.parties, "case_id_1_seq_1", bson.D{{Key: "case_id", Value: 1}, {Key: "seq", Value: 1}}},
 	}
 	for _, ix := range indexes {
 		_, err := ix.coll.Indexes().CreateOne(ctx, mongo.IndexModel{Keys: ix.keys, Options: options.Index().SetName(ix.name)})
@@ -315,4 +319,65 @@ func (s *Store) PutMemory(ctx context.Context, userID, text string) (store.Memor
 		return store.Memory{}, fmt.Errorf("store memory: %w", err)
 	}
 	return store.Memory{UserID: userID, Text: text, UpdatedAt: d.UpdatedAt}, nil
+}
+
+// partyDoc is a party as stored; its _id is "<caseID>/<partyN>", so two writers cannot
+// take the same number.
+type partyDoc struct {
+	ID          string    `bson:"_id"`
+	CaseID      string    `bson:"case_id"`
+	Seq         int       `bson:"seq"`
+	PartyID     string    `bson:"party_id"`
+	FirstName   string    `bson:"first_name,omitempty"`
+	LastName    string    `bson:"last_name,omitempty"`
+	CompanyName string    `bson:"company_name,omitempty"`
+	Aliases     []string  `bson:"aliases,omitempty"`
+	CNP         string    `bson:"cnp,omitempty"`
+	CUI         string    `bson:"cui,omitempty"`
+	Address     string    `bson:"address,omitempty"`
+	Email       string    `bson:"email,omitempty"`
+	CreatedAt   time.Time `bson:"created_at"`
+}
+
+// AddParty stores a party under the case's next number, trying the next one when a
+// concurrent writer took it.
+func (s *Store) AddParty(ctx context.Context, p store.Party) (store.Party, error) {
+	n, err := s.parties.CountDocuments(ctx, bson.M{"case_id": p.CaseID})
+	if err != nil {
+		return store.Party{}, fmt.Errorf("count parties: %w", err)
+	}
+	p.CreatedAt = time.Now().UTC()
+	for seq := int(n); seq < int(n)+100; seq++ {
+		p.ID = fmt.Sprintf("party%d", seq)
+		d := partyDoc{ID: p.CaseID + "/" + p.ID, CaseID: p.CaseID, Seq: seq, PartyID: p.ID, FirstName: p.FirstName,
+			LastName: p.LastName, CompanyName: p.CompanyName, Aliases: p.Aliases, CNP: p.CNP, CUI: p.CUI,
+			Address: p.Address, Email: p.Email, CreatedAt: p.CreatedAt}
+		_, err := s.parties.InsertOne(ctx, d)
+		if err == nil {
+			return p, nil
+		}
+		if !mongo.IsDuplicateKeyError(err) {
+			return store.Party{}, fmt.Errorf("insert party: %w", err)
+		}
+	}
+	return store.Party{}, fmt.Errorf("insert party: no free party number")
+}
+
+// ListParties returns a case's parties in the order they were added.
+func (s *Store) ListParties(ctx context.Context, caseID string) ([]store.Party, error) {
+	cur, err := s.parties.Find(ctx, bson.M{"case_id": caseID}, options.Find().SetSort(bson.D{{Key: "seq", Value: 1}}))
+	if err != nil {
+		return nil, fmt.Errorf("find parties: %w", err)
+	}
+	var docs []partyDoc
+	if err := cur.All(ctx, &docs); err != nil {
+		return nil, fmt.Errorf("read parties: %w", err)
+	}
+	out := make([]store.Party, len(docs))
+	for i, d := range docs {
+		out[i] = store.Party{ID: d.PartyID, CaseID: d.CaseID, FirstName: d.FirstName, LastName: d.LastName,
+			CompanyName: d.CompanyName, Aliases: d.Aliases, CNP: d.CNP, CUI: d.CUI, Address: d.Address, Email: d.Email,
+			CreatedAt: d.CreatedAt}
+	}
+	return out, nil
 }

@@ -188,3 +188,23 @@ func TestMemory(t *testing.T) {
 		t.Errorf("bob sees %q", other.Text)
 	}
 }
+
+func TestParties(t *testing.T) {
+	s, ctx := open(t), context.Background()
+	for _, p := range []store.Party{
+		{CaseID: "c9", FirstName: "Ion", LastName: "Popescu", CNP: "1800101123456"},
+		{CaseID: "c9", CompanyName: "Acme SRL", CUI: "RO123456", Aliases: []string{"the company"}},
+		{CaseID: "other", FirstName: "Ana"},
+	} {
+		if _, err := s.AddParty(ctx, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := s.ListParties(ctx, "c9")
+	if err != nil || len(got) != 2 || got[0].ID != "party0" || got[1].ID != "party1" || got[0].CNP != "1800101123456" || got[1].Aliases[0] != "the company" {
+		t.Fatalf("parties = %+v, %v", got, err)
+	}
+	if other, _ := s.ListParties(ctx, "other"); len(other) != 1 || other[0].ID != "party0" {
+		t.Errorf("another case's parties = %+v", other)
+	}
+}

@@ -1,0 +1,120 @@
+package api
+
+import (
+	"fmt"
+	"net/http"
+	"regexp"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/lexflow/lexflow/store"
+)
+
+// PartyRequest is the body of POST /v1/cases/{id}/parties.
+type PartyRequest struct {
+	FirstName   string   `json:"first_name"`
+	LastName    string   `json:"last_name"`
+	CompanyName string   `json:"company_name"`
+	Aliases     []string `json:"aliases"`
+	CNP         string   `json:"cnp"`
+	CUI         string   `json:"cui"`
+	Address     string   `json:"address"`
+	Email       string   `json:"email"`
+}
+
+var (
+	cnpFormat   = regexp.MustCompile(`^[1-9]\d{12}$`)
+	cuiFormat   = regexp.MustCompile(`^(?i:RO)?\d{2,10}$`)
+	emailFormat = regexp.MustCompile(`^[^@\s]+@[^@\s]+\.[^@\s]+$`)
+)
+
+// Limits of a party's fields.
+const (
+	maxPartyField = 200
+	maxAliases    = 10
+)
+
+// validate checks a party and tidies its fields.
+func (p *PartyRequest) validate() error {
+	for _, f := range []*string{&p.FirstName, &p.LastName, &p.CompanyName, &p.CNP, &p.CUI, &p.Address, &p.Email} {
+		*f = strings.TrimSpace(*f)
+		if utf8.RuneCountInString(*f) > maxPartyField {
+			return fmt.Errorf("a field is longer than %d characters", maxPartyField)
+		}
+	}
+	switch {
+	case p.FirstName == "" && p.LastName == "" && p.CompanyName == "":
+		return fmt.Errorf("a party needs first_name, last_name or company_name")
+	case p.CNP != "" && !cnpFormat.MatchString(p.CNP):
+		return fmt.Errorf("cnp must be 13 digits")
+	case p.CUI != "" && !cuiFormat.MatchString(p.CUI):
+		return fmt.Errorf("cui must be 2 to 10 digits, optionally after RO")
+	case p.Email != "" && !emailFormat.MatchString(p.Email):
+		return fmt.Errorf("email is not an e-mail address")
+	case len(p.Aliases) > maxAliases:
+		return fmt.Errorf("at most %d aliases", maxAliases)
+	}
+	for _, a := range p.Aliases {
+		if strings.TrimSpace(a) == "" || utf8.RuneCountInString(a) > maxPartyField {
+			return fmt.Errorf("an alias is empty or longer than %d characters", maxPartyField)
+		}
+	}
+	return nil
+}
+
+// addParty attaches a party to the caller's case. Its data stays in the parties store;
+// the model only ever sees the party's ID.
+func (h *Handlers) addParty(c echo.Context) error {
+	cs, err := h.ownCase(c)
+	if err != nil {
+		return err
+	}
+	var req PartyRequest
+	if err := bindJSON(c, &req); err != nil {
+		return err
+	}
+	if err := req.validate(); err != nil {
+		return problemf(errInvalidInput, err.Error())
+	}
+	p, err := h.Store.AddParty(c.Request().Context(), store.Party{CaseID: cs.ID, FirstName: req.FirstName, LastName: req.LastName,
+		CompanyName: req.CompanyName, Aliases: req.Aliases, CNP: req.CNP, CUI: req.CUI, Address: req.Address, Email: req.Email})
+	if err != nil {
+		return fmt.Errorf("%w: store party: %w", errUnavailable, err)
+	}
+	c.Response().Header().Set(echo.HeaderLocation, "/v1/cases/"+cs.ID+"/parties/"+p.ID)
+	return c.JSON(http.StatusCreated, p)
+}
+
+func (h *Handlers) listParties(c echo.Context) error {
+	cs, err := h.ownCase(c)
+	if err != nil {
+		return err
+	}
+	parties, err := h.Store.ListParties(c.Request().Context(), cs.ID)
+	if err != nil {
+		return fmt.Errorf("%w: read parties: %w", errUnavailable, err)
+	}
+	if parties == nil {
+		parties = []store.Party{}
+	}
+	return c.JSON(http.StatusOK, map[string]any{"case_id": cs.ID, "parties": parties})
+}
+
+func (h *Handlers) getParty(c echo.Context) error {
+	cs, err := h.ownCase(c)
+	if err != nil {
+		return err
+	}
+	parties, err := h.Store.ListParties(c.Request().Context(), cs.ID)
+	if err != nil {
+		return fmt.Errorf("%w: read parties: %w", errUnavailable, err)
+	}
+	for _, p := range parties {
+		if p.ID == c.Param("party") {
+			return c.JSON(http.StatusOK, p)
+		}
+	}
+	return problemf(store.ErrNotFound, "no party "+c.Param("party")+" in this case")
+}
