@@ -13,6 +13,7 @@ import (
 
 	"github.com/golang-jwt/jwt/v5"
 	"go.temporal.io/api/enums/v1"
+	"go.temporal.io/api/workflowservice/v1"
 
 	"github.com/lexflow/lexflow/api"
 	"github.com/lexflow/lexflow/auth"
@@ -534,6 +535,27 @@ func TestParties(t *testing.T) {
 			if raw, _ := json.Marshal(ev); strings.Contains(string(raw), canary) || strings.Contains(string(raw), "Str. Lungă") {
 				t.Fatalf("%s: event %d carries the party's data", wf, ev.GetEventId())
 			}
+		}
+	}
+}
+
+// TestCasesAreFoundBySearchAttributes finds a case the way support staff filter the
+// Web UI: by tenant, phase and status.
+func TestCasesAreFoundBySearchAttributes(t *testing.T) {
+	tok := token(t, "tom") // the token's org is "acme"
+	id := createCase(t, tok, "Findable")
+	query := fmt.Sprintf(`WorkflowId = %q AND TenantID = "acme" AND Phase = "active" AND CaseStatus = "open"`, schemas.CaseWorkflowID(id))
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	for {
+		res, err := tc.ListWorkflow(ctx, &workflowservice.ListWorkflowExecutionsRequest{Query: query})
+		if err == nil && len(res.GetExecutions()) == 1 {
+			return
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatalf("no case for %s: %v", query, err)
+		case <-time.After(200 * time.Millisecond):
 		}
 	}
 }

@@ -106,6 +106,9 @@ func run(m *testing.M) int {
 		return fail(err)
 	}
 	defer lc.Close()
+	if err := worker.RegisterSearchAttributes(ctx, tc, "default"); err != nil {
+		return fail(err)
+	}
 	models, stopModels, err := llm.Roles(config.Config{ModelTimeout: 30 * time.Second})
 	if err != nil {
 		return fail(err)

@@ -3,6 +3,7 @@
 package workflows
 
 import (
+	"fmt"
 	"strings"
 	"unicode/utf8"
 
@@ -54,6 +55,14 @@ func (w *caseWorkflow) setup(ctx workflow.Context) error {
 }
 
 func (w *caseWorkflow) run(ctx workflow.Context) (schemas.CaseResult, error) {
+	tenant := w.in.OrgID
+	if tenant == "" {
+		tenant = w.in.UserID
+	}
+	if err := workflow.UpsertTypedSearchAttributes(ctx, schemas.SATenantID.ValueSet(tenant),
+		schemas.SACaseStatus.ValueSet(w.state.Status), schemas.SAPhase.ValueSet(w.state.Phase)); err != nil {
+		return schemas.CaseResult{}, err
+	}
 	if w.state.Phase == schemas.PhaseIntake {
 		// Tiering, quota and payment will sit here; until then intake leads to active.
 		if err := w.setPhase(ctx, schemas.PhaseActive); err != nil {
@@ -86,10 +95,11 @@ func (w *caseWorkflow) setPhase(ctx workflow.Context, phase string) error {
 	err := workflow.ExecuteActivity(actx, casesActs.SetCasePhase, schemas.SetCasePhase{
 		CaseID: w.state.CaseID, Phase: phase, Status: w.state.Status,
 	}).Get(ctx, nil)
-	if err == nil {
-		w.state.Phase = phase
+	if err != nil {
+		return err
 	}
-	return err
+	w.state.Phase = phase
+	return workflow.UpsertTypedSearchAttributes(ctx, schemas.SAPhase.ValueSet(phase))
 }
 
 // validateMessage rejects an update before it enters history: an empty or over-long
@@ -124,7 +134,8 @@ func (w *caseWorkflow) sendMessage(ctx workflow.Context, req schemas.SendMessage
 	id := schemas.TurnWorkflowID(w.state.CaseID, n)
 	w.state.LastTurn = id
 	cctx := workflow.WithChildOptions(ctx, workflow.ChildWorkflowOptions{
-		WorkflowID: id,
+		WorkflowID:    id,
+		StaticSummary: fmt.Sprintf("Chat turn %d", n),
 		// A turn belongs to its case: closing or terminating the case ends it too.
 		ParentClosePolicy: enums.PARENT_CLOSE_POLICY_TERMINATE,
 	})

@@ -74,14 +74,18 @@ func (e *activityExecutor) Cancelled() bool {
 
 func (e *activityExecutor) CallModel(req schemas.ModelRequest) (schemas.ModelResponse, error) {
 	var resp schemas.ModelResponse
-	ctx := workflow.WithActivityOptions(e.ctx, modelOptions)
+	opts := modelOptions
+	opts.Summary = "Model call (" + req.Role + ")"
+	ctx := workflow.WithActivityOptions(e.ctx, opts)
 	err := workflow.ExecuteActivity(ctx, modelActs.CallModel, req).Get(ctx, &resp)
 	return resp, err
 }
 
 func (e *activityExecutor) RunTool(tool *tools.Tool, args any) (json.RawMessage, error) {
 	var out json.RawMessage
-	ctx := workflow.WithActivityOptions(e.ctx, tool.Policy.Options())
+	opts := tool.Policy.Options()
+	opts.Summary = "Tool " + tool.Name
+	ctx := workflow.WithActivityOptions(e.ctx, opts)
 	err := workflow.ExecuteActivity(ctx, tool.Activity, args).Get(ctx, &out)
 	return out, err
 }

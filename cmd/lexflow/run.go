@@ -70,6 +70,9 @@ func startWorker(ctx context.Context, cfg config.Config, b *backends, log *slog.
 	} else if built {
 		log.Info("Built the legal corpus", "db", cfg.CorpusDB)
 	}
+	if err := worker.RegisterSearchAttributes(ctx, b.tc, cfg.TemporalNamespace); err != nil {
+		log.Warn("Cannot register the search attributes; register them by hand (see README)", "error", err)
+	}
 	lc, err := corpus.Open(cfg.CorpusDB)
 	if err != nil {
 		return nil, err

@@ -1,0 +1,25 @@
+package schemas
+
+import (
+	"go.temporal.io/api/enums/v1"
+	"go.temporal.io/sdk/temporal"
+)
+
+// Search attributes of a Case workflow, so that the Web UI can filter paused and stuck
+// cases: `CaseStatus = "open" AND Phase = "active"`, `TenantID = "acme"`.
+var (
+	SACaseStatus = temporal.NewSearchAttributeKeyKeyword("CaseStatus")
+	SAPhase      = temporal.NewSearchAttributeKeyKeyword("Phase")
+	SAWaitingOn  = temporal.NewSearchAttributeKeyKeyword("WaitingOn")
+	SATier       = temporal.NewSearchAttributeKeyInt64("Tier")
+	SATenantID   = temporal.NewSearchAttributeKeyKeyword("TenantID")
+)
+
+// SearchAttributes are the custom search attributes a namespace needs, with their types.
+var SearchAttributes = map[string]enums.IndexedValueType{
+	SACaseStatus.GetName(): enums.INDEXED_VALUE_TYPE_KEYWORD,
+	SAPhase.GetName():      enums.INDEXED_VALUE_TYPE_KEYWORD,
+	SAWaitingOn.GetName():  enums.INDEXED_VALUE_TYPE_KEYWORD,
+	SATier.GetName():       enums.INDEXED_VALUE_TYPE_INT,
+	SATenantID.GetName():   enums.INDEXED_VALUE_TYPE_KEYWORD,
+}
