@@ -87,29 +87,34 @@ func (h *Handlers) addParty(c echo.Context) error {
 	return c.JSON(http.StatusCreated, p)
 }
 
-func (h *Handlers) listParties(c echo.Context) error {
+// caseParties loads the caller's case in the path and its parties.
+func (h *Handlers) caseParties(c echo.Context) (string, []store.Party, error) {
 	cs, err := h.ownCase(c)
 	if err != nil {
-		return err
+		return "", nil, err
 	}
 	parties, err := h.Store.ListParties(c.Request().Context(), cs.ID)
 	if err != nil {
-		return fmt.Errorf("%w: read parties: %w", errUnavailable, err)
+		return "", nil, fmt.Errorf("%w: read parties: %w", errUnavailable, err)
 	}
 	if parties == nil {
 		parties = []store.Party{}
 	}
-	return c.JSON(http.StatusOK, map[string]any{"case_id": cs.ID, "parties": parties})
+	return cs.ID, parties, nil
 }
 
-func (h *Handlers) getParty(c echo.Context) error {
-	cs, err := h.ownCase(c)
+func (h *Handlers) listParties(c echo.Context) error {
+	caseID, parties, err := h.caseParties(c)
 	if err != nil {
 		return err
 	}
-	parties, err := h.Store.ListParties(c.Request().Context(), cs.ID)
+	return c.JSON(http.StatusOK, map[string]any{"case_id": caseID, "parties": parties})
+}
+
+func (h *Handlers) getParty(c echo.Context) error {
+	_, parties, err := h.caseParties(c)
 	if err != nil {
-		return fmt.Errorf("%w: read parties: %w", errUnavailable, err)
+		return err
 	}
 	for _, p := range parties {
 		if p.ID == c.Param("party") {
