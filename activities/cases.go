@@ -35,12 +35,14 @@ func (a *Cases) GetCaseDetails(ctx context.Context, args schemas.GetCaseDetailsA
 // UpdateCaseDetails is the update_case_details tool: dot-path updates of case_details,
 // appending to log fields. Invalid fields are reported to the model; store errors retried.
 func (a *Cases) UpdateCaseDetails(ctx context.Context, args schemas.UpdateCaseDetailsArgs) (schemas.StatusResult, error) {
-	_, err := a.Store.UpdateDetails(ctx, args.CaseID, args.Updates)
+	_, err := a.Store.UpdateDetails(ctx, args.CaseID, args.ExpectedVersion, args.Updates)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		return schemas.StatusResult{Status: schemas.ResultError, ErrorMessage: schemas.CaseNotFound}, nil
 	case errors.Is(err, store.ErrInvalidField):
 		return schemas.StatusResult{Status: schemas.ResultError, ErrorMessage: "Update failed due to invalid field: " + err.Error()}, nil
+	case errors.Is(err, store.ErrVersionConflict):
+		return schemas.StatusResult{Status: schemas.ResultError, ErrorMessage: "Update refused: " + err.Error()}, nil
 	case err != nil:
 		return schemas.StatusResult{}, err
 	}

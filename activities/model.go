@@ -30,7 +30,7 @@ type Model struct {
 // offers the named tools. A request the endpoint refuses is a non-retryable
 // ErrModelRejected; anything else is retried by the activity's retry policy.
 func (m *Model) CallModel(ctx context.Context, req schemas.ModelRequest) (schemas.ModelResponse, error) {
-	client, ok := m.Clients[req.Role]
+	client, ok := m.Clients[schemas.EndpointOf(req.Role)]
 	if !ok {
 		return schemas.ModelResponse{}, temporal.NewNonRetryableApplicationError(
 			fmt.Sprintf("no model configured for role %q", req.Role), schemas.ErrInvalidArgs, nil)
@@ -91,4 +91,31 @@ func toolDefinitions(names []string) ([]llm.Tool, error) {
 		out = append(out, llm.Tool{Name: n, Description: desc, Parameters: params})
 	}
 	return out, nil
+}
+
+// ConsultReasoner is consult_reasoner (seed 003's consult_grok): the reasoner's answer to
+// a specific question about a case, given a concise context. With the escalation
+// purpose it answers from the escalation prompt, with its advice on a failed tool.
+// A model that refuses the request is an answer; anything else is retried.
+func (m *Model) ConsultReasoner(ctx context.Context, args schemas.ConsultReasonerArgs) (schemas.ConsultReasonerResult, error) {
+	role := schemas.RoleReasoner
+	if args.Purpose == schemas.ConsultPurposeEscalation {
+		role = schemas.RoleEscalation
+	}
+	client, ok := m.Clients[schemas.EndpointOf(role)]
+	if !ok {
+		return schemas.ConsultReasonerResult{Status: schemas.ResultError, ErrorMessage: "no reasoner is configured"}, nil
+	}
+	msgs := []schemas.ChatMessage{
+		{Role: schemas.MsgSystem, Content: m.Prompts.System(role, prompts.Context{CaseID: args.CaseID, Language: args.Language})},
+		{Role: schemas.MsgUser, Content: args.ContextSummary + "\n\nQuestion: " + args.SpecificQuestion},
+	}
+	resp, err := client.Complete(ctx, msgs, nil)
+	if err != nil && !llm.Retryable(err) {
+		return schemas.ConsultReasonerResult{Status: schemas.ResultError, ErrorMessage: "Reasoner API error: " + err.Error()}, nil
+	}
+	if err != nil {
+		return schemas.ConsultReasonerResult{}, err
+	}
+	return schemas.ConsultReasonerResult{Status: schemas.ResultSuccess, Response: resp.Content}, nil
 }

@@ -14,6 +14,7 @@ import (
 	"go.temporal.io/sdk/client"
 
 	"github.com/lexflow/lexflow/auth"
+	"github.com/lexflow/lexflow/blob"
 	"github.com/lexflow/lexflow/prompts"
 	"github.com/lexflow/lexflow/store"
 )
@@ -32,6 +33,13 @@ type Handlers struct {
 	// never selected for a turn and are listed as unavailable.
 	Unavailable []string
 	Log         *slog.Logger
+	// Blobs serves the draft PDFs.
+	Blobs blob.Store
+	// UserWait is how long the cases this API starts wait for a client's answer to an
+	// escalation; StuckAfter how long a case may work without progress before support
+	// lists it as stuck.
+	UserWait   time.Duration
+	StuckAfter time.Duration
 }
 
 // maxBody bounds a request body; the longest valid message fits well inside it.
@@ -54,6 +62,13 @@ func New(h *Handlers) *echo.Echo {
 	v1.POST("/cases/:id/parties", h.addParty)
 	v1.GET("/cases/:id/parties", h.listParties)
 	v1.GET("/cases/:id/parties/:party", h.getParty)
+	v1.POST("/cases/:id/payment", h.confirmPayment)
+	v1.GET("/cases/:id/drafts", h.listDrafts)
+	v1.GET("/cases/:id/drafts/:name/:revision", h.downloadDraft)
+	v1.GET("/support/cases", h.supportCases, requireRole(auth.RoleSupport))
+	v1.GET("/support/cases/:id/tickets", h.supportTickets, requireRole(auth.RoleSupport))
+	v1.POST("/support/cases/:id/resume", h.resumeCase, requireRole(auth.RoleSupport))
+	v1.PUT("/admin/subscriptions/:id", h.putSubscription, requireRole(auth.RoleAdmin))
 	v1.GET("/tools", h.listTools)
 	v1.GET("/me/memory", h.getMemory)
 	v1.PUT("/me/memory", h.putMemory)

@@ -76,7 +76,7 @@ func (h *Handlers) createCase(c echo.Context) error {
 	ctx := c.Request().Context()
 	stored, err := h.Store.CreateCase(ctx, store.Case{
 		ID: caseID, UserID: who.Subject, OrgID: who.Org, Description: req.Description, Language: req.Language,
-		Phase: schemas.PhaseIntake, Status: schemas.StatusOpen, Details: store.NewDetails(req.Description),
+		Phase: schemas.PhaseTiering, Status: schemas.StatusOpen, Details: store.NewDetails(req.Description),
 	})
 	if err != nil {
 		return fmt.Errorf("%w: store case: %w", errUnavailable, err)
@@ -89,6 +89,7 @@ func (h *Handlers) createCase(c echo.Context) error {
 		WorkflowIDConflictPolicy: enums.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING,
 	}, schemas.CaseWorkflow, schemas.CaseInput{
 		CaseID: caseID, UserID: who.Subject, OrgID: who.Org, Language: stored.Language, MaxSteps: h.MaxSteps,
+		Description: stored.Description, UserWait: h.UserWait,
 	})
 	if err != nil {
 		return fmt.Errorf("%w: start case workflow: %w", errUnavailable, err)
@@ -115,12 +116,33 @@ func (h *Handlers) ownCase(c echo.Context) (store.Case, error) {
 	return cs, nil
 }
 
+// CaseView is a case as GET /v1/cases/{id} shows it: the stored case and, while its
+// workflow runs, the workflow's state (tier, what it waits on, the escalation).
+type CaseView struct {
+	store.Case
+	State *schemas.CaseState `json:"state,omitempty"`
+}
+
 func (h *Handlers) getCase(c echo.Context) error {
 	cs, err := h.ownCase(c)
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, cs)
+	view := CaseView{Case: cs}
+	if st, err := h.caseState(c.Request().Context(), cs.ID); err == nil {
+		view.State = &st
+	}
+	return c.JSON(http.StatusOK, view)
+}
+
+// caseState queries a case workflow's state.
+func (h *Handlers) caseState(ctx context.Context, caseID string) (schemas.CaseState, error) {
+	var st schemas.CaseState
+	v, err := h.Temporal.QueryWorkflow(ctx, schemas.CaseWorkflowID(caseID), "", schemas.QueryState)
+	if err == nil {
+		err = v.Get(&st)
+	}
+	return st, err
 }
 
 // sendMessage runs one chat turn through the case workflow's send-message update and
@@ -178,6 +200,10 @@ func updateError(err error) error {
 		return problemf(errInvalidInput, appErr.Message())
 	case errors.As(err, &appErr) && appErr.Type() == schemas.ErrCaseClosed:
 		return problemf(errCaseClosed, appErr.Message())
+	case errors.As(err, &appErr) && appErr.Type() == schemas.ErrPaymentRequired:
+		return problemf(errPaymentRequired, appErr.Message()+"; POST /v1/cases/{id}/payment once paid")
+	case errors.As(err, &appErr) && appErr.Type() == schemas.ErrCasePaused:
+		return problemf(errCasePaused, appErr.Message())
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		return fmt.Errorf("%w: %w", errUnavailable, err)
 	}

@@ -22,6 +22,10 @@ var (
 	errForbidden      = errors.New("forbidden")
 	errTurnFailed     = errors.New("turn failed")
 	errUnavailable    = errors.New("unavailable")
+	// errPaymentRequired, errCasePaused and errConflict are the case lifecycle's refusals.
+	errPaymentRequired = errors.New("payment required")
+	errCasePaused      = errors.New("case paused")
+	errConflict        = errors.New("conflict")
 )
 
 // problemKind is how one failure kind is answered: its status and its stable type.
@@ -42,6 +46,9 @@ var problemKinds = []problemKind{
 	{errCaseNotRunning, http.StatusConflict, "case-not-running", "The case's workflow is not running"},
 	{errCaseClosed, http.StatusConflict, "case-closed", "The case is closed"},
 	{errNoTurn, http.StatusConflict, "no-turn-running", "No turn is running"},
+	{errPaymentRequired, http.StatusPaymentRequired, "payment-required", "The case must be paid for first"},
+	{errCasePaused, http.StatusConflict, "case-paused", "The case is paused for support"},
+	{errConflict, http.StatusConflict, "conflict", "The request conflicts with the case's state"},
 	{errTurnFailed, http.StatusBadGateway, "turn-failed", "The chat turn failed"},
 	{errUnavailable, http.StatusServiceUnavailable, "unavailable", "A service Lexflow depends on is unavailable"},
 }

@@ -52,6 +52,13 @@ type Config struct {
 	CorpusDB     string
 	SearXNGURL   string
 	LexeToolsURL string
+	// BlobDir is the local blob store's root, where draft PDFs are kept.
+	BlobDir string
+	// UserWait is how long an escalated case waits for the client's answer.
+	UserWait time.Duration
+	// StuckAfter is how long a case may work without progress before support lists it
+	// as stuck.
+	StuckAfter time.Duration
 }
 
 // Vars lists every environment variable FromEnv reads, its default and its meaning.
@@ -81,6 +88,9 @@ var Vars = []Var{
 	{"LEXFLOW_CORPUS_DB", "", "the legal corpus's SQLite file; empty means LEXFLOW_DATA_DIR/corpus.db (`lexflow corpus load` builds it, `lexflow dev` on first start)"},
 	{"LEXE_TOOLS_URL", "", "a LEXE-tools-compatible service (e.g. http://lexe-tools:8021) that answers normattiva_search, eurlex_search, infolex_search and kb_search; empty means the shipped corpus"},
 	{"SEARXNG_URL", "", "SearXNG instance for web_search and lex_search (JSON format enabled); empty means those tools are not offered"},
+	{"LEXFLOW_BLOB_DIR", "", "root of the local blob store that keeps draft PDFs (`cases/<id>/drafts/<name>/rev-<n>.pdf`); empty means LEXFLOW_DATA_DIR/blobs"},
+	{"LEXFLOW_USER_WAIT", "24h", "how long a case escalated to the client waits for their answer before it opens a support ticket"},
+	{"LEXFLOW_STUCK_AFTER", "15m", "how long a case may work without progress before `GET /v1/support/cases?status=stuck` lists it"},
 	{"LEXFLOW_PROMPTS_DIR", "", "directory of the system prompt files (`<role>.<lang>.md`); empty means the copies built into the binary from `prompts/`"},
 }
 
@@ -116,6 +126,7 @@ func FromEnv() (Config, error) {
 		CorpusDB:          get("LEXFLOW_CORPUS_DB"),
 		SearXNGURL:        get("SEARXNG_URL"),
 		LexeToolsURL:      get("LEXE_TOOLS_URL"),
+		BlobDir:           get("LEXFLOW_BLOB_DIR"),
 		JWTSecret:         get("LEXFLOW_JWT_SECRET"),
 		JWTIssuer:         get("LEXFLOW_JWT_ISSUER"),
 		JWTAudience:       get("LEXFLOW_JWT_AUDIENCE"),
@@ -140,8 +151,19 @@ func FromEnv() (Config, error) {
 	if c.MaxSteps, err = strconv.Atoi(get("LEXFLOW_MAX_STEPS")); err != nil || c.MaxSteps < 1 {
 		return c, fmt.Errorf("LEXFLOW_MAX_STEPS: want a positive integer, got %q", get("LEXFLOW_MAX_STEPS"))
 	}
+	for _, d := range []struct {
+		name string
+		to   *time.Duration
+	}{{"LEXFLOW_USER_WAIT", &c.UserWait}, {"LEXFLOW_STUCK_AFTER", &c.StuckAfter}} {
+		if *d.to, err = time.ParseDuration(get(d.name)); err != nil || *d.to <= 0 {
+			return c, fmt.Errorf("%s: want a positive duration such as 30m, got %q", d.name, get(d.name))
+		}
+	}
 	if c.CorpusDB == "" {
 		c.CorpusDB = c.Path("corpus.db")
+	}
+	if c.BlobDir == "" {
+		c.BlobDir = c.Path("blobs")
 	}
 	if c.Reasoner.BaseURL == "" {
 		c.Reasoner = c.Assistant

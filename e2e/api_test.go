@@ -157,7 +157,7 @@ func TestAuthRefusals(t *testing.T) {
 		"tampered": tampered, "alg none": none,
 	} {
 		t.Run(name, func(t *testing.T) {
-			r := call(t, "POST", "/v1/cases", tok, map[string]any{"description": "x"})
+			r := call(t, "POST", "/v1/cases", tok, map[string]any{"description": "A question about a lease contract"})
 			wantProblem(t, r, http.StatusUnauthorized, "unauthorized")
 			if !strings.HasPrefix(r.header.Get("WWW-Authenticate"), "Bearer") {
 				t.Errorf("WWW-Authenticate = %q", r.header.Get("WWW-Authenticate"))
@@ -187,7 +187,7 @@ func TestOtherUsersCasesAreNotFound(t *testing.T) {
 
 func TestBadRequests(t *testing.T) {
 	tok := token(t, "dave")
-	id := createCase(t, tok, "A case")
+	id := createCase(t, tok, "A question about a lease")
 	for _, tc := range []struct {
 		name, method, path string
 		body               any
@@ -213,7 +213,7 @@ func TestBadRequests(t *testing.T) {
 func TestCreateIsIdempotent(t *testing.T) {
 	tok := token(t, "erin")
 	key := fmt.Sprintf("key-%d", time.Now().UnixNano())
-	body := map[string]any{"description": "Retried request", "language": "ro"}
+	body := map[string]any{"description": "Cerere reluată: o întrebare despre un contract de închiriere", "language": "ro"}
 	first := call(t, "POST", "/v1/cases", tok, body, "Idempotency-Key", key)
 	second := call(t, "POST", "/v1/cases", tok, body, "Idempotency-Key", key)
 	if first.status != 201 || second.status != 201 || first.body["case_id"] != second.body["case_id"] {
@@ -247,7 +247,7 @@ func TestHealth(t *testing.T) {
 // and checks that the case carries on in a new run without losing a turn.
 func TestLongCaseContinuesAsNew(t *testing.T) {
 	tok := token(t, "hana")
-	id := createCase(t, tok, "A long conversation")
+	id := createCase(t, tok, "A long conversation about a lease")
 	ctx := context.Background()
 	var state schemas.CaseState
 	const maxTurns = 20
@@ -280,7 +280,7 @@ func TestLongCaseContinuesAsNew(t *testing.T) {
 // model is not offered it, and it never appears in tools_used.
 func TestToggledOffToolNeverRuns(t *testing.T) {
 	tok := token(t, "ivo")
-	id := createCase(t, tok, "Toggle check")
+	id := createCase(t, tok, "Toggle check on a lease question")
 	for _, body := range []map[string]any{
 		{"message": "show me the case details", "tools": []string{"update_case_details"}},
 		{"message": "show me the case details", "tools": []string{}, "normattiva_enabled": true},
@@ -352,7 +352,7 @@ func TestListTools(t *testing.T) {
 
 func TestCancelWithoutRunningTurn(t *testing.T) {
 	tok := token(t, "jana")
-	id := createCase(t, tok, "Nothing running")
+	id := createCase(t, tok, "Nothing running on this lease question")
 	wantProblem(t, call(t, "POST", "/v1/cases/"+id+"/turns/current/cancel", tok, nil), http.StatusConflict, "no-turn-running")
 	wantProblem(t, call(t, "POST", "/v1/cases/"+id+"/turns/current/cancel", token(t, "someone"), nil), http.StatusNotFound, "not-found")
 }
@@ -432,7 +432,7 @@ func TestResearchInRomanianAndItalian(t *testing.T) {
 		{"it", "Cosa prevede il GDPR all'articolo 17?", "eurlex_search",
 			[]string{"L'interessato ha il diritto di ottenere dal titolare del trattamento la cancellazione", "32016R0679", "Fonti: eurlex_search"}},
 	} {
-		r := call(t, "POST", "/v1/cases", tok, map[string]any{"description": "Ricerca / Cercetare", "language": tc.lang})
+		r := call(t, "POST", "/v1/cases", tok, map[string]any{"description": "Ricerca giuridica, cercetare juridică, legal research question", "language": tc.lang})
 		id := r.body["case_id"].(string)
 		r = call(t, "POST", "/v1/cases/"+id+"/messages", tok, map[string]any{"message": tc.message})
 		used, _ := r.body["tools_used"].([]any)
@@ -456,7 +456,7 @@ func TestResearchInRomanianAndItalian(t *testing.T) {
 // SearXNG does: only the legal site's result is kept.
 func TestLegalWebSearch(t *testing.T) {
 	tok := token(t, "pia")
-	r := call(t, "POST", "/v1/cases", tok, map[string]any{"description": "Oblio", "language": "it"})
+	r := call(t, "POST", "/v1/cases", tok, map[string]any{"description": "Una domanda sul diritto all oblio", "language": "it"})
 	id := r.body["case_id"].(string)
 	r = call(t, "POST", "/v1/cases/"+id+"/messages", tok, map[string]any{"message": "ricerca legale: diritto all'oblio"})
 	used, _ := r.body["tools_used"].([]any)
@@ -476,7 +476,7 @@ func TestLegalWebSearch(t *testing.T) {
 // checks the references and has the (offline) reasoner analyse the results.
 func TestEnrichedSearchThroughChat(t *testing.T) {
 	tok := token(t, "rita")
-	r := call(t, "POST", "/v1/cases", tok, map[string]any{"description": "Oblio", "language": "it"})
+	r := call(t, "POST", "/v1/cases", tok, map[string]any{"description": "Una domanda sul diritto all oblio", "language": "it"})
 	id := r.body["case_id"].(string)
 	r = call(t, "POST", "/v1/cases/"+id+"/messages", tok, map[string]any{"message": "analisi: diritto all'oblio",
 		"lex_search_enriched_enabled": true})
@@ -543,7 +543,7 @@ func TestParties(t *testing.T) {
 // Web UI: by tenant, phase and status.
 func TestCasesAreFoundBySearchAttributes(t *testing.T) {
 	tok := token(t, "tom") // the token's org is "acme"
-	id := createCase(t, tok, "Findable")
+	id := createCase(t, tok, "A findable question about a lease")
 	query := fmt.Sprintf(`WorkflowId = %q AND TenantID = "acme" AND Phase = "active" AND CaseStatus = "open"`, schemas.CaseWorkflowID(id))
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()

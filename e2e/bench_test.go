@@ -123,12 +123,13 @@ func benchTemporal(b *testing.B, n int) ([]time.Duration, []int) {
 		if i%turnsPerCase == 0 {
 			b.StopTimer()
 			caseID = uuid.NewString()
-			if _, err := st.CreateCase(ctx, store.Case{ID: caseID, UserID: "bench", Phase: schemas.PhaseIntake, Status: schemas.StatusOpen,
+			if _, err := st.CreateCase(ctx, store.Case{ID: caseID, UserID: "bench", OrgID: "acme", Phase: schemas.PhaseTiering, Status: schemas.StatusOpen,
 				Details: store.NewDetails("Benchmark case")}); err != nil {
 				b.Fatal(err)
 			}
 			if _, err := tc.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: schemas.CaseWorkflowID(caseID), TaskQueue: taskQueue},
-				schemas.CaseWorkflow, schemas.CaseInput{CaseID: caseID, UserID: "bench", Language: "en", MaxSteps: schemas.DefaultMaxSteps}); err != nil {
+				schemas.CaseWorkflow, schemas.CaseInput{CaseID: caseID, UserID: "bench", OrgID: "acme", Language: "en", MaxSteps: schemas.DefaultMaxSteps,
+					Description: "Benchmark: a question about a lease"}); err != nil {
 				b.Fatal(err)
 			}
 			b.StartTimer()
@@ -163,6 +164,14 @@ func (e directExecutor) Cancelled() bool { return false }
 
 func (e directExecutor) CallModel(req schemas.ModelRequest) (schemas.ModelResponse, error) {
 	return e.model.CallModel(e.ctx, req)
+}
+
+func (e directExecutor) Consult(args schemas.ConsultReasonerArgs) (schemas.ConsultReasonerResult, error) {
+	return e.model.ConsultReasoner(e.ctx, args)
+}
+
+func (e directExecutor) OpenTicket(in schemas.SupportTicketInput) (schemas.TicketResult, error) {
+	return schemas.TicketResult{}, fmt.Errorf("tickets are not opened in-process")
 }
 
 func (e directExecutor) RunTool(tool *tools.Tool, args any) (json.RawMessage, error) {

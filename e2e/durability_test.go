@@ -17,6 +17,7 @@ import (
 	sdkworker "go.temporal.io/sdk/worker"
 
 	"github.com/lexflow/lexflow/api"
+	"github.com/lexflow/lexflow/blob"
 	"github.com/lexflow/lexflow/config"
 	"github.com/lexflow/lexflow/corpus"
 	"github.com/lexflow/lexflow/llm"
@@ -56,7 +57,11 @@ func runHelperWorker() int {
 	if d, err := time.ParseDuration(os.Getenv(helperSlowTool)); err == nil {
 		s = slowStore{st, d}
 	}
-	w := worker.New(tc, os.Getenv("LEXFLOW_TASK_QUEUE"), worker.Deps{Store: s, Models: models, Prompts: lib, Corpus: lc})
+	b, err := blob.NewDir(os.Getenv("LEXFLOW_BLOB_DIR"))
+	if err != nil {
+		return fail(err)
+	}
+	w := worker.New(tc, os.Getenv("LEXFLOW_TASK_QUEUE"), worker.Deps{Store: s, Models: models, Prompts: lib, Corpus: lc, Blobs: b})
 	if err := w.Run(sdkworker.InterruptCh()); err != nil {
 		return fail(err)
 	}
@@ -84,7 +89,8 @@ func startHelperWorker(t *testing.T, queue string, slow time.Duration) *exec.Cmd
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), helperEnv+"=worker", "TEMPORAL_ADDRESS="+temporal.Address,
-		"MONGODB_URI="+mongoURI, "LEXFLOW_TASK_QUEUE="+queue, "LEXFLOW_CORPUS_DB="+corpusDB)
+		"MONGODB_URI="+mongoURI, "LEXFLOW_TASK_QUEUE="+queue, "LEXFLOW_CORPUS_DB="+corpusDB,
+		"LEXFLOW_BLOB_DIR="+blobDir)
 	if slow > 0 {
 		cmd.Env = append(cmd.Env, helperSlowTool+"="+slow.String())
 	}
@@ -103,7 +109,7 @@ func TestWorkerKilledMidTurn(t *testing.T) {
 	queue := useQueue(t, "e2e-kill")
 	first := startHelperWorker(t, queue, time.Hour)
 	tok := token(t, "ion")
-	id := createCase(t, tok, "Durability check")
+	id := createCase(t, tok, "Durability check on a lease question")
 	answered := sendInBackground(tok, id, "show me the case details")
 	turnID := schemas.TurnWorkflowID(id, 1)
 	waitForActivity(t, turnID, "GetCaseDetails")
@@ -160,7 +166,7 @@ func TestCancelRunningTurn(t *testing.T) {
 	queue := useQueue(t, "e2e-cancel")
 	startHelperWorker(t, queue, 3*time.Second)
 	tok := token(t, "kim")
-	id := createCase(t, tok, "Cancel check")
+	id := createCase(t, tok, "Cancel check on a lease question")
 	answered := sendInBackground(tok, id, "show me the case details")
 	waitForActivity(t, schemas.TurnWorkflowID(id, 1), "GetCaseDetails")
 

@@ -19,12 +19,14 @@ import (
 
 	"github.com/lexflow/lexflow/api"
 	"github.com/lexflow/lexflow/auth"
+	"github.com/lexflow/lexflow/blob"
 	"github.com/lexflow/lexflow/config"
 	"github.com/lexflow/lexflow/corpus"
 	"github.com/lexflow/lexflow/devenv"
 	"github.com/lexflow/lexflow/llm"
 	"github.com/lexflow/lexflow/prompts"
 	"github.com/lexflow/lexflow/searxng"
+	"github.com/lexflow/lexflow/store"
 	"github.com/lexflow/lexflow/store/mongostore"
 	"github.com/lexflow/lexflow/worker"
 )
@@ -42,13 +44,15 @@ var (
 	mongoURI string
 	// corpusDB is the legal corpus, built once for the suite.
 	corpusDB string
-	lc       *corpus.Store
-	tc       client.Client
-	st       *mongostore.Store
-	apiURL   string
-	lib      = mustPrompts()
-	signer   = auth.HS256{Secret: []byte("e2e-secret-e2e-secret-e2e-secret"), Issuer: "lexflow-dev", Audience: "lexflow"}
-	logger   = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	// blobDir is the suite's blob store, where draft PDFs go.
+	blobDir string
+	lc      *corpus.Store
+	tc      client.Client
+	st      *mongostore.Store
+	apiURL  string
+	lib     = mustPrompts()
+	signer  = auth.HS256{Secret: []byte("e2e-secret-e2e-secret-e2e-secret"), Issuer: "lexflow-dev", Audience: "lexflow"}
+	logger  = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 )
 
 func TestMain(m *testing.M) {
@@ -120,13 +124,25 @@ func run(m *testing.M) int {
 		_, _ = w.Write([]byte(searxngAnswer))
 	}))
 	defer searx.Close()
-	w := worker.New(tc, taskQueue, worker.Deps{Store: st, Models: models, Prompts: lib, Corpus: lc, SearXNG: searxng.New(searx.URL, 10*time.Second)})
+	blobDir = filepath.Join(dir, "blobs")
+	blobs, err := blob.NewDir(blobDir)
+	if err != nil {
+		return fail(err)
+	}
+	// Every suite token is of organization acme, whose subscription covers its cases.
+	if _, err := st.PutSubscription(ctx, store.Subscription{ID: store.SubscriptionID("", "acme"), Plan: "e2e",
+		Credits: map[string]int{"1": 1000, "2": 1000, "3": 1000}}); err != nil {
+		return fail(err)
+	}
+	w := worker.New(tc, taskQueue, worker.Deps{Store: st, Models: models, Prompts: lib, Corpus: lc, Blobs: blobs,
+		SearXNG: searxng.New(searx.URL, 10*time.Second)})
 	if err := w.Start(); err != nil {
 		return fail(err)
 	}
 	defer w.Stop()
 	srv := httptest.NewServer(api.New(&api.Handlers{
 		Temporal: tc, Store: st, Auth: signer, Prompts: lib, TaskQueue: taskQueue, MaxSteps: 5, Log: logger,
+		Blobs: blobs, UserWait: time.Hour, StuckAfter: time.Second,
 	}))
 	defer srv.Close()
 	apiURL = srv.URL

@@ -21,12 +21,16 @@ var embedded embed.FS
 
 // Roles and languages that must each have a file.
 var (
-	Roles     = []string{"assistant", "reasoner", "tiering"}
+	Roles     = []string{"assistant", "reasoner", "tiering", "escalation"}
 	Languages = []string{"en", "ro", "it"}
 )
 
-// warningDoc is the base name of the anti-hallucination warning's files.
-const warningDoc = "legal_tools_off"
+// warningDoc is the base name of the anti-hallucination warning's files, and tiersDoc
+// that of the tier definitions the tiering prompt carries.
+const (
+	warningDoc = "legal_tools_off"
+	tiersDoc   = "tiers"
+)
 
 // Doc is one loaded file.
 type Doc struct {
@@ -90,7 +94,7 @@ func (l *Library) Reload() (Report, error) {
 		docs[strings.TrimSuffix(name, ".md")] = strings.TrimSpace(string(raw))
 		rep.Docs = append(rep.Docs, Doc{Name: name, Bytes: len(raw)})
 	}
-	for _, base := range append(slices.Clone(Roles), warningDoc) {
+	for _, base := range append(slices.Clone(Roles), warningDoc, tiersDoc) {
 		for _, lang := range Languages {
 			if docs[base+"."+lang] == "" {
 				return Report{}, fmt.Errorf("prompts: %s.%s.md is missing or empty in %s", base, lang, rep.Source)
@@ -181,10 +185,13 @@ func (l *Library) System(role string, c Context) string {
 		lang = "en"
 	}
 	l.mu.RLock()
-	body, warning := l.docs[role+"."+lang], l.docs[warningDoc+"."+lang]
+	body, warning, tiers := l.docs[role+"."+lang], l.docs[warningDoc+"."+lang], l.docs[tiersDoc+"."+lang]
 	l.mu.RUnlock()
 	var b strings.Builder
 	b.WriteString(body)
+	if role == "tiering" {
+		b.WriteString("\n\n" + tiers)
+	}
 	fmt.Fprintf(&b, "\n\nCase ID: %s\nLanguage: %s\nRole: %s\n", c.CaseID, lang, role)
 	if c.LegalToolsOff {
 		b.WriteString("\n" + warning + "\n")

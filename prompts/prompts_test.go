@@ -13,7 +13,7 @@ func TestEmbeddedPrompts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep := l.Report(); rep.Source != "embedded" || rep.DocCount != 12 {
+	if rep := l.Report(); rep.Source != "embedded" || rep.DocCount != 18 {
 		t.Errorf("report = %+v", rep)
 	}
 	got := l.System("assistant", Context{CaseID: "c-1", Language: "ro"})
@@ -24,6 +24,10 @@ func TestEmbeddedPrompts(t *testing.T) {
 	}
 	if strings.Contains(got, "ATENȚIE") || strings.Contains(got, "## Memorie") {
 		t.Errorf("prompt has sections nobody asked for:\n%s", got)
+	}
+	tiering := l.System("tiering", Context{Language: "it"})
+	if !strings.Contains(tiering, "## Livello 3") || strings.Contains(l.System("assistant", Context{Language: "it"}), "## Livello 3") {
+		t.Errorf("only the tiering prompt carries the tier definitions:\n%s", tiering)
 	}
 	if got := l.System("reasoner", Context{Language: "fr"}); !strings.HasPrefix(got, "# Lexflow reasoner") || !strings.Contains(got, "Language: en") {
 		t.Errorf("unknown language does not fall back to English:\n%s", got)

@@ -14,6 +14,11 @@ type CaseInput struct {
 	// MaxSteps bounds each chat turn's tool loop; it is fixed when the case starts so
 	// that a deployment's setting cannot change a running case's history.
 	MaxSteps int `json:"max_steps"`
+	// Description is what the client wrote when opening the case; tiering reads it.
+	Description string `json:"description"`
+	// UserWait is how long the case waits for the client's answer to the escalation
+	// ladder's question before it opens a support ticket.
+	UserWait time.Duration `json:"user_wait"`
 	// State is carried over by continue-as-new; nil on a new case.
 	State *CaseState `json:"state,omitempty"`
 }
@@ -29,6 +34,29 @@ type CaseState struct {
 	LastTurn string `json:"last_turn,omitempty"`
 	// Runs counts continue-as-new generations, starting at 1.
 	Runs int `json:"runs"`
+	// Tier and its justification, once tiering decided.
+	Tier          int    `json:"tier,omitempty"`
+	Justification string `json:"justification,omitempty"`
+	// Question is tiering's clarifying question while it waits for the answer.
+	Question string `json:"question,omitempty"`
+	// Asked is set once tiering asked its one question.
+	Asked bool `json:"asked,omitempty"`
+	// Payment is the confirmed payment of a case no subscription covered.
+	Payment *PaymentConfirmed `json:"payment,omitempty"`
+	// WaitingOn says what the case waits for (WaitingOn* values; empty for nothing),
+	// since ProgressAt.
+	WaitingOn  string    `json:"waiting_on,omitempty"`
+	ProgressAt time.Time `json:"progress_at"`
+	// Escalation is the tool failure on the ladder, while the case waits for the client
+	// or for support.
+	Escalation *Escalation `json:"escalation,omitempty"`
+	// Escalations counts the case's escalations; Notices its transcript notices.
+	Escalations int `json:"escalations"`
+	Notices     int `json:"notices"`
+	// Tickets are the IDs of the case's support tickets.
+	Tickets []string `json:"tickets,omitempty"`
+	// LastResume is support's latest resumption.
+	LastResume *Resume `json:"last_resume,omitempty"`
 }
 
 // CancelTurnResult answers the cancel-turn update.
@@ -71,6 +99,11 @@ type ChatTurnInput struct {
 	MaxSteps int    `json:"max_steps"`
 	// Selection is the turn's tools and context sources.
 	Selection Selection `json:"selection"`
+	// Pending is the escalation whose question the client's message answers: the turn
+	// first tries the failed tool again.
+	Pending *Escalation `json:"pending,omitempty"`
+	// EscalationN numbers an escalation this turn starts.
+	EscalationN int `json:"escalation_n"`
 }
 
 // TurnResult answers one chat turn.
@@ -85,6 +118,13 @@ type TurnResult struct {
 	Cancelled bool `json:"cancelled,omitempty"`
 	// Citations are the legal citations of the reply, each checked against the corpus.
 	Citations []Citation `json:"citations"`
+	// Tier is set on the answers of the tiering phase.
+	Tier int `json:"tier,omitempty"`
+	// Status is the case's status after the turn.
+	Status string `json:"status,omitempty"`
+	// Escalation is set when a tool failure climbed the ladder to the client or to a
+	// support ticket.
+	Escalation *Escalation `json:"escalation,omitempty"`
 }
 
 // Citation is a legal citation of a reply and whether the corpus holds what it cites.
@@ -117,6 +157,9 @@ type ToolUse struct {
 	Error     string          `json:"error,omitempty"`
 	// Dropped lists the unknown arguments removed before the call.
 	Dropped []string `json:"dropped_args,omitempty"`
+	// Rung is the escalation rung the call was made on: the call the reasoner advised,
+	// or the retry after the client's answer.
+	Rung string `json:"rung,omitempty"`
 }
 
 // Tool call statuses reported in ToolUse.

@@ -4,7 +4,22 @@ package schemas
 const (
 	RoleAssistant = "assistant"
 	RoleReasoner  = "reasoner"
+	// RoleTiering classifies a case; the assistant's endpoint serves it.
+	RoleTiering = "tiering"
+	// RoleEscalation advises on a failed tool; the reasoner's endpoint serves it.
+	RoleEscalation = "escalation"
 )
+
+// EndpointOf is the role whose model endpoint serves a role.
+func EndpointOf(role string) string {
+	switch role {
+	case RoleTiering:
+		return RoleAssistant
+	case RoleEscalation:
+		return RoleReasoner
+	}
+	return role
+}
 
 // Chat message roles, as the chat-completions wire format names them.
 const (

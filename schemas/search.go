@@ -13,6 +13,9 @@ var (
 	SAWaitingOn  = temporal.NewSearchAttributeKeyKeyword("WaitingOn")
 	SATier       = temporal.NewSearchAttributeKeyInt64("Tier")
 	SATenantID   = temporal.NewSearchAttributeKeyKeyword("TenantID")
+	// SAProgressAt is when the case last moved; a case waiting on the agent for longer
+	// than the stuck threshold is stuck.
+	SAProgressAt = temporal.NewSearchAttributeKeyTime("ProgressAt")
 )
 
 // SearchAttributes are the custom search attributes a namespace needs, with their types.
@@ -22,4 +25,5 @@ var SearchAttributes = map[string]enums.IndexedValueType{
 	SAWaitingOn.GetName():  enums.INDEXED_VALUE_TYPE_KEYWORD,
 	SATier.GetName():       enums.INDEXED_VALUE_TYPE_INT,
 	SATenantID.GetName():   enums.INDEXED_VALUE_TYPE_KEYWORD,
+	SAProgressAt.GetName(): enums.INDEXED_VALUE_TYPE_DATETIME,
 }

@@ -83,6 +83,9 @@ type (
 		CaseID           string `json:"case_id"`
 		ContextSummary   string `json:"context_summary"`
 		SpecificQuestion string `json:"specific_question"`
+		// Language and Purpose are the case's, set by the workflow, never by the model.
+		Language string `json:"language,omitempty" tool:"-"`
+		Purpose  string `json:"purpose,omitempty" tool:"-"`
 	}
 )
 

@@ -29,6 +29,8 @@ type GetCaseDetailsResult struct {
 type UpdateCaseDetailsArgs struct {
 	CaseID  string         `json:"case_id"`
 	Updates map[string]any `json:"updates"`
+	// ExpectedVersion, when set, refuses the update if case_details moved past it.
+	ExpectedVersion int64 `json:"expected_version,omitempty"`
 }
 
 // StatusResult is the return shape of tools that answer only a status:

@@ -14,6 +14,8 @@ var (
 	ErrNotFound = errors.New("not found")
 	// ErrInvalidField means an update names a field that cannot be set.
 	ErrInvalidField = errors.New("invalid field")
+	// ErrVersionConflict means case_details changed since the version an update expected.
+	ErrVersionConflict = errors.New("version conflict")
 )
 
 // Case is one client case: who owns it, where it stands, and its case_details.
@@ -27,9 +29,18 @@ type Case struct {
 	Status      string         `json:"status"`
 	Details     map[string]any `json:"case_details"`
 	// Version counts the updates to Details.
-	Version   int64     `json:"version"`
+	Version int64 `json:"version"`
+	// Payment is the confirmed payment of a case no subscription covered.
+	Payment   *Payment  `json:"payment,omitempty"`
 	CreatedAt time.Time `json:"created_at"`
 	UpdatedAt time.Time `json:"updated_at"`
+}
+
+// Payment is a confirmed payment for a case.
+type Payment struct {
+	Reference string    `json:"reference"`
+	By        string    `json:"by"`
+	At        time.Time `json:"at"`
 }
 
 // NewDetails is the case_details of a new case, seeded from the client's description.
@@ -52,9 +63,16 @@ type Cases interface {
 	GetCase(ctx context.Context, id string) (Case, error)
 	// SetPhase moves a case to a phase and status.
 	SetPhase(ctx context.Context, id, phase, status string) error
-	// UpdateDetails applies dot-path updates to case_details (see ParseUpdates) and returns
-	// the new version. It returns ErrNotFound or an error wrapping ErrInvalidField.
-	UpdateDetails(ctx context.Context, id string, updates map[string]any) (int64, error)
+	// UpdateDetails applies dot-path updates to case_details (see ParseUpdates) as one
+	// atomic write and returns the new version. Concurrent writers keep each other's
+	// changes: fields they do not share are all set, and logs get every entry. A writer
+	// that read the details and must not overwrite a newer change passes the version it
+	// read as expected (0 means any) and gets ErrVersionConflict if it is not current.
+	// It also returns ErrNotFound or an error wrapping ErrInvalidField.
+	UpdateDetails(ctx context.Context, id string, expected int64, updates map[string]any) (int64, error)
+	// SetPayment records a case's payment unless one is recorded, and returns the
+	// recorded one: confirming twice keeps the first.
+	SetPayment(ctx context.Context, id string, p Payment) (Payment, error)
 }
 
 // Record roles in a transcript.
@@ -62,6 +80,8 @@ const (
 	RoleUser      = "user"
 	RoleAssistant = "assistant"
 	RoleTool      = "tool"
+	// RoleSupport marks what support staff did to a case: a ticket, a resumption.
+	RoleSupport = "support"
 )
 
 // Record is one entry of a case's transcript: the user's message, a tool call, or the
@@ -139,12 +159,82 @@ type Parties interface {
 	ListParties(ctx context.Context, caseID string) ([]Party, error)
 }
 
+// Subscription is the cases a user or an organization may open without paying: credits
+// left per tier, and the cases that used one.
+type Subscription struct {
+	// ID is SubscriptionID's "user:<id>" or "org:<id>".
+	ID   string `json:"subscription_id"`
+	Plan string `json:"plan"`
+	// Credits are the cases left per tier, keyed "1", "2" and "3".
+	Credits   map[string]int `json:"credits"`
+	Cases     []string       `json:"cases"`
+	UpdatedAt time.Time      `json:"updated_at"`
+}
+
+// SubscriptionID names the subscription of a user (org empty) or an organization.
+func SubscriptionID(user, org string) string {
+	if org != "" {
+		return "org:" + org
+	}
+	return "user:" + user
+}
+
+// Subscriptions keeps subscriptions.
+type Subscriptions interface {
+	// PutSubscription creates or replaces a subscription's plan and credits, keeping
+	// the cases that used credits.
+	PutSubscription(ctx context.Context, s Subscription) (Subscription, error)
+	// GetSubscription returns a subscription, or ErrNotFound.
+	GetSubscription(ctx context.Context, id string) (Subscription, error)
+	// UseCredit uses one credit of a tier for a case, atomically, and reports whether it
+	// could. A case that used a credit already has it still: asking again is true.
+	UseCredit(ctx context.Context, id string, tier int, caseID string) (bool, error)
+}
+
+// Ticket statuses.
+const (
+	TicketOpen     = "open"
+	TicketResolved = "resolved"
+)
+
+// Ticket is a support ticket: why a case is paused, and how support resolved it.
+type Ticket struct {
+	ID          string         `json:"ticket_id"`
+	CaseID      string         `json:"case_id"`
+	UserID      string         `json:"user_id"`
+	Description string         `json:"issue_description"`
+	Snapshot    map[string]any `json:"agent_state_snapshot,omitempty"`
+	Status      string         `json:"status"`
+	CreatedAt   time.Time      `json:"created_at"`
+	Resolution  *Resolution    `json:"resolution,omitempty"`
+}
+
+// Resolution is how support staff resumed a case.
+type Resolution struct {
+	Action string    `json:"action"`
+	Note   string    `json:"note"`
+	By     string    `json:"by"`
+	At     time.Time `json:"at"`
+}
+
+// Tickets keeps support tickets.
+type Tickets interface {
+	// CreateTicket stores t unless a ticket with its ID exists, and returns the stored one.
+	CreateTicket(ctx context.Context, t Ticket) (Ticket, error)
+	// ListTickets returns a case's tickets, oldest first.
+	ListTickets(ctx context.Context, caseID string) ([]Ticket, error)
+	// ResolveTickets resolves a case's open tickets and returns how many it resolved.
+	ResolveTickets(ctx context.Context, caseID string, r Resolution) (int, error)
+}
+
 // Store is everything a Lexflow process needs from its database.
 type Store interface {
 	Cases
 	Transcripts
 	Memories
 	Parties
+	Subscriptions
+	Tickets
 	// Ping reports whether the database answers.
 	Ping(ctx context.Context) error
 	// Close releases the connection.

@@ -9,7 +9,7 @@ import (
 
 // AppendFields are the case_details fields that are logs: a list written to one of them
 // is appended, never replacing what is there. Any other field is replaced.
-var AppendFields = []string{"facts", "documents", "internal_notes", "agent_interactions.log"}
+var AppendFields = []string{"facts", "documents", "internal_notes", "agent_interactions.log", "support_log"}
 
 // FieldUpdate is one parsed update_case_details entry.
 type FieldUpdate struct {

@@ -63,6 +63,44 @@ var (
 	reasonerPolicy = Policy{Timeout: 2 * time.Minute, MaxAttempts: 4, RetryInterval: time.Second, RetryOn: "timeouts, 408, 409, 429 and 5xx"}
 )
 
+// Ladder is a tool's escalation policy: how far its failure climbs once Temporal's
+// retries have run out. Each rung is visible in the turn's history, in the case's state
+// and in the transcript.
+type Ladder struct {
+	// Reasoner: consult the reasoner (ConsultReasoner) with the failure, and follow its
+	// advice once: retry with corrected arguments, or call another tool.
+	Reasoner bool `json:"reasoner"`
+	// User: failing that, ask the client and wait (waiting_user) for the case's
+	// user-wait time; the answer's turn retries the tool first.
+	User bool `json:"user"`
+	// Support: when the retry after the answer fails too, or no answer comes in time,
+	// open a support ticket (SupportTicket) and pause the case (paused_support).
+	Support bool `json:"support"`
+}
+
+// String names the rungs, as the README's tool table shows them.
+func (l Ladder) String() string {
+	switch {
+	case l.Support:
+		return "reasoner → user → ticket"
+	case l.User:
+		return "reasoner → user"
+	case l.Reasoner:
+		return "reasoner"
+	}
+	return "model is told"
+}
+
+// The ladders of the tools. A tool without one tells the model of its failure, as all
+// do at the end of their ladder's rungs within a turn.
+var (
+	// fullLadder is for the tools a case cannot do without: the primary legal sources,
+	// the case's own data and its drafts.
+	fullLadder = Ladder{Reasoner: true, User: true, Support: true}
+	// reasonerOnly is for the web searches: the answer can do without them.
+	reasonerOnly = Ladder{Reasoner: true}
+)
+
 const (
 	retryOnUpstream  = "502, 503, 504 or a timeout"
 	retryOnTransient = "store or network errors and timeouts"

@@ -31,9 +31,12 @@ type Tool struct {
 	Primary bool
 	Policy  Policy
 	Format  Formatter
-	// Activity runs the tool; nil until it is implemented, and the tool is then
-	// unavailable: listed, never offered to the model.
+	// Activity runs the tool, or Child does; with neither the tool is unavailable:
+	// listed, never offered to the model.
 	Activity any
+	Child    *Child
+	// Ladder is how far the tool's failure climbs once its retries have run out.
+	Ladder Ladder
 	// Bound are arguments the turn fills from its case instead of the model.
 	Bound []Binding
 	// decode turns validated arguments into the activity's argument struct.
@@ -51,8 +54,17 @@ type Binding struct {
 	Default bool
 }
 
-// Available reports whether the tool has an activity.
-func (t *Tool) Available() bool { return t.Activity != nil }
+// Child runs a tool as a child workflow of the turn instead of an activity.
+type Child struct {
+	// Workflow is the workflow's registered name.
+	Workflow string
+	// Start returns the child's workflow ID and input for the tool's decoded arguments,
+	// in the turn that calls it.
+	Start func(args any, in schemas.ChatTurnInput) (id string, input any)
+}
+
+// Available reports whether the tool has an activity or a child workflow.
+func (t *Tool) Available() bool { return t.Activity != nil || t.Child != nil }
 
 // Decode turns validated arguments into the activity's argument struct.
 func (t *Tool) Decode(args map[string]any) (any, error) {
@@ -71,11 +83,25 @@ func (t *Tool) AllowedFor(roles []string) bool {
 // casesActs, researchActs and webActs name the activities; the worker registers the
 // real structs.
 var (
-	casesActs    *activities.Cases
-	researchActs *activities.Research
-	webActs      *activities.Web
-	enrichedActs *activities.Enriched
+	casesActs     *activities.Cases
+	researchActs  *activities.Research
+	webActs       *activities.Web
+	enrichedActs  *activities.Enriched
+	lifecycleActs *activities.Lifecycle
+	modelActs     *activities.Model
 )
+
+// draftChild runs generate_draft_pdf as the Draft workflow, one per (case, name, revision).
+var draftChild = &Child{Workflow: schemas.DraftWorkflow, Start: func(args any, in schemas.ChatTurnInput) (string, any) {
+	a := args.(schemas.GenerateDraftPDFArgs)
+	return schemas.DraftWorkflowID(a.CaseID, a.DraftName, a.Revision), a
+}}
+
+// ticketChild runs create_support_ticket as the SupportTicket workflow, one per turn.
+var ticketChild = &Child{Workflow: schemas.SupportTicketWorkflow, Start: func(args any, in schemas.ChatTurnInput) (string, any) {
+	id := in.TurnID + ":ticket"
+	return id, schemas.SupportTicketInput{TicketID: id, UserID: in.UserID, Args: args.(schemas.CreateSupportTicketArgs)}
+}}
 
 // bindLanguage fills a search's language from the case unless the model names one.
 var bindLanguage = []Binding{{Arg: "language", From: "language", Default: true}}
@@ -90,40 +116,41 @@ var (
 var registry = mustLoad([]*Tool{
 	// Legal research (seed 000); their activities come with the corpus.
 	{Name: schemas.ToolNormattivaSearch, Roles: allRoles, Toggle: "normattiva_enabled", DefaultOn: true, Primary: true,
-		Policy: lexeNoRetry, Format: formatNormattiva, Activity: researchActs.NormattivaSearch, decode: decodeArgs[schemas.NormattivaSearchArgs]},
+		Policy: lexeNoRetry, Ladder: fullLadder, Format: formatNormattiva, Activity: researchActs.NormattivaSearch, decode: decodeArgs[schemas.NormattivaSearchArgs]},
 	{Name: schemas.ToolEurlexSearch, Roles: allRoles, Toggle: "eurlex_enabled", DefaultOn: true, Primary: true,
 		Bound:  []Binding{{Arg: "language", From: "language", Default: true}},
-		Policy: lexeNoRetry, Format: formatEurlex, Activity: researchActs.EurlexSearch, decode: decodeArgs[schemas.EurlexSearchArgs]},
+		Policy: lexeNoRetry, Ladder: fullLadder, Format: formatEurlex, Activity: researchActs.EurlexSearch, decode: decodeArgs[schemas.EurlexSearchArgs]},
 	{Name: schemas.ToolInfolexSearch, Roles: allRoles, Toggle: "infolex_enabled", DefaultOn: true, Primary: true,
-		Policy: lexeNoRetry, Format: formatInfolex, Activity: researchActs.InfolexSearch, decode: decodeArgs[schemas.InfolexSearchArgs]},
+		Policy: lexeNoRetry, Ladder: fullLadder, Format: formatInfolex, Activity: researchActs.InfolexSearch, decode: decodeArgs[schemas.InfolexSearchArgs]},
 	{Name: schemas.ToolKBSearch, Roles: allRoles, Toggle: "kb_search_enabled", DefaultOn: true, Primary: true,
-		Policy: kbSearchPolicy, Format: formatKB, Activity: researchActs.KBSearch, decode: decodeArgs[schemas.KBSearchArgs]},
+		Policy: kbSearchPolicy, Ladder: fullLadder, Format: formatKB, Activity: researchActs.KBSearch, decode: decodeArgs[schemas.KBSearchArgs]},
 	{Name: schemas.ToolLexSearch, Roles: allRoles, Toggle: "lex_search_enabled", DefaultOn: true, Primary: true, Bound: bindLanguage,
-		Policy: lexSearchPolicy, Format: formatLexSearch, Activity: webActs.LexSearch, decode: decodeArgs[schemas.LexSearchArgs]},
+		Policy: lexSearchPolicy, Ladder: reasonerOnly, Format: formatLexSearch, Activity: webActs.LexSearch, decode: decodeArgs[schemas.LexSearchArgs]},
 	{Name: schemas.ToolLexSearchEnriched, Roles: allRoles, Toggle: "lex_search_enriched_enabled", DefaultOn: false, Bound: bindLanguage,
-		Policy: lexSearchEnrichedPolicy, Format: formatLexSearchEnriched, Activity: enrichedActs.LexSearchEnriched,
+		Policy: lexSearchEnrichedPolicy, Ladder: reasonerOnly, Format: formatLexSearchEnriched, Activity: enrichedActs.LexSearchEnriched,
 		decode: decodeArgs[schemas.LexSearchEnrichedArgs]},
 	{Name: schemas.ToolWebSearch, Roles: allRoles, Toggle: "web_search_enabled", DefaultOn: false, Bound: bindLanguage,
-		Policy: lexeNoRetry, Format: formatWebSearch, Activity: webActs.WebSearch, decode: decodeArgs[schemas.WebSearchArgs]},
+		Policy: lexeNoRetry, Ladder: reasonerOnly, Format: formatWebSearch, Activity: webActs.WebSearch, decode: decodeArgs[schemas.WebSearchArgs]},
 	// Seed 003's query_bigquery; read-only SQL is for admins, as Sanctum's db-query.
 	{Name: schemas.ToolLegalSQL, Roles: adminOnly, DefaultOn: true,
 		Policy: legalSQLPolicy, Format: formatStatus, Activity: researchActs.LegalSQL, decode: decodeArgs[schemas.LegalSQLArgs]},
 	// Case tools (seed 003).
 	{Name: schemas.ToolGetCaseDetails, Roles: allRoles, DefaultOn: true, Bound: bindCase,
-		Policy: caseToolPolicy, Format: formatStatus, Activity: casesActs.GetCaseDetails, decode: decodeArgs[schemas.GetCaseDetailsArgs]},
+		Policy: caseToolPolicy, Ladder: fullLadder, Format: formatStatus, Activity: casesActs.GetCaseDetails, decode: decodeArgs[schemas.GetCaseDetailsArgs]},
 	{Name: schemas.ToolUpdateCaseDetails, Roles: allRoles, DefaultOn: true, Bound: bindCase,
-		Policy: caseToolPolicy, Format: formatStatus, Activity: casesActs.UpdateCaseDetails, decode: decodeArgs[schemas.UpdateCaseDetailsArgs]},
+		Policy: caseToolPolicy, Ladder: fullLadder, Format: formatStatus, Activity: casesActs.UpdateCaseDetails, decode: decodeArgs[schemas.UpdateCaseDetailsArgs]},
 	{Name: schemas.ToolGetPartyIDByName, Roles: allRoles, DefaultOn: true, Bound: bindCase,
-		Policy: caseToolPolicy, Format: formatStatus, Activity: casesActs.GetPartyIDByName, decode: decodeArgs[schemas.GetPartyIDByNameArgs]},
+		Policy: caseToolPolicy, Ladder: fullLadder, Format: formatStatus, Activity: casesActs.GetPartyIDByName, decode: decodeArgs[schemas.GetPartyIDByNameArgs]},
 	{Name: schemas.ToolGenerateDraftPDF, Roles: allRoles, DefaultOn: true, Bound: bindCase,
-		Policy: draftPolicy, Format: formatStatus, decode: decodeArgs[schemas.GenerateDraftPDFArgs]},
+		Policy: draftPolicy, Ladder: fullLadder, Format: formatStatus, Child: draftChild, decode: decodeArgs[schemas.GenerateDraftPDFArgs]},
 	{Name: schemas.ToolCheckQuota, Roles: allRoles, DefaultOn: true,
 		Bound:  []Binding{{Arg: "user_id", From: "user", Refusal: "User not found"}, {Arg: "organization_id", From: "org", Refusal: "Subscription not found"}},
-		Policy: caseToolPolicy, Format: formatStatus, decode: decodeArgs[schemas.CheckQuotaArgs]},
+		Policy: caseToolPolicy, Ladder: fullLadder, Format: formatStatus, Activity: lifecycleActs.CheckQuota, decode: decodeArgs[schemas.CheckQuotaArgs]},
 	{Name: schemas.ToolCreateSupportTicket, Roles: allRoles, DefaultOn: true, Bound: bindCase,
-		Policy: caseToolPolicy, Format: formatStatus, decode: decodeArgs[schemas.CreateSupportTicketArgs]},
-	{Name: schemas.ToolConsultReasoner, Roles: allRoles, DefaultOn: true, Bound: bindCase,
-		Policy: reasonerPolicy, Format: formatStatus, decode: decodeArgs[schemas.ConsultReasonerArgs]},
+		Policy: caseToolPolicy, Format: formatStatus, Child: ticketChild, decode: decodeArgs[schemas.CreateSupportTicketArgs]},
+	{Name: schemas.ToolConsultReasoner, Roles: allRoles, DefaultOn: true,
+		Bound:  append(slices.Clone(bindCase), Binding{Arg: "language", From: "language"}),
+		Policy: reasonerPolicy, Format: formatStatus, Activity: modelActs.ConsultReasoner, decode: decodeArgs[schemas.ConsultReasonerArgs]},
 })
 
 // mustLoad reads each tool's schema from schemas/tools and its description from there.
@@ -213,7 +240,7 @@ func EnabledLine(enabled []string) string {
 // Table renders the registry as the Markdown table in README.md.
 func Table() string {
 	var b strings.Builder
-	b.WriteString("| tool | roles | toggle (default) | timeout | attempts | retried on | available |\n|---|---|---|---|---|---|---|\n")
+	b.WriteString("| tool | roles | toggle (default) | timeout | attempts | retried on | then | available |\n|---|---|---|---|---|---|---|---|\n")
 	for _, t := range registry {
 		toggle := "no key (on)"
 		if !t.DefaultOn {
@@ -238,7 +265,7 @@ func Table() string {
 		if !t.Available() {
 			avail = "not yet"
 		}
-		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %d | %s | %s |\n", t.Name, roles, toggle, t.Policy.Timeout, t.Policy.MaxAttempts, retry, avail)
+		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %d | %s | %s | %s |\n", t.Name, roles, toggle, t.Policy.Timeout, t.Policy.MaxAttempts, retry, t.Ladder, avail)
 	}
 	return b.String()
 }

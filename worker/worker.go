@@ -7,6 +7,7 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/lexflow/lexflow/activities"
+	"github.com/lexflow/lexflow/blob"
 	"github.com/lexflow/lexflow/corpus"
 	"github.com/lexflow/lexflow/llm"
 	"github.com/lexflow/lexflow/prompts"
@@ -29,6 +30,8 @@ type Deps struct {
 	SearXNG *searxng.Client
 	// Research answers the search tools instead of the corpus; nil means the corpus.
 	Research activities.Backend
+	// Blobs keeps the draft PDFs.
+	Blobs blob.Store
 }
 
 // New returns a worker for taskQueue with every workflow and activity registered.
@@ -42,6 +45,12 @@ func New(c client.Client, taskQueue string, d Deps) worker.Worker {
 func Register(r worker.Registry, d Deps) {
 	r.RegisterWorkflowWithOptions(workflows.Case, workflow.RegisterOptions{Name: schemas.CaseWorkflow})
 	r.RegisterWorkflowWithOptions(workflows.ChatTurn, workflow.RegisterOptions{Name: schemas.ChatTurnWorkflow})
+	r.RegisterWorkflowWithOptions(workflows.Tiering, workflow.RegisterOptions{Name: schemas.TieringWorkflow})
+	r.RegisterWorkflowWithOptions(workflows.Quota, workflow.RegisterOptions{Name: schemas.QuotaWorkflow})
+	r.RegisterWorkflowWithOptions(workflows.Draft, workflow.RegisterOptions{Name: schemas.DraftWorkflow})
+	r.RegisterWorkflowWithOptions(workflows.SupportTicket, workflow.RegisterOptions{Name: schemas.SupportTicketWorkflow})
+	r.RegisterActivity(&activities.Lifecycle{Cases: d.Store, Subscriptions: d.Store, Tickets: d.Store, Transcripts: d.Store})
+	r.RegisterActivity(&activities.Drafts{Cases: d.Store, Parties: d.Store, Blobs: d.Blobs})
 	r.RegisterActivity(&activities.Cases{Store: d.Store, Parties: d.Store})
 	r.RegisterActivity(&activities.Transcript{Store: d.Store})
 	web := &activities.Web{SearXNG: d.SearXNG}

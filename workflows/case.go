@@ -12,6 +12,7 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/lexflow/lexflow/schemas"
+	"github.com/lexflow/lexflow/store"
 )
 
 // Case runs one client case for as long as it is open. Each send-message update runs a
@@ -29,8 +30,17 @@ func Case(ctx workflow.Context, in schemas.CaseInput) (schemas.CaseResult, error
 type caseWorkflow struct {
 	in    schemas.CaseInput
 	state schemas.CaseState
-	// turnLock serializes turns: updates that arrive during a turn wait their turn.
+	// turnLock serializes turns, phases and support actions: whatever arrives during a
+	// turn waits its turn.
 	turnLock workflow.Mutex
+	// ready is set once run holds the lock for the case's start, so that no update
+	// overtakes tiering.
+	ready bool
+	// payments and resumes are signals received and not yet handled.
+	payments []schemas.PaymentConfirmed
+	resumes  []schemas.Resume
+	// unanswered is the escalation whose question went unanswered in time.
+	unanswered int
 }
 
 func (w *caseWorkflow) setup(ctx workflow.Context) error {
@@ -38,7 +48,8 @@ func (w *caseWorkflow) setup(ctx workflow.Context) error {
 		w.state = *w.in.State
 		w.state.Runs++
 	} else {
-		w.state = schemas.CaseState{CaseID: w.in.CaseID, UserID: w.in.UserID, Phase: schemas.PhaseIntake, Status: schemas.StatusOpen, Runs: 1}
+		w.state = schemas.CaseState{CaseID: w.in.CaseID, UserID: w.in.UserID, Phase: schemas.PhaseTiering,
+			Status: schemas.StatusOpen, Runs: 1, ProgressAt: workflow.Now(ctx)}
 	}
 	w.turnLock = workflow.NewMutex(ctx)
 	if err := workflow.SetQueryHandler(ctx, schemas.QueryState, func() (schemas.CaseState, error) {
@@ -54,27 +65,50 @@ func (w *caseWorkflow) setup(ctx workflow.Context) error {
 		workflow.UpdateHandlerOptions{Validator: w.validateCancel})
 }
 
+// run starts the case with tiering and then handles what arrives: payments, support's
+// resumptions, and unanswered questions, until the case closes or continues as new.
 func (w *caseWorkflow) run(ctx workflow.Context) (schemas.CaseResult, error) {
 	tenant := w.in.OrgID
 	if tenant == "" {
 		tenant = w.in.UserID
 	}
 	if err := workflow.UpsertTypedSearchAttributes(ctx, schemas.SATenantID.ValueSet(tenant),
-		schemas.SACaseStatus.ValueSet(w.state.Status), schemas.SAPhase.ValueSet(w.state.Phase)); err != nil {
+		schemas.SACaseStatus.ValueSet(w.state.Status), schemas.SAPhase.ValueSet(w.state.Phase),
+		schemas.SAWaitingOn.ValueSet(w.state.WaitingOn), schemas.SAProgressAt.ValueSet(w.state.ProgressAt)); err != nil {
 		return schemas.CaseResult{}, err
 	}
-	if w.state.Phase == schemas.PhaseIntake {
-		// Tiering, quota and payment will sit here; until then intake leads to active.
-		if err := w.setPhase(ctx, schemas.PhaseActive); err != nil {
+	w.listen(ctx)
+	if err := w.turnLock.Lock(ctx); err != nil {
+		return schemas.CaseResult{}, err
+	}
+	w.ready = true
+	if w.state.Phase == schemas.PhaseTiering && !w.state.Asked {
+		reply, err := w.classify(ctx, w.in.Description)
+		if err != nil {
+			return schemas.CaseResult{}, err
+		}
+		if err := w.notice(ctx, store.RoleAssistant, reply); err != nil {
 			return schemas.CaseResult{}, err
 		}
 	}
-	err := workflow.Await(ctx, func() bool {
-		return w.state.Status == schemas.StatusClosed ||
-			(workflow.GetInfo(ctx).GetContinueAsNewSuggested() && !w.state.Busy)
-	})
-	if err != nil {
-		return schemas.CaseResult{}, err
+	if e := w.state.Escalation; e != nil && w.state.Status == schemas.StatusWaitingUser {
+		w.watchAnswer(ctx, *e)
+	}
+	w.turnLock.Unlock()
+	for {
+		err := workflow.Await(ctx, func() bool {
+			return w.state.Status == schemas.StatusClosed || len(w.payments) > 0 || len(w.resumes) > 0 || w.unanswered > 0 ||
+				(workflow.GetInfo(ctx).GetContinueAsNewSuggested() && !w.state.Busy)
+		})
+		if err != nil {
+			return schemas.CaseResult{}, err
+		}
+		if w.state.Status == schemas.StatusClosed || workflow.GetInfo(ctx).GetContinueAsNewSuggested() && !w.state.Busy {
+			break
+		}
+		if err := w.handleEvents(ctx); err != nil {
+			return schemas.CaseResult{}, err
+		}
 	}
 	// Let accepted updates finish, so no caller loses its answer.
 	if err := workflow.Await(ctx, func() bool { return workflow.AllHandlersFinished(ctx) }); err != nil {
@@ -90,20 +124,99 @@ func (w *caseWorkflow) run(ctx workflow.Context) (schemas.CaseResult, error) {
 	return schemas.CaseResult{}, workflow.NewContinueAsNewError(ctx, Case, next)
 }
 
+// listen queues the payment and resume signals for the main loop.
+func (w *caseWorkflow) listen(ctx workflow.Context) {
+	payments := workflow.GetSignalChannel(ctx, schemas.SignalPaymentConfirmed)
+	resumes := workflow.GetSignalChannel(ctx, schemas.SignalResume)
+	workflow.Go(ctx, func(ctx workflow.Context) {
+		for {
+			var p schemas.PaymentConfirmed
+			payments.Receive(ctx, &p)
+			w.payments = append(w.payments, p)
+		}
+	})
+	workflow.Go(ctx, func(ctx workflow.Context) {
+		for {
+			var r schemas.Resume
+			resumes.Receive(ctx, &r)
+			w.resumes = append(w.resumes, r)
+		}
+	})
+}
+
+// handleEvents handles the queued signals and an unanswered question, one at a time
+// and never during a turn.
+func (w *caseWorkflow) handleEvents(ctx workflow.Context) error {
+	if err := w.turnLock.Lock(ctx); err != nil {
+		return err
+	}
+	defer w.turnLock.Unlock()
+	for len(w.payments) > 0 {
+		p := w.payments[0]
+		w.payments = w.payments[1:]
+		if err := w.confirmPayment(ctx, p); err != nil {
+			return err
+		}
+	}
+	for len(w.resumes) > 0 {
+		r := w.resumes[0]
+		w.resumes = w.resumes[1:]
+		if err := w.resume(ctx, r); err != nil {
+			return err
+		}
+	}
+	if n := w.unanswered; n > 0 {
+		w.unanswered = 0
+		if e := w.state.Escalation; e != nil && e.N == n && w.state.Status == schemas.StatusWaitingUser {
+			return w.ticketUnanswered(ctx, *e)
+		}
+	}
+	return nil
+}
+
+// setPhase moves the case to a phase, in the store and its search attributes.
 func (w *caseWorkflow) setPhase(ctx workflow.Context, phase string) error {
-	actx := workflow.WithActivityOptions(ctx, storeOptions)
+	return w.moveTo(ctx, phase, w.state.Status)
+}
+
+// setStatus moves the case to a status, in the store and its search attributes.
+func (w *caseWorkflow) setStatus(ctx workflow.Context, status string) error {
+	return w.moveTo(ctx, w.state.Phase, status)
+}
+
+func (w *caseWorkflow) moveTo(ctx workflow.Context, phase, status string) error {
+	opts := storeOptions
+	opts.Summary = fmt.Sprintf("Case is %s, %s", phase, status)
+	actx := workflow.WithActivityOptions(ctx, opts)
 	err := workflow.ExecuteActivity(actx, casesActs.SetCasePhase, schemas.SetCasePhase{
-		CaseID: w.state.CaseID, Phase: phase, Status: w.state.Status,
+		CaseID: w.state.CaseID, Phase: phase, Status: status,
 	}).Get(ctx, nil)
 	if err != nil {
 		return err
 	}
-	w.state.Phase = phase
-	return workflow.UpsertTypedSearchAttributes(ctx, schemas.SAPhase.ValueSet(phase))
+	w.state.Phase, w.state.Status = phase, status
+	return workflow.UpsertTypedSearchAttributes(ctx, schemas.SAPhase.ValueSet(phase), schemas.SACaseStatus.ValueSet(status))
+}
+
+// waitOn records what the case waits on from now.
+func (w *caseWorkflow) waitOn(ctx workflow.Context, on string) error {
+	w.state.WaitingOn, w.state.ProgressAt = on, workflow.Now(ctx)
+	return workflow.UpsertTypedSearchAttributes(ctx, schemas.SAWaitingOn.ValueSet(on), schemas.SAProgressAt.ValueSet(w.state.ProgressAt))
+}
+
+// notice writes a line into the transcript after the latest turn.
+func (w *caseWorkflow) notice(ctx workflow.Context, role, text string) error {
+	w.state.Notices++
+	opts := storeOptions
+	opts.Summary = "Transcript notice"
+	return workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, opts), lifecycleActs.RecordNotice, schemas.Notice{
+		CaseID: w.state.CaseID, UserID: w.state.UserID, N: w.state.Notices, TurnNo: w.state.Turns,
+		Role: role, Text: text, At: workflow.Now(ctx),
+	}).Get(ctx, nil)
 }
 
 // validateMessage rejects an update before it enters history: an empty or over-long
-// message, or a closed case.
+// message, or a case that cannot take one (closed, awaiting payment, paused).
 func (w *caseWorkflow) validateMessage(req schemas.SendMessageRequest) error {
 	switch n := utf8.RuneCountInString(req.Message); {
 	case strings.TrimSpace(req.Message) == "":
@@ -111,28 +224,62 @@ func (w *caseWorkflow) validateMessage(req schemas.SendMessageRequest) error {
 	case n > schemas.MaxMessageChars:
 		return temporal.NewApplicationErrorWithOptions("message is too long", schemas.ErrInvalidMessage,
 			temporal.ApplicationErrorOptions{Details: []any{n, schemas.MaxMessageChars}})
+	}
+	return w.refusal()
+}
+
+// refusal is why the case cannot take a message now, or nil.
+func (w *caseWorkflow) refusal() error {
+	switch {
 	case w.state.Status == schemas.StatusClosed:
 		return temporal.NewApplicationError("case is closed", schemas.ErrCaseClosed)
+	case w.state.Phase == schemas.PhaseAwaitingPayment:
+		return temporal.NewApplicationError(fmt.Sprintf("the case (tier %d) is awaiting payment", w.state.Tier), schemas.ErrPaymentRequired)
+	case w.state.Status == schemas.StatusPausedSupport:
+		return temporal.NewApplicationError("the case is paused until support resolves its ticket", schemas.ErrCasePaused)
 	}
 	return nil
 }
 
-// sendMessage runs one chat turn. Turns run one at a time, in the order they arrive.
+// sendMessage runs one chat turn, or, while tiering waits for the answer to its
+// question, gives the answer to tiering. Turns run one at a time, in the order they
+// arrive.
 func (w *caseWorkflow) sendMessage(ctx workflow.Context, req schemas.SendMessageRequest) (schemas.TurnResult, error) {
+	if err := workflow.Await(ctx, func() bool { return w.ready }); err != nil {
+		return schemas.TurnResult{}, err
+	}
 	if err := w.turnLock.Lock(ctx); err != nil {
 		return schemas.TurnResult{}, err
 	}
 	defer w.turnLock.Unlock()
-	if err := workflow.Await(ctx, func() bool { return w.state.Phase == schemas.PhaseActive }); err != nil {
+	if err := w.refusal(); err != nil {
 		return schemas.TurnResult{}, err
 	}
 	w.state.Busy = true
 	defer func() { w.state.Busy = false }()
+	if w.state.Phase == schemas.PhaseTiering {
+		return w.answerTiering(ctx, req.Message)
+	}
+	return w.runTurn(ctx, req)
+}
 
+// runTurn runs a ChatTurn child and moves the case as its escalation says.
+func (w *caseWorkflow) runTurn(ctx workflow.Context, req schemas.SendMessageRequest) (schemas.TurnResult, error) {
+	if err := w.waitOn(ctx, schemas.WaitingOnAgent); err != nil {
+		return schemas.TurnResult{}, err
+	}
 	w.state.Turns++
 	n := w.state.Turns
 	id := schemas.TurnWorkflowID(w.state.CaseID, n)
 	w.state.LastTurn = id
+	in := schemas.ChatTurnInput{
+		CaseID: w.state.CaseID, UserID: w.state.UserID, OrgID: w.in.OrgID, TurnID: id, TurnNo: n,
+		Message: req.Message, Language: w.in.Language, MaxSteps: w.in.MaxSteps, Selection: req.Selection,
+		EscalationN: w.state.Escalations + 1,
+	}
+	if w.state.Status == schemas.StatusWaitingUser {
+		in.Pending = w.state.Escalation
+	}
 	cctx := workflow.WithChildOptions(ctx, workflow.ChildWorkflowOptions{
 		WorkflowID:    id,
 		StaticSummary: fmt.Sprintf("Chat turn %d", n),
@@ -140,14 +287,13 @@ func (w *caseWorkflow) sendMessage(ctx workflow.Context, req schemas.SendMessage
 		ParentClosePolicy: enums.PARENT_CLOSE_POLICY_TERMINATE,
 	})
 	var res schemas.TurnResult
-	err := workflow.ExecuteChildWorkflow(cctx, ChatTurn, schemas.ChatTurnInput{
-		CaseID: w.state.CaseID, UserID: w.state.UserID, OrgID: w.in.OrgID, TurnID: id, TurnNo: n,
-		Message: req.Message, Language: w.in.Language, MaxSteps: w.in.MaxSteps, Selection: req.Selection,
-	}).Get(ctx, &res)
-	if err != nil {
+	if err := workflow.ExecuteChildWorkflow(cctx, ChatTurn, in).Get(ctx, &res); err != nil {
 		return schemas.TurnResult{}, err
 	}
-	res.Phase = w.state.Phase
+	if err := w.afterTurn(ctx, in, res.Escalation); err != nil {
+		return schemas.TurnResult{}, err
+	}
+	res.Phase, res.Status = w.state.Phase, w.state.Status
 	return res, nil
 }
 

@@ -18,7 +18,7 @@ import (
 	"github.com/lexflow/lexflow/schemas"
 )
 
-var caseIn = schemas.CaseInput{CaseID: "c1", UserID: "alice", Language: "en", MaxSteps: 5}
+var caseIn = schemas.CaseInput{CaseID: "c1", UserID: "alice", Language: "en", MaxSteps: 5, Description: "A question about a lease"}
 
 func newCaseEnv(t *testing.T) *testsuite.TestWorkflowEnvironment {
 	t.Helper()
@@ -26,8 +26,15 @@ func newCaseEnv(t *testing.T) *testsuite.TestWorkflowEnvironment {
 	s.SetLogger(tlog.NewStructuredLogger(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))))
 	env := s.NewTestWorkflowEnvironment()
 	env.RegisterWorkflow(ChatTurn)
+	env.RegisterWorkflow(Tiering)
+	env.RegisterWorkflow(Quota)
 	env.RegisterActivity(&activities.Cases{})
+	env.RegisterActivity(&activities.Lifecycle{})
 	env.OnActivity(casesActs.SetCasePhase, mock.Anything, mock.Anything).Return(nil)
+	env.OnActivity(casesActs.UpdateCaseDetails, mock.Anything, mock.Anything).Return(schemas.StatusResult{Status: schemas.ResultSuccess}, nil)
+	env.OnActivity(lifecycleActs.RecordNotice, mock.Anything, mock.Anything).Return(nil)
+	env.OnWorkflow(Tiering, mock.Anything, mock.Anything).Return(schemas.TieringResult{Tier: 1, Justification: "a question"}, nil)
+	env.OnWorkflow(Quota, mock.Anything, mock.Anything).Return(schemas.QuotaResult{HasQuota: true}, nil)
 	return env
 }
 

@@ -28,7 +28,7 @@ func ChatTurn(ctx workflow.Context, in schemas.ChatTurnInput) (schemas.TurnResul
 	if err != nil {
 		return schemas.TurnResult{}, err
 	}
-	res, err := RunTurn(in, &activityExecutor{ctx: ctx, cancel: workflow.GetSignalChannel(ctx, schemas.SignalCancelTurn)})
+	res, err := RunTurn(in, &activityExecutor{ctx: ctx, in: in, cancel: workflow.GetSignalChannel(ctx, schemas.SignalCancelTurn)})
 	if err != nil {
 		return schemas.TurnResult{}, err
 	}
@@ -54,11 +54,16 @@ type TurnExecutor interface {
 	CallModel(req schemas.ModelRequest) (schemas.ModelResponse, error)
 	// RunTool runs a tool with its decoded arguments and returns its JSON result.
 	RunTool(tool *tools.Tool, args any) (json.RawMessage, error)
+	// Consult asks the reasoner, the escalation ladder's first rung.
+	Consult(args schemas.ConsultReasonerArgs) (schemas.ConsultReasonerResult, error)
+	// OpenTicket opens a support ticket, the ladder's last rung.
+	OpenTicket(in schemas.SupportTicketInput) (schemas.TicketResult, error)
 }
 
-// activityExecutor runs a turn's steps as activities of the workflow.
+// activityExecutor runs a turn's steps as activities and child workflows of the turn.
 type activityExecutor struct {
 	ctx       workflow.Context
+	in        schemas.ChatTurnInput
 	cancel    workflow.ReceiveChannel
 	cancelled bool
 }
@@ -83,11 +88,40 @@ func (e *activityExecutor) CallModel(req schemas.ModelRequest) (schemas.ModelRes
 
 func (e *activityExecutor) RunTool(tool *tools.Tool, args any) (json.RawMessage, error) {
 	var out json.RawMessage
+	if tool.Child != nil {
+		id, input := tool.Child.Start(args, e.in)
+		ctx := workflow.WithChildOptions(e.ctx, workflow.ChildWorkflowOptions{WorkflowID: id, StaticSummary: "Tool " + tool.Name})
+		err := workflow.ExecuteChildWorkflow(ctx, tool.Child.Workflow, input).Get(ctx, &out)
+		return out, err
+	}
 	opts := tool.Policy.Options()
 	opts.Summary = "Tool " + tool.Name
 	ctx := workflow.WithActivityOptions(e.ctx, opts)
 	err := workflow.ExecuteActivity(ctx, tool.Activity, args).Get(ctx, &out)
 	return out, err
+}
+
+func (e *activityExecutor) Consult(args schemas.ConsultReasonerArgs) (schemas.ConsultReasonerResult, error) {
+	var res schemas.ConsultReasonerResult
+	tool, _ := tools.Get(schemas.ToolConsultReasoner)
+	opts := tool.Policy.Options()
+	opts.Summary = "Escalation: consult the reasoner"
+	ctx := workflow.WithActivityOptions(e.ctx, opts)
+	err := workflow.ExecuteActivity(ctx, modelActs.ConsultReasoner, args).Get(ctx, &res)
+	return res, err
+}
+
+func (e *activityExecutor) OpenTicket(in schemas.SupportTicketInput) (schemas.TicketResult, error) {
+	return openTicket(e.ctx, in)
+}
+
+// openTicket runs the SupportTicket workflow as a child; its ID is the ticket's, so a
+// ticket is opened once.
+func openTicket(ctx workflow.Context, in schemas.SupportTicketInput) (schemas.TicketResult, error) {
+	var res schemas.TicketResult
+	cctx := workflow.WithChildOptions(ctx, workflow.ChildWorkflowOptions{WorkflowID: in.TicketID, StaticSummary: "Support ticket " + in.TicketID})
+	err := workflow.ExecuteChildWorkflow(cctx, SupportTicket, in).Get(ctx, &res)
+	return res, err
 }
 
 // sourceChars caps what a source quotes of its tool's result.
@@ -128,9 +162,18 @@ type turn struct {
 	msgs    []schemas.ChatMessage
 	// corrected is set once the model has had its one chance to fix an invalid call.
 	corrected bool
+	// failed is the call whose failure must climb its tool's ladder.
+	failed *failedCall
+	// halt is the reply that ends the turn early: the ladder's question or ticket.
+	halt string
 }
 
 func (t *turn) run() (schemas.TurnResult, error) {
+	if t.in.Pending != nil {
+		if err := t.answerPending(); err != nil || t.halt != "" {
+			return t.finish(t.halt), err
+		}
+	}
 	maxSteps := max(t.in.MaxSteps, 1)
 	for step := 1; step <= maxSteps; step++ {
 		if t.exec.Cancelled() {
@@ -166,6 +209,10 @@ func (t *turn) run() (schemas.TurnResult, error) {
 		}
 		for _, call := range calls {
 			text, stop := t.call(call)
+			if f := t.failed; f != nil {
+				t.failed = nil
+				text = t.escalate(f)
+			}
 			if inText {
 				t.msgs = append(t.msgs, schemas.ChatMessage{Role: schemas.MsgUser, Content: fmt.Sprintf("Result of %s:\n%s", call.Name, text)})
 			} else {
@@ -173,6 +220,9 @@ func (t *turn) run() (schemas.TurnResult, error) {
 			}
 			if stop {
 				return t.finish(fmt.Sprintf(t.words.invalidTwice, call.Name, t.res.ToolsUsed[len(t.res.ToolsUsed)-1].Error)), nil
+			}
+			if t.halt != "" {
+				return t.finish(t.halt), nil
 			}
 		}
 	}
@@ -216,24 +266,33 @@ func (t *turn) call(call schemas.ToolCall) (text string, stop bool) {
 	if err != nil {
 		return invalid(err.Error())
 	}
+	text, err = t.run1(tool, typed, &use)
+	if err != nil && tool.Ladder.Reasoner {
+		t.failed = &failedCall{tool: tool, args: args, reason: use.Error}
+	}
+	return text, false
+}
+
+// run1 runs a valid call, filling use in, and returns the text the model is shown. The
+// error is the activity's when the tool failed after its retries.
+func (t *turn) run1(tool *tools.Tool, typed any, use *schemas.ToolUse) (string, error) {
 	start := t.exec.Now()
 	out, err := t.exec.RunTool(tool, typed)
 	use.LatencyMS = t.exec.Now().Sub(start).Milliseconds()
 	if err != nil {
-		use.Error = failureReason(err)
-		text := tools.Failed(call.Name, use.Error)
-		use.Summary = text
-		return text, false
+		use.Status, use.Error = schemas.ToolFailed, failureReason(err)
+		use.Summary = tools.Failed(tool.Name, use.Error)
+		return use.Summary, err
 	}
-	text, failure := tool.Format(call.Name, out)
+	text, failure := tool.Format(tool.Name, out)
 	use.Summary = tools.Clip(text, tools.SummaryChars)
 	if failure != "" {
-		use.Error = failure
-		return text, false
+		use.Status, use.Error = schemas.ToolFailed, failure
+		return text, nil
 	}
 	use.Status = schemas.ToolOK
-	t.res.Sources = append(t.res.Sources, schemas.Source{Tool: call.Name, Summary: tools.Clip(text, sourceChars)})
-	return text, false
+	t.res.Sources = append(t.res.Sources, schemas.Source{Tool: tool.Name, Summary: tools.Clip(text, sourceChars)})
+	return text, nil
 }
 
 // offer returns the offered tool of that name, or nil.

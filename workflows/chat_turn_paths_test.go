@@ -108,24 +108,58 @@ func TestChatTurnToolTimeoutIsRetried(t *testing.T) {
 	}
 }
 
-func TestChatTurnNonRetryableFailure(t *testing.T) {
-	model := &scriptedModel{replies: []schemas.ModelResponse{callTool(schemas.ToolGetCaseDetails, `{}`), {Content: "It failed."}}}
+func TestChatTurnFailureClimbsTheLadderToTheClient(t *testing.T) {
+	model := &scriptedModel{replies: []schemas.ModelResponse{callTool(schemas.ToolGetCaseDetails, `{}`), {Content: "never asked"}}}
 	attempts := 0
+	var consulted schemas.ConsultReasonerArgs
 	res := run(t, turnIn, model, func(t *testing.T, env *testsuiteEnv) {
 		env.OnActivity(casesActs.GetCaseDetails, mock.Anything, mock.Anything).Return(
 			func(context.Context, schemas.GetCaseDetailsArgs) (schemas.GetCaseDetailsResult, error) {
 				attempts++
 				return schemas.GetCaseDetailsResult{}, temporal.NewNonRetryableApplicationError("permission denied", "Forbidden", nil)
 			})
+		env.OnActivity(modelActs.ConsultReasoner, mock.Anything, mock.Anything).Return(
+			func(_ context.Context, a schemas.ConsultReasonerArgs) (schemas.ConsultReasonerResult, error) {
+				consulted = a
+				return schemas.ConsultReasonerResult{Status: "success", Response: `{"action": "retry", "args": {}}`}, nil
+			})
 	})
-	if attempts != 1 {
-		t.Errorf("non-retryable failure attempted %d times", attempts)
+	// The first call, then the reasoner's advised retry: both fail, so the client is asked.
+	if attempts != 2 || len(model.requests) != 1 {
+		t.Errorf("tool attempted %d times, model called %d times; want 2 and 1", attempts, len(model.requests))
 	}
-	if got := model.requests[1].Messages[2].Content; got != "[Tool get_case_details failed: permission denied]" {
-		t.Errorf("model was shown %q", got)
+	if consulted.Purpose != schemas.ConsultPurposeEscalation || !strings.Contains(consulted.ContextSummary, "Error: permission denied") {
+		t.Errorf("reasoner consulted with %+v", consulted)
 	}
-	if res.ToolsUsed[0].Status != schemas.ToolFailed {
-		t.Errorf("status = %q", res.ToolsUsed[0].Status)
+	e := res.Escalation
+	if e == nil || e.Rung != schemas.RungAskUser || e.Tool != schemas.ToolGetCaseDetails || res.Reply != e.Question ||
+		!strings.Contains(e.Question, "get_case_details failed (permission denied)") {
+		t.Fatalf("escalation = %+v, reply %q", e, res.Reply)
+	}
+	if len(res.ToolsUsed) != 2 || res.ToolsUsed[1].Rung != schemas.RungAdvice || res.ToolsUsed[1].Status != schemas.ToolFailed {
+		t.Errorf("tools_used = %+v", res.ToolsUsed)
+	}
+}
+
+func TestChatTurnFollowsTheReasonersAdvice(t *testing.T) {
+	model := &scriptedModel{replies: []schemas.ModelResponse{callTool(schemas.ToolGetCaseDetails, `{}`), {Content: "Done."}}}
+	attempts := 0
+	res := run(t, turnIn, model, func(t *testing.T, env *testsuiteEnv) {
+		env.OnActivity(casesActs.GetCaseDetails, mock.Anything, mock.Anything).Return(
+			func(context.Context, schemas.GetCaseDetailsArgs) (schemas.GetCaseDetailsResult, error) {
+				if attempts++; attempts == 1 {
+					return schemas.GetCaseDetailsResult{}, temporal.NewNonRetryableApplicationError("store down", "Unavailable", nil)
+				}
+				return schemas.GetCaseDetailsResult{Status: "success", CaseDetails: map[string]any{"a": 1}}, nil
+			})
+		env.OnActivity(modelActs.ConsultReasoner, mock.Anything, mock.Anything).Return(
+			schemas.ConsultReasonerResult{Status: "success", Response: "```json\n{\"action\": \"retry\"}\n```"}, nil)
+	})
+	if res.Escalation != nil || res.Reply != "Done.\n\nSources: get_case_details" {
+		t.Fatalf("escalation = %+v, reply %q", res.Escalation, res.Reply)
+	}
+	if got := model.requests[1].Messages[2].Content; !strings.Contains(got, `"a":1`) {
+		t.Errorf("model was shown %q, want the advised retry's result", got)
 	}
 }
 

@@ -17,6 +17,8 @@ var (
 	transcriptActs *activities.Transcript
 	modelActs      *activities.Model
 	researchActs   *activities.Research
+	lifecycleActs  *activities.Lifecycle
+	draftActs      *activities.Drafts
 )
 
 // modelOptions govern one model call. The endpoint's refusals (400, 401, 403, ...) are

@@ -17,6 +17,7 @@ import (
 
 	"github.com/lexflow/lexflow/api"
 	"github.com/lexflow/lexflow/auth"
+	"github.com/lexflow/lexflow/blob"
 	"github.com/lexflow/lexflow/config"
 	"github.com/lexflow/lexflow/corpus"
 	"github.com/lexflow/lexflow/lexetools"
@@ -82,7 +83,7 @@ func startWorker(ctx context.Context, cfg config.Config, b *backends, log *slog.
 		lc.Close()
 		return nil, err
 	}
-	deps := worker.Deps{Store: b.st, Models: models, Prompts: b.lib, Corpus: lc}
+	deps := worker.Deps{Store: b.st, Models: models, Prompts: b.lib, Corpus: lc, Blobs: b.blobs}
 	if cfg.SearXNGURL != "" {
 		deps.SearXNG = searxng.New(cfg.SearXNGURL, 30*time.Second)
 	}
@@ -105,7 +106,8 @@ func serveAPI(ctx context.Context, cfg config.Config, b *backends, log *slog.Log
 		return err
 	}
 	e := api.New(&api.Handlers{Temporal: b.tc, Store: b.st, Auth: sign, Prompts: b.lib, TaskQueue: cfg.TaskQueue,
-		MaxSteps: cfg.MaxSteps, Unavailable: cfg.Unavailable(tools.NeedsSearXNG), Log: log})
+		MaxSteps: cfg.MaxSteps, Unavailable: cfg.Unavailable(tools.NeedsSearXNG), Log: log,
+		Blobs: b.blobs, UserWait: cfg.UserWait, StuckAfter: cfg.StuckAfter})
 	l, err := net.Listen("tcp", cfg.HTTPAddr)
 	if err != nil {
 		return fmt.Errorf("API: %w", err)
@@ -132,9 +134,10 @@ func serveAPI(ctx context.Context, cfg config.Config, b *backends, log *slog.Log
 // backends are what the API and the worker run on: the store, a Temporal client and
 // the system prompts.
 type backends struct {
-	st  *mongostore.Store
-	tc  client.Client
-	lib *prompts.Library
+	st    *mongostore.Store
+	tc    client.Client
+	lib   *prompts.Library
+	blobs *blob.Dir
 }
 
 // openBackends connects to MongoDB at uri and to Temporal, and loads the prompts.
@@ -152,7 +155,13 @@ func openBackends(ctx context.Context, cfg config.Config, uri string, log *slog.
 		_ = st.Close(context.Background())
 		return nil, err
 	}
-	return &backends{st: st, tc: tc, lib: lib}, nil
+	blobs, err := blob.NewDir(cfg.BlobDir)
+	if err != nil {
+		_ = st.Close(context.Background())
+		tc.Close()
+		return nil, err
+	}
+	return &backends{st: st, tc: tc, lib: lib, blobs: blobs}, nil
 }
 
 func (b *backends) close() {

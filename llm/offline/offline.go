@@ -176,16 +176,20 @@ var (
 //   - "art. 1357 Cod civil" (or "articolul 1 din Constituția") → normattiva_search;
 //   - "art. 17 GDPR" (or "GDPR articolo 17", "RGPD art. 17") → eurlex_search;
 //   - "massime: TEXT" (or "jurisprudență:", "case law:") → kb_search;
+//   - "draft: NAME [rev N]" (or "proiect:", "bozza:") and the Markdown on the next
+//     lines → generate_draft_pdf, revision 1 unless given;
 //   - "party: NAME" (or "parte:", "partea:") → get_party_id_by_name;
 //   - "analysis: TEXT" (or "analisi:", "analiză:") → lex_search_enriched;
 //   - "legal search: TEXT" (or "ricerca legale:", "căutare juridică:") → lex_search;
 //   - "search: TEXT" (or "cerca:", "caută:") → web_search.
 //
-// Anything else gets a short reply that says what the offline model can do.
+// Anything else gets a short reply that says what the offline model can do. The tiering
+// role classifies (see classify) and the escalation role advises (see advise).
 func decide(msgs []message, offered map[string]bool) reply {
-	lang, caseID, role := "en", "", "assistant"
+	lang, caseID, role, system := "en", "", "assistant", ""
 	for _, m := range msgs {
 		if m.Role == "system" {
+			system += m.text()
 			if g := languageRe.FindStringSubmatch(m.text()); g != nil {
 				lang = g[1]
 			}
@@ -211,8 +215,13 @@ func decide(msgs []message, offered map[string]bool) reply {
 		return reply{content: words.help}
 	}
 	user := msgs[lastUser].text()
-	if role == "reasoner" {
+	switch role {
+	case "reasoner":
 		return reply{content: analyse(user, words)}
+	case "tiering":
+		return reply{content: classify(system, user, lang)}
+	case "escalation":
+		return reply{content: advise(user, lang)}
 	}
 	if results := toolResults(msgs[lastUser+1:]); len(results) > 0 {
 		return reply{content: answer(results, words, citedIn(user, lang))}
@@ -235,6 +244,9 @@ func decide(msgs []message, offered map[string]bool) reply {
 	case offered["update_case_details"] && factRe.MatchString(user):
 		text := factRe.FindStringSubmatch(user)[1]
 		return call("update_case_details", map[string]any{"updates": map[string]any{"facts": []any{map[string]any{"fact": text}}}})
+	case offered["generate_draft_pdf"] && draftRe.MatchString(user):
+		args, _ := draftCall(user)
+		return call("generate_draft_pdf", args)
 	case offered["get_party_id_by_name"] && partyRe.MatchString(user):
 		return call("get_party_id_by_name", map[string]any{"mentioned_name": partyRe.FindStringSubmatch(user)[1]})
 	case offered["lex_search_enriched"] && enrichedRe.MatchString(user):

@@ -6,6 +6,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"hash/fnv"
+	"sync"
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -21,6 +23,9 @@ const (
 	TranscriptsCollection = "transcripts"
 	MemoryCollection      = "memory"
 	PartiesCollection     = "parties"
+	// SubscriptionsCollection and TicketsCollection hold subscriptions and support tickets.
+	SubscriptionsCollection = "subscriptions"
+	TicketsCollection       = "support_tickets"
 )
 
 // Store is the MongoDB store.
@@ -30,6 +35,10 @@ type Store struct {
 	transcripts *mongo.Collection
 	memory      *mongo.Collection
 	parties     *mongo.Collection
+	subs        *mongo.Collection
+	tickets     *mongo.Collection
+	// caseLocks serialize this process's updates of a case's details (see UpdateDetails).
+	caseLocks [64]sync.Mutex
 }
 
 var _ store.Store = (*Store)(nil)
@@ -46,6 +55,8 @@ func Open(ctx context.Context, uri, db string) (*Store, error) {
 		transcripts: client.Database(db).Collection(TranscriptsCollection),
 		memory:      client.Database(db).Collection(MemoryCollection),
 		parties:     client.Database(db).Collection(PartiesCollection),
+		subs:        client.Database(db).Collection(SubscriptionsCollection),
+		tickets:     client.Database(db).Collection(TicketsCollection),
 	}
 	if err := s.ensureIndexes(ctx); err != nil {
 		_ = client.Disconnect(ctx)
@@ -67,6 +78,7 @@ func (s *Store) ensureIndexes(ctx context.Context) error {
 		{s.transcripts, "user_id_1_created_at_1", bson.D{{Key: "user_id", Value: 1}, {Key: "created_at", Value: 1}}},
 		{s.cases, "user_id_1_created_at_-1", bson.D{{Key: "user_id", Value: 1}, {Key: "created_at", Value: -1}}},
 		{s.parties, "case_id_1_seq_1", bson.D{{Key: "case_id", Value: 1}, {Key: "seq", Value: 1}}},
+		{s.tickets, "case_id_1_created_at_1", bson.D{{Key: "case_id", Value: 1}, {Key: "created_at", Value: 1}}},
 	}
 	for _, ix := range indexes {
 		_, err := ix.coll.Indexes().CreateOne(ctx, mongo.IndexModel{Keys: ix.keys, Options: options.Index().SetName(ix.name)})
@@ -94,6 +106,7 @@ type caseDoc struct {
 	Status      string    `bson:"status"`
 	Details     bson.M    `bson:"case_details"`
 	Version     int64     `bson:"version"`
+	Payment     *payment  `bson:"payment,omitempty"`
 	CreatedAt   time.Time `bson:"created_at"`
 	UpdatedAt   time.Time `bson:"updated_at"`
 }
@@ -102,7 +115,7 @@ func (d caseDoc) toCase() store.Case {
 	return store.Case{
 		ID: d.ID, UserID: d.UserID, OrgID: d.OrgID, Description: d.Description,
 		Language: d.Language, Phase: d.Phase, Status: d.Status, Details: plain(d.Details).(map[string]any),
-		Version: d.Version, CreatedAt: d.CreatedAt, UpdatedAt: d.UpdatedAt,
+		Version: d.Version, Payment: (*store.Payment)(d.Payment), CreatedAt: d.CreatedAt, UpdatedAt: d.UpdatedAt,
 	}
 }
 
@@ -176,6 +189,7 @@ func (s *Store) GetCase(ctx context.Context, id string) (store.Case, error) {
 
 // SetPhase moves a case to a phase and status.
 func (s *Store) SetPhase(ctx context.Context, id, phase, status string) error {
+	defer s.lockCase(id)()
 	res, err := s.cases.UpdateOne(ctx, bson.M{"_id": id}, bson.M{"$set": bson.M{
 		"phase": phase, "status": status, "updated_at": time.Now().UTC(),
 	}})
@@ -190,7 +204,7 @@ func (s *Store) SetPhase(ctx context.Context, id, phase, status string) error {
 
 // UpdateDetails applies dot-path updates to case_details in one write: replaced fields
 // with $set, log fields with $push/$each, and the version with $inc.
-func (s *Store) UpdateDetails(ctx context.Context, id string, updates map[string]any) (int64, error) {
+func (s *Store) UpdateDetails(ctx context.Context, id string, expected int64, updates map[string]any) (int64, error) {
 	fields, err := store.ParseUpdates(updates)
 	if err != nil {
 		return 0, err
@@ -208,12 +222,38 @@ func (s *Store) UpdateDetails(ctx context.Context, id string, updates map[string
 	if len(push) > 0 {
 		update["$push"] = push
 	}
+	defer s.lockCase(id)()
+	if expected > 0 {
+		return s.updateAt(ctx, id, bson.M{"_id": id, "version": expected}, update)
+	}
+	return s.updateAt(ctx, id, bson.M{"_id": id}, update)
+}
+
+// lockCase takes this process's lock on writes to a case document and returns its
+// unlock. MongoDB applies one update to one document atomically; FerretDB, the embedded
+// server, reads and replaces the document instead, so without the lock concurrent
+// writers in one process could lose each other's changes.
+func (s *Store) lockCase(id string) func() {
+	h := fnv.New32a()
+	h.Write([]byte(id))
+	mu := &s.caseLocks[h.Sum32()%uint32(len(s.caseLocks))]
+	mu.Lock()
+	return mu.Unlock
+}
+
+// updateAt applies update to the case filter matches, and returns the new version. When
+// the case exists but the filter does not match, its version was not the one expected.
+func (s *Store) updateAt(ctx context.Context, id string, filter, update bson.M) (int64, error) {
 	var d caseDoc
-	err = s.cases.FindOneAndUpdate(ctx, bson.M{"_id": id}, update,
+	err := s.cases.FindOneAndUpdate(ctx, filter, update,
 		options.FindOneAndUpdate().SetReturnDocument(options.After)).Decode(&d)
 	switch {
 	case errors.Is(err, mongo.ErrNoDocuments):
-		return 0, fmt.Errorf("case %s: %w", id, store.ErrNotFound)
+		current, err := s.GetCase(ctx, id)
+		if err != nil {
+			return 0, err
+		}
+		return 0, fmt.Errorf("%w: case_details are at version %d, not %d; read them again", store.ErrVersionConflict, current.Version, filter["version"])
 	case isWriteConflictWithShape(err):
 		return 0, fmt.Errorf("%w: %v", store.ErrInvalidField, err)
 	case err != nil:

@@ -83,7 +83,7 @@ func TestUpdateDetails(t *testing.T) {
 	if _, err := s.CreateCase(ctx, store.Case{ID: "c2", UserID: "alice", Details: store.NewDetails("d")}); err != nil {
 		t.Fatal(err)
 	}
-	v, err := s.UpdateDetails(ctx, "c2", map[string]any{
+	v, err := s.UpdateDetails(ctx, "c2", 0, map[string]any{
 		"summary.current":            "now",
 		"facts":                      []any{map[string]any{"fact": "one"}},
 		"legal_research.legislation": []any{"L1"},
@@ -91,7 +91,7 @@ func TestUpdateDetails(t *testing.T) {
 	if err != nil || v != 1 {
 		t.Fatalf("first update = %d, %v", v, err)
 	}
-	v, err = s.UpdateDetails(ctx, "c2", map[string]any{
+	v, err = s.UpdateDetails(ctx, "c2", 0, map[string]any{
 		"facts":                      []any{map[string]any{"fact": "two"}, map[string]any{"fact": "three"}},
 		"legal_research.legislation": []any{"L2"},
 	})
@@ -118,14 +118,14 @@ func TestUpdateDetails(t *testing.T) {
 		t.Errorf("version = %d, want 2", c.Version)
 	}
 
-	if _, err := s.UpdateDetails(ctx, "missing", map[string]any{"a": 1}); !errors.Is(err, store.ErrNotFound) {
+	if _, err := s.UpdateDetails(ctx, "missing", 0, map[string]any{"a": 1}); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("update of a missing case = %v, want ErrNotFound", err)
 	}
-	if _, err := s.UpdateDetails(ctx, "c2", map[string]any{"$bad": 1}); !errors.Is(err, store.ErrInvalidField) {
+	if _, err := s.UpdateDetails(ctx, "c2", 0, map[string]any{"$bad": 1}); !errors.Is(err, store.ErrInvalidField) {
 		t.Errorf("update of $bad = %v, want ErrInvalidField", err)
 	}
 	// summary.current is a string: nothing can be set inside it.
-	if _, err := s.UpdateDetails(ctx, "c2", map[string]any{"summary.current.x": 1}); !errors.Is(err, store.ErrInvalidField) {
+	if _, err := s.UpdateDetails(ctx, "c2", 0, map[string]any{"summary.current.x": 1}); !errors.Is(err, store.ErrInvalidField) {
 		t.Errorf("update through a string = %v, want ErrInvalidField", err)
 	}
 }

@@ -1,0 +1,233 @@
+package activities
+
+import (
+	"cmp"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/lexflow/lexflow/blob"
+	"github.com/lexflow/lexflow/draft"
+	"github.com/lexflow/lexflow/schemas"
+	"github.com/lexflow/lexflow/store"
+)
+
+// Drafts are the activities of generate_draft_pdf. RenderDraft is the one place besides
+// the parties API that reads the parties' data: it fills the placeholders in memory and
+// writes the result only into the PDF.
+type Drafts struct {
+	Cases   store.Cases
+	Parties store.Parties
+	Blobs   blob.Store
+	// Now stamps new revisions; time.Now when nil.
+	Now func() time.Time
+}
+
+// draftNameRe is what a draft's name may be: it names a folder and a case_details key.
+var draftNameRe = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_]{0,59}$`)
+
+// partyFields are the placeholder fields a party has ({{party0.lastName}}).
+var partyFields = map[string]func(store.Party) string{
+	"firstName":   func(p store.Party) string { return p.FirstName },
+	"lastName":    func(p store.Party) string { return p.LastName },
+	"fullName":    func(p store.Party) string { return strings.TrimSpace(p.FirstName + " " + p.LastName) },
+	"companyName": func(p store.Party) string { return p.CompanyName },
+	"name": func(p store.Party) string {
+		if p.CompanyName != "" {
+			return p.CompanyName
+		}
+		return strings.TrimSpace(p.FirstName + " " + p.LastName)
+	},
+	"cnp":     func(p store.Party) string { return p.CNP },
+	"cui":     func(p store.Party) string { return p.CUI },
+	"address": func(p store.Party) string { return p.Address },
+	"email":   func(p store.Party) string { return p.Email },
+}
+
+// DraftPath is where a draft revision's PDF is stored in the blob store.
+func DraftPath(caseID, name string, revision int) string {
+	return fmt.Sprintf("cases/%s/drafts/%s/rev-%d.pdf", caseID, name, revision)
+}
+
+// DraftID is a draft revision's key in case_details.draft_status.
+func DraftID(name string, revision int) string { return fmt.Sprintf("%s_rev%d", name, revision) }
+
+// RenderDraft checks that every placeholder names a field of a party attached to the
+// case, fills them in, renders the PDF and stores it at DraftPath. It is idempotent per
+// (case, name, revision): the same content gives the same PDF, stored once; other
+// content under a stored revision is refused, naming the next free revision. Faults of
+// the draft are answers for the model; store and blob errors are retried.
+func (a *Drafts) RenderDraft(ctx context.Context, args schemas.GenerateDraftPDFArgs) (schemas.RenderDraftResult, error) {
+	refuse := func(format string, v ...any) (schemas.RenderDraftResult, error) {
+		return schemas.RenderDraftResult{ErrorMessage: fmt.Sprintf(format, v...)}, nil
+	}
+	if !draftNameRe.MatchString(args.DraftName) {
+		return refuse("Invalid draft_name %q: use up to 60 letters, digits and underscores, starting with a letter", args.DraftName)
+	}
+	if args.Revision < 1 {
+		return refuse("Invalid revision %d: revisions start at 1", args.Revision)
+	}
+	parties, err := a.Parties.ListParties(ctx, args.CaseID)
+	if err != nil {
+		return schemas.RenderDraftResult{}, err
+	}
+	byID := map[string]store.Party{}
+	for _, p := range parties {
+		byID[p.ID] = p
+	}
+	for _, ref := range draft.Placeholders(args.MarkdownContent) {
+		p, ok := byID[ref.Party]
+		if !ok {
+			return refuse("%s", draft.MissingPartyMessage(ref.Party))
+		}
+		field, ok := partyFields[ref.Field]
+		if !ok {
+			return refuse("Placeholder substitution failed: %s is not a party field (use %s)", ref.Field, strings.Join(fieldNames(), ", "))
+		}
+		if field(p) == "" {
+			return refuse("Placeholder substitution failed: Party ID %s has no %s", ref.Party, ref.Field)
+		}
+	}
+	filled, err := draft.Substitute(args.MarkdownContent, func(r draft.Ref) (string, bool) {
+		p, ok := byID[r.Party]
+		if !ok {
+			return "", false
+		}
+		return partyFields[r.Field](p), true
+	})
+	if err != nil {
+		return refuse("%s", err.Error())
+	}
+	pdf, err := draft.Render(filled, draft.Options{Title: strings.ReplaceAll(args.DraftName, "_", " ")})
+	if err != nil {
+		return refuse("PDF conversion failed: %v", err)
+	}
+	sum := sha256.Sum256(pdf)
+	d := schemas.RenderedDraft{
+		DraftID: DraftID(args.DraftName, args.Revision), DraftName: args.DraftName, Revision: args.Revision,
+		Path: DraftPath(args.CaseID, args.DraftName, args.Revision), SHA256: hex.EncodeToString(sum[:]), Size: int64(len(pdf)),
+	}
+	stored, err := a.stored(ctx, args.CaseID, d.DraftID)
+	if err != nil {
+		return schemas.RenderDraftResult{}, err
+	}
+	if stored != nil {
+		if stored.SHA256 != d.SHA256 {
+			return refuse("Revision %d of %s exists with other content; use revision %d", args.Revision, args.DraftName, a.nextRevision(ctx, args.CaseID, args.DraftName))
+		}
+		return schemas.RenderDraftResult{Draft: *stored}, nil
+	}
+	if err := a.Blobs.Put(ctx, d.Path, pdf); err != nil {
+		return schemas.RenderDraftResult{}, fmt.Errorf("cloud storage upload failed: %w", err)
+	}
+	d.CreatedAt = a.now()
+	return schemas.RenderDraftResult{Draft: d}, nil
+}
+
+// RecordDraft records a stored revision in case_details.draft_status, unless it is
+// recorded already.
+func (a *Drafts) RecordDraft(ctx context.Context, in schemas.RecordDraft) error {
+	stored, err := a.stored(ctx, in.CaseID, in.Draft.DraftID)
+	if err != nil || stored != nil {
+		return err
+	}
+	d := in.Draft
+	entry := map[string]any{"draft_name": d.DraftName, "revision": d.Revision, "path": d.Path, "sha256": d.SHA256,
+		"size": d.Size, "created_at": d.CreatedAt, "status": "generated"}
+	_, err = a.Cases.UpdateDetails(ctx, in.CaseID, 0, map[string]any{"draft_status." + d.DraftID: entry})
+	if err != nil {
+		return fmt.Errorf("firestore update failed: %w", err)
+	}
+	return nil
+}
+
+// stored returns the recorded revision with that ID, or nil.
+func (a *Drafts) stored(ctx context.Context, caseID, draftID string) (*schemas.RenderedDraft, error) {
+	drafts, err := ListDrafts(ctx, a.Cases, caseID)
+	if err != nil {
+		return nil, err
+	}
+	for _, d := range drafts {
+		if d.DraftID == draftID {
+			return &d, nil
+		}
+	}
+	return nil, nil
+}
+
+// nextRevision is the revision after a draft's highest recorded one.
+func (a *Drafts) nextRevision(ctx context.Context, caseID, name string) int {
+	next := 1
+	drafts, _ := ListDrafts(ctx, a.Cases, caseID)
+	for _, d := range drafts {
+		if d.DraftName == name && d.Revision >= next {
+			next = d.Revision + 1
+		}
+	}
+	return next
+}
+
+// ListDrafts returns a case's recorded draft revisions from case_details.draft_status,
+// by name and revision.
+func ListDrafts(ctx context.Context, cases store.Cases, caseID string) ([]schemas.RenderedDraft, error) {
+	c, err := cases.GetCase(ctx, caseID)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	status, _ := c.Details["draft_status"].(map[string]any)
+	out := make([]schemas.RenderedDraft, 0, len(status))
+	for id, v := range status {
+		e, _ := v.(map[string]any)
+		d := schemas.RenderedDraft{DraftID: id}
+		d.DraftName, _ = e["draft_name"].(string)
+		d.Path, _ = e["path"].(string)
+		d.SHA256, _ = e["sha256"].(string)
+		d.Revision, d.Size = int(number(e["revision"])), number(e["size"])
+		d.CreatedAt, _ = e["created_at"].(time.Time)
+		out = append(out, d)
+	}
+	slices.SortFunc(out, func(x, y schemas.RenderedDraft) int {
+		return cmp.Or(cmp.Compare(x.DraftName, y.DraftName), cmp.Compare(x.Revision, y.Revision))
+	})
+	return out, nil
+}
+
+// number reads a stored number, whatever integer or float type the database gave.
+func number(v any) int64 {
+	switch n := v.(type) {
+	case int32:
+		return int64(n)
+	case int64:
+		return n
+	case int:
+		return int64(n)
+	case float64:
+		return int64(n)
+	}
+	return 0
+}
+
+func fieldNames() []string {
+	names := make([]string, 0, len(partyFields))
+	for n := range partyFields {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names
+}
+
+func (a *Drafts) now() time.Time {
+	if a.Now != nil {
+		return a.Now().UTC()
+	}
+	return time.Now().UTC()
+}

@@ -1,0 +1,162 @@
+package offline
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// lifecycleWording holds the offline model's tiering and escalation phrases in one language.
+type lifecycleWording struct {
+	// matched justifies a tier by the keywords of its definition that the client used.
+	matched string
+	// unmatched justifies tier 1 when no keyword of any tier was used.
+	unmatched string
+	// question is the one clarifying question about the tier.
+	question string
+	// askUser is the escalation's question to the client about a failed tool.
+	askUser string
+}
+
+var lifecyclePhrases = map[string]lifecycleWording{
+	"en": {
+		matched:   "The description mentions %s, which the definition of tier %d lists.",
+		unmatched: "The description mentions nothing the definitions of tiers 2 and 3 list.",
+		question:  "Is there already a dispute in court, or is a significant sum of money involved?",
+		askUser:   "I could not complete a step of your case (%s). Could you check the details you gave me, or tell me to try again?",
+	},
+	"ro": {
+		matched:   "Descrierea menționează %s, termeni pe care definiția nivelului %d îi enumeră.",
+		unmatched: "Descrierea nu menționează nimic din ce enumeră definițiile nivelurilor 2 și 3.",
+		question:  "Există deja un litigiu în instanță sau este implicată o sumă importantă de bani?",
+		askUser:   "Nu am putut finaliza un pas al cazului dvs. (%s). Puteți verifica datele pe care mi le-ați dat sau să-mi spuneți să încerc din nou?",
+	},
+	"it": {
+		matched:   "La descrizione menziona %s, termini che la definizione del livello %d elenca.",
+		unmatched: "La descrizione non menziona nulla di ciò che elencano le definizioni dei livelli 2 e 3.",
+		question:  "C'è già una causa in tribunale, o è in gioco una somma di denaro rilevante?",
+		askUser:   "Non sono riuscito a completare un passaggio del suo caso (%s). Può verificare i dati che mi ha dato, o dirmi di riprovare?",
+	},
+}
+
+var (
+	tierHeadingRe = regexp.MustCompile(`(?m)^##\s+\D*(\d)\s*$`)
+	keywordsRe    = regexp.MustCompile(`(?m)^(?:Keywords|Cuvinte cheie|Parole chiave):\s*(.+)$`)
+	draftRe       = regexp.MustCompile(`(?is)^\s*(?:draft|proiect|bozza)\s*:\s*([^\n]+?)(?:\s+rev(?:ision|izia|isione)?\s*(\d+))?\s*\n(.+)$`)
+	escalationRe  = regexp.MustCompile(`(?m)^(Tool|Arguments|Error): (.*)$`)
+)
+
+// decideNow is the line the Tiering workflow adds once its one question has been asked.
+const decideNow = "Decide now"
+
+// vagueWords is how short a description must be, with no keyword of any tier, for the
+// offline model to ask its clarifying question.
+const vagueWords = 4
+
+// classify is the offline tiering model: it reads the tier definitions from the system
+// prompt and picks the tier whose keywords the description uses most, the higher tier on
+// a tie. With no keyword it asks its one question when the description is shorter than
+// vagueWords words, and chooses tier 1 otherwise or once it must decide.
+func classify(system, user, lang string) string {
+	w := lifecyclePhrases[lang]
+	if w.question == "" {
+		w = lifecyclePhrases["en"]
+	}
+	text := " " + fold(user) + " "
+	best, bestTier, bestWords := 0, 0, []string(nil)
+	headings := tierHeadingRe.FindAllStringSubmatchIndex(system, -1)
+	for i, h := range headings {
+		end := len(system)
+		if i+1 < len(headings) {
+			end = headings[i+1][0]
+		}
+		tier := int(system[h[2]] - '0')
+		var words []string
+		if m := keywordsRe.FindStringSubmatch(system[h[1]:end]); m != nil {
+			for _, k := range strings.Split(m[1], ",") {
+				if k = strings.TrimSpace(k); k != "" && containsWord(text, fold(k)) {
+					words = append(words, k)
+				}
+			}
+		}
+		if len(words) > 0 && len(words) >= best {
+			best, bestTier, bestWords = len(words), tier, words
+		}
+	}
+	var out map[string]any
+	switch {
+	case bestTier > 0:
+		out = map[string]any{"tier": bestTier, "justification": fmt.Sprintf(w.matched, strings.Join(bestWords, ", "), bestTier)}
+	case !strings.Contains(user, decideNow) && len(strings.Fields(user)) < vagueWords:
+		out = map[string]any{"question": w.question}
+	default:
+		out = map[string]any{"tier": 1, "justification": w.unmatched}
+	}
+	raw, _ := json.Marshal(out)
+	return string(raw)
+}
+
+// containsWord reports whether the folded phrase occurs in text as whole words.
+func containsWord(text, phrase string) bool {
+	for i := 0; ; {
+		j := strings.Index(text[i:], phrase)
+		if j < 0 {
+			return false
+		}
+		start, end := i+j, i+j+len(phrase)
+		if !isLetter(text[start-1]) && (end >= len(text) || !isLetter(text[end])) {
+			return true
+		}
+		i = start + 1
+	}
+}
+
+func isLetter(b byte) bool { return b >= 'a' && b <= 'z' || b >= '0' && b <= '9' }
+
+// folding maps the accented letters of Romanian and Italian to plain ones.
+var folding = strings.NewReplacer("ă", "a", "â", "a", "î", "i", "ș", "s", "ş", "s", "ț", "t", "ţ", "t",
+	"à", "a", "è", "e", "é", "e", "ì", "i", "ò", "o", "ù", "u")
+
+// fold lowercases s and drops its diacritics.
+func fold(s string) string { return folding.Replace(strings.ToLower(s)) }
+
+// advise is the offline escalation reasoner: it reads the failed tool, its arguments and
+// the error from the request and advises one retry with the same arguments, unless the
+// error says the arguments or the data are wrong, when only the client can help.
+func advise(user, lang string) string {
+	w := lifecyclePhrases[lang]
+	if w.askUser == "" {
+		w = lifecyclePhrases["en"]
+	}
+	fields := map[string]string{}
+	for _, m := range escalationRe.FindAllStringSubmatch(user, -1) {
+		fields[m[1]] = m[2]
+	}
+	var args map[string]any
+	_ = json.Unmarshal([]byte(fields["Arguments"]), &args)
+	errText := strings.ToLower(fields["Error"])
+	var out map[string]any
+	if args == nil || strings.Contains(errText, "not found") || strings.Contains(errText, "invalid") {
+		out = map[string]any{"action": "ask_user", "question": fmt.Sprintf(w.askUser, fields["Tool"]),
+			"reason": "the error concerns the data, which only the client can check"}
+	} else {
+		out = map[string]any{"action": "retry", "args": args, "reason": "the failure looks transient: try once more"}
+	}
+	raw, _ := json.Marshal(out)
+	return string(raw)
+}
+
+// draftCall reads "draft: NAME [rev N]" followed by the Markdown on the next lines as a
+// generate_draft_pdf call; revision 1 unless given.
+func draftCall(user string) (map[string]any, bool) {
+	m := draftRe.FindStringSubmatch(user)
+	if m == nil {
+		return nil, false
+	}
+	rev := 1
+	if m[2] != "" {
+		fmt.Sscan(m[2], &rev)
+	}
+	return map[string]any{"draft_name": strings.TrimSpace(m[1]), "revision": rev, "markdown_content": strings.TrimSpace(m[3])}, true
+}

@@ -1,0 +1,173 @@
+package workflows
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/lexflow/lexflow/schemas"
+	"github.com/lexflow/lexflow/tools"
+)
+
+// failedCall is a tool call that failed after its retries, on its way up the ladder.
+type failedCall struct {
+	tool   *tools.Tool
+	args   map[string]any
+	reason string
+}
+
+// escalate climbs a failed call's ladder within the turn (tools.Ladder): the reasoner is
+// consulted and its advice followed once; if that does not help, a tool whose ladder
+// reaches the client ends the turn with a question for them, and any other tool's
+// failure is told to the model. It returns the text the model is shown.
+func (t *turn) escalate(f *failedCall) string {
+	lw := lifecycleWordsFor(t.in.Language)
+	esc := &schemas.Escalation{N: t.in.EscalationN, Tool: f.tool.Name, Args: mustJSON(f.args), Error: f.reason,
+		Rung: schemas.RungReasoner, Message: t.in.Message, Selection: t.in.Selection}
+	advice := schemas.Advice{Action: schemas.AdviceAskUser}
+	consult, err := t.exec.Consult(schemas.ConsultReasonerArgs{
+		CaseID: t.in.CaseID, Language: t.in.Language, Purpose: schemas.ConsultPurposeEscalation,
+		ContextSummary: fmt.Sprintf("Request: %s\nTool: %s\nArguments: %s\nError: %s\nTools on offer: %s",
+			tools.Clip(t.in.Message, 500), f.tool.Name, esc.Args, f.reason, strings.Join(toolNames(t.offered), ", ")),
+		SpecificQuestion: "How should the assistant proceed?",
+	})
+	if err == nil && consult.Status == schemas.ResultSuccess {
+		advice, esc.Advice = parseAdvice(consult.Response), tools.Clip(consult.Response, tools.SummaryChars)
+	}
+	if advice.Action == schemas.AdviceRetry || advice.Action == schemas.AdviceUseTool {
+		esc.Rung = schemas.RungAdvice
+		if text, ok := t.follow(advice, f); ok {
+			return text
+		}
+	}
+	if !f.tool.Ladder.User {
+		return tools.Failed(f.tool.Name, f.reason)
+	}
+	esc.Rung, esc.Question = schemas.RungAskUser, advice.Question
+	if esc.Question == "" {
+		esc.Question = fmt.Sprintf(lw.askUser, f.tool.Name, f.reason)
+	}
+	t.res.Escalation, t.halt = esc, esc.Question
+	return esc.Question
+}
+
+// follow runs the reasoner's advice once: the same tool again, or another tool on
+// offer, with the advised arguments or the failed call's. ok is false when the advice
+// could not be followed or its call failed too.
+func (t *turn) follow(a schemas.Advice, f *failedCall) (string, bool) {
+	name, args := f.tool.Name, f.args
+	if a.Action == schemas.AdviceUseTool {
+		name = a.Tool
+	}
+	if a.Args != nil {
+		args = a.Args
+	}
+	use := schemas.ToolUse{Tool: name, Args: mustJSON(args), Status: schemas.ToolInvalid, Rung: schemas.RungAdvice}
+	tool := t.offer(name)
+	typed, reason := prepare(tool, name, args, t.in)
+	if reason != "" {
+		use.Error, use.Summary = reason, tools.Failed(name, reason)
+		t.res.ToolsUsed = append(t.res.ToolsUsed, use)
+		return "", false
+	}
+	text, err := t.run1(tool, typed, &use)
+	t.res.ToolsUsed = append(t.res.ToolsUsed, use)
+	return text, err == nil
+}
+
+// answerPending runs the escalated call again at the start of the turn that answers the
+// ladder's question. If it works, the model gets its result with the client's message;
+// if it fails again, the turn opens the escalation's support ticket and ends.
+func (t *turn) answerPending() error {
+	p := *t.in.Pending
+	tool, _ := tools.Get(p.Tool)
+	var args map[string]any
+	_ = json.Unmarshal(p.Args, &args)
+	use := schemas.ToolUse{Tool: p.Tool, Args: p.Args, Status: schemas.ToolInvalid, Rung: schemas.RungAnswer}
+	typed, reason := prepare(tool, p.Tool, args, t.in)
+	var text string
+	var err error
+	if reason == "" {
+		text, err = t.run1(tool, typed, &use)
+	} else {
+		use.Error, use.Summary = reason, tools.Failed(p.Tool, reason)
+	}
+	t.res.ToolsUsed = append(t.res.ToolsUsed, use)
+	if reason == "" && err == nil {
+		t.msgs[0].Content += fmt.Sprintf("\n\n[%s was run again after this message. Result:\n%s]", p.Tool, text)
+		return nil
+	}
+	lw := lifecycleWordsFor(t.in.Language)
+	p.Rung, p.Error = schemas.RungTicket, use.Error
+	ticket, err := t.exec.OpenTicket(ticketInput(t.in.UserID, t.in.CaseID, p, "the retry after the client's answer failed too"))
+	if err != nil {
+		return err
+	}
+	p.TicketID = ticket.TicketID
+	t.res.Escalation = &p
+	t.halt = fmt.Sprintf(lw.answerFailed, p.Tool, p.Error) + " " + fmt.Sprintf(lw.ticket, ticket.TicketID)
+	return nil
+}
+
+// prepare validates, binds and decodes a call the ladder makes itself, and returns the
+// reason it cannot be made, if any.
+func prepare(tool *tools.Tool, name string, args map[string]any, in schemas.ChatTurnInput) (any, string) {
+	if tool == nil || !tool.Available() {
+		return nil, fmt.Sprintf("%s is not a tool on offer", name)
+	}
+	valid, err := tool.Schema.Validate(mustJSON(args))
+	if err != nil {
+		return nil, err.Error()
+	}
+	bound, refusal := bind(tool, valid.Args, in)
+	if refusal != "" {
+		return nil, refusal
+	}
+	typed, err := tool.Decode(bound)
+	if err != nil {
+		return nil, err.Error()
+	}
+	return typed, ""
+}
+
+// parseAdvice reads the reasoner's JSON advice, perhaps fenced or among other text; an
+// answer it cannot read means asking the client.
+func parseAdvice(content string) schemas.Advice {
+	s := trimFence(content)
+	if i, j := strings.IndexByte(s, '{'), strings.LastIndexByte(s, '}'); i >= 0 && j > i {
+		s = s[i : j+1]
+	}
+	var a schemas.Advice
+	if json.Unmarshal([]byte(s), &a) != nil {
+		return schemas.Advice{Action: schemas.AdviceAskUser}
+	}
+	switch a.Action {
+	case schemas.AdviceRetry, schemas.AdviceAskUser:
+		return a
+	case schemas.AdviceUseTool:
+		if a.Tool != "" {
+			return a
+		}
+	}
+	return schemas.Advice{Action: schemas.AdviceAskUser, Question: a.Question}
+}
+
+// ticketInput is the SupportTicket workflow's input for an escalation: a description
+// of what failed and what was tried, and a snapshot of the ladder's state.
+func ticketInput(userID, caseID string, e schemas.Escalation, why string) schemas.SupportTicketInput {
+	desc := fmt.Sprintf("Tool %s failed after its retries: %s. The reasoner was consulted%s. The client was asked: %q. Then %s. Arguments: %s.",
+		e.Tool, e.Error, adviceClause(e.Advice), e.Question, why, e.Args)
+	return schemas.SupportTicketInput{
+		TicketID: schemas.TicketWorkflowID(caseID, e.N), UserID: userID,
+		Args: schemas.CreateSupportTicketArgs{CaseID: caseID, IssueDescription: desc, AgentStateSnapshot: map[string]any{
+			"tool": e.Tool, "arguments": string(e.Args), "error": e.Error, "advice": e.Advice, "question": e.Question, "escalation": e.N,
+		}},
+	}
+}
+
+func adviceClause(advice string) string {
+	if advice == "" {
+		return " but did not answer"
+	}
+	return " and advised " + advice
+}
