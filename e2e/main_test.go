@@ -129,10 +129,13 @@ func run(m *testing.M) int {
 	if err != nil {
 		return fail(err)
 	}
-	// Every suite token is of organization acme, whose subscription covers its cases.
-	if _, err := st.PutSubscription(ctx, store.Subscription{ID: store.SubscriptionID("", "acme"), Plan: "e2e",
-		Credits: map[string]int{"1": 1000, "2": 1000, "3": 1000}}); err != nil {
-		return fail(err)
+	// The suite's tokens are of organization acme, or the admin root's own: their
+	// subscriptions cover their cases.
+	for _, sub := range []string{store.SubscriptionID("", "acme"), store.SubscriptionID("root", "")} {
+		if _, err := st.PutSubscription(ctx, store.Subscription{ID: sub, Plan: "e2e",
+			Credits: map[string]int{"1": 1000, "2": 1000, "3": 1000}}); err != nil {
+			return fail(err)
+		}
 	}
 	w := worker.New(tc, taskQueue, worker.Deps{Store: st, Models: models, Prompts: lib, Corpus: lc, Blobs: blobs,
 		SearXNG: searxng.New(searx.URL, 10*time.Second)})
