@@ -113,15 +113,24 @@ func (a *Drafts) RenderDraft(ctx context.Context, args schemas.GenerateDraftPDFA
 		DraftID: DraftID(args.DraftName, args.Revision), DraftName: args.DraftName, Revision: args.Revision,
 		Path: DraftPath(args.CaseID, args.DraftName, args.Revision), SHA256: hex.EncodeToString(sum[:]), Size: int64(len(pdf)),
 	}
-	stored, err := a.stored(ctx, args.CaseID, d.DraftID)
+	recorded, err := ListDrafts(ctx, a.Cases, args.CaseID)
 	if err != nil {
 		return schemas.RenderDraftResult{}, err
 	}
-	if stored != nil {
-		if stored.SHA256 != d.SHA256 {
-			return refuse("Revision %d of %s exists with other content; use revision %d", args.Revision, args.DraftName, a.nextRevision(ctx, args.CaseID, args.DraftName))
+	next, same := 1, -1
+	for i, r := range recorded {
+		if r.DraftName == d.DraftName && r.Revision >= next {
+			next = r.Revision + 1
 		}
-		return schemas.RenderDraftResult{Draft: *stored}, nil
+		if r.DraftID == d.DraftID {
+			same = i
+		}
+	}
+	if same >= 0 {
+		if recorded[same].SHA256 != d.SHA256 {
+			return refuse("Revision %d of %s exists with other content; use revision %d", args.Revision, args.DraftName, next)
+		}
+		return schemas.RenderDraftResult{Draft: recorded[same]}, nil
 	}
 	if err := a.Blobs.Put(ctx, d.Path, pdf); err != nil {
 		return schemas.RenderDraftResult{}, fmt.Errorf("cloud storage upload failed: %w", err)
@@ -133,11 +142,14 @@ func (a *Drafts) RenderDraft(ctx context.Context, args schemas.GenerateDraftPDFA
 // RecordDraft records a stored revision in case_details.draft_status, unless it is
 // recorded already.
 func (a *Drafts) RecordDraft(ctx context.Context, in schemas.RecordDraft) error {
-	stored, err := a.stored(ctx, in.CaseID, in.Draft.DraftID)
-	if err != nil || stored != nil {
+	recorded, err := ListDrafts(ctx, a.Cases, in.CaseID)
+	if err != nil {
 		return err
 	}
 	d := in.Draft
+	if slices.ContainsFunc(recorded, func(r schemas.RenderedDraft) bool { return r.DraftID == d.DraftID }) {
+		return nil
+	}
 	entry := map[string]any{"draft_name": d.DraftName, "revision": d.Revision, "path": d.Path, "sha256": d.SHA256,
 		"size": d.Size, "created_at": d.CreatedAt, "status": "generated"}
 	_, err = a.Cases.UpdateDetails(ctx, in.CaseID, 0, map[string]any{"draft_status." + d.DraftID: entry})
@@ -145,32 +157,6 @@ func (a *Drafts) RecordDraft(ctx context.Context, in schemas.RecordDraft) error 
 		return fmt.Errorf("firestore update failed: %w", err)
 	}
 	return nil
-}
-
-// stored returns the recorded revision with that ID, or nil.
-func (a *Drafts) stored(ctx context.Context, caseID, draftID string) (*schemas.RenderedDraft, error) {
-	drafts, err := ListDrafts(ctx, a.Cases, caseID)
-	if err != nil {
-		return nil, err
-	}
-	for _, d := range drafts {
-		if d.DraftID == draftID {
-			return &d, nil
-		}
-	}
-	return nil, nil
-}
-
-// nextRevision is the revision after a draft's highest recorded one.
-func (a *Drafts) nextRevision(ctx context.Context, caseID, name string) int {
-	next := 1
-	drafts, _ := ListDrafts(ctx, a.Cases, caseID)
-	for _, d := range drafts {
-		if d.DraftName == name && d.Revision >= next {
-			next = d.Revision + 1
-		}
-	}
-	return next
 }
 
 // ListDrafts returns a case's recorded draft revisions from case_details.draft_status,

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+
+	"github.com/lexflow/lexflow/corpus"
 )
 
 // lifecycleWording holds the offline model's tiering and escalation phrases in one language.
@@ -63,7 +65,7 @@ func classify(system, user, lang string) string {
 	if w.question == "" {
 		w = lifecyclePhrases["en"]
 	}
-	text := " " + fold(user) + " "
+	text := " " + corpus.Fold(user) + " "
 	best, bestTier, bestWords := 0, 0, []string(nil)
 	headings := tierHeadingRe.FindAllStringSubmatchIndex(system, -1)
 	for i, h := range headings {
@@ -75,7 +77,7 @@ func classify(system, user, lang string) string {
 		var words []string
 		if m := keywordsRe.FindStringSubmatch(system[h[1]:end]); m != nil {
 			for _, k := range strings.Split(m[1], ",") {
-				if k = strings.TrimSpace(k); k != "" && containsWord(text, fold(k)) {
+				if k = strings.TrimSpace(k); k != "" && containsWord(text, corpus.Fold(k)) {
 					words = append(words, k)
 				}
 			}
@@ -113,13 +115,6 @@ func containsWord(text, phrase string) bool {
 }
 
 func isLetter(b byte) bool { return b >= 'a' && b <= 'z' || b >= '0' && b <= '9' }
-
-// folding maps the accented letters of Romanian and Italian to plain ones.
-var folding = strings.NewReplacer("ă", "a", "â", "a", "î", "i", "ș", "s", "ş", "s", "ț", "t", "ţ", "t",
-	"à", "a", "è", "e", "é", "e", "ì", "i", "ò", "o", "ù", "u")
-
-// fold lowercases s and drops its diacritics.
-func fold(s string) string { return folding.Replace(strings.ToLower(s)) }
 
 // advise is the offline escalation reasoner: it reads the failed tool, its arguments and
 // the error from the request and advises one retry with the same arguments, unless the
