@@ -129,9 +129,9 @@ func run(m *testing.M) int {
 	if err != nil {
 		return fail(err)
 	}
-	// The suite's tokens are of organization acme, or the admin root's own: their
-	// subscriptions cover their cases.
-	for _, sub := range []string{store.SubscriptionID("", "acme"), store.SubscriptionID("root", "")} {
+	// The suite's tokens are of organization acme, or the admins root and lawyer's own:
+	// their subscriptions cover their cases.
+	for _, sub := range []string{store.SubscriptionID("", "acme"), store.SubscriptionID("root", ""), store.SubscriptionID("lawyer", "")} {
 		if _, err := st.PutSubscription(ctx, store.Subscription{ID: sub, Plan: "e2e",
 			Credits: map[string]int{"1": 1000, "2": 1000, "3": 1000}}); err != nil {
 			return fail(err)

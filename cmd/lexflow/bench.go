@@ -14,11 +14,15 @@ import (
 	"github.com/lexflow/lexflow/corpus"
 )
 
-// runBench runs `lexflow bench research`: the research tools' lookups against the naive
-// LIKE scan, on the shipped corpus and on a synthetic one (built once, then reused).
+// runBench runs `lexflow bench pdf` (see benchPDF) or `lexflow bench research`: the
+// research tools' lookups against the naive LIKE scan, on the shipped corpus and on a
+// synthetic one (built once, then reused).
 func runBench(ctx context.Context, cfg config.Config, args []string, out io.Writer, log *slog.Logger) error {
+	if len(args) > 0 && args[0] == "pdf" {
+		return benchPDF(ctx, args[1:], out)
+	}
 	if len(args) == 0 || args[0] != "research" {
-		return errors.New("usage: lexflow bench research [--articles N] [--queries N]")
+		return errors.New("usage: lexflow bench research [--articles N] [--queries N] | lexflow bench pdf [--pages N] [--runs N]")
 	}
 	fs := flag.NewFlagSet("bench research", flag.ContinueOnError)
 	articles := fs.Int("articles", 1_000_000, "articles in the synthetic corpus")

@@ -187,8 +187,14 @@ func TestDevRoundTrip(t *testing.T) {
 		t.Fatalf("lexflow token: %v", err)
 	}
 	tok := strings.TrimSpace(string(out))
+	out, err = d.command("token", "--sub", "root", "--role", "admin").Output()
+	if err != nil {
+		t.Fatalf("lexflow token: %v", err)
+	}
+	admin := strings.TrimSpace(string(out))
 
 	cmd := d.start(t)
+	d.call(t, "PUT", "/v1/admin/subscriptions/org:acme", admin, map[string]any{"plan": "firm", "credits": map[string]int{"1": 5, "2": 5, "3": 5}})
 	created := d.call(t, "POST", "/v1/cases", tok, map[string]any{"description": "Neighbour's tree damaged my roof"})
 	id := created["case_id"].(string)
 	turn := d.call(t, "POST", "/v1/cases/"+id+"/messages", tok, map[string]any{"message": "show me the case details"})
@@ -212,8 +218,8 @@ func TestDevRoundTrip(t *testing.T) {
 		t.Errorf("facts after restart = %v", facts)
 	}
 	msgs := d.call(t, "GET", "/v1/cases/"+id+"/messages", tok, nil)["messages"].([]any)
-	if len(msgs) != 6 {
-		t.Errorf("transcript after restart has %d records, want 6", len(msgs))
+	if len(msgs) != 7 { // the tiering notice, then three records per turn
+		t.Errorf("transcript after restart has %d records, want 7", len(msgs))
 	}
 	d.stop(t, cmd)
 }
