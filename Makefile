@@ -1,5 +1,6 @@
 # Lexflow's two commands: `make dev` runs the product, `make test` checks it.
-# Everything they need installs from the Go module proxy into ./bin.
+# Everything they need installs from the Go module proxy into ./bin, except the PDF
+# checkers (poppler-utils) and WeasyPrint for `make bench-pdf`, which come from apt.
 
 TEMPORAL_CLI_VERSION  := v1.5.1
 STATICCHECK_VERSION   := v0.8.2
@@ -8,14 +9,17 @@ WORKFLOWCHECK_VERSION := v0.6.0
 BIN := $(CURDIR)/bin
 export GOBIN := $(BIN)
 
-.PHONY: dev test lint bench tools clean corpus-archive
+.PHONY: dev test lint bench bench-pdf pdftools tools clean corpus-archive
+
+# apt installs Debian packages, through sudo unless we are root.
+APT := $(if $(filter 0,$(shell id -u)),,sudo) env DEBIAN_FRONTEND=noninteractive apt-get
 
 ## dev: start the Temporal dev server (UI on :8233), FerretDB, the worker and the API on :8080
 dev: bin/temporal
 	go run ./cmd/lexflow dev
 
 ## test: vet, lint, and run every test (unit, integration and end-to-end) with the race detector
-test: bin/temporal lint
+test: bin/temporal pdftools lint
 	go test -race -timeout 20m ./...
 
 ## lint: go vet, staticcheck and Temporal's workflowcheck
@@ -27,6 +31,15 @@ lint: bin/staticcheck bin/workflowcheck
 ## bench: chat turns through Temporal next to the same loop in-process
 bench: bin/temporal
 	go test -run '^$$' -bench . -benchtime 200x ./e2e/
+
+## bench-pdf: a 10-page draft rendered by Lexflow's pure-Go renderer next to WeasyPrint
+bench-pdf:
+	command -v weasyprint >/dev/null || ($(APT) update && $(APT) install -y weasyprint)
+	go run ./cmd/lexflow bench pdf
+
+## pdftools: pdftotext and pdffonts, which the draft tests read PDFs with
+pdftools:
+	command -v pdftotext >/dev/null && command -v pdffonts >/dev/null || ($(APT) update && $(APT) install -y poppler-utils)
 
 ## corpus-archive: rebuild corpus/data/legal.tar.gz from ../shared/data/legal, byte for byte reproducibly
 corpus-archive:

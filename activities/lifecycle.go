@@ -97,23 +97,18 @@ func (a *Lifecycle) CreateSupportTicket(ctx context.Context, in schemas.SupportT
 type RecordResume struct {
 	CaseID string         `json:"case_id"`
 	Resume schemas.Resume `json:"resume"`
-	// Status is the case's status after the resumption.
-	Status string `json:"status"`
-	Phase  string `json:"phase"`
 }
 
-// RecordResume resolves the case's open tickets with the resumption, appends it to
-// case_details.support_log and records the case's new status.
+// RecordResume resolves the case's open tickets with the resumption and appends it to
+// case_details.support_log. The Case workflow then moves the case on.
 func (a *Lifecycle) RecordResume(ctx context.Context, in RecordResume) error {
 	r := store.Resolution{Action: in.Resume.Action, Note: in.Resume.Note, By: in.Resume.By, At: in.Resume.At}
 	if _, err := a.Tickets.ResolveTickets(ctx, in.CaseID, r); err != nil {
 		return err
 	}
 	entry := map[string]any{"action": r.Action, "note": r.Note, "by": r.By, "at": r.At}
-	if _, err := a.Cases.UpdateDetails(ctx, in.CaseID, 0, map[string]any{"support_log": []any{entry}}); err != nil {
-		return err
-	}
-	return a.Cases.SetPhase(ctx, in.CaseID, in.Phase, in.Status)
+	_, err := a.Cases.UpdateDetails(ctx, in.CaseID, 0, map[string]any{"support_log": []any{entry}})
+	return err
 }
 
 // RecordNotice writes a notice into the case's transcript, after the turn it follows.

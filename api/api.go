@@ -63,6 +63,7 @@ func New(h *Handlers) *echo.Echo {
 	v1.GET("/cases/:id/parties", h.listParties)
 	v1.GET("/cases/:id/parties/:party", h.getParty)
 	v1.POST("/cases/:id/payment", h.confirmPayment)
+	v1.POST("/cases/:id/close", h.closeCase)
 	v1.GET("/cases/:id/drafts", h.listDrafts)
 	v1.GET("/cases/:id/drafts/:name/:revision", h.downloadDraft)
 	v1.GET("/support/cases", h.supportCases, requireRole(auth.RoleSupport))

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -11,7 +12,9 @@ import (
 
 	"github.com/labstack/echo/v4"
 	commonpb "go.temporal.io/api/common/v1"
+	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/api/workflowservice/v1"
+	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/converter"
 
 	"github.com/lexflow/lexflow/activities"
@@ -25,9 +28,11 @@ type PaymentRequest struct {
 	Reference string `json:"reference"`
 }
 
-// confirmPayment sends the payment-confirmed signal to a case awaiting payment. It is
-// idempotent: confirming the recorded reference again answers 200 with it, another
-// reference is a conflict, and so is a case with no payment due.
+// confirmPayment sends the payment-confirmed signal to a case awaiting payment and
+// answers once the case has handled it: 200 with the payment and the case's phase, or
+// 202 if the case is still busy with a turn. It is idempotent: confirming the recorded
+// reference again answers 200 with it; another reference is a conflict, and so is a
+// case with no payment due.
 func (h *Handlers) confirmPayment(c echo.Context) error {
 	cs, err := h.ownCase(c)
 	if err != nil {
@@ -58,7 +63,67 @@ func (h *Handlers) confirmPayment(c echo.Context) error {
 	if err := h.Temporal.SignalWorkflow(ctx, schemas.CaseWorkflowID(cs.ID), "", schemas.SignalPaymentConfirmed, p); err != nil {
 		return fmt.Errorf("%w: signal payment: %w", errUnavailable, err)
 	}
+	if st, ok := h.settle(ctx, cs.ID, p.At); ok && st.Payment != nil {
+		return c.JSON(http.StatusOK, map[string]any{"case_id": cs.ID, "payment": st.Payment, "phase": st.Phase})
+	}
 	return c.JSON(http.StatusAccepted, map[string]any{"case_id": cs.ID, "payment": p, "status": "confirming"})
+}
+
+// settle waits until the case has handled the signal stamped at (see the Case
+// workflow's settle update) and returns its state; ok is false if it could not tell.
+func (h *Handlers) settle(ctx context.Context, caseID string, at time.Time) (schemas.CaseState, bool) {
+	var st schemas.CaseState
+	handle, err := h.Temporal.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{
+		WorkflowID:   schemas.CaseWorkflowID(caseID),
+		UpdateName:   schemas.UpdateSettle,
+		Args:         []any{at},
+		WaitForStage: client.WorkflowUpdateStageCompleted,
+	})
+	if err == nil {
+		err = handle.Get(ctx, &st)
+	}
+	if err != nil {
+		h.Log.Warn("Settle failed", "case", caseID, "error", err)
+		return st, false
+	}
+	return st, slices.Contains(st.Settled, at.UnixNano())
+}
+
+// CloseRequest closes a case.
+type CloseRequest struct {
+	Note string `json:"note"`
+}
+
+// closeCase sends the close-case signal: the client is done with the case. The case
+// workflow records it and completes; closing a closed case changes nothing.
+func (h *Handlers) closeCase(c echo.Context) error {
+	cs, err := h.ownCase(c)
+	if err != nil {
+		return err
+	}
+	var req CloseRequest
+	if err := bindJSON(c, &req); err != nil {
+		return err
+	}
+	if len(req.Note) > 2000 {
+		return problemf(errInvalidInput, "note is at most 2000 characters")
+	}
+	if cs.Status == schemas.StatusClosed {
+		return c.JSON(http.StatusOK, map[string]any{"case_id": cs.ID, "status": cs.Status})
+	}
+	ctx := c.Request().Context()
+	cl := schemas.CloseCase{Note: strings.TrimSpace(req.Note), By: identity(c).Subject, At: time.Now().UTC()}
+	if err := h.Temporal.SignalWorkflow(ctx, schemas.CaseWorkflowID(cs.ID), "", schemas.SignalCloseCase, cl); err != nil {
+		var notFound *serviceerror.NotFound
+		if errors.As(err, &notFound) {
+			return problemf(errCaseNotRunning, "the case's workflow has ended or was never started")
+		}
+		return fmt.Errorf("%w: signal close: %w", errUnavailable, err)
+	}
+	if st, _ := h.settle(ctx, cs.ID, cl.At); st.Status == schemas.StatusClosed {
+		return c.JSON(http.StatusOK, map[string]any{"case_id": cs.ID, "status": st.Status})
+	}
+	return c.JSON(http.StatusAccepted, map[string]any{"case_id": cs.ID, "status": "closing"})
 }
 
 // listDrafts lists a case's draft revisions.
@@ -187,7 +252,9 @@ type ResumeRequest struct {
 }
 
 // resumeCase sends the resume signal to a case paused for support or waiting for the
-// client, recording who resumed it and why.
+// client, recording who resumed it and why, and answers once the case has handled it:
+// 200 with the case's status (a retried request then runs as the case's next turn), or
+// 202 if the case could not say in time.
 func (h *Handlers) resumeCase(c echo.Context) error {
 	var req ResumeRequest
 	if err := bindJSON(c, &req); err != nil {
@@ -212,6 +279,9 @@ func (h *Handlers) resumeCase(c echo.Context) error {
 	r := schemas.Resume{Action: req.Action, Note: req.Note, By: identity(c).Subject, At: time.Now().UTC()}
 	if err := h.Temporal.SignalWorkflow(ctx, schemas.CaseWorkflowID(id), "", schemas.SignalResume, r); err != nil {
 		return fmt.Errorf("%w: signal resume: %w", errUnavailable, err)
+	}
+	if st, ok := h.settle(ctx, id, r.At); ok {
+		return c.JSON(http.StatusOK, map[string]any{"case_id": id, "resume": r, "status": st.Status, "busy": st.Busy})
 	}
 	return c.JSON(http.StatusAccepted, map[string]any{"case_id": id, "resume": r, "status": "resuming"})
 }

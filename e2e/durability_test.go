@@ -17,9 +17,11 @@ import (
 	sdkworker "go.temporal.io/sdk/worker"
 
 	"github.com/lexflow/lexflow/api"
+	"github.com/lexflow/lexflow/auth"
 	"github.com/lexflow/lexflow/blob"
 	"github.com/lexflow/lexflow/config"
 	"github.com/lexflow/lexflow/corpus"
+	"github.com/lexflow/lexflow/lexetools"
 	"github.com/lexflow/lexflow/llm"
 	"github.com/lexflow/lexflow/schemas"
 	"github.com/lexflow/lexflow/store"
@@ -34,7 +36,8 @@ const (
 )
 
 // runHelperWorker runs a Lexflow worker until the process is killed. With the slow-tool
-// variable set to a duration, reading a case takes that long.
+// variable set to a duration, reading a case takes that long. The models and LEXE
+// tools come from Lexflow's own configuration variables, as `lexflow worker` reads them.
 func runHelperWorker() int {
 	ctx := context.Background()
 	st, err := mongostore.Open(ctx, os.Getenv("MONGODB_URI"), "lexflow")
@@ -45,7 +48,11 @@ func runHelperWorker() int {
 	if err != nil {
 		return fail(err)
 	}
-	models, _, err := llm.Roles(config.Config{ModelTimeout: 30 * time.Second})
+	cfg, err := config.FromEnv()
+	if err != nil {
+		return fail(err)
+	}
+	models, _, err := llm.Roles(cfg)
 	if err != nil {
 		return fail(err)
 	}
@@ -61,7 +68,11 @@ func runHelperWorker() int {
 	if err != nil {
 		return fail(err)
 	}
-	w := worker.New(tc, os.Getenv("LEXFLOW_TASK_QUEUE"), worker.Deps{Store: s, Models: models, Prompts: lib, Corpus: lc, Blobs: b})
+	deps := worker.Deps{Store: s, Models: models, Prompts: lib, Corpus: lc, Blobs: b}
+	if cfg.LexeToolsURL != "" {
+		deps.Research = lexetools.New(cfg.LexeToolsURL, 10*time.Second)
+	}
+	w := worker.New(tc, cfg.TaskQueue, deps)
 	if err := w.Run(sdkworker.InterruptCh()); err != nil {
 		return fail(err)
 	}
@@ -84,13 +95,14 @@ func (s slowStore) GetCase(ctx context.Context, id string) (store.Case, error) {
 }
 
 // startHelperWorker starts a worker process on queue whose case reads take slow (none
-// when zero) and returns it.
-func startHelperWorker(t *testing.T, queue string, slow time.Duration) *exec.Cmd {
+// when zero), with the extra environment variables env, and returns it.
+func startHelperWorker(t *testing.T, queue string, slow time.Duration, env ...string) *exec.Cmd {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), helperEnv+"=worker", "TEMPORAL_ADDRESS="+temporal.Address,
 		"MONGODB_URI="+mongoURI, "LEXFLOW_TASK_QUEUE="+queue, "LEXFLOW_CORPUS_DB="+corpusDB,
-		"LEXFLOW_BLOB_DIR="+blobDir)
+		"LEXFLOW_BLOB_DIR="+blobDir, "LEXFLOW_MODEL_TIMEOUT=30s")
+	cmd.Env = append(cmd.Env, env...)
 	if slow > 0 {
 		cmd.Env = append(cmd.Env, helperSlowTool+"="+slow.String())
 	}
@@ -113,6 +125,14 @@ func TestWorkerKilledMidTurn(t *testing.T) {
 	answered := sendInBackground(tok, id, "show me the case details")
 	turnID := schemas.TurnWorkflowID(id, 1)
 	waitForActivity(t, turnID, "GetCaseDetails")
+	// The case works with no progress for longer than the suite's stuck threshold.
+	support, err := signer.Mint(auth.Identity{Subject: "sam", Roles: []string{auth.RoleSupport}}, time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !supportListHas(t, support, "stuck", id) {
+		t.Errorf("support's stuck list lacks %s", id)
+	}
 	if err := first.Process.Kill(); err != nil {
 		t.Fatal(err)
 	}
@@ -196,7 +216,7 @@ func TestCancelRunningTurn(t *testing.T) {
 // useQueue points the suite's API at a queue of the test's own, served by helper workers.
 func useQueue(t *testing.T, prefix string) string {
 	queue := fmt.Sprintf("%s-%d", prefix, time.Now().UnixNano())
-	srv := httptest.NewServer(api.New(&api.Handlers{Temporal: tc, Store: st, Auth: signer, Prompts: lib, TaskQueue: queue, MaxSteps: 5, Log: logger}))
+	srv := httptest.NewServer(api.New(handlers(queue)))
 	saved := apiURL
 	apiURL = srv.URL
 	t.Cleanup(func() { apiURL = saved; srv.Close() })

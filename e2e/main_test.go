@@ -46,6 +46,7 @@ var (
 	corpusDB string
 	// blobDir is the suite's blob store, where draft PDFs go.
 	blobDir string
+	blobs   *blob.Dir
 	lc      *corpus.Store
 	tc      client.Client
 	st      *mongostore.Store
@@ -125,8 +126,7 @@ func run(m *testing.M) int {
 	}))
 	defer searx.Close()
 	blobDir = filepath.Join(dir, "blobs")
-	blobs, err := blob.NewDir(blobDir)
-	if err != nil {
+	if blobs, err = blob.NewDir(blobDir); err != nil {
 		return fail(err)
 	}
 	// The suite's tokens are of organization acme, or the admins root and lawyer's own:
@@ -143,13 +143,16 @@ func run(m *testing.M) int {
 		return fail(err)
 	}
 	defer w.Stop()
-	srv := httptest.NewServer(api.New(&api.Handlers{
-		Temporal: tc, Store: st, Auth: signer, Prompts: lib, TaskQueue: taskQueue, MaxSteps: 5, Log: logger,
-		Blobs: blobs, UserWait: time.Hour, StuckAfter: time.Second,
-	}))
+	srv := httptest.NewServer(api.New(handlers(taskQueue)))
 	defer srv.Close()
 	apiURL = srv.URL
 	return m.Run()
+}
+
+// handlers is the suite's API, starting cases on queue.
+func handlers(queue string) *api.Handlers {
+	return &api.Handlers{Temporal: tc, Store: st, Auth: signer, Prompts: lib, TaskQueue: queue, MaxSteps: 5, Log: logger,
+		Blobs: blobs, UserWait: time.Hour, StuckAfter: time.Second}
 }
 
 // searxngAnswer is SearXNG's JSON answer to a search (trimmed).

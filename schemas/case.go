@@ -57,7 +57,13 @@ type CaseState struct {
 	Tickets []string `json:"tickets,omitempty"`
 	// LastResume is support's latest resumption.
 	LastResume *Resume `json:"last_resume,omitempty"`
+	// Settled are the stamps (Signal.At in Unix nanoseconds) of the latest signals the
+	// case has handled, newest last, for the settle update.
+	Settled []int64 `json:"settled,omitempty"`
 }
+
+// MaxSettled is how many handled signals CaseState.Settled remembers.
+const MaxSettled = 16
 
 // CancelTurnResult answers the cancel-turn update.
 type CancelTurnResult struct {

@@ -106,6 +106,13 @@ type Resume struct {
 	At     time.Time `json:"at,omitempty"`
 }
 
+// CloseCase is the close-case signal: the client is done with the case.
+type CloseCase struct {
+	Note string    `json:"note,omitempty"`
+	By   string    `json:"by"`
+	At   time.Time `json:"at,omitempty"`
+}
+
 // Rungs of the escalation ladder, in order. Each tool's policy says how far up it goes.
 const (
 	// RungReasoner: the tool's retries ran out and the reasoner was consulted.

@@ -23,7 +23,16 @@ const (
 	SignalPaymentConfirmed = "payment-confirmed"
 	// SignalResume carries a Resume from support staff to a paused or waiting case.
 	SignalResume = "resume"
+	// SignalCloseCase carries a CloseCase from the client: the case is done.
+	SignalCloseCase = "close-case"
+	// UpdateSettle takes a signal's At stamp and returns the case's state once that
+	// signal is handled (or after SettleWait), so that the API can answer with the
+	// signal's outcome.
+	UpdateSettle = "settle"
 )
+
+// SettleWait bounds how long a settle update waits for its signal.
+const SettleWait = time.Minute
 
 // Case phases, in order (seed 003's Phase 1 and Phase 2): the Tiering child workflow
 // classifies the case, the Quota child checks the subscription, an uncovered case waits

@@ -4,7 +4,9 @@ package workflows
 
 import (
 	"fmt"
+	"slices"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"go.temporal.io/api/enums/v1"
@@ -36,11 +38,17 @@ type caseWorkflow struct {
 	// ready is set once run holds the lock for the case's start, so that no update
 	// overtakes tiering.
 	ready bool
-	// payments and resumes are signals received and not yet handled.
-	payments []schemas.PaymentConfirmed
-	resumes  []schemas.Resume
+	// events are the signals received and not yet handled, in arrival order.
+	events []caseEvent
 	// unanswered is the escalation whose question went unanswered in time.
 	unanswered int
+}
+
+// caseEvent is one received signal: exactly one field is set.
+type caseEvent struct {
+	payment *schemas.PaymentConfirmed
+	resume  *schemas.Resume
+	close   *schemas.CloseCase
 }
 
 func (w *caseWorkflow) setup(ctx workflow.Context) error {
@@ -59,6 +67,9 @@ func (w *caseWorkflow) setup(ctx workflow.Context) error {
 	}
 	if err := workflow.SetUpdateHandlerWithOptions(ctx, schemas.UpdateSendMessage, w.sendMessage,
 		workflow.UpdateHandlerOptions{Validator: w.validateMessage}); err != nil {
+		return err
+	}
+	if err := workflow.SetUpdateHandler(ctx, schemas.UpdateSettle, w.settle); err != nil {
 		return err
 	}
 	return workflow.SetUpdateHandlerWithOptions(ctx, schemas.UpdateCancelTurn, w.cancelTurn,
@@ -97,22 +108,27 @@ func (w *caseWorkflow) run(ctx workflow.Context) (schemas.CaseResult, error) {
 	w.turnLock.Unlock()
 	for {
 		err := workflow.Await(ctx, func() bool {
-			return w.state.Status == schemas.StatusClosed || len(w.payments) > 0 || len(w.resumes) > 0 || w.unanswered > 0 ||
+			return w.state.Status == schemas.StatusClosed || len(w.events) > 0 || w.unanswered > 0 ||
 				(workflow.GetInfo(ctx).GetContinueAsNewSuggested() && !w.state.Busy)
 		})
 		if err != nil {
 			return schemas.CaseResult{}, err
 		}
-		if w.state.Status == schemas.StatusClosed || workflow.GetInfo(ctx).GetContinueAsNewSuggested() && !w.state.Busy {
-			break
+		if w.state.Status != schemas.StatusClosed && (len(w.events) > 0 || w.unanswered > 0) {
+			if err := w.handleEvents(ctx); err != nil {
+				return schemas.CaseResult{}, err
+			}
+			continue
 		}
-		if err := w.handleEvents(ctx); err != nil {
+		// Let accepted updates finish, so no caller loses its answer; a signal that
+		// arrives meanwhile is handled before the case ends or continues as new.
+		if err := workflow.Await(ctx, func() bool { return workflow.AllHandlersFinished(ctx) }); err != nil {
 			return schemas.CaseResult{}, err
 		}
-	}
-	// Let accepted updates finish, so no caller loses its answer.
-	if err := workflow.Await(ctx, func() bool { return workflow.AllHandlersFinished(ctx) }); err != nil {
-		return schemas.CaseResult{}, err
+		if w.state.Status != schemas.StatusClosed && len(w.events) > 0 {
+			continue
+		}
+		break
 	}
 	if w.state.Status == schemas.StatusClosed {
 		return schemas.CaseResult{State: w.state}, nil
@@ -124,45 +140,62 @@ func (w *caseWorkflow) run(ctx workflow.Context) (schemas.CaseResult, error) {
 	return schemas.CaseResult{}, workflow.NewContinueAsNewError(ctx, Case, next)
 }
 
-// listen queues the payment and resume signals for the main loop.
+// listen queues the payment, resume and close signals for the main loop.
 func (w *caseWorkflow) listen(ctx workflow.Context) {
 	payments := workflow.GetSignalChannel(ctx, schemas.SignalPaymentConfirmed)
 	resumes := workflow.GetSignalChannel(ctx, schemas.SignalResume)
+	closes := workflow.GetSignalChannel(ctx, schemas.SignalCloseCase)
 	workflow.Go(ctx, func(ctx workflow.Context) {
-		for {
+		s := workflow.NewSelector(ctx)
+		s.AddReceive(payments, func(c workflow.ReceiveChannel, _ bool) {
 			var p schemas.PaymentConfirmed
-			payments.Receive(ctx, &p)
-			w.payments = append(w.payments, p)
-		}
-	})
-	workflow.Go(ctx, func(ctx workflow.Context) {
-		for {
+			c.Receive(ctx, &p)
+			w.events = append(w.events, caseEvent{payment: &p})
+		})
+		s.AddReceive(resumes, func(c workflow.ReceiveChannel, _ bool) {
 			var r schemas.Resume
-			resumes.Receive(ctx, &r)
-			w.resumes = append(w.resumes, r)
+			c.Receive(ctx, &r)
+			w.events = append(w.events, caseEvent{resume: &r})
+		})
+		s.AddReceive(closes, func(c workflow.ReceiveChannel, _ bool) {
+			var cl schemas.CloseCase
+			c.Receive(ctx, &cl)
+			w.events = append(w.events, caseEvent{close: &cl})
+		})
+		for {
+			s.Select(ctx)
 		}
 	})
 }
 
-// handleEvents handles the queued signals and an unanswered question, one at a time
-// and never during a turn.
+// handleEvents handles the queued signals in arrival order, then an unanswered
+// question, one at a time and never during a turn.
 func (w *caseWorkflow) handleEvents(ctx workflow.Context) error {
 	if err := w.turnLock.Lock(ctx); err != nil {
 		return err
 	}
 	defer w.turnLock.Unlock()
-	for len(w.payments) > 0 {
-		p := w.payments[0]
-		w.payments = w.payments[1:]
-		if err := w.confirmPayment(ctx, p); err != nil {
+	for len(w.events) > 0 && w.state.Status != schemas.StatusClosed {
+		e := w.events[0]
+		w.events = w.events[1:]
+		var err error
+		var retry *schemas.Escalation
+		switch {
+		case e.payment != nil:
+			err = w.confirmPayment(ctx, *e.payment)
+		case e.resume != nil:
+			retry, err = w.resume(ctx, *e.resume)
+		case e.close != nil:
+			err = w.closeCase(ctx, *e.close)
+		}
+		if err != nil {
 			return err
 		}
-	}
-	for len(w.resumes) > 0 {
-		r := w.resumes[0]
-		w.resumes = w.resumes[1:]
-		if err := w.resume(ctx, r); err != nil {
-			return err
+		w.settled(e.at())
+		if retry != nil {
+			if err := w.retryEscalated(ctx, *retry); err != nil {
+				return err
+			}
 		}
 	}
 	if n := w.unanswered; n > 0 {
@@ -172,6 +205,37 @@ func (w *caseWorkflow) handleEvents(ctx workflow.Context) error {
 		}
 	}
 	return nil
+}
+
+// at is the event's stamp, which the settle update waits for.
+func (e caseEvent) at() time.Time {
+	switch {
+	case e.payment != nil:
+		return e.payment.At
+	case e.resume != nil:
+		return e.resume.At
+	default:
+		return e.close.At
+	}
+}
+
+// settled remembers that the signal stamped at is handled.
+func (w *caseWorkflow) settled(at time.Time) {
+	w.state.Settled = append(w.state.Settled, at.UnixNano())
+	if n := len(w.state.Settled); n > schemas.MaxSettled {
+		w.state.Settled = w.state.Settled[n-schemas.MaxSettled:]
+	}
+}
+
+// settle answers with the case's state once the signal stamped at is handled, the case
+// has closed, or schemas.SettleWait has passed: the API sends a signal, then settles,
+// and answers with the signal's outcome. A retry that support's resumption starts
+// runs after the resumption settles.
+func (w *caseWorkflow) settle(ctx workflow.Context, at time.Time) (schemas.CaseState, error) {
+	_, err := workflow.AwaitWithTimeout(ctx, schemas.SettleWait, func() bool {
+		return w.state.Status == schemas.StatusClosed || slices.Contains(w.state.Settled, at.UnixNano())
+	})
+	return w.state, err
 }
 
 // setPhase moves the case to a phase, in the store and its search attributes.

@@ -2,6 +2,7 @@ package workflows
 
 import (
 	"fmt"
+	"strings"
 
 	"go.temporal.io/sdk/workflow"
 
@@ -191,11 +192,12 @@ func (w *caseWorkflow) confirmPayment(ctx workflow.Context, p schemas.PaymentCon
 }
 
 // resume is support's resumption of a paused or waiting case: recorded with who and
-// why, it closes the case, lets the client go on, or runs the escalated turn again.
-func (w *caseWorkflow) resume(ctx workflow.Context, r schemas.Resume) error {
+// why, it closes the case, lets the client go on, or returns the escalation whose
+// request is to run again.
+func (w *caseWorkflow) resume(ctx workflow.Context, r schemas.Resume) (*schemas.Escalation, error) {
 	if w.state.Status != schemas.StatusPausedSupport && w.state.Status != schemas.StatusWaitingUser {
 		workflow.GetLogger(ctx).Warn("Resume ignored: the case is not paused or waiting", "Status", w.state.Status, "By", r.By)
-		return nil
+		return nil, nil
 	}
 	if r.At.IsZero() {
 		r.At = workflow.Now(ctx)
@@ -207,27 +209,45 @@ func (w *caseWorkflow) resume(ctx workflow.Context, r schemas.Resume) error {
 	opts := storeOptions
 	opts.Summary = fmt.Sprintf("Support %s resumes the case: %s", r.By, r.Action)
 	err := workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, opts), lifecycleActs.RecordResume, activities.RecordResume{
-		CaseID: w.state.CaseID, Resume: r, Status: status, Phase: w.state.Phase,
+		CaseID: w.state.CaseID, Resume: r,
 	}).Get(ctx, nil)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	escalated := w.state.Escalation
-	w.state.LastResume, w.state.Escalation, w.state.Status = &r, nil, status
-	if err := workflow.UpsertTypedSearchAttributes(ctx, schemas.SACaseStatus.ValueSet(status)); err != nil {
+	w.state.LastResume, w.state.Escalation = &r, nil
+	if err := w.setStatus(ctx, status); err != nil {
+		return nil, err
+	}
+	if err := w.waitOn(ctx, ""); err != nil {
+		return nil, err
+	}
+	if err := w.notice(ctx, store.RoleSupport, fmt.Sprintf(lifecycleWordsFor(w.in.Language).resumed[r.Action], r.By, r.Note)); err != nil {
+		return nil, err
+	}
+	if r.Action != schemas.ResumeRetry || escalated == nil || escalated.Message == "" {
+		return nil, nil
+	}
+	return escalated, nil
+}
+
+// retryEscalated runs an escalated turn's request again, as a new turn.
+func (w *caseWorkflow) retryEscalated(ctx workflow.Context, e schemas.Escalation) error {
+	w.state.Busy = true
+	defer func() { w.state.Busy = false }()
+	_, err := w.runTurn(ctx, schemas.SendMessageRequest{Message: e.Message, Selection: e.Selection})
+	return err
+}
+
+// closeCase closes the case at the client's request: the main loop then ends the
+// workflow.
+func (w *caseWorkflow) closeCase(ctx workflow.Context, c schemas.CloseCase) error {
+	if err := w.setStatus(ctx, schemas.StatusClosed); err != nil {
 		return err
 	}
 	if err := w.waitOn(ctx, ""); err != nil {
 		return err
 	}
-	if err := w.notice(ctx, store.RoleSupport, fmt.Sprintf(lifecycleWordsFor(w.in.Language).resumed[r.Action], r.By, r.Note)); err != nil {
-		return err
-	}
-	if r.Action != schemas.ResumeRetry || escalated == nil || escalated.Message == "" {
-		return nil
-	}
-	w.state.Busy = true
-	defer func() { w.state.Busy = false }()
-	_, err = w.runTurn(ctx, schemas.SendMessageRequest{Message: escalated.Message, Selection: escalated.Selection})
-	return err
+	text := fmt.Sprintf(lifecycleWordsFor(w.in.Language).closed, c.By, c.Note)
+	return w.notice(ctx, store.RoleAssistant, strings.TrimSpace(text))
 }

@@ -4,6 +4,7 @@ package workflows
 // support, in the case's language. The quota texts are seed 003's.
 type lifecycleWording struct {
 	tier, tierQuestion, quotaOK, noQuota, paid, askUser, ticket, ticketUnanswered, answerFailed string
+	closed                                                                                      string
 	resumed                                                                                     map[string]string
 }
 
@@ -18,6 +19,7 @@ var lifecycleWordings = map[string]lifecycleWording{
 		ticket:           "The problem persists, so I have created support ticket %s. The case is paused until the support team resolves the issue; you will find their answer here.",
 		ticketUnanswered: "I received no answer to my question in time, so I have created support ticket %s. The case is paused until the support team resolves the issue.",
 		answerFailed:     "%s still fails after your answer: %s.",
+		closed:           "The case was closed by %s. %s",
 		resumed:          map[string]string{"retry": "Support (%s) resumed the case and is running your request again: %s", "continue": "Support (%s) resumed the case; you can go on: %s", "close": "Support (%s) closed the case: %s"},
 	},
 	"ro": {
@@ -30,6 +32,7 @@ var lifecycleWordings = map[string]lifecycleWording{
 		ticket:           "Problema persistă, așa că am creat tichetul de suport %s. Cazul este în pauză până când echipa de suport rezolvă problema; răspunsul lor îl veți găsi aici.",
 		ticketUnanswered: "Nu am primit la timp un răspuns la întrebarea mea, așa că am creat tichetul de suport %s. Cazul este în pauză până când echipa de suport rezolvă problema.",
 		answerFailed:     "%s eșuează în continuare după răspunsul dvs.: %s.",
+		closed:           "Cazul a fost închis de %s. %s",
 		resumed:          map[string]string{"retry": "Echipa de suport (%s) a reluat cazul și execută din nou cererea dvs.: %s", "continue": "Echipa de suport (%s) a reluat cazul; puteți continua: %s", "close": "Echipa de suport (%s) a închis cazul: %s"},
 	},
 	"it": {
@@ -42,6 +45,7 @@ var lifecycleWordings = map[string]lifecycleWording{
 		ticket:           "Il problema persiste, quindi ho aperto il ticket di assistenza %s. Il caso è in pausa finché il team di assistenza non risolve il problema; troverà qui la loro risposta.",
 		ticketUnanswered: "Non ho ricevuto in tempo una risposta alla mia domanda, quindi ho aperto il ticket di assistenza %s. Il caso è in pausa finché il team di assistenza non risolve il problema.",
 		answerFailed:     "%s continua a non funzionare dopo la sua risposta: %s.",
+		closed:           "Il caso è stato chiuso da %s. %s",
 		resumed:          map[string]string{"retry": "L'assistenza (%s) ha ripreso il caso ed esegue di nuovo la sua richiesta: %s", "continue": "L'assistenza (%s) ha ripreso il caso; può continuare: %s", "close": "L'assistenza (%s) ha chiuso il caso: %s"},
 	},
 }
