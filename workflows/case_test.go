@@ -22,6 +22,12 @@ var caseIn = schemas.CaseInput{CaseID: "c1", UserID: "alice", Language: "en", Ma
 
 func newCaseEnv(t *testing.T) *testsuite.TestWorkflowEnvironment {
 	t.Helper()
+	return newCaseEnvQuota(t, true)
+}
+
+// newCaseEnvQuota is a Case test environment whose quota check answers hasQuota.
+func newCaseEnvQuota(t *testing.T, hasQuota bool) *testsuite.TestWorkflowEnvironment {
+	t.Helper()
 	var s testsuite.WorkflowTestSuite
 	s.SetLogger(tlog.NewStructuredLogger(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))))
 	env := s.NewTestWorkflowEnvironment()
@@ -34,7 +40,7 @@ func newCaseEnv(t *testing.T) *testsuite.TestWorkflowEnvironment {
 	env.OnActivity(casesActs.UpdateCaseDetails, mock.Anything, mock.Anything).Return(schemas.StatusResult{Status: schemas.ResultSuccess}, nil)
 	env.OnActivity(lifecycleActs.RecordNotice, mock.Anything, mock.Anything).Return(nil)
 	env.OnWorkflow(Tiering, mock.Anything, mock.Anything).Return(schemas.TieringResult{Tier: 1, Justification: "a question"}, nil)
-	env.OnWorkflow(Quota, mock.Anything, mock.Anything).Return(schemas.QuotaResult{HasQuota: true}, nil)
+	env.OnWorkflow(Quota, mock.Anything, mock.Anything).Return(schemas.QuotaResult{HasQuota: hasQuota}, nil)
 	return env
 }
 

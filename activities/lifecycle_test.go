@@ -1,0 +1,147 @@
+package activities
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lexflow/lexflow/blob"
+	"github.com/lexflow/lexflow/schemas"
+	"github.com/lexflow/lexflow/store"
+)
+
+// newCase stores a case for a test and returns its ID.
+func newCase(t *testing.T, prefix string) string {
+	t.Helper()
+	id := fmt.Sprint(prefix, "-", time.Now().UnixNano())
+	if _, err := st.CreateCase(context.Background(), store.Case{ID: id, UserID: "u", Phase: schemas.PhaseActive,
+		Status: schemas.StatusOpen, Details: store.NewDetails("d")}); err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+func TestCheckQuota(t *testing.T) {
+	ctx := context.Background()
+	a := &Lifecycle{Cases: st, Subscriptions: st, Tickets: st, Transcripts: st}
+	org := fmt.Sprint("quota-org-", time.Now().UnixNano())
+	if _, err := st.PutSubscription(ctx, store.Subscription{ID: store.SubscriptionID("", org), Plan: "firm",
+		Credits: map[string]int{"1": 2, "2": 0}}); err != nil {
+		t.Fatal(err)
+	}
+	orgID := func(s string) *string { return &s }
+	for _, c := range []struct {
+		args       schemas.CheckQuotaArgs
+		has        bool
+		errMessage string
+	}{
+		{schemas.CheckQuotaArgs{UserID: "u", OrganizationID: orgID(org), Tier: 1}, true, ""},
+		{schemas.CheckQuotaArgs{UserID: "u", OrganizationID: orgID(org), Tier: 2}, false, ""},
+		{schemas.CheckQuotaArgs{UserID: "u", OrganizationID: orgID(org), Tier: 3}, false, ""},
+		{schemas.CheckQuotaArgs{UserID: "u", OrganizationID: orgID(org), Tier: 4}, false, schemas.QuotaInvalidTier},
+		{schemas.CheckQuotaArgs{UserID: "nobody-" + org, Tier: 1}, false, schemas.QuotaSubscriptionNotFound},
+		{schemas.CheckQuotaArgs{Tier: 1}, false, schemas.QuotaUserNotFound},
+	} {
+		got, err := a.CheckQuota(ctx, c.args)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.errMessage != "" {
+			if got.Status != schemas.ResultError || got.ErrorMessage != c.errMessage {
+				t.Errorf("%+v: %+v, want error %q", c.args, got, c.errMessage)
+			}
+			continue
+		}
+		if got.Status != schemas.ResultSuccess || got.HasQuota == nil || *got.HasQuota != c.has {
+			t.Errorf("tier %d: %+v, want has_quota %v", c.args.Tier, got, c.has)
+		}
+	}
+}
+
+func TestCreateSupportTicketOncePausesTheCase(t *testing.T) {
+	ctx := context.Background()
+	a := &Lifecycle{Cases: st, Subscriptions: st, Tickets: st, Transcripts: st}
+	id := newCase(t, "ticket")
+	in := schemas.SupportTicketInput{TicketID: schemas.TicketWorkflowID(id, 1), UserID: "u",
+		Args: schemas.CreateSupportTicketArgs{CaseID: id, IssueDescription: "LEXE is down", AgentStateSnapshot: map[string]any{"tool": "normattiva_search"}}}
+	for range 2 {
+		got, err := a.CreateSupportTicket(ctx, in)
+		if err != nil || got.Status != schemas.ResultSuccess || got.TicketID != in.TicketID {
+			t.Fatalf("ticket: %+v, %v", got, err)
+		}
+	}
+	if tickets, err := st.ListTickets(ctx, id); err != nil || len(tickets) != 1 || tickets[0].Status != "open" {
+		t.Errorf("tickets = %+v, %v; want one open", tickets, err)
+	}
+	if c, err := st.GetCase(ctx, id); err != nil || c.Status != schemas.StatusPausedSupport {
+		t.Errorf("case status = %q, %v", c.Status, err)
+	}
+	missing := in
+	missing.Args.CaseID = "missing"
+	if got, _ := a.CreateSupportTicket(ctx, missing); got.ErrorMessage != schemas.CaseNotFound {
+		t.Errorf("a missing case: %+v", got)
+	}
+}
+
+func TestRenderDraft(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	blobs, err := blob.NewDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := &Drafts{Cases: st, Parties: st, Blobs: blobs}
+	id := newCase(t, "draft")
+	if _, err := st.AddParty(ctx, store.Party{CaseID: id, FirstName: "Ion", LastName: "Popescu", CNP: "1800101123456"}); err != nil {
+		t.Fatal(err)
+	}
+	args := schemas.GenerateDraftPDFArgs{CaseID: id, DraftName: "Cerere", Revision: 1,
+		MarkdownContent: "# Cerere\n\nReclamant: **{{party0.fullName}}**, CNP {{party0.cnp}}."}
+
+	first, err := a.RenderDraft(ctx, args)
+	if err != nil || first.ErrorMessage != "" || first.Draft.Path != DraftPath(id, "Cerere", 1) {
+		t.Fatalf("render: %+v, %v", first, err)
+	}
+	if err := a.RecordDraft(ctx, schemas.RecordDraft{CaseID: id, Draft: first.Draft}); err != nil {
+		t.Fatal(err)
+	}
+	again, err := a.RenderDraft(ctx, args)
+	if err != nil || again.Draft.SHA256 != first.Draft.SHA256 || !again.Draft.CreatedAt.Equal(first.Draft.CreatedAt.Truncate(time.Millisecond)) {
+		t.Errorf("the same revision again: %+v, %v; want the recorded one", again, err)
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "cases", id, "drafts", "Cerere", "*"))
+	if len(files) != 1 {
+		t.Errorf("blob files = %v, want one", files)
+	}
+	if pdf, err := os.ReadFile(files[0]); err != nil || !strings.HasPrefix(string(pdf), "%PDF-") {
+		t.Errorf("stored file is not a PDF: %v", err)
+	}
+
+	for _, c := range []struct {
+		change func(*schemas.GenerateDraftPDFArgs)
+		want   string
+	}{
+		{func(a *schemas.GenerateDraftPDFArgs) { a.MarkdownContent = "{{party1.fullName}}" },
+			"Placeholder substitution failed: Party ID party1 not found or not attached to case"},
+		{func(a *schemas.GenerateDraftPDFArgs) { a.MarkdownContent = "{{party0.shoeSize}}" }, "is not a party field"},
+		{func(a *schemas.GenerateDraftPDFArgs) { a.MarkdownContent = "{{party0.email}}" }, "Party ID party0 has no email"},
+		{func(a *schemas.GenerateDraftPDFArgs) { a.MarkdownContent += " Changed." }, "Revision 1 of Cerere exists with other content; use revision 2"},
+		{func(a *schemas.GenerateDraftPDFArgs) { a.DraftName = "../etc" }, "Invalid draft_name"},
+		{func(a *schemas.GenerateDraftPDFArgs) { a.Revision = 0 }, "Invalid revision 0"},
+	} {
+		bad := args
+		c.change(&bad)
+		got, err := a.RenderDraft(ctx, bad)
+		if err != nil || !strings.Contains(got.ErrorMessage, c.want) {
+			t.Errorf("%+v: %q, %v; want %q", bad, got.ErrorMessage, err, c.want)
+		}
+	}
+	drafts, err := ListDrafts(ctx, st, id)
+	if err != nil || len(drafts) != 1 || drafts[0].DraftID != "Cerere_rev1" || drafts[0].Revision != 1 {
+		t.Errorf("drafts = %+v, %v", drafts, err)
+	}
+}
