@@ -71,20 +71,17 @@ type Ladder struct {
 	// advice once: retry with corrected arguments, or call another tool.
 	Reasoner bool `json:"reasoner"`
 	// User: failing that, ask the client and wait (waiting_user) for the case's
-	// user-wait time; the answer's turn retries the tool first.
+	// user-wait time; the answer's turn retries the tool first. When that retry fails
+	// too, or no answer comes in time, open a support ticket (SupportTicket) and pause
+	// the case (paused_support): a question the client cannot resolve goes to support.
 	User bool `json:"user"`
-	// Support: when the retry after the answer fails too, or no answer comes in time,
-	// open a support ticket (SupportTicket) and pause the case (paused_support).
-	Support bool `json:"support"`
 }
 
 // String names the rungs, as the README's tool table shows them.
 func (l Ladder) String() string {
 	switch {
-	case l.Support:
-		return "reasoner → user → ticket"
 	case l.User:
-		return "reasoner → user"
+		return "reasoner → user → ticket"
 	case l.Reasoner:
 		return "reasoner"
 	}
@@ -96,7 +93,7 @@ func (l Ladder) String() string {
 var (
 	// fullLadder is for the tools a case cannot do without: the primary legal sources,
 	// the case's own data and its drafts.
-	fullLadder = Ladder{Reasoner: true, User: true, Support: true}
+	fullLadder = Ladder{Reasoner: true, User: true}
 	// reasonerOnly is for the web searches: the answer can do without them.
 	reasonerOnly = Ladder{Reasoner: true}
 )
