@@ -120,7 +120,14 @@ func (h *Handlers) closeCase(c echo.Context) error {
 		}
 		return fmt.Errorf("%w: signal close: %w", errUnavailable, err)
 	}
-	if st, _ := h.settle(ctx, cs.ID, cl.At); st.Status == schemas.StatusClosed {
+	st, _ := h.settle(ctx, cs.ID, cl.At)
+	if st.Status != schemas.StatusClosed {
+		// The workflow may have completed before the settle update reached it.
+		if stored, err := h.Store.GetCase(ctx, cs.ID); err == nil {
+			st.Status = stored.Status
+		}
+	}
+	if st.Status == schemas.StatusClosed {
 		return c.JSON(http.StatusOK, map[string]any{"case_id": cs.ID, "status": st.Status})
 	}
 	return c.JSON(http.StatusAccepted, map[string]any{"case_id": cs.ID, "status": "closing"})
