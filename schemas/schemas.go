@@ -118,5 +118,9 @@ func TicketWorkflowID(caseID string, n int) string {
 	return fmt.Sprintf("case:%s:ticket:%d", caseID, n)
 }
 
+// TurnTicketWorkflowID is the ID of the SupportTicket workflow that the model's own
+// create_support_ticket call starts in a turn.
+func TurnTicketWorkflowID(turnID string) string { return turnID + ":ticket" }
+
 // TurnWorkflowID is the ID of the ChatTurn child workflow for turn n of case caseID.
 func TurnWorkflowID(caseID string, n int) string { return fmt.Sprintf("case:%s:turn:%d", caseID, n) }

@@ -99,7 +99,7 @@ var draftChild = &Child{Workflow: schemas.DraftWorkflow, Start: func(args any, i
 
 // ticketChild runs create_support_ticket as the SupportTicket workflow, one per turn.
 var ticketChild = &Child{Workflow: schemas.SupportTicketWorkflow, Start: func(args any, in schemas.ChatTurnInput) (string, any) {
-	id := in.TurnID + ":ticket"
+	id := schemas.TurnTicketWorkflowID(in.TurnID)
 	return id, schemas.SupportTicketInput{TicketID: id, UserID: in.UserID, Args: args.(schemas.CreateSupportTicketArgs)}
 }}
 

@@ -270,6 +270,12 @@ func (t *turn) call(call schemas.ToolCall) (text string, stop bool) {
 	if err != nil && tool.Ladder.Reasoner {
 		t.failed = &failedCall{tool: tool, args: args, reason: use.Error}
 	}
+	if use.Status == schemas.ToolOK && tool.Name == schemas.ToolCreateSupportTicket {
+		// The model opened a ticket itself: the case pauses for support after the turn.
+		t.res.Escalation = &schemas.Escalation{N: t.in.EscalationN, Tool: tool.Name, Args: use.Args, Rung: schemas.RungTicket,
+			Error: typed.(schemas.CreateSupportTicketArgs).IssueDescription, TicketID: schemas.TurnTicketWorkflowID(t.in.TurnID),
+			Message: t.in.Message, Selection: t.in.Selection}
+	}
 	return text, false
 }
 

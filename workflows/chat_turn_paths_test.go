@@ -10,6 +10,7 @@ import (
 	"go.temporal.io/api/enums/v1"
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/testsuite"
+	"go.temporal.io/sdk/workflow"
 
 	"github.com/lexflow/lexflow/activities"
 	"github.com/lexflow/lexflow/schemas"
@@ -286,5 +287,32 @@ func TestChatTurnChecksCitations(t *testing.T) {
 	}
 	if recorded.Result.Reply != res.Reply {
 		t.Errorf("recorded %q", recorded.Result.Reply)
+	}
+}
+
+// A ticket the model opens itself pauses the case after the turn, as the ladder's does.
+func TestChatTurnModelOpensATicket(t *testing.T) {
+	model := &scriptedModel{replies: []schemas.ModelResponse{
+		callTool(schemas.ToolCreateSupportTicket, `{"issue_description": "The client's documents are unreadable", "agent_state_snapshot": {}}`),
+		{Content: "I have asked our support team to help."},
+	}}
+	in := turnIn
+	in.EscalationN = 3
+	in.Selection.Tools = append(in.Selection.Tools, schemas.ToolCreateSupportTicket)
+	var ticket schemas.SupportTicketInput
+	res := run(t, in, model, func(t *testing.T, env *testsuiteEnv) {
+		env.RegisterWorkflow(SupportTicket)
+		env.OnWorkflow(SupportTicket, mock.Anything, mock.Anything).Return(
+			func(_ workflow.Context, in schemas.SupportTicketInput) (schemas.TicketResult, error) {
+				ticket = in
+				return schemas.TicketResult{Status: schemas.ResultSuccess, TicketID: in.TicketID}, nil
+			})
+	})
+	e := res.Escalation
+	if e == nil || e.Rung != schemas.RungTicket || e.N != 3 || e.TicketID != "case:c1:turn:1:ticket" || e.TicketID != ticket.TicketID {
+		t.Fatalf("escalation = %+v, ticket %+v", e, ticket)
+	}
+	if ticket.Args.CaseID != "c1" || !strings.HasPrefix(res.Reply, "I have asked our support team") {
+		t.Errorf("ticket args %+v, reply %q", ticket.Args, res.Reply)
 	}
 }
