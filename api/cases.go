@@ -153,6 +153,9 @@ func (h *Handlers) sendMessage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	if cs.Status == schemas.StatusClosed {
+		return problemf(errCaseClosed, "the case is closed")
+	}
 	var req SendMessageRequest
 	if err := bindJSON(c, &req); err != nil {
 		return err

@@ -101,9 +101,11 @@ func (h *Handlers) closeCase(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	var req CloseRequest
-	if err := bindJSON(c, &req); err != nil {
-		return err
+	var req CloseRequest // the body, and its note, may be left out
+	if c.Request().ContentLength != 0 {
+		if err := bindJSON(c, &req); err != nil {
+			return err
+		}
 	}
 	if len(req.Note) > 2000 {
 		return problemf(errInvalidInput, "note is at most 2000 characters")

@@ -268,6 +268,10 @@ func TestCaseStory(t *testing.T) {
 	if r = call(t, "GET", "/v1/cases/"+id, client, nil); r.body["status"] != schemas.StatusClosed {
 		t.Errorf("stored case after closing: %s", r.raw)
 	}
+	wantProblem(t, call(t, "POST", "/v1/cases/"+id+"/messages", client, map[string]any{"message": "one more thing"}), http.StatusConflict, "case-closed")
+	if r = call(t, "POST", "/v1/cases/"+id+"/close", client, nil); r.status != http.StatusOK || r.body["status"] != schemas.StatusClosed {
+		t.Errorf("closing again: %d %s", r.status, r.raw)
+	}
 
 	// PII: the models saw placeholders, never the party's details, and no history of
 	// the case holds them.
