@@ -1,16 +1,20 @@
 package activities
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"regexp"
 	"slices"
 	"strings"
 	"time"
+
+	"go.temporal.io/sdk/temporal"
 
 	"github.com/lexflow/lexflow/blob"
 	"github.com/lexflow/lexflow/draft"
@@ -81,6 +85,10 @@ func (a *Drafts) RenderDraft(ctx context.Context, args schemas.GenerateDraftPDFA
 	for _, p := range parties {
 		byID[p.ID] = p
 	}
+	if bad := draft.Malformed(args.MarkdownContent); len(bad) > 0 {
+		return refuse("Placeholder substitution failed: %s is not a placeholder (write {{partyN.field}}, fields %s)",
+			strings.Join(bad, ", "), strings.Join(fieldNames(), ", "))
+	}
 	for _, ref := range draft.Placeholders(args.MarkdownContent) {
 		p, ok := byID[ref.Party]
 		if !ok {
@@ -94,19 +102,10 @@ func (a *Drafts) RenderDraft(ctx context.Context, args schemas.GenerateDraftPDFA
 			return refuse("Placeholder substitution failed: Party ID %s has no %s", ref.Party, ref.Field)
 		}
 	}
-	filled, err := draft.Substitute(args.MarkdownContent, func(r draft.Ref) (string, bool) {
-		p, ok := byID[r.Party]
-		if !ok {
-			return "", false
-		}
-		return partyFields[r.Field](p), true
-	})
-	if err != nil {
-		return refuse("%s", err.Error())
-	}
+	filled := draft.Substitute(args.MarkdownContent, func(r draft.Ref) string { return partyFields[r.Field](byID[r.Party]) })
 	pdf, err := draft.Render(filled, draft.Options{Title: strings.ReplaceAll(args.DraftName, "_", " ")})
 	if err != nil {
-		return refuse("PDF conversion failed: %v", err)
+		return refuse("%v", err)
 	}
 	sum := sha256.Sum256(pdf)
 	d := schemas.RenderedDraft{
@@ -132,11 +131,32 @@ func (a *Drafts) RenderDraft(ctx context.Context, args schemas.GenerateDraftPDFA
 		}
 		return schemas.RenderDraftResult{Draft: recorded[same]}, nil
 	}
-	if err := a.Blobs.Put(ctx, d.Path, pdf); err != nil {
+	// A revision stored by a render whose recording never ran keeps its PDF.
+	if stored, err := a.read(ctx, d.Path); err != nil {
+		return schemas.RenderDraftResult{}, err
+	} else if stored != nil && !bytes.Equal(stored, pdf) {
+		return refuse("Revision %d of %s exists with other content; use revision %d", args.Revision, args.DraftName, next)
+	}
+	if err := a.Blobs.Put(ctx, d.Path, pdf); errors.Is(err, blob.ErrBadKey) {
+		return schemas.RenderDraftResult{}, temporal.NewNonRetryableApplicationError(err.Error(), schemas.ErrInvalidArgs, err)
+	} else if err != nil {
 		return schemas.RenderDraftResult{}, fmt.Errorf("cloud storage upload failed: %w", err)
 	}
 	d.CreatedAt = a.now()
 	return schemas.RenderDraftResult{Draft: d}, nil
+}
+
+// read returns the blob under key, or nil if there is none.
+func (a *Drafts) read(ctx context.Context, key string) ([]byte, error) {
+	r, err := a.Blobs.Open(ctx, key)
+	if errors.Is(err, blob.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	return io.ReadAll(r)
 }
 
 // RecordDraft records a stored revision in case_details.draft_status, unless it is
@@ -202,6 +222,7 @@ func number(v any) int64 {
 	return 0
 }
 
+// fieldNames lists the placeholder fields, sorted.
 func fieldNames() []string {
 	names := make([]string, 0, len(partyFields))
 	for n := range partyFields {
@@ -211,6 +232,7 @@ func fieldNames() []string {
 	return names
 }
 
+// now stamps a new revision.
 func (a *Drafts) now() time.Time {
 	if a.Now != nil {
 		return a.Now().UTC()

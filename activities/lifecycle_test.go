@@ -113,7 +113,7 @@ func TestRenderDraft(t *testing.T) {
 	if err != nil || again.Draft.SHA256 != first.Draft.SHA256 || !again.Draft.CreatedAt.Equal(first.Draft.CreatedAt.Truncate(time.Millisecond)) {
 		t.Errorf("the same revision again: %+v, %v; want the recorded one", again, err)
 	}
-	files, _ := filepath.Glob(filepath.Join(dir, "cases", id, "drafts", "Cerere", "*"))
+	files, _ := filepath.Glob(filepath.Join(dir, "cases", id, "drafts", "Cerere", "*.pdf"))
 	if len(files) != 1 {
 		t.Errorf("blob files = %v, want one", files)
 	}
@@ -121,6 +121,10 @@ func TestRenderDraft(t *testing.T) {
 		t.Errorf("stored file is not a PDF: %v", err)
 	}
 
+	// Revision 2's PDF is stored, but its recording never ran.
+	if err := blobs.Put(ctx, DraftPath(id, "Cerere", 2), []byte("%PDF- another draft")); err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
 		change func(*schemas.GenerateDraftPDFArgs)
 		want   string
@@ -130,6 +134,8 @@ func TestRenderDraft(t *testing.T) {
 		{func(a *schemas.GenerateDraftPDFArgs) { a.MarkdownContent = "{{party0.shoeSize}}" }, "is not a party field"},
 		{func(a *schemas.GenerateDraftPDFArgs) { a.MarkdownContent = "{{party0.email}}" }, "Party ID party0 has no email"},
 		{func(a *schemas.GenerateDraftPDFArgs) { a.MarkdownContent += " Changed." }, "Revision 1 of Cerere exists with other content; use revision 2"},
+		{func(a *schemas.GenerateDraftPDFArgs) { a.MarkdownContent = "{{party0.first-name}}" }, "{{party0.first-name}} is not a placeholder"},
+		{func(a *schemas.GenerateDraftPDFArgs) { a.Revision = 2 }, "Revision 2 of Cerere exists with other content; use revision 2"},
 		{func(a *schemas.GenerateDraftPDFArgs) { a.DraftName = "../etc" }, "Invalid draft_name"},
 		{func(a *schemas.GenerateDraftPDFArgs) { a.Revision = 0 }, "Invalid revision 0"},
 	} {

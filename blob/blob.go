@@ -13,7 +13,6 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
-	"time"
 )
 
 // Store keeps blobs by key. Put replaces a blob whole: a reader sees the old or the new
@@ -21,14 +20,6 @@ import (
 type Store interface {
 	Put(ctx context.Context, key string, data []byte) error
 	Open(ctx context.Context, key string) (io.ReadCloser, error)
-	Stat(ctx context.Context, key string) (Info, error)
-}
-
-// Info describes a stored blob.
-type Info struct {
-	Key     string
-	Size    int64
-	ModTime time.Time
 }
 
 var (
@@ -59,7 +50,7 @@ var _ Store = (*Dir)(nil)
 
 // NewDir returns a Dir that stores blobs under root, creating it if need be.
 func NewDir(root string) (*Dir, error) {
-	if err := os.MkdirAll(root, 0o755); err != nil {
+	if err := os.MkdirAll(root, 0o700); err != nil {
 		return nil, fmt.Errorf("create blob directory: %w", err)
 	}
 	return &Dir{root: root}, nil
@@ -85,7 +76,7 @@ func (d *Dir) Put(ctx context.Context, key string, data []byte) error {
 		return err
 	}
 	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fmt.Errorf("put blob %q: %w", key, err)
 	}
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
@@ -124,34 +115,25 @@ func syncDir(dir string) error {
 
 // Open returns a reader of the blob under key; the caller closes it.
 func (d *Dir) Open(ctx context.Context, key string) (io.ReadCloser, error) {
-	if _, err := d.Stat(ctx, key); err != nil {
+	path, err := d.path(key)
+	if err != nil {
 		return nil, err
 	}
-	path, _ := d.path(key) // Stat checked the key
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, d.fail("open", key, err)
 	}
+	if fi, err := f.Stat(); err != nil || fi.IsDir() { // a directory is a prefix of other keys, not a blob
+		f.Close()
+		if err == nil {
+			err = fs.ErrNotExist
+		}
+		return nil, d.fail("open", key, err)
+	}
 	return f, nil
-}
-
-// Stat describes the blob under key.
-func (d *Dir) Stat(ctx context.Context, key string) (Info, error) {
-	path, err := d.path(key)
-	if err != nil {
-		return Info{}, err
-	}
-	if err := ctx.Err(); err != nil {
-		return Info{}, err
-	}
-	fi, err := os.Stat(path)
-	if err == nil && fi.IsDir() { // a prefix of other keys, not a blob
-		err = fs.ErrNotExist
-	}
-	if err != nil {
-		return Info{}, d.fail("stat", key, err)
-	}
-	return Info{Key: key, Size: fi.Size(), ModTime: fi.ModTime()}, nil
 }
 
 // fail describes a failed operation on key without the local path; a missing blob

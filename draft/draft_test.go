@@ -2,7 +2,6 @@ package draft
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -303,12 +302,9 @@ func TestPlaceholders(t *testing.T) {
 func TestSubstituteEscapesValues(t *testing.T) {
 	name := `Ion *Pop* _escu_ | # [x](y) <b> \ & ~~z~~`
 	md := "Reclamant: {{ party0.name }}.\n\n| Parte | Nume |\n|---|---|\n| reclamant | {{party0.name}} |\n| pârât | {{party1.name}} |\n"
-	got, err := Substitute(md, func(r Ref) (string, bool) {
-		return map[string]string{"party0": name, "party1": "Maria\nIonescu"}[r.Party], true
+	got := Substitute(md, func(r Ref) string {
+		return map[string]string{"party0": name, "party1": "    Maria\n Ionescu  "}[r.Party]
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	html := HTML(got)
 	for _, want := range []string{
 		"Reclamant: Ion *Pop* _escu_ | # [x](y) &lt;b&gt; \\ &amp; ~~z~~.",
@@ -328,20 +324,11 @@ func TestSubstituteEscapesValues(t *testing.T) {
 	}
 }
 
-func TestSubstituteMissingParty(t *testing.T) {
-	_, err := Substitute("{{party0.name}} și {{party3.name}}", func(r Ref) (string, bool) {
-		return "Ion", r.Party == "party0"
-	})
-	const want = "Placeholder substitution failed: Party ID party3 not found or not attached to case"
-	if err == nil || err.Error() != want {
-		t.Fatalf("err = %v, want %q", err, want)
-	}
-	var missing *MissingPartyError
-	if !errors.As(err, &missing) || missing.Party != "party3" {
-		t.Errorf("err = %#v, want a *MissingPartyError for party3", err)
-	}
-	if got := MissingPartyMessage("party3"); got != want {
-		t.Errorf("MissingPartyMessage = %q, want %q", got, want)
+func TestMalformedPlaceholders(t *testing.T) {
+	got := Malformed("{{party0.name}} {{ party1.cnp }} {{Party0.name}} {{party0.first-name}} {{x}} {{party0.name}")
+	want := []string{"{{Party0.name}}", "{{party0.first-name}}", "{{x}}"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Malformed = %q, want %q", got, want)
 	}
 }
 

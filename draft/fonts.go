@@ -33,9 +33,8 @@ type face struct {
 	widths map[rune]int
 }
 
-// faces parses the fonts once per process. Their order is fixed (fpdf numbers fonts in
-// the order they are added, and output must not vary): regular, bold, italic,
-// bold italic, mono; faceOf relies on it.
+// faces parses the fonts once per process, in the order faceOf relies on: regular,
+// bold, italic, bold italic, mono.
 var faces = sync.OnceValue(func() []*face {
 	fs := []*face{
 		{family: sansFamily, style: "", ttf: goregular.TTF},

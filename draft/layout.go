@@ -40,6 +40,7 @@ type line struct {
 	width  float64
 }
 
+// add appends pieces to the line.
 func (l *line) add(ps ...piece) {
 	for _, p := range ps {
 		l.pieces = append(l.pieces, p)

@@ -30,61 +30,50 @@ func Placeholders(markdown string) []Ref {
 	return refs
 }
 
-// MissingPartyError reports a placeholder whose party is not attached to the case.
-type MissingPartyError struct {
-	Party string
-}
-
-// Error returns MissingPartyMessage(e.Party).
-func (e *MissingPartyError) Error() string { return MissingPartyMessage(e.Party) }
-
 // MissingPartyMessage is the message shown when a draft refers to a party that is not
 // attached to its case.
 func MissingPartyMessage(party string) string {
 	return "Placeholder substitution failed: Party ID " + party + " not found or not attached to case"
 }
 
-// Substitute replaces every placeholder in markdown with the value that value gives for
-// it. Values are escaped so that they print literally: a name containing `*`, `_`, `|`,
-// `#` or `[` neither formats text nor breaks a table, and line breaks become spaces.
-// (Inside a code span or code block the escapes would show, so drafts keep placeholders
-// out of code.) If value reports false for a ref, Substitute returns a
-// *MissingPartyError for its party.
-func Substitute(markdown string, value func(Ref) (string, bool)) (string, error) {
-	var err error
-	out := placeholder.ReplaceAllStringFunc(markdown, func(m string) string {
-		sub := placeholder.FindStringSubmatch(m)
-		ref := Ref{Party: sub[1], Field: sub[2]}
-		v, ok := value(ref)
-		if !ok {
-			if err == nil {
-				err = &MissingPartyError{Party: ref.Party}
-			}
-			return m
+// braces matches anything in double braces, placeholder or not.
+var braces = regexp.MustCompile(`\{\{[^{}]*\}\}`)
+
+// Malformed returns the double-braced texts of markdown that are not placeholders
+// ({{Party0.name}}, {{party0.first-name}}), which would otherwise print as they are.
+func Malformed(markdown string) []string {
+	var out []string
+	for _, m := range braces.FindAllString(markdown, -1) {
+		if !placeholder.MatchString(m) {
+			out = append(out, m)
 		}
-		return escape(v)
-	})
-	if err != nil {
-		return "", err
 	}
-	return out, nil
+	return out
+}
+
+// Substitute replaces every placeholder in markdown with the value that value gives for
+// it; the caller checks first that every placeholder has one. Values are escaped so that
+// they print literally: a name containing `*`, `_`, `|`, `#` or `[` neither formats text
+// nor breaks a table, and runs of spaces and line breaks become one space. (Inside a
+// code span or code block the escapes would show, so drafts keep placeholders out of
+// code.)
+func Substitute(markdown string, value func(Ref) string) string {
+	return placeholder.ReplaceAllStringFunc(markdown, func(m string) string {
+		sub := placeholder.FindStringSubmatch(m)
+		return escape(value(Ref{Party: sub[1], Field: sub[2]}))
+	})
 }
 
 // escape backslash-escapes every ASCII punctuation character of v (CommonMark lets any
-// of them be escaped, and GFM tables read `\|` as a literal bar) and turns line breaks
-// into spaces.
+// of them be escaped, and GFM tables read `\|` as a literal bar) and collapses its white
+// space, so that it can neither start a code block nor end in a hard line break.
 func escape(v string) string {
 	var b strings.Builder
-	for _, r := range v {
-		switch {
-		case r == '\r' || r == '\n':
-			b.WriteByte(' ')
-		case strings.ContainsRune("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~", r):
+	for _, r := range strings.Join(strings.Fields(v), " ") {
+		if strings.ContainsRune("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~", r) {
 			b.WriteByte('\\')
-			b.WriteRune(r)
-		default:
-			b.WriteRune(r)
 		}
+		b.WriteRune(r)
 	}
 	return b.String()
 }

@@ -152,6 +152,7 @@ func (r *renderer) blocks(n ast.Node) {
 	}
 }
 
+// block draws one block node of the document.
 func (r *renderer) block(n ast.Node) {
 	switch n := n.(type) {
 	case *ast.Heading:

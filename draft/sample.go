@@ -6,7 +6,7 @@ import (
 )
 
 // Sample returns a synthetic Romanian statement of claim ("cerere de chemare în
-// judecată") that renders to about pages A4 pages: headings, paragraphs with bold and
+// judecată") that renders to about that many A4 pages: headings, paragraphs with bold and
 // italic, nested lists, quotations and tables, with every Romanian diacritic. The same
 // pages always give the same text; benchmarks and tests use it.
 func Sample(pages int) string {

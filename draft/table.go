@@ -108,6 +108,9 @@ func (r *renderer) row(rw row, align []east.Alignment, widths []float64, lh floa
 	}
 }
 
+// headerGrey fills a table's header cells.
+const headerGrey = 230
+
 // drawRow draws lines from to to of every cell of rw, with borders, at the current y.
 func (r *renderer) drawRow(rw row, align []east.Alignment, widths []float64, lh float64, from, to int) {
 	y := r.y()
@@ -115,11 +118,11 @@ func (r *renderer) drawRow(rw row, align []east.Alignment, widths []float64, lh 
 	x := r.x
 	r.pdf.SetDrawColor(120, 120, 120)
 	r.pdf.SetLineWidth(0.2)
-	r.pdf.SetFillColor(230, 230, 230)
 	for c, cell := range rw.cells {
 		box := "D"
 		if rw.header {
 			box = "FD"
+			r.pdf.SetFillColor(headerGrey, headerGrey, headerGrey) // draw sets the code grey
 		}
 		r.pdf.Rect(x, y, widths[c], h, box)
 		a := "L"
@@ -170,6 +173,7 @@ func (r *renderer) columnWidths(cells [][][]word, cols int) []float64 {
 	return widths
 }
 
+// sum adds xs up.
 func sum(xs []float64) float64 {
 	s := 0.0
 	for _, x := range xs {

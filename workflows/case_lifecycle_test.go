@@ -33,7 +33,9 @@ func settle(env *testsuite.TestWorkflowEnvironment, id string, at time.Time) *sc
 func TestCasePaymentActivates(t *testing.T) {
 	env := newCaseEnvQuota(t, false)
 	env.OnActivity(lifecycleActs.RecordPayment, mock.Anything, mock.Anything).Return(
-		func(_ context.Context, in activities.RecordPayment) (schemas.PaymentConfirmed, error) { return in.Payment, nil }).Once()
+		func(_ context.Context, in activities.RecordPayment) (schemas.PaymentConfirmed, error) {
+			return in.Payment, nil
+		}).Once()
 	first := time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
 	second := first.Add(time.Second)
 	var refused *update
