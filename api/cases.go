@@ -30,7 +30,8 @@ var caseIDSpace = uuid.MustParse("4f1c2b1e-8a0f-4a53-9a43-6c1f0e3d2b77")
 // CreateCaseRequest is the body of POST /v1/cases.
 type CreateCaseRequest struct {
 	Description string `json:"description"`
-	// Language is "en", "ro" or "it"; empty means "en".
+	// Language is "en", "ro" or "it"; empty means the description's language (see
+	// guessLanguage).
 	Language string `json:"language"`
 }
 
@@ -64,7 +65,7 @@ func (h *Handlers) createCase(c echo.Context) error {
 	case utf8.RuneCountInString(req.Description) > maxDescriptionChars:
 		return problemf(errInvalidInput, fmt.Sprintf("description is longer than %d characters", maxDescriptionChars))
 	case req.Language == "":
-		req.Language = "en"
+		req.Language = guessLanguage(req.Description)
 	case !slices.Contains(schemas.Languages, req.Language):
 		return problemf(errInvalidInput, fmt.Sprintf("language must be one of %s", strings.Join(schemas.Languages, ", ")))
 	}

@@ -227,14 +227,23 @@ func TestCreateIsIdempotent(t *testing.T) {
 	}
 }
 
+// TestRomanianCase opens a case in Romanian without naming the language: the case is
+// Romanian, and so are the tiering notice and the replies.
 func TestRomanianCase(t *testing.T) {
 	tok := token(t, "gheorghe")
-	r := call(t, "POST", "/v1/cases", tok, map[string]any{"description": "Proprietarul nu îmi returnează garanția", "language": "ro"})
+	r := call(t, "POST", "/v1/cases", tok, map[string]any{"description": "Proprietarul nu îmi returnează garanția"})
 	id := r.body["case_id"].(string)
 	r = call(t, "POST", "/v1/cases/"+id+"/messages", tok, map[string]any{"message": "Arată-mi detaliile cazului"})
 	reply, _ := r.body["reply"].(string)
 	if !strings.Contains(reply, "garanția") || !strings.Contains(reply, "Surse: get_case_details") {
 		t.Errorf("reply = %q", reply)
+	}
+	if r = call(t, "GET", "/v1/cases/"+id, tok, nil); r.body["language"] != "ro" {
+		t.Errorf("language = %v, want ro", r.body["language"])
+	}
+	msgs := call(t, "GET", "/v1/cases/"+id+"/messages", tok, nil).body["messages"].([]any)
+	if notice := msgs[0].(map[string]any)["content"].(string); !strings.HasPrefix(notice, "Nivelul cazului: 1.") {
+		t.Errorf("tiering notice = %q", notice)
 	}
 }
 

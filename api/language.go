@@ -1,0 +1,40 @@
+package api
+
+import (
+	"strings"
+	"unicode"
+)
+
+// languageWords are frequent words that mark a language: a description's language is
+// the one whose words (and, for Romanian, letters) it uses most.
+var languageWords = map[string][]string{
+	"ro": {"și", "şi", "nu", "în", "îmi", "mi", "pentru", "este", "sunt", "care", "meu", "mea", "mei", "cu", "pe", "la", "din", "am", "vreau", "să", "că", "dar"},
+	"it": {"il", "lo", "la", "che", "per", "non", "della", "del", "dei", "mio", "mia", "miei", "sono", "ho", "è", "con", "di", "da", "voglio", "ma", "nel", "alla"},
+	"en": {"the", "my", "and", "is", "to", "of", "i", "me", "for", "with", "was", "want", "but", "not", "has", "have", "it"},
+}
+
+// guessLanguage is the language of a case whose client named none: the description's
+// language, among Romanian, Italian and English, and English when it cannot tell.
+// Romanian's ă, ș and ț count as words of Romanian; a tie goes to Romanian, then
+// Italian, the languages the product serves first.
+func guessLanguage(text string) string {
+	lower := strings.ToLower(text)
+	score := map[string]int{"ro": strings.Count(lower, "ă") + strings.Count(lower, "ș") + strings.Count(lower, "ş") +
+		strings.Count(lower, "ț") + strings.Count(lower, "ţ")}
+	for _, w := range strings.FieldsFunc(lower, func(r rune) bool { return !unicode.IsLetter(r) }) {
+		for lang, words := range languageWords {
+			for _, lw := range words {
+				if w == lw {
+					score[lang]++
+				}
+			}
+		}
+	}
+	best := "en"
+	for _, lang := range []string{"it", "ro"} {
+		if score[lang] > 0 && score[lang] >= score[best] {
+			best = lang
+		}
+	}
+	return best
+}

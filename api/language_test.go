@@ -1,0 +1,20 @@
+package api
+
+import "testing"
+
+func TestGuessLanguage(t *testing.T) {
+	for text, want := range map[string]string{
+		"Proprietarul nu îmi returnează garanția":              "ro",
+		"Angajatorul m-a concediat fără preaviz":               "ro",
+		"Il mio padrone di casa non mi restituisce la caparra": "it",
+		"Sono stato licenziato senza preavviso":                "it",
+		"My landlord kept my deposit and I want to sue him":    "en",
+		"Unpaid invoice": "en",
+		"GDPR":           "en",
+		"Società con sede a Milano, contratto di fornitura e penale per ritardo": "it",
+	} {
+		if got := guessLanguage(text); got != want {
+			t.Errorf("guessLanguage(%q) = %q, want %q", text, got, want)
+		}
+	}
+}
