@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/labstack/echo/v4"
 	commonpb "go.temporal.io/api/common/v1"
@@ -107,7 +108,7 @@ func (h *Handlers) closeCase(c echo.Context) error {
 			return err
 		}
 	}
-	if len(req.Note) > 2000 {
+	if utf8.RuneCountInString(req.Note) > 2000 {
 		return problemf(errInvalidInput, "note is at most 2000 characters")
 	}
 	if cs.Status == schemas.StatusClosed {
