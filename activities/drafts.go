@@ -112,7 +112,7 @@ func (a *Drafts) RenderDraft(ctx context.Context, args schemas.GenerateDraftPDFA
 		DraftID: DraftID(args.DraftName, args.Revision), DraftName: args.DraftName, Revision: args.Revision,
 		Path: DraftPath(args.CaseID, args.DraftName, args.Revision), SHA256: hex.EncodeToString(sum[:]), Size: int64(len(pdf)),
 	}
-	recorded, err := ListDrafts(ctx, a.Cases, args.CaseID)
+	recorded, err := listDrafts(ctx, a.Cases, args.CaseID)
 	if err != nil {
 		return schemas.RenderDraftResult{}, err
 	}
@@ -162,7 +162,7 @@ func (a *Drafts) read(ctx context.Context, key string) ([]byte, error) {
 // RecordDraft records a stored revision in case_details.draft_status, unless it is
 // recorded already.
 func (a *Drafts) RecordDraft(ctx context.Context, in schemas.RecordDraft) error {
-	recorded, err := ListDrafts(ctx, a.Cases, in.CaseID)
+	recorded, err := listDrafts(ctx, a.Cases, in.CaseID)
 	if err != nil {
 		return err
 	}
@@ -179,9 +179,8 @@ func (a *Drafts) RecordDraft(ctx context.Context, in schemas.RecordDraft) error 
 	return nil
 }
 
-// ListDrafts returns a case's recorded draft revisions from case_details.draft_status,
-// by name and revision.
-func ListDrafts(ctx context.Context, cases store.Cases, caseID string) ([]schemas.RenderedDraft, error) {
+// listDrafts reads a case and returns its recorded draft revisions (see RecordedDrafts).
+func listDrafts(ctx context.Context, cases store.Cases, caseID string) ([]schemas.RenderedDraft, error) {
 	c, err := cases.GetCase(ctx, caseID)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, nil
@@ -189,7 +188,13 @@ func ListDrafts(ctx context.Context, cases store.Cases, caseID string) ([]schema
 	if err != nil {
 		return nil, err
 	}
-	status, _ := c.Details["draft_status"].(map[string]any)
+	return RecordedDrafts(c.Details), nil
+}
+
+// RecordedDrafts returns the draft revisions recorded in case_details.draft_status, by
+// name and revision.
+func RecordedDrafts(details map[string]any) []schemas.RenderedDraft {
+	status, _ := details["draft_status"].(map[string]any)
 	out := make([]schemas.RenderedDraft, 0, len(status))
 	for id, v := range status {
 		e, _ := v.(map[string]any)
@@ -204,7 +209,7 @@ func ListDrafts(ctx context.Context, cases store.Cases, caseID string) ([]schema
 	slices.SortFunc(out, func(x, y schemas.RenderedDraft) int {
 		return cmp.Or(cmp.Compare(x.DraftName, y.DraftName), cmp.Compare(x.Revision, y.Revision))
 	})
-	return out, nil
+	return out
 }
 
 // number reads a stored number, whatever integer or float type the database gave.

@@ -146,7 +146,7 @@ func TestRenderDraft(t *testing.T) {
 			t.Errorf("%+v: %q, %v; want %q", bad, got.ErrorMessage, err, c.want)
 		}
 	}
-	drafts, err := ListDrafts(ctx, st, id)
+	drafts, err := listDrafts(ctx, st, id)
 	if err != nil || len(drafts) != 1 || drafts[0].DraftID != "Cerere_rev1" || drafts[0].Revision != 1 {
 		t.Errorf("drafts = %+v, %v", drafts, err)
 	}

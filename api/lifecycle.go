@@ -142,10 +142,7 @@ func (h *Handlers) listDrafts(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	drafts, err := activities.ListDrafts(c.Request().Context(), h.Store, cs.ID)
-	if err != nil {
-		return fmt.Errorf("%w: read drafts: %w", errUnavailable, err)
-	}
+	drafts := activities.RecordedDrafts(cs.Details)
 	for i := range drafts {
 		drafts[i].Path = fmt.Sprintf("/v1/cases/%s/drafts/%s/%d", cs.ID, drafts[i].DraftName, drafts[i].Revision)
 	}
@@ -164,10 +161,7 @@ func (h *Handlers) downloadDraft(c echo.Context) error {
 	}
 	name := c.Param("name")
 	ctx := c.Request().Context()
-	drafts, err := activities.ListDrafts(ctx, h.Store, cs.ID)
-	if err != nil {
-		return fmt.Errorf("%w: read drafts: %w", errUnavailable, err)
-	}
+	drafts := activities.RecordedDrafts(cs.Details)
 	i := slices.IndexFunc(drafts, func(d schemas.RenderedDraft) bool { return d.DraftName == name && d.Revision == rev })
 	if i < 0 {
 		return problemf(store.ErrNotFound, fmt.Sprintf("no revision %d of draft %s", rev, name))
