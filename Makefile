@@ -9,7 +9,7 @@ WORKFLOWCHECK_VERSION := v0.6.0
 BIN := $(CURDIR)/bin
 export GOBIN := $(BIN)
 
-.PHONY: dev test lint bench bench-pdf pdftools tools clean corpus-archive
+.PHONY: dev test lint histories bench bench-pdf pdftools tools clean corpus-archive
 
 # apt installs Debian packages, through sudo unless we are root.
 APT := $(if $(filter 0,$(shell id -u)),,sudo) env DEBIAN_FRONTEND=noninteractive apt-get
@@ -27,6 +27,10 @@ lint: bin/staticcheck bin/workflowcheck
 	go vet ./...
 	$(BIN)/staticcheck ./...
 	$(BIN)/workflowcheck -config workflowcheck.config.yaml ./...
+
+## histories: record again the workflow histories that the replay test checks (see README, "Changing workflow code")
+histories: bin/temporal pdftools
+	LEXFLOW_RECORD_HISTORIES=$(CURDIR)/workflows/testdata/histories go test -count=1 -run '^(TestCaseStory|TestLongCaseContinuesAsNew)$$' ./e2e/
 
 ## bench: chat turns through Temporal next to the same loop in-process
 bench: bin/temporal

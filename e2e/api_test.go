@@ -291,6 +291,7 @@ func TestLongCaseContinuesAsNew(t *testing.T) {
 	if got != 2*state.Turns {
 		t.Errorf("transcript has %d turn records for %d turns", got, state.Turns)
 	}
+	recordHistories(t, "continue-as-new", id)
 }
 
 // TestToggledOffToolNeverRuns switches get_case_details off in both request styles: the

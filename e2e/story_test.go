@@ -288,6 +288,7 @@ func TestCaseStory(t *testing.T) {
 		}
 	}
 	checkHistoriesFree(t, id, canaries)
+	recordHistories(t, "story", id)
 }
 
 // send sends a chat message and fails the test unless the turn answers 200.

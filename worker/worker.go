@@ -43,12 +43,7 @@ func New(c client.Client, taskQueue string, d Deps) worker.Worker {
 
 // Register registers Lexflow's workflows and activities on r.
 func Register(r worker.Registry, d Deps) {
-	r.RegisterWorkflowWithOptions(workflows.Case, workflow.RegisterOptions{Name: schemas.CaseWorkflow})
-	r.RegisterWorkflowWithOptions(workflows.ChatTurn, workflow.RegisterOptions{Name: schemas.ChatTurnWorkflow})
-	r.RegisterWorkflowWithOptions(workflows.Tiering, workflow.RegisterOptions{Name: schemas.TieringWorkflow})
-	r.RegisterWorkflowWithOptions(workflows.Quota, workflow.RegisterOptions{Name: schemas.QuotaWorkflow})
-	r.RegisterWorkflowWithOptions(workflows.Draft, workflow.RegisterOptions{Name: schemas.DraftWorkflow})
-	r.RegisterWorkflowWithOptions(workflows.SupportTicket, workflow.RegisterOptions{Name: schemas.SupportTicketWorkflow})
+	RegisterWorkflows(r)
 	r.RegisterActivity(&activities.Lifecycle{Cases: d.Store, Subscriptions: d.Store, Tickets: d.Store, Transcripts: d.Store})
 	r.RegisterActivity(&activities.Drafts{Cases: d.Store, Parties: d.Store, Blobs: d.Blobs})
 	r.RegisterActivity(&activities.Cases{Store: d.Store, Parties: d.Store})
@@ -58,4 +53,15 @@ func Register(r worker.Registry, d Deps) {
 	r.RegisterActivity(web)
 	r.RegisterActivity(&activities.Enriched{Web: web, Corpus: d.Corpus, Reasoner: d.Models[schemas.RoleReasoner], Prompts: d.Prompts})
 	r.RegisterActivity(&activities.Model{Clients: d.Models, Transcripts: d.Store, Memories: d.Store, Prompts: d.Prompts})
+}
+
+// RegisterWorkflows registers Lexflow's workflows on r under their names in schemas: a
+// worker's, or a replayer's that checks recorded histories against today's code.
+func RegisterWorkflows(r worker.WorkflowRegistry) {
+	r.RegisterWorkflowWithOptions(workflows.Case, workflow.RegisterOptions{Name: schemas.CaseWorkflow})
+	r.RegisterWorkflowWithOptions(workflows.ChatTurn, workflow.RegisterOptions{Name: schemas.ChatTurnWorkflow})
+	r.RegisterWorkflowWithOptions(workflows.Tiering, workflow.RegisterOptions{Name: schemas.TieringWorkflow})
+	r.RegisterWorkflowWithOptions(workflows.Quota, workflow.RegisterOptions{Name: schemas.QuotaWorkflow})
+	r.RegisterWorkflowWithOptions(workflows.Draft, workflow.RegisterOptions{Name: schemas.DraftWorkflow})
+	r.RegisterWorkflowWithOptions(workflows.SupportTicket, workflow.RegisterOptions{Name: schemas.SupportTicketWorkflow})
 }
