@@ -18,23 +18,33 @@ APT := $(if $(filter 0,$(shell id -u)),,sudo) env DEBIAN_FRONTEND=noninteractive
 dev: bin/temporal
 	go run ./cmd/lexflow dev
 
+# TEST_CORPUS is the legal corpus the test packages share (package internal/testcorpus),
+# built once by a plain binary in seconds: under the race detector every package that
+# needs one would spend about 100 s building its own.
+TEST_CORPUS := $(CURDIR)/data/test/corpus.db
+
 ## test: vet, lint, and run every test (unit, integration and end-to-end) with the race detector
 test: bin/temporal pdftools lint
-	go test -race -timeout 20m ./...
+	LEXFLOW_CORPUS_DB=$(TEST_CORPUS) go run ./cmd/lexflow corpus load
+	LEXFLOW_TEST_CORPUS=$(TEST_CORPUS) go test -race -timeout 20m ./...
 
-## lint: go vet, staticcheck and Temporal's workflowcheck
+## lint: go vet, staticcheck, Temporal's workflowcheck, a tidy go.mod, and api and tools free of worker code
 lint: bin/staticcheck bin/workflowcheck
 	go vet ./...
 	$(BIN)/staticcheck ./...
 	$(BIN)/workflowcheck -config workflowcheck.config.yaml ./...
+	go mod tidy -diff
+	@if go list -deps ./api ./tools | grep -qx 'github.com/lexflow/lexflow/activities'; then \
+		echo "lint: api and tools must not import activities (go list -deps ./api ./tools)"; exit 1; fi
 
-## histories: record again the workflow histories that the replay test checks (see README, "Changing workflow code")
+## histories: record a set of workflow histories for the replay test: make histories SET=<name> (see README, "Changing workflow code")
 histories: bin/temporal pdftools
-	LEXFLOW_RECORD_HISTORIES=$(CURDIR)/workflows/testdata/histories go test -count=1 -run '^(TestCaseStory|TestLongCaseContinuesAsNew)$$' ./e2e/
+	@test -n "$(SET)" || { echo 'usage: make histories SET=<name>, e.g. SET=$$(date +%F)-what-changed'; exit 1; }
+	LEXFLOW_RECORD_HISTORIES=$(CURDIR)/workflows/testdata/histories/$(SET) go test -count=1 -run '^(TestCaseStory|TestLongCaseContinuesAsNew)$$' ./e2e/api/ ./e2e/story/
 
 ## bench: chat turns through Temporal next to the same loop in-process
 bench: bin/temporal
-	go test -run '^$$' -bench . -benchtime 200x ./e2e/
+	go test -run '^$$' -bench . -benchtime 200x ./e2e/bench/
 
 ## bench-pdf: a 10-page draft rendered by Lexflow's pure-Go renderer next to WeasyPrint
 bench-pdf:

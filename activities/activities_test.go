@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -18,10 +17,11 @@ import (
 
 	"github.com/lexflow/lexflow/config"
 	"github.com/lexflow/lexflow/corpus"
-	"github.com/lexflow/lexflow/devenv"
-	"github.com/lexflow/lexflow/lexetools"
+	"github.com/lexflow/lexflow/internal/devenv"
+	"github.com/lexflow/lexflow/internal/lexetools"
+	"github.com/lexflow/lexflow/internal/prompts"
+	"github.com/lexflow/lexflow/internal/testcorpus"
 	"github.com/lexflow/lexflow/llm"
-	"github.com/lexflow/lexflow/prompts"
 	"github.com/lexflow/lexflow/schemas"
 	"github.com/lexflow/lexflow/store"
 	"github.com/lexflow/lexflow/store/mongostore"
@@ -46,10 +46,11 @@ func TestMain(m *testing.M) {
 	if st, err = mongostore.Open(context.Background(), f.URI, "activities"); err != nil {
 		panic(err)
 	}
-	if _, err := corpus.Build(context.Background(), filepath.Join(dir, "corpus.db")); err != nil {
+	corpusDB, err := testcorpus.Path(context.Background(), dir)
+	if err != nil {
 		panic(err)
 	}
-	if lc, err = corpus.Open(filepath.Join(dir, "corpus.db")); err != nil {
+	if lc, err = corpus.Open(corpusDB); err != nil {
 		panic(err)
 	}
 	code := m.Run()
@@ -84,19 +85,19 @@ func TestCallModelAssemblesTheSystemPrompt(t *testing.T) {
 		t.Fatal(err)
 	}
 	client, got := recordingModel(t)
-	m := &Model{Clients: map[string]*llm.Client{schemas.RoleAssistant: client}, Transcripts: st, Memories: st, Prompts: lib}
+	m := &Model{Clients: map[schemas.ModelRole]*llm.Client{schemas.ModelAssistant: client}, Transcripts: st, Memories: st, Prompts: &SystemPrompts{Library: lib, Versions: st}}
 	caseID := fmt.Sprint("model-", time.Now().UnixNano())
 	if _, err := st.PutMemory(ctx, "ana", "Clienta preferă răspunsuri scurte."); err != nil {
 		t.Fatal(err)
 	}
 	if err := st.AppendRecords(ctx,
-		store.Record{ID: caseID + ":1:u", CaseID: caseID, TurnNo: 1, Role: store.RoleUser, Content: "Proprietarul nu îmi dă garanția înapoi"},
-		store.Record{ID: caseID + ":1:a", CaseID: caseID, TurnNo: 1, Seq: 1, Role: store.RoleAssistant, Content: "Am notat."},
-		store.Record{ID: caseID + ":2:u", CaseID: caseID, TurnNo: 2, Role: store.RoleUser, Content: "Și chiria pe martie?"},
+		store.Record{ID: caseID + ":1:u", CaseID: caseID, TurnNo: 1, Role: schemas.RecordUser, Content: "Proprietarul nu îmi dă garanția înapoi"},
+		store.Record{ID: caseID + ":1:a", CaseID: caseID, TurnNo: 1, Seq: 1, Role: schemas.RecordAssistant, Content: "Am notat."},
+		store.Record{ID: caseID + ":2:u", CaseID: caseID, TurnNo: 2, Role: schemas.RecordUser, Content: "Și chiria pe martie?"},
 	); err != nil {
 		t.Fatal(err)
 	}
-	req := schemas.ModelRequest{Role: schemas.RoleAssistant, CaseID: caseID, TurnNo: 3, Language: "ro", UserID: "ana",
+	req := schemas.ModelRequest{Role: schemas.ModelAssistant, CaseID: caseID, TurnNo: 3, Language: "ro", UserID: "ana",
 		Messages: []schemas.ChatMessage{{Role: schemas.MsgUser, Content: "Ce fac cu garantia?"}},
 		Tools:    []string{schemas.ToolGetCaseDetails}, LegalToolsOff: true, UseMemory: true, UseRAG: true, Query: "Ce fac cu garantia?"}
 	if _, err := m.CallModel(ctx, req); err != nil {
@@ -129,10 +130,10 @@ func TestCallModelAssemblesTheSystemPrompt(t *testing.T) {
 
 func TestRelevantEarlier(t *testing.T) {
 	recs := []store.Record{
-		{TurnNo: 1, Role: store.RoleUser, Content: "Contractul de închiriere a expirat în martie."},
-		{TurnNo: 1, Role: store.RoleTool, Content: "contractul garanția chiria"},
-		{TurnNo: 2, Role: store.RoleUser, Content: "Garanția nu a fost returnată de proprietar."},
-		{TurnNo: 3, Role: store.RoleAssistant, Content: "Vom verifica garantia și contractul."},
+		{TurnNo: 1, Role: schemas.RecordUser, Content: "Contractul de închiriere a expirat în martie."},
+		{TurnNo: 1, Role: schemas.RecordTool, Content: "contractul garanția chiria"},
+		{TurnNo: 2, Role: schemas.RecordUser, Content: "Garanția nu a fost returnată de proprietar."},
+		{TurnNo: 3, Role: schemas.RecordAssistant, Content: "Vom verifica garantia și contractul."},
 	}
 	got := relevantEarlier("Ce se întâmplă cu GARANTIA din contract?", recs, 2)
 	if len(got) != 2 || !strings.HasPrefix(got[0], "turn 3, assistant:") || !strings.HasPrefix(got[1], "turn 2, user:") {
@@ -297,7 +298,7 @@ func TestResearchThroughALexeToolsService(t *testing.T) {
 
 func TestGetPartyIDByName(t *testing.T) {
 	ctx := context.Background()
-	a := &Cases{Store: st, Parties: st}
+	a := &Parties{Cases: st, Parties: st}
 	id := fmt.Sprint("parties-", time.Now().UnixNano())
 	if _, err := st.CreateCase(ctx, store.Case{ID: id, UserID: "u", Details: store.NewDetails("d")}); err != nil {
 		t.Fatal(err)

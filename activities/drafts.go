@@ -2,7 +2,6 @@ package activities
 
 import (
 	"bytes"
-	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -16,8 +15,8 @@ import (
 
 	"go.temporal.io/sdk/temporal"
 
-	"github.com/lexflow/lexflow/blob"
-	"github.com/lexflow/lexflow/draft"
+	"github.com/lexflow/lexflow/internal/blob"
+	"github.com/lexflow/lexflow/internal/draft"
 	"github.com/lexflow/lexflow/schemas"
 	"github.com/lexflow/lexflow/store"
 )
@@ -54,16 +53,8 @@ var partyFields = map[string]func(store.Party) string{
 	"email":   func(p store.Party) string { return p.Email },
 }
 
-// DraftPath is where a draft revision's PDF is stored in the blob store.
-func DraftPath(caseID, name string, revision int) string {
-	return fmt.Sprintf("cases/%s/drafts/%s/rev-%d.pdf", caseID, name, revision)
-}
-
-// DraftID is a draft revision's key in case_details.draft_status.
-func DraftID(name string, revision int) string { return fmt.Sprintf("%s_rev%d", name, revision) }
-
 // RenderDraft checks that every placeholder names a field of a party attached to the
-// case, fills them in, renders the PDF and stores it at DraftPath. It is idempotent per
+// case, fills them in, renders the PDF and stores it at schemas.DraftPath. It is idempotent per
 // (case, name, revision): the same content gives the same PDF, stored once; other
 // content under a stored revision is refused, naming the next free revision. Faults of
 // the draft are answers for the model; store and blob errors are retried.
@@ -109,8 +100,8 @@ func (a *Drafts) RenderDraft(ctx context.Context, args schemas.GenerateDraftPDFA
 	}
 	sum := sha256.Sum256(pdf)
 	d := schemas.RenderedDraft{
-		DraftID: DraftID(args.DraftName, args.Revision), DraftName: args.DraftName, Revision: args.Revision,
-		Path: DraftPath(args.CaseID, args.DraftName, args.Revision), SHA256: hex.EncodeToString(sum[:]), Size: int64(len(pdf)),
+		DraftID: schemas.DraftID(args.DraftName, args.Revision), DraftName: args.DraftName, Revision: args.Revision,
+		Path: schemas.DraftPath(args.CaseID, args.DraftName, args.Revision), SHA256: hex.EncodeToString(sum[:]), Size: int64(len(pdf)),
 	}
 	recorded, err := listDrafts(ctx, a.Cases, args.CaseID)
 	if err != nil {
@@ -140,7 +131,7 @@ func (a *Drafts) RenderDraft(ctx context.Context, args schemas.GenerateDraftPDFA
 	if err := a.Blobs.Put(ctx, d.Path, pdf); errors.Is(err, blob.ErrBadKey) {
 		return schemas.RenderDraftResult{}, temporal.NewNonRetryableApplicationError(err.Error(), schemas.ErrInvalidArgs, err)
 	} else if err != nil {
-		return schemas.RenderDraftResult{}, fmt.Errorf("cloud storage upload failed: %w", err)
+		return schemas.RenderDraftResult{}, fmt.Errorf("store the PDF: %w", err)
 	}
 	d.CreatedAt = a.now()
 	return schemas.RenderDraftResult{Draft: d}, nil
@@ -174,12 +165,13 @@ func (a *Drafts) RecordDraft(ctx context.Context, in schemas.RecordDraft) error 
 		"size": d.Size, "created_at": d.CreatedAt, "status": "generated"}
 	_, err = a.Cases.UpdateDetails(ctx, in.CaseID, 0, map[string]any{"draft_status." + d.DraftID: entry})
 	if err != nil {
-		return fmt.Errorf("firestore update failed: %w", err)
+		return fmt.Errorf("record the draft in case_details: %w", err)
 	}
 	return nil
 }
 
-// listDrafts reads a case and returns its recorded draft revisions (see RecordedDrafts).
+// listDrafts reads a case and returns its recorded draft revisions (see
+// schemas.RecordedDrafts).
 func listDrafts(ctx context.Context, cases store.Cases, caseID string) ([]schemas.RenderedDraft, error) {
 	c, err := cases.GetCase(ctx, caseID)
 	if errors.Is(err, store.ErrNotFound) {
@@ -188,43 +180,7 @@ func listDrafts(ctx context.Context, cases store.Cases, caseID string) ([]schema
 	if err != nil {
 		return nil, err
 	}
-	return RecordedDrafts(c.Details), nil
-}
-
-// RecordedDrafts returns the draft revisions recorded in case_details.draft_status, by
-// name and revision.
-func RecordedDrafts(details map[string]any) []schemas.RenderedDraft {
-	status, _ := details["draft_status"].(map[string]any)
-	out := make([]schemas.RenderedDraft, 0, len(status))
-	for id, v := range status {
-		e, _ := v.(map[string]any)
-		d := schemas.RenderedDraft{DraftID: id}
-		d.DraftName, _ = e["draft_name"].(string)
-		d.Path, _ = e["path"].(string)
-		d.SHA256, _ = e["sha256"].(string)
-		d.Revision, d.Size = int(number(e["revision"])), number(e["size"])
-		d.CreatedAt, _ = e["created_at"].(time.Time)
-		out = append(out, d)
-	}
-	slices.SortFunc(out, func(x, y schemas.RenderedDraft) int {
-		return cmp.Or(cmp.Compare(x.DraftName, y.DraftName), cmp.Compare(x.Revision, y.Revision))
-	})
-	return out
-}
-
-// number reads a stored number, whatever integer or float type the database gave.
-func number(v any) int64 {
-	switch n := v.(type) {
-	case int32:
-		return int64(n)
-	case int64:
-		return n
-	case int:
-		return int64(n)
-	case float64:
-		return int64(n)
-	}
-	return 0
+	return schemas.RecordedDrafts(c.Details), nil
 }
 
 // fieldNames lists the placeholder fields, sorted.

@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/lexflow/lexflow/corpus"
+	"github.com/lexflow/lexflow/internal/prompts"
 	"github.com/lexflow/lexflow/llm"
-	"github.com/lexflow/lexflow/prompts"
 	"github.com/lexflow/lexflow/schemas"
 )
 
@@ -18,7 +18,7 @@ type Enriched struct {
 	Web      *Web
 	Corpus   *corpus.Store
 	Reasoner *llm.Client
-	Prompts  *prompts.Library
+	Prompts  *SystemPrompts
 }
 
 // In-force statuses of a result's references, as LEXE's vigenza field reports them.
@@ -75,8 +75,12 @@ func (a *Enriched) analyse(ctx context.Context, args schemas.LexSearchEnrichedAr
 		fmt.Fprintf(&b, "- %s (%s): %s\n", r.Title, r.URL, clip(r.Content, 800))
 	}
 	b.WriteString("\n" + refs + "\nAnalyse what these sources say about the question, relying only on them.")
+	system, err := a.Prompts.System(ctx, schemas.ModelReasoner, prompts.Context{Language: args.Language})
+	if err != nil {
+		return "", err
+	}
 	msgs := []schemas.ChatMessage{
-		{Role: schemas.MsgSystem, Content: a.Prompts.System(schemas.RoleReasoner, prompts.Context{Language: args.Language})},
+		{Role: schemas.MsgSystem, Content: system},
 		{Role: schemas.MsgUser, Content: b.String()},
 	}
 	resp, err := a.Reasoner.Complete(ctx, msgs, nil)

@@ -9,11 +9,11 @@ import (
 	"time"
 
 	"github.com/lexflow/lexflow/config"
+	"github.com/lexflow/lexflow/internal/prompts"
+	"github.com/lexflow/lexflow/internal/searxng"
 	"github.com/lexflow/lexflow/llm"
 	"github.com/lexflow/lexflow/llm/offline"
-	"github.com/lexflow/lexflow/prompts"
 	"github.com/lexflow/lexflow/schemas"
-	"github.com/lexflow/lexflow/searxng"
 )
 
 // enrichedSearx answers as SearXNG does, with results that cite an article in force, a
@@ -42,7 +42,7 @@ func TestLexSearchEnriched(t *testing.T) {
 	web := &Web{SearXNG: enrichedSearx(t)}
 
 	// Without a reasoner: shape B, each result with its references' status.
-	out, err := (&Enriched{Web: web, Corpus: lc, Prompts: lib}).LexSearchEnriched(ctx, schemas.LexSearchEnrichedArgs{Query: "fatto illecito", Language: "it"})
+	out, err := (&Enriched{Web: web, Corpus: lc, Prompts: &SystemPrompts{Library: lib, Versions: st}}).LexSearchEnriched(ctx, schemas.LexSearchEnrichedArgs{Query: "fatto illecito", Language: "it"})
 	b, ok := out.(schemas.EnrichedResults)
 	if err != nil || !ok || len(b.Results) != 3 {
 		t.Fatalf("shape B: %+v, %v", out, err)
@@ -57,7 +57,7 @@ func TestLexSearchEnriched(t *testing.T) {
 	}
 
 	// With the reasoner: shape A, its analysis and the references.
-	out, err = (&Enriched{Web: web, Corpus: lc, Reasoner: reasoner, Prompts: lib}).LexSearchEnriched(ctx, schemas.LexSearchEnrichedArgs{Query: "fatto illecito", Language: "it"})
+	out, err = (&Enriched{Web: web, Corpus: lc, Reasoner: reasoner, Prompts: &SystemPrompts{Library: lib, Versions: st}}).LexSearchEnriched(ctx, schemas.LexSearchEnrichedArgs{Query: "fatto illecito", Language: "it"})
 	a, ok := out.(schemas.EnrichedAnalysis)
 	if err != nil || !ok {
 		t.Fatalf("shape A: %+v, %v", out, err)

@@ -6,10 +6,11 @@ import (
 
 	"go.temporal.io/sdk/temporal"
 
+	"github.com/lexflow/lexflow/internal/prompts"
 	"github.com/lexflow/lexflow/llm"
-	"github.com/lexflow/lexflow/prompts"
 	"github.com/lexflow/lexflow/schemas"
 	"github.com/lexflow/lexflow/store"
+	"github.com/lexflow/lexflow/tools"
 )
 
 // historyRecords is how many records of a case's earlier turns accompany a model call.
@@ -18,10 +19,10 @@ const historyRecords = 20
 // Model calls the model roles. The clients hold the API keys, which therefore never
 // leave the worker: workflows send only the role, the case and the turn's messages.
 type Model struct {
-	Clients     map[string]*llm.Client
+	Clients     map[schemas.ModelRole]*llm.Client
 	Transcripts store.Transcripts
 	Memories    store.Memories
-	Prompts     *prompts.Library
+	Prompts     *SystemPrompts
 }
 
 // CallModel asks a role for the next step of a turn. It prepends the system prompt (the
@@ -30,7 +31,7 @@ type Model struct {
 // offers the named tools. A request the endpoint refuses is a non-retryable
 // ErrModelRejected; anything else is retried by the activity's retry policy.
 func (m *Model) CallModel(ctx context.Context, req schemas.ModelRequest) (schemas.ModelResponse, error) {
-	client, ok := m.Clients[schemas.EndpointOf(req.Role)]
+	client, ok := m.Clients[req.Role.Endpoint()]
 	if !ok {
 		return schemas.ModelResponse{}, temporal.NewNonRetryableApplicationError(
 			fmt.Sprintf("no model configured for role %q", req.Role), schemas.ErrInvalidArgs, nil)
@@ -51,44 +52,42 @@ func (m *Model) CallModel(ctx context.Context, req schemas.ModelRequest) (schema
 		pc.Earlier = relevantEarlier(req.Query, earlier, ragResults)
 	}
 	history := earlier[max(len(earlier)-historyRecords, 0):]
-	msgs := []schemas.ChatMessage{{Role: schemas.MsgSystem, Content: m.Prompts.System(req.Role, pc)}}
+	system, err := m.Prompts.System(ctx, req.Role, pc)
+	if err != nil {
+		return schemas.ModelResponse{}, err
+	}
+	msgs := []schemas.ChatMessage{{Role: schemas.MsgSystem, Content: system}}
 	for _, r := range history {
 		switch r.Role {
-		case store.RoleUser:
+		case schemas.RecordUser:
 			msgs = append(msgs, schemas.ChatMessage{Role: schemas.MsgUser, Content: r.Content})
-		case store.RoleAssistant:
+		case schemas.RecordAssistant:
 			msgs = append(msgs, schemas.ChatMessage{Role: schemas.MsgAssistant, Content: r.Content})
 		}
 	}
 	msgs = append(msgs, req.Messages...)
-	tools, err := toolDefinitions(req.Tools)
+	defs, err := toolDefinitions(req.Tools)
 	if err != nil {
 		return schemas.ModelResponse{}, temporal.NewNonRetryableApplicationError(err.Error(), schemas.ErrInvalidArgs, err)
 	}
-	resp, err := client.Complete(ctx, msgs, tools)
+	resp, err := client.Complete(ctx, msgs, defs)
 	if err != nil && !llm.Retryable(err) {
 		return schemas.ModelResponse{}, temporal.NewNonRetryableApplicationError(err.Error(), schemas.ErrModelRejected, err)
 	}
 	return resp, err
 }
 
-// toolDefinitions turns tool names into the definitions the model sees, from the JSON
-// Schemas in schemas/tools.
+// toolDefinitions are the registry's definitions of the named tools, as the model is
+// offered them.
 func toolDefinitions(names []string) ([]llm.Tool, error) {
 	out := make([]llm.Tool, 0, len(names))
 	for _, n := range names {
-		s, err := schemas.ToolSchema(n)
-		if err != nil {
-			return nil, err
+		t, ok := tools.Get(n)
+		if !ok {
+			return nil, fmt.Errorf("no tool %q in the registry", n)
 		}
-		desc, _ := s["description"].(string)
-		params := map[string]any{}
-		for k, v := range s {
-			if k != "$schema" && k != "title" && k != "description" {
-				params[k] = v
-			}
-		}
-		out = append(out, llm.Tool{Name: n, Description: desc, Parameters: params})
+		d := t.Definition()
+		out = append(out, llm.Tool{Name: d.Name, Description: d.Description, Parameters: d.Parameters})
 	}
 	return out, nil
 }
@@ -98,16 +97,20 @@ func toolDefinitions(names []string) ([]llm.Tool, error) {
 // purpose it answers from the escalation prompt, with its advice on a failed tool.
 // A model that refuses the request is an answer; anything else is retried.
 func (m *Model) ConsultReasoner(ctx context.Context, args schemas.ConsultReasonerArgs) (schemas.ConsultReasonerResult, error) {
-	role := schemas.RoleReasoner
+	role := schemas.ModelReasoner
 	if args.Purpose == schemas.ConsultPurposeEscalation {
-		role = schemas.RoleEscalation
+		role = schemas.ModelEscalation
 	}
-	client, ok := m.Clients[schemas.EndpointOf(role)]
+	client, ok := m.Clients[role.Endpoint()]
 	if !ok {
 		return schemas.ConsultReasonerResult{Status: schemas.ResultError, ErrorMessage: "no reasoner is configured"}, nil
 	}
+	system, err := m.Prompts.System(ctx, role, prompts.Context{CaseID: args.CaseID, Language: args.Language})
+	if err != nil {
+		return schemas.ConsultReasonerResult{}, err
+	}
 	msgs := []schemas.ChatMessage{
-		{Role: schemas.MsgSystem, Content: m.Prompts.System(role, prompts.Context{CaseID: args.CaseID, Language: args.Language})},
+		{Role: schemas.MsgSystem, Content: system},
 		{Role: schemas.MsgUser, Content: args.ContextSummary + "\n\nQuestion: " + args.SpecificQuestion},
 	}
 	resp, err := client.Complete(ctx, msgs, nil)

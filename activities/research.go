@@ -78,7 +78,7 @@ func upstreamError(err error) error {
 	if (errors.As(err, &gateway) && gateway.Retryable()) || (errors.As(err, &netErr) && netErr.Timeout()) {
 		return err
 	}
-	return temporal.NewNonRetryableApplicationError(err.Error(), "SearchFailed", err)
+	return temporal.NewNonRetryableApplicationError(err.Error(), schemas.ErrSearchFailed, err)
 }
 
 // corpusBackend answers the search tools from the shipped corpus.

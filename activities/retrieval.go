@@ -7,6 +7,7 @@ import (
 	"unicode"
 
 	"github.com/lexflow/lexflow/corpus"
+	"github.com/lexflow/lexflow/schemas"
 	"github.com/lexflow/lexflow/store"
 )
 
@@ -30,7 +31,7 @@ func relevantEarlier(query string, recs []store.Record, k int) []string {
 	}
 	var hits []hit
 	for _, r := range recs {
-		if r.Role != store.RoleUser && r.Role != store.RoleAssistant {
+		if r.Role != schemas.RecordUser && r.Role != schemas.RecordAssistant {
 			continue
 		}
 		have := words(r.Content)

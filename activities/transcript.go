@@ -2,7 +2,6 @@ package activities
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/lexflow/lexflow/schemas"
 	"github.com/lexflow/lexflow/store"
@@ -17,8 +16,8 @@ type Transcript struct {
 // RecordUserMessage stores the user's message at the start of a turn.
 func (a *Transcript) RecordUserMessage(ctx context.Context, in schemas.RecordUserMessage) error {
 	return a.Store.AppendRecords(ctx, store.Record{
-		ID: in.TurnID + ":user", CaseID: in.CaseID, UserID: in.UserID, TurnID: in.TurnID, TurnNo: in.TurnNo,
-		Seq: 0, Role: store.RoleUser, Content: in.Message, CreatedAt: in.At,
+		ID: schemas.UserRecordID(in.TurnID), CaseID: in.CaseID, UserID: in.UserID, TurnID: in.TurnID, TurnNo: in.TurnNo,
+		Seq: 0, Role: schemas.RecordUser, Content: in.Message, CreatedAt: in.At,
 	})
 }
 
@@ -28,15 +27,15 @@ func (a *Transcript) RecordTurn(ctx context.Context, in schemas.RecordTurn) erro
 	recs := make([]store.Record, 0, len(res.ToolsUsed)+1)
 	for i, t := range res.ToolsUsed {
 		recs = append(recs, store.Record{
-			ID: fmt.Sprintf("%s:tool:%d", res.TurnID, i+1), CaseID: in.CaseID, UserID: in.UserID,
-			TurnID: res.TurnID, TurnNo: in.TurnNo, Seq: i + 1, Role: store.RoleTool, Content: t.Summary,
+			ID: schemas.ToolRecordID(res.TurnID, i+1), CaseID: in.CaseID, UserID: in.UserID,
+			TurnID: res.TurnID, TurnNo: in.TurnNo, Seq: i + 1, Role: schemas.RecordTool, Content: t.Summary,
 			Tool:      &store.ToolRecord{Name: t.Tool, Args: string(t.Args), Status: t.Status, LatencyMS: t.LatencyMS, Error: t.Error},
 			CreatedAt: in.At,
 		})
 	}
 	recs = append(recs, store.Record{
-		ID: res.TurnID + ":assistant", CaseID: in.CaseID, UserID: in.UserID, TurnID: res.TurnID, TurnNo: in.TurnNo,
-		Seq: len(res.ToolsUsed) + 1, Role: store.RoleAssistant, Content: res.Reply, CreatedAt: in.At,
+		ID: schemas.AssistantRecordID(res.TurnID), CaseID: in.CaseID, UserID: in.UserID, TurnID: res.TurnID, TurnNo: in.TurnNo,
+		Seq: len(res.ToolsUsed) + 1, Role: schemas.RecordAssistant, Content: res.Reply, CreatedAt: in.At,
 	})
 	return a.Store.AppendRecords(ctx, recs...)
 }

@@ -6,8 +6,8 @@ import (
 
 	"go.temporal.io/sdk/temporal"
 
+	"github.com/lexflow/lexflow/internal/searxng"
 	"github.com/lexflow/lexflow/schemas"
-	"github.com/lexflow/lexflow/searxng"
 )
 
 // Web are the activities that search the web through SearXNG.
@@ -18,11 +18,10 @@ type Web struct {
 
 // Result caps, as LEXE's executors keep them.
 const (
-	webMaxResults  = 5
-	webContentMax  = 500
-	lexResults     = 10
-	lexContentMax  = 800
-	errUnavailable = "ToolUnavailable"
+	webMaxResults = 5
+	webContentMax = 500
+	lexResults    = 10
+	lexContentMax = 800
 )
 
 // WebSearch is web_search: SearXNG's results for the query, at most 5.
@@ -50,7 +49,7 @@ func (a *Web) LexSearch(ctx context.Context, args schemas.LexSearchArgs) (schema
 // search calls SearXNG, its failures sorted by upstreamError.
 func (a *Web) search(ctx context.Context, q, lang string) ([]searxng.Result, error) {
 	if a.SearXNG == nil {
-		return nil, temporal.NewNonRetryableApplicationError("web search is not configured (SEARXNG_URL)", errUnavailable, nil)
+		return nil, temporal.NewNonRetryableApplicationError("web search is not configured (SEARXNG_URL)", schemas.ErrToolUnavailable, nil)
 	}
 	res, err := a.SearXNG.Search(ctx, q, lang)
 	if err != nil {

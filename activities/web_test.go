@@ -12,8 +12,8 @@ import (
 
 	"go.temporal.io/sdk/temporal"
 
+	"github.com/lexflow/lexflow/internal/searxng"
 	"github.com/lexflow/lexflow/schemas"
-	"github.com/lexflow/lexflow/searxng"
 )
 
 // searx serves SearXNG's JSON shape: n results alternating a legal site and another.

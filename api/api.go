@@ -3,19 +3,15 @@
 package api
 
 import (
-	"context"
 	"log/slog"
-	"net/http"
-	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
-	"github.com/labstack/echo/v4/middleware"
 	"go.temporal.io/sdk/client"
 
-	"github.com/lexflow/lexflow/auth"
-	"github.com/lexflow/lexflow/blob"
-	"github.com/lexflow/lexflow/prompts"
+	"github.com/lexflow/lexflow/internal/auth"
+	"github.com/lexflow/lexflow/internal/blob"
+	"github.com/lexflow/lexflow/internal/prompts"
 	"github.com/lexflow/lexflow/store"
 )
 
@@ -40,80 +36,16 @@ type Handlers struct {
 	// lists it as stuck.
 	UserWait   time.Duration
 	StuckAfter time.Duration
+	// Dev serves the dev-only routes of the route table.
+	Dev bool
 }
 
 // maxBody bounds a request body; the longest valid message fits well inside it.
 const maxBody = "256K"
 
-// New returns the Echo server with every route.
+// New returns the Echo server with every route of the route table.
 func New(h *Handlers) *echo.Echo {
-	e := echo.New()
-	e.HideBanner, e.HidePort = true, true
-	e.HTTPErrorHandler = errorHandler(h.Log)
-	e.Use(middleware.Recover(), middleware.BodyLimit(maxBody), h.logRequests)
-
-	e.GET("/healthz", h.health)
-	v1 := e.Group("/v1", h.authenticate)
-	v1.POST("/cases", h.createCase)
-	v1.GET("/cases/:id", h.getCase)
-	v1.POST("/cases/:id/messages", h.sendMessage)
-	v1.GET("/cases/:id/messages", h.listMessages)
-	v1.POST("/cases/:id/turns/current/cancel", h.cancelTurn)
-	v1.POST("/cases/:id/parties", h.addParty)
-	v1.GET("/cases/:id/parties", h.listParties)
-	v1.GET("/cases/:id/parties/:party", h.getParty)
-	v1.POST("/cases/:id/payment", h.confirmPayment)
-	v1.POST("/cases/:id/close", h.closeCase)
-	v1.GET("/cases/:id/drafts", h.listDrafts)
-	v1.GET("/cases/:id/drafts/:name/:revision", h.downloadDraft)
-	v1.GET("/support/cases", h.supportCases, requireRole(auth.RoleSupport))
-	v1.GET("/support/cases/:id/tickets", h.supportTickets, requireRole(auth.RoleSupport))
-	v1.POST("/support/cases/:id/resume", h.resumeCase, requireRole(auth.RoleSupport))
-	v1.PUT("/admin/subscriptions/:id", h.putSubscription, requireRole(auth.RoleAdmin))
-	v1.GET("/tools", h.listTools)
-	v1.GET("/me/memory", h.getMemory)
-	v1.PUT("/me/memory", h.putMemory)
-	v1.POST("/admin/prompts/reload", h.reloadPrompts, requireRole(auth.RoleAdmin))
-	return e
-}
-
-// identityKey is where authenticate leaves the caller's identity in the Echo context.
-const identityKey = "identity"
-
-// authenticate verifies the bearer token and records who is calling.
-func (h *Handlers) authenticate(next echo.HandlerFunc) echo.HandlerFunc {
-	return func(c echo.Context) error {
-		header := c.Request().Header.Get(echo.HeaderAuthorization)
-		token, ok := strings.CutPrefix(header, "Bearer ")
-		if !ok || strings.TrimSpace(token) == "" {
-			return problemf(auth.ErrUnauthorized, "send an Authorization: Bearer <token> header")
-		}
-		id, err := h.Auth.Verify(strings.TrimSpace(token))
-		if err != nil {
-			h.Log.Info("Token refused", "error", err)
-			return problemf(auth.ErrUnauthorized, "the token is invalid or expired")
-		}
-		id.Roles = rolesOrUser(id.Roles)
-		c.Set(identityKey, id)
-		return next(c)
-	}
-}
-
-// requireRole lets through only callers holding role; others get 403.
-func requireRole(role string) echo.MiddlewareFunc {
-	return func(next echo.HandlerFunc) echo.HandlerFunc {
-		return func(c echo.Context) error {
-			if !identity(c).Has(role) {
-				return problemf(errForbidden, "this needs the "+role+" role")
-			}
-			return next(c)
-		}
-	}
-}
-
-func identity(c echo.Context) auth.Identity {
-	id, _ := c.Get(identityKey).(auth.Identity)
-	return id
+	return newServer(h, routes)
 }
 
 func (h *Handlers) logRequests(next echo.HandlerFunc) echo.HandlerFunc {
@@ -128,19 +60,4 @@ func (h *Handlers) logRequests(next echo.HandlerFunc) echo.HandlerFunc {
 			"status", status, "ms", time.Since(start).Milliseconds())
 		return err
 	}
-}
-
-// health reports whether Temporal and the store answer.
-func (h *Handlers) health(c echo.Context) error {
-	ctx, cancel := context.WithTimeout(c.Request().Context(), 3*time.Second)
-	defer cancel()
-	res := map[string]string{"status": "ok", "temporal": "ok", "store": "ok"}
-	code := http.StatusOK
-	if _, err := h.Temporal.CheckHealth(ctx, &client.CheckHealthRequest{}); err != nil {
-		res["temporal"], res["status"], code = err.Error(), "unavailable", http.StatusServiceUnavailable
-	}
-	if err := h.Store.Ping(ctx); err != nil {
-		res["store"], res["status"], code = err.Error(), "unavailable", http.StatusServiceUnavailable
-	}
-	return c.JSON(code, res)
 }

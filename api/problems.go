@@ -8,7 +8,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/lexflow/lexflow/auth"
+	"github.com/lexflow/lexflow/internal/auth"
 	"github.com/lexflow/lexflow/store"
 )
 

@@ -11,7 +11,7 @@ import (
 
 // Roles returns a client for each model role. Roles without a configured endpoint talk
 // to the offline model, which Roles then serves on a loopback port until stop is called.
-func Roles(cfg config.Config) (clients map[string]*Client, stop func(), err error) {
+func Roles(cfg config.Config) (clients map[schemas.ModelRole]*Client, stop func(), err error) {
 	stop = func() {}
 	var srv *offline.Server
 	endpoint := func(m config.Model) (config.Model, error) {
@@ -30,8 +30,8 @@ func Roles(cfg config.Config) (clients map[string]*Client, stop func(), err erro
 		}
 		return config.Model{BaseURL: srv.BaseURL, Model: offline.ModelName}, nil
 	}
-	clients = map[string]*Client{}
-	for role, m := range map[string]config.Model{schemas.RoleAssistant: cfg.Assistant, schemas.RoleReasoner: cfg.Reasoner} {
+	clients = map[schemas.ModelRole]*Client{}
+	for role, m := range map[schemas.ModelRole]config.Model{schemas.ModelAssistant: cfg.Assistant, schemas.ModelReasoner: cfg.Reasoner} {
 		if m, err = endpoint(m); err != nil {
 			stop()
 			return nil, func() {}, err

@@ -1,8 +1,34 @@
 package schemas
 
-import (
-	"encoding/json"
-	"time"
+import "time"
+
+// Case phases, in order (seed 003's Phase 1 and Phase 2): the Tiering child workflow
+// classifies the case, the Quota child checks the subscription, an uncovered case waits
+// for payment, and then the case is active.
+const (
+	PhaseTiering         = "tiering"
+	PhaseQuota           = "quota"
+	PhaseAwaitingPayment = "awaiting_payment"
+	PhaseActive          = "active"
+)
+
+// Case statuses. A case is open while it works or waits for the client's next message;
+// waiting_user when the escalation ladder asked the client a question; paused_support
+// when a support ticket holds it.
+const (
+	StatusOpen          = "open"
+	StatusWaitingUser   = "waiting_user"
+	StatusPausedSupport = "paused_support"
+	StatusClosed        = "closed"
+)
+
+// What a case waits on, in its WaitingOn search attribute. A case that waits for
+// nothing (the client may write at any time) has none.
+const (
+	WaitingOnAgent   = "agent"
+	WaitingOnUser    = "user"
+	WaitingOnPayment = "payment"
+	WaitingOnSupport = "support"
 )
 
 // CaseInput starts a Case workflow, or continues one as new.
@@ -73,132 +99,6 @@ type CancelTurnResult struct {
 // CaseResult is what a Case workflow returns when it ends.
 type CaseResult struct {
 	State CaseState `json:"state"`
-}
-
-// SendMessageRequest is the argument of the send-message update.
-type SendMessageRequest struct {
-	Message string `json:"message"`
-	// Selection says which tools and context sources the turn uses; the API resolves
-	// it from the request's toggles, the defaults and the caller's roles.
-	Selection Selection `json:"selection"`
-}
-
-// Selection is the tools and context sources switched on for one turn.
-type Selection struct {
-	// Tools names the tools on, in registry order.
-	Tools []string `json:"tools"`
-	// UseMemory injects the user's memory into the system prompt.
-	UseMemory bool `json:"use_memory_retrieval"`
-	// UseRAG injects the case's relevant earlier turns into the system prompt.
-	UseRAG bool `json:"use_rag_v3_retrieval"`
-}
-
-// ChatTurnInput starts one ChatTurn child workflow.
-type ChatTurnInput struct {
-	CaseID   string `json:"case_id"`
-	UserID   string `json:"user_id"`
-	OrgID    string `json:"org_id,omitempty"`
-	TurnID   string `json:"turn_id"`
-	TurnNo   int    `json:"turn_no"`
-	Message  string `json:"message"`
-	Language string `json:"language"`
-	MaxSteps int    `json:"max_steps"`
-	// Selection is the turn's tools and context sources.
-	Selection Selection `json:"selection"`
-	// Pending is the escalation whose question the client's message answers: the turn
-	// first tries the failed tool again.
-	Pending *Escalation `json:"pending,omitempty"`
-	// EscalationN numbers an escalation this turn starts.
-	EscalationN int `json:"escalation_n"`
-}
-
-// TurnResult answers one chat turn.
-type TurnResult struct {
-	TurnID    string    `json:"turn_id"`
-	Reply     string    `json:"reply"`
-	ToolsUsed []ToolUse `json:"tools_used"`
-	Sources   []Source  `json:"sources"`
-	Phase     string    `json:"phase"`
-	Steps     int       `json:"steps"`
-	// Cancelled is set when the turn was cancelled between steps.
-	Cancelled bool `json:"cancelled,omitempty"`
-	// Citations are the legal citations of the reply, each checked against the corpus.
-	Citations []Citation `json:"citations"`
-	// Tier is set on the answers of the tiering phase.
-	Tier int `json:"tier,omitempty"`
-	// Status is the case's status after the turn.
-	Status string `json:"status,omitempty"`
-	// Escalation is set when a tool failure climbed the ladder to the client or to a
-	// support ticket.
-	Escalation *Escalation `json:"escalation,omitempty"`
-}
-
-// Citation is a legal citation of a reply and whether the corpus holds what it cites.
-type Citation struct {
-	Text     string `json:"text"`
-	Verified bool   `json:"verified"`
-	DocID    string `json:"doc_id,omitempty"`
-	URL      string `json:"url,omitempty"`
-}
-
-// CheckCitations asks for the citations of a reply to be checked.
-type CheckCitations struct {
-	Reply    string `json:"reply"`
-	Language string `json:"language"`
-}
-
-// CheckedReply is the reply with every unverified citation marked, and its citations.
-type CheckedReply struct {
-	Reply     string     `json:"reply"`
-	Citations []Citation `json:"citations"`
-}
-
-// ToolUse reports one tool call made during a turn.
-type ToolUse struct {
-	Tool      string          `json:"tool"`
-	Args      json.RawMessage `json:"args"`
-	Status    string          `json:"status"`
-	LatencyMS int64           `json:"latency_ms"`
-	Summary   string          `json:"summary,omitempty"`
-	Error     string          `json:"error,omitempty"`
-	// Dropped lists the unknown arguments removed before the call.
-	Dropped []string `json:"dropped_args,omitempty"`
-	// Rung is the escalation rung the call was made on: the call the reasoner advised,
-	// or the retry after the client's answer.
-	Rung string `json:"rung,omitempty"`
-}
-
-// Tool call statuses reported in ToolUse.
-const (
-	ToolOK     = "ok"
-	ToolFailed = "error"
-	// ToolInvalid marks a call whose arguments failed validation; it did not run.
-	ToolInvalid = "invalid"
-)
-
-// Source is a tool result that the turn's answer drew on.
-type Source struct {
-	Tool    string `json:"tool"`
-	Summary string `json:"summary"`
-}
-
-// RecordUserMessage stores the user's message at the start of a turn.
-type RecordUserMessage struct {
-	CaseID  string    `json:"case_id"`
-	UserID  string    `json:"user_id"`
-	TurnID  string    `json:"turn_id"`
-	TurnNo  int       `json:"turn_no"`
-	Message string    `json:"message"`
-	At      time.Time `json:"at"`
-}
-
-// RecordTurn stores the tool records and the assistant's answer at the end of a turn.
-type RecordTurn struct {
-	CaseID string     `json:"case_id"`
-	UserID string     `json:"user_id"`
-	TurnNo int        `json:"turn_no"`
-	Result TurnResult `json:"result"`
-	At     time.Time  `json:"at"`
 }
 
 // SetCasePhase moves a case to a phase and status in the store.

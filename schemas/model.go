@@ -1,24 +1,28 @@
 package schemas
 
-// Model roles, each configured with its own endpoint.
+// ModelRole is what a model is asked to be: each role has its system prompt, and the
+// assistant and reasoner roles each their endpoint.
+type ModelRole string
+
+// Model roles.
 const (
-	RoleAssistant = "assistant"
-	RoleReasoner  = "reasoner"
-	// RoleTiering classifies a case; the assistant's endpoint serves it.
-	RoleTiering = "tiering"
-	// RoleEscalation advises on a failed tool; the reasoner's endpoint serves it.
-	RoleEscalation = "escalation"
+	ModelAssistant ModelRole = "assistant"
+	ModelReasoner  ModelRole = "reasoner"
+	// ModelTiering classifies a case; the assistant's endpoint serves it.
+	ModelTiering ModelRole = "tiering"
+	// ModelEscalation advises on a failed tool; the reasoner's endpoint serves it.
+	ModelEscalation ModelRole = "escalation"
 )
 
-// EndpointOf is the role whose model endpoint serves a role.
-func EndpointOf(role string) string {
-	switch role {
-	case RoleTiering:
-		return RoleAssistant
-	case RoleEscalation:
-		return RoleReasoner
+// Endpoint is the role whose model endpoint serves r.
+func (r ModelRole) Endpoint() ModelRole {
+	switch r {
+	case ModelTiering:
+		return ModelAssistant
+	case ModelEscalation:
+		return ModelReasoner
 	}
-	return role
+	return r
 }
 
 // Chat message roles, as the chat-completions wire format names them.
@@ -47,7 +51,7 @@ type ToolCall struct {
 // ModelRequest asks a model role for the next step of a turn. The worker adds the system
 // prompt and the case's earlier turns from the store, so history stays out of payloads.
 type ModelRequest struct {
-	Role     string        `json:"role"`
+	Role     ModelRole     `json:"role"`
 	CaseID   string        `json:"case_id"`
 	TurnNo   int           `json:"turn_no"`
 	Language string        `json:"language"`

@@ -1,22 +1,37 @@
 package schemas
 
-// More tool names. The research tools are LEXE's (seed 000) and legal_sql is seed 003's
-// query_bigquery; the case tools are seed 003's.
+// Tool names, as the model sees them. The research tools are LEXE's (seed 000),
+// legal_sql is seed 003's query_bigquery, and the case tools are seed 003's.
 const (
-	ToolWebSearch           = "web_search"
 	ToolNormattivaSearch    = "normattiva_search"
 	ToolEurlexSearch        = "eurlex_search"
 	ToolInfolexSearch       = "infolex_search"
 	ToolKBSearch            = "kb_search"
 	ToolLexSearch           = "lex_search"
 	ToolLexSearchEnriched   = "lex_search_enriched"
+	ToolWebSearch           = "web_search"
 	ToolLegalSQL            = "legal_sql"
+	ToolGetCaseDetails      = "get_case_details"
+	ToolUpdateCaseDetails   = "update_case_details"
 	ToolGetPartyIDByName    = "get_party_id_by_name"
 	ToolGenerateDraftPDF    = "generate_draft_pdf"
 	ToolCheckQuota          = "check_quota"
 	ToolCreateSupportTicket = "create_support_ticket"
 	ToolConsultReasoner     = "consult_reasoner"
 )
+
+// GetCaseDetailsArgs are get_case_details' arguments (seed 003).
+type GetCaseDetailsArgs struct {
+	CaseID string `json:"case_id"`
+}
+
+// UpdateCaseDetailsArgs are update_case_details' arguments (seed 003).
+type UpdateCaseDetailsArgs struct {
+	CaseID  string         `json:"case_id"`
+	Updates map[string]any `json:"updates"`
+	// ExpectedVersion, when set, refuses the update if case_details moved past it.
+	ExpectedVersion int64 `json:"expected_version,omitempty"`
+}
 
 // Arguments of each tool, agreeing with schemas/tools/<name>.json (tested).
 type (
@@ -88,121 +103,3 @@ type (
 		Purpose  string `json:"purpose,omitempty" tool:"-"`
 	}
 )
-
-// LegalSQLResult is legal_sql's return shape (seed 003's query_bigquery):
-// {"status": "success", "results": [...]} or {"status": "error", "error_message": "..."}.
-type LegalSQLResult struct {
-	Status       string           `json:"status"`
-	Results      []map[string]any `json:"results,omitempty"`
-	Truncated    bool             `json:"truncated,omitempty"`
-	ErrorMessage string           `json:"error_message,omitempty"`
-}
-
-// Result shapes of the research tools, LEXE's (seed 000), with the corpus's document
-// ID and URL added so that answers can cite them.
-type (
-	NormattivaResult struct {
-		Text     string `json:"text"`
-		URN      string `json:"urn,omitempty"`
-		Vigente  bool   `json:"vigente"`
-		Title    string `json:"title,omitempty"`
-		ActTitle string `json:"act_title,omitempty"`
-		DocID    string `json:"doc_id,omitempty"`
-		URL      string `json:"url,omitempty"`
-	}
-	EurlexResult struct {
-		Text         string `json:"text"`
-		Title        string `json:"title,omitempty"`
-		CELEX        string `json:"celex,omitempty"`
-		ArticleTitle string `json:"article_title,omitempty"`
-		DocID        string `json:"doc_id,omitempty"`
-		URL          string `json:"url,omitempty"`
-	}
-	InfolexResult struct {
-		ArticleText string    `json:"article_text"`
-		Spiegazione string    `json:"spiegazione"`
-		Massime     []Massima `json:"massime"`
-		DocID       string    `json:"doc_id,omitempty"`
-	}
-	Massima struct {
-		Autorita string `json:"autorita"`
-		Testo    string `json:"testo"`
-		DocID    string `json:"doc_id,omitempty"`
-	}
-	KBSearchResult struct {
-		Results []KBHit `json:"results"`
-		Meta    KBMeta  `json:"meta"`
-	}
-	KBHit struct {
-		Riferimento string  `json:"riferimento"`
-		ID          string  `json:"id"`
-		Testo       string  `json:"testo"`
-		Materia     string  `json:"materia,omitempty"`
-		RRFScore    float64 `json:"rrf_score"`
-		Score       float64 `json:"score"`
-		URL         string  `json:"url,omitempty"`
-	}
-	KBMeta struct {
-		LatencyMS int64  `json:"latency_ms"`
-		Source    string `json:"source"`
-	}
-	WebSearchResult struct {
-		Success bool        `json:"success"`
-		Query   string      `json:"query"`
-		Results []WebResult `json:"results"`
-	}
-	WebResult struct {
-		Title   string `json:"title"`
-		URL     string `json:"url"`
-		Content string `json:"content"`
-	}
-	LexSearchResult struct {
-		Results []WebResult `json:"results"`
-		Meta    KBMeta      `json:"meta"`
-	}
-	// EnrichedAnalysis is lex_search_enriched's shape A: an analysis text.
-	EnrichedAnalysis struct {
-		Analysis   string      `json:"analysis"`
-		References []Reference `json:"references"`
-		Meta       KBMeta      `json:"meta"`
-	}
-	// EnrichedResults is lex_search_enriched's shape B: results, each with the in-force
-	// status of the references it makes.
-	EnrichedResults struct {
-		Results         []EnrichedResult `json:"results"`
-		EnrichedResults string           `json:"enriched_results"`
-		References      []Reference      `json:"references"`
-	}
-	EnrichedResult struct {
-		Title   string `json:"title"`
-		URL     string `json:"url"`
-		Content string `json:"content"`
-		Vigenza string `json:"vigenza,omitempty"`
-	}
-	// Reference is a legal reference found in search results, checked in the corpus.
-	Reference struct {
-		Text     string `json:"text"`
-		Verified bool   `json:"verified"`
-		InForce  bool   `json:"in_force"`
-		DocID    string `json:"doc_id,omitempty"`
-	}
-	// ToolFailure is LEXE's executor failure shape.
-	ToolFailure struct {
-		Success bool   `json:"success"`
-		Error   string `json:"error"`
-	}
-)
-
-// PartyIDResult is get_party_id_by_name's return shape (seed 003):
-// {"status": "success", "partyId": "party0"},
-// {"status": "not_found", "message": "Party reference not found in case context."}, or
-// {"status": "error", "error_message": "..."}.
-type PartyIDResult struct {
-	Status       string `json:"status"`
-	PartyID      string `json:"partyId,omitempty"`
-	Message      string `json:"message,omitempty"`
-	ErrorMessage string `json:"error_message,omitempty"`
-}
-
-// PartyNotFound is seed 003's message for a name that matches no party of the case.
-const PartyNotFound = "Party reference not found in case context."

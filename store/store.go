@@ -1,16 +1,21 @@
-// Package store defines where Lexflow keeps cases and transcripts, as interfaces that a
-// MongoDB implementation (package mongostore) and a Firestore implementation satisfy.
+// Package store defines where Lexflow keeps its data (cases, transcripts, memories,
+// parties, subscriptions, support tickets and the prompts version) as interfaces, with
+// the errors every implementation returns. Package mongostore implements them on
+// MongoDB; package storetest is the conformance suite any implementation must pass.
 package store
 
 import (
 	"context"
 	"errors"
 	"time"
+
+	"github.com/lexflow/lexflow/schemas"
 )
 
 // Errors every implementation returns for the conditions callers act on.
 var (
-	// ErrNotFound means no case has that ID.
+	// ErrNotFound means nothing is stored under that ID: no such case, subscription or
+	// the like.
 	ErrNotFound = errors.New("not found")
 	// ErrInvalidField means an update names a field that cannot be set.
 	ErrInvalidField = errors.New("invalid field")
@@ -75,30 +80,21 @@ type Cases interface {
 	SetPayment(ctx context.Context, id string, p Payment) (Payment, error)
 }
 
-// Record roles in a transcript.
-const (
-	RoleUser      = "user"
-	RoleAssistant = "assistant"
-	RoleTool      = "tool"
-	// RoleSupport marks what support staff did to a case: a ticket, a resumption.
-	RoleSupport = "support"
-)
-
 // Record is one entry of a case's transcript: the user's message, a tool call, or the
 // assistant's answer.
 type Record struct {
-	// ID is derived from the turn (turnID + ":user", ":tool:1", ":assistant"), so that
-	// storing a record twice keeps one.
-	ID        string      `json:"id"`
-	CaseID    string      `json:"case_id"`
-	UserID    string      `json:"user_id"`
-	TurnID    string      `json:"turn_id"`
-	TurnNo    int         `json:"turn_no"`
-	Seq       int         `json:"seq"`
-	Role      string      `json:"role"`
-	Content   string      `json:"content"`
-	Tool      *ToolRecord `json:"tool,omitempty"`
-	CreatedAt time.Time   `json:"created_at"`
+	// ID is derived from the turn or the notice (schemas.UserRecordID and the like), so
+	// that storing a record twice keeps one.
+	ID        string             `json:"id"`
+	CaseID    string             `json:"case_id"`
+	UserID    string             `json:"user_id"`
+	TurnID    string             `json:"turn_id"`
+	TurnNo    int                `json:"turn_no"`
+	Seq       int                `json:"seq"`
+	Role      schemas.RecordRole `json:"role"`
+	Content   string             `json:"content"`
+	Tool      *ToolRecord        `json:"tool,omitempty"`
+	CreatedAt time.Time          `json:"created_at"`
 }
 
 // ToolRecord is the tool part of a tool record.
@@ -227,6 +223,16 @@ type Tickets interface {
 	ResolveTickets(ctx context.Context, caseID string, r Resolution) (int, error)
 }
 
+// PromptVersions keeps the version of the system prompts that every process serves: an
+// admin's reload in one process bumps it, and each worker reloads its prompt files when
+// it sees a version it has not loaded.
+type PromptVersions interface {
+	// BumpPromptsVersion increments the version, atomically, and returns the new one.
+	BumpPromptsVersion(ctx context.Context) (int64, error)
+	// PromptsVersion returns the version: 0 until the first bump.
+	PromptsVersion(ctx context.Context) (int64, error)
+}
+
 // Store is everything a Lexflow process needs from its database.
 type Store interface {
 	Cases
@@ -235,6 +241,7 @@ type Store interface {
 	Parties
 	Subscriptions
 	Tickets
+	PromptVersions
 	// Ping reports whether the database answers.
 	Ping(ctx context.Context) error
 	// Close releases the connection.

@@ -1,17 +1,17 @@
-// Package tools is Lexflow's tool registry: one entry per tool the model may call, with
-// its JSON Schema, the roles that may use it, its default toggle, its policy, its
-// formatter and the activity that runs it. Adding a tool means adding an entry here and
-// an activity in package activities.
+// Package tools is Lexflow's tool registry, as data: for every tool the model may call,
+// its name, JSON Schema and description, the roles that may use it, its toggle and
+// default, its policy and escalation ladder, its formatter, the arguments the turn binds,
+// and the name of the activity or child workflow that runs it. The worker binds those
+// names to code; the registry itself depends only on the contract in package schemas.
 package tools
 
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
-	"github.com/lexflow/lexflow/activities"
-	"github.com/lexflow/lexflow/auth"
 	"github.com/lexflow/lexflow/schemas"
 )
 
@@ -19,7 +19,10 @@ import (
 type Tool struct {
 	Name        string
 	Description string
-	Schema      *Schema
+	// Schema validates the model's arguments.
+	Schema *Schema
+	// JSONSchema is schemas/tools/<name>.json as written, as GET /v1/tools shows it.
+	JSONSchema map[string]any
 	// Roles may use the tool; others never see it.
 	Roles []string
 	// Toggle is LEXE's request key that switches the tool on or off, if it has one.
@@ -31,15 +34,16 @@ type Tool struct {
 	Primary bool
 	Policy  Policy
 	Format  Formatter
-	// Activity runs the tool, or Child does; with neither the tool is unavailable:
-	// listed, never offered to the model.
-	Activity any
-	Child    *Child
+	// Activity is the name of the activity that runs the tool, as the worker registers
+	// it (the method's name); Workflow is the name of the child workflow that runs it
+	// instead. A tool with neither is listed but never offered to the model.
+	Activity string
+	Workflow string
 	// Ladder is how far the tool's failure climbs once its retries have run out.
 	Ladder Ladder
 	// Bound are arguments the turn fills from its case instead of the model.
 	Bound []Binding
-	// decode turns validated arguments into the activity's argument struct.
+	// decode turns validated arguments into the tool's argument struct.
 	decode func(args []byte) (any, error)
 }
 
@@ -54,19 +58,29 @@ type Binding struct {
 	Default bool
 }
 
-// Child runs a tool as a child workflow of the turn instead of an activity.
-type Child struct {
-	// Workflow is the workflow's registered name.
-	Workflow string
-	// Start returns the child's workflow ID and input for the tool's decoded arguments,
-	// in the turn that calls it.
-	Start func(args any, in schemas.ChatTurnInput) (id string, input any)
+// Definition is what the model is offered of a tool: its name, its description and
+// the JSON Schema of its parameters.
+type Definition struct {
+	Name        string
+	Description string
+	Parameters  map[string]any
 }
 
-// Available reports whether the tool has an activity or a child workflow.
-func (t *Tool) Available() bool { return t.Activity != nil || t.Child != nil }
+// Definition returns what the model sees of the tool: schemas/tools/<name>.json's
+// description, and the rest of that schema, without its $schema and title, as the
+// parameters.
+func (t *Tool) Definition() Definition {
+	params := maps.Clone(t.JSONSchema)
+	for _, k := range []string{"$schema", "title", "description"} {
+		delete(params, k)
+	}
+	return Definition{Name: t.Name, Description: t.Description, Parameters: params}
+}
 
-// Decode turns validated arguments into the activity's argument struct.
+// Available reports whether an activity or a child workflow runs the tool.
+func (t *Tool) Available() bool { return t.Activity != "" || t.Workflow != "" }
+
+// Decode turns validated arguments into the tool's argument struct.
 func (t *Tool) Decode(args map[string]any) (any, error) {
 	raw, err := json.Marshal(args)
 	if err != nil {
@@ -80,80 +94,57 @@ func (t *Tool) AllowedFor(roles []string) bool {
 	return slices.ContainsFunc(roles, func(r string) bool { return slices.Contains(t.Roles, r) })
 }
 
-// casesActs, researchActs and webActs name the activities; the worker registers the
-// real structs.
-var (
-	casesActs     *activities.Cases
-	researchActs  *activities.Research
-	webActs       *activities.Web
-	enrichedActs  *activities.Enriched
-	lifecycleActs *activities.Lifecycle
-	modelActs     *activities.Model
-)
-
-// draftChild runs generate_draft_pdf as the Draft workflow, one per (case, name, revision).
-var draftChild = &Child{Workflow: schemas.DraftWorkflow, Start: func(args any, in schemas.ChatTurnInput) (string, any) {
-	a := args.(schemas.GenerateDraftPDFArgs)
-	return schemas.DraftWorkflowID(a.CaseID, a.DraftName, a.Revision), a
-}}
-
-// ticketChild runs create_support_ticket as the SupportTicket workflow, one per turn.
-var ticketChild = &Child{Workflow: schemas.SupportTicketWorkflow, Start: func(args any, in schemas.ChatTurnInput) (string, any) {
-	id := schemas.TurnTicketWorkflowID(in.TurnID)
-	return id, schemas.SupportTicketInput{TicketID: id, UserID: in.UserID, Args: args.(schemas.CreateSupportTicketArgs)}
-}}
-
 // bindLanguage fills a search's language from the case unless the model names one.
 var bindLanguage = []Binding{{Arg: "language", From: "language", Default: true}}
 
 var (
-	allRoles  = []string{auth.RoleUser, auth.RoleAdmin, auth.RoleSupport}
-	adminOnly = []string{auth.RoleAdmin}
+	allRoles  = schemas.TokenRoles
+	adminOnly = []string{schemas.RoleAdmin}
 	bindCase  = []Binding{{Arg: "case_id", From: "case", Refusal: schemas.CaseNotFound}}
 )
 
-// registry lists every tool, in the order the model sees them.
+// registry lists every tool, in the order the model sees them. Activity names are the
+// methods of the activity structs that worker.Register registers (tested).
 var registry = mustLoad([]*Tool{
-	// Legal research (seed 000); their activities come with the corpus.
-	{Name: schemas.ToolNormattivaSearch, Roles: allRoles, Toggle: "normattiva_enabled", DefaultOn: true, Primary: true,
-		Policy: lexeNoRetry, Ladder: fullLadder, Format: formatNormattiva, Activity: researchActs.NormattivaSearch, decode: decodeArgs[schemas.NormattivaSearchArgs]},
-	{Name: schemas.ToolEurlexSearch, Roles: allRoles, Toggle: "eurlex_enabled", DefaultOn: true, Primary: true,
-		Bound:  []Binding{{Arg: "language", From: "language", Default: true}},
-		Policy: lexeNoRetry, Ladder: fullLadder, Format: formatEurlex, Activity: researchActs.EurlexSearch, decode: decodeArgs[schemas.EurlexSearchArgs]},
-	{Name: schemas.ToolInfolexSearch, Roles: allRoles, Toggle: "infolex_enabled", DefaultOn: true, Primary: true,
-		Policy: lexeNoRetry, Ladder: fullLadder, Format: formatInfolex, Activity: researchActs.InfolexSearch, decode: decodeArgs[schemas.InfolexSearchArgs]},
-	{Name: schemas.ToolKBSearch, Roles: allRoles, Toggle: "kb_search_enabled", DefaultOn: true, Primary: true,
-		Policy: kbSearchPolicy, Ladder: fullLadder, Format: formatKB, Activity: researchActs.KBSearch, decode: decodeArgs[schemas.KBSearchArgs]},
-	{Name: schemas.ToolLexSearch, Roles: allRoles, Toggle: "lex_search_enabled", DefaultOn: true, Primary: true, Bound: bindLanguage,
-		Policy: lexSearchPolicy, Ladder: reasonerOnly, Format: formatLexSearch, Activity: webActs.LexSearch, decode: decodeArgs[schemas.LexSearchArgs]},
-	{Name: schemas.ToolLexSearchEnriched, Roles: allRoles, Toggle: "lex_search_enriched_enabled", DefaultOn: false, Bound: bindLanguage,
-		Policy: lexSearchEnrichedPolicy, Ladder: reasonerOnly, Format: formatLexSearchEnriched, Activity: enrichedActs.LexSearchEnriched,
+	// Legal research (seed 000).
+	{Name: schemas.ToolNormattivaSearch, Roles: allRoles, Toggle: schemas.ToggleNormattiva, DefaultOn: true, Primary: true,
+		Policy: lexeNoRetry, Ladder: fullLadder, Format: formatNormattiva, Activity: "NormattivaSearch", decode: decodeArgs[schemas.NormattivaSearchArgs]},
+	{Name: schemas.ToolEurlexSearch, Roles: allRoles, Toggle: schemas.ToggleEurlex, DefaultOn: true, Primary: true, Bound: bindLanguage,
+		Policy: lexeNoRetry, Ladder: fullLadder, Format: formatEurlex, Activity: "EurlexSearch", decode: decodeArgs[schemas.EurlexSearchArgs]},
+	{Name: schemas.ToolInfolexSearch, Roles: allRoles, Toggle: schemas.ToggleInfolex, DefaultOn: true, Primary: true,
+		Policy: lexeNoRetry, Ladder: fullLadder, Format: formatInfolex, Activity: "InfolexSearch", decode: decodeArgs[schemas.InfolexSearchArgs]},
+	{Name: schemas.ToolKBSearch, Roles: allRoles, Toggle: schemas.ToggleKBSearch, DefaultOn: true, Primary: true,
+		Policy: kbSearchPolicy, Ladder: fullLadder, Format: formatKB, Activity: "KBSearch", decode: decodeArgs[schemas.KBSearchArgs]},
+	{Name: schemas.ToolLexSearch, Roles: allRoles, Toggle: schemas.ToggleLexSearch, DefaultOn: true, Primary: true, Bound: bindLanguage,
+		Policy: lexSearchPolicy, Ladder: reasonerOnly, Format: formatLexSearch, Activity: "LexSearch", decode: decodeArgs[schemas.LexSearchArgs]},
+	{Name: schemas.ToolLexSearchEnriched, Roles: allRoles, Toggle: schemas.ToggleLexSearchEnriched, DefaultOn: false, Bound: bindLanguage,
+		Policy: lexSearchEnrichedPolicy, Ladder: reasonerOnly, Format: formatLexSearchEnriched, Activity: "LexSearchEnriched",
 		decode: decodeArgs[schemas.LexSearchEnrichedArgs]},
-	{Name: schemas.ToolWebSearch, Roles: allRoles, Toggle: "web_search_enabled", DefaultOn: false, Bound: bindLanguage,
-		Policy: lexeNoRetry, Ladder: reasonerOnly, Format: formatWebSearch, Activity: webActs.WebSearch, decode: decodeArgs[schemas.WebSearchArgs]},
+	{Name: schemas.ToolWebSearch, Roles: allRoles, Toggle: schemas.ToggleWebSearch, DefaultOn: false, Bound: bindLanguage,
+		Policy: lexeNoRetry, Ladder: reasonerOnly, Format: formatWebSearch, Activity: "WebSearch", decode: decodeArgs[schemas.WebSearchArgs]},
 	// Seed 003's query_bigquery; read-only SQL is for admins, as Sanctum's db-query.
 	{Name: schemas.ToolLegalSQL, Roles: adminOnly, DefaultOn: true,
-		Policy: legalSQLPolicy, Format: formatStatus, Activity: researchActs.LegalSQL, decode: decodeArgs[schemas.LegalSQLArgs]},
+		Policy: legalSQLPolicy, Format: formatStatus, Activity: "LegalSQL", decode: decodeArgs[schemas.LegalSQLArgs]},
 	// Case tools (seed 003).
 	{Name: schemas.ToolGetCaseDetails, Roles: allRoles, DefaultOn: true, Bound: bindCase,
-		Policy: caseToolPolicy, Ladder: fullLadder, Format: formatStatus, Activity: casesActs.GetCaseDetails, decode: decodeArgs[schemas.GetCaseDetailsArgs]},
+		Policy: caseToolPolicy, Ladder: fullLadder, Format: formatStatus, Activity: "GetCaseDetails", decode: decodeArgs[schemas.GetCaseDetailsArgs]},
 	{Name: schemas.ToolUpdateCaseDetails, Roles: allRoles, DefaultOn: true, Bound: bindCase,
-		Policy: caseToolPolicy, Ladder: fullLadder, Format: formatStatus, Activity: casesActs.UpdateCaseDetails, decode: decodeArgs[schemas.UpdateCaseDetailsArgs]},
+		Policy: caseToolPolicy, Ladder: fullLadder, Format: formatStatus, Activity: "UpdateCaseDetails", decode: decodeArgs[schemas.UpdateCaseDetailsArgs]},
 	{Name: schemas.ToolGetPartyIDByName, Roles: allRoles, DefaultOn: true, Bound: bindCase,
-		Policy: caseToolPolicy, Ladder: fullLadder, Format: formatStatus, Activity: casesActs.GetPartyIDByName, decode: decodeArgs[schemas.GetPartyIDByNameArgs]},
+		Policy: caseToolPolicy, Ladder: fullLadder, Format: formatStatus, Activity: "GetPartyIDByName", decode: decodeArgs[schemas.GetPartyIDByNameArgs]},
 	{Name: schemas.ToolGenerateDraftPDF, Roles: allRoles, DefaultOn: true, Bound: bindCase,
-		Policy: draftPolicy, Ladder: fullLadder, Format: formatStatus, Child: draftChild, decode: decodeArgs[schemas.GenerateDraftPDFArgs]},
+		Policy: draftPolicy, Ladder: fullLadder, Format: formatStatus, Workflow: schemas.DraftWorkflow, decode: decodeArgs[schemas.GenerateDraftPDFArgs]},
 	{Name: schemas.ToolCheckQuota, Roles: allRoles, DefaultOn: true,
-		Bound:  []Binding{{Arg: "user_id", From: "user", Refusal: "User not found"}, {Arg: "organization_id", From: "org", Refusal: "Subscription not found"}},
-		Policy: caseToolPolicy, Ladder: fullLadder, Format: formatStatus, Activity: lifecycleActs.CheckQuota, decode: decodeArgs[schemas.CheckQuotaArgs]},
+		Bound:  []Binding{{Arg: "user_id", From: "user", Refusal: schemas.QuotaUserNotFound}, {Arg: "organization_id", From: "org", Refusal: schemas.QuotaSubscriptionNotFound}},
+		Policy: caseToolPolicy, Ladder: fullLadder, Format: formatStatus, Activity: "CheckQuota", decode: decodeArgs[schemas.CheckQuotaArgs]},
 	{Name: schemas.ToolCreateSupportTicket, Roles: allRoles, DefaultOn: true, Bound: bindCase,
-		Policy: caseToolPolicy, Format: formatStatus, Child: ticketChild, decode: decodeArgs[schemas.CreateSupportTicketArgs]},
+		Policy: caseToolPolicy, Format: formatStatus, Workflow: schemas.SupportTicketWorkflow, decode: decodeArgs[schemas.CreateSupportTicketArgs]},
 	{Name: schemas.ToolConsultReasoner, Roles: allRoles, DefaultOn: true,
 		Bound:  append(slices.Clone(bindCase), Binding{Arg: "language", From: "language"}),
-		Policy: reasonerPolicy, Format: formatStatus, Activity: modelActs.ConsultReasoner, decode: decodeArgs[schemas.ConsultReasonerArgs]},
+		Policy: reasonerPolicy, Format: formatStatus, Activity: "ConsultReasoner", decode: decodeArgs[schemas.ConsultReasonerArgs]},
 })
 
-// mustLoad reads each tool's schema from schemas/tools and its description from there.
+// mustLoad reads each tool's schema and description from schemas/tools/<name>.json.
 func mustLoad(ts []*Tool) []*Tool {
 	for _, t := range ts {
 		raw, err := schemas.ToolSchemaJSON(t.Name)
@@ -162,6 +153,9 @@ func mustLoad(ts []*Tool) []*Tool {
 		}
 		var s Schema
 		if err := json.Unmarshal(raw, &s); err != nil {
+			panic(fmt.Sprintf("schema of %s: %v", t.Name, err))
+		}
+		if err := json.Unmarshal(raw, &t.JSONSchema); err != nil {
 			panic(fmt.Sprintf("schema of %s: %v", t.Name, err))
 		}
 		normalizeDefaults(&s)

@@ -2,17 +2,20 @@
 package worker
 
 import (
+	"maps"
+	"slices"
+
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/lexflow/lexflow/activities"
-	"github.com/lexflow/lexflow/blob"
 	"github.com/lexflow/lexflow/corpus"
+	"github.com/lexflow/lexflow/internal/blob"
+	"github.com/lexflow/lexflow/internal/prompts"
+	"github.com/lexflow/lexflow/internal/searxng"
 	"github.com/lexflow/lexflow/llm"
-	"github.com/lexflow/lexflow/prompts"
 	"github.com/lexflow/lexflow/schemas"
-	"github.com/lexflow/lexflow/searxng"
 	"github.com/lexflow/lexflow/store"
 	"github.com/lexflow/lexflow/workflows"
 )
@@ -20,8 +23,8 @@ import (
 // Deps are what the activities need.
 type Deps struct {
 	Store store.Store
-	// Models holds a client per model role (schemas.RoleAssistant, schemas.RoleReasoner).
-	Models map[string]*llm.Client
+	// Models holds a client per model role (schemas.ModelAssistant, schemas.ModelReasoner).
+	Models map[schemas.ModelRole]*llm.Client
 	// Prompts assembles the models' system prompts.
 	Prompts *prompts.Library
 	// Corpus is the legal corpus the research tools read.
@@ -41,27 +44,49 @@ func New(c client.Client, taskQueue string, d Deps) worker.Worker {
 	return w
 }
 
-// Register registers Lexflow's workflows and activities on r.
+// Register registers Lexflow's workflows and activities on r. Each activity struct's
+// methods are registered under their names, which the tool registry's Activity fields
+// name (tested).
 func Register(r worker.Registry, d Deps) {
 	RegisterWorkflows(r)
-	r.RegisterActivity(&activities.Lifecycle{Cases: d.Store, Subscriptions: d.Store, Tickets: d.Store, Transcripts: d.Store})
-	r.RegisterActivity(&activities.Drafts{Cases: d.Store, Parties: d.Store, Blobs: d.Blobs})
-	r.RegisterActivity(&activities.Cases{Store: d.Store, Parties: d.Store})
-	r.RegisterActivity(&activities.Transcript{Store: d.Store})
+	for _, a := range Activities(d) {
+		r.RegisterActivity(a)
+	}
+}
+
+// Activities are the activity structs a worker registers, holding their dependencies.
+func Activities(d Deps) []any {
 	web := &activities.Web{SearXNG: d.SearXNG}
-	r.RegisterActivity(&activities.Research{Corpus: d.Corpus, Backend: d.Research})
-	r.RegisterActivity(web)
-	r.RegisterActivity(&activities.Enriched{Web: web, Corpus: d.Corpus, Reasoner: d.Models[schemas.RoleReasoner], Prompts: d.Prompts})
-	r.RegisterActivity(&activities.Model{Clients: d.Models, Transcripts: d.Store, Memories: d.Store, Prompts: d.Prompts})
+	system := &activities.SystemPrompts{Library: d.Prompts, Versions: d.Store}
+	return []any{
+		&activities.Cases{Store: d.Store},
+		&activities.Parties{Cases: d.Store, Parties: d.Store},
+		&activities.Transcript{Store: d.Store},
+		&activities.Quota{Subscriptions: d.Store},
+		&activities.Payments{Cases: d.Store},
+		&activities.Tickets{Cases: d.Store, Tickets: d.Store},
+		&activities.Drafts{Cases: d.Store, Parties: d.Store, Blobs: d.Blobs},
+		&activities.Research{Corpus: d.Corpus, Backend: d.Research},
+		web,
+		&activities.Enriched{Web: web, Corpus: d.Corpus, Reasoner: d.Models[schemas.ModelReasoner], Prompts: system},
+		&activities.Model{Clients: d.Models, Transcripts: d.Store, Memories: d.Store, Prompts: system},
+	}
 }
 
 // RegisterWorkflows registers Lexflow's workflows on r under their names in schemas: a
 // worker's, or a replayer's that checks recorded histories against today's code.
 func RegisterWorkflows(r worker.WorkflowRegistry) {
-	r.RegisterWorkflowWithOptions(workflows.Case, workflow.RegisterOptions{Name: schemas.CaseWorkflow})
-	r.RegisterWorkflowWithOptions(workflows.ChatTurn, workflow.RegisterOptions{Name: schemas.ChatTurnWorkflow})
-	r.RegisterWorkflowWithOptions(workflows.Tiering, workflow.RegisterOptions{Name: schemas.TieringWorkflow})
-	r.RegisterWorkflowWithOptions(workflows.Quota, workflow.RegisterOptions{Name: schemas.QuotaWorkflow})
-	r.RegisterWorkflowWithOptions(workflows.Draft, workflow.RegisterOptions{Name: schemas.DraftWorkflow})
-	r.RegisterWorkflowWithOptions(workflows.SupportTicket, workflow.RegisterOptions{Name: schemas.SupportTicketWorkflow})
+	for _, name := range slices.Sorted(maps.Keys(workflowsByName)) {
+		r.RegisterWorkflowWithOptions(workflowsByName[name], workflow.RegisterOptions{Name: name})
+	}
+}
+
+// workflowsByName are Lexflow's workflows under their registered names.
+var workflowsByName = map[string]any{
+	schemas.CaseWorkflow:          workflows.Case,
+	schemas.ChatTurnWorkflow:      workflows.ChatTurn,
+	schemas.TieringWorkflow:       workflows.Tiering,
+	schemas.QuotaWorkflow:         workflows.Quota,
+	schemas.DraftWorkflow:         workflows.Draft,
+	schemas.SupportTicketWorkflow: workflows.SupportTicket,
 }

@@ -64,7 +64,7 @@ func (t *turn) follow(a schemas.Advice, f *failedCall) (string, bool) {
 	}
 	use := schemas.ToolUse{Tool: name, Args: mustJSON(args), Status: schemas.ToolInvalid, Rung: schemas.RungAdvice}
 	tool := t.offer(name)
-	typed, reason := prepare(tool, name, args, t.in)
+	typed, reason := prepareLadderCall(tool, name, args, t.in)
 	if reason != "" {
 		use.Error, use.Summary = reason, tools.Failed(name, reason)
 		t.res.ToolsUsed = append(t.res.ToolsUsed, use)
@@ -84,7 +84,7 @@ func (t *turn) answerPending() error {
 	var args map[string]any
 	_ = json.Unmarshal(p.Args, &args)
 	use := schemas.ToolUse{Tool: p.Tool, Args: p.Args, Status: schemas.ToolInvalid, Rung: schemas.RungAnswer}
-	typed, reason := prepare(tool, p.Tool, args, t.in)
+	typed, reason := prepareLadderCall(tool, p.Tool, args, t.in)
 	var text string
 	var err error
 	if reason == "" {
@@ -109,25 +109,14 @@ func (t *turn) answerPending() error {
 	return nil
 }
 
-// prepare validates, binds and decodes a call the ladder makes itself, and returns the
-// reason it cannot be made, if any.
-func prepare(tool *tools.Tool, name string, args map[string]any, in schemas.ChatTurnInput) (any, string) {
+// prepareLadderCall prepares a call the ladder makes itself, and returns the reason it
+// cannot be made, if any.
+func prepareLadderCall(tool *tools.Tool, name string, args map[string]any, in schemas.ChatTurnInput) (any, string) {
 	if tool == nil || !tool.Available() {
 		return nil, fmt.Sprintf("%s is not a tool on offer", name)
 	}
-	valid, err := tool.Schema.Validate(mustJSON(args))
-	if err != nil {
-		return nil, err.Error()
-	}
-	bound, refusal := bind(tool, valid.Args, in)
-	if refusal != "" {
-		return nil, refusal
-	}
-	typed, err := tool.Decode(bound)
-	if err != nil {
-		return nil, err.Error()
-	}
-	return typed, ""
+	p := prepare(tool, mustJSON(args), in)
+	return p.typed, p.reason()
 }
 
 // parseAdvice reads the reasoner's JSON advice, perhaps fenced or among other text; an

@@ -8,16 +8,20 @@ import (
 
 	"github.com/lexflow/lexflow/activities"
 	"github.com/lexflow/lexflow/schemas"
+	"github.com/lexflow/lexflow/tools"
 )
 
 // Typed nil receivers: workflows name activities through their methods, and the worker
-// registers the real structs. Tool activities are named in the tools registry.
+// registers the real structs. The tool loop runs tools by the activity names in the
+// tools registry.
 var (
 	casesActs      *activities.Cases
 	transcriptActs *activities.Transcript
 	modelActs      *activities.Model
 	researchActs   *activities.Research
-	lifecycleActs  *activities.Lifecycle
+	quotaActs      *activities.Quota
+	paymentActs    *activities.Payments
+	ticketActs     *activities.Tickets
 	draftActs      *activities.Drafts
 )
 
@@ -53,4 +57,11 @@ var citationOptions = workflow.ActivityOptions{
 		BackoffCoefficient: 2,
 		MaximumAttempts:    3,
 	},
+}
+
+// toolOptions are the activity options of a tool's declared policy, for the workflows
+// that run a tool's activity themselves.
+func toolOptions(name string) workflow.ActivityOptions {
+	tool, _ := tools.Get(name)
+	return tool.Policy.Options()
 }

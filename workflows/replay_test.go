@@ -1,7 +1,9 @@
 package workflows_test
 
 import (
+	"io/fs"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	sdkworker "go.temporal.io/sdk/worker"
@@ -9,14 +11,21 @@ import (
 	"github.com/lexflow/lexflow/worker"
 )
 
-// TestReplayRecordedHistories replays every recorded workflow history in
-// testdata/histories (`make histories` records them) against today's workflow code. A
-// change that alters the commands a running case already took (an activity added,
-// removed or reordered, a child workflow or timer more or less) without a
-// workflow.GetVersion guard fails here with a non-determinism error, before it can
-// fail cases in production.
+// TestReplayRecordedHistories replays every recorded workflow history under
+// testdata/histories (`make histories SET=<name>` records a set, in
+// testdata/histories/<name>/<scenario>/) against today's workflow code. A change that
+// alters the commands a running case already took (an activity added, removed or
+// reordered, a child workflow or timer more or less) without a workflow.GetVersion
+// guard fails here with a non-determinism error, before it can fail cases in
+// production.
 func TestReplayRecordedHistories(t *testing.T) {
-	files, err := filepath.Glob("testdata/histories/*/*.json")
+	var files []string
+	err := filepath.WalkDir("testdata/histories", func(path string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(path, ".json") {
+			files = append(files, path)
+		}
+		return err
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -24,7 +33,8 @@ func TestReplayRecordedHistories(t *testing.T) {
 		t.Fatal("no recorded histories in testdata/histories: run make histories")
 	}
 	for _, file := range files {
-		t.Run(filepath.Base(filepath.Dir(file))+"/"+filepath.Base(file), func(t *testing.T) {
+		name, _ := filepath.Rel("testdata/histories", file)
+		t.Run(name, func(t *testing.T) {
 			r := sdkworker.NewWorkflowReplayer()
 			worker.RegisterWorkflows(r)
 			if err := r.ReplayWorkflowHistoryFromJSONFile(nil, file); err != nil {

@@ -5,39 +5,6 @@ import (
 	"strings"
 )
 
-// wording is what the loop itself says to the user, in the case's language.
-type wording struct {
-	sources, cancelled, noAnswer, invalidTwice string
-}
-
-var wordings = map[string]wording{
-	"en": {
-		sources:      "Sources:",
-		cancelled:    "The turn was cancelled before it finished.",
-		noAnswer:     "I could not reach an answer within this turn; please ask again or rephrase.",
-		invalidTwice: "I could not complete this request: my call to %s was invalid twice (%s). Please rephrase or give the missing details.",
-	},
-	"ro": {
-		sources:      "Surse:",
-		cancelled:    "Tura a fost anulată înainte de a se încheia.",
-		noAnswer:     "Nu am putut formula un răspuns în această tură; vă rog să reformulați întrebarea.",
-		invalidTwice: "Nu am putut finaliza cererea: apelul meu către %s a fost invalid de două ori (%s). Vă rog să reformulați sau să oferiți detaliile lipsă.",
-	},
-	"it": {
-		sources:      "Fonti:",
-		cancelled:    "Il turno è stato annullato prima della fine.",
-		noAnswer:     "Non sono riuscito a formulare una risposta in questo turno; per favore riformula la domanda.",
-		invalidTwice: "Non ho potuto completare la richiesta: la mia chiamata a %s non era valida per due volte (%s). Per favore riformula o fornisci i dettagli mancanti.",
-	},
-}
-
-func wordsFor(lang string) wording {
-	if w, ok := wordings[lang]; ok {
-		return w
-	}
-	return wordings["en"]
-}
-
 // withSources ends reply with one sources line naming used, replacing a sources line
 // the model may have written itself; without sources it leaves the reply alone.
 func withSources(reply, label string, used []string) string {

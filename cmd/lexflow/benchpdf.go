@@ -14,7 +14,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/lexflow/lexflow/draft"
+	"github.com/lexflow/lexflow/internal/draft"
 )
 
 // weasyprintRuns caps the WeasyPrint runs: each takes over a second.

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/lexflow/lexflow/config"
-	"github.com/lexflow/lexflow/devenv"
+	"github.com/lexflow/lexflow/internal/devenv"
 )
 
 // runDev starts the whole product on one machine: the Temporal dev server with its Web
@@ -78,5 +78,5 @@ Lexflow is running. Ctrl-C stops everything.
 Get a token:   go run ./cmd/lexflow token --sub alice --org acme --role user
 
 `, cfg.HTTPAddr, ts.UIURL, cfg.TemporalNamespace, ts.Address, uri, model)
-	return serveAPI(ctx, cfg, b, log)
+	return serveAPI(ctx, cfg, b, log, true)
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -15,7 +16,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lexflow/lexflow/devenv"
+	"github.com/lexflow/lexflow/internal/devenv"
+	"github.com/lexflow/lexflow/internal/testcorpus"
 )
 
 // asCommand makes the test binary act as the lexflow command when this is set, so the
@@ -27,7 +29,26 @@ func TestMain(m *testing.M) {
 		main()
 		os.Exit(0)
 	}
-	os.Exit(m.Run())
+	dir, err := os.MkdirTemp("", "lexflow-cmd-")
+	if err != nil {
+		panic(err)
+	}
+	if corpusDB, err = testcorpus.Path(context.Background(), dir); err != nil {
+		panic(err)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// corpusDB is the legal corpus the tests that start the product share, so that none
+// of them builds one on first start.
+var corpusDB string
+
+// withCorpus points the environment at the shared corpus.
+func (d devEnv) withCorpus() devEnv {
+	d.vars = append(d.vars, "LEXFLOW_CORPUS_DB="+corpusDB)
+	return d
 }
 
 // devEnv is the environment of one `lexflow dev` on free ports and its own data directory.
@@ -181,7 +202,7 @@ func TestDevRoundTrip(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts the whole product twice")
 	}
-	d := newDevEnv(t)
+	d := newDevEnv(t).withCorpus()
 	out, err := d.command("token", "--sub", "alice", "--org", "acme", "--role", "user").Output()
 	if err != nil {
 		t.Fatalf("lexflow token: %v", err)
@@ -258,7 +279,7 @@ func TestCorpusLoad(t *testing.T) {
 }
 
 func TestBenchResearch(t *testing.T) {
-	out, err := newDevEnv(t).command("bench", "research", "--articles", "3000", "--queries", "10").CombinedOutput()
+	out, err := newDevEnv(t).withCorpus().command("bench", "research", "--articles", "3000", "--queries", "10").CombinedOutput()
 	if err != nil {
 		t.Fatalf("lexflow bench research: %v\n%s", err, out)
 	}

@@ -16,15 +16,15 @@ import (
 	tlog "go.temporal.io/sdk/log"
 
 	"github.com/lexflow/lexflow/api"
-	"github.com/lexflow/lexflow/auth"
-	"github.com/lexflow/lexflow/blob"
 	"github.com/lexflow/lexflow/config"
 	"github.com/lexflow/lexflow/corpus"
-	"github.com/lexflow/lexflow/lexetools"
+	"github.com/lexflow/lexflow/internal/auth"
+	"github.com/lexflow/lexflow/internal/blob"
+	"github.com/lexflow/lexflow/internal/lexetools"
+	"github.com/lexflow/lexflow/internal/prompts"
+	"github.com/lexflow/lexflow/internal/searxng"
 	"github.com/lexflow/lexflow/llm"
 	"github.com/lexflow/lexflow/llm/offline"
-	"github.com/lexflow/lexflow/prompts"
-	"github.com/lexflow/lexflow/searxng"
 	"github.com/lexflow/lexflow/store/mongostore"
 	"github.com/lexflow/lexflow/tools"
 	"github.com/lexflow/lexflow/worker"
@@ -99,15 +99,16 @@ func startWorker(ctx context.Context, cfg config.Config, b *backends, log *slog.
 	return func() { w.Stop(); stopModels(); lc.Close() }, nil
 }
 
-// serveAPI serves the API on cfg.HTTPAddr until ctx ends, then drains requests.
-func serveAPI(ctx context.Context, cfg config.Config, b *backends, log *slog.Logger) error {
+// serveAPI serves the API on cfg.HTTPAddr until ctx ends, then drains requests. dev
+// serves the route table's dev-only routes too.
+func serveAPI(ctx context.Context, cfg config.Config, b *backends, log *slog.Logger, dev bool) error {
 	sign, err := signer(cfg)
 	if err != nil {
 		return err
 	}
 	e := api.New(&api.Handlers{Temporal: b.tc, Store: b.st, Auth: sign, Prompts: b.lib, TaskQueue: cfg.TaskQueue,
 		MaxSteps: cfg.MaxSteps, Unavailable: cfg.Unavailable(tools.NeedsSearXNG), Log: log,
-		Blobs: b.blobs, UserWait: cfg.UserWait, StuckAfter: cfg.StuckAfter})
+		Blobs: b.blobs, UserWait: cfg.UserWait, StuckAfter: cfg.StuckAfter, Dev: dev})
 	l, err := net.Listen("tcp", cfg.HTTPAddr)
 	if err != nil {
 		return fmt.Errorf("API: %w", err)
@@ -176,7 +177,7 @@ func runAPI(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 	}
 	defer b.close()
 	log.Info("API listening", "addr", cfg.HTTPAddr)
-	return serveAPI(ctx, cfg, b, log)
+	return serveAPI(ctx, cfg, b, log, false)
 }
 
 func runWorker(ctx context.Context, cfg config.Config, log *slog.Logger) error {

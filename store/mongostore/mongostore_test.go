@@ -2,14 +2,17 @@ package mongostore_test
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"os"
+	"slices"
 	"testing"
 	"time"
 
-	"github.com/lexflow/lexflow/devenv"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
+
+	"github.com/lexflow/lexflow/internal/devenv"
 	"github.com/lexflow/lexflow/store"
 	"github.com/lexflow/lexflow/store/mongostore"
 )
@@ -33,10 +36,17 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
+// open opens a store on a database of its own.
 func open(t *testing.T) *mongostore.Store {
 	t.Helper()
+	return openDB(t, fmt.Sprintf("test_%d", time.Now().UnixNano()))
+}
+
+// openDB opens a store on database db, and closes it when t ends.
+func openDB(t *testing.T, db string) *mongostore.Store {
+	t.Helper()
 	ctx := context.Background()
-	s, err := mongostore.Open(ctx, uri, fmt.Sprintf("test_%d", time.Now().UnixNano()))
+	s, err := mongostore.Open(ctx, uri, db)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,167 +54,97 @@ func open(t *testing.T) *mongostore.Store {
 	return s
 }
 
-func TestCreateAndGetCase(t *testing.T) {
-	s, ctx := open(t), context.Background()
-	c := store.Case{ID: "c1", UserID: "alice", Description: "deposit", Language: "ro", Phase: "intake", Status: "open",
-		Details: store.NewDetails("deposit")}
-	got, err := s.CreateCase(ctx, c)
+// TestOpenAgainKeepsIndexes opens a database twice, as every restart does: creating the
+// indexes again must succeed on FerretDB, which refuses to create unnamed indexes that
+// exist, and leave each index there under its name.
+func TestOpenAgainKeepsIndexes(t *testing.T) {
+	db := fmt.Sprintf("test_%d", time.Now().UnixNano())
+	openDB(t, db)
+	openDB(t, db)
+
+	client, err := mongo.Connect(options.Client().ApplyURI(uri))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.UserID != "alice" || got.Language != "ro" || got.CreatedAt.IsZero() {
-		t.Fatalf("created case = %+v", got)
-	}
-	// Creating again returns the stored case, unchanged.
-	again, err := s.CreateCase(ctx, store.Case{ID: "c1", UserID: "alice", Description: "other"})
-	if err != nil || again.Description != "deposit" {
-		t.Fatalf("second create = %+v, %v; want the first case back", again, err)
-	}
-	summary := got.Details["summary"].(map[string]any)
-	if summary["current"] != "deposit" {
-		t.Fatalf("summary = %v", summary)
-	}
-	if _, err := s.GetCase(ctx, "missing"); !errors.Is(err, store.ErrNotFound) {
-		t.Fatalf("GetCase(missing) = %v, want ErrNotFound", err)
-	}
-	if err := s.SetPhase(ctx, "c1", "active", "open"); err != nil {
-		t.Fatal(err)
-	}
-	if got, _ := s.GetCase(ctx, "c1"); got.Phase != "active" {
-		t.Fatalf("phase = %q, want active", got.Phase)
-	}
-	if err := s.SetPhase(ctx, "missing", "active", "open"); !errors.Is(err, store.ErrNotFound) {
-		t.Fatalf("SetPhase(missing) = %v, want ErrNotFound", err)
-	}
-}
-
-func TestUpdateDetails(t *testing.T) {
-	s, ctx := open(t), context.Background()
-	if _, err := s.CreateCase(ctx, store.Case{ID: "c2", UserID: "alice", Details: store.NewDetails("d")}); err != nil {
-		t.Fatal(err)
-	}
-	v, err := s.UpdateDetails(ctx, "c2", 0, map[string]any{
-		"summary.current":            "now",
-		"facts":                      []any{map[string]any{"fact": "one"}},
-		"legal_research.legislation": []any{"L1"},
-	})
-	if err != nil || v != 1 {
-		t.Fatalf("first update = %d, %v", v, err)
-	}
-	v, err = s.UpdateDetails(ctx, "c2", 0, map[string]any{
-		"facts":                      []any{map[string]any{"fact": "two"}, map[string]any{"fact": "three"}},
-		"legal_research.legislation": []any{"L2"},
-	})
-	if err != nil || v != 2 {
-		t.Fatalf("second update = %d, %v", v, err)
-	}
-	c, err := s.GetCase(ctx, "c2")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := c.Details["summary"].(map[string]any)["current"]; got != "now" {
-		t.Errorf("summary.current = %v", got)
-	}
-	if got := c.Details["summary"].(map[string]any)["initial"]; got != "d" {
-		t.Errorf("summary.initial = %v; a dot-path update must leave siblings alone", got)
-	}
-	if facts := c.Details["facts"].([]any); len(facts) != 3 || facts[2].(map[string]any)["fact"] != "three" {
-		t.Errorf("facts = %v, want three appended entries", facts)
-	}
-	if leg := c.Details["legal_research"].(map[string]any)["legislation"].([]any); len(leg) != 1 || leg[0] != "L2" {
-		t.Errorf("legislation = %v, want it replaced by [L2]", leg)
-	}
-	if c.Version != 2 {
-		t.Errorf("version = %d, want 2", c.Version)
-	}
-
-	if _, err := s.UpdateDetails(ctx, "missing", 0, map[string]any{"a": 1}); !errors.Is(err, store.ErrNotFound) {
-		t.Errorf("update of a missing case = %v, want ErrNotFound", err)
-	}
-	if _, err := s.UpdateDetails(ctx, "c2", 0, map[string]any{"$bad": 1}); !errors.Is(err, store.ErrInvalidField) {
-		t.Errorf("update of $bad = %v, want ErrInvalidField", err)
-	}
-	// summary.current is a string: nothing can be set inside it.
-	if _, err := s.UpdateDetails(ctx, "c2", 0, map[string]any{"summary.current.x": 1}); !errors.Is(err, store.ErrInvalidField) {
-		t.Errorf("update through a string = %v, want ErrInvalidField", err)
-	}
-}
-
-func TestTranscript(t *testing.T) {
-	s, ctx := open(t), context.Background()
-	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	rec := func(turn, seq int, role string) store.Record {
-		return store.Record{ID: fmt.Sprintf("t%d:%d", turn, seq), CaseID: "c3", UserID: "alice", TurnNo: turn, Seq: seq, Role: role,
-			Content: fmt.Sprintf("%s %d", role, turn), CreatedAt: at}
-	}
-	// Stored out of order and twice: the transcript keeps one of each, in turn order.
-	if err := s.AppendRecords(ctx, rec(2, 0, "user"), rec(1, 1, "assistant"), rec(1, 0, "user")); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.AppendRecords(ctx, rec(1, 1, "assistant"), rec(2, 1, "assistant")); err != nil {
-		t.Fatal(err)
-	}
-	all, err := s.ListRecords(ctx, "c3", 0, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var ids []string
-	for _, r := range all {
-		ids = append(ids, r.ID)
-	}
-	if fmt.Sprint(ids) != "[t1:0 t1:1 t2:0 t2:1]" {
-		t.Fatalf("records = %v", ids)
-	}
-	if !all[0].CreatedAt.Equal(at) {
-		t.Errorf("created_at = %v, want %v", all[0].CreatedAt, at)
-	}
-	before, err := s.ListRecords(ctx, "c3", 2, 0)
-	if err != nil || len(before) != 2 {
-		t.Fatalf("records before turn 2 = %v, %v", before, err)
-	}
-	latest, err := s.ListRecords(ctx, "c3", 0, 3)
-	if err != nil || len(latest) != 3 || latest[0].ID != "t1:1" {
-		t.Fatalf("latest 3 = %v, %v", latest, err)
-	}
-}
-
-func TestMemory(t *testing.T) {
-	s, ctx := open(t), context.Background()
-	m, err := s.GetMemory(ctx, "alice")
-	if err != nil || m.Text != "" || m.UserID != "alice" {
-		t.Fatalf("memory of a new user = %+v, %v", m, err)
-	}
-	if _, err := s.PutMemory(ctx, "alice", "Prefers answers in Romanian."); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := s.PutMemory(ctx, "alice", "Prefers answers in Italian."); err != nil {
-		t.Fatal(err)
-	}
-	m, err = s.GetMemory(ctx, "alice")
-	if err != nil || m.Text != "Prefers answers in Italian." || m.UpdatedAt.IsZero() {
-		t.Fatalf("memory = %+v, %v", m, err)
-	}
-	if other, _ := s.GetMemory(ctx, "bob"); other.Text != "" {
-		t.Errorf("bob sees %q", other.Text)
-	}
-}
-
-func TestParties(t *testing.T) {
-	s, ctx := open(t), context.Background()
-	for _, p := range []store.Party{
-		{CaseID: "c9", FirstName: "Ion", LastName: "Popescu", CNP: "1800101123456"},
-		{CaseID: "c9", CompanyName: "Acme SRL", CUI: "RO123456", Aliases: []string{"the company"}},
-		{CaseID: "other", FirstName: "Ana"},
+	t.Cleanup(func() { client.Disconnect(context.Background()) })
+	for coll, want := range map[string][]string{
+		mongostore.CasesCollection:       {"user_id_1_created_at_-1"},
+		mongostore.TranscriptsCollection: {"case_id_1_turn_no_1_seq_1", "user_id_1_created_at_1"},
+		mongostore.PartiesCollection:     {"case_id_1_seq_1"},
+		mongostore.TicketsCollection:     {"case_id_1_created_at_1"},
 	} {
-		if _, err := s.AddParty(ctx, p); err != nil {
-			t.Fatal(err)
+		names, err := client.Database(db).Collection(coll).Indexes().ListSpecifications(t.Context())
+		if err != nil {
+			t.Fatalf("list indexes of %s: %v", coll, err)
+		}
+		var got []string
+		for _, ix := range names {
+			got = append(got, ix.Name)
+		}
+		for _, name := range want {
+			if !slices.Contains(got, name) {
+				t.Errorf("%s has indexes %v, want %s among them", coll, got, name)
+			}
 		}
 	}
-	got, err := s.ListParties(ctx, "c9")
-	if err != nil || len(got) != 2 || got[0].ID != "party0" || got[1].ID != "party1" || got[0].CNP != "1800101123456" || got[1].Aliases[0] != "the company" {
-		t.Fatalf("parties = %+v, %v", got, err)
+}
+
+// TestDetailsArePlainValues checks that what the driver decodes (bson.D, bson.A,
+// bson.DateTime) reaches callers as the maps, slices and times of plain Go, at any depth.
+func TestDetailsArePlainValues(t *testing.T) {
+	s, ctx := open(t), t.Context()
+	at := time.Date(2026, 3, 4, 5, 6, 7, 8_000_000, time.FixedZone("EET", 2*60*60))
+	details := store.NewDetails("deposit")
+	details["timeline"] = []any{map[string]any{"at": at, "events": []any{map[string]any{"what": "lease ended", "tags": []any{"a", "b"}}}}}
+	if _, err := s.CreateCase(ctx, store.Case{ID: "plain", UserID: "alice", Details: details}); err != nil {
+		t.Fatal(err)
 	}
-	if other, _ := s.ListParties(ctx, "other"); len(other) != 1 || other[0].ID != "party0" {
-		t.Errorf("another case's parties = %+v", other)
+	_, err := s.UpdateDetails(ctx, "plain", 0, map[string]any{
+		"evidence.items": []any{map[string]any{"kind": "photo", "taken": at, "sizes": []any{1, 2.5}}},
+		"facts":          []any{map[string]any{"fact": "paid", "on": at}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := s.GetCase(ctx, "plain")
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkPlain(t, "case_details", c.Details)
+	timeline := c.Details["timeline"].([]any)[0].(map[string]any)
+	if got, ok := timeline["at"].(time.Time); !ok || !got.Equal(at) || got.Location() != time.UTC {
+		t.Errorf("timeline[0].at = %#v, want %v in UTC", timeline["at"], at)
+	}
+
+	tk, err := s.CreateTicket(ctx, store.Ticket{ID: "plain-ticket", CaseID: "plain", Snapshot: c.Details})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkPlain(t, "agent_state_snapshot", tk.Snapshot)
+
+	// A case stored without details reads back with an empty map, not a nil one.
+	if _, err := s.CreateCase(ctx, store.Case{ID: "no-details", UserID: "alice"}); err != nil {
+		t.Fatal(err)
+	}
+	if c, err := s.GetCase(ctx, "no-details"); err != nil || c.Details == nil {
+		t.Errorf("details of a case stored without = %#v, %v; want an empty map", c.Details, err)
+	}
+}
+
+// checkPlain fails t if v holds anything but plain Go values.
+func checkPlain(t *testing.T, path string, v any) {
+	t.Helper()
+	switch v := v.(type) {
+	case map[string]any:
+		for k, x := range v {
+			checkPlain(t, path+"."+k, x)
+		}
+	case []any:
+		for i, x := range v {
+			checkPlain(t, fmt.Sprintf("%s[%d]", path, i), x)
+		}
+	case nil, string, bool, int32, int64, float64, time.Time:
+	default:
+		t.Errorf("%s is a %T", path, v)
 	}
 }

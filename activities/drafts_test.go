@@ -1,0 +1,79 @@
+package activities
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lexflow/lexflow/internal/blob"
+	"github.com/lexflow/lexflow/schemas"
+	"github.com/lexflow/lexflow/store"
+)
+
+func TestRenderDraft(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	blobs, err := blob.NewDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := &Drafts{Cases: st, Parties: st, Blobs: blobs}
+	id := newCase(t, "draft")
+	if _, err := st.AddParty(ctx, store.Party{CaseID: id, FirstName: "Ion", LastName: "Popescu", CNP: "1800101123456"}); err != nil {
+		t.Fatal(err)
+	}
+	args := schemas.GenerateDraftPDFArgs{CaseID: id, DraftName: "Cerere", Revision: 1,
+		MarkdownContent: "# Cerere\n\nReclamant: **{{party0.fullName}}**, CNP {{party0.cnp}}."}
+
+	first, err := a.RenderDraft(ctx, args)
+	if err != nil || first.ErrorMessage != "" || first.Draft.Path != schemas.DraftPath(id, "Cerere", 1) {
+		t.Fatalf("render: %+v, %v", first, err)
+	}
+	if err := a.RecordDraft(ctx, schemas.RecordDraft{CaseID: id, Draft: first.Draft}); err != nil {
+		t.Fatal(err)
+	}
+	again, err := a.RenderDraft(ctx, args)
+	if err != nil || again.Draft.SHA256 != first.Draft.SHA256 || !again.Draft.CreatedAt.Equal(first.Draft.CreatedAt.Truncate(time.Millisecond)) {
+		t.Errorf("the same revision again: %+v, %v; want the recorded one", again, err)
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "cases", id, "drafts", "Cerere", "*.pdf"))
+	if len(files) != 1 {
+		t.Errorf("blob files = %v, want one", files)
+	}
+	if pdf, err := os.ReadFile(files[0]); err != nil || !strings.HasPrefix(string(pdf), "%PDF-") {
+		t.Errorf("stored file is not a PDF: %v", err)
+	}
+
+	// Revision 2's PDF is stored, but its recording never ran.
+	if err := blobs.Put(ctx, schemas.DraftPath(id, "Cerere", 2), []byte("%PDF- another draft")); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		change func(*schemas.GenerateDraftPDFArgs)
+		want   string
+	}{
+		{func(a *schemas.GenerateDraftPDFArgs) { a.MarkdownContent = "{{party1.fullName}}" },
+			"Placeholder substitution failed: Party ID party1 not found or not attached to case"},
+		{func(a *schemas.GenerateDraftPDFArgs) { a.MarkdownContent = "{{party0.shoeSize}}" }, "is not a party field"},
+		{func(a *schemas.GenerateDraftPDFArgs) { a.MarkdownContent = "{{party0.email}}" }, "Party ID party0 has no email"},
+		{func(a *schemas.GenerateDraftPDFArgs) { a.MarkdownContent += " Changed." }, "Revision 1 of Cerere exists with other content; use revision 2"},
+		{func(a *schemas.GenerateDraftPDFArgs) { a.MarkdownContent = "{{party0.first-name}}" }, "{{party0.first-name}} is not a placeholder"},
+		{func(a *schemas.GenerateDraftPDFArgs) { a.Revision = 2 }, "Revision 2 of Cerere exists with other content; use revision 2"},
+		{func(a *schemas.GenerateDraftPDFArgs) { a.DraftName = "../etc" }, "Invalid draft_name"},
+		{func(a *schemas.GenerateDraftPDFArgs) { a.Revision = 0 }, "Invalid revision 0"},
+	} {
+		bad := args
+		c.change(&bad)
+		got, err := a.RenderDraft(ctx, bad)
+		if err != nil || !strings.Contains(got.ErrorMessage, c.want) {
+			t.Errorf("%+v: %q, %v; want %q", bad, got.ErrorMessage, err, c.want)
+		}
+	}
+	drafts, err := listDrafts(ctx, st, id)
+	if err != nil || len(drafts) != 1 || drafts[0].DraftID != "Cerere_rev1" || drafts[0].Revision != 1 {
+		t.Errorf("drafts = %+v, %v", drafts, err)
+	}
+}

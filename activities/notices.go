@@ -1,0 +1,20 @@
+package activities
+
+import (
+	"context"
+
+	"github.com/lexflow/lexflow/schemas"
+	"github.com/lexflow/lexflow/store"
+)
+
+// RecordNotice writes a notice into the case's transcript, after the turn it follows.
+// Its ID comes from its number, so a retry stores it once.
+func (a *Transcript) RecordNotice(ctx context.Context, n schemas.Notice) error {
+	return a.Store.AppendRecords(ctx, store.Record{
+		ID: schemas.NoticeRecordID(n.CaseID, n.N), CaseID: n.CaseID, UserID: n.UserID,
+		TurnNo: n.TurnNo, Seq: noticeSeq + n.N, Role: n.Role, Content: n.Text, CreatedAt: n.At,
+	})
+}
+
+// noticeSeq places notices after the records of the turn they follow.
+const noticeSeq = 1000

@@ -1,0 +1,50 @@
+package activities
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/lexflow/lexflow/schemas"
+	"github.com/lexflow/lexflow/store"
+)
+
+// Tickets are the activities of support: opening a ticket, and recording how support
+// resumed the case.
+type Tickets struct {
+	Cases   store.Cases
+	Tickets store.Tickets
+}
+
+// CreateSupportTicket is create_support_ticket, run by the SupportTicket workflow: it
+// stores the ticket under its ID, once, and pauses the case for support.
+func (a *Tickets) CreateSupportTicket(ctx context.Context, in schemas.SupportTicketInput) (schemas.TicketResult, error) {
+	c, err := a.Cases.GetCase(ctx, in.Args.CaseID)
+	if errors.Is(err, store.ErrNotFound) {
+		return schemas.TicketResult{Status: schemas.ResultError, ErrorMessage: schemas.CaseNotFound}, nil
+	}
+	if err != nil {
+		return schemas.TicketResult{}, err
+	}
+	t, err := a.Tickets.CreateTicket(ctx, store.Ticket{ID: in.TicketID, CaseID: c.ID, UserID: in.UserID,
+		Description: in.Args.IssueDescription, Snapshot: in.Args.AgentStateSnapshot})
+	if err != nil {
+		return schemas.TicketResult{}, fmt.Errorf("error creating ticket: %w", err)
+	}
+	if err := a.Cases.SetPhase(ctx, c.ID, c.Phase, schemas.StatusPausedSupport); err != nil {
+		return schemas.TicketResult{}, err
+	}
+	return schemas.TicketResult{Status: schemas.ResultSuccess, TicketID: t.ID}, nil
+}
+
+// RecordResume resolves the case's open tickets with the resumption and appends it to
+// case_details.support_log. The Case workflow then moves the case on.
+func (a *Tickets) RecordResume(ctx context.Context, in schemas.RecordResume) error {
+	r := store.Resolution{Action: in.Resume.Action, Note: in.Resume.Note, By: in.Resume.By, At: in.Resume.At}
+	if _, err := a.Tickets.ResolveTickets(ctx, in.CaseID, r); err != nil {
+		return err
+	}
+	entry := map[string]any{"action": r.Action, "note": r.Note, "by": r.By, "at": r.At}
+	_, err := a.Cases.UpdateDetails(ctx, in.CaseID, 0, map[string]any{"support_log": []any{entry}})
+	return err
+}

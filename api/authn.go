@@ -1,0 +1,60 @@
+package api
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/lexflow/lexflow/internal/auth"
+	"github.com/lexflow/lexflow/schemas"
+)
+
+// identityKey is where authenticate leaves the caller's identity in the Echo context.
+const identityKey = "identity"
+
+// authenticate verifies the bearer token and records who is calling.
+func (h *Handlers) authenticate(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		header := c.Request().Header.Get(echo.HeaderAuthorization)
+		token, ok := strings.CutPrefix(header, "Bearer ")
+		if !ok || strings.TrimSpace(token) == "" {
+			return problemf(auth.ErrUnauthorized, "send an Authorization: Bearer <token> header")
+		}
+		id, err := h.Auth.Verify(strings.TrimSpace(token))
+		if err != nil {
+			h.Log.Info("Token refused", "error", err)
+			return problemf(auth.ErrUnauthorized, "the token is invalid or expired")
+		}
+		id.Roles = rolesOrUser(id.Roles)
+		c.Set(identityKey, id)
+		return next(c)
+	}
+}
+
+// requireRole lets through only callers holding role; others get 403.
+func requireRole(role string) echo.MiddlewareFunc {
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			if !identity(c).Has(role) {
+				return problemf(errForbidden, "this needs the "+role+" role")
+			}
+			return next(c)
+		}
+	}
+}
+
+func identity(c echo.Context) auth.Identity {
+	id, _ := c.Get(identityKey).(auth.Identity)
+	return id
+}
+
+// rolesOrUser treats a token without roles as a plain user's.
+func rolesOrUser(roles []string) []string {
+	if len(roles) == 0 || !slices.ContainsFunc(roles, func(r string) bool {
+		return r == schemas.RoleUser || r == schemas.RoleAdmin || r == schemas.RoleSupport
+	}) {
+		return []string{schemas.RoleUser}
+	}
+	return roles
+}

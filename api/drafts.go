@@ -1,0 +1,57 @@
+package api
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"strconv"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/lexflow/lexflow/internal/blob"
+	"github.com/lexflow/lexflow/schemas"
+	"github.com/lexflow/lexflow/store"
+)
+
+// listDrafts lists a case's draft revisions.
+func (h *Handlers) listDrafts(c echo.Context) error {
+	cs, err := h.ownCase(c)
+	if err != nil {
+		return err
+	}
+	drafts := schemas.RecordedDrafts(cs.Details)
+	for i := range drafts {
+		drafts[i].Path = fmt.Sprintf("/v1/cases/%s/drafts/%s/%d", cs.ID, drafts[i].DraftName, drafts[i].Revision)
+	}
+	return c.JSON(http.StatusOK, map[string]any{"case_id": cs.ID, "drafts": drafts})
+}
+
+// downloadDraft serves one revision's PDF.
+func (h *Handlers) downloadDraft(c echo.Context) error {
+	cs, err := h.ownCase(c)
+	if err != nil {
+		return err
+	}
+	rev, err := strconv.Atoi(c.Param("revision"))
+	if err != nil || rev < 1 {
+		return problemf(errInvalidInput, "revision must be a positive integer")
+	}
+	name := c.Param("name")
+	ctx := c.Request().Context()
+	drafts := schemas.RecordedDrafts(cs.Details)
+	i := slices.IndexFunc(drafts, func(d schemas.RenderedDraft) bool { return d.DraftName == name && d.Revision == rev })
+	if i < 0 {
+		return problemf(store.ErrNotFound, fmt.Sprintf("no revision %d of draft %s", rev, name))
+	}
+	r, err := h.Blobs.Open(ctx, drafts[i].Path)
+	if errors.Is(err, blob.ErrNotExist) {
+		return problemf(store.ErrNotFound, "the draft's PDF is missing from the blob store")
+	}
+	if err != nil {
+		return fmt.Errorf("%w: open draft: %w", errUnavailable, err)
+	}
+	defer r.Close()
+	c.Response().Header().Set(echo.HeaderContentDisposition, fmt.Sprintf(`attachment; filename="%s_rev%d.pdf"`, name, rev))
+	return c.Stream(http.StatusOK, "application/pdf", r)
+}

@@ -1,0 +1,136 @@
+package api
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/google/uuid"
+	"github.com/labstack/echo/v4"
+	"go.temporal.io/api/serviceerror"
+	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/temporal"
+
+	"github.com/lexflow/lexflow/schemas"
+	"github.com/lexflow/lexflow/store"
+)
+
+// SendMessageRequest is the body of POST /v1/cases/{id}/messages: the message and the
+// turn's toggles.
+type SendMessageRequest struct {
+	Message string `json:"message"`
+	Toggles
+}
+
+// sendMessage runs one chat turn through the case workflow's send-message update and
+// answers with the turn's result. An Idempotency-Key header becomes the update ID, so a
+// retried request gets the same turn's answer instead of running a second turn.
+func (h *Handlers) sendMessage(c echo.Context) error {
+	cs, err := h.ownCase(c)
+	if err != nil {
+		return err
+	}
+	if cs.Status == schemas.StatusClosed {
+		return problemf(errCaseClosed, "the case is closed")
+	}
+	var req SendMessageRequest
+	if err := bindJSON(c, &req); err != nil {
+		return err
+	}
+	switch n := utf8.RuneCountInString(req.Message); {
+	case strings.TrimSpace(req.Message) == "":
+		return problemf(errInvalidInput, "message is empty")
+	case n > schemas.MaxMessageChars:
+		return problemf(errInvalidInput, fmt.Sprintf("message has %d characters; the limit is %d", n, schemas.MaxMessageChars))
+	}
+	sel, err := req.Resolve(identity(c).Roles, h.Unavailable)
+	if err != nil {
+		return problemf(errInvalidInput, err.Error())
+	}
+	updateID := c.Request().Header.Get("Idempotency-Key")
+	if updateID == "" {
+		updateID = uuid.NewString()
+	}
+	ctx := c.Request().Context()
+	handle, err := h.Temporal.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{
+		WorkflowID:   schemas.CaseWorkflowID(cs.ID),
+		UpdateID:     updateID,
+		UpdateName:   schemas.UpdateSendMessage,
+		Args:         []any{schemas.SendMessageRequest{Message: req.Message, Selection: sel}},
+		WaitForStage: client.WorkflowUpdateStageCompleted,
+	})
+	var res schemas.TurnResult
+	if err == nil {
+		err = handle.Get(ctx, &res)
+	}
+	if err != nil {
+		return updateError(err)
+	}
+	return c.JSON(http.StatusOK, res)
+}
+
+// updateError maps a failed send-message update to its failure kind.
+func updateError(err error) error {
+	var notFound *serviceerror.NotFound
+	var appErr *temporal.ApplicationError
+	switch {
+	case errors.As(err, &notFound):
+		return problemf(errCaseNotRunning, "the case's workflow has ended or was never started")
+	case errors.As(err, &appErr) && appErr.Type() == schemas.ErrInvalidMessage:
+		return problemf(errInvalidInput, appErr.Message())
+	case errors.As(err, &appErr) && appErr.Type() == schemas.ErrCaseClosed:
+		return problemf(errCaseClosed, appErr.Message())
+	case errors.As(err, &appErr) && appErr.Type() == schemas.ErrPaymentRequired:
+		return problemf(errPaymentRequired, appErr.Message()+"; POST /v1/cases/{id}/payment once paid")
+	case errors.As(err, &appErr) && appErr.Type() == schemas.ErrCasePaused:
+		return problemf(errCasePaused, appErr.Message())
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return fmt.Errorf("%w: %w", errUnavailable, err)
+	}
+	return fmt.Errorf("%w: %w", errTurnFailed, err)
+}
+
+// cancelTurn asks the case's running turn to stop between steps. The turn's own request
+// then answers with what it has, marked cancelled.
+func (h *Handlers) cancelTurn(c echo.Context) error {
+	cs, err := h.ownCase(c)
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	handle, err := h.Temporal.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{
+		WorkflowID:   schemas.CaseWorkflowID(cs.ID),
+		UpdateName:   schemas.UpdateCancelTurn,
+		WaitForStage: client.WorkflowUpdateStageCompleted,
+	})
+	var res schemas.CancelTurnResult
+	if err == nil {
+		err = handle.Get(ctx, &res)
+	}
+	var appErr *temporal.ApplicationError
+	if errors.As(err, &appErr) && appErr.Type() == schemas.ErrNoTurn {
+		return problemf(errNoTurn, appErr.Message())
+	}
+	if err != nil {
+		return updateError(err)
+	}
+	return c.JSON(http.StatusAccepted, map[string]string{"turn_id": res.TurnID, "status": "cancel_requested"})
+}
+
+func (h *Handlers) listMessages(c echo.Context) error {
+	cs, err := h.ownCase(c)
+	if err != nil {
+		return err
+	}
+	recs, err := h.Store.ListRecords(c.Request().Context(), cs.ID, 0, 0)
+	if err != nil {
+		return fmt.Errorf("%w: read transcript: %w", errUnavailable, err)
+	}
+	if recs == nil {
+		recs = []store.Record{}
+	}
+	return c.JSON(http.StatusOK, map[string]any{"case_id": cs.ID, "messages": recs})
+}

@@ -1,0 +1,33 @@
+package api
+
+import (
+	"fmt"
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/lexflow/lexflow/internal/prompts"
+)
+
+// ReloadResponse answers POST /v1/admin/prompts/reload: what the files hold, as seed
+// 002's /api/update_docs reports it, and the prompts version every worker now serves.
+type ReloadResponse struct {
+	prompts.Report
+	Version int64 `json:"version"`
+}
+
+// reloadPrompts reads the system prompt files again and, when they are complete, bumps
+// the store's prompts version: every worker reloads its own files before its next model
+// call. A broken set of files is refused, and every process keeps the prompts it had.
+func (h *Handlers) reloadPrompts(c echo.Context) error {
+	rep, err := h.Prompts.Reload()
+	if err != nil {
+		return problemf(errInvalidInput, err.Error())
+	}
+	v, err := h.Store.BumpPromptsVersion(c.Request().Context())
+	if err != nil {
+		return fmt.Errorf("%w: bump the prompts version: %w", errUnavailable, err)
+	}
+	h.Log.Info("Prompts reloaded", "source", rep.Source, "docs", rep.DocCount, "version", v, "by", identity(c).Subject)
+	return c.JSON(http.StatusOK, ReloadResponse{Report: rep, Version: v})
+}

@@ -1,0 +1,104 @@
+package api
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+	"github.com/labstack/echo/v4/middleware"
+
+	"github.com/lexflow/lexflow/schemas"
+)
+
+// Auth is who may call a route.
+type Auth string
+
+// Route auths.
+const (
+	// Public routes need no token.
+	Public Auth = "public"
+	// User routes need a valid token; a caller reaches only their own cases.
+	User Auth = "user"
+	// Support routes need a token with the support role.
+	Support Auth = "support"
+	// Admin routes need a token with the admin role.
+	Admin Auth = "admin"
+)
+
+// Route is one route of the API: its method and path (Echo's syntax, ":id" for a
+// parameter), who may call it, and whether it exists only in dev mode.
+type Route struct {
+	Method  string
+	Path    string
+	Auth    Auth
+	DevOnly bool
+	handle  func(*Handlers, echo.Context) error
+}
+
+// routes is the API's route table: every route is registered from it, and the tests
+// that attack the API or check its documentation read it.
+var routes = []Route{
+	{http.MethodGet, "/healthz", Public, false, (*Handlers).health},
+	{http.MethodPost, "/v1/cases", User, false, (*Handlers).createCase},
+	{http.MethodGet, "/v1/cases/:id", User, false, (*Handlers).getCase},
+	{http.MethodPost, "/v1/cases/:id/messages", User, false, (*Handlers).sendMessage},
+	{http.MethodGet, "/v1/cases/:id/messages", User, false, (*Handlers).listMessages},
+	{http.MethodPost, "/v1/cases/:id/turns/current/cancel", User, false, (*Handlers).cancelTurn},
+	{http.MethodPost, "/v1/cases/:id/parties", User, false, (*Handlers).addParty},
+	{http.MethodGet, "/v1/cases/:id/parties", User, false, (*Handlers).listParties},
+	{http.MethodGet, "/v1/cases/:id/parties/:party", User, false, (*Handlers).getParty},
+	{http.MethodPost, "/v1/cases/:id/payment", User, false, (*Handlers).confirmPayment},
+	{http.MethodPost, "/v1/cases/:id/close", User, false, (*Handlers).closeCase},
+	{http.MethodGet, "/v1/cases/:id/drafts", User, false, (*Handlers).listDrafts},
+	{http.MethodGet, "/v1/cases/:id/drafts/:name/:revision", User, false, (*Handlers).downloadDraft},
+	{http.MethodGet, "/v1/tools", User, false, (*Handlers).listTools},
+	{http.MethodGet, "/v1/me/memory", User, false, (*Handlers).getMemory},
+	{http.MethodPut, "/v1/me/memory", User, false, (*Handlers).putMemory},
+	{http.MethodGet, "/v1/support/cases", Support, false, (*Handlers).supportCases},
+	{http.MethodGet, "/v1/support/cases/:id/tickets", Support, false, (*Handlers).supportTickets},
+	{http.MethodPost, "/v1/support/cases/:id/resume", Support, false, (*Handlers).resumeCase},
+	{http.MethodPut, "/v1/admin/subscriptions/:id", Admin, false, (*Handlers).putSubscription},
+	{http.MethodPost, "/v1/admin/prompts/reload", Admin, false, (*Handlers).reloadPrompts},
+}
+
+// Routes returns the route table, in registration order.
+func Routes() []Route { return append([]Route(nil), routes...) }
+
+// roleOf is the token role an auth requires beyond a valid token, if any.
+var roleOf = map[Auth]string{Support: schemas.RoleSupport, Admin: schemas.RoleAdmin}
+
+// v1 prefixes every route that needs a token.
+const v1 = "/v1"
+
+// newServer returns the Echo server with the routes of table. Routes under /v1 go
+// through authentication, and so do unknown paths there: without a token they answer
+// 401, with one 404. A dev-only route is left out unless h.Dev is set.
+func newServer(h *Handlers, table []Route) *echo.Echo {
+	e := echo.New()
+	e.HideBanner, e.HidePort = true, true
+	e.HTTPErrorHandler = errorHandler(h.Log)
+	e.Use(middleware.Recover(), middleware.BodyLimit(maxBody), h.logRequests)
+	authed := e.Group(v1, h.authenticate)
+	for _, r := range table {
+		if r.DevOnly && !h.Dev {
+			continue
+		}
+		handle := r.handle
+		handler := func(c echo.Context) error { return handle(h, c) }
+		if r.Auth == Public {
+			e.Add(r.Method, r.Path, handler)
+			continue
+		}
+		path, ok := strings.CutPrefix(r.Path, v1)
+		if !ok {
+			panic(fmt.Sprintf("route %s %s needs a token but is not under %s", r.Method, r.Path, v1))
+		}
+		var mw []echo.MiddlewareFunc
+		if role, ok := roleOf[r.Auth]; ok {
+			mw = append(mw, requireRole(role))
+		}
+		authed.Add(r.Method, path, handler, mw...)
+	}
+	return e
+}

@@ -1,0 +1,41 @@
+package api
+
+import (
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/lexflow/lexflow/schemas"
+	"github.com/lexflow/lexflow/store"
+)
+
+// SubscriptionRequest sets a subscription's plan and credits.
+type SubscriptionRequest struct {
+	Plan    string         `json:"plan"`
+	Credits map[string]int `json:"credits"`
+}
+
+// putSubscription creates or replaces the subscription "user:<id>" or "org:<id>".
+func (h *Handlers) putSubscription(c echo.Context) error {
+	id := c.Param("id")
+	if kind, owner, ok := strings.Cut(id, ":"); !ok || (kind != "user" && kind != "org") || owner == "" {
+		return problemf(errInvalidInput, `the subscription ID is "user:<user id>" or "org:<organization id>"`)
+	}
+	var req SubscriptionRequest
+	if err := bindJSON(c, &req); err != nil {
+		return err
+	}
+	for tier, n := range req.Credits {
+		if t, err := strconv.Atoi(tier); err != nil || t < schemas.MinTier || t > schemas.MaxTier || n < 0 {
+			return problemf(errInvalidInput, `credits map tiers "1", "2" and "3" to cases left (0 or more)`)
+		}
+	}
+	sub, err := h.Store.PutSubscription(c.Request().Context(), store.Subscription{ID: id, Plan: req.Plan, Credits: req.Credits})
+	if err != nil {
+		return fmt.Errorf("%w: store subscription: %w", errUnavailable, err)
+	}
+	return c.JSON(http.StatusOK, sub)
+}

@@ -1,0 +1,144 @@
+package api
+
+import (
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+	commonpb "go.temporal.io/api/common/v1"
+	"go.temporal.io/api/workflowservice/v1"
+	"go.temporal.io/sdk/converter"
+
+	"github.com/lexflow/lexflow/schemas"
+	"github.com/lexflow/lexflow/store"
+)
+
+// SupportCase is a case in support's list.
+type SupportCase struct {
+	CaseID     string    `json:"case_id"`
+	WorkflowID string    `json:"workflow_id"`
+	Status     string    `json:"status"`
+	Phase      string    `json:"phase"`
+	WaitingOn  string    `json:"waiting_on,omitempty"`
+	Tier       int64     `json:"tier,omitempty"`
+	TenantID   string    `json:"tenant_id,omitempty"`
+	ProgressAt time.Time `json:"progress_at"`
+}
+
+// supportStatuses are the lists support can ask for.
+var supportStatuses = []string{schemas.StatusPausedSupport, schemas.StatusWaitingUser, "stuck"}
+
+// supportQuery is the visibility query of a support list: the same one the Web UI's
+// search box takes.
+func supportQuery(status string, now time.Time, stuckAfter time.Duration) string {
+	q := fmt.Sprintf("WorkflowType = '%s' AND ExecutionStatus = 'Running' AND ", schemas.CaseWorkflow)
+	if status == "stuck" {
+		return q + fmt.Sprintf("WaitingOn = '%s' AND ProgressAt < '%s'", schemas.WaitingOnAgent, now.Add(-stuckAfter).UTC().Format(time.RFC3339))
+	}
+	return q + fmt.Sprintf("CaseStatus = '%s'", status)
+}
+
+// supportCases lists the cases paused for support, waiting for a client's answer, or
+// stuck: working with no progress for longer than the stuck threshold.
+func (h *Handlers) supportCases(c echo.Context) error {
+	status := c.QueryParam("status")
+	if !slices.Contains(supportStatuses, status) {
+		return problemf(errInvalidInput, "status must be one of "+strings.Join(supportStatuses, ", "))
+	}
+	query := supportQuery(status, time.Now(), h.StuckAfter)
+	ctx := c.Request().Context()
+	out := []SupportCase{}
+	var token []byte
+	for {
+		resp, err := h.Temporal.ListWorkflow(ctx, &workflowservice.ListWorkflowExecutionsRequest{Query: query, NextPageToken: token})
+		if err != nil {
+			return fmt.Errorf("%w: list cases: %w", errUnavailable, err)
+		}
+		for _, e := range resp.Executions {
+			sa := e.GetSearchAttributes()
+			sc := SupportCase{WorkflowID: e.GetExecution().GetWorkflowId()}
+			sc.CaseID = schemas.CaseIDOf(sc.WorkflowID)
+			sc.Status, sc.Phase = keyword(sa, schemas.SACaseStatus.GetName()), keyword(sa, schemas.SAPhase.GetName())
+			sc.WaitingOn, sc.TenantID = keyword(sa, schemas.SAWaitingOn.GetName()), keyword(sa, schemas.SATenantID.GetName())
+			decodeAttr(sa, schemas.SATier.GetName(), &sc.Tier)
+			decodeAttr(sa, schemas.SAProgressAt.GetName(), &sc.ProgressAt)
+			out = append(out, sc)
+		}
+		if token = resp.NextPageToken; len(token) == 0 {
+			break
+		}
+	}
+	return c.JSON(http.StatusOK, map[string]any{"status": status, "query": query, "cases": out})
+}
+
+// supportTickets lists a case's support tickets.
+func (h *Handlers) supportTickets(c echo.Context) error {
+	id := c.Param("id")
+	tickets, err := h.Store.ListTickets(c.Request().Context(), id)
+	if err != nil {
+		return fmt.Errorf("%w: read tickets: %w", errUnavailable, err)
+	}
+	if tickets == nil {
+		tickets = []store.Ticket{}
+	}
+	return c.JSON(http.StatusOK, map[string]any{"case_id": id, "tickets": tickets})
+}
+
+// ResumeRequest is support's resumption of a case.
+type ResumeRequest struct {
+	Action string `json:"action"`
+	Note   string `json:"note"`
+}
+
+// resumeCase sends the resume signal to a case paused for support or waiting for the
+// client, recording who resumed it and why, and answers once the case has handled it:
+// 200 with the case's status (a retried request then runs as the case's next turn), or
+// 202 if the case could not say in time.
+func (h *Handlers) resumeCase(c echo.Context) error {
+	var req ResumeRequest
+	if err := bindJSON(c, &req); err != nil {
+		return err
+	}
+	req.Note = strings.TrimSpace(req.Note)
+	switch {
+	case !slices.Contains(schemas.ResumeActions, req.Action):
+		return problemf(errInvalidInput, "action must be one of "+strings.Join(schemas.ResumeActions, ", "))
+	case req.Note == "":
+		return problemf(errInvalidInput, "note is required: say why the case is resumed")
+	}
+	id := c.Param("id")
+	ctx := c.Request().Context()
+	st, err := h.caseState(ctx, id)
+	if err != nil {
+		return problemf(store.ErrNotFound, "no running case "+id)
+	}
+	if st.Status != schemas.StatusPausedSupport && st.Status != schemas.StatusWaitingUser {
+		return problemf(errConflict, "the case is "+st.Status+"; only paused or waiting cases are resumed")
+	}
+	r := schemas.Resume{Action: req.Action, Note: req.Note, By: identity(c).Subject, At: time.Now().UTC()}
+	if err := h.Temporal.SignalWorkflow(ctx, schemas.CaseWorkflowID(id), "", schemas.SignalResume, r); err != nil {
+		return fmt.Errorf("%w: signal resume: %w", errUnavailable, err)
+	}
+	if st, ok := h.settle(ctx, id, r.At); ok {
+		return c.JSON(http.StatusOK, map[string]any{"case_id": id, "resume": r, "status": st.Status, "busy": st.Busy})
+	}
+	return c.JSON(http.StatusAccepted, map[string]any{"case_id": id, "resume": r, "status": "resuming"})
+}
+
+// decodeAttr decodes a search attribute of a listed workflow into v, leaving v alone
+// when the workflow has none.
+func decodeAttr(sa *commonpb.SearchAttributes, name string, v any) {
+	if p, ok := sa.GetIndexedFields()[name]; ok {
+		_ = converter.GetDefaultDataConverter().FromPayload(p, v)
+	}
+}
+
+// keyword is a keyword search attribute of a listed workflow, or "".
+func keyword(sa *commonpb.SearchAttributes, name string) string {
+	var s string
+	decodeAttr(sa, name, &s)
+	return s
+}

@@ -1,0 +1,88 @@
+package stack
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"go.temporal.io/api/enums/v1"
+	historypb "go.temporal.io/api/history/v1"
+	"go.temporal.io/api/temporalproto"
+	"go.temporal.io/api/workflow/v1"
+	"go.temporal.io/api/workflowservice/v1"
+
+	"github.com/lexflow/lexflow/schemas"
+)
+
+// historiesEnv names the directory that RecordHistories writes into; unset, it writes
+// nothing. `make histories SET=<name>` sets it to workflows/testdata/histories/<name>.
+const historiesEnv = "LEXFLOW_RECORD_HISTORIES"
+
+// RecordHistories writes the history of every workflow run of a case (its runs, turns,
+// phases, drafts and tickets) to $LEXFLOW_RECORD_HISTORIES/<name>/, one JSON file per
+// run as the Temporal CLI writes them, for workflows.TestReplayRecordedHistories.
+// Files are named after the workflow ID without the case's ID ("case.turn.3.json"),
+// with ".run<n>" for the runs after the first.
+func (s *Stack) RecordHistories(t *testing.T, name, caseID string) {
+	t.Helper()
+	root := os.Getenv(historiesEnv)
+	if root == "" {
+		return
+	}
+	dir := filepath.Join(root, name)
+	if err := os.RemoveAll(dir); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	var execs []*workflow.WorkflowExecutionInfo
+	var token []byte
+	for {
+		resp, err := s.TC.ListWorkflow(ctx, &workflowservice.ListWorkflowExecutionsRequest{
+			Query: fmt.Sprintf("WorkflowId STARTS_WITH '%s'", schemas.CaseWorkflowID(caseID)), NextPageToken: token,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		execs = append(execs, resp.Executions...)
+		if token = resp.NextPageToken; len(token) == 0 {
+			break
+		}
+	}
+	slices.SortFunc(execs, func(a, b *workflow.WorkflowExecutionInfo) int {
+		return a.GetStartTime().AsTime().Compare(b.GetStartTime().AsTime())
+	})
+	runs := map[string]int{}
+	for _, e := range execs {
+		wf := e.GetExecution()
+		base := strings.ReplaceAll(strings.Replace(wf.GetWorkflowId(), schemas.CaseWorkflowID(caseID), "case", 1), ":", ".")
+		runs[base]++
+		file := base + ".json"
+		if n := runs[base]; n > 1 {
+			file = fmt.Sprintf("%s.run%d.json", base, n)
+		}
+		var hist historypb.History
+		iter := s.TC.GetWorkflowHistory(ctx, wf.GetWorkflowId(), wf.GetRunId(), false, enums.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+		for iter.HasNext() {
+			ev, err := iter.Next()
+			if err != nil {
+				t.Fatal(err)
+			}
+			hist.Events = append(hist.Events, ev)
+		}
+		raw, err := temporalproto.CustomJSONMarshalOptions{Indent: " "}.Marshal(&hist)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, file), append(raw, '\n'), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Logf("recorded %d workflow runs of case %s in %s", len(execs), caseID, dir)
+}

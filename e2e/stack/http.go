@@ -1,0 +1,158 @@
+package stack
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"testing"
+	"time"
+)
+
+// Response is an API answer: its status, headers and decoded JSON body.
+type Response struct {
+	Status int
+	Header http.Header
+	Body   map[string]any
+	Raw    []byte
+}
+
+// Call sends a request to the stack's API and fails the test if it cannot. body is
+// JSON-encoded unless it is a string, which is sent as it is; headers are name, value
+// pairs.
+func (s *Stack) Call(t testing.TB, method, path, tok string, body any, headers ...string) Response {
+	t.Helper()
+	r, err := s.Request(method, path, tok, body, headers...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// Request sends a request to the stack's API; it may run outside the test's goroutine.
+func (s *Stack) Request(method, path, tok string, body any, headers ...string) (Response, error) {
+	var rd io.Reader
+	switch b := body.(type) {
+	case nil:
+	case string:
+		rd = bytes.NewBufferString(b)
+	default:
+		raw, err := json.Marshal(b)
+		if err != nil {
+			return Response{}, err
+		}
+		rd = bytes.NewReader(raw)
+	}
+	req, err := http.NewRequest(method, s.APIURL+path, rd)
+	if err != nil {
+		return Response{}, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	if tok != "" {
+		req.Header.Set("Authorization", "Bearer "+tok)
+	}
+	for i := 0; i+1 < len(headers); i += 2 {
+		req.Header.Set(headers[i], headers[i+1])
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return Response{}, err
+	}
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return Response{}, err
+	}
+	r := Response{Status: resp.StatusCode, Header: resp.Header, Raw: raw}
+	if len(raw) > 0 && raw[0] == '{' {
+		if err := json.Unmarshal(raw, &r.Body); err != nil {
+			return r, fmt.Errorf("%s %s: body is not JSON: %s", method, path, raw)
+		}
+	}
+	return r, nil
+}
+
+// CreateCase opens a case with the token's identity and returns its ID.
+func (s *Stack) CreateCase(t testing.TB, tok, description string) string {
+	t.Helper()
+	r := s.Call(t, "POST", "/v1/cases", tok, map[string]any{"description": description})
+	if r.Status != http.StatusCreated {
+		t.Fatalf("create case: %d %s", r.Status, r.Raw)
+	}
+	return r.Body["case_id"].(string)
+}
+
+// Send sends a chat message and fails the test unless the turn answers 200.
+func (s *Stack) Send(t *testing.T, tok, caseID, message string) Response {
+	t.Helper()
+	r := s.Call(t, "POST", "/v1/cases/"+caseID+"/messages", tok, map[string]any{"message": message})
+	if r.Status != http.StatusOK {
+		t.Fatalf("%.40q: %d %s", message, r.Status, r.Raw)
+	}
+	return r
+}
+
+// Answer is the outcome of a request sent in the background.
+type Answer struct {
+	R   Response
+	Err error
+}
+
+// SendInBackground sends a message and delivers the answer on the returned channel.
+func (s *Stack) SendInBackground(tok, caseID, message string) <-chan Answer {
+	answered := make(chan Answer, 1)
+	go func() {
+		r, err := s.Request("POST", "/v1/cases/"+caseID+"/messages", tok, map[string]any{"message": message})
+		answered <- Answer{r, err}
+	}()
+	return answered
+}
+
+// WantProblem checks that r is a problem+json answer with status and type.
+func WantProblem(t *testing.T, r Response, status int, typ string) {
+	t.Helper()
+	if r.Status != status {
+		t.Errorf("status = %d, want %d (body %s)", r.Status, status, r.Raw)
+	}
+	if ct := r.Header.Get("Content-Type"); ct != "application/problem+json" {
+		t.Errorf("Content-Type = %q, want application/problem+json", ct)
+	}
+	if got, _ := r.Body["type"].(string); got != "https://lexflow.dev/problems/"+typ {
+		t.Errorf("problem type = %q, want %s", got, typ)
+	}
+	if got, _ := r.Body["status"].(float64); int(got) != status {
+		t.Errorf("problem status = %v", r.Body["status"])
+	}
+}
+
+// ToolsUsed is a turn answer's tools_used.
+func ToolsUsed(r Response) []map[string]any {
+	var out []map[string]any
+	for _, u := range r.Body["tools_used"].([]any) {
+		out = append(out, u.(map[string]any))
+	}
+	return out
+}
+
+// SupportListHas polls support's list of cases in a status until it shows the case:
+// the list reads Temporal's visibility store, which catches up shortly after the case.
+func (s *Stack) SupportListHas(t *testing.T, tok, status, caseID string) bool {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		r := s.Call(t, "GET", "/v1/support/cases?status="+status, tok, nil)
+		if r.Status != http.StatusOK {
+			t.Fatalf("support list: %d %s", r.Status, r.Raw)
+		}
+		for _, c := range r.Body["cases"].([]any) {
+			if c.(map[string]any)["case_id"] == caseID {
+				return true
+			}
+		}
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}

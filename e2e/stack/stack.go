@@ -1,0 +1,225 @@
+// Package stack starts the real servers that Lexflow's end-to-end tests run against, once
+// per test package: the Temporal dev server from the pinned CLI, embedded FerretDB, the
+// offline model and a SearXNG stand-in on loopback, a worker and the API on a loopback
+// HTTP server. It also holds what the suites share: HTTP helpers, helper worker
+// processes, and the recorder of workflow histories for the replay test.
+package stack
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"go.temporal.io/sdk/client"
+	tlog "go.temporal.io/sdk/log"
+
+	"github.com/lexflow/lexflow/api"
+	"github.com/lexflow/lexflow/config"
+	"github.com/lexflow/lexflow/corpus"
+	"github.com/lexflow/lexflow/internal/auth"
+	"github.com/lexflow/lexflow/internal/blob"
+	"github.com/lexflow/lexflow/internal/devenv"
+	"github.com/lexflow/lexflow/internal/prompts"
+	"github.com/lexflow/lexflow/internal/searxng"
+	"github.com/lexflow/lexflow/internal/testcorpus"
+	"github.com/lexflow/lexflow/llm"
+	"github.com/lexflow/lexflow/schemas"
+	"github.com/lexflow/lexflow/store"
+	"github.com/lexflow/lexflow/store/mongostore"
+	"github.com/lexflow/lexflow/worker"
+)
+
+// TaskQueue is the queue of a stack's in-process worker.
+const TaskQueue = "e2e"
+
+// ContinueAsNewAfter is the history length at which a stack's dev server suggests
+// continue-as-new, low enough that a case reaches it within a few turns.
+const ContinueAsNewAfter = 60
+
+// Stack is one test package's running servers and the clients of them.
+type Stack struct {
+	Temporal *devenv.TemporalServer
+	MongoURI string
+	// CorpusDB is the legal corpus's database file, Corpus the store open on it.
+	CorpusDB string
+	Corpus   *corpus.Store
+	// BlobDir is the blob store's root, where draft PDFs go.
+	BlobDir string
+	Blobs   *blob.Dir
+	TC      client.Client
+	Store   *mongostore.Store
+	Prompts *prompts.Library
+	Signer  auth.HS256
+	Log     *slog.Logger
+	// APIURL is the API that the HTTP helpers call; UseQueue points it at another.
+	APIURL string
+}
+
+// Main runs a test package's tests against a stack that it starts first and stops
+// after; s receives it. In a helper worker process (see StartHelperWorker) it runs the
+// worker instead of the tests.
+func Main(m *testing.M, s **Stack) int {
+	if os.Getenv(helperEnv) != "" {
+		return runHelperWorker()
+	}
+	stk, stop, err := start()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "e2e setup:", err)
+		return 1
+	}
+	defer stop()
+	*s = stk
+	return m.Run()
+}
+
+// newLogger logs warnings and errors to stderr.
+func newLogger() *slog.Logger {
+	return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+}
+
+// searxngAnswer is SearXNG's JSON answer to a search (trimmed).
+const searxngAnswer = `{"query": "diritto all'oblio", "number_of_results": 0, "results": [
+ {"url": "https://www.altalex.com/documents/news/2024/oblio", "title": "Diritto all'oblio: la Cassazione", "content": "La Suprema Corte ha confermato che il diritto all'oblio...", "engine": "duckduckgo", "engines": ["duckduckgo"], "score": 1.0, "category": "general"},
+ {"url": "https://example.com/blog/oblio", "title": "Un blog qualunque", "content": "Opinioni", "engine": "bing", "engines": ["bing"], "score": 0.5, "category": "general"}],
+ "answers": [], "corrections": [], "infoboxes": [], "suggestions": [], "unresponsive_engines": []}`
+
+// start starts the servers and returns the stack and what stops them.
+func start() (s *Stack, stop func(), err error) {
+	var undo []func()
+	stop = func() {
+		for i := len(undo) - 1; i >= 0; i-- {
+			undo[i]()
+		}
+	}
+	defer func() {
+		if err != nil {
+			stop()
+		}
+	}()
+	ctx := context.Background()
+	s = &Stack{
+		Signer: auth.HS256{Secret: []byte("e2e-secret-e2e-secret-e2e-secret"), Issuer: "lexflow-dev", Audience: "lexflow"},
+		Log:    newLogger(),
+	}
+	if s.Prompts, err = prompts.Load(""); err != nil {
+		return nil, stop, err
+	}
+	dir, err := os.MkdirTemp("", "lexflow-e2e-")
+	if err != nil {
+		return nil, stop, err
+	}
+	undo = append(undo, func() { os.RemoveAll(dir) })
+	cli, err := devenv.FindTemporalCLI("bin/temporal")
+	if err != nil {
+		return nil, stop, err
+	}
+	uiPort, err := devenv.FreePort()
+	if err != nil {
+		return nil, stop, err
+	}
+	startCtx, cancel := context.WithTimeout(ctx, 2*time.Minute)
+	defer cancel()
+	s.Temporal, err = devenv.StartTemporal(startCtx, devenv.TemporalOptions{
+		CLI: cli, DBFile: filepath.Join(dir, "temporal.db"), UIPort: uiPort,
+		DynamicConfig: []string{fmt.Sprintf("limit.historyCount.suggestContinueAsNew=%d", ContinueAsNewAfter)},
+	})
+	if err != nil {
+		return nil, stop, err
+	}
+	undo = append(undo, s.Temporal.Stop)
+	ferret, err := devenv.StartFerretDB(ctx, "127.0.0.1:0", filepath.Join(dir, "ferretdb"), s.Log)
+	if err != nil {
+		return nil, stop, err
+	}
+	undo = append(undo, ferret.Stop)
+	s.MongoURI = ferret.URI
+	if s.Store, err = mongostore.Open(ctx, s.MongoURI, "lexflow"); err != nil {
+		return nil, stop, err
+	}
+	undo = append(undo, func() { _ = s.Store.Close(ctx) })
+	if s.TC, err = client.Dial(client.Options{HostPort: s.Temporal.Address, Logger: tlog.NewStructuredLogger(s.Log)}); err != nil {
+		return nil, stop, err
+	}
+	undo = append(undo, s.TC.Close)
+	if s.CorpusDB, err = testcorpus.Path(ctx, dir); err != nil {
+		return nil, stop, err
+	}
+	if s.Corpus, err = corpus.Open(s.CorpusDB); err != nil {
+		return nil, stop, err
+	}
+	undo = append(undo, func() { s.Corpus.Close() })
+	if err := worker.RegisterSearchAttributes(ctx, s.TC, "default"); err != nil {
+		return nil, stop, err
+	}
+	models, stopModels, err := llm.Roles(config.Config{ModelTimeout: 30 * time.Second})
+	if err != nil {
+		return nil, stop, err
+	}
+	undo = append(undo, stopModels)
+	// A loopback server answers as SearXNG does, so the web search tools run for real.
+	searx := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(searxngAnswer))
+	}))
+	undo = append(undo, searx.Close)
+	s.BlobDir = filepath.Join(dir, "blobs")
+	if s.Blobs, err = blob.NewDir(s.BlobDir); err != nil {
+		return nil, stop, err
+	}
+	// The suites' tokens are of organization acme, or the admins root and lawyer's own:
+	// their subscriptions cover their cases.
+	for _, sub := range []string{store.SubscriptionID("", "acme"), store.SubscriptionID("root", ""), store.SubscriptionID("lawyer", "")} {
+		if _, err := s.Store.PutSubscription(ctx, store.Subscription{ID: sub, Plan: "e2e",
+			Credits: map[string]int{"1": 1000, "2": 1000, "3": 1000}}); err != nil {
+			return nil, stop, err
+		}
+	}
+	w := worker.New(s.TC, TaskQueue, worker.Deps{Store: s.Store, Models: models, Prompts: s.Prompts, Corpus: s.Corpus,
+		Blobs: s.Blobs, SearXNG: searxng.New(searx.URL, 10*time.Second)})
+	if err := w.Start(); err != nil {
+		return nil, stop, err
+	}
+	undo = append(undo, w.Stop)
+	srv := httptest.NewServer(api.New(s.Handlers(TaskQueue)))
+	undo = append(undo, srv.Close)
+	s.APIURL = srv.URL
+	return s, stop, nil
+}
+
+// Handlers is the stack's API, starting cases on queue.
+func (s *Stack) Handlers(queue string) *api.Handlers {
+	return &api.Handlers{Temporal: s.TC, Store: s.Store, Auth: s.Signer, Prompts: s.Prompts, TaskQueue: queue, MaxSteps: 5,
+		Log: s.Log, Blobs: s.Blobs, UserWait: time.Hour, StuckAfter: time.Second}
+}
+
+// UseQueue points the stack's HTTP helpers, until the test ends, at an API of its own
+// that starts cases on a queue of the test's own, served by helper workers.
+func (s *Stack) UseQueue(t *testing.T, prefix string) string {
+	queue := fmt.Sprintf("%s-%d", prefix, time.Now().UnixNano())
+	srv := httptest.NewServer(api.New(s.Handlers(queue)))
+	saved := s.APIURL
+	s.APIURL = srv.URL
+	t.Cleanup(func() { s.APIURL = saved; srv.Close() })
+	return queue
+}
+
+// Mint signs a token for id, valid for an hour.
+func (s *Stack) Mint(t testing.TB, id auth.Identity) string {
+	t.Helper()
+	tok, err := s.Signer.Mint(id, time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tok
+}
+
+// Token mints a token for a user of organization acme.
+func (s *Stack) Token(t testing.TB, sub string) string {
+	return s.Mint(t, auth.Identity{Subject: sub, Org: "acme", Roles: []string{schemas.RoleUser}})
+}

@@ -1,0 +1,142 @@
+package stack
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"testing"
+	"time"
+
+	"go.temporal.io/api/enums/v1"
+	"go.temporal.io/sdk/client"
+	tlog "go.temporal.io/sdk/log"
+	sdkworker "go.temporal.io/sdk/worker"
+
+	"github.com/lexflow/lexflow/config"
+	"github.com/lexflow/lexflow/corpus"
+	"github.com/lexflow/lexflow/internal/blob"
+	"github.com/lexflow/lexflow/internal/lexetools"
+	"github.com/lexflow/lexflow/internal/prompts"
+	"github.com/lexflow/lexflow/llm"
+	"github.com/lexflow/lexflow/store"
+	"github.com/lexflow/lexflow/store/mongostore"
+	"github.com/lexflow/lexflow/worker"
+)
+
+// Environment of a helper worker process: the test binary run again as a worker.
+const (
+	helperEnv      = "LEXFLOW_E2E_HELPER"
+	helperSlowTool = "LEXFLOW_E2E_SLOW_TOOL"
+)
+
+// runHelperWorker runs a Lexflow worker until the process is killed. With the slow-tool
+// variable set to a duration, reading a case takes that long. The models and LEXE
+// tools come from Lexflow's own configuration variables, as `lexflow worker` reads them.
+func runHelperWorker() int {
+	if err := helperWorker(); err != nil {
+		fmt.Fprintln(os.Stderr, "e2e helper worker:", err)
+		return 1
+	}
+	return 0
+}
+
+func helperWorker() error {
+	ctx := context.Background()
+	log := tlog.NewStructuredLogger(newLogger())
+	st, err := mongostore.Open(ctx, os.Getenv("MONGODB_URI"), "lexflow")
+	if err != nil {
+		return err
+	}
+	tc, err := client.Dial(client.Options{HostPort: os.Getenv("TEMPORAL_ADDRESS"), Logger: log})
+	if err != nil {
+		return err
+	}
+	cfg, err := config.FromEnv()
+	if err != nil {
+		return err
+	}
+	models, _, err := llm.Roles(cfg)
+	if err != nil {
+		return err
+	}
+	lc, err := corpus.Open(os.Getenv("LEXFLOW_CORPUS_DB"))
+	if err != nil {
+		return err
+	}
+	lib, err := prompts.Load("")
+	if err != nil {
+		return err
+	}
+	var s store.Store = st
+	if d, err := time.ParseDuration(os.Getenv(helperSlowTool)); err == nil {
+		s = slowStore{st, d}
+	}
+	b, err := blob.NewDir(os.Getenv("LEXFLOW_BLOB_DIR"))
+	if err != nil {
+		return err
+	}
+	deps := worker.Deps{Store: s, Models: models, Prompts: lib, Corpus: lc, Blobs: b}
+	if cfg.LexeToolsURL != "" {
+		deps.Research = lexetools.New(cfg.LexeToolsURL, 10*time.Second)
+	}
+	return worker.New(tc, cfg.TaskQueue, deps).Run(sdkworker.InterruptCh())
+}
+
+// slowStore is a store whose case reads take delay: a deliberately slow tool.
+type slowStore struct {
+	store.Store
+	delay time.Duration
+}
+
+func (s slowStore) GetCase(ctx context.Context, id string) (store.Case, error) {
+	select {
+	case <-ctx.Done():
+		return store.Case{}, ctx.Err()
+	case <-time.After(s.delay):
+		return s.Store.GetCase(ctx, id)
+	}
+}
+
+// StartHelperWorker starts a worker process on queue whose case reads take slow (none
+// when zero), with the extra environment variables env, and returns it. The process is
+// the test binary run again; Main runs it as a worker.
+func (s *Stack) StartHelperWorker(t *testing.T, queue string, slow time.Duration, env ...string) *exec.Cmd {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), helperEnv+"=worker", "TEMPORAL_ADDRESS="+s.Temporal.Address,
+		"MONGODB_URI="+s.MongoURI, "LEXFLOW_TASK_QUEUE="+queue, "LEXFLOW_CORPUS_DB="+s.CorpusDB,
+		"LEXFLOW_BLOB_DIR="+s.BlobDir, "LEXFLOW_MODEL_TIMEOUT=30s")
+	cmd.Env = append(cmd.Env, env...)
+	if slow > 0 {
+		cmd.Env = append(cmd.Env, helperSlowTool+"="+slow.String())
+	}
+	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	return cmd
+}
+
+// WaitForActivity polls until an activity of that type is running in the workflow.
+func (s *Stack) WaitForActivity(t *testing.T, workflowID, activityType string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	for {
+		d, err := s.TC.DescribeWorkflowExecution(ctx, workflowID, "")
+		if err == nil {
+			for _, a := range d.GetPendingActivities() {
+				if a.GetActivityType().GetName() == activityType && a.GetState() == enums.PENDING_ACTIVITY_STATE_STARTED {
+					return
+				}
+			}
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatalf("%s never started in %s: %v", activityType, workflowID, err)
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}

@@ -1,0 +1,114 @@
+package story_test
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"go.temporal.io/api/enums/v1"
+
+	"github.com/lexflow/lexflow/e2e/stack"
+	"github.com/lexflow/lexflow/internal/auth"
+	"github.com/lexflow/lexflow/schemas"
+)
+
+// TestWorkerKilledMidTurn kills the only worker while a turn's tool call is running and
+// starts another: the turn finishes, the client gets its answer, and the transcript
+// holds exactly one answer for the turn.
+func TestWorkerKilledMidTurn(t *testing.T) {
+	queue := s.UseQueue(t, "e2e-kill")
+	first := s.StartHelperWorker(t, queue, time.Hour)
+	tok := s.Token(t, "ion")
+	id := s.CreateCase(t, tok, "Durability check on a lease question")
+	answered := s.SendInBackground(tok, id, "show me the case details")
+	turnID := schemas.TurnWorkflowID(id, 1)
+	s.WaitForActivity(t, turnID, "GetCaseDetails")
+	// The case works with no progress for longer than the suite's stuck threshold.
+	support, err := s.Signer.Mint(auth.Identity{Subject: "sam", Roles: []string{schemas.RoleSupport}}, time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !s.SupportListHas(t, support, "stuck", id) {
+		t.Errorf("support's stuck list lacks %s", id)
+	}
+	if err := first.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	_ = first.Wait()
+	s.StartHelperWorker(t, queue, 0)
+
+	var r stack.Response
+	select {
+	case a := <-answered:
+		if a.Err != nil {
+			t.Fatal(a.Err)
+		}
+		r = a.R
+	case <-time.After(2 * time.Minute):
+		t.Fatal("the turn did not finish after the worker was replaced")
+	}
+	if r.Status != http.StatusOK || len(r.Body["tools_used"].([]any)) != 1 {
+		t.Fatalf("answer: %d %s", r.Status, r.Raw)
+	}
+	recs, err := s.Store.ListRecords(context.Background(), id, 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	count := map[schemas.RecordRole]int{}
+	for _, rec := range recs {
+		if rec.TurnID != "" { // not the tiering notice
+			count[rec.Role]++
+		}
+	}
+	if count[schemas.RecordUser] != 1 || count[schemas.RecordAssistant] != 1 || count[schemas.RecordTool] != 1 {
+		t.Errorf("transcript records by role = %v, want one of each", count)
+	}
+	// The tool's second attempt is what answered: the first died with its worker.
+	iter := s.TC.GetWorkflowHistory(context.Background(), turnID, "", false, enums.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+	attempts := 0
+	for iter.HasNext() {
+		ev, err := iter.Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a := ev.GetActivityTaskStartedEventAttributes(); a != nil {
+			attempts = max(attempts, int(a.GetAttempt()))
+		}
+	}
+	if attempts < 2 {
+		t.Errorf("the tool finished on attempt %d; the kill did not interrupt it", attempts)
+	}
+}
+
+// TestCancelRunningTurn cancels a turn while its tool call runs: the call finishes, the
+// loop stops before the next model call, and the client gets a cancelled answer.
+func TestCancelRunningTurn(t *testing.T) {
+	queue := s.UseQueue(t, "e2e-cancel")
+	s.StartHelperWorker(t, queue, 3*time.Second)
+	tok := s.Token(t, "kim")
+	id := s.CreateCase(t, tok, "Cancel check on a lease question")
+	answered := s.SendInBackground(tok, id, "show me the case details")
+	s.WaitForActivity(t, schemas.TurnWorkflowID(id, 1), "GetCaseDetails")
+
+	r := s.Call(t, "POST", "/v1/cases/"+id+"/turns/current/cancel", tok, nil)
+	if r.Status != http.StatusAccepted || r.Body["turn_id"] != schemas.TurnWorkflowID(id, 1) {
+		t.Fatalf("cancel: %d %s", r.Status, r.Raw)
+	}
+	var a stack.Answer
+	select {
+	case a = <-answered:
+	case <-time.After(time.Minute):
+		t.Fatal("the cancelled turn did not stack.Answer")
+	}
+	if a.Err != nil {
+		t.Fatal(a.Err)
+	}
+	if a.R.Status != http.StatusOK || a.R.Body["cancelled"] != true || a.R.Body["steps"] != float64(1) {
+		t.Fatalf("answer: %d %s", a.R.Status, a.R.Raw)
+	}
+	if reply := a.R.Body["reply"].(string); !strings.HasPrefix(reply, "The turn was cancelled") {
+		t.Errorf("reply = %q", reply)
+	}
+}

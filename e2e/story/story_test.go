@@ -1,0 +1,364 @@
+package story_test
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"go.temporal.io/api/enums/v1"
+	"go.temporal.io/api/workflowservice/v1"
+	"google.golang.org/protobuf/proto"
+
+	"github.com/lexflow/lexflow/e2e/stack"
+	"github.com/lexflow/lexflow/internal/auth"
+	"github.com/lexflow/lexflow/llm/offline"
+	"github.com/lexflow/lexflow/schemas"
+	"github.com/lexflow/lexflow/store"
+)
+
+// lexeService answers as the LEXE tools service does, or 503 while it is down.
+type lexeService struct {
+	*httptest.Server
+	down  atomic.Bool
+	calls atomic.Int64
+}
+
+func startLexe(t *testing.T) *lexeService {
+	l := &lexeService{}
+	l.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		l.calls.Add(1)
+		if l.down.Load() {
+			http.Error(w, "upstream connect error", http.StatusServiceUnavailable)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, `{"text":"Art. 2043 - Risarcimento per fatto illecito. Qualunque fatto doloso o colposo, che cagiona ad altri un danno ingiusto, obbliga colui che ha commesso il fatto a risarcire il danno.","urn":"urn:nir:stato:regio.decreto:1942-03-16;262~art2043","vigente":true}`)
+	}))
+	t.Cleanup(l.Close)
+	return l
+}
+
+// modelRecorder serves the offline model and keeps every request it receives, so a
+// test can read what the models were shown.
+type modelRecorder struct {
+	*httptest.Server
+	mu       sync.Mutex
+	requests []string
+}
+
+func startModelRecorder(t *testing.T) *modelRecorder {
+	m := &modelRecorder{}
+	model := offline.Handler()
+	m.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		m.mu.Lock()
+		m.requests = append(m.requests, string(body))
+		m.mu.Unlock()
+		r.Body = io.NopCloser(strings.NewReader(string(body)))
+		model.ServeHTTP(w, r)
+	}))
+	t.Cleanup(m.Close)
+	return m
+}
+
+func (m *modelRecorder) seen() []string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return slices.Clone(m.requests)
+}
+
+// The story's canary PII: a party's details that only the parties store may hold.
+var canaries = []string{"Zăvoianu", "2950317410021", "Str. Canarului 17", "ilinca.canary7@example.ro"}
+
+// TestCaseStory drives one case through every stage, as its client, support and the
+// operator see it: tiering, a quota with no credit, payment, research through LEXE, a
+// draft PDF with a party's details in two revisions, LEXE failing through the whole
+// escalation ladder (the worker restarted while the case waits for the client), the
+// ticket, support's resumption, and the client closing the case. Then it checks that
+// the party's details reached neither a model nor any Temporal history of the case.
+func TestCaseStory(t *testing.T) {
+	lexe := startLexe(t)
+	models := startModelRecorder(t)
+	queue := s.UseQueue(t, "e2e-story")
+	env := []string{"LEXE_TOOLS_URL=" + lexe.URL,
+		"LEXFLOW_ASSISTANT_BASE_URL=" + models.URL + "/v1", "LEXFLOW_ASSISTANT_MODEL=" + offline.ModelName}
+	worker := s.StartHelperWorker(t, queue, 0, env...)
+
+	mint := func(id auth.Identity) string {
+		tok, err := s.Signer.Mint(id, time.Hour)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tok
+	}
+	client := mint(auth.Identity{Subject: "stella", Org: "story", Roles: []string{schemas.RoleUser}})
+	admin := mint(auth.Identity{Subject: "root", Roles: []string{schemas.RoleAdmin}})
+	support := mint(auth.Identity{Subject: "sam", Roles: []string{schemas.RoleSupport}})
+
+	// Quota: the organization has no credit left for any tier.
+	r := s.Call(t, "PUT", "/v1/admin/subscriptions/org:story", admin, map[string]any{"plan": "basic", "credits": map[string]int{"1": 0, "2": 0, "3": 0}})
+	if r.Status != http.StatusOK {
+		t.Fatalf("subscription: %d %s", r.Status, r.Raw)
+	}
+
+	// Tiering: a claim in court against a landlord is tier 2; with no credit, the case
+	// waits for payment and refuses messages until then.
+	id := s.CreateCase(t, client, "My landlord kept my deposit and I want to sue him in court for damages")
+	r = s.Call(t, "POST", "/v1/cases/"+id+"/messages", client, map[string]any{"message": "art. 2043 c.c."})
+	stack.WantProblem(t, r, http.StatusPaymentRequired, "payment-required")
+	r = s.Call(t, "GET", "/v1/cases/"+id, client, nil)
+	state := r.Body["state"].(map[string]any)
+	if r.Body["phase"] != schemas.PhaseAwaitingPayment || state["tier"] != float64(2) || state["waiting_on"] != schemas.WaitingOnPayment {
+		t.Fatalf("after tiering: %s", r.Raw)
+	}
+	if tier := r.Body["case_details"].(map[string]any)["tier"].(map[string]any); tier["level"] != float64(2) || tier["justification"] == "" {
+		t.Errorf("case_details.tier = %v", tier)
+	}
+
+	// Payment, confirmed twice with the same reference: the second changes nothing.
+	for range 2 {
+		r = s.Call(t, "POST", "/v1/cases/"+id+"/payment", client, map[string]any{"reference": "PAY-7001"})
+		if r.Status != http.StatusOK || r.Body["phase"] != schemas.PhaseActive || r.Body["payment"].(map[string]any)["reference"] != "PAY-7001" {
+			t.Fatalf("payment: %d %s", r.Status, r.Raw)
+		}
+	}
+	stack.WantProblem(t, s.Call(t, "POST", "/v1/cases/"+id+"/payment", client, map[string]any{"reference": "PAY-7002"}), http.StatusConflict, "conflict")
+
+	// Research through LEXE.
+	turn := s.Send(t, client, id, "art. 2043 c.c.")
+	if used := stack.ToolsUsed(turn); len(used) != 1 || used[0]["tool"] != schemas.ToolNormattivaSearch || used[0]["status"] != "ok" {
+		t.Fatalf("research turn: %s", turn.Raw)
+	}
+	if lexe.calls.Load() != 1 {
+		t.Errorf("LEXE answered %d calls, want 1", lexe.calls.Load())
+	}
+
+	// A party, then a draft with its details in two revisions; asking for revision 1
+	// again renders nothing new.
+	r = s.Call(t, "POST", "/v1/cases/"+id+"/parties", client, map[string]any{"first_name": "Ilinca", "last_name": canaries[0],
+		"cnp": canaries[1], "address": canaries[2] + ", Sibiu", "email": canaries[3]})
+	if r.Status != http.StatusCreated || r.Body["party_id"] != "party0" {
+		t.Fatalf("party: %d %s", r.Status, r.Raw)
+	}
+	draft := func(rev int, extra string) string {
+		return fmt.Sprintf("draft: Notificare rev %d\n# Notificare de plată\n\nSubsemnata **{{party0.fullName}}**, CNP {{party0.cnp}}, "+
+			"domiciliată în {{party0.address}}, e-mail {{party0.email}}, vă notific să restituiți garanția.\n\n"+
+			"| Sumă | Termen |\n|---|---|\n| 1.200 lei | 30 de zile |\n\nDiacritice: ă â î ș ț.%s", rev, extra)
+	}
+	var paths []string
+	for _, msg := range []string{draft(1, ""), draft(1, ""), draft(2, " Revizuită.")} {
+		turn = s.Send(t, client, id, msg)
+		used := stack.ToolsUsed(turn)
+		if len(used) != 1 || used[0]["tool"] != schemas.ToolGenerateDraftPDF || used[0]["status"] != "ok" {
+			t.Fatalf("draft turn: %s", turn.Raw)
+		}
+	}
+	r = s.Call(t, "GET", "/v1/cases/"+id+"/drafts", client, nil)
+	drafts := r.Body["drafts"].([]any)
+	if len(drafts) != 2 {
+		t.Fatalf("drafts = %s, want revisions 1 and 2", r.Raw)
+	}
+	for _, d := range drafts {
+		paths = append(paths, d.(map[string]any)["path"].(string))
+	}
+	files, _ := filepath.Glob(filepath.Join(s.BlobDir, "cases", id, "drafts", "Notificare", "*"))
+	if len(files) != 2 {
+		t.Errorf("blob store holds %v, want one PDF per revision", files)
+	}
+	text := pdfText(t, s.Call(t, "GET", paths[0], client, nil))
+	for _, want := range []string{"Notificare de plată", "Ilinca " + canaries[0], canaries[1], canaries[2], canaries[3], "ă â î ș ț", "1.200 lei"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("revision 1's text lacks %q:\n%s", want, text)
+		}
+	}
+	if text := pdfText(t, s.Call(t, "GET", paths[1], client, nil)); !strings.Contains(text, "Revizuită") {
+		t.Errorf("revision 2's text lacks its change:\n%s", text)
+	}
+
+	// The ladder: LEXE goes down. The call fails, the reasoner advises a retry, the
+	// retry fails, and the client is asked.
+	lexe.down.Store(true)
+	turn = s.Send(t, client, id, "art. 2043 c.c.")
+	esc, _ := turn.Body["escalation"].(map[string]any)
+	if turn.Body["status"] != schemas.StatusWaitingUser || esc["rung"] != schemas.RungAskUser || esc["tool"] != schemas.ToolNormattivaSearch {
+		t.Fatalf("ladder turn: %s", turn.Raw)
+	}
+	if rungs := rungsOf(turn); !slices.Equal(rungs, []string{"", schemas.RungAdvice}) {
+		t.Errorf("rungs of the ladder turn = %q, want the call and the advised retry", rungs)
+	}
+	if !s.SupportListHas(t, support, schemas.StatusWaitingUser, id) {
+		t.Errorf("support's waiting_user list lacks %s", id)
+	}
+
+	// The worker restarts while the case waits for the client.
+	if err := worker.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	_ = worker.Wait()
+	s.StartHelperWorker(t, queue, 0, env...)
+
+	// The client answers; the call runs again, fails again, and a ticket pauses the case.
+	turn = s.Send(t, client, id, "Yes, please try again.")
+	esc, _ = turn.Body["escalation"].(map[string]any)
+	if turn.Body["status"] != schemas.StatusPausedSupport || esc["rung"] != schemas.RungTicket || esc["ticket_id"] == "" {
+		t.Fatalf("stack.Answer turn: %s", turn.Raw)
+	}
+	ticketID := esc["ticket_id"].(string)
+	if rungs := rungsOf(turn); !slices.Equal(rungs, []string{schemas.RungAnswer}) {
+		t.Errorf("rungs of the stack.Answer turn = %q, want the retry after the stack.Answer", rungs)
+	}
+	stack.WantProblem(t, s.Call(t, "POST", "/v1/cases/"+id+"/messages", client, map[string]any{"message": "hello?"}), http.StatusConflict, "case-paused")
+	if !s.SupportListHas(t, support, schemas.StatusPausedSupport, id) {
+		t.Errorf("support's paused_support list lacks %s", id)
+	}
+	tickets := s.Call(t, "GET", "/v1/support/cases/"+id+"/tickets", support, nil).Body["tickets"].([]any)
+	if len(tickets) != 1 || tickets[0].(map[string]any)["ticket_id"] != ticketID || tickets[0].(map[string]any)["status"] != "open" {
+		t.Fatalf("tickets = %v, want the one open ticket %s", tickets, ticketID)
+	}
+
+	// Support resumes with a retry once LEXE is back: the escalated request runs again
+	// as the case's next turn, and the client's next message waits its turn.
+	lexe.down.Store(false)
+	r = s.Call(t, "POST", "/v1/support/cases/"+id+"/resume", support, map[string]any{"action": "retry", "note": "LEXE is back"})
+	if r.Status != http.StatusOK || r.Body["status"] != schemas.StatusOpen {
+		t.Fatalf("resume: %d %s", r.Status, r.Raw)
+	}
+	turn = s.Send(t, client, id, "show me the case details")
+	if turn.Body["turn_id"] != schemas.TurnWorkflowID(id, 8) {
+		t.Errorf("the message after the resumption ran as %v, want turn 8 (after the retried turn 7)", turn.Body["turn_id"])
+	}
+	recs, err := s.Store.ListRecords(context.Background(), id, 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var retried *store.Record
+	for i := range recs {
+		if recs[i].TurnNo == 7 && recs[i].Tool != nil {
+			retried = &recs[i]
+		}
+	}
+	if retried == nil || retried.Tool.Name != schemas.ToolNormattivaSearch || retried.Tool.Status != "ok" {
+		t.Errorf("the retried turn's tool record = %+v", retried)
+	}
+	tickets = s.Call(t, "GET", "/v1/support/cases/"+id+"/tickets", support, nil).Body["tickets"].([]any)
+	if len(tickets) != 1 || tickets[0].(map[string]any)["status"] != "resolved" {
+		t.Errorf("tickets after the resumption = %v, want the one ticket resolved", tickets)
+	}
+
+	// Completion: the client closes the case and its workflow completes.
+	r = s.Call(t, "POST", "/v1/cases/"+id+"/close", client, map[string]any{"note": "Settled out of court."})
+	if r.Status != http.StatusOK || r.Body["status"] != schemas.StatusClosed {
+		t.Fatalf("close: %d %s", r.Status, r.Raw)
+	}
+	var result schemas.CaseResult
+	if err := s.TC.GetWorkflow(context.Background(), schemas.CaseWorkflowID(id), "").Get(context.Background(), &result); err != nil ||
+		result.State.Status != schemas.StatusClosed || result.State.Payment == nil || len(result.State.Tickets) != 1 {
+		t.Errorf("case result = %+v, %v", result.State, err)
+	}
+	if r = s.Call(t, "GET", "/v1/cases/"+id, client, nil); r.Body["status"] != schemas.StatusClosed {
+		t.Errorf("stored case after closing: %s", r.Raw)
+	}
+	stack.WantProblem(t, s.Call(t, "POST", "/v1/cases/"+id+"/messages", client, map[string]any{"message": "one more thing"}), http.StatusConflict, "case-closed")
+	if r = s.Call(t, "POST", "/v1/cases/"+id+"/close", client, nil); r.Status != http.StatusOK || r.Body["status"] != schemas.StatusClosed {
+		t.Errorf("closing again: %d %s", r.Status, r.Raw)
+	}
+
+	// PII: the models saw placeholders, never the party's details, and no history of
+	// the case holds them.
+	seen := models.seen()
+	if !slices.ContainsFunc(seen, func(req string) bool { return strings.Contains(req, "{{party0.fullName}}") }) {
+		t.Errorf("no model request shows the draft's placeholders; the recorder saw %d requests", len(seen))
+	}
+	// The ASCII canaries (CNP, address, email) cannot hide behind JSON escapes.
+	for _, req := range seen {
+		for _, c := range canaries {
+			if strings.Contains(req, c) {
+				t.Errorf("a model request holds the canary %q", c)
+			}
+		}
+	}
+	checkHistoriesFree(t, id, canaries)
+	s.RecordHistories(t, "story", id)
+}
+
+// rungsOf lists the ladder rung of each tool call of a turn ("" for the model's own).
+func rungsOf(r stack.Response) []string {
+	var out []string
+	for _, u := range stack.ToolsUsed(r) {
+		rung, _ := u["rung"].(string)
+		out = append(out, rung)
+	}
+	return out
+}
+
+// pdfText is the text of a PDF answer, as pdftotext reads it.
+func pdfText(t *testing.T, r stack.Response) string {
+	t.Helper()
+	if r.Status != http.StatusOK || r.Header.Get("Content-Type") != "application/pdf" {
+		t.Fatalf("draft download: %d %s %.100s", r.Status, r.Header.Get("Content-Type"), r.Raw)
+	}
+	path := filepath.Join(t.TempDir(), "draft.pdf")
+	if err := os.WriteFile(path, r.Raw, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command("pdftotext", "-layout", path, "-").Output()
+	if err != nil {
+		t.Fatalf("pdftotext (apt-get install poppler-utils): %v", err)
+	}
+	return string(out)
+}
+
+// checkHistoriesFree reads the history of every workflow run of the case (the case's
+// runs, its turns, phases, drafts and ticket) and fails if any event holds a canary.
+func checkHistoriesFree(t *testing.T, caseID string, canaries []string) {
+	t.Helper()
+	ctx := context.Background()
+	query := fmt.Sprintf("WorkflowId STARTS_WITH '%s'", schemas.CaseWorkflowID(caseID))
+	var runs, events int
+	var token []byte
+	for {
+		resp, err := s.TC.ListWorkflow(ctx, &workflowservice.ListWorkflowExecutionsRequest{Query: query, NextPageToken: token})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range resp.Executions {
+			runs++
+			wf := e.GetExecution()
+			iter := s.TC.GetWorkflowHistory(ctx, wf.GetWorkflowId(), wf.GetRunId(), false, enums.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+			for iter.HasNext() {
+				ev, err := iter.Next()
+				if err != nil {
+					t.Fatal(err)
+				}
+				events++
+				raw, err := proto.Marshal(ev) // payloads appear as their bytes
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, c := range canaries {
+					if strings.Contains(string(raw), c) {
+						t.Errorf("%s event %d (%s) holds the canary %q", wf.GetWorkflowId(), ev.GetEventId(), ev.GetEventType(), c)
+					}
+				}
+			}
+		}
+		if token = resp.NextPageToken; len(token) == 0 {
+			break
+		}
+	}
+	// The case, 8 turns, tiering, quota, 3 drafts and the ticket.
+	if runs < 15 {
+		t.Errorf("read %d workflow runs (%d events); the case has at least 15", runs, events)
+	}
+}

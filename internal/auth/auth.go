@@ -1,0 +1,122 @@
+// Package auth mints and verifies the API's bearer tokens: HS256 JWTs whose claims name
+// the user (sub), their organization (org) and their roles (schemas.TokenRoles).
+package auth
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/golang-jwt/jwt/v5"
+
+	"github.com/lexflow/lexflow/schemas"
+)
+
+// Identity is who a verified token speaks for.
+type Identity struct {
+	Subject string   `json:"sub"`
+	Org     string   `json:"org,omitempty"`
+	Roles   []string `json:"roles"`
+}
+
+// Has reports whether the identity holds role.
+func (id Identity) Has(role string) bool { return slices.Contains(id.Roles, role) }
+
+// claims is the token body.
+type claims struct {
+	Org   string   `json:"org,omitempty"`
+	Roles []string `json:"roles"`
+	jwt.RegisteredClaims
+}
+
+// ErrUnauthorized wraps every reason a token is refused.
+var ErrUnauthorized = errors.New("unauthorized")
+
+// HS256 signs and verifies tokens with one shared secret, issuer and audience.
+type HS256 struct {
+	Secret   []byte
+	Issuer   string
+	Audience string
+}
+
+// Mint signs a token for id that expires after ttl.
+func (h HS256) Mint(id Identity, ttl time.Duration) (string, error) {
+	if id.Subject == "" {
+		return "", errors.New("a token needs a subject")
+	}
+	for _, r := range id.Roles {
+		if !slices.Contains(schemas.TokenRoles, r) {
+			return "", fmt.Errorf("unknown role %q (want user, admin or support)", r)
+		}
+	}
+	now := time.Now()
+	c := claims{Org: id.Org, Roles: id.Roles, RegisteredClaims: jwt.RegisteredClaims{
+		Subject:   id.Subject,
+		Issuer:    h.Issuer,
+		Audience:  jwt.ClaimStrings{h.Audience},
+		IssuedAt:  jwt.NewNumericDate(now),
+		ExpiresAt: jwt.NewNumericDate(now.Add(ttl)),
+	}}
+	return jwt.NewWithClaims(jwt.SigningMethodHS256, c).SignedString(h.Secret)
+}
+
+// Verify checks a token's signature, algorithm, expiry, issuer and audience and returns
+// its identity. Every failure wraps ErrUnauthorized.
+func (h HS256) Verify(token string) (Identity, error) {
+	var c claims
+	_, err := jwt.ParseWithClaims(token, &c, func(*jwt.Token) (any, error) { return h.Secret, nil },
+		jwt.WithValidMethods([]string{jwt.SigningMethodHS256.Alg()}),
+		jwt.WithIssuer(h.Issuer),
+		jwt.WithAudience(h.Audience),
+		jwt.WithExpirationRequired(),
+	)
+	if err != nil {
+		return Identity{}, fmt.Errorf("%w: %v", ErrUnauthorized, err)
+	}
+	if c.Subject == "" {
+		return Identity{}, fmt.Errorf("%w: token has no subject", ErrUnauthorized)
+	}
+	return Identity{Subject: c.Subject, Org: c.Org, Roles: c.Roles}, nil
+}
+
+// LoadOrCreateSecret returns the secret stored at path, generating a random one there,
+// readable only by its owner, the first time.
+func LoadOrCreateSecret(path string) ([]byte, error) {
+	raw, err := os.ReadFile(path)
+	if err == nil {
+		s := strings.TrimSpace(string(raw))
+		if len(s) < 32 {
+			return nil, fmt.Errorf("secret in %s is shorter than 32 characters", path)
+		}
+		return []byte(s), nil
+	}
+	if !errors.Is(err, os.ErrNotExist) {
+		return nil, err
+	}
+	buf := make([]byte, 32)
+	if _, err := rand.Read(buf); err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, err
+	}
+	s := hex.EncodeToString(buf)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if errors.Is(err, os.ErrExist) { // created meanwhile by another process
+		return LoadOrCreateSecret(path)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if _, err := f.WriteString(s + "\n"); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return []byte(s), f.Close()
+}

@@ -1,0 +1,85 @@
+package schemas
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"time"
+)
+
+// DraftResult is generate_draft_pdf's return shape (seed 003).
+type DraftResult struct {
+	Status       string `json:"status"`
+	PDFPath      string `json:"pdf_gcs_path,omitempty"`
+	DraftID      string `json:"draft_firestore_id,omitempty"`
+	ErrorMessage string `json:"error_message,omitempty"`
+}
+
+// RenderedDraft is a draft revision stored in the blob store, as recorded in
+// case_details.draft_status under its ID.
+type RenderedDraft struct {
+	DraftID   string    `json:"draft_id"`
+	DraftName string    `json:"draft_name"`
+	Revision  int       `json:"revision"`
+	Path      string    `json:"path"`
+	SHA256    string    `json:"sha256"`
+	Size      int64     `json:"size"`
+	CreatedAt time.Time `json:"created_at"`
+}
+
+// RenderDraftResult is the RenderDraft activity's answer: the stored draft, or the
+// error text for the model when the draft itself is at fault.
+type RenderDraftResult struct {
+	Draft        RenderedDraft `json:"draft"`
+	ErrorMessage string        `json:"error_message,omitempty"`
+}
+
+// RecordDraft records a rendered draft in case_details.draft_status.
+type RecordDraft struct {
+	CaseID string        `json:"case_id"`
+	Draft  RenderedDraft `json:"draft"`
+}
+
+// DraftPath is where a draft revision's PDF is stored in the blob store.
+func DraftPath(caseID, name string, revision int) string {
+	return fmt.Sprintf("cases/%s/drafts/%s/rev-%d.pdf", caseID, name, revision)
+}
+
+// DraftID is a draft revision's key in case_details.draft_status.
+func DraftID(name string, revision int) string { return fmt.Sprintf("%s_rev%d", name, revision) }
+
+// RecordedDrafts returns the draft revisions recorded in case_details.draft_status, by
+// name and revision.
+func RecordedDrafts(details map[string]any) []RenderedDraft {
+	status, _ := details["draft_status"].(map[string]any)
+	out := make([]RenderedDraft, 0, len(status))
+	for id, v := range status {
+		e, _ := v.(map[string]any)
+		d := RenderedDraft{DraftID: id}
+		d.DraftName, _ = e["draft_name"].(string)
+		d.Path, _ = e["path"].(string)
+		d.SHA256, _ = e["sha256"].(string)
+		d.Revision, d.Size = int(number(e["revision"])), number(e["size"])
+		d.CreatedAt, _ = e["created_at"].(time.Time)
+		out = append(out, d)
+	}
+	slices.SortFunc(out, func(x, y RenderedDraft) int {
+		return cmp.Or(cmp.Compare(x.DraftName, y.DraftName), cmp.Compare(x.Revision, y.Revision))
+	})
+	return out
+}
+
+// number reads a stored number, whatever integer or float type the database gave.
+func number(v any) int64 {
+	switch n := v.(type) {
+	case int32:
+		return int64(n)
+	case int64:
+		return n
+	case int:
+		return int64(n)
+	case float64:
+		return int64(n)
+	}
+	return 0
+}

@@ -1,0 +1,26 @@
+package schemas
+
+// Application error types. Activities and workflows return them with
+// temporal.NewApplicationError so that retry policies and the API can tell failures apart.
+const (
+	// ErrInvalidArgs marks bad input to an activity; it is never retried.
+	ErrInvalidArgs = "InvalidArgs"
+	// ErrModelRejected marks a request the model endpoint refused (400, 401, 403, ...);
+	// sending it again cannot succeed.
+	ErrModelRejected = "ModelRejected"
+	// ErrSearchFailed marks a search service's failure that a retry cannot mend (any
+	// answer but 502, 503, 504 or a timeout).
+	ErrSearchFailed = "SearchFailed"
+	// ErrToolUnavailable marks a tool this deployment cannot serve (no SearXNG, say).
+	ErrToolUnavailable = "ToolUnavailable"
+	// ErrInvalidMessage marks a send-message update rejected by the validator.
+	ErrInvalidMessage = "InvalidMessage"
+	// ErrCaseClosed marks a send-message update sent to a closed case.
+	ErrCaseClosed = "CaseClosed"
+	// ErrNoTurn marks a cancel-turn update sent when no turn is running.
+	ErrNoTurn = "NoTurnRunning"
+	// ErrPaymentRequired marks a message sent to a case awaiting payment.
+	ErrPaymentRequired = "PaymentRequired"
+	// ErrCasePaused marks a message sent to a case paused for support.
+	ErrCasePaused = "CasePaused"
+)

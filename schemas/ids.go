@@ -1,0 +1,65 @@
+package schemas
+
+import (
+	"fmt"
+	"strings"
+)
+
+// casePrefix starts the ID of every workflow of a case.
+const casePrefix = "case:"
+
+// CaseWorkflowID is the ID of the Case workflow that runs case caseID.
+func CaseWorkflowID(caseID string) string { return casePrefix + caseID }
+
+// CaseIDOf is the case ID of a Case workflow's ID, or "" for any other ID.
+func CaseIDOf(workflowID string) string {
+	id, ok := strings.CutPrefix(workflowID, casePrefix)
+	if !ok || strings.Contains(id, ":") {
+		return ""
+	}
+	return id
+}
+
+// TieringWorkflowID is the ID of the Tiering child workflow's attempt n for a case.
+func TieringWorkflowID(caseID string, n int) string {
+	return fmt.Sprintf("%s:tiering:%d", CaseWorkflowID(caseID), n)
+}
+
+// QuotaWorkflowID is the ID of a case's Quota child workflow.
+func QuotaWorkflowID(caseID string) string { return CaseWorkflowID(caseID) + ":quota" }
+
+// TurnWorkflowID is the ID of the ChatTurn child workflow for turn n of case caseID.
+func TurnWorkflowID(caseID string, n int) string {
+	return fmt.Sprintf("%s:turn:%d", CaseWorkflowID(caseID), n)
+}
+
+// DraftWorkflowID is the ID of the Draft workflow that renders one revision of a draft.
+func DraftWorkflowID(caseID, name string, revision int) string {
+	return fmt.Sprintf("%s:draft:%s:rev-%d", CaseWorkflowID(caseID), name, revision)
+}
+
+// TicketWorkflowID is the ID of the SupportTicket workflow of a case's escalation n.
+func TicketWorkflowID(caseID string, n int) string {
+	return fmt.Sprintf("%s:ticket:%d", CaseWorkflowID(caseID), n)
+}
+
+// TurnTicketWorkflowID is the ID of the SupportTicket workflow that the model's own
+// create_support_ticket call starts in a turn.
+func TurnTicketWorkflowID(turnID string) string { return turnID + ":ticket" }
+
+// IDs of a case's transcript records. They derive from the turn or the notice's number,
+// so a record stored twice (a retried activity) is kept once.
+
+// UserRecordID is the ID of a turn's user record.
+func UserRecordID(turnID string) string { return turnID + ":user" }
+
+// ToolRecordID is the ID of a turn's n-th tool record, from 1.
+func ToolRecordID(turnID string, n int) string { return fmt.Sprintf("%s:tool:%d", turnID, n) }
+
+// AssistantRecordID is the ID of a turn's assistant record.
+func AssistantRecordID(turnID string) string { return turnID + ":assistant" }
+
+// NoticeRecordID is the ID of a case's n-th notice.
+func NoticeRecordID(caseID string, n int) string {
+	return fmt.Sprintf("%s:notice:%d", CaseWorkflowID(caseID), n)
+}

@@ -1,0 +1,52 @@
+package schemas
+
+import "time"
+
+// Resume actions support staff can take on a paused or waiting case.
+const (
+	// ResumeRetry runs the turn that escalated again.
+	ResumeRetry = "retry"
+	// ResumeContinue lets the client go on writing.
+	ResumeContinue = "continue"
+	// ResumeClose closes the case.
+	ResumeClose = "close"
+)
+
+// ResumeActions lists the resume actions.
+var ResumeActions = []string{ResumeRetry, ResumeContinue, ResumeClose}
+
+// Resume is the resume signal: who resumed a case, how and why.
+type Resume struct {
+	Action string    `json:"action"`
+	Note   string    `json:"note"`
+	By     string    `json:"by"`
+	At     time.Time `json:"at,omitempty"`
+}
+
+// CloseCase is the close-case signal: the client is done with the case.
+type CloseCase struct {
+	Note string    `json:"note,omitempty"`
+	By   string    `json:"by"`
+	At   time.Time `json:"at,omitempty"`
+}
+
+// SupportTicketInput starts a SupportTicket workflow: create_support_ticket's arguments
+// and who the case belongs to.
+type SupportTicketInput struct {
+	TicketID string                  `json:"ticket_id"`
+	UserID   string                  `json:"user_id"`
+	Args     CreateSupportTicketArgs `json:"args"`
+}
+
+// TicketResult is create_support_ticket's return shape (seed 003).
+type TicketResult struct {
+	Status       string `json:"status"`
+	TicketID     string `json:"ticket_id,omitempty"`
+	ErrorMessage string `json:"error_message,omitempty"`
+}
+
+// RecordResume is who resumed a case, how and why, to be recorded.
+type RecordResume struct {
+	CaseID string `json:"case_id"`
+	Resume Resume `json:"resume"`
+}

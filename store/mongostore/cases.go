@@ -1,0 +1,173 @@
+package mongostore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
+
+	"github.com/lexflow/lexflow/store"
+)
+
+// caseDoc is a case as stored.
+type caseDoc struct {
+	ID          string    `bson:"_id"`
+	UserID      string    `bson:"user_id"`
+	OrgID       string    `bson:"org_id,omitempty"`
+	Description string    `bson:"description"`
+	Language    string    `bson:"language"`
+	Phase       string    `bson:"phase"`
+	Status      string    `bson:"status"`
+	Details     bson.M    `bson:"case_details"`
+	Version     int64     `bson:"version"`
+	Payment     *payment  `bson:"payment,omitempty"`
+	CreatedAt   time.Time `bson:"created_at"`
+	UpdatedAt   time.Time `bson:"updated_at"`
+}
+
+func (d caseDoc) toCase() store.Case {
+	return store.Case{
+		ID: d.ID, UserID: d.UserID, OrgID: d.OrgID, Description: d.Description,
+		Language: d.Language, Phase: d.Phase, Status: d.Status, Details: plain(d.Details).(map[string]any),
+		Version: d.Version, Payment: (*store.Payment)(d.Payment), CreatedAt: d.CreatedAt, UpdatedAt: d.UpdatedAt,
+	}
+}
+
+// CreateCase inserts c unless its ID exists, and returns the stored case.
+func (s *Store) CreateCase(ctx context.Context, c store.Case) (store.Case, error) {
+	now := time.Now().UTC()
+	doc := caseDoc{
+		ID: c.ID, UserID: c.UserID, OrgID: c.OrgID, Description: c.Description,
+		Language: c.Language, Phase: c.Phase, Status: c.Status, Details: bson.M(c.Details),
+		CreatedAt: now, UpdatedAt: now,
+	}
+	_, err := s.cases.InsertOne(ctx, doc)
+	if err != nil && !mongo.IsDuplicateKeyError(err) {
+		return store.Case{}, fmt.Errorf("insert case: %w", err)
+	}
+	return s.GetCase(ctx, c.ID)
+}
+
+// GetCase returns the case with that ID, or store.ErrNotFound.
+func (s *Store) GetCase(ctx context.Context, id string) (store.Case, error) {
+	var d caseDoc
+	err := s.cases.FindOne(ctx, bson.M{"_id": id}).Decode(&d)
+	if errors.Is(err, mongo.ErrNoDocuments) {
+		return store.Case{}, fmt.Errorf("case %s: %w", id, store.ErrNotFound)
+	}
+	if err != nil {
+		return store.Case{}, fmt.Errorf("find case: %w", err)
+	}
+	return d.toCase(), nil
+}
+
+// SetPhase moves a case to a phase and status.
+func (s *Store) SetPhase(ctx context.Context, id, phase, status string) error {
+	defer s.lock("case:" + id)()
+	res, err := s.cases.UpdateOne(ctx, bson.M{"_id": id}, bson.M{"$set": bson.M{
+		"phase": phase, "status": status, "updated_at": time.Now().UTC(),
+	}})
+	if err != nil {
+		return fmt.Errorf("set case phase: %w", err)
+	}
+	if res.MatchedCount == 0 {
+		return fmt.Errorf("case %s: %w", id, store.ErrNotFound)
+	}
+	return nil
+}
+
+// UpdateDetails applies dot-path updates to case_details in one write: replaced fields
+// with $set, log fields with $push/$each, and the version with $inc.
+func (s *Store) UpdateDetails(ctx context.Context, id string, expected int64, updates map[string]any) (int64, error) {
+	fields, err := store.ParseUpdates(updates)
+	if err != nil {
+		return 0, err
+	}
+	set := bson.M{"updated_at": time.Now().UTC()}
+	push := bson.M{}
+	for _, f := range fields {
+		if f.Append {
+			push["case_details."+f.Path] = bson.M{"$each": f.Value}
+		} else {
+			set["case_details."+f.Path] = f.Value
+		}
+	}
+	update := bson.M{"$set": set, "$inc": bson.M{"version": 1}}
+	if len(push) > 0 {
+		update["$push"] = push
+	}
+	defer s.lock("case:" + id)()
+	if expected > 0 {
+		return s.updateAt(ctx, id, bson.M{"_id": id, "version": expected}, update)
+	}
+	return s.updateAt(ctx, id, bson.M{"_id": id}, update)
+}
+
+// updateAt applies update to the case filter matches, and returns the new version. When
+// the case exists but the filter does not match, its version was not the one expected.
+func (s *Store) updateAt(ctx context.Context, id string, filter, update bson.M) (int64, error) {
+	var d caseDoc
+	err := s.cases.FindOneAndUpdate(ctx, filter, update,
+		options.FindOneAndUpdate().SetReturnDocument(options.After)).Decode(&d)
+	switch {
+	case errors.Is(err, mongo.ErrNoDocuments):
+		current, err := s.GetCase(ctx, id)
+		if err != nil {
+			return 0, err
+		}
+		return 0, fmt.Errorf("%w: case_details are at version %d, not %d; read them again", store.ErrVersionConflict, current.Version, filter["version"])
+	case isWriteConflictWithShape(err):
+		return 0, fmt.Errorf("%w: %v", store.ErrInvalidField, err)
+	case err != nil:
+		return 0, fmt.Errorf("update case details: %w", err)
+	}
+	return d.Version, nil
+}
+
+// isWriteConflictWithShape reports whether the server refused an update because the
+// document's shape does not allow it: a path through a non-object, or $push to a
+// non-array. Those are the caller's mistake, not a transient failure.
+func isWriteConflictWithShape(err error) bool {
+	var se mongo.ServerError
+	if !errors.As(err, &se) {
+		return false
+	}
+	// 2 BadValue, 14 TypeMismatch, 28 PathNotViable, 40 ConflictingUpdateOperators,
+	// 52 DollarPrefixedFieldName, 56 EmptyFieldName, 57 DottedFieldName.
+	for _, code := range []int{2, 14, 28, 40, 52, 56, 57} {
+		if se.HasErrorCode(code) {
+			return true
+		}
+	}
+	return false
+}
+
+// payment is a case's payment as stored.
+type payment struct {
+	Reference string    `bson:"reference"`
+	By        string    `bson:"by"`
+	At        time.Time `bson:"at"`
+}
+
+// SetPayment records the payment unless the case has one, and returns the recorded one.
+func (s *Store) SetPayment(ctx context.Context, id string, p store.Payment) (store.Payment, error) {
+	unlock := s.lock("case:" + id)
+	_, err := s.cases.UpdateOne(ctx, bson.M{"_id": id, "payment": bson.M{"$exists": false}},
+		bson.M{"$set": bson.M{"payment": payment(p), "updated_at": time.Now().UTC()}})
+	unlock()
+	if err != nil {
+		return store.Payment{}, fmt.Errorf("record payment: %w", err)
+	}
+	c, err := s.GetCase(ctx, id)
+	if err != nil {
+		return store.Payment{}, err
+	}
+	if c.Payment == nil {
+		return store.Payment{}, fmt.Errorf("record payment of case %s: not stored", id)
+	}
+	return *c.Payment, nil
+}

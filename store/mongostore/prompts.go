@@ -1,0 +1,45 @@
+package mongostore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
+)
+
+// promptsDocID is the settings document that holds the prompts version.
+const promptsDocID = "prompts"
+
+// versionDoc is a settings document with a version counter.
+type versionDoc struct {
+	Version int64 `bson:"version"`
+}
+
+// BumpPromptsVersion increments the prompts version in one atomic update, creating
+// the document the first time, and returns the new version.
+func (s *Store) BumpPromptsVersion(ctx context.Context) (int64, error) {
+	defer s.lock("settings:" + promptsDocID)()
+	var d versionDoc
+	err := s.settings.FindOneAndUpdate(ctx, bson.M{"_id": promptsDocID}, bson.M{"$inc": bson.M{"version": int64(1)}},
+		options.FindOneAndUpdate().SetUpsert(true).SetReturnDocument(options.After)).Decode(&d)
+	if err != nil {
+		return 0, fmt.Errorf("bump prompts version: %w", err)
+	}
+	return d.Version, nil
+}
+
+// PromptsVersion returns the prompts version, 0 before the first bump.
+func (s *Store) PromptsVersion(ctx context.Context) (int64, error) {
+	var d versionDoc
+	err := s.settings.FindOne(ctx, bson.M{"_id": promptsDocID}).Decode(&d)
+	if errors.Is(err, mongo.ErrNoDocuments) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("read prompts version: %w", err)
+	}
+	return d.Version, nil
+}

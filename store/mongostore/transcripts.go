@@ -1,0 +1,65 @@
+package mongostore
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
+
+	"github.com/lexflow/lexflow/schemas"
+	"github.com/lexflow/lexflow/store"
+)
+
+// recordDoc is a transcript record as stored.
+type recordDoc struct {
+	ID        string             `bson:"_id"`
+	CaseID    string             `bson:"case_id"`
+	UserID    string             `bson:"user_id"`
+	TurnID    string             `bson:"turn_id"`
+	TurnNo    int                `bson:"turn_no"`
+	Seq       int                `bson:"seq"`
+	Role      schemas.RecordRole `bson:"role"`
+	Content   string             `bson:"content"`
+	Tool      *store.ToolRecord  `bson:"tool,omitempty"`
+	CreatedAt time.Time          `bson:"created_at"`
+}
+
+// AppendRecords inserts records, skipping those whose ID is stored already.
+func (s *Store) AppendRecords(ctx context.Context, recs ...store.Record) error {
+	for _, r := range recs {
+		doc := recordDoc(r)
+		_, err := s.transcripts.InsertOne(ctx, doc)
+		if err != nil && !mongo.IsDuplicateKeyError(err) {
+			return fmt.Errorf("insert transcript record: %w", err)
+		}
+	}
+	return nil
+}
+
+// ListRecords returns a case's records in turn order.
+func (s *Store) ListRecords(ctx context.Context, caseID string, beforeTurn, limit int) ([]store.Record, error) {
+	filter := bson.M{"case_id": caseID}
+	if beforeTurn > 0 {
+		filter["turn_no"] = bson.M{"$lt": beforeTurn}
+	}
+	opts := options.Find().SetSort(bson.D{{Key: "turn_no", Value: -1}, {Key: "seq", Value: -1}})
+	if limit > 0 {
+		opts.SetLimit(int64(limit))
+	}
+	cur, err := s.transcripts.Find(ctx, filter, opts)
+	if err != nil {
+		return nil, fmt.Errorf("find transcript: %w", err)
+	}
+	var docs []recordDoc
+	if err := cur.All(ctx, &docs); err != nil {
+		return nil, fmt.Errorf("read transcript: %w", err)
+	}
+	out := make([]store.Record, len(docs))
+	for i, d := range docs {
+		out[len(docs)-1-i] = store.Record(d)
+	}
+	return out, nil
+}

@@ -1,0 +1,193 @@
+package workflows
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"go.temporal.io/sdk/workflow"
+
+	"github.com/lexflow/lexflow/schemas"
+)
+
+// listen queues the payment, resume and close signals for the main loop.
+func (w *caseWorkflow) listen(ctx workflow.Context) {
+	payments := workflow.GetSignalChannel(ctx, schemas.SignalPaymentConfirmed)
+	resumes := workflow.GetSignalChannel(ctx, schemas.SignalResume)
+	closes := workflow.GetSignalChannel(ctx, schemas.SignalCloseCase)
+	workflow.Go(ctx, func(ctx workflow.Context) {
+		s := workflow.NewSelector(ctx)
+		s.AddReceive(payments, func(c workflow.ReceiveChannel, _ bool) {
+			var p schemas.PaymentConfirmed
+			c.Receive(ctx, &p)
+			w.events = append(w.events, caseEvent{payment: &p})
+		})
+		s.AddReceive(resumes, func(c workflow.ReceiveChannel, _ bool) {
+			var r schemas.Resume
+			c.Receive(ctx, &r)
+			w.events = append(w.events, caseEvent{resume: &r})
+		})
+		s.AddReceive(closes, func(c workflow.ReceiveChannel, _ bool) {
+			var cl schemas.CloseCase
+			c.Receive(ctx, &cl)
+			w.events = append(w.events, caseEvent{close: &cl})
+		})
+		for {
+			s.Select(ctx)
+		}
+	})
+}
+
+// handleEvents handles the queued signals in arrival order, then an unanswered
+// question, one at a time and never during a turn.
+func (w *caseWorkflow) handleEvents(ctx workflow.Context) error {
+	if err := w.turnLock.Lock(ctx); err != nil {
+		return err
+	}
+	defer w.turnLock.Unlock()
+	for len(w.events) > 0 && w.state.Status != schemas.StatusClosed {
+		e := w.events[0]
+		w.events = w.events[1:]
+		var err error
+		var retry *schemas.Escalation
+		switch {
+		case e.payment != nil:
+			err = w.confirmPayment(ctx, *e.payment)
+		case e.resume != nil:
+			retry, err = w.resume(ctx, *e.resume)
+		case e.close != nil:
+			err = w.closeCase(ctx, *e.close)
+		}
+		if err != nil {
+			return err
+		}
+		w.settled(e.at())
+		if retry != nil {
+			if err := w.retryEscalated(ctx, *retry); err != nil {
+				return err
+			}
+		}
+	}
+	if n := w.unanswered; n > 0 {
+		w.unanswered = 0
+		if e := w.state.Escalation; e != nil && e.N == n && w.state.Status == schemas.StatusWaitingUser {
+			return w.ticketUnanswered(ctx, *e)
+		}
+	}
+	return nil
+}
+
+// at is the event's stamp, which the settle update waits for.
+func (e caseEvent) at() time.Time {
+	switch {
+	case e.payment != nil:
+		return e.payment.At
+	case e.resume != nil:
+		return e.resume.At
+	default:
+		return e.close.At
+	}
+}
+
+// settled remembers that the signal stamped at is handled.
+func (w *caseWorkflow) settled(at time.Time) {
+	w.state.Settled = append(w.state.Settled, at.UnixNano())
+	if n := len(w.state.Settled); n > schemas.MaxSettled {
+		w.state.Settled = w.state.Settled[n-schemas.MaxSettled:]
+	}
+}
+
+// settle answers with the case's state once the signal stamped at is handled, the case
+// has closed, or schemas.SettleWait has passed: the API sends a signal, then settles,
+// and answers with the signal's outcome. A retry that support's resumption starts
+// runs after the resumption settles.
+func (w *caseWorkflow) settle(ctx workflow.Context, at time.Time) (schemas.CaseState, error) {
+	_, err := workflow.AwaitWithTimeout(ctx, schemas.SettleWait, func() bool {
+		return w.state.Status == schemas.StatusClosed || slices.Contains(w.state.Settled, at.UnixNano())
+	})
+	return w.state, err
+}
+
+// confirmPayment activates a case awaiting payment, recording its payment; the first
+// confirmation counts and later ones change nothing.
+func (w *caseWorkflow) confirmPayment(ctx workflow.Context, p schemas.PaymentConfirmed) error {
+	if w.state.Phase != schemas.PhaseAwaitingPayment || w.state.Payment != nil {
+		return nil
+	}
+	opts := storeOptions
+	opts.Summary = "Record payment " + p.Reference
+	var stored schemas.PaymentConfirmed
+	err := workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, opts), paymentActs.RecordPayment, schemas.RecordPayment{
+		CaseID: w.state.CaseID, Payment: p,
+	}).Get(ctx, &stored)
+	if err != nil {
+		return err
+	}
+	w.state.Payment = &stored
+	if err := w.enter(ctx, schemas.PhaseActive); err != nil {
+		return err
+	}
+	return w.notice(ctx, schemas.RecordAssistant, fmt.Sprintf(lifecycleWordsFor(w.in.Language).paid, stored.Reference))
+}
+
+// resume is support's resumption of a paused or waiting case: recorded with who and
+// why, it closes the case, lets the client go on, or returns the escalation whose
+// request is to run again.
+func (w *caseWorkflow) resume(ctx workflow.Context, r schemas.Resume) (*schemas.Escalation, error) {
+	if w.state.Status != schemas.StatusPausedSupport && w.state.Status != schemas.StatusWaitingUser {
+		workflow.GetLogger(ctx).Warn("Resume ignored: the case is not paused or waiting", "Status", w.state.Status, "By", r.By)
+		return nil, nil
+	}
+	if r.At.IsZero() {
+		r.At = workflow.Now(ctx)
+	}
+	status := schemas.StatusOpen
+	if r.Action == schemas.ResumeClose {
+		status = schemas.StatusClosed
+	}
+	opts := storeOptions
+	opts.Summary = fmt.Sprintf("Support %s resumes the case: %s", r.By, r.Action)
+	err := workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, opts), ticketActs.RecordResume, schemas.RecordResume{
+		CaseID: w.state.CaseID, Resume: r,
+	}).Get(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	escalated := w.state.Escalation
+	w.state.LastResume, w.state.Escalation = &r, nil
+	if err := w.setStatus(ctx, status); err != nil {
+		return nil, err
+	}
+	if err := w.waitOn(ctx, ""); err != nil {
+		return nil, err
+	}
+	if err := w.notice(ctx, schemas.RecordSupport, fmt.Sprintf(lifecycleWordsFor(w.in.Language).resumed[r.Action], r.By, r.Note)); err != nil {
+		return nil, err
+	}
+	if r.Action != schemas.ResumeRetry || escalated == nil || escalated.Message == "" {
+		return nil, nil
+	}
+	return escalated, nil
+}
+
+// retryEscalated runs an escalated turn's request again, as a new turn.
+func (w *caseWorkflow) retryEscalated(ctx workflow.Context, e schemas.Escalation) error {
+	w.state.Busy = true
+	defer func() { w.state.Busy = false }()
+	_, err := w.runTurn(ctx, schemas.SendMessageRequest{Message: e.Message, Selection: e.Selection})
+	return err
+}
+
+// closeCase closes the case at the client's request: the main loop then ends the
+// workflow.
+func (w *caseWorkflow) closeCase(ctx workflow.Context, c schemas.CloseCase) error {
+	if err := w.setStatus(ctx, schemas.StatusClosed); err != nil {
+		return err
+	}
+	if err := w.waitOn(ctx, ""); err != nil {
+		return err
+	}
+	text := fmt.Sprintf(lifecycleWordsFor(w.in.Language).closed, c.By, c.Note)
+	return w.notice(ctx, schemas.RecordAssistant, strings.TrimSpace(text))
+}

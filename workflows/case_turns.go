@@ -1,0 +1,118 @@
+package workflows
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"go.temporal.io/api/enums/v1"
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/workflow"
+
+	"github.com/lexflow/lexflow/schemas"
+)
+
+// validateMessage rejects an update before it enters history: an empty or over-long
+// message, or a case that cannot take one (closed, awaiting payment, paused).
+func (w *caseWorkflow) validateMessage(req schemas.SendMessageRequest) error {
+	switch n := utf8.RuneCountInString(req.Message); {
+	case strings.TrimSpace(req.Message) == "":
+		return temporal.NewApplicationError("message is empty", schemas.ErrInvalidMessage)
+	case n > schemas.MaxMessageChars:
+		return temporal.NewApplicationErrorWithOptions("message is too long", schemas.ErrInvalidMessage,
+			temporal.ApplicationErrorOptions{Details: []any{n, schemas.MaxMessageChars}})
+	}
+	return w.refusal()
+}
+
+// refusal is why the case cannot take a message now, or nil: it is closed, its phase
+// refuses messages (see phases), or it is paused for support.
+func (w *caseWorkflow) refusal() error {
+	if w.state.Status == schemas.StatusClosed {
+		return temporal.NewApplicationError("case is closed", schemas.ErrCaseClosed)
+	}
+	if refuse := phaseNamed(w.state.Phase).refusal; refuse != nil {
+		return refuse(w.state)
+	}
+	if w.state.Status == schemas.StatusPausedSupport {
+		return temporal.NewApplicationError("the case is paused until support resolves its ticket", schemas.ErrCasePaused)
+	}
+	return nil
+}
+
+// sendMessage runs one chat turn, or, while tiering waits for the answer to its
+// question, gives the answer to tiering. Turns run one at a time, in the order they
+// arrive.
+func (w *caseWorkflow) sendMessage(ctx workflow.Context, req schemas.SendMessageRequest) (schemas.TurnResult, error) {
+	if err := workflow.Await(ctx, func() bool { return w.ready }); err != nil {
+		return schemas.TurnResult{}, err
+	}
+	if err := w.turnLock.Lock(ctx); err != nil {
+		return schemas.TurnResult{}, err
+	}
+	defer w.turnLock.Unlock()
+	if err := w.refusal(); err != nil {
+		return schemas.TurnResult{}, err
+	}
+	w.state.Busy = true
+	defer func() { w.state.Busy = false }()
+	if w.state.Phase == schemas.PhaseTiering {
+		return w.answerTiering(ctx, req.Message)
+	}
+	return w.runTurn(ctx, req)
+}
+
+// runTurn runs a ChatTurn child and moves the case as its escalation says.
+func (w *caseWorkflow) runTurn(ctx workflow.Context, req schemas.SendMessageRequest) (schemas.TurnResult, error) {
+	if err := w.waitOn(ctx, schemas.WaitingOnAgent); err != nil {
+		return schemas.TurnResult{}, err
+	}
+	w.state.Turns++
+	n := w.state.Turns
+	id := schemas.TurnWorkflowID(w.state.CaseID, n)
+	w.state.LastTurn = id
+	in := schemas.ChatTurnInput{
+		CaseID: w.state.CaseID, UserID: w.state.UserID, OrgID: w.in.OrgID, TurnID: id, TurnNo: n,
+		Message: req.Message, Language: w.in.Language, MaxSteps: w.in.MaxSteps, Selection: req.Selection,
+		EscalationN: w.state.Escalations + 1,
+	}
+	if w.state.Status == schemas.StatusWaitingUser {
+		in.Pending = w.state.Escalation
+	}
+	cctx := workflow.WithChildOptions(ctx, workflow.ChildWorkflowOptions{
+		WorkflowID:    id,
+		StaticSummary: fmt.Sprintf("Chat turn %d", n),
+		// A turn belongs to its case: closing or terminating the case ends it too.
+		ParentClosePolicy: enums.PARENT_CLOSE_POLICY_TERMINATE,
+	})
+	var res schemas.TurnResult
+	if err := workflow.ExecuteChildWorkflow(cctx, ChatTurn, in).Get(ctx, &res); err != nil {
+		return schemas.TurnResult{}, err
+	}
+	if err := w.afterTurn(ctx, in, res.Escalation); err != nil {
+		return schemas.TurnResult{}, err
+	}
+	res.Phase, res.Status = w.state.Phase, w.state.Status
+	return res, nil
+}
+
+// validateCancel rejects a cancellation when no turn is running.
+func (w *caseWorkflow) validateCancel() error {
+	if !w.state.Busy {
+		return temporal.NewApplicationError("no turn is running", schemas.ErrNoTurn)
+	}
+	return nil
+}
+
+// cancelTurn asks the running turn to stop; it stops between steps and answers its
+// caller with what it has.
+func (w *caseWorkflow) cancelTurn(ctx workflow.Context) (schemas.CancelTurnResult, error) {
+	if !w.state.Busy {
+		return schemas.CancelTurnResult{}, temporal.NewApplicationError("no turn is running", schemas.ErrNoTurn)
+	}
+	turnID := w.state.LastTurn
+	if err := workflow.SignalExternalWorkflow(ctx, turnID, "", schemas.SignalCancelTurn, nil).Get(ctx, nil); err != nil {
+		return schemas.CancelTurnResult{}, temporal.NewApplicationError("the turn ended before it could be cancelled", schemas.ErrNoTurn)
+	}
+	return schemas.CancelTurnResult{TurnID: turnID}, nil
+}

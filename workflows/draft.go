@@ -1,0 +1,33 @@
+package workflows
+
+import (
+	"go.temporal.io/sdk/workflow"
+
+	"github.com/lexflow/lexflow/schemas"
+)
+
+// Draft is generate_draft_pdf: it renders a Markdown draft with the parties' data to a
+// PDF in the blob store, and records the revision in case_details.draft_status. Only the
+// RenderDraft activity sees the parties' data; the workflow sees paths and digests.
+// A draft at fault (a placeholder naming no party of the case, a revision taken by other
+// content) is the tool's error answer, for the model to correct.
+func Draft(ctx workflow.Context, args schemas.GenerateDraftPDFArgs) (schemas.DraftResult, error) {
+	opts := toolOptions(schemas.ToolGenerateDraftPDF)
+	opts.Summary = "Render the draft PDF"
+	var rendered schemas.RenderDraftResult
+	if err := workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, opts), draftActs.RenderDraft, args).Get(ctx, &rendered); err != nil {
+		return schemas.DraftResult{}, err
+	}
+	if rendered.ErrorMessage != "" {
+		return schemas.DraftResult{Status: schemas.ResultError, ErrorMessage: rendered.ErrorMessage}, nil
+	}
+	sopts := storeOptions
+	sopts.Summary = "Record the draft in case_details.draft_status"
+	err := workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, sopts), draftActs.RecordDraft, schemas.RecordDraft{
+		CaseID: args.CaseID, Draft: rendered.Draft,
+	}).Get(ctx, nil)
+	if err != nil {
+		return schemas.DraftResult{}, err
+	}
+	return schemas.DraftResult{Status: schemas.ResultSuccess, PDFPath: rendered.Draft.Path, DraftID: rendered.Draft.DraftID}, nil
+}

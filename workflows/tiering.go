@@ -1,0 +1,70 @@
+package workflows
+
+import (
+	"encoding/json"
+	"strings"
+
+	"go.temporal.io/sdk/workflow"
+
+	"github.com/lexflow/lexflow/schemas"
+)
+
+// decideNow is the line Tiering adds to the description once its one question has been
+// asked: the model must choose a tier.
+const decideNow = "Decide now"
+
+// tieringAttempts bounds the model calls of one tiering: one, and one correction.
+const tieringAttempts = 2
+
+// Tiering is the tiering phase: the model classifies the case as tier 1, 2 or 3 against
+// the tier definitions, with a short justification, or asks one clarifying question.
+// An answer it cannot read gets one correction; after that, a case that must be decided
+// is tier 1 (the client is never charged a higher tier on a guess), and one that may
+// still ask gets a clarifying question.
+func Tiering(ctx workflow.Context, in schemas.TieringInput) (schemas.TieringResult, error) {
+	msg := in.Description
+	if in.MustDecide {
+		msg += "\n\n" + decideNow
+	}
+	msgs := []schemas.ChatMessage{{Role: schemas.MsgUser, Content: msg}}
+	opts := modelOptions
+	opts.Summary = "Classify the case's tier"
+	actx := workflow.WithActivityOptions(ctx, opts)
+	for range tieringAttempts {
+		var resp schemas.ModelResponse
+		err := workflow.ExecuteActivity(actx, modelActs.CallModel, schemas.ModelRequest{
+			Role: schemas.ModelTiering, CaseID: in.CaseID, TurnNo: 1, Language: in.Language, Messages: msgs,
+		}).Get(ctx, &resp)
+		if err != nil {
+			return schemas.TieringResult{}, err
+		}
+		if res, ok := parseTiering(resp.Content); ok && !(in.MustDecide && res.Tier == 0) {
+			return res, nil
+		}
+		msgs = append(msgs, schemas.ChatMessage{Role: schemas.MsgAssistant, Content: resp.Content},
+			schemas.ChatMessage{Role: schemas.MsgUser, Content: `Answer with one JSON object, {"tier": 1, 2 or 3, "justification": "..."}` +
+				map[bool]string{true: ".", false: `, or {"question": "..."}.`}[in.MustDecide]})
+	}
+	if in.MustDecide {
+		return schemas.TieringResult{Tier: schemas.MinTier, Justification: "The model gave no tier; the lowest applies."}, nil
+	}
+	return schemas.TieringResult{Question: lifecycleWordsFor(in.Language).tierQuestion}, nil
+}
+
+// parseTiering reads the tiering model's JSON answer: a tier from 1 to 3 with its
+// justification, or a question.
+func parseTiering(content string) (schemas.TieringResult, bool) {
+	var res schemas.TieringResult
+	if json.Unmarshal([]byte(trimFence(content)), &res) != nil {
+		return res, false
+	}
+	res.Question, res.Justification = strings.TrimSpace(res.Question), strings.TrimSpace(res.Justification)
+	switch {
+	case res.Tier >= schemas.MinTier && res.Tier <= schemas.MaxTier:
+		res.Question = ""
+		return res, true
+	case res.Tier == 0 && res.Question != "":
+		return schemas.TieringResult{Question: res.Question}, true
+	}
+	return res, false
+}

@@ -1,0 +1,305 @@
+package workflows
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+
+	"go.temporal.io/sdk/temporal"
+
+	"github.com/lexflow/lexflow/schemas"
+	"github.com/lexflow/lexflow/tools"
+)
+
+// sourceChars caps what a source quotes of its tool's result.
+const sourceChars = 300
+
+// RunTurn is the structured tool loop of seed 001, made durable by its executor:
+//   - at most in.MaxSteps model calls; all but the last offer the turn's tools, so the
+//     last must answer in text;
+//   - tool calls come natively, or as a {"tool": ..., "args": {...}} JSON text from
+//     models without tool calling;
+//   - each call is validated against its tool's schema; an invalid call goes back to
+//     the model once with the exact error, and a second one ends the turn with a clear
+//     message;
+//   - valid calls are bound to the turn's case, run, and formatted for the model; a
+//     failure reaches it as "[Tool <name> failed: <reason>]";
+//   - a cancellation stops the loop between steps;
+//   - the answer ends with a sources line naming the tools whose results it used.
+func RunTurn(in schemas.ChatTurnInput, exec TurnExecutor) (schemas.TurnResult, error) {
+	t := &turn{in: in, exec: exec, words: wordsFor(in.Language),
+		res:  schemas.TurnResult{TurnID: in.TurnID, ToolsUsed: []schemas.ToolUse{}, Sources: []schemas.Source{}, Citations: []schemas.Citation{}},
+		msgs: []schemas.ChatMessage{{Role: schemas.MsgUser, Content: in.Message}},
+	}
+	for _, name := range in.Selection.Tools {
+		if tool, ok := tools.Get(name); ok && tool.Available() {
+			t.offered = append(t.offered, tool)
+		}
+	}
+	return t.run()
+}
+
+// turn is the state of one run of the loop.
+type turn struct {
+	in      schemas.ChatTurnInput
+	exec    TurnExecutor
+	words   wording
+	offered []*tools.Tool
+	res     schemas.TurnResult
+	msgs    []schemas.ChatMessage
+	// corrected is set once the model has had its one chance to fix an invalid call.
+	corrected bool
+	// failed is the call whose failure must climb its tool's ladder.
+	failed *failedCall
+	// halt is the reply that ends the turn early: the ladder's question or ticket.
+	halt string
+}
+
+func (t *turn) run() (schemas.TurnResult, error) {
+	if t.in.Pending != nil {
+		if err := t.answerPending(); err != nil || t.halt != "" {
+			return t.finish(t.halt), err
+		}
+	}
+	maxSteps := max(t.in.MaxSteps, 1)
+	for step := 1; step <= maxSteps; step++ {
+		if t.exec.Cancelled() {
+			t.res.Cancelled = true
+			return t.finish(t.words.cancelled), nil
+		}
+		req := schemas.ModelRequest{
+			Role: schemas.ModelAssistant, CaseID: t.in.CaseID, TurnNo: t.in.TurnNo, Language: t.in.Language,
+			Messages: t.msgs, LegalToolsOff: !tools.AnyPrimary(t.in.Selection.Tools),
+			UserID: t.in.UserID, UseMemory: t.in.Selection.UseMemory, UseRAG: t.in.Selection.UseRAG, Query: t.in.Message,
+		}
+		if step < maxSteps {
+			req.Tools = toolNames(t.offered)
+		}
+		resp, err := t.exec.CallModel(req)
+		if err != nil {
+			return t.res, fmt.Errorf("model call %d: %w", step, err)
+		}
+		t.res.Steps = step
+		calls, inText := resp.ToolCalls, false
+		if len(calls) == 0 && len(req.Tools) > 0 {
+			if call, ok := parseTextCall(resp.Content, step); ok {
+				calls, inText = []schemas.ToolCall{call}, true
+			}
+		}
+		if len(calls) == 0 || step == maxSteps {
+			return t.finish(resp.Content), nil
+		}
+		if inText {
+			t.msgs = append(t.msgs, schemas.ChatMessage{Role: schemas.MsgAssistant, Content: resp.Content})
+		} else {
+			t.msgs = append(t.msgs, schemas.ChatMessage{Role: schemas.MsgAssistant, Content: resp.Content, ToolCalls: calls})
+		}
+		for _, call := range calls {
+			text, stop := t.call(call)
+			if f := t.failed; f != nil {
+				t.failed = nil
+				text = t.escalate(f)
+			}
+			if inText {
+				t.msgs = append(t.msgs, schemas.ChatMessage{Role: schemas.MsgUser, Content: fmt.Sprintf("Result of %s:\n%s", call.Name, text)})
+			} else {
+				t.msgs = append(t.msgs, schemas.ChatMessage{Role: schemas.MsgTool, ToolCallID: call.ID, Content: text})
+			}
+			if stop {
+				return t.finish(fmt.Sprintf(t.words.invalidTwice, call.Name, t.res.ToolsUsed[len(t.res.ToolsUsed)-1].Error)), nil
+			}
+			if t.halt != "" {
+				return t.finish(t.halt), nil
+			}
+		}
+	}
+	return t.finish(""), nil
+}
+
+// call runs one tool call and returns the text the model is shown. stop is set when an
+// invalid call comes after the model's one correction.
+func (t *turn) call(call schemas.ToolCall) (text string, stop bool) {
+	use := schemas.ToolUse{Tool: call.Name, Args: rawArgs(call.Arguments), Status: schemas.ToolFailed}
+	defer func() { t.res.ToolsUsed = append(t.res.ToolsUsed, use) }()
+	invalid := func(reason string) (string, bool) {
+		use.Status, use.Error = schemas.ToolInvalid, reason
+		if t.corrected {
+			use.Summary = tools.Failed(call.Name, reason)
+			return use.Summary, true
+		}
+		t.corrected = true
+		text := fmt.Sprintf("[Tool %s: invalid arguments: %s. Call it again with corrected arguments.]", call.Name, reason)
+		use.Summary = text
+		return text, false
+	}
+	tool := t.offer(call.Name)
+	if tool == nil {
+		return invalid(fmt.Sprintf("unknown tool %q; the tools on offer are %v", call.Name, toolNames(t.offered)))
+	}
+	p := prepare(tool, []byte(orEmptyObject(call.Arguments)), t.in)
+	use.Dropped = p.dropped
+	if p.args != nil {
+		use.Args = mustJSON(p.args)
+	}
+	switch {
+	case p.refusal != "":
+		use.Error = p.refusal
+		text := tools.Failed(call.Name, p.refusal)
+		use.Summary = text
+		return text, false
+	case p.invalid != "":
+		return invalid(p.invalid)
+	}
+	args, typed := p.args, p.typed
+	text, err := t.run1(tool, typed, &use)
+	if err != nil && tool.Ladder.Reasoner {
+		t.failed = &failedCall{tool: tool, args: args, reason: use.Error}
+	}
+	if use.Status == schemas.ToolOK && tool.Name == schemas.ToolCreateSupportTicket {
+		// The model opened a ticket itself: the case pauses for support after the turn.
+		t.res.Escalation = &schemas.Escalation{N: t.in.EscalationN, Tool: tool.Name, Args: use.Args, Rung: schemas.RungTicket,
+			Error: typed.(schemas.CreateSupportTicketArgs).IssueDescription, TicketID: schemas.TurnTicketWorkflowID(t.in.TurnID),
+			Message: t.in.Message, Selection: t.in.Selection}
+	}
+	return text, false
+}
+
+// run1 runs a valid call, filling use in, and returns the text the model is shown. The
+// error is the activity's when the tool failed after its retries.
+func (t *turn) run1(tool *tools.Tool, typed any, use *schemas.ToolUse) (string, error) {
+	start := t.exec.Now()
+	out, err := t.exec.RunTool(tool, typed)
+	use.LatencyMS = t.exec.Now().Sub(start).Milliseconds()
+	if err != nil {
+		use.Status, use.Error = schemas.ToolFailed, failureReason(err)
+		use.Summary = tools.Failed(tool.Name, use.Error)
+		return use.Summary, err
+	}
+	text, failure := tool.Format(tool.Name, out)
+	use.Summary = tools.Clip(text, tools.SummaryChars)
+	if failure != "" {
+		use.Status, use.Error = schemas.ToolFailed, failure
+		return text, nil
+	}
+	use.Status = schemas.ToolOK
+	t.res.Sources = append(t.res.Sources, schemas.Source{Tool: tool.Name, Summary: tools.Clip(text, sourceChars)})
+	return text, nil
+}
+
+// offer returns the offered tool of that name, or nil.
+func (t *turn) offer(name string) *tools.Tool {
+	for _, tool := range t.offered {
+		if tool.Name == name {
+			return tool
+		}
+	}
+	return nil
+}
+
+// finish sets the reply, ending it with the sources line.
+func (t *turn) finish(reply string) schemas.TurnResult {
+	if reply == "" {
+		reply = t.words.noAnswer
+	}
+	var used []string
+	for _, s := range t.res.Sources {
+		if !slices.Contains(used, s.Tool) {
+			used = append(used, s.Tool)
+		}
+	}
+	t.res.Reply = withSources(reply, t.words.sources, used)
+	return t.res
+}
+
+// bind fills the tool's bound arguments from the turn. A model that names another
+// case, user or organization gets the tool's refusal text instead of a run.
+func bind(tool *tools.Tool, args map[string]any, in schemas.ChatTurnInput) (map[string]any, string) {
+	for _, b := range tool.Bound {
+		want := map[string]string{"case": in.CaseID, "user": in.UserID, "org": in.OrgID, "language": in.Language}[b.From]
+		if got, ok := args[b.Arg]; ok && got != nil && b.Default {
+			continue
+		} else if ok && got != nil && got != want {
+			return args, b.Refusal
+		}
+		if want == "" && b.From == "org" {
+			args[b.Arg] = nil
+			continue
+		}
+		args[b.Arg] = want
+	}
+	return args, ""
+}
+
+// prepared is a tool call made ready to run, or why it cannot run.
+type prepared struct {
+	// args are the validated arguments bound to the turn's case; nil when they are
+	// invalid.
+	args map[string]any
+	// typed is args decoded into the tool's argument struct.
+	typed   any
+	dropped []string
+	// invalid is why the arguments do not fit the tool's schema or struct; refusal is
+	// the tool's refusal text for an argument the turn binds and the model set otherwise.
+	invalid, refusal string
+}
+
+// prepare validates a call's JSON arguments against the tool's schema, binds them to
+// the turn's case and decodes them into the tool's argument struct: the one path every
+// call takes, whether the model, the reasoner's advice or the ladder's retry makes it.
+func prepare(tool *tools.Tool, raw []byte, in schemas.ChatTurnInput) prepared {
+	valid, err := tool.Schema.Validate(raw)
+	if err != nil {
+		return prepared{invalid: err.Error()}
+	}
+	args, refusal := bind(tool, valid.Args, in)
+	p := prepared{args: args, dropped: valid.Dropped, refusal: refusal}
+	if refusal != "" {
+		return p
+	}
+	if p.typed, err = tool.Decode(args); err != nil {
+		p.invalid = err.Error()
+	}
+	return p
+}
+
+// reason is why the call cannot run, or "".
+func (p prepared) reason() string { return p.refusal + p.invalid }
+
+// parseTextCall reads a tool call written as text by a model without tool calling:
+// a JSON object with exactly the keys "tool" and "args", perhaps in a code fence.
+func parseTextCall(content string, step int) (schemas.ToolCall, bool) {
+	s := trimFence(content)
+	var payload map[string]json.RawMessage
+	if json.Unmarshal([]byte(s), &payload) != nil || len(payload) != 2 {
+		return schemas.ToolCall{}, false
+	}
+	var name string
+	var args map[string]any
+	if json.Unmarshal(payload["tool"], &name) != nil || name == "" || json.Unmarshal(payload["args"], &args) != nil || args == nil {
+		return schemas.ToolCall{}, false
+	}
+	return schemas.ToolCall{ID: fmt.Sprintf("text-%d", step), Name: name, Arguments: string(payload["args"])}, true
+}
+
+// failureReason is the short reason a tool failed, for the model and the user.
+func failureReason(err error) string {
+	var appErr *temporal.ApplicationError
+	var timeoutErr *temporal.TimeoutError
+	switch {
+	case errors.As(err, &timeoutErr):
+		return "timed out"
+	case errors.As(err, &appErr):
+		return appErr.Message()
+	default:
+		return err.Error()
+	}
+}
+
+func toolNames(ts []*tools.Tool) []string {
+	names := make([]string, len(ts))
+	for i, t := range ts {
+		names[i] = t.Name
+	}
+	return names
+}

@@ -1,0 +1,91 @@
+package workflows
+
+// wording is what the loop itself says to the user, in the case's language.
+type wording struct {
+	sources, cancelled, noAnswer, invalidTwice string
+}
+
+var wordings = map[string]wording{
+	"en": {
+		sources:      "Sources:",
+		cancelled:    "The turn was cancelled before it finished.",
+		noAnswer:     "I could not reach an answer within this turn; please ask again or rephrase.",
+		invalidTwice: "I could not complete this request: my call to %s was invalid twice (%s). Please rephrase or give the missing details.",
+	},
+	"ro": {
+		sources:      "Surse:",
+		cancelled:    "Tura a fost anulată înainte de a se încheia.",
+		noAnswer:     "Nu am putut formula un răspuns în această tură; vă rog să reformulați întrebarea.",
+		invalidTwice: "Nu am putut finaliza cererea: apelul meu către %s a fost invalid de două ori (%s). Vă rog să reformulați sau să oferiți detaliile lipsă.",
+	},
+	"it": {
+		sources:      "Fonti:",
+		cancelled:    "Il turno è stato annullato prima della fine.",
+		noAnswer:     "Non sono riuscito a formulare una risposta in questo turno; per favore riformula la domanda.",
+		invalidTwice: "Non ho potuto completare la richiesta: la mia chiamata a %s non era valida per due volte (%s). Per favore riformula o fornisci i dettagli mancanti.",
+	},
+}
+
+func wordsFor(lang string) wording {
+	if w, ok := wordings[lang]; ok {
+		return w
+	}
+	return wordings["en"]
+}
+
+// lifecycleWording is what the case says to the client about its phases, the ladder and
+// support, in the case's language. The quota texts are seed 003's.
+type lifecycleWording struct {
+	tier, tierQuestion, quotaOK, noQuota, paid, askUser, ticket, ticketUnanswered, answerFailed string
+	closed                                                                                      string
+	resumed                                                                                     map[string]string
+}
+
+var lifecycleWordings = map[string]lifecycleWording{
+	"en": {
+		tier:             "Case tier: %d. %s",
+		tierQuestion:     "Is there already a dispute in court, or is a significant sum of money involved?",
+		quotaOK:          "I have checked your subscription and you have available credit for this case type (Tier %d). We can proceed. Please provide me with more details about the case.",
+		noQuota:          "I have determined this case falls under Tier %d complexity. Your current subscription does not have available credit for this tier. To proceed, purchasing access for this specific case is required. Please use the 'Pay for Case' button to complete the payment. The interface will be limited until payment is confirmed.",
+		paid:             "Payment %s is confirmed. We can proceed. Please provide me with more details about the case.",
+		askUser:          "I could not complete a step of your case: %s failed (%s). Could you check the details you gave me, or tell me to try again?",
+		ticket:           "The problem persists, so I have created support ticket %s. The case is paused until the support team resolves the issue; you will find their answer here.",
+		ticketUnanswered: "I received no answer to my question in time, so I have created support ticket %s. The case is paused until the support team resolves the issue.",
+		answerFailed:     "%s still fails after your answer: %s.",
+		closed:           "The case was closed by %s. %s",
+		resumed:          map[string]string{"retry": "Support (%s) resumed the case and is running your request again: %s", "continue": "Support (%s) resumed the case; you can go on: %s", "close": "Support (%s) closed the case: %s"},
+	},
+	"ro": {
+		tier:             "Nivelul cazului: %d. %s",
+		tierQuestion:     "Există deja un litigiu în instanță sau este implicată o sumă importantă de bani?",
+		quotaOK:          "Am verificat abonamentul dvs. și aveți credit disponibil pentru acest tip de caz (Nivel %d). Putem continua. Vă rog să îmi oferiți mai multe detalii despre caz.",
+		noQuota:          "Am determinat că acest caz se încadrează la Nivelul %d de complexitate. Abonamentul dvs. curent nu mai are credit disponibil pentru acest nivel. Pentru a continua, este necesară achiziționarea accesului pentru acest caz specific. Vă rugăm să utilizați butonul 'Plătește Cazul' pentru a finaliza plata. Interfața va fi limitată până la confirmarea plății.",
+		paid:             "Plata %s a fost confirmată. Putem continua. Vă rog să îmi oferiți mai multe detalii despre caz.",
+		askUser:          "Nu am putut finaliza un pas al cazului dvs.: %s a eșuat (%s). Puteți verifica datele pe care mi le-ați dat sau să-mi spuneți să încerc din nou?",
+		ticket:           "Problema persistă, așa că am creat tichetul de suport %s. Cazul este în pauză până când echipa de suport rezolvă problema; răspunsul lor îl veți găsi aici.",
+		ticketUnanswered: "Nu am primit la timp un răspuns la întrebarea mea, așa că am creat tichetul de suport %s. Cazul este în pauză până când echipa de suport rezolvă problema.",
+		answerFailed:     "%s eșuează în continuare după răspunsul dvs.: %s.",
+		closed:           "Cazul a fost închis de %s. %s",
+		resumed:          map[string]string{"retry": "Echipa de suport (%s) a reluat cazul și execută din nou cererea dvs.: %s", "continue": "Echipa de suport (%s) a reluat cazul; puteți continua: %s", "close": "Echipa de suport (%s) a închis cazul: %s"},
+	},
+	"it": {
+		tier:             "Livello del caso: %d. %s",
+		tierQuestion:     "C'è già una causa in tribunale, o è in gioco una somma di denaro rilevante?",
+		quotaOK:          "Ho verificato il suo abbonamento e ha credito disponibile per questo tipo di caso (Livello %d). Possiamo procedere. Mi fornisca più dettagli sul caso.",
+		noQuota:          "Ho stabilito che questo caso rientra nel Livello %d di complessità. Il suo abbonamento attuale non ha più credito disponibile per questo livello. Per procedere è necessario acquistare l'accesso per questo caso specifico. Utilizzi il pulsante 'Paga il caso' per completare il pagamento. L'interfaccia resterà limitata fino alla conferma del pagamento.",
+		paid:             "Il pagamento %s è confermato. Possiamo procedere. Mi fornisca più dettagli sul caso.",
+		askUser:          "Non sono riuscito a completare un passaggio del suo caso: %s non ha funzionato (%s). Può verificare i dati che mi ha dato, o dirmi di riprovare?",
+		ticket:           "Il problema persiste, quindi ho aperto il ticket di assistenza %s. Il caso è in pausa finché il team di assistenza non risolve il problema; troverà qui la loro risposta.",
+		ticketUnanswered: "Non ho ricevuto in tempo una risposta alla mia domanda, quindi ho aperto il ticket di assistenza %s. Il caso è in pausa finché il team di assistenza non risolve il problema.",
+		answerFailed:     "%s continua a non funzionare dopo la sua risposta: %s.",
+		closed:           "Il caso è stato chiuso da %s. %s",
+		resumed:          map[string]string{"retry": "L'assistenza (%s) ha ripreso il caso ed esegue di nuovo la sua richiesta: %s", "continue": "L'assistenza (%s) ha ripreso il caso; può continuare: %s", "close": "L'assistenza (%s) ha chiuso il caso: %s"},
+	},
+}
+
+func lifecycleWordsFor(lang string) lifecycleWording {
+	if w, ok := lifecycleWordings[lang]; ok {
+		return w
+	}
+	return lifecycleWordings["en"]
+}
