@@ -51,9 +51,7 @@ func identity(c echo.Context) auth.Identity {
 
 // rolesOrUser treats a token without roles as a plain user's.
 func rolesOrUser(roles []string) []string {
-	if len(roles) == 0 || !slices.ContainsFunc(roles, func(r string) bool {
-		return r == schemas.RoleUser || r == schemas.RoleAdmin || r == schemas.RoleSupport
-	}) {
+	if !slices.ContainsFunc(roles, func(r string) bool { return slices.Contains(schemas.TokenRoles, r) }) {
 		return []string{schemas.RoleUser}
 	}
 	return roles

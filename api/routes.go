@@ -36,8 +36,8 @@ type Route struct {
 	handle  func(*Handlers, echo.Context) error
 }
 
-// routes is the API's route table: every route is registered from it, and the tests
-// that attack the API or check its documentation read it.
+// routes is the API's route table: every route is registered from it, and tests read
+// it rather than keep lists of their own.
 var routes = []Route{
 	{http.MethodGet, "/healthz", Public, false, (*Handlers).health},
 	{http.MethodPost, "/v1/cases", User, false, (*Handlers).createCase},
@@ -61,9 +61,6 @@ var routes = []Route{
 	{http.MethodPut, "/v1/admin/subscriptions/:id", Admin, false, (*Handlers).putSubscription},
 	{http.MethodPost, "/v1/admin/prompts/reload", Admin, false, (*Handlers).reloadPrompts},
 }
-
-// Routes returns the route table, in registration order.
-func Routes() []Route { return append([]Route(nil), routes...) }
 
 // roleOf is the token role an auth requires beyond a valid token, if any.
 var roleOf = map[Auth]string{Support: schemas.RoleSupport, Admin: schemas.RoleAdmin}

@@ -61,16 +61,26 @@ func Build(ctx context.Context, path string) (Counts, error) {
 // Ensure builds the database at path unless it exists and was built from the shipped
 // archive. built reports whether it had to.
 func Ensure(ctx context.Context, path string) (counts Counts, built bool, err error) {
-	if s, err := Open(path); err == nil {
-		sum := s.archiveSum(ctx)
-		counts, cerr := s.Counts(ctx)
-		s.Close()
-		if sum == archiveSum() && cerr == nil {
-			return counts, false, nil
-		}
+	if counts, ok := current(ctx, path); ok {
+		return counts, false, nil
 	}
 	counts, err = Build(ctx, path)
 	return counts, err == nil, err
+}
+
+// current returns the counts of the database at path when it was built from the
+// shipped archive; ok is false when it is missing, unreadable or from another archive.
+func current(ctx context.Context, path string) (counts Counts, ok bool) {
+	s, err := Open(path)
+	if err != nil {
+		return nil, false
+	}
+	defer s.Close()
+	if s.archiveSum(ctx) != archiveSum() {
+		return nil, false
+	}
+	counts, err = s.Counts(ctx)
+	return counts, err == nil
 }
 
 // archiveSum is the checksum of the shipped archive.

@@ -1,7 +1,7 @@
 package schemas
 
 // Roles a bearer token may carry: what its holder may do. Model roles (ModelRole) and
-// transcript record roles (store.RecordRole) are other things, with their own types.
+// transcript record roles (RecordRole) are other things, with their own types.
 const (
 	// RoleUser is a client: their own cases only.
 	RoleUser = "user"

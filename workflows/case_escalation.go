@@ -70,5 +70,5 @@ func (w *caseWorkflow) ticketUnanswered(ctx workflow.Context, e schemas.Escalati
 	if err := w.waitOn(ctx, schemas.WaitingOnSupport); err != nil {
 		return err
 	}
-	return w.notice(ctx, schemas.RecordAssistant, fmt.Sprintf(lifecycleWordsFor(w.in.Language).ticketUnanswered, res.TicketID))
+	return w.notice(ctx, schemas.RecordAssistant, fmt.Sprintf(caseWordsFor(w.in.Language).ticketUnanswered, res.TicketID))
 }

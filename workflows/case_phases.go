@@ -17,10 +17,11 @@ type phase struct {
 	refusal   func(s schemas.CaseState) error
 }
 
-// phases are a case's phases, in order. Tiering classifies the case (waiting on the
-// client while its one clarifying question is out); quota uses a credit of the
-// subscription; a case no credit covers awaits payment and refuses messages until the
-// payment-confirmed signal; then the case is active until it closes.
+// phases are a case's phases, in the order a case goes through them (classify and
+// confirmPayment move it on). Tiering classifies the case (waiting on the client while
+// its one clarifying question is out); quota uses a credit of the subscription; a case
+// no credit covers awaits payment and refuses messages until the payment-confirmed
+// signal; then the case is active until it closes.
 var phases = []phase{
 	{name: schemas.PhaseTiering, waitingOn: schemas.WaitingOnAgent},
 	{name: schemas.PhaseQuota, waitingOn: schemas.WaitingOnAgent},
@@ -41,7 +42,9 @@ func phaseNamed(name string) phase {
 }
 
 // enter moves the case into a phase, in the store and its search attributes, and to
-// what the phase waits on.
+// what the phase waits on. It upserts WaitingOn only when that changes: recorded
+// histories entered quota while already waiting on the agent, with no upsert, and
+// must replay command for command.
 func (w *caseWorkflow) enter(ctx workflow.Context, name string) error {
 	if err := w.setPhase(ctx, name); err != nil {
 		return err
@@ -56,7 +59,7 @@ func (w *caseWorkflow) enter(ctx workflow.Context, name string) error {
 // decided, the Quota child, and returns what the client is told: the question, or the
 // tier with the quota's outcome in seed 003's words.
 func (w *caseWorkflow) classify(ctx workflow.Context, description string) (string, error) {
-	lw := lifecycleWordsFor(w.in.Language)
+	lw := caseWordsFor(w.in.Language)
 	if err := w.waitOn(ctx, schemas.WaitingOnAgent); err != nil {
 		return "", err
 	}

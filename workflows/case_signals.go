@@ -128,7 +128,7 @@ func (w *caseWorkflow) confirmPayment(ctx workflow.Context, p schemas.PaymentCon
 	if err := w.enter(ctx, schemas.PhaseActive); err != nil {
 		return err
 	}
-	return w.notice(ctx, schemas.RecordAssistant, fmt.Sprintf(lifecycleWordsFor(w.in.Language).paid, stored.Reference))
+	return w.notice(ctx, schemas.RecordAssistant, fmt.Sprintf(caseWordsFor(w.in.Language).paid, stored.Reference))
 }
 
 // resume is support's resumption of a paused or waiting case: recorded with who and
@@ -162,7 +162,7 @@ func (w *caseWorkflow) resume(ctx workflow.Context, r schemas.Resume) (*schemas.
 	if err := w.waitOn(ctx, ""); err != nil {
 		return nil, err
 	}
-	if err := w.notice(ctx, schemas.RecordSupport, fmt.Sprintf(lifecycleWordsFor(w.in.Language).resumed[r.Action], r.By, r.Note)); err != nil {
+	if err := w.notice(ctx, schemas.RecordSupport, fmt.Sprintf(caseWordsFor(w.in.Language).resumed[r.Action], r.By, r.Note)); err != nil {
 		return nil, err
 	}
 	if r.Action != schemas.ResumeRetry || escalated == nil || escalated.Message == "" {
@@ -188,6 +188,6 @@ func (w *caseWorkflow) closeCase(ctx workflow.Context, c schemas.CloseCase) erro
 	if err := w.waitOn(ctx, ""); err != nil {
 		return err
 	}
-	text := fmt.Sprintf(lifecycleWordsFor(w.in.Language).closed, c.By, c.Note)
+	text := fmt.Sprintf(caseWordsFor(w.in.Language).closed, c.By, c.Note)
 	return w.notice(ctx, schemas.RecordAssistant, strings.TrimSpace(text))
 }

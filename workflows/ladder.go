@@ -21,7 +21,7 @@ type failedCall struct {
 // reaches the client ends the turn with a question for them, and any other tool's
 // failure is told to the model. It returns the text the model is shown.
 func (t *turn) escalate(f *failedCall) string {
-	lw := lifecycleWordsFor(t.in.Language)
+	lw := caseWordsFor(t.in.Language)
 	esc := &schemas.Escalation{N: t.in.EscalationN, Tool: f.tool.Name, Args: mustJSON(f.args), Error: f.reason,
 		Rung: schemas.RungReasoner, Message: t.in.Message, Selection: t.in.Selection}
 	advice := schemas.Advice{Action: schemas.AdviceAskUser}
@@ -97,7 +97,7 @@ func (t *turn) answerPending() error {
 		t.msgs[0].Content += fmt.Sprintf("\n\n[%s was run again after this message. Result:\n%s]", p.Tool, text)
 		return nil
 	}
-	lw := lifecycleWordsFor(t.in.Language)
+	lw := caseWordsFor(t.in.Language)
 	p.Rung, p.Error = schemas.RungTicket, use.Error
 	ticket, err := t.exec.OpenTicket(ticketInput(t.in.UserID, t.in.CaseID, p, "the retry after the client's answer failed too"))
 	if err != nil {

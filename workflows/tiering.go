@@ -48,7 +48,7 @@ func Tiering(ctx workflow.Context, in schemas.TieringInput) (schemas.TieringResu
 	if in.MustDecide {
 		return schemas.TieringResult{Tier: schemas.MinTier, Justification: "The model gave no tier; the lowest applies."}, nil
 	}
-	return schemas.TieringResult{Question: lifecycleWordsFor(in.Language).tierQuestion}, nil
+	return schemas.TieringResult{Question: caseWordsFor(in.Language).tierQuestion}, nil
 }
 
 // parseTiering reads the tiering model's JSON answer: a tier from 1 to 3 with its

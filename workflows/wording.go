@@ -33,15 +33,15 @@ func wordsFor(lang string) wording {
 	return wordings["en"]
 }
 
-// lifecycleWording is what the case says to the client about its phases, the ladder and
+// caseWording is what the case says to the client about its phases, the ladder and
 // support, in the case's language. The quota texts are seed 003's.
-type lifecycleWording struct {
+type caseWording struct {
 	tier, tierQuestion, quotaOK, noQuota, paid, askUser, ticket, ticketUnanswered, answerFailed string
 	closed                                                                                      string
 	resumed                                                                                     map[string]string
 }
 
-var lifecycleWordings = map[string]lifecycleWording{
+var caseWordings = map[string]caseWording{
 	"en": {
 		tier:             "Case tier: %d. %s",
 		tierQuestion:     "Is there already a dispute in court, or is a significant sum of money involved?",
@@ -83,9 +83,9 @@ var lifecycleWordings = map[string]lifecycleWording{
 	},
 }
 
-func lifecycleWordsFor(lang string) lifecycleWording {
-	if w, ok := lifecycleWordings[lang]; ok {
+func caseWordsFor(lang string) caseWording {
+	if w, ok := caseWordings[lang]; ok {
 		return w
 	}
-	return lifecycleWordings["en"]
+	return caseWordings["en"]
 }

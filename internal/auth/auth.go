@@ -52,7 +52,7 @@ func (h HS256) Mint(id Identity, ttl time.Duration) (string, error) {
 	}
 	for _, r := range id.Roles {
 		if !slices.Contains(schemas.TokenRoles, r) {
-			return "", fmt.Errorf("unknown role %q (want user, admin or support)", r)
+			return "", fmt.Errorf("unknown role %q (want one of %s)", r, strings.Join(schemas.TokenRoles, ", "))
 		}
 	}
 	now := time.Now()

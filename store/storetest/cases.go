@@ -38,7 +38,7 @@ const description = "The landlord keeps the deposit after the lease ended."
 // newCase returns a new case with a fresh ID, not yet stored.
 func newCase() store.Case {
 	return store.Case{ID: newID("case"), UserID: newID("user"), OrgID: newID("org"), Description: description,
-		Language: "ro", Phase: "intake", Status: "open", Details: store.NewDetails(description)}
+		Language: "ro", Phase: "tiering", Status: "open", Details: store.NewDetails(description)}
 }
 
 // createCase stores a new case and returns it as stored.
