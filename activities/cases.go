@@ -3,6 +3,10 @@ package activities
 import (
 	"context"
 	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
 
 	"github.com/lexflow/lexflow/schemas"
 	"github.com/lexflow/lexflow/store"
@@ -27,8 +31,17 @@ func (a *Cases) GetCaseDetails(ctx context.Context, args schemas.GetCaseDetailsA
 }
 
 // UpdateCaseDetails is the update_case_details tool: dot-path updates of case_details,
-// appending to log fields. Invalid fields are reported to the model; store errors retried.
+// appending to log fields. Invalid fields, and the fields the system owns unless a
+// workflow writes them (args.System), are reported to the model; store errors retried.
 func (a *Cases) UpdateCaseDetails(ctx context.Context, args schemas.UpdateCaseDetailsArgs) (schemas.StatusResult, error) {
+	if !args.System {
+		for _, path := range slices.Sorted(maps.Keys(args.Updates)) {
+			if field, _, _ := strings.Cut(path, "."); slices.Contains(schemas.SystemFields, field) {
+				return schemas.StatusResult{Status: schemas.ResultError,
+					ErrorMessage: fmt.Sprintf("Update failed due to invalid field: %q is written by Lexflow itself, not by tools", path)}, nil
+			}
+		}
+	}
 	_, err := a.Store.UpdateDetails(ctx, args.CaseID, args.ExpectedVersion, args.Updates)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
@@ -46,5 +59,5 @@ func (a *Cases) UpdateCaseDetails(ctx context.Context, args schemas.UpdateCaseDe
 // SetCasePhase records a case's phase and status in the store, where lists and the API
 // read them.
 func (a *Cases) SetCasePhase(ctx context.Context, in schemas.SetCasePhase) error {
-	return a.Store.SetPhase(ctx, in.CaseID, in.Phase, in.Status)
+	return permanent(a.Store.SetPhase(ctx, in.CaseID, in.Phase, in.Status))
 }

@@ -165,7 +165,7 @@ func (a *Drafts) RecordDraft(ctx context.Context, in schemas.RecordDraft) error 
 		"size": d.Size, "created_at": d.CreatedAt, "status": "generated"}
 	_, err = a.Cases.UpdateDetails(ctx, in.CaseID, 0, map[string]any{"draft_status." + d.DraftID: entry})
 	if err != nil {
-		return fmt.Errorf("record the draft in case_details: %w", err)
+		return permanent(fmt.Errorf("record the draft in case_details: %w", err))
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package activities
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"github.com/lexflow/lexflow/internal/blob"
 	"github.com/lexflow/lexflow/schemas"
 	"github.com/lexflow/lexflow/store"
+	"go.temporal.io/sdk/temporal"
 )
 
 func TestRenderDraft(t *testing.T) {
@@ -75,5 +77,22 @@ func TestRenderDraft(t *testing.T) {
 	drafts, err := listDrafts(ctx, st, id)
 	if err != nil || len(drafts) != 1 || drafts[0].DraftID != "Cerere_rev1" || drafts[0].Revision != 1 {
 		t.Errorf("drafts = %+v, %v", drafts, err)
+	}
+}
+
+// TestRecordDraftFailsForGoodOnABadRecord: when case_details.draft_status is not an
+// object, recording a draft can never succeed, so the error must not be retried (it
+// used to be retried without end, holding the turn and the case).
+func TestRecordDraftFailsForGoodOnABadRecord(t *testing.T) {
+	ctx := context.Background()
+	id := newCase(t, "bad-draft-status")
+	if _, err := st.UpdateDetails(ctx, id, 0, map[string]any{"draft_status": "not an object"}); err != nil {
+		t.Fatal(err)
+	}
+	a := &Drafts{Cases: st}
+	err := a.RecordDraft(ctx, schemas.RecordDraft{CaseID: id, Draft: schemas.RenderedDraft{DraftID: "X_rev1", DraftName: "X", Revision: 1}})
+	var appErr *temporal.ApplicationError
+	if !errors.As(err, &appErr) || !appErr.NonRetryable() || appErr.Type() != schemas.ErrInvalidArgs {
+		t.Fatalf("RecordDraft on a bad draft_status = %v; want a non-retryable %s", err, schemas.ErrInvalidArgs)
 	}
 }

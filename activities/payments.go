@@ -15,5 +15,5 @@ type Payments struct {
 // RecordPayment stores a case's payment and returns the one stored.
 func (a *Payments) RecordPayment(ctx context.Context, in schemas.RecordPayment) (schemas.PaymentConfirmed, error) {
 	p, err := a.Cases.SetPayment(ctx, in.CaseID, store.Payment(in.Payment))
-	return schemas.PaymentConfirmed(p), err
+	return schemas.PaymentConfirmed(p), permanent(err)
 }

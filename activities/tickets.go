@@ -46,5 +46,5 @@ func (a *Tickets) RecordResume(ctx context.Context, in schemas.RecordResume) err
 	}
 	entry := map[string]any{"action": r.Action, "note": r.Note, "by": r.By, "at": r.At}
 	_, err := a.Cases.UpdateDetails(ctx, in.CaseID, 0, map[string]any{"support_log": []any{entry}})
-	return err
+	return permanent(err)
 }

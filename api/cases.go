@@ -63,7 +63,11 @@ func (h *Handlers) createCase(c echo.Context) error {
 	}
 	who := identity(c)
 	caseID := uuid.NewString()
-	if key := c.Request().Header.Get("Idempotency-Key"); key != "" {
+	key, err := idempotencyKey(c)
+	if err != nil {
+		return err
+	}
+	if key != "" {
 		caseID = uuid.NewSHA1(caseIDSpace, []byte(who.Subject+"\x00"+key)).String()
 	}
 	ctx := c.Request().Context()

@@ -3,6 +3,7 @@ package api
 import (
 	"errors"
 	"fmt"
+	"mime"
 	"net/http"
 	"slices"
 	"strconv"
@@ -44,7 +45,8 @@ func (h *Handlers) downloadDraft(c echo.Context) error {
 	if i < 0 {
 		return problemf(store.ErrNotFound, fmt.Sprintf("no revision %d of draft %s", rev, name))
 	}
-	r, err := h.Blobs.Open(ctx, drafts[i].Path)
+	// The key comes from the route's case, never from the record, which names a path.
+	r, err := h.Blobs.Open(ctx, schemas.DraftPath(cs.ID, drafts[i].DraftName, rev))
 	if errors.Is(err, blob.ErrNotExist) {
 		return problemf(store.ErrNotFound, "the draft's PDF is missing from the blob store")
 	}
@@ -52,6 +54,12 @@ func (h *Handlers) downloadDraft(c echo.Context) error {
 		return fmt.Errorf("%w: open draft: %w", errUnavailable, err)
 	}
 	defer r.Close()
-	c.Response().Header().Set(echo.HeaderContentDisposition, fmt.Sprintf(`attachment; filename="%s_rev%d.pdf"`, name, rev))
+	c.Response().Header().Set(echo.HeaderContentDisposition, attachment(fmt.Sprintf("%s_rev%d.pdf", name, rev)))
 	return c.Stream(http.StatusOK, "application/pdf", r)
+}
+
+// attachment is the Content-Disposition of a download named filename, quoted and
+// escaped as RFC 6266 asks whatever the name holds.
+func attachment(filename string) string {
+	return mime.FormatMediaType("attachment", map[string]string{"filename": filename})
 }

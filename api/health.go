@@ -9,17 +9,25 @@ import (
 	"go.temporal.io/sdk/client"
 )
 
+// unavailable is what /healthz says of a service that does not answer; the error itself,
+// which may name hosts and credentials, goes to the log, not to anonymous callers.
+const unavailable = "unavailable"
+
 // health reports whether Temporal and the store answer.
 func (h *Handlers) health(c echo.Context) error {
 	ctx, cancel := context.WithTimeout(c.Request().Context(), 3*time.Second)
 	defer cancel()
 	res := map[string]string{"status": "ok", "temporal": "ok", "store": "ok"}
 	code := http.StatusOK
+	down := func(service string, err error) {
+		h.Log.Warn("Health check failed", "service", service, "error", err)
+		res[service], res["status"], code = unavailable, unavailable, http.StatusServiceUnavailable
+	}
 	if _, err := h.Temporal.CheckHealth(ctx, &client.CheckHealthRequest{}); err != nil {
-		res["temporal"], res["status"], code = err.Error(), "unavailable", http.StatusServiceUnavailable
+		down("temporal", err)
 	}
 	if err := h.Store.Ping(ctx); err != nil {
-		res["store"], res["status"], code = err.Error(), "unavailable", http.StatusServiceUnavailable
+		down("store", err)
 	}
 	return c.JSON(code, res)
 }

@@ -2,9 +2,25 @@ package api
 
 import (
 	"encoding/json"
+	"fmt"
+	"strings"
 
 	"github.com/labstack/echo/v4"
 )
+
+// maxIdempotencyKey bounds an Idempotency-Key header, in bytes.
+const maxIdempotencyKey = 255
+
+// idempotencyKey is the request's Idempotency-Key header, "" when there is none. A key
+// longer than maxIdempotencyKey or holding anything but printable ASCII is invalid
+// input: it becomes an ID that Temporal and the store keep.
+func idempotencyKey(c echo.Context) (string, error) {
+	key := c.Request().Header.Get("Idempotency-Key")
+	if len(key) > maxIdempotencyKey || strings.ContainsFunc(key, func(r rune) bool { return r < ' ' || r > '~' }) {
+		return "", problemf(errInvalidInput, fmt.Sprintf("Idempotency-Key must be at most %d printable ASCII characters", maxIdempotencyKey))
+	}
+	return key, nil
+}
 
 // bindJSON decodes a JSON object body; trailing data is an error, unknown fields are
 // ignored so that newer clients keep working.

@@ -50,7 +50,10 @@ func (h *Handlers) sendMessage(c echo.Context) error {
 	if err != nil {
 		return problemf(errInvalidInput, err.Error())
 	}
-	updateID := c.Request().Header.Get("Idempotency-Key")
+	updateID, err := idempotencyKey(c)
+	if err != nil {
+		return err
+	}
 	if updateID == "" {
 		updateID = uuid.NewString()
 	}

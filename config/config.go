@@ -74,7 +74,7 @@ var Vars = []Var{
 	{"MONGODB_URI", "", "MongoDB to use; empty means the embedded FerretDB that `lexflow dev` serves on LEXFLOW_DEV_MONGO_ADDR"},
 	{"MONGODB_DATABASE", "lexflow", "database name"},
 	{"LEXFLOW_DEV_MONGO_ADDR", "127.0.0.1:27017", "listen address of the embedded FerretDB"},
-	{"LEXFLOW_JWT_SECRET", "", "HS256 secret; empty means one generated once into LEXFLOW_DATA_DIR/jwt-secret"},
+	{"LEXFLOW_JWT_SECRET", "", "HS256 secret, at least 32 bytes; empty means one generated once into LEXFLOW_DATA_DIR/jwt-secret"},
 	{"LEXFLOW_JWT_ISSUER", "lexflow-dev", "required `iss` claim"},
 	{"LEXFLOW_JWT_AUDIENCE", "lexflow", "required `aud` claim"},
 	{"LEXFLOW_ASSISTANT_BASE_URL", "", "assistant model's OpenAI-compatible base URL (e.g. http://localhost:4000/v1); empty means the offline model"},
@@ -176,8 +176,15 @@ func FromEnv() (Config, error) {
 	if c.TaskQueue == "" {
 		return c, fmt.Errorf("LEXFLOW_TASK_QUEUE must not be empty")
 	}
+	if c.JWTSecret != "" && len(c.JWTSecret) < MinJWTSecret {
+		return c, fmt.Errorf("LEXFLOW_JWT_SECRET has %d bytes; an HS256 secret needs at least %d", len(c.JWTSecret), MinJWTSecret)
+	}
 	return c, nil
 }
+
+// MinJWTSecret is the shortest HS256 secret accepted, in bytes: a shorter one can be
+// guessed from a token offline.
+const MinJWTSecret = 32
 
 // Path returns a path inside the data directory.
 func (c Config) Path(name string) string { return filepath.Join(c.DataDir, name) }

@@ -57,6 +57,7 @@ func TestBadSettings(t *testing.T) {
 		"UI port":            {"LEXFLOW_TEMPORAL_UI_PORT", "x"},
 		"endpoint, no model": {"LEXFLOW_ASSISTANT_BASE_URL", "http://localhost:4000/v1"},
 		"empty task queue":   {"LEXFLOW_TASK_QUEUE", ""},
+		"short JWT secret":   {"LEXFLOW_JWT_SECRET", "hunter2"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Setenv(env[0], env[1])

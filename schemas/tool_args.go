@@ -31,7 +31,15 @@ type UpdateCaseDetailsArgs struct {
 	Updates map[string]any `json:"updates"`
 	// ExpectedVersion, when set, refuses the update if case_details moved past it.
 	ExpectedVersion int64 `json:"expected_version,omitempty"`
+	// System marks a workflow's own update, which may write SystemFields. The tool's
+	// schema has no such argument, so a model's call never sets it.
+	System bool `json:"system,omitempty" tool:"-"`
 }
+
+// SystemFields are the case_details fields that Lexflow writes and the model's tools
+// may not: a prompt-injected model must not forge a draft (whose record names a PDF), a
+// tier, a payment, support's log or an escalation.
+var SystemFields = []string{"draft_status", "tier", "payment", "support_log", "escalation"}
 
 // Arguments of each tool, agreeing with schemas/tools/<name>.json (tested).
 type (

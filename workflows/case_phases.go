@@ -88,7 +88,8 @@ func (w *caseWorkflow) classify(ctx workflow.Context, description string) (strin
 	opts := storeOptions
 	opts.Summary = fmt.Sprintf("Record tier %d", tier.Tier)
 	err = workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, opts), casesActs.UpdateCaseDetails, schemas.UpdateCaseDetailsArgs{
-		CaseID: w.state.CaseID, Updates: map[string]any{"tier": map[string]any{"level": tier.Tier, "justification": tier.Justification}},
+		CaseID: w.state.CaseID, System: true,
+		Updates: map[string]any{"tier": map[string]any{"level": tier.Tier, "justification": tier.Justification}},
 	}).Get(ctx, nil)
 	if err != nil {
 		return "", err

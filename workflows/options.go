@@ -38,14 +38,17 @@ var modelOptions = workflow.ActivityOptions{
 	},
 }
 
-// storeOptions govern writes of the transcript and the case phase: short, and retried
-// until the store answers, since a turn cannot be left half recorded.
+// storeOptions govern writes of the transcript, the case phase and the case's records:
+// short, and retried for up to an hour while the store is unreachable, since a turn
+// should not be left half recorded. Writes that no retry can mend fail at once.
 var storeOptions = workflow.ActivityOptions{
-	StartToCloseTimeout: 10 * time.Second,
+	StartToCloseTimeout:    10 * time.Second,
+	ScheduleToCloseTimeout: time.Hour,
 	RetryPolicy: &temporal.RetryPolicy{
-		InitialInterval:    time.Second,
-		BackoffCoefficient: 2,
-		MaximumInterval:    time.Minute,
+		InitialInterval:        time.Second,
+		BackoffCoefficient:     2,
+		MaximumInterval:        time.Minute,
+		NonRetryableErrorTypes: []string{schemas.ErrInvalidArgs},
 	},
 }
 
@@ -53,9 +56,10 @@ var storeOptions = workflow.ActivityOptions{
 var citationOptions = workflow.ActivityOptions{
 	StartToCloseTimeout: 30 * time.Second,
 	RetryPolicy: &temporal.RetryPolicy{
-		InitialInterval:    time.Second,
-		BackoffCoefficient: 2,
-		MaximumAttempts:    3,
+		InitialInterval:        time.Second,
+		BackoffCoefficient:     2,
+		MaximumAttempts:        3,
+		NonRetryableErrorTypes: []string{schemas.ErrInvalidArgs},
 	},
 }
 

@@ -578,3 +578,20 @@ func TestCasesAreFoundBySearchAttributes(t *testing.T) {
 		}
 	}
 }
+
+// TestIdempotencyKeyIsBounded sends over-long and non-printable Idempotency-Keys: each is
+// refused as invalid input before it reaches Temporal (a 3,000-character key used to
+// become an update ID and answer 502).
+func TestIdempotencyKeyIsBounded(t *testing.T) {
+	tok := s.Token(t, "ike")
+	id := s.CreateCase(t, tok, "A question about a lease")
+	for _, key := range []string{strings.Repeat("k", 256), strings.Repeat("k", 3000), "tab\tkey", "ключ"} {
+		stack.WantProblem(t, s.Call(t, "POST", "/v1/cases/"+id+"/messages", tok, map[string]any{"message": "hello"}, "Idempotency-Key", key),
+			http.StatusUnprocessableEntity, "invalid-input")
+		stack.WantProblem(t, s.Call(t, "POST", "/v1/cases", tok, map[string]any{"description": "x"}, "Idempotency-Key", key),
+			http.StatusUnprocessableEntity, "invalid-input")
+	}
+	if r := s.Call(t, "POST", "/v1/cases/"+id+"/messages", tok, map[string]any{"message": "hello"}, "Idempotency-Key", strings.Repeat("k", 255)); r.Status != http.StatusOK {
+		t.Errorf("a 255-character key: %d %s", r.Status, r.Raw)
+	}
+}

@@ -1,0 +1,47 @@
+package activities
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/lexflow/lexflow/schemas"
+)
+
+// TestUpdateCaseDetailsRefusesSystemFields is what a prompt-injected model tries: write
+// the fields Lexflow owns (a forged draft pointing at another case's PDF, a tier, a
+// payment, support's log) through update_case_details. Each is refused and nothing is
+// written; the workflows' own writes go through.
+func TestUpdateCaseDetailsRefusesSystemFields(t *testing.T) {
+	ctx := context.Background()
+	a := &Cases{Store: st}
+	id := newCase(t, "system-fields")
+	forged := map[string]any{"draft_name": "X", "revision": 1, "path": "cases/victim/drafts/Cerere/rev-1.pdf"}
+	for _, updates := range []map[string]any{
+		{"draft_status.X_rev1": forged},
+		{"draft_status": map[string]any{"X_rev1": forged}},
+		{"tier": map[string]any{"level": 1}},
+		{"tier.level": 1},
+		{"payment": map[string]any{"reference": "i-promise"}},
+		{"support_log": []any{map[string]any{"action": "close"}}},
+		{"escalation.rung": "ticket"},
+		{"summary.current": "fine", "draft_status.Y_rev1": forged},
+	} {
+		res, err := a.UpdateCaseDetails(ctx, schemas.UpdateCaseDetailsArgs{CaseID: id, Updates: updates})
+		if err != nil || res.Status != schemas.ResultError || !strings.HasPrefix(res.ErrorMessage, "Update failed due to invalid field") {
+			t.Errorf("update %v = %+v, %v; want the invalid-field refusal", updates, res, err)
+		}
+	}
+	c, err := st.GetCase(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Version != 0 || c.Details["draft_status"] != nil || c.Details["tier"] != nil {
+		t.Errorf("refused updates wrote the case: version %d, details %v", c.Version, c.Details)
+	}
+	res, err := a.UpdateCaseDetails(ctx, schemas.UpdateCaseDetailsArgs{CaseID: id, System: true,
+		Updates: map[string]any{"tier": map[string]any{"level": 2, "justification": "a claim in court"}}})
+	if err != nil || res.Status != schemas.ResultSuccess {
+		t.Errorf("the workflow's own tier update = %+v, %v", res, err)
+	}
+}

@@ -1,0 +1,46 @@
+package api
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"go.temporal.io/sdk/client"
+
+	"github.com/lexflow/lexflow/store"
+)
+
+// downTemporal and downStore fail their health checks with errors that carry the kind
+// of detail a driver puts in them: addresses and credentials.
+type downTemporal struct{ client.Client }
+
+func (downTemporal) CheckHealth(context.Context, *client.CheckHealthRequest) (*client.CheckHealthResponse, error) {
+	return nil, errors.New("dial tcp 10.0.3.7:7233: connect: connection refused")
+}
+
+type downStore struct{ store.Store }
+
+func (downStore) Ping(context.Context) error {
+	return errors.New("server selection error: mongodb://lexflow:s3cret@mongo.internal:27017")
+}
+
+// TestHealthHidesDriverErrors: /healthz answers anyone, so it says what is down and
+// never the driver's error.
+func TestHealthHidesDriverErrors(t *testing.T) {
+	h := &Handlers{Temporal: downTemporal{}, Store: downStore{}, Log: slog.New(slog.DiscardHandler)}
+	rec := httptest.NewRecorder()
+	newServer(h, routes).ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/healthz", nil))
+	body := rec.Body.String()
+	if rec.Code != http.StatusServiceUnavailable || !strings.Contains(body, `"temporal":"unavailable"`) || !strings.Contains(body, `"store":"unavailable"`) {
+		t.Errorf("healthz: %d %s", rec.Code, body)
+	}
+	for _, leak := range []string{"10.0.3.7", "s3cret", "mongo.internal"} {
+		if strings.Contains(body, leak) {
+			t.Errorf("healthz shows %q to an anonymous caller: %s", leak, body)
+		}
+	}
+}
