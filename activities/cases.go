@@ -42,7 +42,7 @@ func (a *Cases) UpdateCaseDetails(ctx context.Context, args schemas.UpdateCaseDe
 			}
 		}
 	}
-	_, err := a.Store.UpdateDetails(ctx, args.CaseID, args.ExpectedVersion, args.Updates)
+	_, err := a.Store.UpdateDetails(ctx, args.CaseID, args.ExpectedVersion, opID(ctx), args.Updates)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		return schemas.StatusResult{Status: schemas.ResultError, ErrorMessage: schemas.CaseNotFound}, nil

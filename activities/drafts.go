@@ -163,7 +163,7 @@ func (a *Drafts) RecordDraft(ctx context.Context, in schemas.RecordDraft) error 
 	}
 	entry := map[string]any{"draft_name": d.DraftName, "revision": d.Revision, "path": d.Path, "sha256": d.SHA256,
 		"size": d.Size, "created_at": d.CreatedAt, "status": "generated"}
-	_, err = a.Cases.UpdateDetails(ctx, in.CaseID, 0, map[string]any{"draft_status." + d.DraftID: entry})
+	_, err = a.Cases.UpdateDetails(ctx, in.CaseID, 0, "", map[string]any{"draft_status." + d.DraftID: entry})
 	if err != nil {
 		return permanent(fmt.Errorf("record the draft in case_details: %w", err))
 	}

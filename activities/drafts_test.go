@@ -86,7 +86,7 @@ func TestRenderDraft(t *testing.T) {
 func TestRecordDraftFailsForGoodOnABadRecord(t *testing.T) {
 	ctx := context.Background()
 	id := newCase(t, "bad-draft-status")
-	if _, err := st.UpdateDetails(ctx, id, 0, map[string]any{"draft_status": "not an object"}); err != nil {
+	if _, err := st.UpdateDetails(ctx, id, 0, "", map[string]any{"draft_status": "not an object"}); err != nil {
 		t.Fatal(err)
 	}
 	a := &Drafts{Cases: st}

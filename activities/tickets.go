@@ -45,6 +45,6 @@ func (a *Tickets) RecordResume(ctx context.Context, in schemas.RecordResume) err
 		return err
 	}
 	entry := map[string]any{"action": r.Action, "note": r.Note, "by": r.By, "at": r.At}
-	_, err := a.Cases.UpdateDetails(ctx, in.CaseID, 0, map[string]any{"support_log": []any{entry}})
+	_, err := a.Cases.UpdateDetails(ctx, in.CaseID, 0, opID(ctx), map[string]any{"support_log": []any{entry}})
 	return permanent(err)
 }

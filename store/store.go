@@ -73,12 +73,19 @@ type Cases interface {
 	// changes: fields they do not share are all set, and logs get every entry. A writer
 	// that read the details and must not overwrite a newer change passes the version it
 	// read as expected (0 means any) and gets ErrVersionConflict if it is not current.
-	// It also returns ErrNotFound or an error wrapping ErrInvalidField.
-	UpdateDetails(ctx context.Context, id string, expected int64, updates map[string]any) (int64, error)
+	// It also returns ErrNotFound or an error wrapping ErrInvalidField. op, when not
+	// empty, names the update so that it applies once: the same op again (an activity
+	// retried after its answer was lost) changes nothing, whatever came between, and
+	// returns the current version. A store remembers at least the last MaxOps ops of a
+	// case.
+	UpdateDetails(ctx context.Context, id string, expected int64, op string, updates map[string]any) (int64, error)
 	// SetPayment records a case's payment unless one is recorded, and returns the
 	// recorded one: confirming twice keeps the first.
 	SetPayment(ctx context.Context, id string, p Payment) (Payment, error)
 }
+
+// MaxOps is how many of a case's latest update ops a store must remember.
+const MaxOps = 64
 
 // Record is one entry of a case's transcript: the user's message, a tool call, or the
 // assistant's answer.

@@ -27,7 +27,7 @@ func TestDraftDownloadReadsOnlyItsCase(t *testing.T) {
 	attackerCase := s.CreateCase(t, attacker, "Another lease question")
 	forged := map[string]any{"draft_name": "Secret", "revision": 1, "status": "generated",
 		"path": schemas.DraftPath(victimCase, "Secret", 1)}
-	if _, err := s.Store.UpdateDetails(context.Background(), attackerCase, 0, map[string]any{"draft_status.Secret_rev1": forged}); err != nil {
+	if _, err := s.Store.UpdateDetails(context.Background(), attackerCase, 0, "", map[string]any{"draft_status.Secret_rev1": forged}); err != nil {
 		t.Fatal(err)
 	}
 	r := s.Call(t, "GET", "/v1/cases/"+attackerCase+"/drafts/Secret/1", attacker, nil)

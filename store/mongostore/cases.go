@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -27,6 +28,8 @@ type caseDoc struct {
 	Payment     *payment  `bson:"payment,omitempty"`
 	CreatedAt   time.Time `bson:"created_at"`
 	UpdatedAt   time.Time `bson:"updated_at"`
+	// Ops are the names of the latest store.MaxOps updates that carried one.
+	Ops []string `bson:"ops,omitempty"`
 }
 
 func (d caseDoc) toCase() store.Case {
@@ -81,8 +84,9 @@ func (s *Store) SetPhase(ctx context.Context, id, phase, status string) error {
 }
 
 // UpdateDetails applies dot-path updates to case_details in one write: replaced fields
-// with $set, log fields with $push/$each, and the version with $inc.
-func (s *Store) UpdateDetails(ctx context.Context, id string, expected int64, updates map[string]any) (int64, error) {
+// with $set, log fields with $push/$each, and the version with $inc. An op is pushed to
+// the case's ops in the same write, which matches only while the case lacks it.
+func (s *Store) UpdateDetails(ctx context.Context, id string, expected int64, op string, updates map[string]any) (int64, error) {
 	fields, err := store.ParseUpdates(updates)
 	if err != nil {
 		return 0, err
@@ -96,28 +100,39 @@ func (s *Store) UpdateDetails(ctx context.Context, id string, expected int64, up
 			set["case_details."+f.Path] = f.Value
 		}
 	}
+	filter := bson.M{"_id": id}
+	if op != "" {
+		filter["ops"] = bson.M{"$ne": op}
+		push["ops"] = bson.M{"$each": []string{op}, "$slice": -store.MaxOps}
+	}
 	update := bson.M{"$set": set, "$inc": bson.M{"version": 1}}
 	if len(push) > 0 {
 		update["$push"] = push
 	}
 	defer s.lock("case:" + id)()
 	if expected > 0 {
-		return s.updateAt(ctx, id, bson.M{"_id": id, "version": expected}, update)
+		filter["version"] = expected
 	}
-	return s.updateAt(ctx, id, bson.M{"_id": id}, update)
+	return s.updateAt(ctx, id, op, filter, update)
 }
 
 // updateAt applies update to the case filter matches, and returns the new version. When
-// the case exists but the filter does not match, its version was not the one expected.
-func (s *Store) updateAt(ctx context.Context, id string, filter, update bson.M) (int64, error) {
+// the case exists but the filter does not match, either it has op already, and its
+// version is the answer, or its version was not the one expected.
+func (s *Store) updateAt(ctx context.Context, id, op string, filter, update bson.M) (int64, error) {
 	var d caseDoc
 	err := s.cases.FindOneAndUpdate(ctx, filter, update,
 		options.FindOneAndUpdate().SetReturnDocument(options.After)).Decode(&d)
 	switch {
 	case errors.Is(err, mongo.ErrNoDocuments):
-		current, err := s.GetCase(ctx, id)
-		if err != nil {
-			return 0, err
+		var current caseDoc
+		if err := s.cases.FindOne(ctx, bson.M{"_id": id}).Decode(&current); errors.Is(err, mongo.ErrNoDocuments) {
+			return 0, fmt.Errorf("case %s: %w", id, store.ErrNotFound)
+		} else if err != nil {
+			return 0, fmt.Errorf("read case: %w", err)
+		}
+		if op != "" && slices.Contains(current.Ops, op) {
+			return current.Version, nil
 		}
 		return 0, fmt.Errorf("%w: case_details are at version %d, not %d; read them again", store.ErrVersionConflict, current.Version, filter["version"])
 	case isWriteConflictWithShape(err):

@@ -99,7 +99,7 @@ func TestDetailsArePlainValues(t *testing.T) {
 	if _, err := s.CreateCase(ctx, store.Case{ID: "plain", UserID: "alice", Details: details}); err != nil {
 		t.Fatal(err)
 	}
-	_, err := s.UpdateDetails(ctx, "plain", 0, map[string]any{
+	_, err := s.UpdateDetails(ctx, "plain", 0, "", map[string]any{
 		"evidence.items": []any{map[string]any{"kind": "photo", "taken": at, "sizes": []any{1, 2.5}}},
 		"facts":          []any{map[string]any{"fact": "paid", "on": at}},
 	})

@@ -28,6 +28,7 @@ var caseTests = []subtest{
 	{"UpdateDetails/InvalidFields", testUpdateInvalidFields},
 	{"UpdateDetails/MissingIsNotFound", testUpdateMissingCase},
 	{"UpdateDetails/ConcurrentWritersKeepEachOthersChanges", testUpdateConcurrentWriters},
+	{"UpdateDetails/AnOpAppliesOnce", testUpdateOpAppliesOnce},
 	{"SetPayment/KeepsTheFirst", testSetPaymentKeepsTheFirst},
 	{"SetPayment/ConcurrentKeepsOne", testSetPaymentConcurrently},
 	{"SetPayment/MissingIsNotFound", testSetPaymentMissingCase},
@@ -209,7 +210,7 @@ func testSetPhase(t *testing.T, s store.Store) {
 // update applies updates that must succeed and returns the new version.
 func update(t *testing.T, s store.Store, id string, expected int64, updates map[string]any) int64 {
 	t.Helper()
-	v, err := s.UpdateDetails(t.Context(), id, expected, updates)
+	v, err := s.UpdateDetails(t.Context(), id, expected, "", updates)
 	if err != nil {
 		t.Fatalf("UpdateDetails(%v) = %v", updates, err)
 	}
@@ -295,7 +296,7 @@ func testUpdateExpectedVersion(t *testing.T, s store.Store) {
 		t.Errorf("update at the current version 1 returned version %d, want 2", v)
 	}
 	for _, expected := range []int64{1, 7} {
-		_, err := s.UpdateDetails(t.Context(), c.ID, expected, map[string]any{"summary.current": "stale", "facts": []any{"stale"}})
+		_, err := s.UpdateDetails(t.Context(), c.ID, expected, "", map[string]any{"summary.current": "stale", "facts": []any{"stale"}})
 		if !errors.Is(err, store.ErrVersionConflict) {
 			t.Errorf("update expecting version %d at version 2 = %v, want ErrVersionConflict", expected, err)
 		}
@@ -321,7 +322,7 @@ func testUpdateConcurrentExpectedVersion(t *testing.T, s store.Store) {
 	var wg sync.WaitGroup
 	for i := range writers {
 		wg.Go(func() {
-			versions[i], errs[i] = s.UpdateDetails(t.Context(), c.ID, 1, map[string]any{
+			versions[i], errs[i] = s.UpdateDetails(t.Context(), c.ID, 1, "", map[string]any{
 				"summary.current": fmt.Sprintf("writer %d", i), "facts": []any{fmt.Sprintf("writer %d", i)}})
 		})
 	}
@@ -369,7 +370,7 @@ func testUpdateInvalidFields(t *testing.T, s store.Store) {
 		{"through a string", map[string]any{"summary.current.text": "x"}},
 		{"through a string beside a valid field", map[string]any{"summary.current.text": "x", "objectives": []any{"x"}}},
 	} {
-		_, err := s.UpdateDetails(t.Context(), c.ID, 0, tc.updates)
+		_, err := s.UpdateDetails(t.Context(), c.ID, 0, "", tc.updates)
 		if !errors.Is(err, store.ErrInvalidField) {
 			t.Errorf("%s: UpdateDetails(%v) = %v, want ErrInvalidField", tc.name, tc.updates, err)
 		}
@@ -388,7 +389,7 @@ func testUpdateInvalidFields(t *testing.T, s store.Store) {
 
 func testUpdateMissingCase(t *testing.T, s store.Store) {
 	for _, expected := range []int64{0, 3} {
-		_, err := s.UpdateDetails(t.Context(), newID("missing"), expected, map[string]any{"summary.current": "x"})
+		_, err := s.UpdateDetails(t.Context(), newID("missing"), expected, "", map[string]any{"summary.current": "x"})
 		if !errors.Is(err, store.ErrNotFound) {
 			t.Errorf("UpdateDetails of a missing case expecting version %d = %v, want ErrNotFound", expected, err)
 		}
@@ -403,7 +404,7 @@ func testUpdateConcurrentWriters(t *testing.T, s store.Store) {
 	var wg sync.WaitGroup
 	for i := range writers {
 		wg.Go(func() {
-			versions[i], errs[i] = s.UpdateDetails(t.Context(), c.ID, 0, map[string]any{
+			versions[i], errs[i] = s.UpdateDetails(t.Context(), c.ID, 0, "", map[string]any{
 				fmt.Sprintf("by_writer.w%d", i): fmt.Sprintf("set by %d", i),
 				"facts":                         []any{fmt.Sprintf("fact %d", i)},
 				"internal_notes":                []any{fmt.Sprintf("note %d.a", i), fmt.Sprintf("note %d.b", i)},
@@ -499,5 +500,33 @@ func testSetPaymentMissingCase(t *testing.T, s store.Store) {
 	_, err := s.SetPayment(t.Context(), newID("missing"), store.Payment{Reference: newID("PAY"), By: "alice", At: time.Now()})
 	if !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("SetPayment of a missing case = %v, want ErrNotFound", err)
+	}
+}
+
+// testUpdateOpAppliesOnce retries an update as an activity whose answer was lost does:
+// the same op again stores its log entry once and answers the version it made, even
+// when other updates came between; another op applies.
+func testUpdateOpAppliesOnce(t *testing.T, s store.Store) {
+	c := createCase(t, s)
+	entry := map[string]any{"facts": []any{map[string]any{"fact": "the lease ended"}}, "summary.current": "once"}
+	first, err := s.UpdateDetails(t.Context(), c.ID, 0, "op-1", entry)
+	if err != nil || first != 1 {
+		t.Fatalf("first UpdateDetails = %d, %v; want version 1", first, err)
+	}
+	update(t, s, c.ID, 0, map[string]any{"summary.current": "later"})
+	for range 2 {
+		if v, err := s.UpdateDetails(t.Context(), c.ID, 1, "op-1", entry); err != nil || v < first {
+			t.Fatalf("the same op again = %d, %v; want no error and no new version", v, err)
+		}
+	}
+	got := getCase(t, s, c.ID)
+	if facts, _ := got.Details["facts"].([]any); len(facts) != 1 || got.Version != 2 {
+		t.Errorf("after retries of one op: version %d, facts %v; want version 2 and one fact", got.Version, got.Details["facts"])
+	}
+	if summary, _ := got.Details["summary"].(map[string]any); summary["current"] != "later" {
+		t.Errorf("the retried op overwrote a later update: summary %v", summary)
+	}
+	if v, err := s.UpdateDetails(t.Context(), c.ID, 0, "op-2", entry); err != nil || v != 3 {
+		t.Errorf("another op = %d, %v; want version 3", v, err)
 	}
 }

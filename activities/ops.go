@@ -1,0 +1,19 @@
+package activities
+
+import (
+	"context"
+
+	"go.temporal.io/sdk/activity"
+)
+
+// opID names the running activity's write: the same on every attempt of one activity
+// execution, so a store that is told it applies the write once, even when an attempt's
+// answer was lost and the activity ran again. Outside an activity (a test calling the
+// method) it is "".
+func opID(ctx context.Context) string {
+	if !activity.IsActivity(ctx) {
+		return ""
+	}
+	info := activity.GetInfo(ctx)
+	return info.WorkflowExecution.ID + "/" + info.WorkflowExecution.RunID + "/" + info.ActivityID
+}
