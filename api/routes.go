@@ -24,6 +24,8 @@ const (
 	Support Auth = "support"
 	// Admin routes need a token with the admin role.
 	Admin Auth = "admin"
+	// Billing routes need a token with the billing role.
+	Billing Auth = "billing"
 )
 
 // Route is one route of the API: its method and path (Echo's syntax, ":id" for a
@@ -63,7 +65,7 @@ var routes = []Route{
 }
 
 // roleOf is the token role an auth requires beyond a valid token, if any.
-var roleOf = map[Auth]string{Support: schemas.RoleSupport, Admin: schemas.RoleAdmin}
+var roleOf = map[Auth]string{Support: schemas.RoleSupport, Admin: schemas.RoleAdmin, Billing: schemas.RoleBilling}
 
 // v1 prefixes every route that needs a token.
 const v1 = "/v1"

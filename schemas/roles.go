@@ -9,7 +9,10 @@ const (
 	RoleAdmin = "admin"
 	// RoleSupport works the support queue: paused, waiting and stuck cases.
 	RoleSupport = "support"
+	// RoleBilling is billing staff's. No route needs it yet: the payments flow (the
+	// trust issue) adds the offline-payment route it guards.
+	RoleBilling = "billing"
 )
 
 // TokenRoles are every role a token may carry.
-var TokenRoles = []string{RoleUser, RoleAdmin, RoleSupport}
+var TokenRoles = []string{RoleUser, RoleAdmin, RoleSupport, RoleBilling}

@@ -25,6 +25,7 @@ import (
 	"github.com/lexflow/lexflow/internal/searxng"
 	"github.com/lexflow/lexflow/llm"
 	"github.com/lexflow/lexflow/llm/offline"
+	"github.com/lexflow/lexflow/schemas"
 	"github.com/lexflow/lexflow/store/mongostore"
 	"github.com/lexflow/lexflow/tools"
 	"github.com/lexflow/lexflow/worker"
@@ -200,7 +201,7 @@ func runToken(cfg config.Config, args []string, out io.Writer) error {
 	fs := flag.NewFlagSet("token", flag.ContinueOnError)
 	sub := fs.String("sub", "", "subject: the user's ID (required)")
 	org := fs.String("org", "", "organization")
-	roles := fs.String("role", "user", "comma-separated roles: user, admin, support")
+	roles := fs.String("role", "user", "comma-separated roles: "+strings.Join(schemas.TokenRoles, ", "))
 	ttl := fs.Duration("ttl", 24*time.Hour, "how long the token is valid")
 	if err := fs.Parse(args); err != nil {
 		return err
