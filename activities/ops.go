@@ -6,10 +6,10 @@ import (
 	"go.temporal.io/sdk/activity"
 )
 
-// opID names the running activity's write: the same on every attempt of one activity
-// execution, so a store that is told it applies the write once, even when an attempt's
-// answer was lost and the activity ran again. Outside an activity (a test calling the
-// method) it is "".
+// opID names the running activity's write. It is the same on every attempt of one
+// activity execution, so a store given it applies the write once, even when an
+// attempt's answer was lost and the activity ran again. Outside an activity (a test
+// calling the method) it is "".
 func opID(ctx context.Context) string {
 	if !activity.IsActivity(ctx) {
 		return ""

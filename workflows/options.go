@@ -39,11 +39,13 @@ var modelOptions = workflow.ActivityOptions{
 }
 
 // storeOptions govern writes of the transcript, the case phase and the case's records:
-// short, and retried for up to an hour while the store is unreachable, since a turn
-// should not be left half recorded. Writes that no retry can mend fail at once.
+// short, and retried for up to a day while the store is unreachable, since a case
+// should not be left half recorded. Writes the activities report as non-retryable
+// (ErrInvalidArgs: a record whose shape forbids the write, a case gone from the store)
+// fail at once.
 var storeOptions = workflow.ActivityOptions{
 	StartToCloseTimeout:    10 * time.Second,
-	ScheduleToCloseTimeout: time.Hour,
+	ScheduleToCloseTimeout: 24 * time.Hour,
 	RetryPolicy: &temporal.RetryPolicy{
 		InitialInterval:        time.Second,
 		BackoffCoefficient:     2,

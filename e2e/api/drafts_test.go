@@ -3,6 +3,7 @@ package api_test
 import (
 	"context"
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/lexflow/lexflow/e2e/stack"
@@ -32,4 +33,7 @@ func TestDraftDownloadReadsOnlyItsCase(t *testing.T) {
 	}
 	r := s.Call(t, "GET", "/v1/cases/"+attackerCase+"/drafts/Secret/1", attacker, nil)
 	stack.WantProblem(t, r, http.StatusNotFound, "not-found")
+	if detail, _ := r.Body["detail"].(string); !strings.Contains(detail, "missing from the blob store") {
+		t.Errorf("the forged record was not found as a record (%q): the test did not reach the download", detail)
+	}
 }

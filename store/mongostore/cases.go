@@ -28,7 +28,9 @@ type caseDoc struct {
 	Payment     *payment  `bson:"payment,omitempty"`
 	CreatedAt   time.Time `bson:"created_at"`
 	UpdatedAt   time.Time `bson:"updated_at"`
-	// Ops are the names of the latest store.MaxOps updates that carried one.
+	// Ops are the names of the latest store.MaxOps updates that carried one. $push's
+	// $slice keeps them to that on MongoDB; FerretDB ignores $slice, so updateAt trims
+	// them there.
 	Ops []string `bson:"ops,omitempty"`
 }
 
@@ -113,13 +115,13 @@ func (s *Store) UpdateDetails(ctx context.Context, id string, expected int64, op
 	if expected > 0 {
 		filter["version"] = expected
 	}
-	return s.updateAt(ctx, id, op, filter, update)
+	return s.updateAt(ctx, id, op, expected, filter, update)
 }
 
 // updateAt applies update to the case filter matches, and returns the new version. When
 // the case exists but the filter does not match, either it has op already, and its
 // version is the answer, or its version was not the one expected.
-func (s *Store) updateAt(ctx context.Context, id, op string, filter, update bson.M) (int64, error) {
+func (s *Store) updateAt(ctx context.Context, id, op string, expected int64, filter, update bson.M) (int64, error) {
 	var d caseDoc
 	err := s.cases.FindOneAndUpdate(ctx, filter, update,
 		options.FindOneAndUpdate().SetReturnDocument(options.After)).Decode(&d)
@@ -134,11 +136,16 @@ func (s *Store) updateAt(ctx context.Context, id, op string, filter, update bson
 		if op != "" && slices.Contains(current.Ops, op) {
 			return current.Version, nil
 		}
-		return 0, fmt.Errorf("%w: case_details are at version %d, not %d; read them again", store.ErrVersionConflict, current.Version, filter["version"])
+		return 0, fmt.Errorf("%w: case_details are at version %d, not %d; read them again", store.ErrVersionConflict, current.Version, expected)
 	case isWriteConflictWithShape(err):
 		return 0, fmt.Errorf("%w: %v", store.ErrInvalidField, err)
 	case err != nil:
 		return 0, fmt.Errorf("update case details: %w", err)
+	}
+	if n := len(d.Ops); n > store.MaxOps {
+		// FerretDB ignored $push's $slice. A trim that fails is tried again by the next
+		// update; the ops it keeps are only ever more than MaxOps.
+		_, _ = s.cases.UpdateOne(ctx, bson.M{"_id": id}, bson.M{"$set": bson.M{"ops": d.Ops[n-store.MaxOps:]}})
 	}
 	return d.Version, nil
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
@@ -146,5 +147,35 @@ func checkPlain(t *testing.T, path string, v any) {
 	case nil, string, bool, int32, int64, float64, time.Time:
 	default:
 		t.Errorf("%s is a %T", path, v)
+	}
+}
+
+// TestOpsAreTrimmed checks that a case keeps only its latest store.MaxOps update ops,
+// on FerretDB too, which ignores $push's $slice.
+func TestOpsAreTrimmed(t *testing.T) {
+	db := fmt.Sprintf("test_%d", time.Now().UnixNano())
+	s, ctx := openDB(t, db), t.Context()
+	id := "ops"
+	if _, err := s.CreateCase(ctx, store.Case{ID: id, UserID: "u", Details: store.NewDetails("d")}); err != nil {
+		t.Fatal(err)
+	}
+	for i := range store.MaxOps + 5 {
+		if _, err := s.UpdateDetails(ctx, id, 0, fmt.Sprintf("op-%d", i), map[string]any{"summary.current": fmt.Sprint(i)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var raw struct {
+		Ops []string `bson:"ops"`
+	}
+	client, err := mongo.Connect(options.Client().ApplyURI(uri))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { client.Disconnect(context.Background()) })
+	if err := client.Database(db).Collection(mongostore.CasesCollection).FindOne(ctx, bson.M{"_id": id}).Decode(&raw); err != nil {
+		t.Fatal(err)
+	}
+	if len(raw.Ops) != store.MaxOps || raw.Ops[len(raw.Ops)-1] != fmt.Sprintf("op-%d", store.MaxOps+4) {
+		t.Errorf("the case keeps %d ops ending %v; want the latest %d", len(raw.Ops), raw.Ops[max(len(raw.Ops)-1, 0):], store.MaxOps)
 	}
 }

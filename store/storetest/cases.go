@@ -504,7 +504,7 @@ func testSetPaymentMissingCase(t *testing.T, s store.Store) {
 }
 
 // testUpdateOpAppliesOnce retries an update as an activity whose answer was lost does:
-// the same op again stores its log entry once and answers the version it made, even
+// the same op again stores its log entry once and answers the current version, even
 // when other updates came between; another op applies.
 func testUpdateOpAppliesOnce(t *testing.T, s store.Store) {
 	c := createCase(t, s)
@@ -515,8 +515,8 @@ func testUpdateOpAppliesOnce(t *testing.T, s store.Store) {
 	}
 	update(t, s, c.ID, 0, map[string]any{"summary.current": "later"})
 	for range 2 {
-		if v, err := s.UpdateDetails(t.Context(), c.ID, 1, "op-1", entry); err != nil || v < first {
-			t.Fatalf("the same op again = %d, %v; want no error and no new version", v, err)
+		if v, err := s.UpdateDetails(t.Context(), c.ID, 1, "op-1", entry); err != nil || v != 2 {
+			t.Fatalf("the same op again = %d, %v; want the current version 2 and no error", v, err)
 		}
 	}
 	got := getCase(t, s, c.ID)
