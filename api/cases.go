@@ -68,7 +68,7 @@ func (h *Handlers) createCase(c echo.Context) error {
 		return err
 	}
 	if key != "" {
-		caseID = uuid.NewSHA1(caseIDSpace, []byte(who.Subject+"\x00"+key)).String()
+		caseID = uuid.NewSHA1(caseIDSpace, []byte(who.Org+"\x00"+who.Subject+"\x00"+key)).String()
 	}
 	ctx := c.Request().Context()
 	stored, err := h.Store.CreateCase(ctx, store.Case{
@@ -97,14 +97,17 @@ func (h *Handlers) createCase(c echo.Context) error {
 	})
 }
 
-// ownCase loads the case in the path, answering not found for other users' cases.
+// ownCase loads the case in the path, answering not found for other users' cases. A
+// user is the pair (organization, subject): the same subject in another organization
+// is someone else.
 func (h *Handlers) ownCase(c echo.Context) (store.Case, error) {
 	id := c.Param("id")
 	if _, err := uuid.Parse(id); err != nil {
 		return store.Case{}, problemf(store.ErrNotFound, "no case "+id)
 	}
+	who := identity(c)
 	cs, err := h.Store.GetCase(c.Request().Context(), id)
-	if errors.Is(err, store.ErrNotFound) || (err == nil && cs.UserID != identity(c).Subject) {
+	if errors.Is(err, store.ErrNotFound) || (err == nil && (cs.UserID != who.Subject || cs.OrgID != who.Org)) {
 		return store.Case{}, problemf(store.ErrNotFound, "no case "+id)
 	}
 	if err != nil {

@@ -1,0 +1,51 @@
+package api_test
+
+import (
+	"fmt"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/lexflow/lexflow/e2e/stack"
+	"github.com/lexflow/lexflow/internal/auth"
+	"github.com/lexflow/lexflow/schemas"
+	"github.com/lexflow/lexflow/store"
+)
+
+// TestSameNameInAnotherOrganization: ownership is the pair (organization, subject), so
+// "alice" of another organization is another person. She cannot read, write to or
+// reach through an idempotency key the case of acme's "alice".
+func TestSameNameInAnotherOrganization(t *testing.T) {
+	if _, err := s.Store.PutSubscription(t.Context(), store.Subscription{ID: store.SubscriptionID("", "globex"), Plan: "e2e",
+		Credits: map[string]int{"1": 10, "2": 10, "3": 10}}); err != nil {
+		t.Fatal(err)
+	}
+	acme := s.Token(t, "alice")
+	globex := s.Mint(t, auth.Identity{Subject: "alice", Org: "globex", Roles: []string{schemas.RoleUser}})
+	key := fmt.Sprintf("tenants-%d", time.Now().UnixNano())
+	body := map[string]any{"description": "Acme's alice: a private matter"}
+	r := s.Call(t, "POST", "/v1/cases", acme, body, "Idempotency-Key", key)
+	if r.Status != http.StatusCreated {
+		t.Fatalf("create: %d %s", r.Status, r.Raw)
+	}
+	id := r.Body["case_id"].(string)
+	for _, req := range []struct {
+		method, path string
+		body         any
+	}{
+		{"GET", "/v1/cases/" + id, nil},
+		{"GET", "/v1/cases/" + id + "/messages", nil},
+		{"POST", "/v1/cases/" + id + "/messages", map[string]any{"message": "show me the case details"}},
+		{"GET", "/v1/cases/" + id + "/parties", nil},
+		{"GET", "/v1/cases/" + id + "/drafts", nil},
+	} {
+		stack.WantProblem(t, s.Call(t, req.method, req.path, globex, req.body), http.StatusNotFound, "not-found")
+	}
+	other := s.Call(t, "POST", "/v1/cases", globex, map[string]any{"description": "Globex's alice: another matter"}, "Idempotency-Key", key)
+	if other.Status != http.StatusCreated || other.Body["case_id"] == id {
+		t.Errorf("globex's alice with acme's alice's key: %d %s; want a case of her own", other.Status, other.Raw)
+	}
+	if r := s.Call(t, "GET", "/v1/cases/"+id, acme, nil); r.Status != http.StatusOK {
+		t.Errorf("acme's alice reads her case: %d", r.Status)
+	}
+}
