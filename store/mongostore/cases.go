@@ -143,8 +143,8 @@ func (s *Store) updateAt(ctx context.Context, id, op string, expected int64, fil
 		return 0, fmt.Errorf("update case details: %w", err)
 	}
 	if n := len(d.Ops); n > store.MaxOps {
-		// FerretDB ignored $push's $slice. A trim that fails is tried again by the next
-		// update; the ops it keeps are only ever more than MaxOps.
+		// FerretDB ignored $push's $slice. A trim that fails leaves the case more ops
+		// than MaxOps, never fewer, and the next update trims again.
 		_, _ = s.cases.UpdateOne(ctx, bson.M{"_id": id}, bson.M{"$set": bson.M{"ops": d.Ops[n-store.MaxOps:]}})
 	}
 	return d.Version, nil
