@@ -87,7 +87,7 @@ func TestCallModelAssemblesTheSystemPrompt(t *testing.T) {
 	client, got := recordingModel(t)
 	m := &Model{Clients: map[schemas.ModelRole]*llm.Client{schemas.ModelAssistant: client}, Transcripts: st, Memories: st, Prompts: &SystemPrompts{Library: lib, Versions: st}}
 	caseID := fmt.Sprint("model-", time.Now().UnixNano())
-	if _, err := st.PutMemory(ctx, "ana", "Clienta preferă răspunsuri scurte."); err != nil {
+	if _, err := st.PutMemory(ctx, store.OwnerID("", "ana"), "Clienta preferă răspunsuri scurte."); err != nil {
 		t.Fatal(err)
 	}
 	if err := st.AppendRecords(ctx,

@@ -42,7 +42,7 @@ func (m *Model) CallModel(ctx context.Context, req schemas.ModelRequest) (schema
 	}
 	pc := prompts.Context{CaseID: req.CaseID, Language: req.Language, LegalToolsOff: req.LegalToolsOff}
 	if req.UseMemory && req.UserID != "" {
-		mem, err := m.Memories.GetMemory(ctx, req.UserID)
+		mem, err := m.Memories.GetMemory(ctx, store.OwnerID(req.OrgID, req.UserID))
 		if err != nil {
 			return schemas.ModelResponse{}, err
 		}

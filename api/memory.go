@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/labstack/echo/v4"
+	"github.com/lexflow/lexflow/store"
 )
 
 // maxMemoryChars bounds a user's memory, which goes into every system prompt.
@@ -16,11 +17,14 @@ type MemoryRequest struct {
 	Memory *string `json:"memory"`
 }
 
+// getMemory answers the caller's memory: their organization's subject's.
 func (h *Handlers) getMemory(c echo.Context) error {
-	m, err := h.Store.GetMemory(c.Request().Context(), identity(c).Subject)
+	who := identity(c)
+	m, err := h.Store.GetMemory(c.Request().Context(), store.OwnerID(who.Org, who.Subject))
 	if err != nil {
 		return fmt.Errorf("%w: read memory: %w", errUnavailable, err)
 	}
+	m.UserID = who.Subject
 	return c.JSON(http.StatusOK, m)
 }
 
@@ -36,9 +40,11 @@ func (h *Handlers) putMemory(c echo.Context) error {
 	case utf8.RuneCountInString(*req.Memory) > maxMemoryChars:
 		return problemf(errInvalidInput, fmt.Sprintf("memory is longer than %d characters", maxMemoryChars))
 	}
-	m, err := h.Store.PutMemory(c.Request().Context(), identity(c).Subject, *req.Memory)
+	who := identity(c)
+	m, err := h.Store.PutMemory(c.Request().Context(), store.OwnerID(who.Org, who.Subject), *req.Memory)
 	if err != nil {
 		return fmt.Errorf("%w: store memory: %w", errUnavailable, err)
 	}
+	m.UserID = who.Subject
 	return c.JSON(http.StatusOK, m)
 }

@@ -61,9 +61,11 @@ type ModelRequest struct {
 	// LegalToolsOff asks for the anti-hallucination warning: every primary legal
 	// tool is off for this turn.
 	LegalToolsOff bool `json:"legal_tools_off,omitempty"`
-	// UserID, UseMemory and UseRAG select the context sources of the system prompt;
+	// UserID, OrgID, UseMemory and UseRAG select the context sources of the system
+	// prompt (the memory is the user's of that organization);
 	// Query is what retrieval over earlier turns looks for.
 	UserID    string `json:"user_id,omitempty"`
+	OrgID     string `json:"org_id,omitempty"`
 	UseMemory bool   `json:"use_memory,omitempty"`
 	UseRAG    bool   `json:"use_rag,omitempty"`
 	Query     string `json:"query,omitempty"`

@@ -124,17 +124,27 @@ type Transcripts interface {
 
 // Memory is what a user has asked the assistant to remember across cases.
 type Memory struct {
+	// UserID is the owner's OwnerID in the store; the API shows the subject.
 	UserID    string    `json:"user_id"`
 	Text      string    `json:"memory"`
 	UpdatedAt time.Time `json:"updated_at"`
 }
 
-// Memories keeps each user's memory.
+// OwnerID names a user for what they own across cases (their memory): the subject
+// within its organization, so the same subject in two organizations is two users.
+func OwnerID(org, subject string) string {
+	if org == "" {
+		return "user:" + subject
+	}
+	return "org:" + org + ":user:" + subject
+}
+
+// Memories keeps each user's memory, under the user's OwnerID.
 type Memories interface {
 	// GetMemory returns a user's memory; a user without one has an empty text.
-	GetMemory(ctx context.Context, userID string) (Memory, error)
+	GetMemory(ctx context.Context, owner string) (Memory, error)
 	// PutMemory replaces a user's memory.
-	PutMemory(ctx context.Context, userID, text string) (Memory, error)
+	PutMemory(ctx context.Context, owner, text string) (Memory, error)
 }
 
 // Party is a person or company attached to a case. Its fields are PII: they live only

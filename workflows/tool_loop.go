@@ -71,7 +71,7 @@ func (t *turn) run() (schemas.TurnResult, error) {
 		req := schemas.ModelRequest{
 			Role: schemas.ModelAssistant, CaseID: t.in.CaseID, TurnNo: t.in.TurnNo, Language: t.in.Language,
 			Messages: t.msgs, LegalToolsOff: !tools.AnyPrimary(t.in.Selection.Tools),
-			UserID: t.in.UserID, UseMemory: t.in.Selection.UseMemory, UseRAG: t.in.Selection.UseRAG, Query: t.in.Message,
+			UserID: t.in.UserID, OrgID: t.in.OrgID, UseMemory: t.in.Selection.UseMemory, UseRAG: t.in.Selection.UseRAG, Query: t.in.Message,
 		}
 		if step < maxSteps {
 			req.Tools = toolNames(t.offered)

@@ -48,4 +48,13 @@ func TestSameNameInAnotherOrganization(t *testing.T) {
 	if r := s.Call(t, "GET", "/v1/cases/"+id, acme, nil); r.Status != http.StatusOK {
 		t.Errorf("acme's alice reads her case: %d", r.Status)
 	}
+	if r := s.Call(t, "PUT", "/v1/me/memory", acme, map[string]any{"memory": "Acme's alice: the merger is secret."}); r.Status != http.StatusOK {
+		t.Fatalf("put memory: %d %s", r.Status, r.Raw)
+	}
+	if r := s.Call(t, "GET", "/v1/me/memory", globex, nil); r.Body["memory"] != "" || r.Body["user_id"] != "alice" {
+		t.Errorf("globex's alice reads %s; want an empty memory of her own", r.Raw)
+	}
+	if r := s.Call(t, "GET", "/v1/me/memory", acme, nil); r.Body["memory"] != "Acme's alice: the merger is secret." || r.Body["user_id"] != "alice" {
+		t.Errorf("acme's alice reads %s", r.Raw)
+	}
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -13,7 +15,7 @@ import (
 	"github.com/lexflow/lexflow/store"
 )
 
-// memoryDoc is a user's memory as stored; its ID is the user's.
+// memoryDoc is a user's memory as stored; its ID is the user's store.OwnerID.
 type memoryDoc struct {
 	UserID    string    `bson:"_id"`
 	Text      string    `bson:"text"`
@@ -21,11 +23,11 @@ type memoryDoc struct {
 }
 
 // GetMemory returns a user's memory, empty when there is none.
-func (s *Store) GetMemory(ctx context.Context, userID string) (store.Memory, error) {
+func (s *Store) GetMemory(ctx context.Context, owner string) (store.Memory, error) {
 	var d memoryDoc
-	err := s.memory.FindOne(ctx, bson.M{"_id": userID}).Decode(&d)
+	err := s.memory.FindOne(ctx, bson.M{"_id": owner}).Decode(&d)
 	if errors.Is(err, mongo.ErrNoDocuments) {
-		return store.Memory{UserID: userID}, nil
+		return store.Memory{UserID: owner}, nil
 	}
 	if err != nil {
 		return store.Memory{}, fmt.Errorf("find memory: %w", err)
@@ -34,11 +36,73 @@ func (s *Store) GetMemory(ctx context.Context, userID string) (store.Memory, err
 }
 
 // PutMemory replaces a user's memory.
-func (s *Store) PutMemory(ctx context.Context, userID, text string) (store.Memory, error) {
-	d := memoryDoc{UserID: userID, Text: text, UpdatedAt: time.Now().UTC()}
-	_, err := s.memory.ReplaceOne(ctx, bson.M{"_id": userID}, d, options.Replace().SetUpsert(true))
+func (s *Store) PutMemory(ctx context.Context, owner, text string) (store.Memory, error) {
+	d := memoryDoc{UserID: owner, Text: text, UpdatedAt: time.Now().UTC()}
+	_, err := s.memory.ReplaceOne(ctx, bson.M{"_id": owner}, d, options.Replace().SetUpsert(true))
 	if err != nil {
 		return store.Memory{}, fmt.Errorf("store memory: %w", err)
 	}
-	return store.Memory{UserID: userID, Text: text, UpdatedAt: d.UpdatedAt}, nil
+	return store.Memory{UserID: owner, Text: text, UpdatedAt: d.UpdatedAt}, nil
+}
+
+// unclaimed prefixes the memories that migrateMemories could not give an owner.
+const unclaimed = "unclaimed:"
+
+// migrateMemories moves each memory stored under a bare subject, as they were before
+// memories belonged to (organization, subject), to its store.OwnerID: the one
+// organization that the subject's cases name (or none). A subject whose cases name
+// several organizations, or who has no case, is ambiguous: the memory moves to
+// "unclaimed:<subject>", where nobody reads it, rather than to someone who may be
+// another person. A memory already written under the new ID wins over the old one.
+func (s *Store) migrateMemories(ctx context.Context) error {
+	cur, err := s.memory.Find(ctx, bson.M{})
+	if err != nil {
+		return fmt.Errorf("migrate memories: %w", err)
+	}
+	var docs []memoryDoc
+	if err := cur.All(ctx, &docs); err != nil {
+		return fmt.Errorf("migrate memories: %w", err)
+	}
+	for _, d := range docs {
+		subject := d.UserID
+		if strings.HasPrefix(subject, "user:") || strings.HasPrefix(subject, "org:") || strings.HasPrefix(subject, unclaimed) {
+			continue
+		}
+		orgs, err := s.orgsOf(ctx, subject)
+		if err != nil {
+			return err
+		}
+		d.UserID = unclaimed + subject
+		if len(orgs) == 1 {
+			d.UserID = store.OwnerID(orgs[0], subject)
+		}
+		if _, err := s.memory.InsertOne(ctx, d); err != nil && !mongo.IsDuplicateKeyError(err) {
+			return fmt.Errorf("migrate the memory of %s: %w", subject, err)
+		}
+		if _, err := s.memory.DeleteOne(ctx, bson.M{"_id": subject}); err != nil {
+			return fmt.Errorf("migrate the memory of %s: %w", subject, err)
+		}
+	}
+	return nil
+}
+
+// orgsOf returns the distinct organizations of a subject's cases ("" for none).
+func (s *Store) orgsOf(ctx context.Context, subject string) ([]string, error) {
+	cur, err := s.cases.Find(ctx, bson.M{"user_id": subject}, options.Find().SetProjection(bson.M{"org_id": 1}))
+	if err != nil {
+		return nil, fmt.Errorf("find the cases of %s: %w", subject, err)
+	}
+	var docs []struct {
+		OrgID string `bson:"org_id"`
+	}
+	if err := cur.All(ctx, &docs); err != nil {
+		return nil, fmt.Errorf("read the cases of %s: %w", subject, err)
+	}
+	var orgs []string
+	for _, d := range docs {
+		if !slices.Contains(orgs, d.OrgID) {
+			orgs = append(orgs, d.OrgID)
+		}
+	}
+	return orgs, nil
 }

@@ -45,7 +45,8 @@ type Store struct {
 
 var _ store.Store = (*Store)(nil)
 
-// Open connects to uri, uses database db and makes sure the indexes exist.
+// Open connects to uri, uses database db, makes sure the indexes exist, and migrates
+// what earlier versions stored differently (see migrateMemories).
 func Open(ctx context.Context, uri, db string) (*Store, error) {
 	client, err := mongo.Connect(options.Client().ApplyURI(uri).SetTimeout(30 * time.Second))
 	if err != nil {
@@ -62,6 +63,10 @@ func Open(ctx context.Context, uri, db string) (*Store, error) {
 		settings:    client.Database(db).Collection(SettingsCollection),
 	}
 	if err := s.ensureIndexes(ctx); err != nil {
+		_ = client.Disconnect(ctx)
+		return nil, err
+	}
+	if err := s.migrateMemories(ctx); err != nil {
 		_ = client.Disconnect(ctx)
 		return nil, err
 	}

@@ -179,3 +179,56 @@ func TestOpsAreTrimmed(t *testing.T) {
 		t.Errorf("the case keeps %d ops ending %v; want the latest %d", len(raw.Ops), raw.Ops[max(len(raw.Ops)-1, 0):], store.MaxOps)
 	}
 }
+
+// TestOpenMigratesMemories stores memories as earlier versions did, under the bare
+// subject, and opens the store again: a memory whose subject's cases name one
+// organization moves to that organization's user; one whose cases name two moves
+// where nobody reads it; a memory already written under the new ID is kept.
+func TestOpenMigratesMemories(t *testing.T) {
+	db := fmt.Sprintf("test_%d", time.Now().UnixNano())
+	s, ctx := openDB(t, db), t.Context()
+	for _, c := range []store.Case{
+		{ID: "c1", UserID: "ana", OrgID: "acme"}, {ID: "c2", UserID: "ana", OrgID: "acme"},
+		{ID: "c3", UserID: "bo", OrgID: "acme"}, {ID: "c4", UserID: "bo", OrgID: "globex"},
+		{ID: "c5", UserID: "cy"},
+	} {
+		if _, err := s.CreateCase(ctx, c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	client, err := mongo.Connect(options.Client().ApplyURI(uri))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { client.Disconnect(context.Background()) })
+	memory := client.Database(db).Collection(mongostore.MemoryCollection)
+	for _, subject := range []string{"ana", "bo", "cy", "dee"} {
+		if _, err := memory.InsertOne(ctx, bson.M{"_id": subject, "text": subject + "'s memory", "updated_at": time.Now()}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := s.PutMemory(ctx, store.OwnerID("", "cy"), "cy's newer memory"); err != nil {
+		t.Fatal(err)
+	}
+
+	s = openDB(t, db)
+	for owner, want := range map[string]string{
+		store.OwnerID("acme", "ana"):  "ana's memory",
+		store.OwnerID("", "ana"):      "",
+		store.OwnerID("acme", "bo"):   "",
+		store.OwnerID("globex", "bo"): "",
+		store.OwnerID("", "cy"):       "cy's newer memory",
+		store.OwnerID("", "dee"):      "",
+		"ana":                         "",
+	} {
+		if m, err := s.GetMemory(ctx, owner); err != nil || m.Text != want {
+			t.Errorf("GetMemory(%q) = %q, %v; want %q", owner, m.Text, err, want)
+		}
+	}
+	if n, err := memory.CountDocuments(ctx, bson.M{"_id": bson.M{"$in": []string{"ana", "bo", "cy", "dee"}}}); err != nil || n != 0 {
+		t.Errorf("%d memories are still under a bare subject (%v)", n, err)
+	}
+	if n, err := memory.CountDocuments(ctx, bson.M{"_id": bson.M{"$in": []string{"unclaimed:bo", "unclaimed:dee"}}}); err != nil || n != 2 {
+		t.Errorf("%d ambiguous memories set aside, want 2 (%v)", n, err)
+	}
+}
