@@ -9,10 +9,11 @@ import (
 	"testing"
 	"time"
 
+	"go.temporal.io/sdk/temporal"
+
 	"github.com/lexflow/lexflow/internal/blob"
 	"github.com/lexflow/lexflow/schemas"
 	"github.com/lexflow/lexflow/store"
-	"go.temporal.io/sdk/temporal"
 )
 
 func TestRenderDraft(t *testing.T) {

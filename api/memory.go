@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/labstack/echo/v4"
+
 	"github.com/lexflow/lexflow/store"
 )
 
