@@ -38,6 +38,10 @@ type Handlers struct {
 	StuckAfter time.Duration
 	// Dev serves the dev-only routes of the route table.
 	Dev bool
+	// CasesPerDay bounds the cases a user opens in a UTC day, OrgCasesPerDay those of
+	// an organization; 0 means no bound.
+	CasesPerDay    int
+	OrgCasesPerDay int
 }
 
 // maxBody bounds a request body; the longest valid message fits well inside it.

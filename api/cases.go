@@ -16,6 +16,7 @@ import (
 	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/sdk/client"
 
+	"github.com/lexflow/lexflow/internal/auth"
 	"github.com/lexflow/lexflow/schemas"
 	"github.com/lexflow/lexflow/store"
 )
@@ -71,6 +72,9 @@ func (h *Handlers) createCase(c echo.Context) error {
 		caseID = uuid.NewSHA1(caseIDSpace, []byte(who.Org+"\x00"+who.Subject+"\x00"+key)).String()
 	}
 	ctx := c.Request().Context()
+	if err := h.checkCasesPerDay(ctx, who, caseID); err != nil {
+		return err
+	}
 	stored, err := h.Store.CreateCase(ctx, store.Case{
 		ID: caseID, UserID: who.Subject, OrgID: who.Org, Description: req.Description, Language: req.Language,
 		Phase: schemas.PhaseTiering, Status: schemas.StatusOpen, Details: store.NewDetails(req.Description),
@@ -189,4 +193,38 @@ func (h *Handlers) closeCase(c echo.Context) error {
 		return c.JSON(http.StatusOK, map[string]any{"case_id": cs.ID, "status": st.Status})
 	}
 	return c.JSON(http.StatusAccepted, map[string]any{"case_id": cs.ID, "status": "closing"})
+}
+
+// checkCasesPerDay refuses a new case past the day's limits of its user and of their
+// organization (UTC days), counted in the store, so across API replicas; concurrent
+// creates may pass a limit by the few that race. A create that finds its case stored
+// (a retry with the same Idempotency-Key) is no new case.
+func (h *Handlers) checkCasesPerDay(ctx context.Context, who auth.Identity, caseID string) error {
+	if h.CasesPerDay == 0 && h.OrgCasesPerDay == 0 {
+		return nil
+	}
+	if _, err := h.Store.GetCase(ctx, caseID); err == nil {
+		return nil
+	} else if !errors.Is(err, store.ErrNotFound) {
+		return fmt.Errorf("%w: read case: %w", errUnavailable, err)
+	}
+	now := time.Now().UTC()
+	day := now.Truncate(24 * time.Hour)
+	for _, limit := range []struct {
+		subject string
+		max     int
+		whose   string
+	}{{who.Subject, h.CasesPerDay, "you"}, {"", h.OrgCasesPerDay, "your organization"}} {
+		if limit.max == 0 || (limit.subject == "" && who.Org == "") {
+			continue
+		}
+		n, err := h.Store.CountCases(ctx, who.Org, limit.subject, day)
+		if err != nil {
+			return fmt.Errorf("%w: count cases: %w", errUnavailable, err)
+		}
+		if n >= limit.max {
+			return tooMany(fmt.Sprintf("%s opened %d cases today, the limit (UTC days)", limit.whose, n), day.Add(24*time.Hour).Sub(now))
+		}
+	}
+	return nil
 }

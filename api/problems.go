@@ -5,6 +5,8 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"strconv"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -26,6 +28,8 @@ var (
 	errPaymentRequired = errors.New("payment required")
 	errCasePaused      = errors.New("case paused")
 	errConflict        = errors.New("conflict")
+	// errTooManyRequests is a limit reached; its retryAfter says when it lifts.
+	errTooManyRequests = errors.New("too many requests")
 )
 
 // problemKind is how one failure kind is answered: its status and its stable type.
@@ -49,6 +53,7 @@ var problemKinds = []problemKind{
 	{errPaymentRequired, http.StatusPaymentRequired, "payment-required", "The case must be paid for first"},
 	{errCasePaused, http.StatusConflict, "case-paused", "The case is paused for support"},
 	{errConflict, http.StatusConflict, "conflict", "The request conflicts with the case's state"},
+	{errTooManyRequests, http.StatusTooManyRequests, "too-many-requests", "A limit is reached"},
 	{errTurnFailed, http.StatusBadGateway, "turn-failed", "The chat turn failed"},
 	{errUnavailable, http.StatusServiceUnavailable, "unavailable", "A service Lexflow depends on is unavailable"},
 }
@@ -77,6 +82,21 @@ type detailed struct {
 func (d *detailed) Error() string { return d.kind.Error() + ": " + d.detail }
 func (d *detailed) Unwrap() error { return d.kind }
 
+// limitReached is errTooManyRequests with its detail and when the limit lifts, which
+// the error handler sends as Retry-After.
+type limitReached struct {
+	problem    *detailed
+	retryAfter time.Duration
+}
+
+func (l *limitReached) Error() string { return l.problem.Error() }
+func (l *limitReached) Unwrap() error { return l.problem }
+
+// tooMany returns errTooManyRequests with a detail and when to retry.
+func tooMany(detail string, retryAfter time.Duration) error {
+	return &limitReached{&detailed{kind: errTooManyRequests, detail: detail}, retryAfter}
+}
+
 // problemf returns an error of kind whose problem detail is detail.
 func problemf(kind error, detail string) error { return &detailed{kind: kind, detail: detail} }
 
@@ -94,6 +114,10 @@ func errorHandler(log *slog.Logger) echo.HTTPErrorHandler {
 		p.Instance = c.Request().URL.Path
 		if p.Status == http.StatusUnauthorized {
 			c.Response().Header().Set("WWW-Authenticate", `Bearer realm="lexflow"`)
+		}
+		var limited *limitReached
+		if errors.As(err, &limited) {
+			c.Response().Header().Set("Retry-After", strconv.Itoa(int(limited.retryAfter.Round(time.Second).Seconds())))
 		}
 		body, _ := json.Marshal(p)
 		_ = c.Blob(p.Status, ProblemContentType, body)

@@ -59,6 +59,10 @@ type Config struct {
 	// StuckAfter is how long a case may work without progress before support lists it
 	// as stuck.
 	StuckAfter time.Duration
+	// CasesPerDay bounds the cases one user opens in a UTC day, OrgCasesPerDay those of
+	// one organization; 0 means no bound.
+	CasesPerDay    int
+	OrgCasesPerDay int
 }
 
 // Vars lists every environment variable FromEnv reads, its default and its meaning.
@@ -92,6 +96,8 @@ var Vars = []Var{
 	{"LEXFLOW_USER_WAIT", "24h", "how long a case escalated to the client waits for their answer before it opens a support ticket"},
 	{"LEXFLOW_STUCK_AFTER", "15m", "how long a case may work without progress before `GET /v1/support/cases?status=stuck` lists it"},
 	{"LEXFLOW_PROMPTS_DIR", "", "directory of the system prompt files (`<role>.<lang>.md`); empty means the copies built into the binary from `prompts/`"},
+	{"LEXFLOW_CASES_PER_DAY", "50", "cases one user (organization and subject) may open in a UTC day, counted in the store across API replicas; 0 means no limit"},
+	{"LEXFLOW_ORG_CASES_PER_DAY", "500", "cases one organization may open in a UTC day; 0 means no limit"},
 }
 
 // Var is one environment variable with its default and meaning.
@@ -157,6 +163,14 @@ func FromEnv() (Config, error) {
 	}{{"LEXFLOW_USER_WAIT", &c.UserWait}, {"LEXFLOW_STUCK_AFTER", &c.StuckAfter}} {
 		if *d.to, err = time.ParseDuration(get(d.name)); err != nil || *d.to <= 0 {
 			return c, fmt.Errorf("%s: want a positive duration such as 30m, got %q", d.name, get(d.name))
+		}
+	}
+	for _, n := range []struct {
+		name string
+		to   *int
+	}{{"LEXFLOW_CASES_PER_DAY", &c.CasesPerDay}, {"LEXFLOW_ORG_CASES_PER_DAY", &c.OrgCasesPerDay}} {
+		if *n.to, err = strconv.Atoi(get(n.name)); err != nil || *n.to < 0 {
+			return c, fmt.Errorf("%s: want 0 or more, got %q", n.name, get(n.name))
 		}
 	}
 	if c.CorpusDB == "" {

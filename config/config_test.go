@@ -51,13 +51,14 @@ func TestReasonerDefaultsToAssistant(t *testing.T) {
 
 func TestBadSettings(t *testing.T) {
 	for name, env := range map[string][2]string{
-		"steps not a number": {"LEXFLOW_MAX_STEPS", "many"},
-		"steps zero":         {"LEXFLOW_MAX_STEPS", "0"},
-		"timeout":            {"LEXFLOW_MODEL_TIMEOUT", "soon"},
-		"UI port":            {"LEXFLOW_TEMPORAL_UI_PORT", "x"},
-		"endpoint, no model": {"LEXFLOW_ASSISTANT_BASE_URL", "http://localhost:4000/v1"},
-		"empty task queue":   {"LEXFLOW_TASK_QUEUE", ""},
-		"short JWT secret":   {"LEXFLOW_JWT_SECRET", "hunter2"},
+		"steps not a number":  {"LEXFLOW_MAX_STEPS", "many"},
+		"steps zero":          {"LEXFLOW_MAX_STEPS", "0"},
+		"timeout":             {"LEXFLOW_MODEL_TIMEOUT", "soon"},
+		"UI port":             {"LEXFLOW_TEMPORAL_UI_PORT", "x"},
+		"endpoint, no model":  {"LEXFLOW_ASSISTANT_BASE_URL", "http://localhost:4000/v1"},
+		"empty task queue":    {"LEXFLOW_TASK_QUEUE", ""},
+		"short JWT secret":    {"LEXFLOW_JWT_SECRET", "hunter2"},
+		"negative case limit": {"LEXFLOW_CASES_PER_DAY", "-1"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Setenv(env[0], env[1])

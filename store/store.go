@@ -82,6 +82,9 @@ type Cases interface {
 	// SetPayment records a case's payment unless one is recorded, and returns the
 	// recorded one: confirming twice keeps the first.
 	SetPayment(ctx context.Context, id string, p Payment) (Payment, error)
+	// CountCases counts the cases created since a time by an organization's subject, or
+	// by the whole organization when subject is empty.
+	CountCases(ctx context.Context, org, subject string, since time.Time) (int, error)
 }
 
 // MaxOps is how many of a case's latest update ops a store must remember.

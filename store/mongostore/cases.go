@@ -193,3 +193,20 @@ func (s *Store) SetPayment(ctx context.Context, id string, p store.Payment) (sto
 	}
 	return *c.Payment, nil
 }
+
+// CountCases counts the cases created since a time by an organization's subject, or by
+// the organization.
+func (s *Store) CountCases(ctx context.Context, org, subject string, since time.Time) (int, error) {
+	filter := bson.M{"org_id": org, "created_at": bson.M{"$gte": since}}
+	if org == "" {
+		filter["org_id"] = bson.M{"$in": bson.A{"", nil}}
+	}
+	if subject != "" {
+		filter["user_id"] = subject
+	}
+	n, err := s.cases.CountDocuments(ctx, filter)
+	if err != nil {
+		return 0, fmt.Errorf("count cases: %w", err)
+	}
+	return int(n), nil
+}

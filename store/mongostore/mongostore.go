@@ -85,6 +85,7 @@ func (s *Store) ensureIndexes(ctx context.Context) error {
 		{s.transcripts, "case_id_1_turn_no_1_seq_1", bson.D{{Key: "case_id", Value: 1}, {Key: "turn_no", Value: 1}, {Key: "seq", Value: 1}}},
 		{s.transcripts, "user_id_1_created_at_1", bson.D{{Key: "user_id", Value: 1}, {Key: "created_at", Value: 1}}},
 		{s.cases, "user_id_1_created_at_-1", bson.D{{Key: "user_id", Value: 1}, {Key: "created_at", Value: -1}}},
+		{s.cases, "org_id_1_created_at_-1", bson.D{{Key: "org_id", Value: 1}, {Key: "created_at", Value: -1}}},
 		{s.parties, "case_id_1_seq_1", bson.D{{Key: "case_id", Value: 1}, {Key: "seq", Value: 1}}},
 		{s.tickets, "case_id_1_created_at_1", bson.D{{Key: "case_id", Value: 1}, {Key: "created_at", Value: 1}}},
 	}

@@ -69,7 +69,7 @@ func TestOpenAgainKeepsIndexes(t *testing.T) {
 	}
 	t.Cleanup(func() { client.Disconnect(context.Background()) })
 	for coll, want := range map[string][]string{
-		mongostore.CasesCollection:       {"user_id_1_created_at_-1"},
+		mongostore.CasesCollection:       {"user_id_1_created_at_-1", "org_id_1_created_at_-1"},
 		mongostore.TranscriptsCollection: {"case_id_1_turn_no_1_seq_1", "user_id_1_created_at_1"},
 		mongostore.PartiesCollection:     {"case_id_1_seq_1"},
 		mongostore.TicketsCollection:     {"case_id_1_created_at_1"},

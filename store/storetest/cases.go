@@ -29,6 +29,7 @@ var caseTests = []subtest{
 	{"UpdateDetails/MissingIsNotFound", testUpdateMissingCase},
 	{"UpdateDetails/ConcurrentWritersKeepEachOthersChanges", testUpdateConcurrentWriters},
 	{"UpdateDetails/AnOpAppliesOnce", testUpdateOpAppliesOnce},
+	{"CountCases", testCountCases},
 	{"SetPayment/KeepsTheFirst", testSetPaymentKeepsTheFirst},
 	{"SetPayment/ConcurrentKeepsOne", testSetPaymentConcurrently},
 	{"SetPayment/MissingIsNotFound", testSetPaymentMissingCase},
@@ -528,5 +529,32 @@ func testUpdateOpAppliesOnce(t *testing.T, s store.Store) {
 	}
 	if v, err := s.UpdateDetails(t.Context(), c.ID, 0, "op-2", entry); err != nil || v != 3 {
 		t.Errorf("another op = %d, %v; want version 3", v, err)
+	}
+}
+
+// testCountCases counts a subject's and an organization's cases since a time: other
+// subjects, other organizations and older cases are not counted.
+func testCountCases(t *testing.T, s store.Store) {
+	org, other := newID("org"), newID("org")
+	ana, bo := newID("user"), newID("user")
+	since := time.Now().Add(-time.Minute)
+	for _, owner := range []struct{ org, user string }{{org, ana}, {org, ana}, {org, bo}, {other, ana}} {
+		c := newCase()
+		c.OrgID, c.UserID = owner.org, owner.user
+		if _, err := s.CreateCase(t.Context(), c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range []struct {
+		org, subject string
+		since        time.Time
+		want         int
+	}{
+		{org, ana, since, 2}, {org, bo, since, 1}, {other, ana, since, 1}, {org, "", since, 3},
+		{org, ana, time.Now().Add(time.Minute), 0}, {newID("org"), "", since, 0},
+	} {
+		if n, err := s.CountCases(t.Context(), c.org, c.subject, c.since); err != nil || n != c.want {
+			t.Errorf("CountCases(%s, %q, %v) = %d, %v; want %d", c.org, c.subject, c.since, n, err, c.want)
+		}
 	}
 }
