@@ -42,6 +42,11 @@ type Handlers struct {
 	// an organization; 0 means no bound.
 	CasesPerDay    int
 	OrgCasesPerDay int
+	// RequestsPerMinute bounds a user's requests to this process, OrgRequestsPerMinute
+	// an organization's; 0 means no bound.
+	RequestsPerMinute    int
+	OrgRequestsPerMinute int
+	limits               rateLimits
 }
 
 // maxBody bounds a request body; the longest valid message fits well inside it.

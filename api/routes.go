@@ -71,14 +71,16 @@ var roleOf = map[Auth]string{Support: schemas.RoleSupport, Admin: schemas.RoleAd
 const v1 = "/v1"
 
 // newServer returns the Echo server with the routes of table. Routes under /v1 go
-// through authentication, and so do unknown paths there: without a token they answer
-// 401, with one 404. A dev-only route is left out unless h.Dev is set.
+// through authentication and the request-rate limits, and so do unknown paths there:
+// without a token they answer 401, with one 404. A dev-only route is left out unless
+// h.Dev is set.
 func newServer(h *Handlers, table []Route) *echo.Echo {
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
 	e.HTTPErrorHandler = errorHandler(h.Log)
 	e.Use(middleware.Recover(), middleware.BodyLimit(maxBody), h.logRequests)
-	authed := e.Group(v1, h.authenticate)
+	h.limits = rateLimits{perUser: h.RequestsPerMinute, perOrg: h.OrgRequestsPerMinute}
+	authed := e.Group(v1, h.authenticate, h.limitRequests)
 	for _, r := range table {
 		if r.DevOnly && !h.Dev {
 			continue

@@ -109,3 +109,39 @@ func TestTokenRoutesAreUnderV1(t *testing.T) {
 	}()
 	testServer([]Route{{http.MethodGet, "/cases", User, false, (*Handlers).getCase}}, false)
 }
+
+// TestRequestRates sends requests past a user's rate and past their organization's:
+// each answers 429 with Retry-After, and a user of another organization is not held
+// back.
+func TestRequestRates(t *testing.T) {
+	signer := auth.HS256{Secret: []byte("routes-test-secret-routes-test-secret"), Issuer: "lexflow-dev", Audience: "lexflow"}
+	e := newServer(&Handlers{Auth: signer, Log: slog.New(slog.DiscardHandler), RequestsPerMinute: 12, OrgRequestsPerMinute: 18}, routes)
+	tools := Route{Method: http.MethodGet, Path: "/v1/tools"}
+	mint := func(sub, org string) string {
+		tok, err := signer.Mint(auth.Identity{Subject: sub, Org: org, Roles: []string{schemas.RoleUser}}, time.Hour)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tok
+	}
+	ana, bo, cy := mint("ana", "acme"), mint("bo", "acme"), mint("ana", "globex")
+	// A user's bucket holds ten seconds' worth, 2 requests; the organization's 3.
+	for i, want := range []int{200, 200, 429} {
+		if got := serve(e, tools, ana); got != want {
+			t.Errorf("ana's request %d: %d, want %d", i+1, got, want)
+		}
+	}
+	if got := serve(e, tools, bo); got != http.StatusOK {
+		t.Errorf("bo's first request: %d, want 200 (acme has one left)", got)
+	}
+	req := httptest.NewRequest(http.MethodGet, "/v1/tools", nil)
+	req.Header.Set("Authorization", "Bearer "+bo)
+	rec := httptest.NewRecorder()
+	e.ServeHTTP(rec, req)
+	if rec.Code != http.StatusTooManyRequests || rec.Header().Get("Retry-After") == "" || !strings.Contains(rec.Body.String(), "too-many-requests") {
+		t.Errorf("bo past acme's rate: %d, Retry-After %q, %s", rec.Code, rec.Header().Get("Retry-After"), rec.Body)
+	}
+	if got := serve(e, tools, cy); got != http.StatusOK {
+		t.Errorf("globex's ana: %d, want 200", got)
+	}
+}

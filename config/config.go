@@ -63,6 +63,10 @@ type Config struct {
 	// one organization; 0 means no bound.
 	CasesPerDay    int
 	OrgCasesPerDay int
+	// RequestsPerMinute bounds a user's requests to one API process,
+	// OrgRequestsPerMinute an organization's; 0 means no bound.
+	RequestsPerMinute    int
+	OrgRequestsPerMinute int
 }
 
 // Vars lists every environment variable FromEnv reads, its default and its meaning.
@@ -98,6 +102,8 @@ var Vars = []Var{
 	{"LEXFLOW_PROMPTS_DIR", "", "directory of the system prompt files (`<role>.<lang>.md`); empty means the copies built into the binary from `prompts/`"},
 	{"LEXFLOW_CASES_PER_DAY", "50", "cases one user (organization and subject) may open in a UTC day, counted in the store across API replicas; 0 means no limit"},
 	{"LEXFLOW_ORG_CASES_PER_DAY", "500", "cases one organization may open in a UTC day; 0 means no limit"},
+	{"LEXFLOW_REQUESTS_PER_MINUTE", "120", "requests one user may send to one API process in a minute (a token bucket holding ten seconds' worth); N replicas allow N times as many; 0 means no limit"},
+	{"LEXFLOW_ORG_REQUESTS_PER_MINUTE", "1200", "requests one organization may send to one API process in a minute; 0 means no limit"},
 }
 
 // Var is one environment variable with its default and meaning.
@@ -168,7 +174,8 @@ func FromEnv() (Config, error) {
 	for _, n := range []struct {
 		name string
 		to   *int
-	}{{"LEXFLOW_CASES_PER_DAY", &c.CasesPerDay}, {"LEXFLOW_ORG_CASES_PER_DAY", &c.OrgCasesPerDay}} {
+	}{{"LEXFLOW_CASES_PER_DAY", &c.CasesPerDay}, {"LEXFLOW_ORG_CASES_PER_DAY", &c.OrgCasesPerDay},
+		{"LEXFLOW_REQUESTS_PER_MINUTE", &c.RequestsPerMinute}, {"LEXFLOW_ORG_REQUESTS_PER_MINUTE", &c.OrgRequestsPerMinute}} {
 		if *n.to, err = strconv.Atoi(get(n.name)); err != nil || *n.to < 0 {
 			return c, fmt.Errorf("%s: want 0 or more, got %q", n.name, get(n.name))
 		}
