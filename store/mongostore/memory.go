@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -45,7 +44,8 @@ func (s *Store) PutMemory(ctx context.Context, owner, text string) (store.Memory
 	return store.Memory{UserID: owner, Text: text, UpdatedAt: d.UpdatedAt}, nil
 }
 
-// unclaimed prefixes the memories that migrateMemories could not give an owner.
+// unclaimed prefixes the memories that migrateMemories could not give an owner; the
+// pattern of its query skips them, and those under a store.OwnerID.
 const unclaimed = "unclaimed:"
 
 // migrateMemories moves each memory stored under a bare subject, as they were before
@@ -55,7 +55,7 @@ const unclaimed = "unclaimed:"
 // "unclaimed:<subject>", where nobody reads it, rather than to someone who may be
 // another person. A memory already written under the new ID wins over the old one.
 func (s *Store) migrateMemories(ctx context.Context) error {
-	cur, err := s.memory.Find(ctx, bson.M{})
+	cur, err := s.memory.Find(ctx, bson.M{"_id": bson.M{"$not": bson.Regex{Pattern: "^(user|org|unclaimed):"}}})
 	if err != nil {
 		return fmt.Errorf("migrate memories: %w", err)
 	}
@@ -65,9 +65,6 @@ func (s *Store) migrateMemories(ctx context.Context) error {
 	}
 	for _, d := range docs {
 		subject := d.UserID
-		if strings.HasPrefix(subject, "user:") || strings.HasPrefix(subject, "org:") || strings.HasPrefix(subject, unclaimed) {
-			continue
-		}
 		orgs, err := s.orgsOf(ctx, subject)
 		if err != nil {
 			return err
