@@ -43,6 +43,8 @@ type Tool struct {
 	Ladder Ladder
 	// Bound are arguments the turn fills from its case instead of the model.
 	Bound []Binding
+	// parameters are JSONSchema without its $schema, title and description.
+	parameters map[string]any
 	// decode turns validated arguments into the tool's argument struct.
 	decode func(args []byte) (any, error)
 }
@@ -70,11 +72,7 @@ type Definition struct {
 // description, and the rest of that schema, without its $schema and title, as the
 // parameters.
 func (t *Tool) Definition() Definition {
-	params := maps.Clone(t.JSONSchema)
-	for _, k := range []string{"$schema", "title", "description"} {
-		delete(params, k)
-	}
-	return Definition{Name: t.Name, Description: t.Description, Parameters: params}
+	return Definition{Name: t.Name, Description: t.Description, Parameters: t.parameters}
 }
 
 // Available reports whether an activity or a child workflow runs the tool.
@@ -160,6 +158,10 @@ func mustLoad(ts []*Tool) []*Tool {
 		}
 		normalizeDefaults(&s)
 		t.Schema, t.Description = &s, s.Description
+		t.parameters = maps.Clone(t.JSONSchema)
+		for _, k := range []string{"$schema", "title", "description"} {
+			delete(t.parameters, k)
+		}
 	}
 	return ts
 }
