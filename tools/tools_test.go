@@ -202,3 +202,25 @@ func TestReadmeTable(t *testing.T) {
 		t.Errorf("README.md's tool table is out of date; it should read:\n\n%s", want)
 	}
 }
+
+// TestDefinitionIsWhatTheModelSees checks a tool's definition against its schema file:
+// the file's description, and its parameters without $schema, title and description.
+func TestDefinitionIsWhatTheModelSees(t *testing.T) {
+	for _, tool := range All() {
+		d := tool.Definition()
+		if d.Name != tool.Name || d.Description == "" || d.Description != tool.JSONSchema["description"] {
+			t.Errorf("%s: definition %q, %q", tool.Name, d.Name, d.Description)
+		}
+		for _, k := range []string{"$schema", "title", "description"} {
+			if _, ok := d.Parameters[k]; ok {
+				t.Errorf("%s: the parameters carry %s", tool.Name, k)
+			}
+		}
+		if d.Parameters["type"] != "object" || d.Parameters["properties"] == nil {
+			t.Errorf("%s: parameters %v", tool.Name, d.Parameters)
+		}
+		if _, ok := tool.JSONSchema["title"]; !ok {
+			t.Errorf("%s: the schema file lost its title to the definition", tool.Name)
+		}
+	}
+}
