@@ -3,56 +3,19 @@ package main
 import (
 	"bytes"
 	"context"
-	"io"
 	"log/slog"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/lexflow/lexflow/e2e/stack"
 	"github.com/lexflow/lexflow/internal/devenv"
 	"github.com/lexflow/lexflow/llm/offline"
 	promptfiles "github.com/lexflow/lexflow/prompts"
 )
-
-// systemPrompts serves the offline model on loopback and keeps the system prompt of
-// every assistant request it answers.
-type systemPrompts struct {
-	*httptest.Server
-	mu   sync.Mutex
-	seen []string
-}
-
-func startSystemPrompts(t *testing.T) *systemPrompts {
-	s := &systemPrompts{}
-	model := offline.Handler()
-	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, _ := io.ReadAll(r.Body)
-		if i := bytes.Index(body, []byte(`"content":"`)); i >= 0 && bytes.Contains(body, []byte(`Role: assistant`)) {
-			s.mu.Lock()
-			s.seen = append(s.seen, string(body[i:]))
-			s.mu.Unlock()
-		}
-		r.Body = io.NopCloser(bytes.NewReader(body))
-		model.ServeHTTP(w, r)
-	}))
-	t.Cleanup(s.Close)
-	return s
-}
-
-// last is the latest assistant request's messages, from its system prompt on.
-func (s *systemPrompts) last() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if len(s.seen) == 0 {
-		return ""
-	}
-	return s.seen[len(s.seen)-1]
-}
 
 // TestReloadReachesSeparateWorker runs `lexflow api` and `lexflow worker` as separate
 // processes on one prompts directory, edits a prompt file so that its size and
@@ -86,7 +49,7 @@ func TestReloadReachesSeparateWorker(t *testing.T) {
 	if err := os.CopyFS(promptsDir, promptfiles.Files); err != nil {
 		t.Fatal(err)
 	}
-	model := startSystemPrompts(t)
+	model := stack.StartModelRecorder(t)
 	d.vars = append(d.vars, "TEMPORAL_ADDRESS="+ts.Address, "MONGODB_URI="+ferret.URI, "LEXFLOW_PROMPTS_DIR="+promptsDir,
 		"LEXFLOW_ASSISTANT_BASE_URL="+model.URL+"/v1", "LEXFLOW_ASSISTANT_MODEL="+offline.ModelName,
 		"LEXFLOW_JWT_SECRET=reload-test-secret-reload-test-secret")
@@ -109,10 +72,17 @@ func TestReloadReachesSeparateWorker(t *testing.T) {
 	user, admin := d.token(t, "--sub", "rita", "--org", "reload"), d.token(t, "--sub", "root", "--role", "admin")
 	d.call(t, "PUT", "/v1/admin/subscriptions/org:reload", admin, map[string]any{"plan": "firm", "credits": map[string]int{"1": 5, "2": 5, "3": 5}})
 	id := d.call(t, "POST", "/v1/cases", user, map[string]any{"description": "Neighbour's tree damaged my roof", "language": "en"})["case_id"].(string)
+	// turn sends a message and returns the latest request to the assistant role.
 	turn := func(msg string) string {
 		t.Helper()
 		d.call(t, "POST", "/v1/cases/"+id+"/messages", user, map[string]any{"message": msg})
-		return model.last()
+		seen := model.Seen()
+		for i := len(seen) - 1; i >= 0; i-- {
+			if strings.Contains(seen[i], "Role: assistant") {
+				return seen[i]
+			}
+		}
+		return ""
 	}
 	if got := turn("hello"); !strings.Contains(got, "# Lexflow assistant") {
 		t.Fatalf("the first turn's system prompt lacks the shipped heading: %.200s", got)

@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -49,35 +48,6 @@ func startLexe(t *testing.T) *lexeService {
 	return l
 }
 
-// modelRecorder serves the offline model and keeps every request it receives, so a
-// test can read what the models were shown.
-type modelRecorder struct {
-	*httptest.Server
-	mu       sync.Mutex
-	requests []string
-}
-
-func startModelRecorder(t *testing.T) *modelRecorder {
-	m := &modelRecorder{}
-	model := offline.Handler()
-	m.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, _ := io.ReadAll(r.Body)
-		m.mu.Lock()
-		m.requests = append(m.requests, string(body))
-		m.mu.Unlock()
-		r.Body = io.NopCloser(strings.NewReader(string(body)))
-		model.ServeHTTP(w, r)
-	}))
-	t.Cleanup(m.Close)
-	return m
-}
-
-func (m *modelRecorder) seen() []string {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return slices.Clone(m.requests)
-}
-
 // The story's canary PII: a party's details that only the parties store may hold.
 var canaries = []string{"Zăvoianu", "2950317410021", "Str. Canarului 17", "ilinca.canary7@example.ro"}
 
@@ -89,7 +59,7 @@ var canaries = []string{"Zăvoianu", "2950317410021", "Str. Canarului 17", "ilin
 // the party's details reached neither a model nor any Temporal history of the case.
 func TestCaseStory(t *testing.T) {
 	lexe := startLexe(t)
-	models := startModelRecorder(t)
+	models := stack.StartModelRecorder(t)
 	queue := s.UseQueue(t, "e2e-story")
 	env := []string{"LEXE_TOOLS_URL=" + lexe.URL,
 		"LEXFLOW_ASSISTANT_BASE_URL=" + models.URL + "/v1", "LEXFLOW_ASSISTANT_MODEL=" + offline.ModelName}
@@ -276,7 +246,7 @@ func TestCaseStory(t *testing.T) {
 
 	// PII: the models saw placeholders, never the party's details, and no history of
 	// the case holds them.
-	seen := models.seen()
+	seen := models.Seen()
 	if !slices.ContainsFunc(seen, func(req string) bool { return strings.Contains(req, "{{party0.fullName}}") }) {
 		t.Errorf("no model request shows the draft's placeholders; the recorder saw %d requests", len(seen))
 	}
