@@ -29,6 +29,10 @@ type caseWorkflow struct {
 	// ready is set once run holds the lock for the case's start, so that no update
 	// overtakes tiering.
 	ready bool
+	// signals are the channels the events come from; listening is set when a
+	// goroutine receives them (cases started before changeSignalsInMainLoop).
+	signals   caseSignals
+	listening bool
 	// events are the signals received and not yet handled, in arrival order.
 	events []caseEvent
 	// unanswered is the escalation whose question went unanswered in time.
@@ -79,7 +83,10 @@ func (w *caseWorkflow) run(ctx workflow.Context) (schemas.CaseResult, error) {
 		schemas.SAWaitingOn.ValueSet(w.state.WaitingOn), schemas.SAProgressAt.ValueSet(w.state.ProgressAt)); err != nil {
 		return schemas.CaseResult{}, err
 	}
-	w.listen(ctx)
+	w.signals = newCaseSignals(ctx)
+	if workflow.GetVersion(ctx, changeSignalsInMainLoop, workflow.DefaultVersion, 1) == workflow.DefaultVersion {
+		w.listen(ctx)
+	}
 	if err := w.turnLock.Lock(ctx); err != nil {
 		return schemas.CaseResult{}, err
 	}
@@ -99,24 +106,28 @@ func (w *caseWorkflow) run(ctx workflow.Context) (schemas.CaseResult, error) {
 	w.turnLock.Unlock()
 	for {
 		err := workflow.Await(ctx, func() bool {
-			return w.state.Status == schemas.StatusClosed || len(w.events) > 0 || w.unanswered > 0 ||
+			return w.state.Status == schemas.StatusClosed || w.pending() || w.unanswered > 0 ||
 				(workflow.GetInfo(ctx).GetContinueAsNewSuggested() && !w.state.Busy)
 		})
 		if err != nil {
 			return schemas.CaseResult{}, err
 		}
-		if w.state.Status != schemas.StatusClosed && (len(w.events) > 0 || w.unanswered > 0) {
+		if w.state.Status != schemas.StatusClosed && (w.pending() || w.unanswered > 0) {
 			if err := w.handleEvents(ctx); err != nil {
 				return schemas.CaseResult{}, err
 			}
 			continue
 		}
 		// Let accepted updates finish, so no caller loses its answer; a signal that
-		// arrives meanwhile is handled before the case ends or continues as new.
-		if err := workflow.Await(ctx, func() bool { return workflow.AllHandlersFinished(ctx) }); err != nil {
+		// arrives meanwhile is handled before the case ends or continues as new, at
+		// once unless a goroutine receives the signals (a settle update may be
+		// waiting for it).
+		if err := workflow.Await(ctx, func() bool {
+			return workflow.AllHandlersFinished(ctx) || (!w.listening && w.pending())
+		}); err != nil {
 			return schemas.CaseResult{}, err
 		}
-		if w.state.Status != schemas.StatusClosed && len(w.events) > 0 {
+		if w.state.Status != schemas.StatusClosed && w.pending() {
 			continue
 		}
 		break

@@ -11,24 +11,37 @@ import (
 	"github.com/lexflow/lexflow/schemas"
 )
 
-// listen queues the payment, resume and close signals for the main loop.
+// caseSignals are the Case's signal channels.
+type caseSignals struct {
+	payments, resumes, closes workflow.ReceiveChannel
+}
+
+func newCaseSignals(ctx workflow.Context) caseSignals {
+	return caseSignals{
+		payments: workflow.GetSignalChannel(ctx, schemas.SignalPaymentConfirmed),
+		resumes:  workflow.GetSignalChannel(ctx, schemas.SignalResume),
+		closes:   workflow.GetSignalChannel(ctx, schemas.SignalCloseCase),
+	}
+}
+
+// listen queues the signals for the main loop from a goroutine of its own: how cases
+// started before changeSignalsInMainLoop receive them. A signal that goroutine had
+// taken but not yet queued when the case continued as new was lost.
 func (w *caseWorkflow) listen(ctx workflow.Context) {
-	payments := workflow.GetSignalChannel(ctx, schemas.SignalPaymentConfirmed)
-	resumes := workflow.GetSignalChannel(ctx, schemas.SignalResume)
-	closes := workflow.GetSignalChannel(ctx, schemas.SignalCloseCase)
+	w.listening = true
 	workflow.Go(ctx, func(ctx workflow.Context) {
 		s := workflow.NewSelector(ctx)
-		s.AddReceive(payments, func(c workflow.ReceiveChannel, _ bool) {
+		s.AddReceive(w.signals.payments, func(c workflow.ReceiveChannel, _ bool) {
 			var p schemas.PaymentConfirmed
 			c.Receive(ctx, &p)
 			w.events = append(w.events, caseEvent{payment: &p})
 		})
-		s.AddReceive(resumes, func(c workflow.ReceiveChannel, _ bool) {
+		s.AddReceive(w.signals.resumes, func(c workflow.ReceiveChannel, _ bool) {
 			var r schemas.Resume
 			c.Receive(ctx, &r)
 			w.events = append(w.events, caseEvent{resume: &r})
 		})
-		s.AddReceive(closes, func(c workflow.ReceiveChannel, _ bool) {
+		s.AddReceive(w.signals.closes, func(c workflow.ReceiveChannel, _ bool) {
 			var cl schemas.CloseCase
 			c.Receive(ctx, &cl)
 			w.events = append(w.events, caseEvent{close: &cl})
@@ -39,6 +52,46 @@ func (w *caseWorkflow) listen(ctx workflow.Context) {
 	})
 }
 
+// pending reports whether signals wait to be handled, queued or still in their
+// channels.
+func (w *caseWorkflow) pending() bool {
+	if len(w.events) > 0 {
+		return true
+	}
+	return !w.listening && w.signals.payments.Len()+w.signals.resumes.Len()+w.signals.closes.Len() > 0
+}
+
+// drain moves the signals in the channels to the queue: payments, then resumptions,
+// then closings, each in arrival order. With no goroutine between the channels and the
+// main loop, a signal is either in its channel or queued, never in between, so none is
+// lost when the case continues as new.
+func (w *caseWorkflow) drain() {
+	if w.listening {
+		return
+	}
+	for {
+		var p schemas.PaymentConfirmed
+		if !w.signals.payments.ReceiveAsync(&p) {
+			break
+		}
+		w.events = append(w.events, caseEvent{payment: &p})
+	}
+	for {
+		var r schemas.Resume
+		if !w.signals.resumes.ReceiveAsync(&r) {
+			break
+		}
+		w.events = append(w.events, caseEvent{resume: &r})
+	}
+	for {
+		var cl schemas.CloseCase
+		if !w.signals.closes.ReceiveAsync(&cl) {
+			break
+		}
+		w.events = append(w.events, caseEvent{close: &cl})
+	}
+}
+
 // handleEvents handles the queued signals in arrival order, then an unanswered
 // question, one at a time and never during a turn.
 func (w *caseWorkflow) handleEvents(ctx workflow.Context) error {
@@ -46,6 +99,7 @@ func (w *caseWorkflow) handleEvents(ctx workflow.Context) error {
 		return err
 	}
 	defer w.turnLock.Unlock()
+	w.drain()
 	for len(w.events) > 0 && w.state.Status != schemas.StatusClosed {
 		e := w.events[0]
 		w.events = w.events[1:]

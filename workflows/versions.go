@@ -1,0 +1,14 @@
+package workflows
+
+// Change IDs of workflow.GetVersion: each names one change to workflow code that
+// running cases must replay around (see the README, "Changing workflow code"). A
+// change stays here as long as histories recorded before it may still be running.
+const (
+	// changeSignalsInMainLoop (version 1): the Case's main loop takes its signals
+	// from their channels itself, where before a goroutine received them and could
+	// hold one, not yet queued, when the case continued as new: that signal was lost.
+	// While the Case waits for its handlers before continuing as new, a signal that
+	// arrives is handled at once rather than after them (a settle update among them
+	// may be waiting for it).
+	changeSignalsInMainLoop = "signals-in-main-loop"
+)
