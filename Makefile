@@ -5,6 +5,7 @@
 TEMPORAL_CLI_VERSION  := v1.5.1
 STATICCHECK_VERSION   := v0.8.2
 WORKFLOWCHECK_VERSION := v0.6.0
+STRIPE_MOCK_VERSION   := v0.203.0
 
 BIN := $(CURDIR)/bin
 export GOBIN := $(BIN)
@@ -24,7 +25,7 @@ dev: bin/temporal
 TEST_CORPUS := $(CURDIR)/data/test/corpus.db
 
 ## test: vet, lint, and run every test (unit, integration and end-to-end) with the race detector
-test: bin/temporal pdftools lint
+test: bin/temporal bin/stripe-mock pdftools lint
 	LEXFLOW_CORPUS_DB=$(TEST_CORPUS) go run ./cmd/lexflow corpus load
 	LEXFLOW_TEST_CORPUS=$(TEST_CORPUS) go test -race -timeout 20m ./...
 
@@ -60,7 +61,7 @@ corpus-archive:
 	cd ../shared/data && tar --sort=name --mtime='2026-01-01 00:00Z' --owner=0 --group=0 --numeric-owner -cf - legal \
 		| gzip -n -9 > $(CURDIR)/corpus/data/legal.tar.gz
 
-tools: bin/temporal bin/staticcheck bin/workflowcheck
+tools: bin/temporal bin/staticcheck bin/workflowcheck bin/stripe-mock
 
 bin/temporal:
 	go install github.com/temporalio/cli/cmd/temporal@$(TEMPORAL_CLI_VERSION)
@@ -70,6 +71,10 @@ bin/staticcheck:
 
 bin/workflowcheck:
 	go install go.temporal.io/sdk/contrib/tools/workflowcheck@$(WORKFLOWCHECK_VERSION)
+
+# Stripe's own mock of its API, which the Stripe payment provider is tested against.
+bin/stripe-mock:
+	go install github.com/stripe/stripe-mock@$(STRIPE_MOCK_VERSION)
 
 ## clean: remove installed tools and all dev state (cases, secrets) under ./data
 clean:

@@ -11,6 +11,7 @@ import (
 
 	"github.com/lexflow/lexflow/internal/auth"
 	"github.com/lexflow/lexflow/internal/blob"
+	"github.com/lexflow/lexflow/internal/payments"
 	"github.com/lexflow/lexflow/internal/prompts"
 	"github.com/lexflow/lexflow/store"
 )
@@ -47,6 +48,13 @@ type Handlers struct {
 	RequestsPerMinute    int
 	OrgRequestsPerMinute int
 	limits               rateLimits
+	// Payments opens checkouts (nil: payments are not configured), at Prices by tier.
+	// WebhookSecret verifies the provider's webhooks. PublicURL is where clients reach
+	// Lexflow, which the provider sends them back to.
+	Payments      payments.Provider
+	Prices        payments.Prices
+	WebhookSecret []byte
+	PublicURL     string
 }
 
 // maxBody bounds a request body; the longest valid message fits well inside it.

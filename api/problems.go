@@ -54,6 +54,8 @@ var problemKinds = []problemKind{
 	{errCasePaused, http.StatusConflict, "case-paused", "The case is paused for support"},
 	{errConflict, http.StatusConflict, "conflict", "The request conflicts with the case's state"},
 	{errTooManyRequests, http.StatusTooManyRequests, "too-many-requests", "A limit is reached"},
+	{errGone, http.StatusGone, "gone", "This route is gone"},
+	{errBadWebhook, http.StatusBadRequest, "bad-webhook", "The webhook is not signed, stale, or does not match its checkout"},
 	{errTurnFailed, http.StatusBadGateway, "turn-failed", "The chat turn failed"},
 	{errUnavailable, http.StatusServiceUnavailable, "unavailable", "A service Lexflow depends on is unavailable"},
 }

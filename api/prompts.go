@@ -19,7 +19,14 @@ type ReloadResponse struct {
 // reloadPrompts reads the system prompt files again and, when they are complete, bumps
 // the store's prompts version: every worker reloads its own files before its next model
 // call. A broken set of files is refused, and every process keeps the prompts it had.
+// Prompts serve every tenant, so only the operator's admins reload them, audited.
 func (h *Handlers) reloadPrompts(c echo.Context) error {
+	if err := requireOperator(c, "reloading the prompts"); err != nil {
+		return err
+	}
+	if err := h.audit(c, auditPromptsReload, "", "", nil); err != nil {
+		return err
+	}
 	rep, err := h.Prompts.Reload()
 	if err != nil {
 		return problemf(errInvalidInput, err.Error())

@@ -3,6 +3,7 @@ package api
 import (
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/labstack/echo/v4"
@@ -26,6 +27,9 @@ const (
 	Admin Auth = "admin"
 	// Billing routes need a token with the billing role.
 	Billing Auth = "billing"
+	// Webhook routes need no token: the payment provider's signature authenticates
+	// each request instead.
+	Webhook Auth = "webhook"
 )
 
 // Route is one route of the API: its method and path (Echo's syntax, ":id" for a
@@ -50,7 +54,8 @@ var routes = []Route{
 	{http.MethodPost, "/v1/cases/:id/parties", User, false, (*Handlers).addParty},
 	{http.MethodGet, "/v1/cases/:id/parties", User, false, (*Handlers).listParties},
 	{http.MethodGet, "/v1/cases/:id/parties/:party", User, false, (*Handlers).getParty},
-	{http.MethodPost, "/v1/cases/:id/payment", User, false, (*Handlers).confirmPayment},
+	{http.MethodPost, "/v1/cases/:id/payment", User, false, (*Handlers).paymentGone},
+	{http.MethodPost, "/v1/cases/:id/checkout", User, false, (*Handlers).checkout},
 	{http.MethodPost, "/v1/cases/:id/close", User, false, (*Handlers).closeCase},
 	{http.MethodGet, "/v1/cases/:id/drafts", User, false, (*Handlers).listDrafts},
 	{http.MethodGet, "/v1/cases/:id/drafts/:name/:revision", User, false, (*Handlers).downloadDraft},
@@ -62,7 +67,15 @@ var routes = []Route{
 	{http.MethodPost, "/v1/support/cases/:id/resume", Support, false, (*Handlers).resumeCase},
 	{http.MethodPut, "/v1/admin/subscriptions/:id", Admin, false, (*Handlers).putSubscription},
 	{http.MethodPost, "/v1/admin/prompts/reload", Admin, false, (*Handlers).reloadPrompts},
+	{http.MethodGet, "/v1/admin/audit", Admin, false, (*Handlers).listAudit},
+	{http.MethodPost, "/v1/billing/cases/:id/payments", Billing, false, (*Handlers).recordOfflinePayment},
+	{http.MethodPost, "/v1/webhooks/payments", Webhook, false, (*Handlers).paymentWebhook},
+	{http.MethodGet, "/pay/:session", Public, true, (*Handlers).testPayPage},
+	{http.MethodPost, "/pay/:session", Public, true, (*Handlers).testPay},
 }
+
+// Routes returns a copy of the route table, for the attack suite to walk.
+func Routes() []Route { return slices.Clone(routes) }
 
 // roleOf is the token role an auth requires beyond a valid token, if any.
 var roleOf = map[Auth]string{Support: schemas.RoleSupport, Admin: schemas.RoleAdmin, Billing: schemas.RoleBilling}
@@ -87,7 +100,7 @@ func newServer(h *Handlers, table []Route) *echo.Echo {
 		}
 		handle := r.handle
 		handler := func(c echo.Context) error { return handle(h, c) }
-		if r.Auth == Public {
+		if r.Auth == Public || r.Auth == Webhook {
 			e.Add(r.Method, r.Path, handler)
 			continue
 		}

@@ -19,7 +19,8 @@ import (
 // would need one.
 func testServer(table []Route, dev bool) (*echo.Echo, auth.HS256) {
 	signer := auth.HS256{Secret: []byte("routes-test-secret-routes-test-secret"), Issuer: "lexflow-dev", Audience: "lexflow"}
-	return newServer(&Handlers{Auth: signer, Log: slog.New(slog.DiscardHandler), Dev: dev}, table), signer
+	return newServer(&Handlers{Auth: signer, Log: slog.New(slog.DiscardHandler), Dev: dev,
+		WebhookSecret: []byte("whsec_routes_test")}, table), signer
 }
 
 // path fills a route's parameters with a well-formed case ID and names.
@@ -28,9 +29,10 @@ func path(r Route) string {
 	return strings.NewReplacer(":party", "party0", ":name", "Cerere", ":revision", "1").Replace(p)
 }
 
-// TestEveryRouteIsRegistered checks that the server serves exactly the route table.
+// TestEveryRouteIsRegistered checks that the server in dev mode serves exactly the
+// route table.
 func TestEveryRouteIsRegistered(t *testing.T) {
-	e, _ := testServer(routes, false)
+	e, _ := testServer(routes, true)
 	served := map[string]bool{}
 	for _, r := range e.Routes() {
 		served[r.Method+" "+r.Path] = true
@@ -43,8 +45,9 @@ func TestEveryRouteIsRegistered(t *testing.T) {
 }
 
 // TestRouteAuth sends every route of the table a request without a token and with
-// tokens of each role: a route that needs a token answers 401 without one, and one that
-// needs a role answers 403 to tokens without it.
+// tokens of each role: a route that needs a token answers 401 without one, one that
+// needs a role answers 403 to tokens without it, and a webhook answers 400 to a request
+// without the provider's signature, whatever token it carries.
 func TestRouteAuth(t *testing.T) {
 	e, signer := testServer(routes, false)
 	tokens := map[string]string{}
@@ -56,7 +59,14 @@ func TestRouteAuth(t *testing.T) {
 		tokens[role] = tok
 	}
 	for _, r := range routes {
-		if r.Auth == Public {
+		if r.Auth == Webhook {
+			for _, tok := range append([]string{""}, tokens[schemas.RoleAdmin], tokens[schemas.RoleBilling]) {
+				if got := serve(e, r, tok); got != http.StatusBadRequest {
+					t.Errorf("%s %s unsigned: %d, want 400", r.Method, r.Path, got)
+				}
+			}
+		}
+		if r.Auth == Public || r.Auth == Webhook {
 			continue
 		}
 		if got := serve(e, r, ""); got != http.StatusUnauthorized {

@@ -18,11 +18,20 @@ type SubscriptionRequest struct {
 	Credits map[string]int `json:"credits"`
 }
 
-// putSubscription creates or replaces the subscription "user:<id>" or "org:<id>".
+// putSubscription creates or replaces the subscription "user:<id>" or "org:<id>". An
+// admin of an organization sets only their organization's; the change is audited.
 func (h *Handlers) putSubscription(c echo.Context) error {
 	id := c.Param("id")
-	if kind, owner, ok := strings.Cut(id, ":"); !ok || (kind != "user" && kind != "org") || owner == "" {
+	kind, owner, ok := strings.Cut(id, ":")
+	if !ok || (kind != "user" && kind != "org") || owner == "" {
 		return problemf(errInvalidInput, `the subscription ID is "user:<user id>" or "org:<organization id>"`)
+	}
+	org := ""
+	if kind == "org" {
+		org = owner
+	}
+	if who := identity(c); who.Org != "" && org != who.Org {
+		return problemf(errForbidden, "an organization's admin sets only the subscription org:"+who.Org)
 	}
 	var req SubscriptionRequest
 	if err := bindJSON(c, &req); err != nil {
@@ -32,6 +41,9 @@ func (h *Handlers) putSubscription(c echo.Context) error {
 		if t, err := strconv.Atoi(tier); err != nil || t < schemas.MinTier || t > schemas.MaxTier || n < 0 {
 			return problemf(errInvalidInput, `credits map tiers "1", "2" and "3" to cases left (0 or more)`)
 		}
+	}
+	if err := h.audit(c, auditSubscription, org, "", map[string]any{"subscription": id, "plan": req.Plan, "credits": req.Credits}); err != nil {
+		return err
 	}
 	sub, err := h.Store.PutSubscription(c.Request().Context(), store.Subscription{ID: id, Plan: req.Plan, Credits: req.Credits})
 	if err != nil {

@@ -32,9 +32,12 @@ type SupportCase struct {
 var supportStatuses = []string{schemas.StatusPausedSupport, schemas.StatusWaitingUser, "stuck"}
 
 // supportQuery is the visibility query of a support list: the same one the Web UI's
-// search box takes.
-func supportQuery(status string, now time.Time, stuckAfter time.Duration) string {
+// search box takes. A non-empty org keeps the list to that organization's cases.
+func supportQuery(status, org string, now time.Time, stuckAfter time.Duration) string {
 	q := fmt.Sprintf("WorkflowType = '%s' AND ExecutionStatus = 'Running' AND ", schemas.CaseWorkflow)
+	if org != "" {
+		q += fmt.Sprintf("TenantID = '%s' AND ", strings.ReplaceAll(org, "'", "''"))
+	}
 	if status == "stuck" {
 		return q + fmt.Sprintf("WaitingOn = '%s' AND ProgressAt < '%s'", schemas.WaitingOnAgent, now.Add(-stuckAfter).UTC().Format(time.RFC3339))
 	}
@@ -42,13 +45,14 @@ func supportQuery(status string, now time.Time, stuckAfter time.Duration) string
 }
 
 // supportCases lists the cases paused for support, waiting for a client's answer, or
-// stuck: working with no progress for longer than the stuck threshold.
+// stuck: working with no progress for longer than the stuck threshold. Staff of an
+// organization see only its cases.
 func (h *Handlers) supportCases(c echo.Context) error {
 	status := c.QueryParam("status")
 	if !slices.Contains(supportStatuses, status) {
 		return problemf(errInvalidInput, "status must be one of "+strings.Join(supportStatuses, ", "))
 	}
-	query := supportQuery(status, time.Now(), h.StuckAfter)
+	query := supportQuery(status, identity(c).Org, time.Now(), h.StuckAfter)
 	ctx := c.Request().Context()
 	out := []SupportCase{}
 	var token []byte
@@ -74,9 +78,17 @@ func (h *Handlers) supportCases(c echo.Context) error {
 	return c.JSON(http.StatusOK, map[string]any{"status": status, "query": query, "cases": out})
 }
 
-// supportTickets lists a case's support tickets.
+// supportTickets lists a case's support tickets; the read is audited, since tickets
+// carry a snapshot of the case.
 func (h *Handlers) supportTickets(c echo.Context) error {
-	id := c.Param("id")
+	cs, err := h.staffCase(c)
+	if err != nil {
+		return err
+	}
+	id := cs.ID
+	if err := h.audit(c, auditTickets, cs.OrgID, id, nil); err != nil {
+		return err
+	}
 	tickets, err := h.Store.ListTickets(c.Request().Context(), id)
 	if err != nil {
 		return fmt.Errorf("%w: read tickets: %w", errUnavailable, err)
@@ -109,16 +121,23 @@ func (h *Handlers) resumeCase(c echo.Context) error {
 	case req.Note == "":
 		return problemf(errInvalidInput, "note is required: say why the case is resumed")
 	}
-	id := c.Param("id")
+	cs, err := h.staffCase(c)
+	if err != nil {
+		return err
+	}
+	id := cs.ID
 	ctx := c.Request().Context()
 	st, err := h.caseState(ctx, id)
 	if err != nil {
-		return problemf(store.ErrNotFound, "no running case "+id)
+		return problemf(errCaseNotRunning, "the case's workflow is not running")
 	}
 	if st.Status != schemas.StatusPausedSupport && st.Status != schemas.StatusWaitingUser {
 		return problemf(errConflict, "the case is "+st.Status+"; only paused or waiting cases are resumed")
 	}
 	r := schemas.Resume{Action: req.Action, Note: req.Note, By: identity(c).Subject, At: time.Now().UTC()}
+	if err := h.audit(c, auditResume, cs.OrgID, id, map[string]any{"action": r.Action, "note": r.Note, "status": st.Status}); err != nil {
+		return err
+	}
 	if err := h.Temporal.SignalWorkflow(ctx, schemas.CaseWorkflowID(id), "", schemas.SignalResume, r); err != nil {
 		return fmt.Errorf("%w: signal resume: %w", errUnavailable, err)
 	}

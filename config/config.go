@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lexflow/lexflow/internal/payments"
 	"github.com/lexflow/lexflow/schemas"
 )
 
@@ -67,6 +68,16 @@ type Config struct {
 	// OrgRequestsPerMinute an organization's; 0 means no bound.
 	RequestsPerMinute    int
 	OrgRequestsPerMinute int
+	// PublicURL is where clients reach Lexflow; the payment provider sends them back
+	// there after a checkout.
+	PublicURL string
+	// Prices is a case's price by tier. StripeKey is Stripe's secret key (empty: no
+	// Stripe; `lexflow dev` uses its test-mode provider) and StripeAPI its API's base
+	// URL. WebhookSecret verifies the provider's webhooks.
+	Prices        payments.Prices
+	StripeKey     string
+	StripeAPI     string
+	WebhookSecret string
 }
 
 // Vars lists every environment variable FromEnv reads, its default and its meaning.
@@ -104,6 +115,11 @@ var Vars = []Var{
 	{"LEXFLOW_ORG_CASES_PER_DAY", "500", "cases one organization may open in a UTC day; 0 means no limit"},
 	{"LEXFLOW_REQUESTS_PER_MINUTE", "120", "requests one user may send to one API process in a minute (a token bucket holding ten seconds' worth); N replicas allow N times as many; 0 means no limit"},
 	{"LEXFLOW_ORG_REQUESTS_PER_MINUTE", "1200", "requests one organization may send to one API process in a minute; 0 means no limit"},
+	{"LEXFLOW_PUBLIC_URL", "", "where clients reach Lexflow, which the payment provider sends them back to after a checkout; empty means http://LEXFLOW_HTTP_ADDR"},
+	{"LEXFLOW_PRICES", "1=49.00 EUR,2=149.00 EUR,3=399.00 EUR", "price of a case by tier, for cases no subscription covers"},
+	{"LEXFLOW_STRIPE_KEY", "", "Stripe secret key (sk_live_… or sk_test_…); empty means no Stripe: `lexflow dev` then uses its test-mode provider, `lexflow api` takes no payments"},
+	{"LEXFLOW_STRIPE_API", payments.StripeAPI, "Stripe's API base URL (stripe-mock's in tests)"},
+	{"LEXFLOW_PAYMENTS_WEBHOOK_SECRET", "", "the webhook endpoint's signing secret (whsec_…), required with LEXFLOW_STRIPE_KEY; empty in dev means one generated once into LEXFLOW_DATA_DIR/payments-webhook-secret"},
 }
 
 // Var is one environment variable with its default and meaning.
@@ -142,6 +158,10 @@ func FromEnv() (Config, error) {
 		JWTSecret:         get("LEXFLOW_JWT_SECRET"),
 		JWTIssuer:         get("LEXFLOW_JWT_ISSUER"),
 		JWTAudience:       get("LEXFLOW_JWT_AUDIENCE"),
+		PublicURL:         get("LEXFLOW_PUBLIC_URL"),
+		StripeKey:         get("LEXFLOW_STRIPE_KEY"),
+		StripeAPI:         get("LEXFLOW_STRIPE_API"),
+		WebhookSecret:     get("LEXFLOW_PAYMENTS_WEBHOOK_SECRET"),
 		Assistant: Model{
 			BaseURL: get("LEXFLOW_ASSISTANT_BASE_URL"),
 			Model:   get("LEXFLOW_ASSISTANT_MODEL"),
@@ -179,6 +199,15 @@ func FromEnv() (Config, error) {
 		if *n.to, err = strconv.Atoi(get(n.name)); err != nil || *n.to < 0 {
 			return c, fmt.Errorf("%s: want 0 or more, got %q", n.name, get(n.name))
 		}
+	}
+	if c.Prices, err = payments.ParsePrices(get("LEXFLOW_PRICES"), schemas.MinTier, schemas.MaxTier); err != nil {
+		return c, fmt.Errorf("LEXFLOW_PRICES: %w", err)
+	}
+	if c.StripeKey != "" && c.WebhookSecret == "" {
+		return c, fmt.Errorf("LEXFLOW_PAYMENTS_WEBHOOK_SECRET is required with LEXFLOW_STRIPE_KEY: without it no payment can be confirmed")
+	}
+	if c.PublicURL == "" {
+		c.PublicURL = "http://" + c.HTTPAddr
 	}
 	if c.CorpusDB == "" {
 		c.CorpusDB = c.Path("corpus.db")

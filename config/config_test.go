@@ -31,6 +31,9 @@ func TestDefaults(t *testing.T) {
 	if c.HTTPAddr != "127.0.0.1:8080" || c.TemporalAddress != "127.0.0.1:7233" || c.MaxSteps != 5 || !c.Assistant.Offline() || !c.Reasoner.Offline() {
 		t.Errorf("defaults = %+v", c)
 	}
+	if c.PublicURL != "http://127.0.0.1:8080" || c.Prices[2].String() != "149.00 EUR" || c.StripeKey != "" {
+		t.Errorf("payment defaults: public URL %q, tier 2 price %v, Stripe key %q", c.PublicURL, c.Prices[2], c.StripeKey)
+	}
 	if p, err := c.TemporalPort(); err != nil || p != 7233 {
 		t.Errorf("TemporalPort = %d, %v", p, err)
 	}
@@ -59,6 +62,8 @@ func TestBadSettings(t *testing.T) {
 		"empty task queue":    {"LEXFLOW_TASK_QUEUE", ""},
 		"short JWT secret":    {"LEXFLOW_JWT_SECRET", "hunter2"},
 		"negative case limit": {"LEXFLOW_CASES_PER_DAY", "-1"},
+		"price table":         {"LEXFLOW_PRICES", "1=49.00 EUR,2=149.00 EUR"},
+		"Stripe, no secret":   {"LEXFLOW_STRIPE_KEY", "sk_test_123"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Setenv(env[0], env[1])

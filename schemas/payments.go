@@ -2,12 +2,28 @@ package schemas
 
 import "time"
 
-// PaymentConfirmed is the payment-confirmed signal: a case's payment went through.
+// Payment methods.
+const (
+	// PaymentCheckout is a payment the payment provider confirmed by its signed webhook.
+	PaymentCheckout = "checkout"
+	// PaymentOffline is a payment billing staff recorded, such as a bank transfer.
+	PaymentOffline = "offline"
+)
+
+// PaymentConfirmed is the payment-confirmed signal: a case's payment went through. The
+// API sends it only for a provider's verified webhook or billing staff's record; a
+// client never confirms a payment.
 type PaymentConfirmed struct {
-	// Reference is the payment provider's reference; the first one confirmed is kept.
-	Reference string    `json:"reference"`
-	By        string    `json:"by"`
-	At        time.Time `json:"at"`
+	// Reference is the provider's checkout session, or billing's reference of an
+	// offline payment; the first one confirmed is kept.
+	Reference string `json:"reference"`
+	// Method is PaymentCheckout or PaymentOffline.
+	Method string `json:"method,omitempty"`
+	// Amount is in the currency's minor unit; Currency is ISO 4217, lower case.
+	Amount   int64     `json:"amount,omitempty"`
+	Currency string    `json:"currency,omitempty"`
+	By       string    `json:"by"`
+	At       time.Time `json:"at"`
 }
 
 // RecordPayment asks for a case's payment to be recorded; the first confirmed payment

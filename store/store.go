@@ -1,6 +1,6 @@
 // Package store defines where Lexflow keeps its data (cases, transcripts, memories,
-// parties, subscriptions, support tickets and the prompts version) as interfaces, with
-// the errors every implementation returns. Package mongostore implements them on
+// parties, subscriptions, support tickets, the prompts version, payment checkouts and the
+// audit log of staff actions) as interfaces, with the errors every implementation returns. Package mongostore implements them on
 // MongoDB; package storetest is the conformance suite any implementation must pass.
 package store
 
@@ -44,6 +44,9 @@ type Case struct {
 // Payment is a confirmed payment for a case.
 type Payment struct {
 	Reference string    `json:"reference"`
+	Method    string    `json:"method,omitempty"`
+	Amount    int64     `json:"amount,omitempty"`
+	Currency  string    `json:"currency,omitempty"`
 	By        string    `json:"by"`
 	At        time.Time `json:"at"`
 }
@@ -262,6 +265,8 @@ type Store interface {
 	Subscriptions
 	Tickets
 	PromptVersions
+	Checkouts
+	Audit
 	// Ping reports whether the database answers.
 	Ping(ctx context.Context) error
 	// Close releases the connection.

@@ -21,6 +21,7 @@ import (
 	"github.com/lexflow/lexflow/internal/auth"
 	"github.com/lexflow/lexflow/internal/blob"
 	"github.com/lexflow/lexflow/internal/lexetools"
+	"github.com/lexflow/lexflow/internal/payments"
 	"github.com/lexflow/lexflow/internal/prompts"
 	"github.com/lexflow/lexflow/internal/searxng"
 	"github.com/lexflow/lexflow/llm"
@@ -62,6 +63,28 @@ func signer(cfg config.Config) (auth.HS256, error) {
 		}
 	}
 	return auth.HS256{Secret: secret, Issuer: cfg.JWTIssuer, Audience: cfg.JWTAudience}, nil
+}
+
+// paymentProvider returns the payment provider and the secret its webhooks are signed
+// with: Stripe when LEXFLOW_STRIPE_KEY is set; else, in dev, the test-mode provider,
+// whose secret is generated once under the data directory unless one is configured;
+// else none, and checkouts answer 503.
+func paymentProvider(cfg config.Config, dev bool) (payments.Provider, []byte, error) {
+	secret := []byte(cfg.WebhookSecret)
+	switch {
+	case cfg.StripeKey != "":
+		return &payments.Stripe{Key: cfg.StripeKey, BaseURL: cfg.StripeAPI}, secret, nil
+	case dev:
+		if len(secret) == 0 {
+			var err error
+			if secret, err = auth.LoadOrCreateSecret(cfg.Path("payments-webhook-secret")); err != nil {
+				return nil, nil, fmt.Errorf("payments webhook secret: %w", err)
+			}
+		}
+		return &payments.TestMode{Secret: secret, BaseURL: cfg.PublicURL,
+			WebhookURL: "http://" + cfg.HTTPAddr + "/v1/webhooks/payments"}, secret, nil
+	}
+	return nil, secret, nil
 }
 
 // startWorker opens what the worker needs and starts it; stop undoes all of it. The
@@ -107,11 +130,16 @@ func serveAPI(ctx context.Context, cfg config.Config, b *backends, log *slog.Log
 	if err != nil {
 		return err
 	}
+	provider, webhookSecret, err := paymentProvider(cfg, dev)
+	if err != nil {
+		return err
+	}
 	e := api.New(&api.Handlers{Temporal: b.tc, Store: b.st, Auth: sign, Prompts: b.lib, TaskQueue: cfg.TaskQueue,
 		MaxSteps: cfg.MaxSteps, Unavailable: cfg.Unavailable(tools.NeedsSearXNG), Log: log,
 		Blobs: b.blobs, UserWait: cfg.UserWait, StuckAfter: cfg.StuckAfter, Dev: dev,
 		CasesPerDay: cfg.CasesPerDay, OrgCasesPerDay: cfg.OrgCasesPerDay,
-		RequestsPerMinute: cfg.RequestsPerMinute, OrgRequestsPerMinute: cfg.OrgRequestsPerMinute})
+		RequestsPerMinute: cfg.RequestsPerMinute, OrgRequestsPerMinute: cfg.OrgRequestsPerMinute,
+		Payments: provider, Prices: cfg.Prices, WebhookSecret: webhookSecret, PublicURL: cfg.PublicURL})
 	l, err := net.Listen("tcp", cfg.HTTPAddr)
 	if err != nil {
 		return fmt.Errorf("API: %w", err)

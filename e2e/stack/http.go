@@ -156,3 +156,33 @@ func (s *Stack) SupportListHas(t *testing.T, tok, status, caseID string) bool {
 		time.Sleep(200 * time.Millisecond)
 	}
 }
+
+// Pay opens a checkout for a case awaiting payment and presses the test-mode
+// provider's Pay button, which sends the API the provider's signed webhook; it
+// returns the checkout.
+func (s *Stack) Pay(t testing.TB, caseID, tok string) Response {
+	t.Helper()
+	co := s.Call(t, "POST", "/v1/cases/"+caseID+"/checkout", tok, nil)
+	if co.Status != http.StatusCreated {
+		t.Fatalf("checkout: %d %s", co.Status, co.Raw)
+	}
+	page, err := http.Get(co.Body["url"].(string))
+	if err != nil {
+		t.Fatal(err)
+	}
+	html, _ := io.ReadAll(page.Body)
+	page.Body.Close()
+	if page.StatusCode != http.StatusOK || !bytes.Contains(html, []byte(co.Body["price"].(string))) || !bytes.Contains(html, []byte(`id="pay"`)) {
+		t.Fatalf("checkout page: %d %s", page.StatusCode, html)
+	}
+	noRedirect := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := noRedirect.Post(co.Body["url"].(string), "application/x-www-form-urlencoded", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusSeeOther {
+		t.Fatalf("pay: %d, want 303 to the success URL", resp.StatusCode)
+	}
+	return co
+}

@@ -25,6 +25,7 @@ import (
 	"github.com/lexflow/lexflow/internal/auth"
 	"github.com/lexflow/lexflow/internal/blob"
 	"github.com/lexflow/lexflow/internal/devenv"
+	"github.com/lexflow/lexflow/internal/payments"
 	"github.com/lexflow/lexflow/internal/prompts"
 	"github.com/lexflow/lexflow/internal/searxng"
 	"github.com/lexflow/lexflow/internal/testcorpus"
@@ -59,6 +60,11 @@ type Stack struct {
 	Log     *slog.Logger
 	// APIURL is the API that the HTTP helpers call; UseQueue points it at another.
 	APIURL string
+	// Payments is the test-mode payment provider of every API the stack serves, as in
+	// `lexflow dev`: its Pay button sends the main API a webhook signed with
+	// WebhookSecret.
+	Payments      *payments.TestMode
+	WebhookSecret []byte
 }
 
 // Main runs a test package's tests against a stack that it starts first and stops
@@ -186,16 +192,25 @@ func start() (s *Stack, stop func(), err error) {
 		return nil, stop, err
 	}
 	undo = append(undo, w.Stop)
-	srv := httptest.NewServer(api.New(s.Handlers(TaskQueue)))
+	srv := httptest.NewUnstartedServer(nil)
+	s.APIURL = "http://" + srv.Listener.Addr().String()
+	s.WebhookSecret = []byte("whsec_e2e_0123456789abcdef0123456789")
+	s.Payments = &payments.TestMode{Secret: s.WebhookSecret, BaseURL: s.APIURL, WebhookURL: s.APIURL + "/v1/webhooks/payments"}
+	srv.Config.Handler = api.New(s.Handlers(TaskQueue))
+	srv.Start()
 	undo = append(undo, srv.Close)
-	s.APIURL = srv.URL
 	return s, stop, nil
 }
 
-// Handlers is the stack's API, starting cases on queue.
+// Prices are the stack's prices by tier.
+var Prices = payments.Prices{1: {Amount: 4900, Currency: "eur"}, 2: {Amount: 14900, Currency: "eur"}, 3: {Amount: 39900, Currency: "eur"}}
+
+// Handlers is the stack's API, starting cases on queue. It serves the dev-only routes,
+// among them the test-mode provider's checkout pages.
 func (s *Stack) Handlers(queue string) *api.Handlers {
 	return &api.Handlers{Temporal: s.TC, Store: s.Store, Auth: s.Signer, Prompts: s.Prompts, TaskQueue: queue, MaxSteps: 5,
-		Log: s.Log, Blobs: s.Blobs, UserWait: time.Hour, StuckAfter: time.Second}
+		Log: s.Log, Blobs: s.Blobs, UserWait: time.Hour, StuckAfter: time.Second, Dev: true,
+		Payments: s.Payments, Prices: Prices, WebhookSecret: s.WebhookSecret, PublicURL: s.APIURL}
 }
 
 // UseQueue points the stack's HTTP helpers, until the test ends, at an API of its own

@@ -96,14 +96,18 @@ func TestCaseStory(t *testing.T) {
 		t.Errorf("case_details.tier = %v", tier)
 	}
 
-	// Payment, confirmed twice with the same reference: the second changes nothing.
-	for range 2 {
-		r = s.Call(t, "POST", "/v1/cases/"+id+"/payment", client, map[string]any{"reference": "PAY-7001"})
-		if r.Status != http.StatusOK || r.Body["phase"] != schemas.PhaseActive || r.Body["payment"].(map[string]any)["reference"] != "PAY-7001" {
-			t.Fatalf("payment: %d %s", r.Status, r.Raw)
-		}
+	// Payment: the client's own claim no longer pays; a checkout does, once the
+	// provider's signed webhook confirms it. A second checkout is refused.
+	stack.WantProblem(t, s.Call(t, "POST", "/v1/cases/"+id+"/payment", client, map[string]any{"reference": "i-promise"}), http.StatusGone, "gone")
+	co := s.Pay(t, id, client)
+	if co.Body["amount"] != float64(14900) || co.Body["currency"] != "eur" || co.Body["provider"] != "test" {
+		t.Errorf("checkout: %s", co.Raw)
 	}
-	stack.WantProblem(t, s.Call(t, "POST", "/v1/cases/"+id+"/payment", client, map[string]any{"reference": "PAY-7002"}), http.StatusConflict, "conflict")
+	r = s.Call(t, "GET", "/v1/cases/"+id, client, nil)
+	if r.Body["phase"] != schemas.PhaseActive || r.Body["payment"].(map[string]any)["reference"] != co.Body["session_id"] {
+		t.Fatalf("after paying: %s", r.Raw)
+	}
+	stack.WantProblem(t, s.Call(t, "POST", "/v1/cases/"+id+"/checkout", client, nil), http.StatusConflict, "conflict")
 
 	// Research through LEXE.
 	turn := s.Send(t, client, id, "art. 2043 c.c.")

@@ -208,10 +208,20 @@ func (s *TemporalServer) Stop() {
 	}
 }
 
-// FindTemporalCLI resolves the Temporal CLI: path itself when it exists, else path
-// relative to the module root (so tests find ./bin/temporal from their package
-// directories), else the temporal on PATH.
+// FindTemporalCLI resolves the Temporal CLI (see findBinary).
 func FindTemporalCLI(path string) (string, error) {
+	p, err := findBinary(path, "temporal")
+	if err != nil {
+		return "", fmt.Errorf("%w; install it with `make bin/temporal` (go install github.com/temporalio/cli/cmd/temporal@%s)",
+			err, TemporalCLIVersion)
+	}
+	return p, nil
+}
+
+// findBinary resolves a program: path itself when it exists, else path relative to the
+// module root (so tests find ./bin/<name> from their package directories), else name on
+// PATH.
+func findBinary(path, name string) (string, error) {
 	if _, err := os.Stat(path); err == nil {
 		return filepath.Abs(path)
 	}
@@ -223,11 +233,10 @@ func FindTemporalCLI(path string) (string, error) {
 			}
 		}
 	}
-	if p, err := exec.LookPath("temporal"); err == nil {
+	if p, err := exec.LookPath(name); err == nil {
 		return p, nil
 	}
-	return "", fmt.Errorf("temporal CLI not found at %s or on PATH; install it with `make bin/temporal` "+
-		"(go install github.com/temporalio/cli/cmd/temporal@%s)", path, TemporalCLIVersion)
+	return "", fmt.Errorf("%s not found at %s or on PATH", name, path)
 }
 
 // moduleRoot is the nearest directory above the working directory holding go.mod.

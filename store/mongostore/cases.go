@@ -171,6 +171,9 @@ func isWriteConflictWithShape(err error) bool {
 // payment is a case's payment as stored.
 type payment struct {
 	Reference string    `bson:"reference"`
+	Method    string    `bson:"method,omitempty"`
+	Amount    int64     `bson:"amount,omitempty"`
+	Currency  string    `bson:"currency,omitempty"`
 	By        string    `bson:"by"`
 	At        time.Time `bson:"at"`
 }

@@ -27,6 +27,9 @@ const (
 	TicketsCollection       = "support_tickets"
 	// SettingsCollection holds settings every process shares: the prompts version.
 	SettingsCollection = "settings"
+	// CheckoutsCollection holds payment checkouts, AuditCollection the audit log.
+	CheckoutsCollection = "checkouts"
+	AuditCollection     = "audit"
 )
 
 // Store is the MongoDB store.
@@ -39,6 +42,8 @@ type Store struct {
 	subs        *mongo.Collection
 	tickets     *mongo.Collection
 	settings    *mongo.Collection
+	checkouts   *mongo.Collection
+	audit       *mongo.Collection
 	// locks serialize this process's read-modify-write updates (see lock).
 	locks [64]sync.Mutex
 }
@@ -61,6 +66,8 @@ func Open(ctx context.Context, uri, db string) (*Store, error) {
 		subs:        client.Database(db).Collection(SubscriptionsCollection),
 		tickets:     client.Database(db).Collection(TicketsCollection),
 		settings:    client.Database(db).Collection(SettingsCollection),
+		checkouts:   client.Database(db).Collection(CheckoutsCollection),
+		audit:       client.Database(db).Collection(AuditCollection),
 	}
 	if err := s.ensureIndexes(ctx); err != nil {
 		_ = client.Disconnect(ctx)
@@ -88,6 +95,8 @@ func (s *Store) ensureIndexes(ctx context.Context) error {
 		{s.cases, "org_id_1_created_at_-1", bson.D{{Key: "org_id", Value: 1}, {Key: "created_at", Value: -1}}},
 		{s.parties, "case_id_1_seq_1", bson.D{{Key: "case_id", Value: 1}, {Key: "seq", Value: 1}}},
 		{s.tickets, "case_id_1_created_at_1", bson.D{{Key: "case_id", Value: 1}, {Key: "created_at", Value: 1}}},
+		{s.audit, "at_-1", bson.D{{Key: "at", Value: -1}}},
+		{s.audit, "org_id_1_at_-1", bson.D{{Key: "org_id", Value: 1}, {Key: "at", Value: -1}}},
 	}
 	for _, ix := range indexes {
 		_, err := ix.coll.Indexes().CreateOne(ctx, mongo.IndexModel{Keys: ix.keys, Options: options.Index().SetName(ix.name)})

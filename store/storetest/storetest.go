@@ -37,6 +37,8 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"Subscriptions", subscriptionTests},
 		{"Tickets", ticketTests},
 		{"PromptVersions", promptVersionTests},
+		{"Checkouts", checkoutTests},
+		{"Audit", auditTests},
 	}
 	for _, g := range groups {
 		for _, st := range g.tests {

@@ -1,0 +1,75 @@
+package api
+
+import (
+	"fmt"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/labstack/echo/v4"
+
+	"github.com/lexflow/lexflow/store"
+)
+
+// Audit actions.
+const (
+	auditResume         = "case.resume"
+	auditTickets        = "case.tickets.read"
+	auditOfflinePayment = "payment.offline"
+	auditSubscription   = "subscription.put"
+	auditPromptsReload  = "prompts.reload"
+)
+
+// audit records a staff action on organization org's case caseID (either may be
+// empty) before the action is done: an action that cannot be audited is not done.
+func (h *Handlers) audit(c echo.Context, action, org, caseID string, detail map[string]any) error {
+	who := identity(c)
+	e := store.AuditEntry{ID: uuid.NewString(), At: time.Now().UTC(), Actor: who.Subject, ActorOrg: who.Org, Roles: who.Roles,
+		Action: action, OrgID: org, CaseID: caseID, Detail: detail}
+	if err := h.Store.RecordAudit(c.Request().Context(), e); err != nil {
+		return fmt.Errorf("%w: audit: %w", errUnavailable, err)
+	}
+	return nil
+}
+
+// Audit list bounds.
+const (
+	defaultAuditLimit = 100
+	maxAuditLimit     = 1000
+)
+
+// listAudit answers GET /v1/admin/audit: the audit log, newest first, filtered by
+// ?org=, ?case= and ?before= (RFC 3339), at most ?limit= entries (100 unless said,
+// 1000 at most). An admin of an organization reads only their organization's entries.
+func (h *Handlers) listAudit(c echo.Context) error {
+	f := store.AuditFilter{OrgID: c.QueryParam("org"), CaseID: c.QueryParam("case"), Limit: defaultAuditLimit}
+	if who := identity(c); who.Org != "" {
+		if f.OrgID != "" && f.OrgID != who.Org {
+			return problemf(errForbidden, "an organization's admin reads only the organization's audit log")
+		}
+		f.OrgID = who.Org
+	}
+	if s := c.QueryParam("before"); s != "" {
+		t, err := time.Parse(time.RFC3339Nano, s)
+		if err != nil {
+			return problemf(errInvalidInput, "before is an RFC 3339 time, such as 2026-11-22T10:00:00Z")
+		}
+		f.Before = t
+	}
+	if s := c.QueryParam("limit"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 1 || n > maxAuditLimit {
+			return problemf(errInvalidInput, fmt.Sprintf("limit is 1 to %d", maxAuditLimit))
+		}
+		f.Limit = n
+	}
+	entries, err := h.Store.ListAudit(c.Request().Context(), f)
+	if err != nil {
+		return fmt.Errorf("%w: read the audit log: %w", errUnavailable, err)
+	}
+	if entries == nil {
+		entries = []store.AuditEntry{}
+	}
+	return c.JSON(http.StatusOK, map[string]any{"entries": entries})
+}

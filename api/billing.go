@@ -1,0 +1,70 @@
+package api
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/lexflow/lexflow/internal/payments"
+	"github.com/lexflow/lexflow/schemas"
+)
+
+// OfflinePaymentRequest is billing staff's record of a payment made outside the
+// provider, such as a bank transfer.
+type OfflinePaymentRequest struct {
+	// Reference is the transfer's reference, Amount what was paid ("149.00 EUR").
+	Reference string `json:"reference"`
+	Amount    string `json:"amount"`
+	// Note says why the payment is recorded by hand; it goes to the audit log.
+	Note string `json:"note"`
+}
+
+// recordOfflinePayment confirms a case's payment that billing staff received outside
+// the provider. It is audited first, then sent to the case, and answers like the
+// client routes: 200 with the payment and phase once the case has it, else 202.
+func (h *Handlers) recordOfflinePayment(c echo.Context) error {
+	cs, err := h.staffCase(c)
+	if err != nil {
+		return err
+	}
+	var req OfflinePaymentRequest
+	if err := bindJSON(c, &req); err != nil {
+		return err
+	}
+	req.Reference, req.Note = strings.TrimSpace(req.Reference), strings.TrimSpace(req.Note)
+	price, perr := payments.ParsePrice(req.Amount)
+	switch {
+	case req.Reference == "" || len(req.Reference) > 200:
+		return problemf(errInvalidInput, "reference is required (the transfer's reference, at most 200 characters)")
+	case perr != nil:
+		return problemf(errInvalidInput, "amount: "+perr.Error())
+	case req.Note == "" || len(req.Note) > 2000:
+		return problemf(errInvalidInput, "note is required (at most 2000 characters): say how the payment arrived")
+	}
+	ctx := c.Request().Context()
+	st, err := h.caseState(ctx, cs.ID)
+	switch {
+	case err != nil:
+		return problemf(errCaseNotRunning, "the case's workflow is not running")
+	case st.Payment != nil:
+		return problemf(errConflict, "the case is paid already, with reference "+st.Payment.Reference)
+	case st.Phase != schemas.PhaseAwaitingPayment:
+		return problemf(errConflict, "no payment is due: the case is "+st.Phase)
+	}
+	p := schemas.PaymentConfirmed{Reference: req.Reference, Method: schemas.PaymentOffline, Amount: price.Amount,
+		Currency: price.Currency, By: identity(c).Subject, At: time.Now().UTC()}
+	if err := h.audit(c, auditOfflinePayment, cs.OrgID, cs.ID, map[string]any{
+		"reference": p.Reference, "amount": p.Amount, "currency": p.Currency, "note": req.Note, "tier": st.Tier}); err != nil {
+		return err
+	}
+	if err := h.Temporal.SignalWorkflow(ctx, schemas.CaseWorkflowID(cs.ID), "", schemas.SignalPaymentConfirmed, p); err != nil {
+		return fmt.Errorf("%w: signal payment: %w", errUnavailable, err)
+	}
+	if st, ok := h.settle(ctx, cs.ID, p.At); ok && st.Payment != nil {
+		return c.JSON(http.StatusOK, map[string]any{"case_id": cs.ID, "payment": st.Payment, "phase": st.Phase})
+	}
+	return c.JSON(http.StatusAccepted, map[string]any{"case_id": cs.ID, "payment": p, "status": "confirming"})
+}

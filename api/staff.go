@@ -1,0 +1,50 @@
+package api
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/google/uuid"
+	"github.com/labstack/echo/v4"
+
+	"github.com/lexflow/lexflow/internal/auth"
+	"github.com/lexflow/lexflow/store"
+)
+
+// Staff scope: a staff token without an organization is the operator's own support,
+// billing or admin staff and acts on every tenant; one with an organization is a firm's
+// own desk and acts only on that organization's cases. Every staff action that changes
+// something, or reads a case's tickets, is written to the audit log. The README's
+// "Staff scope" table says the same.
+
+// inScope reports whether staff member id may act on the cases of organization org.
+func inScope(id auth.Identity, org string) bool {
+	return id.Org == "" || id.Org == org
+}
+
+// staffCase returns the case of the route's :id if the calling staff member's scope
+// covers it; a case out of scope is as absent as a missing one, 404.
+func (h *Handlers) staffCase(c echo.Context) (store.Case, error) {
+	id := c.Param("id")
+	if _, err := uuid.Parse(id); err != nil {
+		return store.Case{}, problemf(store.ErrNotFound, "no case "+id)
+	}
+	cs, err := h.Store.GetCase(c.Request().Context(), id)
+	if errors.Is(err, store.ErrNotFound) || (err == nil && !inScope(identity(c), cs.OrgID)) {
+		return store.Case{}, problemf(store.ErrNotFound, "no case "+id)
+	}
+	if err != nil {
+		return store.Case{}, fmt.Errorf("%w: read case: %w", errUnavailable, err)
+	}
+	return cs, nil
+}
+
+// requireOperator lets through only staff without an organization: the routes it
+// guards act on every tenant at once (a prompts reload) or on tenants no organization
+// owns (a user's own subscription).
+func requireOperator(c echo.Context, what string) error {
+	if identity(c).Org != "" {
+		return problemf(errForbidden, what+" is for the operator's staff (a token without an organization)")
+	}
+	return nil
+}

@@ -1,0 +1,88 @@
+package api
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/lexflow/lexflow/internal/payments"
+	"github.com/lexflow/lexflow/schemas"
+	"github.com/lexflow/lexflow/store"
+)
+
+// errBadWebhook is a webhook that is not signed with our secret, is stale, or does not
+// match the checkout it names.
+var errBadWebhook = errors.New("bad webhook")
+
+// maxWebhook bounds a webhook's body; Stripe's checkout events are a few kilobytes.
+const maxWebhook = 64 << 10
+
+// paymentWebhook applies the payment provider's event. It answers 400 unless the event
+// is signed with LEXFLOW_PAYMENTS_WEBHOOK_SECRET within the tolerance and names an open
+// checkout with the same case, amount and currency; then the checkout is marked paid
+// by the event (the first event to do so wins, so a replayed or second event changes
+// nothing) and the case gets payment-confirmed; the answer waits, a bounded time, until
+// the case has handled it. A failure to reach the case answers 503, so the provider
+// delivers the event again.
+func (h *Handlers) paymentWebhook(c echo.Context) error {
+	if len(h.WebhookSecret) == 0 {
+		return problemf(errUnavailable, "payments are not configured here (set LEXFLOW_PAYMENTS_WEBHOOK_SECRET)")
+	}
+	body, err := io.ReadAll(io.LimitReader(c.Request().Body, maxWebhook+1))
+	if err != nil || len(body) > maxWebhook {
+		return problemf(errBadWebhook, "the body is unreadable or larger than 64 KiB")
+	}
+	if err := payments.Verify(body, c.Request().Header.Get(payments.SignatureHeader), h.WebhookSecret, time.Now()); err != nil {
+		h.Log.Warn("Webhook refused", "error", err)
+		return problemf(errBadWebhook, err.Error())
+	}
+	ev, err := payments.ParseEvent(body)
+	if err != nil {
+		return problemf(errBadWebhook, err.Error())
+	}
+	if !ev.Paid() {
+		return c.JSON(http.StatusOK, map[string]any{"event": ev.ID, "status": "ignored"})
+	}
+	ctx := c.Request().Context()
+	session := ev.Data.Object
+	co, err := h.Store.GetCheckout(ctx, session.ID)
+	if errors.Is(err, store.ErrNotFound) {
+		return problemf(errBadWebhook, "no checkout "+session.ID)
+	}
+	if err != nil {
+		return fmt.Errorf("%w: read checkout: %w", errUnavailable, err)
+	}
+	if session.ClientReferenceID != co.CaseID || session.AmountTotal != co.Amount || session.Currency != co.Currency {
+		h.Log.Warn("Webhook does not match its checkout", "event", ev.ID, "checkout", co.ID)
+		return problemf(errBadWebhook, "the event's case, amount or currency is not the checkout's")
+	}
+	co, err = h.Store.MarkCheckoutPaid(ctx, co.ID, ev.ID, time.Now().UTC())
+	if err != nil {
+		return fmt.Errorf("%w: mark the checkout paid: %w", errUnavailable, err)
+	}
+	if co.EventID != ev.ID {
+		return c.JSON(http.StatusOK, map[string]any{"event": ev.ID, "status": "duplicate"})
+	}
+	st, err := h.caseState(ctx, co.CaseID)
+	switch {
+	case err != nil:
+		h.Log.Warn("Payment for a case whose workflow is not running: refund due", "case", co.CaseID, "checkout", co.ID)
+		return c.JSON(http.StatusOK, map[string]any{"event": ev.ID, "status": "case-not-running"})
+	case st.Payment != nil && st.Payment.Reference == co.ID:
+		return c.JSON(http.StatusOK, map[string]any{"event": ev.ID, "status": "applied"})
+	case st.Payment != nil || st.Phase != schemas.PhaseAwaitingPayment:
+		h.Log.Warn("Payment for a case with no payment due: refund due", "case", co.CaseID, "checkout", co.ID, "phase", st.Phase)
+		return c.JSON(http.StatusOK, map[string]any{"event": ev.ID, "status": "not-due"})
+	}
+	p := schemas.PaymentConfirmed{Reference: co.ID, Method: schemas.PaymentCheckout, Amount: co.Amount, Currency: co.Currency,
+		By: co.Provider, At: time.Now().UTC()}
+	if err := h.Temporal.SignalWorkflow(ctx, schemas.CaseWorkflowID(co.CaseID), "", schemas.SignalPaymentConfirmed, p); err != nil {
+		return fmt.Errorf("%w: signal payment: %w", errUnavailable, err)
+	}
+	h.settle(ctx, co.CaseID, p.At)
+	return c.JSON(http.StatusOK, map[string]any{"event": ev.ID, "status": "applied"})
+}

@@ -1,0 +1,41 @@
+package store
+
+import (
+	"context"
+	"time"
+)
+
+// AuditEntry is one staff action: who did what to which tenant's case, and when.
+type AuditEntry struct {
+	// ID makes recording idempotent: the same ID is stored once.
+	ID string    `json:"id"`
+	At time.Time `json:"at"`
+	// Actor is the staff member's subject, ActorOrg their organization ("" for the
+	// operator's own staff), Roles the roles their token held.
+	Actor    string   `json:"actor"`
+	ActorOrg string   `json:"actor_org,omitempty"`
+	Roles    []string `json:"roles"`
+	// Action names what was done, such as "case.resume" or "payment.offline".
+	Action string `json:"action"`
+	// OrgID is the tenant acted on, CaseID the case, if any.
+	OrgID  string         `json:"org_id,omitempty"`
+	CaseID string         `json:"case_id,omitempty"`
+	Detail map[string]any `json:"detail,omitempty"`
+}
+
+// AuditFilter selects audit entries: those of an organization or a case (empty means
+// any) recorded before a time (zero means now), at most Limit of them.
+type AuditFilter struct {
+	OrgID  string
+	CaseID string
+	Before time.Time
+	Limit  int
+}
+
+// Audit is the audit log of staff actions. Entries are never changed or removed.
+type Audit interface {
+	// RecordAudit stores e unless an entry with its ID exists.
+	RecordAudit(ctx context.Context, e AuditEntry) error
+	// ListAudit returns the entries f selects, newest first.
+	ListAudit(ctx context.Context, f AuditFilter) ([]AuditEntry, error)
+}

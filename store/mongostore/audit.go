@@ -1,0 +1,71 @@
+package mongostore
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
+
+	"github.com/lexflow/lexflow/store"
+)
+
+// auditDoc is an audit entry as stored.
+type auditDoc struct {
+	ID       string    `bson:"_id"`
+	At       time.Time `bson:"at"`
+	Actor    string    `bson:"actor"`
+	ActorOrg string    `bson:"actor_org,omitempty"`
+	Roles    []string  `bson:"roles"`
+	Action   string    `bson:"action"`
+	OrgID    string    `bson:"org_id,omitempty"`
+	CaseID   string    `bson:"case_id,omitempty"`
+	Detail   bson.M    `bson:"detail,omitempty"`
+}
+
+// RecordAudit inserts e unless an entry with its ID exists.
+func (s *Store) RecordAudit(ctx context.Context, e store.AuditEntry) error {
+	d := auditDoc{ID: e.ID, At: e.At.UTC(), Actor: e.Actor, ActorOrg: e.ActorOrg, Roles: e.Roles,
+		Action: e.Action, OrgID: e.OrgID, CaseID: e.CaseID, Detail: e.Detail}
+	if _, err := s.audit.InsertOne(ctx, d); err != nil && !mongo.IsDuplicateKeyError(err) {
+		return fmt.Errorf("record audit entry: %w", err)
+	}
+	return nil
+}
+
+// ListAudit returns the entries f selects, newest first.
+func (s *Store) ListAudit(ctx context.Context, f store.AuditFilter) ([]store.AuditEntry, error) {
+	filter := bson.M{}
+	if f.OrgID != "" {
+		filter["org_id"] = f.OrgID
+	}
+	if f.CaseID != "" {
+		filter["case_id"] = f.CaseID
+	}
+	if !f.Before.IsZero() {
+		filter["at"] = bson.M{"$lt": f.Before.UTC()}
+	}
+	opts := options.Find().SetSort(bson.D{{Key: "at", Value: -1}, {Key: "_id", Value: -1}})
+	if f.Limit > 0 {
+		opts.SetLimit(int64(f.Limit))
+	}
+	cur, err := s.audit.Find(ctx, filter, opts)
+	if err != nil {
+		return nil, fmt.Errorf("list audit entries: %w", err)
+	}
+	var docs []auditDoc
+	if err := cur.All(ctx, &docs); err != nil {
+		return nil, fmt.Errorf("read audit entries: %w", err)
+	}
+	out := make([]store.AuditEntry, len(docs))
+	for i, d := range docs {
+		out[i] = store.AuditEntry{ID: d.ID, At: d.At, Actor: d.Actor, ActorOrg: d.ActorOrg, Roles: d.Roles,
+			Action: d.Action, OrgID: d.OrgID, CaseID: d.CaseID}
+		if d.Detail != nil {
+			out[i].Detail = plain(d.Detail).(map[string]any)
+		}
+	}
+	return out, nil
+}
