@@ -37,6 +37,8 @@ type Handlers struct {
 	// lists it as stuck.
 	UserWait   time.Duration
 	StuckAfter time.Duration
+	// TurnTimeout is the deadline of each chat turn of the cases this API starts.
+	TurnTimeout time.Duration
 	// Dev serves the dev-only routes of the route table.
 	Dev bool
 	// CasesPerDay bounds the cases a user opens in a UTC day, OrgCasesPerDay those of

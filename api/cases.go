@@ -90,7 +90,7 @@ func (h *Handlers) createCase(c echo.Context) error {
 		WorkflowIDConflictPolicy: enums.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING,
 	}, schemas.CaseWorkflow, schemas.CaseInput{
 		CaseID: caseID, UserID: who.Subject, OrgID: who.Org, Language: stored.Language, MaxSteps: h.MaxSteps,
-		Description: stored.Description, UserWait: h.UserWait,
+		Description: stored.Description, UserWait: h.UserWait, TurnTimeout: h.TurnTimeout,
 	})
 	if err != nil {
 		return fmt.Errorf("%w: start case workflow: %w", errUnavailable, err)

@@ -60,6 +60,8 @@ type Config struct {
 	// StuckAfter is how long a case may work without progress before support lists it
 	// as stuck.
 	StuckAfter time.Duration
+	// TurnTimeout is a chat turn's deadline.
+	TurnTimeout time.Duration
 	// CasesPerDay bounds the cases one user opens in a UTC day, OrgCasesPerDay those of
 	// one organization; 0 means no bound.
 	CasesPerDay    int
@@ -109,6 +111,7 @@ var Vars = []Var{
 	{"SEARXNG_URL", "", "SearXNG instance for web_search and lex_search (JSON format enabled); empty means those tools are not offered"},
 	{"LEXFLOW_BLOB_DIR", "", "root of the local blob store that keeps draft PDFs (`cases/<id>/drafts/<name>/rev-<n>.pdf`); empty means LEXFLOW_DATA_DIR/blobs"},
 	{"LEXFLOW_USER_WAIT", "24h", "how long a case escalated to the client waits for their answer before it opens a support ticket"},
+	{"LEXFLOW_TURN_TIMEOUT", "10m", "a chat turn's deadline: past it the turn stops the step it waits for (a model call, a tool being retried) and ends with what it has, saying so; fixed for a case when it starts"},
 	{"LEXFLOW_STUCK_AFTER", "15m", "how long a case may work without progress before `GET /v1/support/cases?status=stuck` lists it"},
 	{"LEXFLOW_PROMPTS_DIR", "", "directory of the system prompt files (`<role>.<lang>.md`); empty means the copies built into the binary from `prompts/`"},
 	{"LEXFLOW_CASES_PER_DAY", "50", "cases one user (organization and subject) may open in a UTC day, counted in the store across API replicas; 0 means no limit"},
@@ -186,7 +189,7 @@ func FromEnv() (Config, error) {
 	for _, d := range []struct {
 		name string
 		to   *time.Duration
-	}{{"LEXFLOW_USER_WAIT", &c.UserWait}, {"LEXFLOW_STUCK_AFTER", &c.StuckAfter}} {
+	}{{"LEXFLOW_USER_WAIT", &c.UserWait}, {"LEXFLOW_STUCK_AFTER", &c.StuckAfter}, {"LEXFLOW_TURN_TIMEOUT", &c.TurnTimeout}} {
 		if *d.to, err = time.ParseDuration(get(d.name)); err != nil || *d.to <= 0 {
 			return c, fmt.Errorf("%s: want a positive duration such as 30m, got %q", d.name, get(d.name))
 		}

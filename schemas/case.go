@@ -45,6 +45,8 @@ type CaseInput struct {
 	// UserWait is how long the case waits for the client's answer to the escalation
 	// ladder's question before it opens a support ticket.
 	UserWait time.Duration `json:"user_wait"`
+	// TurnTimeout is each chat turn's deadline (ChatTurnInput.Timeout).
+	TurnTimeout time.Duration `json:"turn_timeout,omitempty"`
 	// State is carried over by continue-as-new; nil on a new case.
 	State *CaseState `json:"state,omitempty"`
 }

@@ -1,6 +1,9 @@
 package schemas
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"time"
+)
 
 // SendMessageRequest is the argument of the send-message update.
 type SendMessageRequest struct {
@@ -37,7 +40,13 @@ type ChatTurnInput struct {
 	Pending *Escalation `json:"pending,omitempty"`
 	// EscalationN numbers an escalation this turn starts.
 	EscalationN int `json:"escalation_n"`
+	// Timeout is the turn's deadline, from its start: past it the turn stops what it
+	// is waiting for and ends with what it has. 0 means DefaultTurnTimeout.
+	Timeout time.Duration `json:"timeout,omitempty"`
 }
+
+// DefaultTurnTimeout is a turn's deadline unless LEXFLOW_TURN_TIMEOUT says otherwise.
+const DefaultTurnTimeout = 10 * time.Minute
 
 // TurnResult answers one chat turn.
 type TurnResult struct {
@@ -47,8 +56,11 @@ type TurnResult struct {
 	Sources   []Source  `json:"sources"`
 	Phase     string    `json:"phase"`
 	Steps     int       `json:"steps"`
-	// Cancelled is set when the turn was cancelled between steps.
+	// Cancelled is set when the turn was cancelled; TimedOut when it reached its
+	// deadline. Either way the turn stopped what it was waiting for and ended with
+	// what it had.
 	Cancelled bool `json:"cancelled,omitempty"`
+	TimedOut  bool `json:"timed_out,omitempty"`
 	// Citations are the legal citations of the reply, each checked against the corpus.
 	Citations []Citation `json:"citations"`
 	// Tier is set on the answers of the tiering phase.

@@ -2,6 +2,7 @@ package workflows
 
 import (
 	"encoding/json"
+	"errors"
 	"time"
 
 	"go.temporal.io/sdk/workflow"
@@ -13,7 +14,9 @@ import (
 // ChatTurn runs one chat turn as a child of the Case workflow: it records the user's
 // message, runs the tool loop (each model call and each tool call an activity), checks
 // the answer's legal citations against the corpus, marking those it cannot verify, and
-// records the tool calls and the answer. A cancel signal stops it between steps.
+// records the tool calls and the answer. A cancel signal, or the turn's deadline,
+// stops the step it is waiting for (an activity being retried is cancelled) and ends
+// the turn with what it has.
 func ChatTurn(ctx workflow.Context, in schemas.ChatTurnInput) (schemas.TurnResult, error) {
 	workflow.GetLogger(ctx).Info(tools.EnabledLine(in.Selection.Tools), "TurnID", in.TurnID)
 	sctx := workflow.WithActivityOptions(ctx, storeOptions)
@@ -24,7 +27,18 @@ func ChatTurn(ctx workflow.Context, in schemas.ChatTurnInput) (schemas.TurnResul
 	if err != nil {
 		return schemas.TurnResult{}, err
 	}
-	res, err := RunTurn(in, &activityExecutor{ctx: ctx, in: in, cancel: workflow.GetSignalChannel(ctx, schemas.SignalCancelTurn)})
+	exec := &activityExecutor{ctx: ctx, in: in, cancel: workflow.GetSignalChannel(ctx, schemas.SignalCancelTurn)}
+	if workflow.GetVersion(ctx, changeTurnDeadline, workflow.DefaultVersion, 1) >= 1 {
+		timeout := in.Timeout
+		if timeout <= 0 {
+			timeout = schemas.DefaultTurnTimeout
+		}
+		tctx, stopTimer := workflow.WithCancel(ctx)
+		defer stopTimer()
+		exec.timeout = timeout
+		exec.deadline = workflow.NewTimerWithOptions(tctx, timeout, workflow.TimerOptions{Summary: "Turn deadline"})
+	}
+	res, err := RunTurn(in, exec)
 	if err != nil {
 		return schemas.TurnResult{}, err
 	}
@@ -45,8 +59,10 @@ func ChatTurn(ctx workflow.Context, in schemas.ChatTurnInput) (schemas.TurnResul
 // runs the same loop in-process to measure what Temporal adds.
 type TurnExecutor interface {
 	Now() time.Time
-	// Cancelled reports whether the turn has been asked to stop.
-	Cancelled() bool
+	// Stopped says why the turn must stop: StopCancelled, StopDeadline, or "" to go on.
+	Stopped() string
+	// Timeout is the turn's deadline, which the timed-out reply names.
+	Timeout() time.Duration
 	CallModel(req schemas.ModelRequest) (schemas.ModelResponse, error)
 	// RunTool runs a tool with its decoded arguments and returns its JSON result.
 	RunTool(tool *tools.Tool, args any) (json.RawMessage, error)
@@ -56,29 +72,85 @@ type TurnExecutor interface {
 	OpenTicket(in schemas.SupportTicketInput) (schemas.TicketResult, error)
 }
 
+// Why a turn stops early.
+const (
+	StopCancelled = "cancelled"
+	StopDeadline  = "deadline"
+)
+
+// errStopped is a step abandoned because the turn was cancelled or reached its
+// deadline; the loop ends the turn instead of treating it as a failure.
+var errStopped = errors.New("the turn stopped")
+
 // activityExecutor runs a turn's steps as activities and child workflows of the turn.
+// With a deadline (turns since changeTurnDeadline) it waits for each step, the
+// cancel signal and the deadline at once, and cancels the step when either of the
+// others comes first; without one it checks the cancel signal between steps only.
 type activityExecutor struct {
 	ctx       workflow.Context
 	in        schemas.ChatTurnInput
 	cancel    workflow.ReceiveChannel
 	cancelled bool
+	deadline  workflow.Future
+	timeout   time.Duration
+	expired   bool
 }
 
 func (e *activityExecutor) Now() time.Time { return workflow.Now(e.ctx) }
 
-func (e *activityExecutor) Cancelled() bool {
+func (e *activityExecutor) Timeout() time.Duration { return e.timeout }
+
+func (e *activityExecutor) Stopped() string {
 	for e.cancel.ReceiveAsync(nil) {
 		e.cancelled = true
 	}
-	return e.cancelled
+	if e.deadline != nil && e.deadline.IsReady() {
+		e.expired = true
+	}
+	switch {
+	case e.cancelled:
+		return StopCancelled
+	case e.expired:
+		return StopDeadline
+	}
+	return ""
+}
+
+// await starts a step with a context it can cancel and waits for its result into out,
+// or, with a deadline, for the cancel signal or the deadline, whichever comes first;
+// then it cancels the step and returns errStopped.
+func (e *activityExecutor) await(start func(ctx workflow.Context) workflow.Future, out any) error {
+	if e.deadline == nil {
+		return start(e.ctx).Get(e.ctx, out)
+	}
+	if e.Stopped() != "" {
+		return errStopped
+	}
+	ctx, cancel := workflow.WithCancel(e.ctx)
+	f := start(ctx)
+	var err error
+	done := false
+	sel := workflow.NewSelector(e.ctx)
+	sel.AddFuture(f, func(f workflow.Future) { err, done = f.Get(e.ctx, out), true })
+	sel.AddReceive(e.cancel, func(c workflow.ReceiveChannel, _ bool) { c.Receive(e.ctx, nil); e.cancelled = true })
+	sel.AddFuture(e.deadline, func(workflow.Future) { e.expired = true })
+	for !done && !e.cancelled && !e.expired {
+		sel.Select(e.ctx)
+	}
+	if done {
+		return err
+	}
+	cancel()
+	return errStopped
 }
 
 func (e *activityExecutor) CallModel(req schemas.ModelRequest) (schemas.ModelResponse, error) {
 	var resp schemas.ModelResponse
 	opts := modelOptions
 	opts.Summary = "Model call (" + string(req.Role) + ")"
-	ctx := workflow.WithActivityOptions(e.ctx, opts)
-	err := workflow.ExecuteActivity(ctx, modelActs.CallModel, req).Get(ctx, &resp)
+	err := e.await(func(ctx workflow.Context) workflow.Future {
+		return workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, opts), modelActs.CallModel, req)
+	}, &resp)
 	return resp, err
 }
 
@@ -86,14 +158,17 @@ func (e *activityExecutor) RunTool(tool *tools.Tool, args any) (json.RawMessage,
 	var out json.RawMessage
 	if tool.Workflow != "" {
 		id, input := childTools[tool.Workflow](args, e.in)
-		ctx := workflow.WithChildOptions(e.ctx, workflow.ChildWorkflowOptions{WorkflowID: id, StaticSummary: "Tool " + tool.Name})
-		err := workflow.ExecuteChildWorkflow(ctx, tool.Workflow, input).Get(ctx, &out)
+		opts := workflow.ChildWorkflowOptions{WorkflowID: id, StaticSummary: "Tool " + tool.Name}
+		err := e.await(func(ctx workflow.Context) workflow.Future {
+			return workflow.ExecuteChildWorkflow(workflow.WithChildOptions(ctx, opts), tool.Workflow, input)
+		}, &out)
 		return out, err
 	}
 	opts := tool.Policy.Options()
 	opts.Summary = "Tool " + tool.Name
-	ctx := workflow.WithActivityOptions(e.ctx, opts)
-	err := workflow.ExecuteActivity(ctx, tool.Activity, args).Get(ctx, &out)
+	err := e.await(func(ctx workflow.Context) workflow.Future {
+		return workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, opts), tool.Activity, args)
+	}, &out)
 	return out, err
 }
 
@@ -101,8 +176,9 @@ func (e *activityExecutor) Consult(args schemas.ConsultReasonerArgs) (schemas.Co
 	var res schemas.ConsultReasonerResult
 	opts := toolOptions(schemas.ToolConsultReasoner)
 	opts.Summary = "Escalation: consult the reasoner"
-	ctx := workflow.WithActivityOptions(e.ctx, opts)
-	err := workflow.ExecuteActivity(ctx, modelActs.ConsultReasoner, args).Get(ctx, &res)
+	err := e.await(func(ctx workflow.Context) workflow.Future {
+		return workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, opts), modelActs.ConsultReasoner, args)
+	}, &res)
 	return res, err
 }
 

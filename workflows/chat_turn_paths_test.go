@@ -2,6 +2,7 @@ package workflows
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -164,21 +165,70 @@ func TestChatTurnFollowsTheReasonersAdvice(t *testing.T) {
 	}
 }
 
-func TestChatTurnCancelledBetweenSteps(t *testing.T) {
+func TestChatTurnCancelStopsTheRunningStep(t *testing.T) {
 	model := &scriptedModel{replies: []schemas.ModelResponse{callTool(schemas.ToolGetCaseDetails, `{}`), {Content: "never asked"}}}
 	in := turnIn
 	in.Language = "ro"
 	res := run(t, in, model, func(t *testing.T, env *testsuiteEnv) {
 		env.OnActivity(casesActs.GetCaseDetails, mock.Anything, mock.Anything).
-			Return(schemas.GetCaseDetailsResult{Status: "success"}, nil).After(5 * time.Second)
+			Return(schemas.GetCaseDetailsResult{Status: "success"}, nil).After(5 * time.Minute)
 		env.RegisterDelayedCallback(func() { env.SignalWorkflow(schemas.SignalCancelTurn, nil) }, 2*time.Second)
 	})
 	if !res.Cancelled || len(model.requests) != 1 {
 		t.Fatalf("cancelled=%v after %d model calls", res.Cancelled, len(model.requests))
 	}
-	// The step that was running finished; the answer says so, with its source.
-	if res.Reply != "Tura a fost anulată înainte de a se încheia.\n\nSurse: get_case_details" {
-		t.Errorf("reply = %q", res.Reply)
+	// The step that was running was cancelled: nothing came of it.
+	if res.Reply != "Tura a fost anulată înainte de a se încheia." || res.ToolsUsed[0].Status != schemas.ToolFailed {
+		t.Errorf("reply = %q, tool use %+v", res.Reply, res.ToolsUsed[0])
+	}
+}
+
+// TestChatTurnCancelStopsRetries: a cancel that arrives while a tool's activity is
+// being retried stops the retries at once; the ladder is not climbed.
+func TestChatTurnCancelStopsRetries(t *testing.T) {
+	model := &scriptedModel{replies: []schemas.ModelResponse{callTool(schemas.ToolUpdateCaseDetails, `{"updates":{"summary.current":"x"}}`), {Content: "never asked"}}}
+	var attempts int
+	var stoppedAt time.Duration
+	res := run(t, turnIn, model, func(t *testing.T, env *testsuiteEnv) {
+		start := env.Now()
+		env.OnActivity(casesActs.UpdateCaseDetails, mock.Anything, mock.Anything).Return(
+			func(context.Context, schemas.UpdateCaseDetailsArgs) (schemas.StatusResult, error) {
+				attempts++
+				return schemas.StatusResult{}, errors.New("store unreachable")
+			})
+		env.OnActivity(transcriptActs.RecordTurn, mock.Anything, mock.Anything).Return(
+			func(context.Context, schemas.RecordTurn) error { stoppedAt = env.Now().Sub(start); return nil }).Once()
+		env.RegisterDelayedCallback(func() { env.SignalWorkflow(schemas.SignalCancelTurn, nil) }, 1500*time.Millisecond)
+	})
+	if !res.Cancelled || res.Escalation != nil || attempts > 2 || stoppedAt > 2*time.Second {
+		t.Errorf("cancelled=%v escalation=%+v after %d attempts, stopped at %v", res.Cancelled, res.Escalation, attempts, stoppedAt)
+	}
+}
+
+// TestChatTurnDeadline: a turn that reaches its deadline stops the step it waits for
+// and ends with what it has, saying so.
+func TestChatTurnDeadline(t *testing.T) {
+	model := &scriptedModel{replies: []schemas.ModelResponse{
+		callTool(schemas.ToolGetCaseDetails, `{}`),
+		callTool(schemas.ToolGetCaseDetails, `{"case_id": "c1"}`),
+		{Content: "never asked"},
+	}}
+	in := turnIn
+	in.Timeout = 90 * time.Second
+	calls := 0
+	res := run(t, in, model, func(t *testing.T, env *testsuiteEnv) {
+		env.OnActivity(casesActs.GetCaseDetails, mock.Anything, mock.Anything).Return(
+			func(context.Context, schemas.GetCaseDetailsArgs) (schemas.GetCaseDetailsResult, error) {
+				calls++
+				return schemas.GetCaseDetailsResult{Status: "success", CaseDetails: map[string]any{"summary": "deposit"}}, nil
+			}).After(time.Minute)
+	})
+	want := "This turn reached its time limit (90 s) and was stopped; here is what it had done. Please ask again to continue.\n\nSources: get_case_details"
+	if !res.TimedOut || res.Cancelled || res.Reply != want || len(model.requests) != 2 {
+		t.Fatalf("timed out=%v, reply %q after %d model calls", res.TimedOut, res.Reply, len(model.requests))
+	}
+	if res.ToolsUsed[0].Status != schemas.ToolOK || res.ToolsUsed[1].Status != schemas.ToolFailed {
+		t.Errorf("tools used: %+v", res.ToolsUsed)
 	}
 }
 

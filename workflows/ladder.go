@@ -31,12 +31,15 @@ func (t *turn) escalate(f *failedCall) string {
 			tools.Clip(t.in.Message, 500), f.tool.Name, esc.Args, f.reason, strings.Join(toolNames(t.offered), ", ")),
 		SpecificQuestion: "How should the assistant proceed?",
 	})
+	if t.exec.Stopped() != "" {
+		return tools.Failed(f.tool.Name, f.reason)
+	}
 	if err == nil && consult.Status == schemas.ResultSuccess {
 		advice, esc.Advice = parseAdvice(consult.Response), tools.Clip(consult.Response, tools.SummaryChars)
 	}
 	if advice.Action == schemas.AdviceRetry || advice.Action == schemas.AdviceUseTool {
 		esc.Rung = schemas.RungAdvice
-		if text, ok := t.follow(advice, f); ok {
+		if text, ok := t.follow(advice, f); ok || t.exec.Stopped() != "" {
 			return text
 		}
 	}
@@ -95,6 +98,12 @@ func (t *turn) answerPending() error {
 	t.res.ToolsUsed = append(t.res.ToolsUsed, use)
 	if reason == "" && err == nil {
 		t.msgs[0].Content += fmt.Sprintf("\n\n[%s was run again after this message. Result:\n%s]", p.Tool, text)
+		return nil
+	}
+	if t.exec.Stopped() != "" {
+		// The retry was stopped, not failed: the loop ends the turn, and the question
+		// stands, so the case waits for the client again.
+		t.res.Escalation = &p
 		return nil
 	}
 	lw := caseWordsFor(t.in.Language)

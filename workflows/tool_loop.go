@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"time"
 
 	"go.temporal.io/sdk/temporal"
 
@@ -64,9 +65,8 @@ func (t *turn) run() (schemas.TurnResult, error) {
 	}
 	maxSteps := max(t.in.MaxSteps, 1)
 	for step := 1; step <= maxSteps; step++ {
-		if t.exec.Cancelled() {
-			t.res.Cancelled = true
-			return t.finish(t.words.cancelled), nil
+		if why := t.exec.Stopped(); why != "" {
+			return t.stop(why), nil
 		}
 		req := schemas.ModelRequest{
 			Role: schemas.ModelAssistant, CaseID: t.in.CaseID, TurnNo: t.in.TurnNo, Language: t.in.Language,
@@ -77,6 +77,9 @@ func (t *turn) run() (schemas.TurnResult, error) {
 			req.Tools = toolNames(t.offered)
 		}
 		resp, err := t.exec.CallModel(req)
+		if why := t.exec.Stopped(); err != nil && why != "" {
+			return t.stop(why), nil
+		}
 		if err != nil {
 			return t.res, fmt.Errorf("model call %d: %w", step, err)
 		}
@@ -112,9 +115,31 @@ func (t *turn) run() (schemas.TurnResult, error) {
 			if t.halt != "" {
 				return t.finish(t.halt), nil
 			}
+			if why := t.exec.Stopped(); why != "" {
+				return t.stop(why), nil
+			}
 		}
 	}
 	return t.finish(""), nil
+}
+
+// stop ends a turn that was cancelled or reached its deadline, with what it has: the
+// tools it ran and their sources, and a reply that says why it stopped.
+func (t *turn) stop(why string) schemas.TurnResult {
+	if why == StopCancelled {
+		t.res.Cancelled = true
+		return t.finish(t.words.cancelled)
+	}
+	t.res.TimedOut = true
+	return t.finish(fmt.Sprintf(t.words.timedOut, minutes(t.exec.Timeout())))
+}
+
+// minutes writes a deadline as people say it: "10 min", or "90 s" below whole minutes.
+func minutes(d time.Duration) string {
+	if d >= time.Minute && d%time.Minute == 0 {
+		return fmt.Sprintf("%d min", d/time.Minute)
+	}
+	return fmt.Sprintf("%d s", d/time.Second)
 }
 
 // call runs one tool call and returns the text the model is shown. stop is set when an
@@ -153,7 +178,7 @@ func (t *turn) call(call schemas.ToolCall) (text string, stop bool) {
 	}
 	args, typed := p.args, p.typed
 	text, err := t.run1(tool, typed, &use)
-	if err != nil && tool.Ladder.Reasoner {
+	if err != nil && tool.Ladder.Reasoner && t.exec.Stopped() == "" {
 		t.failed = &failedCall{tool: tool, args: args, reason: use.Error}
 	}
 	if use.Status == schemas.ToolOK && tool.Name == schemas.ToolCreateSupportTicket {

@@ -11,4 +11,9 @@ const (
 	// arrives is handled at once rather than after them (a settle update among them
 	// may be waiting for it).
 	changeSignalsInMainLoop = "signals-in-main-loop"
+
+	// changeTurnDeadline (version 1): a ChatTurn has a deadline timer
+	// (ChatTurnInput.Timeout), and the cancel signal or the deadline cancels the step
+	// the turn waits for, where before a cancel waited for the step to finish.
+	changeTurnDeadline = "turn-deadline"
 )

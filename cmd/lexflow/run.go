@@ -136,7 +136,7 @@ func serveAPI(ctx context.Context, cfg config.Config, b *backends, log *slog.Log
 	}
 	e := api.New(&api.Handlers{Temporal: b.tc, Store: b.st, Auth: sign, Prompts: b.lib, TaskQueue: cfg.TaskQueue,
 		MaxSteps: cfg.MaxSteps, Unavailable: cfg.Unavailable(tools.NeedsSearXNG), Log: log,
-		Blobs: b.blobs, UserWait: cfg.UserWait, StuckAfter: cfg.StuckAfter, Dev: dev,
+		Blobs: b.blobs, UserWait: cfg.UserWait, StuckAfter: cfg.StuckAfter, TurnTimeout: cfg.TurnTimeout, Dev: dev,
 		CasesPerDay: cfg.CasesPerDay, OrgCasesPerDay: cfg.OrgCasesPerDay,
 		RequestsPerMinute: cfg.RequestsPerMinute, OrgRequestsPerMinute: cfg.OrgRequestsPerMinute,
 		Payments: provider, Prices: cfg.Prices, WebhookSecret: webhookSecret, PublicURL: cfg.PublicURL})

@@ -161,7 +161,9 @@ type directExecutor struct {
 
 func (e directExecutor) Now() time.Time { return time.Now() }
 
-func (e directExecutor) Cancelled() bool { return false }
+func (e directExecutor) Stopped() string { return "" }
+
+func (e directExecutor) Timeout() time.Duration { return 0 }
 
 func (e directExecutor) CallModel(req schemas.ModelRequest) (schemas.ModelResponse, error) {
 	return e.model.CallModel(e.ctx, req)

@@ -82,8 +82,9 @@ func TestWorkerKilledMidTurn(t *testing.T) {
 	}
 }
 
-// TestCancelRunningTurn cancels a turn while its tool call runs: the call finishes, the
-// loop stops before the next model call, and the client gets a cancelled answer.
+// TestCancelRunningTurn cancels a turn while its tool call runs: the call is cancelled
+// without waiting for it, no further model call is made, and the client gets a
+// cancelled answer.
 func TestCancelRunningTurn(t *testing.T) {
 	queue := s.UseQueue(t, "e2e-cancel")
 	s.StartHelperWorker(t, queue, 3*time.Second)
@@ -110,5 +111,8 @@ func TestCancelRunningTurn(t *testing.T) {
 	}
 	if reply := a.R.Body["reply"].(string); !strings.HasPrefix(reply, "The turn was cancelled") {
 		t.Errorf("reply = %q", reply)
+	}
+	if used := stack.ToolsUsed(a.R); len(used) != 1 || used[0]["status"] != schemas.ToolFailed {
+		t.Errorf("tools used = %v, want the cancelled call, failed", used)
 	}
 }
