@@ -2,6 +2,8 @@ package api
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"net/http"
@@ -26,8 +28,10 @@ type SendMessageRequest struct {
 }
 
 // sendMessage runs one chat turn through the case workflow's send-message update and
-// answers with the turn's result. An Idempotency-Key header becomes the update ID, so a
-// retried request gets the same turn's answer instead of running a second turn.
+// answers with the turn's result. An Idempotency-Key header, scoped to the caller and
+// the case, makes a retried request get the same turn's answer instead of running a
+// second turn: within a workflow run it is the update's ID, which Temporal
+// deduplicates, and the case remembers it for a day across continue-as-new.
 func (h *Handlers) sendMessage(c echo.Context) error {
 	cs, err := h.ownCase(c)
 	if err != nil {
@@ -50,19 +54,23 @@ func (h *Handlers) sendMessage(c echo.Context) error {
 	if err != nil {
 		return problemf(errInvalidInput, err.Error())
 	}
-	updateID, err := idempotencyKey(c)
+	key, err := idempotencyKey(c)
 	if err != nil {
 		return err
 	}
-	if updateID == "" {
-		updateID = uuid.NewString()
+	msg := schemas.SendMessageRequest{Message: req.Message, Selection: sel}
+	updateID := uuid.NewString()
+	if key != "" {
+		who := identity(c)
+		msg.IdempotencyKey = keyDigest(who.Org, who.Subject, cs.ID, key)
+		updateID = msg.IdempotencyKey
 	}
 	ctx := c.Request().Context()
 	handle, err := h.Temporal.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{
 		WorkflowID:   schemas.CaseWorkflowID(cs.ID),
 		UpdateID:     updateID,
 		UpdateName:   schemas.UpdateSendMessage,
-		Args:         []any{schemas.SendMessageRequest{Message: req.Message, Selection: sel}},
+		Args:         []any{msg},
 		WaitForStage: client.WorkflowUpdateStageCompleted,
 	})
 	var res schemas.TurnResult
@@ -72,6 +80,28 @@ func (h *Handlers) sendMessage(c echo.Context) error {
 	if err != nil {
 		return updateError(err)
 	}
+	if res.Repeated {
+		return h.repeatedTurn(c, res)
+	}
+	return c.JSON(http.StatusOK, res)
+}
+
+// keyDigest scopes an Idempotency-Key to its caller and case: the same key from
+// someone else, or for another case, is another request.
+func keyDigest(org, subject, caseID, key string) string {
+	sum := sha256.Sum256([]byte(strings.Join([]string{org, subject, caseID, key}, "\x00")))
+	return "idem-" + hex.EncodeToString(sum[:])
+}
+
+// repeatedTurn answers a request whose Idempotency-Key started a turn in an earlier
+// run of the case with that turn's result, read from the turn's workflow, and the
+// case's phase and status now.
+func (h *Handlers) repeatedTurn(c echo.Context, r schemas.TurnResult) error {
+	var res schemas.TurnResult
+	if err := h.Temporal.GetWorkflow(c.Request().Context(), r.TurnID, "").Get(c.Request().Context(), &res); err != nil {
+		return problemf(errConflict, "this Idempotency-Key started turn "+r.TurnID+", whose answer is no longer kept: see GET /v1/cases/{id}/messages")
+	}
+	res.Phase, res.Status = r.Phase, r.Status
 	return c.JSON(http.StatusOK, res)
 }
 
@@ -87,7 +117,7 @@ func updateError(err error) error {
 	case errors.As(err, &appErr) && appErr.Type() == schemas.ErrCaseClosed:
 		return problemf(errCaseClosed, appErr.Message())
 	case errors.As(err, &appErr) && appErr.Type() == schemas.ErrPaymentRequired:
-		return problemf(errPaymentRequired, appErr.Message()+"; POST /v1/cases/{id}/payment once paid")
+		return problemf(errPaymentRequired, appErr.Message()+"; pay through POST /v1/cases/{id}/checkout")
 	case errors.As(err, &appErr) && appErr.Type() == schemas.ErrCasePaused:
 		return problemf(errCasePaused, appErr.Message())
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):

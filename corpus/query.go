@@ -18,8 +18,11 @@ var QueryTables = []string{"legislatie", "jurisprudenta"}
 
 // Limits of a legal_sql query.
 const (
-	MaxRows       = 100
-	maxQueryChars = 10000
+	MaxRows = 100
+	// MaxResultBytes bounds the text of a query's values, all rows together: a query
+	// such as group_concat over a whole table is cut there, not carried whole.
+	MaxResultBytes = 4 << 20
+	maxQueryChars  = 10000
 	// DefaultQueryTimeout bounds one query; the database interrupts it then.
 	DefaultQueryTimeout = 5 * time.Second
 )
@@ -39,7 +42,8 @@ var ErrRefused = errors.New("query refused")
 type QueryResult struct {
 	Columns []string         `json:"columns"`
 	Rows    []map[string]any `json:"rows"`
-	// Truncated is set when the query had more than MaxRows rows.
+	// Truncated is set when the query had more than MaxRows rows or more than
+	// MaxResultBytes of text.
 	Truncated bool `json:"truncated"`
 }
 
@@ -84,8 +88,9 @@ func (s *Store) Query(ctx context.Context, query, table string, timeout time.Dur
 	if res.Columns, err = rows.Columns(); err != nil {
 		return QueryResult{}, err
 	}
+	size := 0
 	for rows.Next() {
-		if len(res.Rows) == MaxRows {
+		if len(res.Rows) == MaxRows || size >= MaxResultBytes {
 			res.Truncated = true
 			break
 		}
@@ -101,6 +106,13 @@ func (s *Store) Query(ctx context.Context, query, table string, timeout time.Dur
 		for i, v := range vals {
 			if b, ok := v.([]byte); ok {
 				v = string(b)
+			}
+			if text, ok := v.(string); ok {
+				if len(text) > MaxResultBytes-size {
+					text, res.Truncated = strings.ToValidUTF8(text[:max(MaxResultBytes-size, 0)], ""), true
+				}
+				size += len(text)
+				v = text
 			}
 			row[res.Columns[i]] = v
 		}

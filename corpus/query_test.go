@@ -35,6 +35,27 @@ func TestQueryReads(t *testing.T) {
 	}
 }
 
+// TestQueryBoundsResultBytes: a value built from a whole table (16 MB) is cut at
+// MaxResultBytes, and so are many rows of full texts together.
+func TestQueryBoundsResultBytes(t *testing.T) {
+	ctx := context.Background()
+	res, err := db.Query(ctx, `SELECT group_concat(text) || group_concat(text) AS everything FROM legislatie`, "legislatie", DefaultQueryTimeout)
+	if err != nil || len(res.Rows) != 1 || !res.Truncated {
+		t.Fatalf("group_concat: %d rows, truncated %v, %v", len(res.Rows), res.Truncated, err)
+	}
+	if n := len(res.Rows[0]["everything"].(string)); n > MaxResultBytes || n < MaxResultBytes-4 {
+		t.Errorf("the value has %d bytes, want MaxResultBytes (%d)", n, MaxResultBytes)
+	}
+	res, err = db.Query(ctx, `SELECT text || text || text || text || text || text || text || text AS t FROM legislatie ORDER BY length(text) DESC`, "legislatie", DefaultQueryTimeout)
+	size := 0
+	for _, r := range res.Rows {
+		size += len(r["t"].(string))
+	}
+	if err != nil || size > MaxResultBytes || !res.Truncated {
+		t.Errorf("rows of texts: %d rows of %d bytes, truncated %v, %v", len(res.Rows), size, res.Truncated, err)
+	}
+}
+
 // TestHostileQueries runs every statement of testdata/hostile.sql: each is refused or
 // fails, and the database file is byte for byte what it was.
 func TestHostileQueries(t *testing.T) {

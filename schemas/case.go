@@ -88,10 +88,28 @@ type CaseState struct {
 	// Settled are the stamps (Signal.At in Unix nanoseconds) of the latest signals the
 	// case has handled, newest last, for the settle update.
 	Settled []int64 `json:"settled,omitempty"`
+	// Keyed are the turns started with an idempotency key in the last KeyedTurnsFor,
+	// newest last: a request repeating a key gets the turn it started, even after the
+	// case continued as new (Temporal remembers update IDs within one run only).
+	Keyed []KeyedTurn `json:"keyed,omitempty"`
 }
 
 // MaxSettled is how many handled signals CaseState.Settled remembers.
 const MaxSettled = 16
+
+// KeyedTurn is a turn started by a request with an idempotency key.
+type KeyedTurn struct {
+	// Key is the API's digest of (organization, subject, case, Idempotency-Key).
+	Key    string    `json:"key"`
+	TurnID string    `json:"turn_id"`
+	At     time.Time `json:"at"`
+}
+
+// How long, and how many, keyed turns a case remembers.
+const (
+	KeyedTurnsFor = 24 * time.Hour
+	MaxKeyedTurns = 256
+)
 
 // CancelTurnResult answers the cancel-turn update.
 type CancelTurnResult struct {

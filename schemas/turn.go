@@ -11,6 +11,9 @@ type SendMessageRequest struct {
 	// Selection says which tools and context sources the turn uses; the API resolves
 	// it from the request's toggles, the defaults and the caller's roles.
 	Selection Selection `json:"selection"`
+	// IdempotencyKey, set by the API from the request's Idempotency-Key header, makes
+	// the message start at most one turn (see CaseState.Keyed).
+	IdempotencyKey string `json:"idempotency_key,omitempty"`
 }
 
 // Selection is the tools and context sources switched on for one turn.
@@ -70,6 +73,9 @@ type TurnResult struct {
 	// Escalation is set when a tool failure climbed the ladder to the client or to a
 	// support ticket.
 	Escalation *Escalation `json:"escalation,omitempty"`
+	// Repeated is set, with only TurnID, Phase and Status, when the message's
+	// idempotency key started TurnID earlier: the API answers with that turn's result.
+	Repeated bool `json:"repeated,omitempty"`
 }
 
 // ToolUse reports one tool call made during a turn.
@@ -85,6 +91,9 @@ type ToolUse struct {
 	// Rung is the escalation rung the call was made on: the call the reasoner advised,
 	// or the retry after the client's answer.
 	Rung string `json:"rung,omitempty"`
+	// ResultRef is the blob key of a large result's raw form; the model read a bounded
+	// text of it.
+	ResultRef string `json:"result_ref,omitempty"`
 }
 
 // Tool call statuses reported in ToolUse.

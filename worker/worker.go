@@ -54,11 +54,12 @@ func Register(r worker.Registry, d Deps) {
 	}
 }
 
-// Activities are the activity structs a worker registers, holding their dependencies.
+// Activities are the activity structs a worker registers, holding their dependencies,
+// and the ToolRunner that runs the tools among their methods.
 func Activities(d Deps) []any {
 	web := &activities.Web{SearXNG: d.SearXNG}
 	system := &activities.SystemPrompts{Library: d.Prompts, Versions: d.Store}
-	return []any{
+	acts := []any{
 		&activities.Cases{Store: d.Store},
 		&activities.Parties{Cases: d.Store, Parties: d.Store},
 		&activities.Transcript{Store: d.Store},
@@ -71,6 +72,7 @@ func Activities(d Deps) []any {
 		&activities.Enriched{Web: web, Corpus: d.Corpus, Reasoner: d.Models[schemas.ModelReasoner], Prompts: system},
 		&activities.Model{Clients: d.Models, Transcripts: d.Store, Memories: d.Store, Prompts: system},
 	}
+	return append(acts, activities.NewToolRunner(d.Blobs, acts...))
 }
 
 // RegisterWorkflows registers Lexflow's workflows on r under their names in schemas: a

@@ -2,6 +2,7 @@ package workflows
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -21,6 +22,9 @@ func (w *caseWorkflow) validateMessage(req schemas.SendMessageRequest) error {
 	case n > schemas.MaxMessageChars:
 		return temporal.NewApplicationErrorWithOptions("message is too long", schemas.ErrInvalidMessage,
 			temporal.ApplicationErrorOptions{Details: []any{n, schemas.MaxMessageChars}})
+	}
+	if req.IdempotencyKey != "" && slices.ContainsFunc(w.state.Keyed, func(k schemas.KeyedTurn) bool { return k.Key == req.IdempotencyKey }) {
+		return nil // a repeated request: it gets its turn whatever the case's state now
 	}
 	return w.refusal()
 }
@@ -51,6 +55,9 @@ func (w *caseWorkflow) sendMessage(ctx workflow.Context, req schemas.SendMessage
 		return schemas.TurnResult{}, err
 	}
 	defer w.turnLock.Unlock()
+	if turn := w.keyedTurn(ctx, req.IdempotencyKey); turn != "" {
+		return schemas.TurnResult{TurnID: turn, Repeated: true, Phase: w.state.Phase, Status: w.state.Status}, nil
+	}
 	if err := w.refusal(); err != nil {
 		return schemas.TurnResult{}, err
 	}
@@ -62,6 +69,33 @@ func (w *caseWorkflow) sendMessage(ctx workflow.Context, req schemas.SendMessage
 	return w.runTurn(ctx, req)
 }
 
+// keyedTurn returns the turn that idempotency key started in the last
+// schemas.KeyedTurnsFor, or "", forgetting older ones.
+func (w *caseWorkflow) keyedTurn(ctx workflow.Context, key string) string {
+	now := workflow.Now(ctx)
+	w.state.Keyed = slices.DeleteFunc(w.state.Keyed, func(k schemas.KeyedTurn) bool { return now.Sub(k.At) > schemas.KeyedTurnsFor })
+	if key == "" {
+		return ""
+	}
+	for _, k := range w.state.Keyed {
+		if k.Key == key {
+			return k.TurnID
+		}
+	}
+	return ""
+}
+
+// rememberKey records that key started turn.
+func (w *caseWorkflow) rememberKey(ctx workflow.Context, key, turn string) {
+	if key == "" {
+		return
+	}
+	w.state.Keyed = append(w.state.Keyed, schemas.KeyedTurn{Key: key, TurnID: turn, At: workflow.Now(ctx)})
+	if n := len(w.state.Keyed); n > schemas.MaxKeyedTurns {
+		w.state.Keyed = w.state.Keyed[n-schemas.MaxKeyedTurns:]
+	}
+}
+
 // runTurn runs a ChatTurn child and moves the case as its escalation says.
 func (w *caseWorkflow) runTurn(ctx workflow.Context, req schemas.SendMessageRequest) (schemas.TurnResult, error) {
 	if err := w.waitOn(ctx, schemas.WaitingOnAgent); err != nil {
@@ -71,6 +105,7 @@ func (w *caseWorkflow) runTurn(ctx workflow.Context, req schemas.SendMessageRequ
 	n := w.state.Turns
 	id := schemas.TurnWorkflowID(w.state.CaseID, n)
 	w.state.LastTurn = id
+	w.rememberKey(ctx, req.IdempotencyKey, id)
 	in := schemas.ChatTurnInput{
 		CaseID: w.state.CaseID, UserID: w.state.UserID, OrgID: w.in.OrgID, TurnID: id, TurnNo: n,
 		Message: req.Message, Language: w.in.Language, MaxSteps: w.in.MaxSteps, Selection: req.Selection,

@@ -27,7 +27,8 @@ func ChatTurn(ctx workflow.Context, in schemas.ChatTurnInput) (schemas.TurnResul
 	if err != nil {
 		return schemas.TurnResult{}, err
 	}
-	exec := &activityExecutor{ctx: ctx, in: in, cancel: workflow.GetSignalChannel(ctx, schemas.SignalCancelTurn)}
+	exec := &activityExecutor{ctx: ctx, in: in, cancel: workflow.GetSignalChannel(ctx, schemas.SignalCancelTurn),
+		claimCheck: workflow.GetVersion(ctx, changeToolResultsClaimCheck, workflow.DefaultVersion, 1) >= 1}
 	if workflow.GetVersion(ctx, changeTurnDeadline, workflow.DefaultVersion, 1) >= 1 {
 		timeout := in.Timeout
 		if timeout <= 0 {
@@ -64,8 +65,9 @@ type TurnExecutor interface {
 	// Timeout is the turn's deadline, which the timed-out reply names.
 	Timeout() time.Duration
 	CallModel(req schemas.ModelRequest) (schemas.ModelResponse, error)
-	// RunTool runs a tool with its decoded arguments and returns its JSON result.
-	RunTool(tool *tools.Tool, args any) (json.RawMessage, error)
+	// RunTool runs a tool with its decoded arguments and returns the text the model
+	// reads of its result.
+	RunTool(tool *tools.Tool, args any) (schemas.ToolOutput, error)
 	// Consult asks the reasoner, the escalation ladder's first rung.
 	Consult(args schemas.ConsultReasonerArgs) (schemas.ConsultReasonerResult, error)
 	// OpenTicket opens a support ticket, the ladder's last rung.
@@ -94,6 +96,11 @@ type activityExecutor struct {
 	deadline  workflow.Future
 	timeout   time.Duration
 	expired   bool
+	// claimCheck runs activity tools through the RunTool activity, which formats and
+	// bounds the result itself (turns since changeToolResultsClaimCheck); calls counts
+	// them, naming their results' blob keys.
+	claimCheck bool
+	calls      int
 }
 
 func (e *activityExecutor) Now() time.Time { return workflow.Now(e.ctx) }
@@ -154,7 +161,7 @@ func (e *activityExecutor) CallModel(req schemas.ModelRequest) (schemas.ModelRes
 	return resp, err
 }
 
-func (e *activityExecutor) RunTool(tool *tools.Tool, args any) (json.RawMessage, error) {
+func (e *activityExecutor) RunTool(tool *tools.Tool, args any) (schemas.ToolOutput, error) {
 	var out json.RawMessage
 	if tool.Workflow != "" {
 		id, input := childTools[tool.Workflow](args, e.in)
@@ -162,14 +169,31 @@ func (e *activityExecutor) RunTool(tool *tools.Tool, args any) (json.RawMessage,
 		err := e.await(func(ctx workflow.Context) workflow.Future {
 			return workflow.ExecuteChildWorkflow(workflow.WithChildOptions(ctx, opts), tool.Workflow, input)
 		}, &out)
-		return out, err
+		return Format(tool, out), err
 	}
 	opts := tool.Policy.Options()
 	opts.Summary = "Tool " + tool.Name
+	if !e.claimCheck {
+		err := e.await(func(ctx workflow.Context) workflow.Future {
+			return workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, opts), tool.Activity, args)
+		}, &out)
+		return Format(tool, out), err
+	}
+	e.calls++
+	in := schemas.RunToolInput{Tool: tool.Name, Args: mustJSON(args), ResultKey: schemas.ToolResultKey(e.in.CaseID, e.in.TurnNo, e.calls, tool.Name)}
+	var res schemas.ToolOutput
 	err := e.await(func(ctx workflow.Context) workflow.Future {
-		return workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, opts), tool.Activity, args)
-	}, &out)
-	return out, err
+		return workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, opts), toolActs.RunTool, in)
+	}, &res)
+	return res, err
+}
+
+// Format is a tool's raw result as the model reads it, for results formatted outside
+// the RunTool activity: child workflows' small ones, and every tool's in turns before
+// changeToolResultsClaimCheck.
+func Format(tool *tools.Tool, raw json.RawMessage) schemas.ToolOutput {
+	text, failure := tool.Format(tool.Name, raw)
+	return schemas.ToolOutput{Text: text, Failure: failure, Bytes: len(raw)}
 }
 
 func (e *activityExecutor) Consult(args schemas.ConsultReasonerArgs) (schemas.ConsultReasonerResult, error) {

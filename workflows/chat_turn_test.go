@@ -3,6 +3,7 @@ package workflows
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -13,6 +14,7 @@ import (
 	tlog "go.temporal.io/sdk/log"
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/testsuite"
+	"go.temporal.io/sdk/workflow"
 
 	"github.com/lexflow/lexflow/activities"
 	"github.com/lexflow/lexflow/schemas"
@@ -34,7 +36,17 @@ func hasErrorType(err error, typ string) bool {
 
 type testsuiteEnv = testsuite.TestWorkflowEnvironment
 
+// newTurnEnv is a ChatTurn's test environment in which tools run on their own
+// activities, as turns did before changeToolResultsClaimCheck: the tests mock each
+// tool's activity. TestChatTurnClaimCheck covers the RunTool path.
 func newTurnEnv(t *testing.T) *testsuite.TestWorkflowEnvironment {
+	env := newTurnEnvWithRunTool(t)
+	env.OnGetVersion(changeToolResultsClaimCheck, workflow.DefaultVersion, 1).Return(workflow.DefaultVersion)
+	return env
+}
+
+// newTurnEnvWithRunTool is a ChatTurn's test environment as a turn starts today.
+func newTurnEnvWithRunTool(t *testing.T) *testsuite.TestWorkflowEnvironment {
 	t.Helper()
 	var s testsuite.WorkflowTestSuite
 	s.SetLogger(tlog.NewStructuredLogger(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))))
@@ -43,6 +55,7 @@ func newTurnEnv(t *testing.T) *testsuite.TestWorkflowEnvironment {
 	env.RegisterActivity(&activities.Transcript{})
 	env.RegisterActivity(&activities.Model{})
 	env.RegisterActivity(&activities.Research{})
+	env.RegisterActivity(&activities.ToolRunner{})
 	env.OnActivity(transcriptActs.RecordUserMessage, mock.Anything, mock.Anything).Return(nil)
 	env.OnActivity(researchActs.CheckCitations, mock.Anything, mock.Anything).Return(
 		func(_ context.Context, in schemas.CheckCitations) (schemas.CheckedReply, error) {
@@ -242,4 +255,38 @@ func TestChatTurnModelErrors(t *testing.T) {
 			t.Fatalf("result %+v, error %v after %d calls", res, err, calls)
 		}
 	})
+}
+
+// TestChatTurnClaimCheck: a turn runs an activity tool through RunTool, naming the
+// blob key of the call's result, and reports the reference of a large result.
+func TestChatTurnClaimCheck(t *testing.T) {
+	env := newTurnEnvWithRunTool(t)
+	model := &scriptedModel{replies: []schemas.ModelResponse{
+		callTool(schemas.ToolGetCaseDetails, `{}`),
+		callTool(schemas.ToolGetCaseDetails, `{}`),
+		{Content: "Done."},
+	}}
+	env.OnActivity(modelActs.CallModel, mock.Anything, mock.Anything).Return(model.call)
+	env.OnActivity(transcriptActs.RecordTurn, mock.Anything, mock.Anything).Return(nil)
+	var keys []string
+	env.OnActivity(toolActs.RunTool, mock.Anything, mock.Anything).Return(
+		func(_ context.Context, in schemas.RunToolInput) (schemas.ToolOutput, error) {
+			keys = append(keys, in.ResultKey)
+			if !strings.Contains(string(in.Args), `"case_id":"c1"`) {
+				t.Errorf("RunTool args %s lack the bound case", in.Args)
+			}
+			return schemas.ToolOutput{Text: "big result, bounded", Ref: in.ResultKey, Bytes: 5 << 20}, nil
+		})
+	env.ExecuteWorkflow(ChatTurn, turnIn)
+	var res schemas.TurnResult
+	if err := env.GetWorkflowResult(&res); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"cases/c1/results/turn-1/call-1-get_case_details.json", "cases/c1/results/turn-1/call-2-get_case_details.json"}
+	if !slices.Equal(keys, want) {
+		t.Errorf("result keys %v, want %v", keys, want)
+	}
+	if use := res.ToolsUsed[1]; use.Status != schemas.ToolOK || use.ResultRef != want[1] || use.Summary != "big result, bounded" {
+		t.Errorf("tool use = %+v", use)
+	}
 }

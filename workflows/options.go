@@ -23,6 +23,7 @@ var (
 	paymentActs    *activities.Payments
 	ticketActs     *activities.Tickets
 	draftActs      *activities.Drafts
+	toolActs       *activities.ToolRunner
 )
 
 // modelOptions govern one model call. The endpoint's refusals (400, 401, 403, ...) are

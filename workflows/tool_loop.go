@@ -201,10 +201,10 @@ func (t *turn) run1(tool *tools.Tool, typed any, use *schemas.ToolUse) (string, 
 		use.Summary = tools.Failed(tool.Name, use.Error)
 		return use.Summary, err
 	}
-	text, failure := tool.Format(tool.Name, out)
-	use.Summary = tools.Clip(text, tools.SummaryChars)
-	if failure != "" {
-		use.Status, use.Error = schemas.ToolFailed, failure
+	text := out.Text
+	use.Summary, use.ResultRef = tools.Clip(text, tools.SummaryChars), out.Ref
+	if out.Failure != "" {
+		use.Status, use.Error = schemas.ToolFailed, out.Failure
 		return text, nil
 	}
 	use.Status = schemas.ToolOK

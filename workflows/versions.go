@@ -16,4 +16,10 @@ const (
 	// (ChatTurnInput.Timeout), and the cancel signal or the deadline cancels the step
 	// the turn waits for, where before a cancel waited for the step to finish.
 	changeTurnDeadline = "turn-deadline"
+
+	// changeToolResultsClaimCheck (version 1): a tool that an activity runs is called
+	// through the RunTool activity, which formats and bounds its result and keeps a
+	// large raw result in the blob store (ToolUse.ResultRef), where before the raw
+	// result came back to the workflow and could pass Temporal's payload limit.
+	changeToolResultsClaimCheck = "tool-results-claim-check"
 )

@@ -177,7 +177,7 @@ func (e directExecutor) OpenTicket(in schemas.SupportTicketInput) (schemas.Ticke
 	return schemas.TicketResult{}, fmt.Errorf("tickets are not opened in-process")
 }
 
-func (e directExecutor) RunTool(tool *tools.Tool, args any) (json.RawMessage, error) {
+func (e directExecutor) RunTool(tool *tools.Tool, args any) (schemas.ToolOutput, error) {
 	var out any
 	var err error
 	switch a := args.(type) {
@@ -189,9 +189,10 @@ func (e directExecutor) RunTool(tool *tools.Tool, args any) (json.RawMessage, er
 		err = fmt.Errorf("tool %s is not run in-process", tool.Name)
 	}
 	if err != nil {
-		return nil, err
+		return schemas.ToolOutput{}, err
 	}
-	return json.Marshal(out)
+	raw, err := json.Marshal(out)
+	return workflows.Format(tool, raw), err
 }
 
 func report(b *testing.B, lat []time.Duration) {

@@ -18,6 +18,10 @@ type Response struct {
 	Raw    []byte
 }
 
+// httpClient bounds every request of the suites, so that a turn that never ends fails
+// its test instead of holding the server's Close for ever.
+var httpClient = &http.Client{Timeout: 3 * time.Minute}
+
 // Call sends a request to the stack's API and fails the test if it cannot. body is
 // JSON-encoded unless it is a string, which is sent as it is; headers are name, value
 // pairs.
@@ -55,7 +59,7 @@ func (s *Stack) Request(method, path, tok string, body any, headers ...string) (
 	for i := 0; i+1 < len(headers); i += 2 {
 		req.Header.Set(headers[i], headers[i+1])
 	}
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := httpClient.Do(req)
 	if err != nil {
 		return Response{}, err
 	}

@@ -24,7 +24,7 @@ func TestWorkerKilledMidTurn(t *testing.T) {
 	id := s.CreateCase(t, tok, "Durability check on a lease question")
 	answered := s.SendInBackground(tok, id, "show me the case details")
 	turnID := schemas.TurnWorkflowID(id, 1)
-	s.WaitForActivity(t, turnID, "GetCaseDetails")
+	s.WaitForActivity(t, turnID, "RunTool") // get_case_details, through the RunTool activity
 	// The case works with no progress for longer than the suite's stuck threshold.
 	support, err := s.Signer.Mint(auth.Identity{Subject: "sam", Roles: []string{schemas.RoleSupport}}, time.Hour)
 	if err != nil {
@@ -91,7 +91,7 @@ func TestCancelRunningTurn(t *testing.T) {
 	tok := s.Token(t, "kim")
 	id := s.CreateCase(t, tok, "Cancel check on a lease question")
 	answered := s.SendInBackground(tok, id, "show me the case details")
-	s.WaitForActivity(t, schemas.TurnWorkflowID(id, 1), "GetCaseDetails")
+	s.WaitForActivity(t, schemas.TurnWorkflowID(id, 1), "RunTool") // get_case_details
 
 	r := s.Call(t, "POST", "/v1/cases/"+id+"/turns/current/cancel", tok, nil)
 	if r.Status != http.StatusAccepted || r.Body["turn_id"] != schemas.TurnWorkflowID(id, 1) {

@@ -1,0 +1,90 @@
+package activities
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"reflect"
+
+	"go.temporal.io/sdk/temporal"
+
+	"github.com/lexflow/lexflow/internal/blob"
+	"github.com/lexflow/lexflow/schemas"
+	"github.com/lexflow/lexflow/tools"
+)
+
+// Bounds of what a tool call returns to the turn.
+const (
+	// MaxToolText caps the text the model reads of one result.
+	MaxToolText = 20000
+	// ClaimCheckBytes is the raw result size from which the raw result is kept in the
+	// blob store and only a reference travels with the text.
+	ClaimCheckBytes = 32 << 10
+)
+
+// ToolRunner runs a tool's activity method and formats its result inside the one
+// activity (the claim-check pattern): the raw result, which may be many megabytes,
+// never becomes an activity result that Temporal must carry. Large raw results are kept
+// in the blob store under the call's key.
+type ToolRunner struct {
+	Blobs   blob.Store
+	methods map[string]reflect.Value
+}
+
+// NewToolRunner indexes the methods of the activity structs that tools name.
+func NewToolRunner(blobs blob.Store, acts ...any) *ToolRunner {
+	r := &ToolRunner{Blobs: blobs, methods: map[string]reflect.Value{}}
+	for _, a := range acts {
+		v := reflect.ValueOf(a)
+		for i := range v.NumMethod() {
+			r.methods[v.Type().Method(i).Name] = v.Method(i)
+		}
+	}
+	return r
+}
+
+var contextType = reflect.TypeFor[context.Context]()
+
+// RunTool runs one call of a tool that an activity runs and returns its bounded text,
+// its failure, and, for a result of ClaimCheckBytes or more, the key the raw result is
+// kept under. The tool's own error is returned as it is, so its policy decides the
+// retries; an unknown tool or arguments it cannot decode are not retried.
+func (r *ToolRunner) RunTool(ctx context.Context, in schemas.RunToolInput) (schemas.ToolOutput, error) {
+	tool, ok := tools.Get(in.Tool)
+	var method reflect.Value
+	if ok {
+		method, ok = r.methods[tool.Activity]
+	}
+	if !ok {
+		return schemas.ToolOutput{}, temporal.NewNonRetryableApplicationError("no activity runs tool "+in.Tool, schemas.ErrInvalidArgs, nil)
+	}
+	var args map[string]any
+	if err := json.Unmarshal(in.Args, &args); err != nil {
+		return schemas.ToolOutput{}, temporal.NewNonRetryableApplicationError("tool arguments: "+err.Error(), schemas.ErrInvalidArgs, err)
+	}
+	typed, err := tool.Decode(args)
+	if err != nil {
+		return schemas.ToolOutput{}, temporal.NewNonRetryableApplicationError("tool arguments: "+err.Error(), schemas.ErrInvalidArgs, err)
+	}
+	mt := method.Type()
+	if mt.NumIn() != 2 || mt.In(0) != contextType || mt.In(1) != reflect.TypeOf(typed) || mt.NumOut() != 2 {
+		return schemas.ToolOutput{}, temporal.NewNonRetryableApplicationError(fmt.Sprintf("activity %s does not take %T", tool.Activity, typed), schemas.ErrInvalidArgs, nil)
+	}
+	out := method.Call([]reflect.Value{reflect.ValueOf(ctx), reflect.ValueOf(typed)})
+	if e, _ := out[1].Interface().(error); e != nil {
+		return schemas.ToolOutput{}, e
+	}
+	raw, err := json.Marshal(out[0].Interface())
+	if err != nil {
+		return schemas.ToolOutput{}, err
+	}
+	text, failure := tool.Format(tool.Name, raw)
+	o := schemas.ToolOutput{Text: tools.Clip(text, MaxToolText), Failure: failure, Bytes: len(raw)}
+	if len(raw) >= ClaimCheckBytes {
+		if err := r.Blobs.Put(ctx, in.ResultKey, raw); err != nil {
+			return schemas.ToolOutput{}, fmt.Errorf("keep the result: %w", err)
+		}
+		o.Ref = in.ResultKey
+	}
+	return o, nil
+}

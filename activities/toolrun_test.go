@@ -1,0 +1,54 @@
+package activities
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"go.temporal.io/sdk/temporal"
+
+	"github.com/lexflow/lexflow/internal/blob"
+	"github.com/lexflow/lexflow/schemas"
+)
+
+// TestRunToolKeepsLargeResultsInTheBlobStore: a legal_sql result of megabytes stays in
+// the activity: the blob store keeps it and the turn gets a bounded text and the key;
+// a small result travels whole.
+func TestRunToolKeepsLargeResultsInTheBlobStore(t *testing.T) {
+	dir := t.TempDir()
+	blobs, err := blob.NewDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := NewToolRunner(blobs, &Research{Corpus: lc})
+	key := schemas.ToolResultKey("c1", 1, 1, schemas.ToolLegalSQL)
+	out, err := r.RunTool(t.Context(), schemas.RunToolInput{Tool: schemas.ToolLegalSQL, ResultKey: key,
+		Args: []byte(`{"query_string": "SELECT group_concat(text) || group_concat(text) AS everything FROM legislatie", "table_name": "legislatie"}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, err := os.Stat(filepath.Join(dir, filepath.FromSlash(key)))
+	if out.Ref != key || err != nil || info.Size() < 2<<20 || int64(out.Bytes) != info.Size() || len(out.Text) > MaxToolText || out.Failure != "" {
+		t.Fatalf("large result: ref %q, %d bytes, text %d chars, failure %q; stored %v, %v", out.Ref, out.Bytes, len(out.Text), out.Failure, info, err)
+	}
+	small := schemas.ToolResultKey("c1", 1, 2, schemas.ToolLegalSQL)
+	out, err = r.RunTool(t.Context(), schemas.RunToolInput{Tool: schemas.ToolLegalSQL, ResultKey: small,
+		Args: []byte(`{"query_string": "SELECT doc_id FROM legislatie LIMIT 2", "table_name": "legislatie"}`)})
+	if err != nil || out.Ref != "" || out.Text == "" {
+		t.Fatalf("small result: %+v, %v", out, err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(small))); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a small result was stored: %v", err)
+	}
+	for _, bad := range []schemas.RunToolInput{
+		{Tool: "no_such_tool", Args: []byte(`{}`), ResultKey: key},
+		{Tool: schemas.ToolGenerateDraftPDF, Args: []byte(`{}`), ResultKey: key}, // a child workflow runs it
+		{Tool: schemas.ToolLegalSQL, Args: []byte(`[]`), ResultKey: key},
+	} {
+		var appErr *temporal.ApplicationError
+		if _, err := r.RunTool(t.Context(), bad); !errors.As(err, &appErr) || !appErr.NonRetryable() {
+			t.Errorf("RunTool(%s %s) = %v, want a non-retryable error", bad.Tool, bad.Args, err)
+		}
+	}
+}

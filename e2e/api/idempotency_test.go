@@ -1,0 +1,76 @@
+package api_test
+
+import (
+	"fmt"
+	"net/http"
+	"testing"
+
+	"github.com/google/uuid"
+
+	"github.com/lexflow/lexflow/internal/auth"
+	"github.com/lexflow/lexflow/schemas"
+	"github.com/lexflow/lexflow/store"
+)
+
+// TestIdempotencyKeyAcrossContinueAsNew: Temporal deduplicates update IDs within one
+// workflow run only, so a retry with the same Idempotency-Key after the case continued
+// as new ran a second turn. Now the case carries its keyed turns across runs: the
+// retry gets the first turn's answer and no turn runs. The same key from another
+// organization's user of the same name, or for another case, is another request.
+func TestIdempotencyKeyAcrossContinueAsNew(t *testing.T) {
+	tok := s.Token(t, "ivo")
+	id := s.CreateCase(t, tok, "A lease question asked twice")
+	key := "retry-" + uuid.NewString()
+	send := func(tok, caseID, message string) map[string]any {
+		t.Helper()
+		r := s.Call(t, "POST", "/v1/cases/"+caseID+"/messages", tok, map[string]any{"message": message}, "Idempotency-Key", key)
+		if r.Status != http.StatusOK {
+			t.Fatalf("send: %d %s", r.Status, r.Raw)
+		}
+		return r.Body
+	}
+	first := send(tok, id, "show me the case details")
+	if first["turn_id"] != schemas.TurnWorkflowID(id, 1) {
+		t.Fatalf("first: %v", first)
+	}
+	state := func() schemas.CaseState {
+		var st schemas.CaseState
+		v, err := s.TC.QueryWorkflow(t.Context(), schemas.CaseWorkflowID(id), "", schemas.QueryState)
+		if err == nil {
+			err = v.Get(&st)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st
+	}
+	for n := 2; state().Runs < 2; n++ {
+		if n > 20 {
+			t.Fatal("no continue-as-new within 20 turns")
+		}
+		if r := s.Call(t, "POST", "/v1/cases/"+id+"/messages", tok, map[string]any{"message": fmt.Sprintf("turn %d", n)}); r.Status != http.StatusOK {
+			t.Fatalf("turn %d: %d %s", n, r.Status, r.Raw)
+		}
+	}
+	turns := state().Turns
+	again := send(tok, id, "show me the case details")
+	if again["turn_id"] != first["turn_id"] || again["reply"] != first["reply"] || again["repeated"] != nil {
+		t.Errorf("the retry after continue-as-new: %v; want the first turn's answer %v", again, first)
+	}
+	if st := state(); st.Turns != turns {
+		t.Errorf("the retry ran a turn: %d turns, was %d", st.Turns, turns)
+	}
+	if _, err := s.Store.PutSubscription(t.Context(), store.Subscription{ID: store.SubscriptionID("", "globex"), Plan: "e2e",
+		Credits: map[string]int{"1": 10, "2": 10, "3": 10}}); err != nil {
+		t.Fatal(err)
+	}
+	other := s.Mint(t, auth.Identity{Subject: "ivo", Org: "globex", Roles: []string{schemas.RoleUser}})
+	otherCase := s.CreateCase(t, other, "Globex's ivo: another matter")
+	if r := send(other, otherCase, "show me the case details"); r["turn_id"] != schemas.TurnWorkflowID(otherCase, 1) {
+		t.Errorf("the same key on another case: %v", r)
+	}
+	secondCase := s.CreateCase(t, tok, "Ivo's second case")
+	if r := send(tok, secondCase, "show me the case details"); r["turn_id"] != schemas.TurnWorkflowID(secondCase, 1) {
+		t.Errorf("the same key on the user's other case: %v", r)
+	}
+}

@@ -1,0 +1,30 @@
+package schemas
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// RunToolInput is one tool call for the RunTool activity: the tool's name, its
+// validated arguments with the turn's bindings applied, and the blob key under which
+// the raw result is kept if it is large.
+type RunToolInput struct {
+	Tool      string          `json:"tool"`
+	Args      json.RawMessage `json:"args"`
+	ResultKey string          `json:"result_key"`
+}
+
+// ToolOutput is what a tool call gives the turn: the bounded text the model reads,
+// the failure the result reports (a search that found nothing, a status "error"),
+// and, for a large result, the blob key of the raw result and its size.
+type ToolOutput struct {
+	Text    string `json:"text"`
+	Failure string `json:"failure,omitempty"`
+	Ref     string `json:"ref,omitempty"`
+	Bytes   int    `json:"bytes"`
+}
+
+// ToolResultKey is the blob key of a turn's call n's raw result.
+func ToolResultKey(caseID string, turnNo, n int, tool string) string {
+	return fmt.Sprintf("cases/%s/results/turn-%d/call-%d-%s.json", caseID, turnNo, n, tool)
+}
