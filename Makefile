@@ -10,7 +10,7 @@ STRIPE_MOCK_VERSION   := v0.203.0
 BIN := $(CURDIR)/bin
 export GOBIN := $(BIN)
 
-.PHONY: dev test lint histories bench bench-pdf pdftools tools clean corpus-archive
+.PHONY: dev test lint fuzz histories bench bench-pdf pdftools tools clean corpus-archive
 
 # apt installs Debian packages, through sudo unless we are root.
 APT := $(if $(filter 0,$(shell id -u)),,sudo) env DEBIAN_FRONTEND=noninteractive apt-get
@@ -28,6 +28,18 @@ TEST_CORPUS := $(CURDIR)/data/test/corpus.db
 test: bin/temporal bin/stripe-mock pdftools lint
 	LEXFLOW_CORPUS_DB=$(TEST_CORPUS) go run ./cmd/lexflow corpus load
 	LEXFLOW_TEST_CORPUS=$(TEST_CORPUS) go test -race -timeout 20m ./...
+	$(MAKE) --no-print-directory fuzz FUZZTIME=10s
+
+# FUZZ_TARGETS are package:target pairs; `go test -fuzz` runs one target at a time.
+FUZZ_TARGETS := ./api:FuzzRequestDecoders ./internal/payments:FuzzVerify
+FUZZTIME ?= 5m
+
+## fuzz: run every fuzz target for FUZZTIME each (5m; make test runs them for 10s)
+fuzz:
+	@for t in $(FUZZ_TARGETS); do \
+		echo "go test -run '^$$' -fuzz '^$${t#*:}$$' -fuzztime $(FUZZTIME) $${t%%:*}"; \
+		go test -run '^$$' -fuzz "^$${t#*:}$$" -fuzztime $(FUZZTIME) "$${t%%:*}" || exit 1; \
+	done
 
 ## lint: go vet, staticcheck, Temporal's workflowcheck, a tidy go.mod, and api and tools free of worker code
 lint: bin/staticcheck bin/workflowcheck
