@@ -10,7 +10,7 @@ STRIPE_MOCK_VERSION   := v0.203.0
 BIN := $(CURDIR)/bin
 export GOBIN := $(BIN)
 
-.PHONY: dev test lint fuzz histories bench bench-pdf pdftools tools clean corpus-archive
+.PHONY: dev test lint fuzz npm histories bench bench-pdf pdftools tools clean corpus-archive
 
 # apt installs Debian packages, through sudo unless we are root.
 APT := $(if $(filter 0,$(shell id -u)),,sudo) env DEBIAN_FRONTEND=noninteractive apt-get
@@ -25,7 +25,7 @@ dev: bin/temporal
 TEST_CORPUS := $(CURDIR)/data/test/corpus.db
 
 ## test: vet, lint, and run every test (unit, integration and end-to-end) with the race detector
-test: bin/temporal bin/stripe-mock pdftools lint
+test: bin/temporal bin/stripe-mock pdftools npm lint
 	LEXFLOW_CORPUS_DB=$(TEST_CORPUS) go run ./cmd/lexflow corpus load
 	LEXFLOW_TEST_CORPUS=$(TEST_CORPUS) go test -race -timeout 20m ./...
 	$(MAKE) --no-print-directory fuzz FUZZTIME=10s
@@ -63,6 +63,18 @@ bench: bin/temporal
 bench-pdf:
 	command -v weasyprint >/dev/null || ($(APT) update && $(APT) install -y weasyprint)
 	go run ./cmd/lexflow bench pdf
+
+# NPM_DIR holds the npm packages the tests run: panva's oidc-provider, a real OpenID
+# Provider for the sign-in tests. node comes from apt when it is missing.
+NPM_DIR := $(CURDIR)/data/npm
+OIDC_PROVIDER_VERSION := 9.13.3
+
+## npm: the npm packages the tests run, into data/npm
+npm: $(NPM_DIR)/node_modules/oidc-provider
+
+$(NPM_DIR)/node_modules/oidc-provider:
+	command -v node >/dev/null && command -v npm >/dev/null || ($(APT) update && $(APT) install -y nodejs npm)
+	npm install --prefix $(NPM_DIR) --no-audit --no-fund --no-save oidc-provider@$(OIDC_PROVIDER_VERSION)
 
 ## pdftools: pdftotext and pdffonts, which the draft tests read PDFs with
 pdftools:

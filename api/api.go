@@ -20,7 +20,8 @@ import (
 type Handlers struct {
 	Temporal client.Client
 	Store    store.Store
-	Auth     auth.HS256
+	// Auth verifies bearer tokens: auth.Verifiers (dev HS256 and OIDC), or one of them.
+	Auth auth.Verifier
 	// Prompts is reloaded by POST /v1/admin/prompts/reload.
 	Prompts   *prompts.Library
 	TaskQueue string

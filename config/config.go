@@ -43,6 +43,14 @@ type Config struct {
 	JWTSecret   string
 	JWTIssuer   string
 	JWTAudience string
+	// OIDCIssuer, when set, is an OpenID Provider whose RS256/ES256 tokens are accepted
+	// beside the HS256 ones, with OIDCAudience as their aud, roles and organization
+	// read from the claims OIDCRolesClaim and OIDCOrgClaim, and OIDCLeeway of clock skew.
+	OIDCIssuer     string
+	OIDCAudience   string
+	OIDCRolesClaim string
+	OIDCOrgClaim   string
+	OIDCLeeway     time.Duration
 
 	Assistant    Model
 	Reasoner     Model
@@ -98,6 +106,11 @@ var Vars = []Var{
 	{"LEXFLOW_JWT_SECRET", "", "HS256 secret, at least 32 bytes; empty means one generated once into LEXFLOW_DATA_DIR/jwt-secret"},
 	{"LEXFLOW_JWT_ISSUER", "lexflow-dev", "required `iss` claim"},
 	{"LEXFLOW_JWT_AUDIENCE", "lexflow", "required `aud` claim"},
+	{"LEXFLOW_OIDC_ISSUER", "", "an OpenID Provider's issuer URL (e.g. https://lexflow.eu.auth0.com/) whose RS256/ES256 tokens are accepted beside the HS256 ones; its JWKS is found by discovery and followed through key rotations; empty means none"},
+	{"LEXFLOW_OIDC_AUDIENCE", "", "the provider's tokens' required `aud` (the API identifier); required with LEXFLOW_OIDC_ISSUER"},
+	{"LEXFLOW_OIDC_ROLES_CLAIM", "roles", "the claim holding a provider token's roles (a list or a space-separated string), e.g. Auth0's namespaced `https://lexflow.example/roles`; roles Lexflow does not know are ignored"},
+	{"LEXFLOW_OIDC_ORG_CLAIM", "org", "the claim holding a provider token's organization"},
+	{"LEXFLOW_OIDC_LEEWAY", "30s", "clock skew allowed on a provider token's exp, nbf and iat"},
 	{"LEXFLOW_ASSISTANT_BASE_URL", "", "assistant model's OpenAI-compatible base URL (e.g. http://localhost:4000/v1); empty means the offline model"},
 	{"LEXFLOW_ASSISTANT_MODEL", "", "assistant model name; required with LEXFLOW_ASSISTANT_BASE_URL"},
 	{"LEXFLOW_ASSISTANT_API_KEY", "", "assistant model's API key; read by the worker only"},
@@ -161,6 +174,10 @@ func FromEnv() (Config, error) {
 		JWTSecret:         get("LEXFLOW_JWT_SECRET"),
 		JWTIssuer:         get("LEXFLOW_JWT_ISSUER"),
 		JWTAudience:       get("LEXFLOW_JWT_AUDIENCE"),
+		OIDCIssuer:        get("LEXFLOW_OIDC_ISSUER"),
+		OIDCAudience:      get("LEXFLOW_OIDC_AUDIENCE"),
+		OIDCRolesClaim:    get("LEXFLOW_OIDC_ROLES_CLAIM"),
+		OIDCOrgClaim:      get("LEXFLOW_OIDC_ORG_CLAIM"),
 		PublicURL:         get("LEXFLOW_PUBLIC_URL"),
 		StripeKey:         get("LEXFLOW_STRIPE_KEY"),
 		StripeAPI:         get("LEXFLOW_STRIPE_API"),
@@ -202,6 +219,12 @@ func FromEnv() (Config, error) {
 		if *n.to, err = strconv.Atoi(get(n.name)); err != nil || *n.to < 0 {
 			return c, fmt.Errorf("%s: want 0 or more, got %q", n.name, get(n.name))
 		}
+	}
+	if c.OIDCLeeway, err = time.ParseDuration(get("LEXFLOW_OIDC_LEEWAY")); err != nil || c.OIDCLeeway < 0 || c.OIDCLeeway > 5*time.Minute {
+		return c, fmt.Errorf("LEXFLOW_OIDC_LEEWAY: want a duration from 0 to 5m, got %q", get("LEXFLOW_OIDC_LEEWAY"))
+	}
+	if c.OIDCIssuer != "" && c.OIDCAudience == "" {
+		return c, fmt.Errorf("LEXFLOW_OIDC_AUDIENCE is required with LEXFLOW_OIDC_ISSUER: a token for another API of the same provider must not pass")
 	}
 	if c.Prices, err = payments.ParsePrices(get("LEXFLOW_PRICES"), schemas.MinTier, schemas.MaxTier); err != nil {
 		return c, fmt.Errorf("LEXFLOW_PRICES: %w", err)

@@ -64,6 +64,8 @@ func TestBadSettings(t *testing.T) {
 		"negative case limit": {"LEXFLOW_CASES_PER_DAY", "-1"},
 		"price table":         {"LEXFLOW_PRICES", "1=49.00 EUR,2=149.00 EUR"},
 		"Stripe, no secret":   {"LEXFLOW_STRIPE_KEY", "sk_test_123"},
+		"OIDC, no audience":   {"LEXFLOW_OIDC_ISSUER", "https://lexflow.eu.auth0.com/"},
+		"OIDC leeway":         {"LEXFLOW_OIDC_LEEWAY", "1h"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Setenv(env[0], env[1])

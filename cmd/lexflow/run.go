@@ -134,7 +134,15 @@ func serveAPI(ctx context.Context, cfg config.Config, b *backends, log *slog.Log
 	if err != nil {
 		return err
 	}
-	e := api.New(&api.Handlers{Temporal: b.tc, Store: b.st, Auth: sign, Prompts: b.lib, TaskQueue: cfg.TaskQueue,
+	verifiers := auth.Verifiers{HS256: sign}
+	if cfg.OIDCIssuer != "" {
+		if verifiers.OIDC, err = auth.NewOIDC(ctx, auth.OIDCOptions{Issuer: cfg.OIDCIssuer, Audience: cfg.OIDCAudience,
+			RolesClaim: cfg.OIDCRolesClaim, OrgClaim: cfg.OIDCOrgClaim, Leeway: cfg.OIDCLeeway}); err != nil {
+			return err
+		}
+		log.Info("Accepting OIDC tokens", "issuer", cfg.OIDCIssuer, "audience", cfg.OIDCAudience)
+	}
+	e := api.New(&api.Handlers{Temporal: b.tc, Store: b.st, Auth: verifiers, Prompts: b.lib, TaskQueue: cfg.TaskQueue,
 		MaxSteps: cfg.MaxSteps, Unavailable: cfg.Unavailable(tools.NeedsSearXNG), Log: log,
 		Blobs: b.blobs, UserWait: cfg.UserWait, StuckAfter: cfg.StuckAfter, TurnTimeout: cfg.TurnTimeout, Dev: dev,
 		CasesPerDay: cfg.CasesPerDay, OrgCasesPerDay: cfg.OrgCasesPerDay,

@@ -1,0 +1,165 @@
+package auth
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/golang-jwt/jwt/v5"
+
+	"github.com/lexflow/lexflow/internal/devenv"
+	"github.com/lexflow/lexflow/schemas"
+)
+
+var providerClaims = map[string]any{"roles": []string{"user", "admin", "root"}, "org": "acme"}
+
+func startProvider(t *testing.T, port int, kid string) *devenv.OIDCProvider {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+	defer cancel()
+	p, err := devenv.StartOIDCProvider(ctx, port, kid, providerClaims)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(p.Stop)
+	return p
+}
+
+func token(t *testing.T, p *devenv.OIDCProvider) string {
+	t.Helper()
+	tok, err := p.Token(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tok
+}
+
+// TestOIDCAgainstARealProvider signs in with tokens of oidc-provider on loopback: a
+// token it issues is accepted with its roles and organization; after the provider
+// rotates its key, a token signed with the new key is accepted once the JWKS is
+// fetched again; a token of another issuer is refused.
+func TestOIDCAgainstARealProvider(t *testing.T) {
+	port, err := devenv.FreePort()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := startProvider(t, port, "key-1")
+	v, err := NewOIDC(t.Context(), OIDCOptions{Issuer: p.Issuer, Audience: "lexflow", RolesClaim: "roles", OrgClaim: "org", Leeway: 30 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	verifiers := Verifiers{HS256: signer, OIDC: v}
+	id, err := verifiers.Verify(token(t, p))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if id.Subject != "lexflow-tests" || id.Org != "acme" || !id.Has(schemas.RoleUser) || !id.Has(schemas.RoleAdmin) || id.Has("root") {
+		t.Errorf("identity = %+v; want lexflow-tests of acme, user and admin (root is no Lexflow role)", id)
+	}
+	// The dev tokens still work beside the provider's.
+	dev, _ := signer.Mint(Identity{Subject: "alice", Roles: []string{schemas.RoleUser}}, time.Hour)
+	if id, err := verifiers.Verify(dev); err != nil || id.Subject != "alice" {
+		t.Errorf("dev token: %+v, %v", id, err)
+	}
+
+	// Key rotation: the provider comes back, on the same issuer, with a new key.
+	p.Stop()
+	rotated := startProvider(t, port, "key-2")
+	if id, err := verifiers.Verify(token(t, rotated)); err != nil || id.Subject != "lexflow-tests" {
+		t.Errorf("a token signed with the rotated key: %+v, %v", id, err)
+	}
+
+	otherPort, _ := devenv.FreePort()
+	other := startProvider(t, otherPort, "key-2")
+	if _, err := verifiers.Verify(token(t, other)); !errors.Is(err, ErrUnauthorized) {
+		t.Errorf("another issuer's token = %v, want ErrUnauthorized", err)
+	}
+}
+
+// TestForgedTokens sends the verifiers the tokens an attacker forges: each is refused.
+func TestForgedTokens(t *testing.T) {
+	port, err := devenv.FreePort()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := startProvider(t, port, "key-1")
+	v, err := NewOIDC(t.Context(), OIDCOptions{Issuer: p.Issuer, Audience: "lexflow", RolesClaim: "roles", OrgClaim: "org", Leeway: 30 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	verifiers := Verifiers{HS256: signer, OIDC: v}
+	good := token(t, p)
+	claims := func(extra map[string]any) jwt.MapClaims {
+		c := jwt.MapClaims{"sub": "mallory", "iss": p.Issuer, "aud": "lexflow", "exp": time.Now().Add(time.Hour).Unix(),
+			"iat": time.Now().Unix(), "roles": []string{"admin"}, "org": "acme"}
+		for k, v := range extra {
+			c[k] = v
+		}
+		return c
+	}
+	// The provider's public key, as an attacker reads it from the JWKS.
+	resp, err := http.Get(p.Issuer + "/jwks")
+	if err != nil {
+		t.Fatal(err)
+	}
+	publicJWKS, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	hsWithPublicKey := jwt.NewWithClaims(jwt.SigningMethodHS256, claims(nil))
+	hsWithPublicKey.Header["kid"] = "key-1"
+	hsForged, _ := hsWithPublicKey.SignedString(publicJWKS)
+	none := jwt.NewWithClaims(jwt.SigningMethodNone, claims(nil))
+	none.Header["kid"] = "key-1"
+	noneForged, _ := none.SignedString(jwt.UnsafeAllowNoneSignatureType)
+	ownKey, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	es := func(extra map[string]any, kid string) string {
+		tok := jwt.NewWithClaims(jwt.SigningMethodES256, claims(extra))
+		tok.Header["kid"] = kid
+		s, _ := tok.SignedString(ownKey)
+		return s
+	}
+	parts := strings.Split(good, ".")
+	var body map[string]any
+	raw, _ := jwt.NewParser().DecodeSegment(parts[1])
+	_ = json.Unmarshal(raw, &body)
+	body["roles"], body["org"] = []string{"admin"}, "globex"
+	tamperedBody, _ := json.Marshal(body)
+	tampered := parts[0] + "." + base64.RawURLEncoding.EncodeToString(tamperedBody) + "." + parts[2]
+	notYet, _ := jwt.NewWithClaims(jwt.SigningMethodHS256, jwt.MapClaims{"sub": "alice", "iss": signer.Issuer, "aud": signer.Audience,
+		"exp": time.Now().Add(2 * time.Hour).Unix(), "nbf": time.Now().Add(time.Hour).Unix()}).SignedString(signer.Secret)
+
+	for name, tok := range map[string]string{
+		"alg none":                         noneForged,
+		"HS256 signed with the public key": hsForged,
+		"unknown kid":                      es(nil, "key-unknown"),
+		"the provider's kid, another key":  es(nil, "key-1"),
+		"tampered claims":                  tampered,
+		"not yet valid":                    notYet,
+		"oversized":                        good + strings.Repeat("A", MaxTokenBytes),
+		"empty":                            "",
+	} {
+		t.Run(name, func(t *testing.T) {
+			if id, err := verifiers.Verify(tok); !errors.Is(err, ErrUnauthorized) {
+				t.Errorf("Verify = %+v, %v; want ErrUnauthorized", id, err)
+			}
+		})
+	}
+	// Expired, wrong issuer, wrong audience: the provider's own claims are checked too.
+	for name, extra := range map[string]map[string]any{
+		"expired":          {"exp": time.Now().Add(-time.Hour).Unix()},
+		"another issuer":   {"iss": "https://evil.example"},
+		"another audience": {"aud": "another-api"},
+	} {
+		if _, err := v.Verify(es(extra, "key-unknown")); !errors.Is(err, ErrUnauthorized) {
+			t.Errorf("%s: %v, want ErrUnauthorized", name, err)
+		}
+	}
+}

@@ -1,0 +1,38 @@
+// A real OpenID Provider (panva's oidc-provider) for the tests, on loopback (see
+// devenv.StartOIDCProvider).
+// It issues RS256 JWT access tokens by the client-credentials grant, with the claims
+// in CLAIMS (JSON) added, signed with a fresh key whose kid is KID. It prints "ready"
+// once it listens. Environment: OIDC_PROVIDER_DIR (where node_modules/oidc-provider
+// is), PORT, KID, CLAIMS.
+import { generateKeyPairSync } from 'node:crypto';
+import { pathToFileURL } from 'node:url';
+import path from 'node:path';
+
+const { default: Provider } = await import(pathToFileURL(path.join(process.env.OIDC_PROVIDER_DIR, 'node_modules/oidc-provider/lib/index.js')).href);
+
+const port = Number(process.env.PORT);
+const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+const jwk = { ...privateKey.export({ format: 'jwk' }), kid: process.env.KID, alg: 'RS256', use: 'sig' };
+const claims = JSON.parse(process.env.CLAIMS || '{}');
+
+const provider = new Provider(`http://127.0.0.1:${port}`, {
+  clients: [{
+    client_id: 'lexflow-tests', client_secret: 'lexflow-tests-secret',
+    grant_types: ['client_credentials'], redirect_uris: [], response_types: [],
+  }],
+  jwks: { keys: [jwk] },
+  features: {
+    devInteractions: { enabled: false },
+    clientCredentials: { enabled: true },
+    resourceIndicators: {
+      enabled: true,
+      defaultResource: () => 'urn:lexflow:api',
+      useGrantedResource: () => true,
+      getResourceServerInfo: () => ({
+        scope: 'api', audience: 'lexflow', accessTokenTTL: 300, accessTokenFormat: 'jwt', jwt: { sign: { alg: 'RS256' } },
+      }),
+    },
+  },
+  extraTokenClaims: () => claims,
+});
+provider.listen(port, '127.0.0.1', () => console.log('ready'));
