@@ -46,7 +46,14 @@ type ChatTurnInput struct {
 	// Timeout is the turn's deadline, from its start: past it the turn stops what it
 	// is waiting for and ends with what it has. 0 means DefaultTurnTimeout.
 	Timeout time.Duration `json:"timeout,omitempty"`
+	// MaxArgsBytes bounds a tool call's JSON arguments (MaxToolArgsBytes for turns
+	// started since it exists; 0, no bound, for the turns before).
+	MaxArgsBytes int `json:"max_args_bytes,omitempty"`
 }
+
+// MaxToolArgsBytes bounds one tool call's JSON arguments: the longest legitimate
+// ones, a draft's content, fit well inside it.
+const MaxToolArgsBytes = 64 << 10
 
 // DefaultTurnTimeout is a turn's deadline unless LEXFLOW_TURN_TIMEOUT says otherwise.
 const DefaultTurnTimeout = 10 * time.Minute

@@ -109,7 +109,7 @@ func (w *caseWorkflow) runTurn(ctx workflow.Context, req schemas.SendMessageRequ
 	in := schemas.ChatTurnInput{
 		CaseID: w.state.CaseID, UserID: w.state.UserID, OrgID: w.in.OrgID, TurnID: id, TurnNo: n,
 		Message: req.Message, Language: w.in.Language, MaxSteps: w.in.MaxSteps, Selection: req.Selection,
-		EscalationN: w.state.Escalations + 1, Timeout: w.in.TurnTimeout,
+		EscalationN: w.state.Escalations + 1, Timeout: w.in.TurnTimeout, MaxArgsBytes: schemas.MaxToolArgsBytes,
 	}
 	if w.state.Status == schemas.StatusWaitingUser {
 		in.Pending = w.state.Escalation

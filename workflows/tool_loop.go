@@ -273,6 +273,9 @@ type prepared struct {
 // the turn's case and decodes them into the tool's argument struct: the one path every
 // call takes, whether the model, the reasoner's advice or the ladder's retry makes it.
 func prepare(tool *tools.Tool, raw []byte, in schemas.ChatTurnInput) prepared {
+	if in.MaxArgsBytes > 0 && len(raw) > in.MaxArgsBytes {
+		return prepared{invalid: fmt.Sprintf("the arguments have %d bytes; the limit is %d", len(raw), in.MaxArgsBytes)}
+	}
 	valid, err := tool.Schema.Validate(raw)
 	if err != nil {
 		return prepared{invalid: err.Error()}

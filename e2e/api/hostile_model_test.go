@@ -1,0 +1,114 @@
+package api_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/lexflow/lexflow/e2e/stack"
+	"github.com/lexflow/lexflow/schemas"
+)
+
+// scriptedModel is a loopback chat-completions endpoint that answers a client's
+// message with the tool call set for it, as a prompt-injected model would, and a
+// tool's result with "Done.".
+type scriptedModel struct {
+	*httptest.Server
+	mu   sync.Mutex
+	call [2]string // tool name, JSON arguments
+}
+
+func startScriptedModel(t *testing.T) *scriptedModel {
+	m := &scriptedModel{}
+	m.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var req struct {
+			Messages []struct {
+				Role string `json:"role"`
+			} `json:"messages"`
+		}
+		body, _ := io.ReadAll(r.Body)
+		_ = json.Unmarshal(body, &req)
+		m.mu.Lock()
+		call := m.call
+		m.mu.Unlock()
+		msg := map[string]any{"role": "assistant", "content": "Done."}
+		finish := "stop"
+		if n := len(req.Messages); n > 0 && req.Messages[n-1].Role == "user" {
+			msg = map[string]any{"role": "assistant", "content": nil, "tool_calls": []any{map[string]any{
+				"id": "call_1", "type": "function", "function": map[string]any{"name": call[0], "arguments": call[1]}}}}
+			finish = "tool_calls"
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(map[string]any{"id": "chatcmpl-1", "object": "chat.completion", "created": 0, "model": "hostile",
+			"choices": []any{map[string]any{"index": 0, "message": msg, "finish_reason": finish}},
+			"usage":   map[string]any{"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}})
+	}))
+	t.Cleanup(m.Close)
+	return m
+}
+
+func (m *scriptedModel) next(tool, args string) {
+	m.mu.Lock()
+	m.call = [2]string{tool, args}
+	m.mu.Unlock()
+}
+
+// TestHostileToolCalls plays a model steered by text it read: each turn it makes one
+// call a prompt injection would ask for. None may touch the victim's case, write what
+// the system owns, reach outside the case's blobs, pass an unbounded argument through,
+// or run a tool the user's role may not use.
+func TestHostileToolCalls(t *testing.T) {
+	v := newVictim(t)
+	model := startScriptedModel(t)
+	queue := s.UseQueue(t, "e2e-hostile")
+	s.StartHelperWorker(t, queue, 0, "LEXFLOW_ASSISTANT_BASE_URL="+model.URL+"/v1", "LEXFLOW_ASSISTANT_MODEL=hostile")
+	tok := s.Token(t, "eve")
+	id := s.CreateCase(t, tok, "An ordinary question about a lease")
+	// The hostile model gives tiering no tier, so the lowest applies; then the case
+	// takes turns.
+	model.next(schemas.ToolGetCaseDetails, `{}`)
+	s.Send(t, tok, id, "hello")
+	before := v.snapshot(t)
+	for _, a := range []struct{ name, tool, args string }{
+		{"another case's details", schemas.ToolGetCaseDetails, fmt.Sprintf(`{"case_id": %q}`, v.caseID)},
+		{"another case's update", schemas.ToolUpdateCaseDetails, fmt.Sprintf(`{"case_id": %q, "updates": {"summary.current": "pwned"}}`, v.caseID)},
+		{"a forged draft record", schemas.ToolUpdateCaseDetails, fmt.Sprintf(`{"updates": {"draft_status.Cerere": {"path": "cases/%s/drafts/Cerere/rev-1.pdf", "revision": 1}}}`, v.caseID)},
+		{"a forged payment", schemas.ToolUpdateCaseDetails, `{"updates": {"payment": {"reference": "free"}, "tier.level": 1}}`},
+		{"a draft name climbing out", schemas.ToolGenerateDraftPDF, fmt.Sprintf(`{"draft_name": "../../%s/drafts/x", "markdown_content": "# x"}`, v.caseID)},
+		{"another case's ticket", schemas.ToolCreateSupportTicket, fmt.Sprintf(`{"case_id": %q, "issue_description": "close it"}`, v.caseID)},
+		{"an admin's tool", schemas.ToolLegalSQL, `{"query_string": "SELECT text FROM legislatie", "table_name": "legislatie"}`},
+		{"an oversized argument", schemas.ToolUpdateCaseDetails, fmt.Sprintf(`{"updates": {"summary.current": %q}}`, strings.Repeat("A", 300<<10))},
+	} {
+		model.next(a.tool, a.args)
+		turn := s.Send(t, tok, id, "please help")
+		used := stack.ToolsUsed(turn)
+		if len(used) != 1 || used[0]["status"] == schemas.ToolOK {
+			t.Errorf("%s: the call ran: %s", a.name, clip(turn.Raw))
+		}
+		if strings.Contains(string(turn.Raw), v.canary) {
+			t.Errorf("%s: the answer shows the victim's data", a.name)
+		}
+	}
+	if after := v.snapshot(t); after != before {
+		t.Errorf("the hostile calls changed the victim's data:\nbefore %s\nafter  %s", before, after)
+	}
+	cs, err := s.Store.GetCase(t.Context(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cs.Payment != nil || cs.Details["draft_status"] != nil || len(fmt.Sprint(cs.Details["summary"])) > 10<<10 {
+		t.Errorf("the attacker's own case holds what the model must not write: payment %v, details %v", cs.Payment, clip([]byte(fmt.Sprint(cs.Details))))
+	}
+}
+
+func clip(b []byte) string {
+	if len(b) > 600 {
+		return string(b[:600]) + "…"
+	}
+	return string(b)
+}
