@@ -50,7 +50,10 @@ type Handlers struct {
 	// an organization's; 0 means no bound.
 	RequestsPerMinute    int
 	OrgRequestsPerMinute int
-	limits               rateLimits
+	// OrgConcurrentTurns bounds the cases of one organization (or one user without
+	// one) working on a turn at once; 0 means no bound.
+	OrgConcurrentTurns int
+	limits             rateLimits
 	// Payments opens checkouts (nil: payments are not configured), at Prices by tier.
 	// WebhookSecret verifies the provider's webhooks. PublicURL is where clients reach
 	// Lexflow, which the provider sends them back to.

@@ -54,6 +54,9 @@ func (h *Handlers) sendMessage(c echo.Context) error {
 	if err != nil {
 		return problemf(errInvalidInput, err.Error())
 	}
+	if err := h.checkConcurrentTurns(c.Request().Context(), identity(c)); err != nil {
+		return err
+	}
 	key, err := idempotencyKey(c)
 	if err != nil {
 		return err

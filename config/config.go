@@ -78,6 +78,8 @@ type Config struct {
 	// OrgRequestsPerMinute an organization's; 0 means no bound.
 	RequestsPerMinute    int
 	OrgRequestsPerMinute int
+	// OrgConcurrentTurns bounds one organization's cases working on a turn at once.
+	OrgConcurrentTurns int
 	// PublicURL is where clients reach Lexflow; the payment provider sends them back
 	// there after a checkout.
 	PublicURL string
@@ -131,6 +133,7 @@ var Vars = []Var{
 	{"LEXFLOW_ORG_CASES_PER_DAY", "500", "cases one organization may open in a UTC day; 0 means no limit"},
 	{"LEXFLOW_REQUESTS_PER_MINUTE", "120", "requests one user may send to one API process in a minute (a token bucket holding ten seconds' worth); N replicas allow N times as many; 0 means no limit"},
 	{"LEXFLOW_ORG_REQUESTS_PER_MINUTE", "1200", "requests one organization may send to one API process in a minute; 0 means no limit"},
+	{"LEXFLOW_ORG_CONCURRENT_TURNS", "20", "cases of one organization (or one user without one) that may work on a turn at once, counted by Temporal's visibility across API replicas; more answer 429; 0 means no limit"},
 	{"LEXFLOW_PUBLIC_URL", "", "where clients reach Lexflow, which the payment provider sends them back to after a checkout; empty means http://LEXFLOW_HTTP_ADDR"},
 	{"LEXFLOW_PRICES", "1=49.00 EUR,2=149.00 EUR,3=399.00 EUR", "price of a case by tier, for cases no subscription covers"},
 	{"LEXFLOW_STRIPE_KEY", "", "Stripe secret key (sk_live_… or sk_test_…); empty means no Stripe: `lexflow dev` then uses its test-mode provider, `lexflow api` takes no payments"},
@@ -215,7 +218,8 @@ func FromEnv() (Config, error) {
 		name string
 		to   *int
 	}{{"LEXFLOW_CASES_PER_DAY", &c.CasesPerDay}, {"LEXFLOW_ORG_CASES_PER_DAY", &c.OrgCasesPerDay},
-		{"LEXFLOW_REQUESTS_PER_MINUTE", &c.RequestsPerMinute}, {"LEXFLOW_ORG_REQUESTS_PER_MINUTE", &c.OrgRequestsPerMinute}} {
+		{"LEXFLOW_REQUESTS_PER_MINUTE", &c.RequestsPerMinute}, {"LEXFLOW_ORG_REQUESTS_PER_MINUTE", &c.OrgRequestsPerMinute},
+		{"LEXFLOW_ORG_CONCURRENT_TURNS", &c.OrgConcurrentTurns}} {
 		if *n.to, err = strconv.Atoi(get(n.name)); err != nil || *n.to < 0 {
 			return c, fmt.Errorf("%s: want 0 or more, got %q", n.name, get(n.name))
 		}

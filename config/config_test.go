@@ -75,3 +75,28 @@ func TestBadSettings(t *testing.T) {
 		})
 	}
 }
+
+// TestBenchProfile checks deploy/bench.env against Vars: it sets every variable whose
+// meaning ends "0 means no limit" to 0, so a limit added later must join it, and the
+// configuration it makes is valid.
+func TestBenchProfile(t *testing.T) {
+	raw, err := os.ReadFile("../deploy/bench.env")
+	if err != nil {
+		t.Fatal(err)
+	}
+	profile := map[string]string{}
+	for line := range strings.SplitSeq(string(raw), "\n") {
+		if name, value, ok := strings.Cut(strings.TrimSpace(line), "="); ok && !strings.HasPrefix(line, "#") {
+			profile[name] = value
+			t.Setenv(name, value)
+		}
+	}
+	for _, v := range Vars {
+		if strings.HasSuffix(v.Doc, "0 means no limit") && profile[v.Name] != "0" {
+			t.Errorf("the bench profile does not lift %s", v.Name)
+		}
+	}
+	if _, err := FromEnv(); err != nil {
+		t.Fatal(err)
+	}
+}

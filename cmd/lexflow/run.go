@@ -146,7 +146,7 @@ func serveAPI(ctx context.Context, cfg config.Config, b *backends, log *slog.Log
 		MaxSteps: cfg.MaxSteps, Unavailable: cfg.Unavailable(tools.NeedsSearXNG), Log: log,
 		Blobs: b.blobs, UserWait: cfg.UserWait, StuckAfter: cfg.StuckAfter, TurnTimeout: cfg.TurnTimeout, Dev: dev,
 		CasesPerDay: cfg.CasesPerDay, OrgCasesPerDay: cfg.OrgCasesPerDay,
-		RequestsPerMinute: cfg.RequestsPerMinute, OrgRequestsPerMinute: cfg.OrgRequestsPerMinute,
+		RequestsPerMinute: cfg.RequestsPerMinute, OrgRequestsPerMinute: cfg.OrgRequestsPerMinute, OrgConcurrentTurns: cfg.OrgConcurrentTurns,
 		Payments: provider, Prices: cfg.Prices, WebhookSecret: webhookSecret, PublicURL: cfg.PublicURL})
 	l, err := net.Listen("tcp", cfg.HTTPAddr)
 	if err != nil {
