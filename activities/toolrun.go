@@ -79,7 +79,7 @@ func (r *ToolRunner) RunTool(ctx context.Context, in schemas.RunToolInput) (sche
 		return schemas.ToolOutput{}, err
 	}
 	text, failure := tool.Format(tool.Name, raw)
-	o := schemas.ToolOutput{Text: tools.Clip(text, MaxToolText), Failure: failure, Bytes: len(raw)}
+	o := schemas.ToolOutput{Text: tools.Clip(text, MaxToolText), Failure: failure}
 	if len(raw) >= ClaimCheckBytes {
 		if err := r.Blobs.Put(ctx, in.ResultKey, raw); err != nil {
 			return schemas.ToolOutput{}, fmt.Errorf("keep the result: %w", err)

@@ -22,10 +22,14 @@ type OfflinePaymentRequest struct {
 	Note string `json:"note"`
 }
 
-// recordOfflinePayment confirms a case's payment that billing staff received outside
-// the provider. It is audited first, then sent to the case, and answers like the
+// recordOfflinePayment confirms a case's payment that the operator's billing staff
+// received outside the provider (a firm's own billing staff cannot: they would make
+// their own cases free). It is audited first, then sent to the case, and answers like the
 // client routes: 200 with the payment and phase once the case has it, else 202.
 func (h *Handlers) recordOfflinePayment(c echo.Context) error {
+	if err := requireOperator(c, "recording a payment"); err != nil {
+		return err
+	}
 	cs, err := h.staffCase(c)
 	if err != nil {
 		return err

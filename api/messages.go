@@ -129,8 +129,8 @@ func updateError(err error) error {
 	return fmt.Errorf("%w: %w", errTurnFailed, err)
 }
 
-// cancelTurn asks the case's running turn to stop between steps. The turn's own request
-// then answers with what it has, marked cancelled.
+// cancelTurn asks the case's running turn to stop: the step under way is cancelled.
+// The turn's own request then answers with what it has, marked cancelled.
 func (h *Handlers) cancelTurn(c echo.Context) error {
 	cs, err := h.ownCase(c)
 	if err != nil {

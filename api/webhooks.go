@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -8,6 +9,8 @@ import (
 	"time"
 
 	"github.com/labstack/echo/v4"
+	"go.temporal.io/api/enums/v1"
+	"go.temporal.io/api/serviceerror"
 
 	"github.com/lexflow/lexflow/internal/payments"
 	"github.com/lexflow/lexflow/schemas"
@@ -25,8 +28,8 @@ const maxWebhook = 64 << 10
 // is signed with LEXFLOW_PAYMENTS_WEBHOOK_SECRET within the tolerance and names an open
 // checkout with the same case, amount and currency; then the checkout is marked paid
 // by the event (the first event to do so wins, so a replayed or second event changes
-// nothing) and the case gets payment-confirmed; the answer waits, a bounded time, until
-// the case has handled it. A failure to reach the case answers 503, so the provider
+// nothing) and the case gets payment-confirmed; the answer waits up to webhookSettle
+// for the case to handle it. A failure to reach the case answers 503, so the provider
 // delivers the event again.
 func (h *Handlers) paymentWebhook(c echo.Context) error {
 	if len(h.WebhookSecret) == 0 {
@@ -69,9 +72,13 @@ func (h *Handlers) paymentWebhook(c echo.Context) error {
 	}
 	st, err := h.caseState(ctx, co.CaseID)
 	switch {
-	case err != nil:
-		h.Log.Warn("Payment for a case whose workflow is not running: refund due", "case", co.CaseID, "checkout", co.ID)
+	case err != nil && h.caseEnded(ctx, co.CaseID):
+		h.Log.Warn("Payment for a case whose workflow has ended: refund due", "case", co.CaseID, "checkout", co.ID)
 		return c.JSON(http.StatusOK, map[string]any{"event": ev.ID, "status": "case-not-running"})
+	case err != nil:
+		// No worker answered (a deploy, a restart): the provider delivers the event
+		// again, and the checkout, paid by this event, lets it through.
+		return fmt.Errorf("%w: read the case: %w", errUnavailable, err)
 	case st.Payment != nil && st.Payment.Reference == co.ID:
 		return c.JSON(http.StatusOK, map[string]any{"event": ev.ID, "status": "applied"})
 	case st.Payment != nil || st.Phase != schemas.PhaseAwaitingPayment:
@@ -83,6 +90,24 @@ func (h *Handlers) paymentWebhook(c echo.Context) error {
 	if err := h.Temporal.SignalWorkflow(ctx, schemas.CaseWorkflowID(co.CaseID), "", schemas.SignalPaymentConfirmed, p); err != nil {
 		return fmt.Errorf("%w: signal payment: %w", errUnavailable, err)
 	}
-	h.settle(ctx, co.CaseID, p.At)
+	// Wait, briefly, for the case to handle it, so that the client who comes back from
+	// the checkout finds the case active; the provider is not kept waiting long.
+	sctx, cancel := context.WithTimeout(ctx, webhookSettle)
+	defer cancel()
+	h.settle(sctx, co.CaseID, p.At)
 	return c.JSON(http.StatusOK, map[string]any{"event": ev.ID, "status": "applied"})
+}
+
+// webhookSettle bounds the wait for the case to handle a confirmed payment.
+const webhookSettle = 10 * time.Second
+
+// caseEnded reports whether the case's workflow is known to have ended (or never to
+// have started), as opposed to not answering a query just now.
+func (h *Handlers) caseEnded(ctx context.Context, caseID string) bool {
+	d, err := h.Temporal.DescribeWorkflowExecution(ctx, schemas.CaseWorkflowID(caseID), "")
+	var notFound *serviceerror.NotFound
+	if errors.As(err, &notFound) {
+		return true
+	}
+	return err == nil && d.GetWorkflowExecutionInfo().GetStatus() != enums.WORKFLOW_EXECUTION_STATUS_RUNNING
 }

@@ -46,11 +46,12 @@ type Config struct {
 	// OIDCIssuer, when set, is an OpenID Provider whose RS256/ES256 tokens are accepted
 	// beside the HS256 ones, with OIDCAudience as their aud, roles and organization
 	// read from the claims OIDCRolesClaim and OIDCOrgClaim, and OIDCLeeway of clock skew.
-	OIDCIssuer     string
-	OIDCAudience   string
-	OIDCRolesClaim string
-	OIDCOrgClaim   string
-	OIDCLeeway     time.Duration
+	OIDCIssuer      string
+	OIDCAudience    string
+	OIDCRolesClaim  string
+	OIDCOrgClaim    string
+	OIDCOperatorOrg string
+	OIDCLeeway      time.Duration
 
 	Assistant    Model
 	Reasoner     Model
@@ -112,6 +113,7 @@ var Vars = []Var{
 	{"LEXFLOW_OIDC_AUDIENCE", "", "the provider's tokens' required `aud` (the API identifier); required with LEXFLOW_OIDC_ISSUER"},
 	{"LEXFLOW_OIDC_ROLES_CLAIM", "roles", "the claim holding a provider token's roles (a list or a space-separated string), e.g. Auth0's namespaced `https://lexflow.example/roles`; roles Lexflow does not know are ignored"},
 	{"LEXFLOW_OIDC_ORG_CLAIM", "org", "the claim holding a provider token's organization"},
+	{"LEXFLOW_OIDC_OPERATOR_ORG", "", "the organization claim that marks the operator's own staff, who act on every tenant; a provider token with staff roles and no organization keeps only the user role; empty means no provider token is operator staff"},
 	{"LEXFLOW_OIDC_LEEWAY", "30s", "clock skew allowed on a provider token's exp, nbf and iat"},
 	{"LEXFLOW_ASSISTANT_BASE_URL", "", "assistant model's OpenAI-compatible base URL (e.g. http://localhost:4000/v1); empty means the offline model"},
 	{"LEXFLOW_ASSISTANT_MODEL", "", "assistant model name; required with LEXFLOW_ASSISTANT_BASE_URL"},
@@ -181,6 +183,7 @@ func FromEnv() (Config, error) {
 		OIDCAudience:      get("LEXFLOW_OIDC_AUDIENCE"),
 		OIDCRolesClaim:    get("LEXFLOW_OIDC_ROLES_CLAIM"),
 		OIDCOrgClaim:      get("LEXFLOW_OIDC_ORG_CLAIM"),
+		OIDCOperatorOrg:   get("LEXFLOW_OIDC_OPERATOR_ORG"),
 		PublicURL:         get("LEXFLOW_PUBLIC_URL"),
 		StripeKey:         get("LEXFLOW_STRIPE_KEY"),
 		StripeAPI:         get("LEXFLOW_STRIPE_API"),

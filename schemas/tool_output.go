@@ -16,12 +16,11 @@ type RunToolInput struct {
 
 // ToolOutput is what a tool call gives the turn: the bounded text the model reads,
 // the failure the result reports (a search that found nothing, a status "error"),
-// and, for a large result, the blob key of the raw result and its size.
+// and, for a large result, the blob key of the raw result.
 type ToolOutput struct {
 	Text    string `json:"text"`
 	Failure string `json:"failure,omitempty"`
 	Ref     string `json:"ref,omitempty"`
-	Bytes   int    `json:"bytes"`
 }
 
 // ToolResultKey is the blob key of a turn's call n's raw result.

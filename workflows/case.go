@@ -33,7 +33,8 @@ type caseWorkflow struct {
 	// goroutine receives them (cases started before changeSignalsInMainLoop).
 	signals   caseSignals
 	listening bool
-	// events are the signals received and not yet handled, in arrival order.
+	// events are the signals received and not yet handled, in the order they came (see
+	// drain).
 	events []caseEvent
 	// unanswered is the escalation whose question went unanswered in time.
 	unanswered int

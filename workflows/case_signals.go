@@ -61,14 +61,19 @@ func (w *caseWorkflow) pending() bool {
 	return !w.listening && w.signals.payments.Len()+w.signals.resumes.Len()+w.signals.closes.Len() > 0
 }
 
-// drain moves the signals in the channels to the queue: payments, then resumptions,
-// then closings, each in arrival order. With no goroutine between the channels and the
-// main loop, a signal is either in its channel or queued, never in between, so none is
-// lost when the case continues as new.
+// drain moves the signals in the channels to the queue, in the order of their time
+// stamps (the API stamps each signal when it sends it; signals of one kind keep their
+// arrival order). With no goroutine between the channels and the main loop, a signal
+// is either in its channel or queued, never in between, so none is lost when the case
+// continues as new.
 func (w *caseWorkflow) drain() {
 	if w.listening {
 		return
 	}
+	n := len(w.events)
+	defer func() {
+		slices.SortStableFunc(w.events[n:], func(a, b caseEvent) int { return a.at().Compare(b.at()) })
+	}()
 	for {
 		var p schemas.PaymentConfirmed
 		if !w.signals.payments.ReceiveAsync(&p) {
@@ -92,7 +97,7 @@ func (w *caseWorkflow) drain() {
 	}
 }
 
-// handleEvents handles the queued signals in arrival order, then an unanswered
+// handleEvents handles the queued signals in their order (see drain), then an unanswered
 // question, one at a time and never during a turn.
 func (w *caseWorkflow) handleEvents(ctx workflow.Context) error {
 	if err := w.turnLock.Lock(ctx); err != nil {

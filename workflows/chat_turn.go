@@ -61,7 +61,12 @@ func ChatTurn(ctx workflow.Context, in schemas.ChatTurnInput) (schemas.TurnResul
 type TurnExecutor interface {
 	Now() time.Time
 	// Stopped says why the turn must stop: StopCancelled, StopDeadline, or "" to go on.
+	// The loop asks it before each step.
 	Stopped() string
+	// StopsSteps reports whether a cancel or the deadline also stops the step under
+	// way; the loop then asks Stopped after a step's failure too. Turns started before
+	// changeTurnDeadline stop between steps only, as their histories did.
+	StopsSteps() bool
 	// Timeout is the turn's deadline, which the timed-out reply names.
 	Timeout() time.Duration
 	CallModel(req schemas.ModelRequest) (schemas.ModelResponse, error)
@@ -106,6 +111,8 @@ type activityExecutor struct {
 func (e *activityExecutor) Now() time.Time { return workflow.Now(e.ctx) }
 
 func (e *activityExecutor) Timeout() time.Duration { return e.timeout }
+
+func (e *activityExecutor) StopsSteps() bool { return e.deadline != nil }
 
 func (e *activityExecutor) Stopped() string {
 	for e.cancel.ReceiveAsync(nil) {
@@ -193,7 +200,7 @@ func (e *activityExecutor) RunTool(tool *tools.Tool, args any) (schemas.ToolOutp
 // changeToolResultsClaimCheck.
 func Format(tool *tools.Tool, raw json.RawMessage) schemas.ToolOutput {
 	text, failure := tool.Format(tool.Name, raw)
-	return schemas.ToolOutput{Text: text, Failure: failure, Bytes: len(raw)}
+	return schemas.ToolOutput{Text: text, Failure: failure}
 }
 
 func (e *activityExecutor) Consult(args schemas.ConsultReasonerArgs) (schemas.ConsultReasonerResult, error) {

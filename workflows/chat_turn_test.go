@@ -275,7 +275,7 @@ func TestChatTurnClaimCheck(t *testing.T) {
 			if !strings.Contains(string(in.Args), `"case_id":"c1"`) {
 				t.Errorf("RunTool args %s lack the bound case", in.Args)
 			}
-			return schemas.ToolOutput{Text: "big result, bounded", Ref: in.ResultKey, Bytes: 5 << 20}, nil
+			return schemas.ToolOutput{Text: "big result, bounded", Ref: in.ResultKey}, nil
 		})
 	env.ExecuteWorkflow(ChatTurn, turnIn)
 	var res schemas.TurnResult

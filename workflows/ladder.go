@@ -31,7 +31,7 @@ func (t *turn) escalate(f *failedCall) string {
 			tools.Clip(t.in.Message, 500), f.tool.Name, esc.Args, f.reason, strings.Join(toolNames(t.offered), ", ")),
 		SpecificQuestion: "How should the assistant proceed?",
 	})
-	if t.exec.Stopped() != "" {
+	if t.midStop() != "" {
 		return tools.Failed(f.tool.Name, f.reason)
 	}
 	if err == nil && consult.Status == schemas.ResultSuccess {
@@ -39,7 +39,7 @@ func (t *turn) escalate(f *failedCall) string {
 	}
 	if advice.Action == schemas.AdviceRetry || advice.Action == schemas.AdviceUseTool {
 		esc.Rung = schemas.RungAdvice
-		if text, ok := t.follow(advice, f); ok || t.exec.Stopped() != "" {
+		if text, ok := t.follow(advice, f); ok || t.midStop() != "" {
 			return text
 		}
 	}
@@ -100,10 +100,9 @@ func (t *turn) answerPending() error {
 		t.msgs[0].Content += fmt.Sprintf("\n\n[%s was run again after this message. Result:\n%s]", p.Tool, text)
 		return nil
 	}
-	if t.exec.Stopped() != "" {
-		// The retry was stopped, not failed: the loop ends the turn, and the question
-		// stands, so the case waits for the client again.
-		t.res.Escalation = &p
+	if t.midStop() != "" {
+		// The retry was stopped, not failed: the loop ends the turn, no ticket opens,
+		// and the case is open again; the client may ask once more.
 		return nil
 	}
 	lw := caseWordsFor(t.in.Language)

@@ -137,7 +137,7 @@ func serveAPI(ctx context.Context, cfg config.Config, b *backends, log *slog.Log
 	verifiers := auth.Verifiers{HS256: sign}
 	if cfg.OIDCIssuer != "" {
 		if verifiers.OIDC, err = auth.NewOIDC(ctx, auth.OIDCOptions{Issuer: cfg.OIDCIssuer, Audience: cfg.OIDCAudience,
-			RolesClaim: cfg.OIDCRolesClaim, OrgClaim: cfg.OIDCOrgClaim, Leeway: cfg.OIDCLeeway}); err != nil {
+			RolesClaim: cfg.OIDCRolesClaim, OrgClaim: cfg.OIDCOrgClaim, OperatorOrg: cfg.OIDCOperatorOrg, Leeway: cfg.OIDCLeeway}); err != nil {
 			return err
 		}
 		log.Info("Accepting OIDC tokens", "issuer", cfg.OIDCIssuer, "audience", cfg.OIDCAudience)

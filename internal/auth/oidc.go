@@ -29,6 +29,11 @@ type OIDCOptions struct {
 	// "https://lexflow.example/roles".
 	RolesClaim string
 	OrgClaim   string
+	// OperatorOrg is the organization claim that marks the operator's own staff, who
+	// act on every tenant; their identity has no organization. A token with staff
+	// roles but no organization claim keeps only the user role: a missing claim must
+	// not read as "every tenant". Empty means no provider token is operator staff.
+	OperatorOrg string
 	// Leeway is the clock skew allowed on exp, nbf and iat.
 	Leeway time.Duration
 	// HTTP fetches the discovery document and the JWKS; nil means a 10-second timeout.
@@ -104,8 +109,8 @@ func discover(ctx context.Context, c *http.Client, issuer string) (string, error
 
 // Verify checks a token's signature against the JWKS (RS256 or ES256 only), its
 // expiry, issuer and audience with the leeway, and reads its identity: the subject,
-// the roles Lexflow knows from the roles claim, and the organization claim. Every
-// failure wraps ErrUnauthorized.
+// the roles Lexflow knows from the roles claim, and the organization claim (see
+// OIDCOptions.OperatorOrg). Every failure wraps ErrUnauthorized.
 func (v *OIDC) Verify(token string) (Identity, error) {
 	claims := jwt.MapClaims{}
 	_, err := jwt.ParseWithClaims(token, claims, v.keys.Keyfunc,
@@ -124,7 +129,14 @@ func (v *OIDC) Verify(token string) (Identity, error) {
 		return Identity{}, fmt.Errorf("%w: token has no subject", ErrUnauthorized)
 	}
 	org, _ := claims[v.opts.OrgClaim].(string)
-	return Identity{Subject: sub, Org: org, Roles: knownRoles(claims[v.opts.RolesClaim])}, nil
+	roles := knownRoles(claims[v.opts.RolesClaim])
+	switch {
+	case org != "" && org == v.opts.OperatorOrg:
+		org = ""
+	case org == "":
+		roles = slices.DeleteFunc(roles, func(r string) bool { return r != schemas.RoleUser })
+	}
+	return Identity{Subject: sub, Org: org, Roles: roles}, nil
 }
 
 // knownRoles reads a roles claim, a list or a space-separated string, keeping the

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -23,10 +24,14 @@ import (
 var providerClaims = map[string]any{"roles": []string{"user", "admin", "root"}, "org": "acme"}
 
 func startProvider(t *testing.T, port int, kid string) *devenv.OIDCProvider {
+	return startProviderWith(t, port, kid, providerClaims)
+}
+
+func startProviderWith(t *testing.T, port int, kid string, claims map[string]any) *devenv.OIDCProvider {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 	defer cancel()
-	p, err := devenv.StartOIDCProvider(ctx, port, kid, providerClaims)
+	p, err := devenv.StartOIDCProvider(ctx, port, kid, claims)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,5 +166,36 @@ func TestForgedTokens(t *testing.T) {
 		if _, err := v.Verify(es(extra, "key-unknown")); !errors.Is(err, ErrUnauthorized) {
 			t.Errorf("%s: %v, want ErrUnauthorized", name, err)
 		}
+	}
+}
+
+// TestOIDCStaffScope: a provider token with staff roles is the operator's staff only
+// when its organization claim is the configured operator organization; without an
+// organization claim it keeps only the user role.
+func TestOIDCStaffScope(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		claims map[string]any
+		want   Identity
+	}{
+		{"the operator's staff", map[string]any{"roles": []string{"support"}, "org": "lexflow-ops"}, Identity{Org: "", Roles: []string{"support"}}},
+		{"a firm's staff", map[string]any{"roles": []string{"support"}, "org": "acme"}, Identity{Org: "acme", Roles: []string{"support"}}},
+		{"no organization claim", map[string]any{"roles": []string{"support", "user", "admin"}}, Identity{Org: "", Roles: []string{"user"}}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			port, err := devenv.FreePort()
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := startProviderWith(t, port, "key-1", c.claims)
+			v, err := NewOIDC(t.Context(), OIDCOptions{Issuer: p.Issuer, Audience: "lexflow", RolesClaim: "roles", OrgClaim: "org", OperatorOrg: "lexflow-ops"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			id, err := v.Verify(token(t, p))
+			if err != nil || id.Org != c.want.Org || !slices.Equal(id.Roles, c.want.Roles) {
+				t.Errorf("Verify = %+v, %v; want org %q, roles %v", id, err, c.want.Org, c.want.Roles)
+			}
+		})
 	}
 }
