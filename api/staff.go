@@ -13,7 +13,8 @@ import (
 
 // Staff scope: a staff token without an organization is the operator's own support,
 // billing or admin staff and acts on every tenant; one with an organization is a firm's
-// own desk and acts only on that organization's cases. Every staff action that changes
+// own desk and acts only on that organization's cases, and never on what a case costs
+// (subscriptions, offline payments). Every staff action that changes
 // something, or reads a case's tickets, is written to the audit log. The README's
 // "Staff scope" table says the same.
 
@@ -40,8 +41,8 @@ func (h *Handlers) staffCase(c echo.Context) (store.Case, error) {
 }
 
 // requireOperator lets through only staff without an organization: the routes it
-// guards act on every tenant at once (a prompts reload) or on tenants no organization
-// owns (a user's own subscription).
+// guards act on every tenant at once (a prompts reload) or on what cases cost
+// (subscriptions, offline payments), which a firm's staff would turn to its own profit.
 func requireOperator(c echo.Context, what string) error {
 	if identity(c).Org != "" {
 		return problemf(errForbidden, what+" is for the operator's staff (a token without an organization)")

@@ -10,8 +10,8 @@ import (
 // method settles later) and checkout.session.async_payment_succeeded when a delayed
 // method settles.
 const (
-	EventCheckoutCompleted    = "checkout.session.completed"
-	EventAsyncPaymentSucceded = "checkout.session.async_payment_succeeded"
+	EventCheckoutCompleted     = "checkout.session.completed"
+	EventAsyncPaymentSucceeded = "checkout.session.async_payment_succeeded"
 )
 
 // Event is the part of a provider's webhook event that Lexflow reads, in Stripe's
@@ -46,7 +46,7 @@ func (e Event) Paid() bool {
 	switch e.Type {
 	case EventCheckoutCompleted:
 		return e.Data.Object.PaymentStatus == "paid"
-	case EventAsyncPaymentSucceded:
+	case EventAsyncPaymentSucceeded:
 		return true
 	}
 	return false
@@ -62,7 +62,7 @@ func ParseEvent(payload []byte) (Event, error) {
 	if e.ID == "" || e.Type == "" {
 		return Event{}, fmt.Errorf("webhook payload: an event needs an id and a type")
 	}
-	if (e.Type == EventCheckoutCompleted || e.Type == EventAsyncPaymentSucceded) && e.Data.Object.ID == "" {
+	if (e.Type == EventCheckoutCompleted || e.Type == EventAsyncPaymentSucceeded) && e.Data.Object.ID == "" {
 		return Event{}, fmt.Errorf("webhook payload: a %s event needs its checkout session's id", e.Type)
 	}
 	return e, nil
