@@ -70,7 +70,9 @@ func (h *Handlers) paymentWebhook(c echo.Context) error {
 	if co.EventID != ev.ID {
 		return c.JSON(http.StatusOK, map[string]any{"event": ev.ID, "status": "duplicate"})
 	}
-	st, err := h.caseState(ctx, co.CaseID)
+	qctx, cancelQuery := context.WithTimeout(ctx, webhookSettle)
+	st, err := h.caseState(qctx, co.CaseID)
+	cancelQuery()
 	switch {
 	case err != nil && h.caseEnded(ctx, co.CaseID):
 		h.Log.Warn("Payment for a case whose workflow has ended: refund due", "case", co.CaseID, "checkout", co.ID)
@@ -98,7 +100,8 @@ func (h *Handlers) paymentWebhook(c echo.Context) error {
 	return c.JSON(http.StatusOK, map[string]any{"event": ev.ID, "status": "applied"})
 }
 
-// webhookSettle bounds the wait for the case to handle a confirmed payment.
+// webhookSettle bounds the wait for the case's state and for the case to handle a
+// confirmed payment: the provider is not kept waiting when no worker answers.
 const webhookSettle = 10 * time.Second
 
 // caseEnded reports whether the case's workflow is known to have ended (or never to
