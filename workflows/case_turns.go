@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"go.temporal.io/api/enums/v1"
@@ -14,8 +15,9 @@ import (
 )
 
 // validateMessage rejects an update before it enters history: an empty or over-long
-// message, or a case that cannot take one (closed, awaiting payment, paused).
-func (w *caseWorkflow) validateMessage(req schemas.SendMessageRequest) error {
+// message, or a case that cannot take one (closed, awaiting payment, paused), unless
+// the message repeats the idempotency key of a turn it started.
+func (w *caseWorkflow) validateMessage(ctx workflow.Context, req schemas.SendMessageRequest) error {
 	switch n := utf8.RuneCountInString(req.Message); {
 	case strings.TrimSpace(req.Message) == "":
 		return temporal.NewApplicationError("message is empty", schemas.ErrInvalidMessage)
@@ -23,7 +25,7 @@ func (w *caseWorkflow) validateMessage(req schemas.SendMessageRequest) error {
 		return temporal.NewApplicationErrorWithOptions("message is too long", schemas.ErrInvalidMessage,
 			temporal.ApplicationErrorOptions{Details: []any{n, schemas.MaxMessageChars}})
 	}
-	if req.IdempotencyKey != "" && slices.ContainsFunc(w.state.Keyed, func(k schemas.KeyedTurn) bool { return k.Key == req.IdempotencyKey }) {
+	if w.knownKey(workflow.Now(ctx), req.IdempotencyKey) != "" {
 		return nil // a repeated request: it gets its turn whatever the case's state now
 	}
 	return w.refusal()
@@ -74,11 +76,17 @@ func (w *caseWorkflow) sendMessage(ctx workflow.Context, req schemas.SendMessage
 func (w *caseWorkflow) keyedTurn(ctx workflow.Context, key string) string {
 	now := workflow.Now(ctx)
 	w.state.Keyed = slices.DeleteFunc(w.state.Keyed, func(k schemas.KeyedTurn) bool { return now.Sub(k.At) > schemas.KeyedTurnsFor })
+	return w.knownKey(now, key)
+}
+
+// knownKey returns the turn that key started within schemas.KeyedTurnsFor of now, or
+// "", changing nothing.
+func (w *caseWorkflow) knownKey(now time.Time, key string) string {
 	if key == "" {
 		return ""
 	}
 	for _, k := range w.state.Keyed {
-		if k.Key == key {
+		if k.Key == key && now.Sub(k.At) <= schemas.KeyedTurnsFor {
 			return k.TurnID
 		}
 	}
