@@ -49,14 +49,9 @@ func (h *Handlers) recordOfflinePayment(c echo.Context) error {
 		return problemf(errInvalidInput, "note is required (at most 2000 characters): say how the payment arrived")
 	}
 	ctx := c.Request().Context()
-	st, err := h.caseState(ctx, cs.ID)
-	switch {
-	case err != nil:
-		return problemf(errCaseNotRunning, "the case's workflow is not running")
-	case st.Payment != nil:
-		return problemf(errConflict, "the case is paid already, with reference "+st.Payment.Reference)
-	case st.Phase != schemas.PhaseAwaitingPayment:
-		return problemf(errConflict, "no payment is due: the case is "+st.Phase)
+	st, err := h.paymentDue(ctx, cs.ID)
+	if err != nil {
+		return err
 	}
 	p := schemas.PaymentConfirmed{Reference: req.Reference, Method: schemas.PaymentOffline, Amount: price.Amount,
 		Currency: price.Currency, By: identity(c).Subject, At: time.Now().UTC()}

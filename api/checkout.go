@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -39,14 +40,9 @@ func (h *Handlers) checkout(c echo.Context) error {
 		return problemf(errUnavailable, "payments are not configured here (set LEXFLOW_STRIPE_KEY)")
 	}
 	ctx := c.Request().Context()
-	st, err := h.caseState(ctx, cs.ID)
-	switch {
-	case err != nil:
-		return problemf(errCaseNotRunning, "the case's workflow is not running")
-	case st.Payment != nil:
-		return problemf(errConflict, "the case is paid already, with reference "+st.Payment.Reference)
-	case st.Phase != schemas.PhaseAwaitingPayment:
-		return problemf(errConflict, "no payment is due: the case is "+st.Phase)
+	st, err := h.paymentDue(ctx, cs.ID)
+	if err != nil {
+		return err
 	}
 	price, ok := h.Prices[st.Tier]
 	if !ok {
@@ -65,6 +61,21 @@ func (h *Handlers) checkout(c echo.Context) error {
 	}
 	return c.JSON(http.StatusCreated, CheckoutView{CaseID: cs.ID, SessionID: co.ID, URL: co.URL, Provider: co.Provider,
 		Tier: co.Tier, Amount: co.Amount, Currency: co.Currency, Price: price.String()})
+}
+
+// paymentDue returns the state of a case that awaits its payment, or the problem
+// that says why no payment is due.
+func (h *Handlers) paymentDue(ctx context.Context, caseID string) (schemas.CaseState, error) {
+	st, err := h.caseState(ctx, caseID)
+	switch {
+	case err != nil:
+		return st, problemf(errCaseNotRunning, "the case's workflow is not running")
+	case st.Payment != nil:
+		return st, problemf(errConflict, "the case is paid already, with reference "+st.Payment.Reference)
+	case st.Phase != schemas.PhaseAwaitingPayment:
+		return st, problemf(errConflict, "no payment is due: the case is "+st.Phase)
+	}
+	return st, nil
 }
 
 // errGone is a route that no longer exists, answered with where to go instead.
