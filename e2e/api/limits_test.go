@@ -3,14 +3,12 @@ package api_test
 import (
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"strconv"
 	"testing"
 	"time"
 
 	"go.temporal.io/api/workflowservice/v1"
 
-	"github.com/lexflow/lexflow/api"
 	"github.com/lexflow/lexflow/e2e/stack"
 	"github.com/lexflow/lexflow/internal/auth"
 	"github.com/lexflow/lexflow/schemas"
@@ -30,11 +28,7 @@ func TestCasesPerDay(t *testing.T) {
 	}
 	h := s.Handlers(stack.TaskQueue)
 	h.CasesPerDay, h.OrgCasesPerDay = 2, 3
-	srv := httptest.NewServer(api.New(h))
-	defer srv.Close()
-	saved := s.APIURL
-	s.APIURL = srv.URL
-	defer func() { s.APIURL = saved }()
+	s.UseAPI(t, h)
 
 	mint := func(sub string) string {
 		return s.Mint(t, auth.Identity{Subject: sub, Org: org, Roles: []string{schemas.RoleUser}})
@@ -78,11 +72,7 @@ func TestConcurrentTurnsPerOrganization(t *testing.T) {
 	s.StartHelperWorker(t, queue, 3*time.Second)
 	h := s.Handlers(queue)
 	h.OrgConcurrentTurns = 1
-	srv := httptest.NewServer(api.New(h))
-	defer srv.Close()
-	saved := s.APIURL
-	s.APIURL = srv.URL
-	defer func() { s.APIURL = saved }()
+	s.UseAPI(t, h)
 
 	tok := s.Mint(t, auth.Identity{Subject: "bea", Org: org, Roles: []string{schemas.RoleUser}})
 	first, second := s.CreateCase(t, tok, "A first lease question"), s.CreateCase(t, tok, "A second lease question")

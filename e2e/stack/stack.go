@@ -217,11 +217,17 @@ func (s *Stack) Handlers(queue string) *api.Handlers {
 // that starts cases on a queue of the test's own, served by helper workers.
 func (s *Stack) UseQueue(t *testing.T, prefix string) string {
 	queue := fmt.Sprintf("%s-%d", prefix, time.Now().UnixNano())
-	srv := httptest.NewServer(api.New(s.Handlers(queue)))
+	s.UseAPI(t, s.Handlers(queue))
+	return queue
+}
+
+// UseAPI points the stack's HTTP helpers, until the test ends, at an API of its own
+// served by h: the stack's handlers with a setting changed, say.
+func (s *Stack) UseAPI(t *testing.T, h *api.Handlers) {
+	srv := httptest.NewServer(api.New(h))
 	saved := s.APIURL
 	s.APIURL = srv.URL
 	t.Cleanup(func() { s.APIURL = saved; srv.Close() })
-	return queue
 }
 
 // Mint signs a token for id, valid for an hour.

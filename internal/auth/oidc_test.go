@@ -39,6 +39,26 @@ func startProviderWith(t *testing.T, port int, kid string, claims map[string]any
 	return p
 }
 
+func freePort(t *testing.T) int {
+	t.Helper()
+	port, err := devenv.FreePort()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return port
+}
+
+// verifierOf follows provider p's keys, with operatorOrg as OIDCOptions.OperatorOrg.
+func verifierOf(t *testing.T, p *devenv.OIDCProvider, operatorOrg string) *OIDC {
+	t.Helper()
+	v, err := NewOIDC(t.Context(), OIDCOptions{Issuer: p.Issuer, Audience: "lexflow", RolesClaim: "roles", OrgClaim: "org",
+		OperatorOrg: operatorOrg, Leeway: 30 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
 func token(t *testing.T, p *devenv.OIDCProvider) string {
 	t.Helper()
 	tok, err := p.Token(t.Context())
@@ -53,15 +73,9 @@ func token(t *testing.T, p *devenv.OIDCProvider) string {
 // rotates its key, a token signed with the new key is accepted once the JWKS is
 // fetched again; a token of another issuer is refused.
 func TestOIDCAgainstARealProvider(t *testing.T) {
-	port, err := devenv.FreePort()
-	if err != nil {
-		t.Fatal(err)
-	}
+	port := freePort(t)
 	p := startProvider(t, port, "key-1")
-	v, err := NewOIDC(t.Context(), OIDCOptions{Issuer: p.Issuer, Audience: "lexflow", RolesClaim: "roles", OrgClaim: "org", Leeway: 30 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
+	v := verifierOf(t, p, "")
 	verifiers := Verifiers{HS256: signer, OIDC: v}
 	id, err := verifiers.Verify(token(t, p))
 	if err != nil {
@@ -83,8 +97,7 @@ func TestOIDCAgainstARealProvider(t *testing.T) {
 		t.Errorf("a token signed with the rotated key: %+v, %v", id, err)
 	}
 
-	otherPort, _ := devenv.FreePort()
-	other := startProvider(t, otherPort, "key-2")
+	other := startProvider(t, freePort(t), "key-2")
 	if _, err := verifiers.Verify(token(t, other)); !errors.Is(err, ErrUnauthorized) {
 		t.Errorf("another issuer's token = %v, want ErrUnauthorized", err)
 	}
@@ -92,15 +105,9 @@ func TestOIDCAgainstARealProvider(t *testing.T) {
 
 // TestForgedTokens sends the verifiers the tokens an attacker forges: each is refused.
 func TestForgedTokens(t *testing.T) {
-	port, err := devenv.FreePort()
-	if err != nil {
-		t.Fatal(err)
-	}
+	port := freePort(t)
 	p := startProvider(t, port, "key-1")
-	v, err := NewOIDC(t.Context(), OIDCOptions{Issuer: p.Issuer, Audience: "lexflow", RolesClaim: "roles", OrgClaim: "org", Leeway: 30 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
+	v := verifierOf(t, p, "")
 	verifiers := Verifiers{HS256: signer, OIDC: v}
 	good := token(t, p)
 	claims := func(extra map[string]any) jwt.MapClaims {
@@ -183,15 +190,8 @@ func TestOIDCStaffScope(t *testing.T) {
 		{"no organization claim", map[string]any{"roles": []string{"support", "user", "admin"}}, Identity{Org: "", Roles: []string{"user"}}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			port, err := devenv.FreePort()
-			if err != nil {
-				t.Fatal(err)
-			}
-			p := startProviderWith(t, port, "key-1", c.claims)
-			v, err := NewOIDC(t.Context(), OIDCOptions{Issuer: p.Issuer, Audience: "lexflow", RolesClaim: "roles", OrgClaim: "org", OperatorOrg: "lexflow-ops"})
-			if err != nil {
-				t.Fatal(err)
-			}
+			p := startProviderWith(t, freePort(t), "key-1", c.claims)
+			v := verifierOf(t, p, "lexflow-ops")
 			id, err := v.Verify(token(t, p))
 			if err != nil || id.Org != c.want.Org || !slices.Equal(id.Roles, c.want.Roles) {
 				t.Errorf("Verify = %+v, %v; want org %q, roles %v", id, err, c.want.Org, c.want.Roles)
