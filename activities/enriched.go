@@ -19,6 +19,8 @@ type Enriched struct {
 	Corpus   *corpus.Store
 	Reasoner *llm.Client
 	Prompts  *SystemPrompts
+	// Meter charges the reasoner's analysis to the case's model-token budgets.
+	Meter *Meter
 }
 
 // In-force statuses of a result's references, as LEXE's vigenza field reports them.
@@ -63,8 +65,9 @@ func (a *Enriched) LexSearchEnriched(ctx context.Context, args schemas.LexSearch
 		Meta: schemas.KBMeta{LatencyMS: time.Since(start).Milliseconds(), Source: "lex_search_enriched"}}, nil
 }
 
-// analyse asks the reasoner about the results. No reasoner, or one that refuses the
-// request, means no analysis; a transient failure is an error the policy may retry.
+// analyse asks the reasoner about the results. No reasoner, one that refuses the
+// request, or a budget used up means no analysis; a transient failure is an error the
+// policy may retry.
 func (a *Enriched) analyse(ctx context.Context, args schemas.LexSearchEnrichedArgs, results []schemas.EnrichedResult, refs string) (string, error) {
 	if a.Reasoner == nil || len(results) == 0 {
 		return "", nil
@@ -83,8 +86,8 @@ func (a *Enriched) analyse(ctx context.Context, args schemas.LexSearchEnrichedAr
 		{Role: schemas.MsgSystem, Content: system},
 		{Role: schemas.MsgUser, Content: b.String()},
 	}
-	resp, err := a.Reasoner.Complete(ctx, msgs, nil)
-	if err != nil && llm.Retryable(err) {
+	resp, err := a.Meter.Complete(ctx, a.Reasoner, msgs, nil)
+	if err != nil && llm.Retryable(err) && !isBudgetExhausted(err) {
 		return "", err
 	}
 	if err != nil {

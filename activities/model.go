@@ -2,6 +2,7 @@ package activities
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"go.temporal.io/sdk/temporal"
@@ -23,13 +24,16 @@ type Model struct {
 	Transcripts store.Transcripts
 	Memories    store.Memories
 	Prompts     *SystemPrompts
+	// Meter charges every call to the case's model-token budgets.
+	Meter *Meter
 }
 
 // CallModel asks a role for the next step of a turn. It prepends the system prompt (the
 // role's prompt file, the legal-tools warning, the user's memory and the relevant earlier
 // turns, as the request selects) and the case's latest earlier turns from the store, and
 // offers the named tools. A request the endpoint refuses is a non-retryable
-// ErrModelRejected; anything else is retried by the activity's retry policy.
+// ErrModelRejected, and so is ErrBudgetExhausted (see Meter); anything else is retried
+// by the activity's retry policy.
 func (m *Model) CallModel(ctx context.Context, req schemas.ModelRequest) (schemas.ModelResponse, error) {
 	client, ok := m.Clients[req.Role.Endpoint()]
 	if !ok {
@@ -70,7 +74,10 @@ func (m *Model) CallModel(ctx context.Context, req schemas.ModelRequest) (schema
 	if err != nil {
 		return schemas.ModelResponse{}, temporal.NewNonRetryableApplicationError(err.Error(), schemas.ErrInvalidArgs, err)
 	}
-	resp, err := client.Complete(ctx, msgs, defs)
+	resp, err := m.Meter.Complete(ctx, client, msgs, defs)
+	if isBudgetExhausted(err) {
+		return schemas.ModelResponse{}, err
+	}
 	if err != nil && !llm.Retryable(err) {
 		return schemas.ModelResponse{}, temporal.NewNonRetryableApplicationError(err.Error(), schemas.ErrModelRejected, err)
 	}
@@ -95,7 +102,8 @@ func toolDefinitions(names []string) ([]llm.Tool, error) {
 // ConsultReasoner is consult_reasoner (seed 003's consult_grok): the reasoner's answer to
 // a specific question about a case, given a concise context. With the escalation
 // purpose it answers from the escalation prompt, with its advice on a failed tool.
-// A model that refuses the request is an answer; anything else is retried.
+// A model that refuses the request, or a budget used up, is an answer; anything else
+// is retried.
 func (m *Model) ConsultReasoner(ctx context.Context, args schemas.ConsultReasonerArgs) (schemas.ConsultReasonerResult, error) {
 	role := schemas.ModelReasoner
 	if args.Purpose == schemas.ConsultPurposeEscalation {
@@ -113,7 +121,10 @@ func (m *Model) ConsultReasoner(ctx context.Context, args schemas.ConsultReasone
 		{Role: schemas.MsgSystem, Content: system},
 		{Role: schemas.MsgUser, Content: args.ContextSummary + "\n\nQuestion: " + args.SpecificQuestion},
 	}
-	resp, err := client.Complete(ctx, msgs, nil)
+	resp, err := m.Meter.Complete(ctx, client, msgs, nil)
+	if isBudgetExhausted(err) {
+		return schemas.ConsultReasonerResult{Status: schemas.ResultError, ErrorMessage: "The reasoner was not asked: " + err.Error()}, nil
+	}
 	if err != nil && !llm.Retryable(err) {
 		return schemas.ConsultReasonerResult{Status: schemas.ResultError, ErrorMessage: "Reasoner API error: " + err.Error()}, nil
 	}
@@ -121,4 +132,10 @@ func (m *Model) ConsultReasoner(ctx context.Context, args schemas.ConsultReasone
 		return schemas.ConsultReasonerResult{}, err
 	}
 	return schemas.ConsultReasonerResult{Status: schemas.ResultSuccess, Response: resp.Content}, nil
+}
+
+// isBudgetExhausted reports whether err is the Meter's refusal.
+func isBudgetExhausted(err error) bool {
+	var appErr *temporal.ApplicationError
+	return errors.As(err, &appErr) && appErr.Type() == schemas.ErrBudgetExhausted
 }

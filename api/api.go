@@ -13,6 +13,7 @@ import (
 	"github.com/lexflow/lexflow/internal/blob"
 	"github.com/lexflow/lexflow/internal/payments"
 	"github.com/lexflow/lexflow/internal/prompts"
+	"github.com/lexflow/lexflow/schemas"
 	"github.com/lexflow/lexflow/store"
 )
 
@@ -53,7 +54,10 @@ type Handlers struct {
 	// OrgConcurrentTurns bounds the cases of one organization (or one user without
 	// one) working on a turn at once; 0 means no bound.
 	OrgConcurrentTurns int
-	limits             rateLimits
+	// Budgets are the default model-token budgets the workers enforce, which the
+	// budget routes show.
+	Budgets schemas.TokenLimits
+	limits  rateLimits
 	// Payments opens checkouts (nil: payments are not configured), at Prices by tier.
 	// WebhookSecret verifies the provider's webhooks. PublicURL is where clients reach
 	// Lexflow, which the provider sends them back to.

@@ -19,6 +19,7 @@ const (
 	auditOfflinePayment = "payment.offline"
 	auditSubscription   = "subscription.put"
 	auditPromptsReload  = "prompts.reload"
+	auditBudget         = "budget.put"
 )
 
 // audit records a staff action on organization org's case caseID (either may be

@@ -123,6 +123,12 @@ func updateError(err error) error {
 		return problemf(errPaymentRequired, appErr.Message()+"; pay through POST /v1/cases/{id}/checkout")
 	case errors.As(err, &appErr) && appErr.Type() == schemas.ErrCasePaused:
 		return problemf(errCasePaused, appErr.Message())
+	case errors.As(err, &appErr) && appErr.Type() == schemas.ErrBudgetExhausted:
+		var b schemas.BudgetExhausted
+		if appErr.HasDetails() {
+			_ = appErr.Details(&b)
+		}
+		return &budgetWait{&detailed{kind: errBudgetExhausted, detail: appErr.Message()}, b.ResumeAt}
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		return fmt.Errorf("%w: %w", errUnavailable, err)
 	}

@@ -30,6 +30,8 @@ var (
 	errConflict        = errors.New("conflict")
 	// errTooManyRequests is a limit reached; its retryAfter says when it lifts.
 	errTooManyRequests = errors.New("too many requests")
+	// errBudgetExhausted is a case waiting on its model-token budget (see budgetWait).
+	errBudgetExhausted = errors.New("budget exhausted")
 )
 
 // problemKind is how one failure kind is answered: its status and its stable type.
@@ -51,6 +53,7 @@ var problemKinds = []problemKind{
 	{errCaseClosed, http.StatusConflict, "case-closed", "The case is closed"},
 	{errNoTurn, http.StatusConflict, "no-turn-running", "No turn is running"},
 	{errPaymentRequired, http.StatusPaymentRequired, "payment-required", "The case must be paid for first"},
+	{errBudgetExhausted, http.StatusPaymentRequired, "budget-exhausted", "The model-token budget for today is used up"},
 	{errCasePaused, http.StatusConflict, "case-paused", "The case is paused for support"},
 	{errConflict, http.StatusConflict, "conflict", "The request conflicts with the case's state"},
 	{errTooManyRequests, http.StatusTooManyRequests, "too-many-requests", "A limit is reached"},
@@ -73,6 +76,8 @@ type Problem struct {
 	Status   int    `json:"status"`
 	Detail   string `json:"detail,omitempty"`
 	Instance string `json:"instance,omitempty"`
+	// ResumesAt, on budget-exhausted, is when the case goes on by itself.
+	ResumesAt *time.Time `json:"resumes_at,omitempty"`
 }
 
 // detailed is a failure kind with a detail for the client.
@@ -93,6 +98,16 @@ type limitReached struct {
 
 func (l *limitReached) Error() string { return l.problem.Error() }
 func (l *limitReached) Unwrap() error { return l.problem }
+
+// budgetWait is errBudgetExhausted with when the case resumes, which the error handler
+// sends as Retry-After and as the problem's resumes_at.
+type budgetWait struct {
+	problem   *detailed
+	resumesAt time.Time
+}
+
+func (b *budgetWait) Error() string { return b.problem.Error() }
+func (b *budgetWait) Unwrap() error { return b.problem }
 
 // tooMany returns errTooManyRequests with a detail and when to retry.
 func tooMany(detail string, retryAfter time.Duration) error {
@@ -120,6 +135,12 @@ func errorHandler(log *slog.Logger) echo.HTTPErrorHandler {
 		var limited *limitReached
 		if errors.As(err, &limited) {
 			c.Response().Header().Set("Retry-After", strconv.Itoa(int(limited.retryAfter.Round(time.Second).Seconds())))
+		}
+		var waiting *budgetWait
+		if errors.As(err, &waiting) && !waiting.resumesAt.IsZero() {
+			at := waiting.resumesAt.UTC()
+			p.ResumesAt = &at
+			c.Response().Header().Set("Retry-After", strconv.Itoa(max(int(time.Until(at).Seconds())+1, 1)))
 		}
 		body, _ := json.Marshal(p)
 		_ = c.Blob(p.Status, ProblemContentType, body)

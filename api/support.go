@@ -29,7 +29,7 @@ type SupportCase struct {
 }
 
 // supportStatuses are the lists support can ask for.
-var supportStatuses = []string{schemas.StatusPausedSupport, schemas.StatusWaitingUser, "stuck"}
+var supportStatuses = []string{schemas.StatusPausedSupport, schemas.StatusWaitingUser, schemas.StatusWaitingBudget, "stuck"}
 
 // supportQuery is the visibility query of a support list: the same one the Web UI's
 // search box takes. A non-empty org keeps the list to that organization's cases.
@@ -44,8 +44,8 @@ func supportQuery(status, org string, now time.Time, stuckAfter time.Duration) s
 	return q + fmt.Sprintf("CaseStatus = '%s'", status)
 }
 
-// supportCases lists the cases paused for support, waiting for a client's answer, or
-// stuck: working with no progress for longer than the stuck threshold. Staff of an
+// supportCases lists the cases paused for support, waiting for a client's answer,
+// waiting on their model-token budget, or stuck: working with no progress for longer than the stuck threshold. Staff of an
 // organization see only its cases.
 func (h *Handlers) supportCases(c echo.Context) error {
 	status := c.QueryParam("status")

@@ -81,6 +81,10 @@ type Config struct {
 	OrgRequestsPerMinute int
 	// OrgConcurrentTurns bounds one organization's cases working on a turn at once.
 	OrgConcurrentTurns int
+	// CaseTokensPerDay and TokensPerDay are the default model-token budgets of a case
+	// and of a tenant per UTC day; 0 means no budget.
+	CaseTokensPerDay int64
+	TokensPerDay     int64
 	// PublicURL is where clients reach Lexflow; the payment provider sends them back
 	// there after a checkout.
 	PublicURL string
@@ -91,6 +95,12 @@ type Config struct {
 	StripeKey     string
 	StripeAPI     string
 	WebhookSecret string
+}
+
+// TokenLimits are the default model-token budgets, as the worker's meter and the API
+// take them.
+func (c Config) TokenLimits() schemas.TokenLimits {
+	return schemas.TokenLimits{CaseTokensPerDay: c.CaseTokensPerDay, TokensPerDay: c.TokensPerDay}
 }
 
 // Vars lists every environment variable FromEnv reads, its default and its meaning.
@@ -136,6 +146,8 @@ var Vars = []Var{
 	{"LEXFLOW_REQUESTS_PER_MINUTE", "120", "requests one user may send to one API process in a minute (a token bucket holding ten seconds' worth); N replicas allow N times as many; 0 means no limit"},
 	{"LEXFLOW_ORG_REQUESTS_PER_MINUTE", "1200", "requests one organization may send to one API process in a minute; 0 means no limit"},
 	{"LEXFLOW_ORG_CONCURRENT_TURNS", "20", "cases of one organization (or one user without one) that may work on a turn at once, counted by Temporal's visibility across API replicas; more answer 429; 0 means no limit"},
+	{"LEXFLOW_CASE_TOKENS_PER_DAY", "1000000", "model tokens (as the endpoint reports them, tiering and the reasoner included) one case may use in a UTC day; past it the case waits in waiting_budget until the day turns or an admin raises its tenant's budget; 0 means no limit"},
+	{"LEXFLOW_TOKENS_PER_DAY", "10000000", "model tokens all the cases of one organization (or of one user without one) may use in a UTC day; 0 means no limit"},
 	{"LEXFLOW_PUBLIC_URL", "", "where clients reach Lexflow, which the payment provider sends them back to after a checkout; empty means http://LEXFLOW_HTTP_ADDR"},
 	{"LEXFLOW_PRICES", "1=49.00 EUR,2=149.00 EUR,3=399.00 EUR", "price of a case by tier, for cases no subscription covers"},
 	{"LEXFLOW_STRIPE_KEY", "", "Stripe secret key (sk_live_… or sk_test_…); empty means no Stripe: `lexflow dev` then uses its test-mode provider, `lexflow api` takes no payments"},
@@ -224,6 +236,14 @@ func FromEnv() (Config, error) {
 		{"LEXFLOW_REQUESTS_PER_MINUTE", &c.RequestsPerMinute}, {"LEXFLOW_ORG_REQUESTS_PER_MINUTE", &c.OrgRequestsPerMinute},
 		{"LEXFLOW_ORG_CONCURRENT_TURNS", &c.OrgConcurrentTurns}} {
 		if *n.to, err = strconv.Atoi(get(n.name)); err != nil || *n.to < 0 {
+			return c, fmt.Errorf("%s: want 0 or more, got %q", n.name, get(n.name))
+		}
+	}
+	for _, n := range []struct {
+		name string
+		to   *int64
+	}{{"LEXFLOW_CASE_TOKENS_PER_DAY", &c.CaseTokensPerDay}, {"LEXFLOW_TOKENS_PER_DAY", &c.TokensPerDay}} {
+		if *n.to, err = strconv.ParseInt(get(n.name), 10, 64); err != nil || *n.to < 0 {
 			return c, fmt.Errorf("%s: want 0 or more, got %q", n.name, get(n.name))
 		}
 	}

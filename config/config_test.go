@@ -62,6 +62,8 @@ func TestBadSettings(t *testing.T) {
 		"empty task queue":    {"LEXFLOW_TASK_QUEUE", ""},
 		"short JWT secret":    {"LEXFLOW_JWT_SECRET", "hunter2"},
 		"negative case limit": {"LEXFLOW_CASES_PER_DAY", "-1"},
+		"budget not a number": {"LEXFLOW_TOKENS_PER_DAY", "1e6"},
+		"negative budget":     {"LEXFLOW_CASE_TOKENS_PER_DAY", "-5"},
 		"price table":         {"LEXFLOW_PRICES", "1=49.00 EUR,2=149.00 EUR"},
 		"Stripe, no secret":   {"LEXFLOW_STRIPE_KEY", "sk_test_123"},
 		"OIDC, no audience":   {"LEXFLOW_OIDC_ISSUER", "https://lexflow.eu.auth0.com/"},

@@ -50,7 +50,7 @@ func New(m config.Model, timeout time.Duration) *Client {
 }
 
 // Complete sends the conversation and the tools on offer, and returns the model's reply:
-// tool calls, or a final answer.
+// tool calls, or a final answer, with the tokens the endpoint says it used.
 func (c *Client) Complete(ctx context.Context, msgs []schemas.ChatMessage, tools []Tool) (schemas.ModelResponse, error) {
 	params := openai.ChatCompletionNewParams{Model: shared.ChatModel(c.model)}
 	for _, m := range msgs {
@@ -75,7 +75,8 @@ func (c *Client) Complete(ctx context.Context, msgs []schemas.ChatMessage, tools
 		return schemas.ModelResponse{}, &APIError{StatusCode: http.StatusBadGateway, Message: "model returned no choices"}
 	}
 	choice := resp.Choices[0]
-	out := schemas.ModelResponse{Content: choice.Message.Content, FinishReason: choice.FinishReason, Model: resp.Model}
+	out := schemas.ModelResponse{Content: choice.Message.Content, FinishReason: choice.FinishReason, Model: resp.Model,
+		Usage: schemas.TokenUsage{Prompt: resp.Usage.PromptTokens, Completion: resp.Usage.CompletionTokens, Total: resp.Usage.TotalTokens}}
 	for _, tc := range choice.Message.ToolCalls {
 		if tc.Type != "" && tc.Type != "function" {
 			continue

@@ -60,6 +60,9 @@ func TestToolCallingRoundTrip(t *testing.T) {
 	if len(resp.ToolCalls) != 0 {
 		t.Errorf("answer also calls tools: %+v", resp.ToolCalls)
 	}
+	if u := resp.Usage; u.Prompt == 0 || u.Completion == 0 || u.Total != u.Prompt+u.Completion {
+		t.Errorf("usage = %+v, want the offline model's reported prompt and completion tokens", u)
+	}
 }
 
 // TestErrorsAndRetries checks that each request is sent once (the library's retries are

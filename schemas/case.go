@@ -13,11 +13,13 @@ const (
 )
 
 // Case statuses. A case is open while it works or waits for the client's next message;
-// waiting_user when the escalation ladder asked the client a question; paused_support
-// when a support ticket holds it.
+// waiting_user when the escalation ladder asked the client a question; waiting_budget
+// when its model-token budget for the day is used up; paused_support when a support
+// ticket holds it.
 const (
 	StatusOpen          = "open"
 	StatusWaitingUser   = "waiting_user"
+	StatusWaitingBudget = "waiting_budget"
 	StatusPausedSupport = "paused_support"
 	StatusClosed        = "closed"
 )
@@ -29,6 +31,7 @@ const (
 	WaitingOnUser    = "user"
 	WaitingOnPayment = "payment"
 	WaitingOnSupport = "support"
+	WaitingOnBudget  = "budget"
 )
 
 // CaseInput starts a Case workflow, or continues one as new.
@@ -81,6 +84,8 @@ type CaseState struct {
 	// Escalations counts the case's escalations; Notices its transcript notices.
 	Escalations int `json:"escalations"`
 	Notices     int `json:"notices"`
+	// Budget is the pause of a case in StatusWaitingBudget.
+	Budget *BudgetPause `json:"budget,omitempty"`
 	// Tickets are the IDs of the case's support tickets.
 	Tickets []string `json:"tickets,omitempty"`
 	// LastResume is support's latest resumption.

@@ -23,4 +23,8 @@ const (
 	ErrPaymentRequired = "PaymentRequired"
 	// ErrCasePaused marks a message sent to a case paused for support.
 	ErrCasePaused = "CasePaused"
+	// ErrBudgetExhausted marks a model call, or a message, refused because the case's
+	// or its tenant's model-token budget for the day is used up; its details are a
+	// BudgetExhausted.
+	ErrBudgetExhausted = "BudgetExhausted"
 )

@@ -20,6 +20,17 @@ func CaseIDOf(workflowID string) string {
 	return id
 }
 
+// CaseOfWorkflow is the case ID of any workflow of a case (the Case workflow, or a
+// tiering, turn, draft or ticket of it), or "" for a workflow of no case.
+func CaseOfWorkflow(workflowID string) string {
+	id, ok := strings.CutPrefix(workflowID, casePrefix)
+	if !ok {
+		return ""
+	}
+	id, _, _ = strings.Cut(id, ":")
+	return id
+}
+
 // TieringWorkflowID is the ID of the Tiering child workflow's attempt n for a case.
 func TieringWorkflowID(caseID string, n int) string {
 	return fmt.Sprintf("%s:tiering:%d", CaseWorkflowID(caseID), n)

@@ -77,4 +77,5 @@ type ModelResponse struct {
 	ToolCalls    []ToolCall `json:"tool_calls,omitempty"`
 	FinishReason string     `json:"finish_reason"`
 	Model        string     `json:"model"`
+	Usage        TokenUsage `json:"usage"`
 }

@@ -31,6 +31,8 @@ const (
 	SignalResume = "resume"
 	// SignalCloseCase carries a CloseCase from the client: the case is done.
 	SignalCloseCase = "close-case"
+	// SignalBudgetRaised carries a BudgetRaised to a case waiting on its budget.
+	SignalBudgetRaised = "budget-raised"
 	// UpdateSettle takes a signal's At stamp and returns the case's state once that
 	// signal is handled (or after SettleWait), so that the API can answer with the
 	// signal's outcome.

@@ -17,9 +17,11 @@ type TieringInput struct {
 	MustDecide bool `json:"must_decide"`
 }
 
-// TieringResult is a tier with its justification, or one clarifying question.
+// TieringResult is a tier with its justification, or one clarifying question, or,
+// when the model-token budget ran out first, Budget.
 type TieringResult struct {
-	Tier          int    `json:"tier,omitempty"`
-	Justification string `json:"justification,omitempty"`
-	Question      string `json:"question,omitempty"`
+	Tier          int              `json:"tier,omitempty"`
+	Justification string           `json:"justification,omitempty"`
+	Question      string           `json:"question,omitempty"`
+	Budget        *BudgetExhausted `json:"budget,omitempty"`
 }

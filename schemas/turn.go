@@ -80,6 +80,9 @@ type TurnResult struct {
 	// Escalation is set when a tool failure climbed the ladder to the client or to a
 	// support ticket.
 	Escalation *Escalation `json:"escalation,omitempty"`
+	// Budget is set when the model-token budget ran out during the turn: the turn
+	// ended with what it had, and the case waits on its budget.
+	Budget *BudgetExhausted `json:"budget,omitempty"`
 	// Repeated is set, with only TurnID, Phase and Status, when the message's
 	// idempotency key started TurnID earlier: the API answers with that turn's result.
 	Repeated bool `json:"repeated,omitempty"`

@@ -1,7 +1,8 @@
 // Package store defines where Lexflow keeps its data (cases, transcripts, memories,
-// parties, subscriptions, support tickets, the prompts version, payment checkouts and the
-// audit log of staff actions) as interfaces, with the errors every implementation returns. Package mongostore implements them on
-// MongoDB; package storetest is the conformance suite any implementation must pass.
+// parties, subscriptions, support tickets, the prompts version, payment checkouts, the
+// audit log of staff actions, and model-token use and budgets) as interfaces, with the
+// errors every implementation returns. Package mongostore implements them on MongoDB;
+// package storetest is the conformance suite any implementation must pass.
 package store
 
 import (
@@ -69,6 +70,9 @@ type Cases interface {
 	CreateCase(ctx context.Context, c Case) (Case, error)
 	// GetCase returns a case, or ErrNotFound.
 	GetCase(ctx context.Context, id string) (Case, error)
+	// CaseOwner returns the organization and subject that own a case, reading nothing
+	// else of it, or ErrNotFound.
+	CaseOwner(ctx context.Context, id string) (org, subject string, err error)
 	// SetPhase moves a case to a phase and status.
 	SetPhase(ctx context.Context, id, phase, status string) error
 	// UpdateDetails applies dot-path updates to case_details (see ParseUpdates) as one
@@ -190,13 +194,9 @@ type Subscription struct {
 	UpdatedAt time.Time      `json:"updated_at"`
 }
 
-// SubscriptionID names the subscription of a user (org empty) or an organization.
-func SubscriptionID(user, org string) string {
-	if org != "" {
-		return "org:" + org
-	}
-	return "user:" + user
-}
+// SubscriptionID names the subscription of a user (org empty) or an organization: its
+// schemas.TenantKey.
+func SubscriptionID(user, org string) string { return schemas.TenantKey(org, user) }
 
 // Subscriptions keeps subscriptions.
 type Subscriptions interface {
@@ -267,6 +267,7 @@ type Store interface {
 	PromptVersions
 	Checkouts
 	Audit
+	Budgets
 	// Ping reports whether the database answers.
 	Ping(ctx context.Context) error
 	// Close releases the connection.

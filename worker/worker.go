@@ -35,6 +35,8 @@ type Deps struct {
 	Research activities.Backend
 	// Blobs keeps the draft PDFs.
 	Blobs blob.Store
+	// Budgets are the default model-token budgets the Meter enforces.
+	Budgets schemas.TokenLimits
 }
 
 // New returns a worker for taskQueue with every workflow and activity registered.
@@ -59,6 +61,7 @@ func Register(r worker.Registry, d Deps) {
 func Activities(d Deps) []any {
 	web := &activities.Web{SearXNG: d.SearXNG}
 	system := &activities.SystemPrompts{Library: d.Prompts, Versions: d.Store}
+	meter := &activities.Meter{Cases: d.Store, Budgets: d.Store, Limits: d.Budgets}
 	acts := []any{
 		&activities.Cases{Store: d.Store},
 		&activities.Parties{Cases: d.Store, Parties: d.Store},
@@ -69,8 +72,8 @@ func Activities(d Deps) []any {
 		&activities.Drafts{Cases: d.Store, Parties: d.Store, Blobs: d.Blobs},
 		&activities.Research{Corpus: d.Corpus, Backend: d.Research},
 		web,
-		&activities.Enriched{Web: web, Corpus: d.Corpus, Reasoner: d.Models[schemas.ModelReasoner], Prompts: system},
-		&activities.Model{Clients: d.Models, Transcripts: d.Store, Memories: d.Store, Prompts: system},
+		&activities.Enriched{Web: web, Corpus: d.Corpus, Reasoner: d.Models[schemas.ModelReasoner], Prompts: system, Meter: meter},
+		&activities.Model{Clients: d.Models, Transcripts: d.Store, Memories: d.Store, Prompts: system, Meter: meter},
 	}
 	return append(acts, activities.NewToolRunner(d.Blobs, acts...))
 }

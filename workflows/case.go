@@ -38,6 +38,8 @@ type caseWorkflow struct {
 	events []caseEvent
 	// unanswered is the escalation whose question went unanswered in time.
 	unanswered int
+	// budgetRenewed is set when the day turned on a case waiting on its budget.
+	budgetRenewed bool
 }
 
 // caseEvent is one received signal: exactly one field is set.
@@ -45,6 +47,7 @@ type caseEvent struct {
 	payment *schemas.PaymentConfirmed
 	resume  *schemas.Resume
 	close   *schemas.CloseCase
+	budget  *schemas.BudgetRaised
 }
 
 func (w *caseWorkflow) setup(ctx workflow.Context) error {
@@ -73,7 +76,8 @@ func (w *caseWorkflow) setup(ctx workflow.Context) error {
 }
 
 // run starts the case with tiering and then handles what arrives: payments, support's
-// resumptions, and unanswered questions, until the case closes or continues as new.
+// resumptions, raised budgets, unanswered questions and renewed budgets, until the case
+// closes or continues as new.
 func (w *caseWorkflow) run(ctx workflow.Context) (schemas.CaseResult, error) {
 	tenant := w.in.OrgID
 	if tenant == "" {
@@ -92,7 +96,7 @@ func (w *caseWorkflow) run(ctx workflow.Context) (schemas.CaseResult, error) {
 		return schemas.CaseResult{}, err
 	}
 	w.ready = true
-	if w.state.Phase == schemas.PhaseTiering && !w.state.Asked {
+	if w.state.Phase == schemas.PhaseTiering && !w.state.Asked && w.state.Status != schemas.StatusWaitingBudget {
 		reply, err := w.classify(ctx, w.in.Description)
 		if err != nil {
 			return schemas.CaseResult{}, err
@@ -104,16 +108,19 @@ func (w *caseWorkflow) run(ctx workflow.Context) (schemas.CaseResult, error) {
 	if e := w.state.Escalation; e != nil && w.state.Status == schemas.StatusWaitingUser {
 		w.watchAnswer(ctx, *e)
 	}
+	if p := w.state.Budget; p != nil && w.state.Status == schemas.StatusWaitingBudget {
+		w.watchBudget(ctx, *p)
+	}
 	w.turnLock.Unlock()
 	for {
 		err := workflow.Await(ctx, func() bool {
-			return w.state.Status == schemas.StatusClosed || w.pending() || w.unanswered > 0 ||
+			return w.state.Status == schemas.StatusClosed || w.due() ||
 				(workflow.GetInfo(ctx).GetContinueAsNewSuggested() && !w.state.Busy)
 		})
 		if err != nil {
 			return schemas.CaseResult{}, err
 		}
-		if w.state.Status != schemas.StatusClosed && (w.pending() || w.unanswered > 0) {
+		if w.state.Status != schemas.StatusClosed && w.due() {
 			if err := w.handleEvents(ctx); err != nil {
 				return schemas.CaseResult{}, err
 			}
@@ -141,4 +148,10 @@ func (w *caseWorkflow) run(ctx workflow.Context) (schemas.CaseResult, error) {
 	state := w.state
 	next.State = &state
 	return schemas.CaseResult{}, workflow.NewContinueAsNewError(ctx, Case, next)
+}
+
+// due reports whether the main loop has something to handle: signals, a question gone
+// unanswered, or a renewed budget.
+func (w *caseWorkflow) due() bool {
+	return w.pending() || w.unanswered > 0 || w.budgetRenewed
 }

@@ -57,7 +57,8 @@ func (w *caseWorkflow) enter(ctx workflow.Context, name string) error {
 
 // classify runs the Tiering child on what the client said, then, once a tier is
 // decided, the Quota child, and returns what the client is told: the question, or the
-// tier with the quota's outcome in seed 003's words.
+// tier with the quota's outcome in seed 003's words. When the model-token budget ran
+// out first, the case waits on it, and classifies the same text once it resumes.
 func (w *caseWorkflow) classify(ctx workflow.Context, description string) (string, error) {
 	lw := caseWordsFor(w.in.Language)
 	if err := w.waitOn(ctx, schemas.WaitingOnAgent); err != nil {
@@ -76,6 +77,9 @@ func (w *caseWorkflow) classify(ctx workflow.Context, description string) (strin
 	}).Get(ctx, &tier)
 	if err != nil {
 		return "", err
+	}
+	if tier.Budget != nil {
+		return budgetReply(w.in.Language, *tier.Budget), w.pauseForBudget(ctx, *tier.Budget, description)
 	}
 	if tier.Tier == 0 {
 		w.state.Asked, w.state.Question = true, tier.Question

@@ -13,7 +13,7 @@ import (
 
 // caseSignals are the Case's signal channels.
 type caseSignals struct {
-	payments, resumes, closes workflow.ReceiveChannel
+	payments, resumes, closes, budgets workflow.ReceiveChannel
 }
 
 func newCaseSignals(ctx workflow.Context) caseSignals {
@@ -21,6 +21,7 @@ func newCaseSignals(ctx workflow.Context) caseSignals {
 		payments: workflow.GetSignalChannel(ctx, schemas.SignalPaymentConfirmed),
 		resumes:  workflow.GetSignalChannel(ctx, schemas.SignalResume),
 		closes:   workflow.GetSignalChannel(ctx, schemas.SignalCloseCase),
+		budgets:  workflow.GetSignalChannel(ctx, schemas.SignalBudgetRaised),
 	}
 }
 
@@ -46,6 +47,11 @@ func (w *caseWorkflow) listen(ctx workflow.Context) {
 			c.Receive(ctx, &cl)
 			w.events = append(w.events, caseEvent{close: &cl})
 		})
+		s.AddReceive(w.signals.budgets, func(c workflow.ReceiveChannel, _ bool) {
+			var b schemas.BudgetRaised
+			c.Receive(ctx, &b)
+			w.events = append(w.events, caseEvent{budget: &b})
+		})
 		for {
 			s.Select(ctx)
 		}
@@ -58,7 +64,7 @@ func (w *caseWorkflow) pending() bool {
 	if len(w.events) > 0 {
 		return true
 	}
-	return !w.listening && w.signals.payments.Len()+w.signals.resumes.Len()+w.signals.closes.Len() > 0
+	return !w.listening && w.signals.payments.Len()+w.signals.resumes.Len()+w.signals.closes.Len()+w.signals.budgets.Len() > 0
 }
 
 // drain moves the signals in the channels to the queue, in the order of their time
@@ -95,10 +101,17 @@ func (w *caseWorkflow) drain() {
 		}
 		w.events = append(w.events, caseEvent{close: &cl})
 	}
+	for {
+		var b schemas.BudgetRaised
+		if !w.signals.budgets.ReceiveAsync(&b) {
+			break
+		}
+		w.events = append(w.events, caseEvent{budget: &b})
+	}
 }
 
 // handleEvents handles the queued signals in their order (see drain), then an unanswered
-// question, one at a time and never during a turn.
+// question and a renewed budget, one at a time and never during a turn.
 func (w *caseWorkflow) handleEvents(ctx workflow.Context) error {
 	if err := w.turnLock.Lock(ctx); err != nil {
 		return err
@@ -117,6 +130,8 @@ func (w *caseWorkflow) handleEvents(ctx workflow.Context) error {
 			retry, err = w.resume(ctx, *e.resume)
 		case e.close != nil:
 			err = w.closeCase(ctx, *e.close)
+		case e.budget != nil:
+			err = w.resumeBudget(ctx, e.budget)
 		}
 		if err != nil {
 			return err
@@ -131,8 +146,14 @@ func (w *caseWorkflow) handleEvents(ctx workflow.Context) error {
 	if n := w.unanswered; n > 0 {
 		w.unanswered = 0
 		if e := w.state.Escalation; e != nil && e.N == n && w.state.Status == schemas.StatusWaitingUser {
-			return w.ticketUnanswered(ctx, *e)
+			if err := w.ticketUnanswered(ctx, *e); err != nil {
+				return err
+			}
 		}
+	}
+	if w.budgetRenewed {
+		w.budgetRenewed = false
+		return w.resumeBudget(ctx, nil)
 	}
 	return nil
 }
@@ -144,6 +165,8 @@ func (e caseEvent) at() time.Time {
 		return e.payment.At
 	case e.resume != nil:
 		return e.resume.At
+	case e.budget != nil:
+		return e.budget.At
 	default:
 		return e.close.At
 	}

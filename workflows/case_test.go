@@ -1,6 +1,7 @@
 package workflows
 
 import (
+	"context"
 	"errors"
 	"log/slog"
 	"os"
@@ -28,6 +29,14 @@ func newCaseEnv(t *testing.T) *testsuite.TestWorkflowEnvironment {
 // newCaseEnvQuota is a Case test environment whose quota check answers hasQuota.
 func newCaseEnvQuota(t *testing.T, hasQuota bool) *testsuite.TestWorkflowEnvironment {
 	t.Helper()
+	return newCaseEnvTiering(t, hasQuota, nil, schemas.TieringResult{Tier: 1, Justification: "a question"})
+}
+
+// newCaseEnvTiering is a Case test environment whose quota check answers hasQuota and
+// whose tierings answer results in turn, the last one from then on; the texts of its
+// transcript notices go to said, unless it is nil.
+func newCaseEnvTiering(t *testing.T, hasQuota bool, said *[]string, results ...schemas.TieringResult) *testsuite.TestWorkflowEnvironment {
+	t.Helper()
 	var s testsuite.WorkflowTestSuite
 	s.SetLogger(tlog.NewStructuredLogger(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))))
 	env := s.NewTestWorkflowEnvironment()
@@ -40,8 +49,18 @@ func newCaseEnvQuota(t *testing.T, hasQuota bool) *testsuite.TestWorkflowEnviron
 	env.RegisterActivity(&activities.Tickets{})
 	env.OnActivity(casesActs.SetCasePhase, mock.Anything, mock.Anything).Return(nil)
 	env.OnActivity(casesActs.UpdateCaseDetails, mock.Anything, mock.Anything).Return(schemas.StatusResult{Status: schemas.ResultSuccess}, nil)
-	env.OnActivity(transcriptActs.RecordNotice, mock.Anything, mock.Anything).Return(nil)
-	env.OnWorkflow(Tiering, mock.Anything, mock.Anything).Return(schemas.TieringResult{Tier: 1, Justification: "a question"}, nil)
+	env.OnActivity(transcriptActs.RecordNotice, mock.Anything, mock.Anything).Return(func(_ context.Context, n schemas.Notice) error {
+		if said != nil {
+			*said = append(*said, n.Text)
+		}
+		return nil
+	})
+	tierings := 0
+	env.OnWorkflow(Tiering, mock.Anything, mock.Anything).Return(
+		func(workflow.Context, schemas.TieringInput) (schemas.TieringResult, error) {
+			tierings++
+			return results[min(tierings, len(results))-1], nil
+		})
 	env.OnWorkflow(Quota, mock.Anything, mock.Anything).Return(schemas.QuotaResult{HasQuota: hasQuota}, nil)
 	return env
 }

@@ -32,7 +32,7 @@ func (w *caseWorkflow) validateMessage(ctx workflow.Context, req schemas.SendMes
 }
 
 // refusal is why the case cannot take a message now, or nil: it is closed, its phase
-// refuses messages (see phases), or it is paused for support.
+// refuses messages (see phases), it is paused for support, or it waits on its budget.
 func (w *caseWorkflow) refusal() error {
 	if w.state.Status == schemas.StatusClosed {
 		return temporal.NewApplicationError("case is closed", schemas.ErrCaseClosed)
@@ -42,6 +42,11 @@ func (w *caseWorkflow) refusal() error {
 	}
 	if w.state.Status == schemas.StatusPausedSupport {
 		return temporal.NewApplicationError("the case is paused until support resolves its ticket", schemas.ErrCasePaused)
+	}
+	if p := w.state.Budget; p != nil && w.state.Status == schemas.StatusWaitingBudget {
+		return temporal.NewApplicationErrorWithOptions(
+			fmt.Sprintf("the %s's model-token budget for today is used up; the case resumes at %s", p.Scope, p.ResumeAt.UTC().Format(time.RFC3339)),
+			schemas.ErrBudgetExhausted, temporal.ApplicationErrorOptions{Details: []any{p.BudgetExhausted}})
 	}
 	return nil
 }
@@ -104,7 +109,9 @@ func (w *caseWorkflow) rememberKey(ctx workflow.Context, key, turn string) {
 	}
 }
 
-// runTurn runs a ChatTurn child and moves the case as its escalation says.
+// runTurn runs a ChatTurn child and moves the case as its escalation says, or, when
+// the turn ran out of model-token budget and nothing else holds the case, to
+// waiting_budget.
 func (w *caseWorkflow) runTurn(ctx workflow.Context, req schemas.SendMessageRequest) (schemas.TurnResult, error) {
 	if err := w.waitOn(ctx, schemas.WaitingOnAgent); err != nil {
 		return schemas.TurnResult{}, err
@@ -134,6 +141,11 @@ func (w *caseWorkflow) runTurn(ctx workflow.Context, req schemas.SendMessageRequ
 	}
 	if err := w.afterTurn(ctx, in, res.Escalation); err != nil {
 		return schemas.TurnResult{}, err
+	}
+	if res.Budget != nil && w.state.Status == schemas.StatusOpen {
+		if err := w.pauseForBudget(ctx, *res.Budget, ""); err != nil {
+			return schemas.TurnResult{}, err
+		}
 	}
 	res.Phase, res.Status = w.state.Phase, w.state.Status
 	return res, nil

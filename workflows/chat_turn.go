@@ -69,6 +69,9 @@ type TurnExecutor interface {
 	StopsSteps() bool
 	// Timeout is the turn's deadline, which the timed-out reply names.
 	Timeout() time.Duration
+	// PausesForBudget reports whether a model call refused for its budget ends the
+	// turn (TurnResult.Budget) rather than failing it: turns since changeTokenBudgets.
+	PausesForBudget() bool
 	CallModel(req schemas.ModelRequest) (schemas.ModelResponse, error)
 	// RunTool runs a tool with its decoded arguments and returns the text the model
 	// reads of its result.
@@ -113,6 +116,12 @@ func (e *activityExecutor) Now() time.Time { return workflow.Now(e.ctx) }
 func (e *activityExecutor) Timeout() time.Duration { return e.timeout }
 
 func (e *activityExecutor) StopsSteps() bool { return e.deadline != nil }
+
+// PausesForBudget is asked only when a budget refusal came, which no turn before
+// changeTokenBudgets met: the version is recorded there.
+func (e *activityExecutor) PausesForBudget() bool {
+	return workflow.GetVersion(e.ctx, changeTokenBudgets, workflow.DefaultVersion, 1) >= 1
+}
 
 func (e *activityExecutor) Stopped() string {
 	for e.cancel.ReceiveAsync(nil) {

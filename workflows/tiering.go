@@ -20,7 +20,8 @@ const tieringAttempts = 2
 // the tier definitions, with a short justification, or asks one clarifying question.
 // An answer it cannot read gets one correction; after that, a case that must be decided
 // is tier 1 (the client is never charged a higher tier on a guess), and one that may
-// still ask gets a clarifying question.
+// still ask gets a clarifying question. A model call refused for its budget ends
+// tiering with TieringResult.Budget.
 func Tiering(ctx workflow.Context, in schemas.TieringInput) (schemas.TieringResult, error) {
 	msg := in.Description
 	if in.MustDecide {
@@ -35,6 +36,9 @@ func Tiering(ctx workflow.Context, in schemas.TieringInput) (schemas.TieringResu
 		err := workflow.ExecuteActivity(actx, modelActs.CallModel, schemas.ModelRequest{
 			Role: schemas.ModelTiering, CaseID: in.CaseID, TurnNo: 1, Language: in.Language, Messages: msgs,
 		}).Get(ctx, &resp)
+		if b, ok := budgetExhausted(err); ok && workflow.GetVersion(ctx, changeTokenBudgets, workflow.DefaultVersion, 1) >= 1 {
+			return schemas.TieringResult{Budget: &b}, nil
+		}
 		if err != nil {
 			return schemas.TieringResult{}, err
 		}

@@ -28,6 +28,8 @@ const sourceChars = 300
 //     failure reaches it as "[Tool <name> failed: <reason>]";
 //   - a cancellation, or the deadline, stops the loop before its next step and, when
 //     the executor stops steps (TurnExecutor.StopsSteps), the step under way;
+//   - a model call refused because the day's model-token budget is used up ends the
+//     turn with what it has, saying when the budget renews (TurnResult.Budget);
 //   - the answer ends with a sources line naming the tools whose results it used.
 func RunTurn(in schemas.ChatTurnInput, exec TurnExecutor) (schemas.TurnResult, error) {
 	t := &turn{in: in, exec: exec, words: wordsFor(in.Language),
@@ -80,6 +82,9 @@ func (t *turn) run() (schemas.TurnResult, error) {
 		resp, err := t.exec.CallModel(req)
 		if why := t.midStop(); err != nil && why != "" {
 			return t.stop(why), nil
+		}
+		if b, ok := budgetExhausted(err); ok && t.exec.PausesForBudget() {
+			return t.outOfBudget(b), nil
 		}
 		if err != nil {
 			return t.res, fmt.Errorf("model call %d: %w", step, err)
@@ -142,6 +147,13 @@ func (t *turn) stop(why string) schemas.TurnResult {
 	}
 	t.res.TimedOut = true
 	return t.finish(fmt.Sprintf(t.words.timedOut, minutes(t.exec.Timeout())))
+}
+
+// outOfBudget ends a turn whose model-token budget ran out, with what it has and a
+// reply that says which budget and when it renews.
+func (t *turn) outOfBudget(b schemas.BudgetExhausted) schemas.TurnResult {
+	t.res.Budget = &b
+	return t.finish(budgetReply(t.in.Language, b))
 }
 
 // minutes writes a deadline as people say it: "10 min", or "90 s" below whole minutes.

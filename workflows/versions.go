@@ -22,4 +22,11 @@ const (
 	// large raw result in the blob store (ToolUse.ResultRef), where before the raw
 	// result came back to the workflow and could pass Temporal's payload limit.
 	changeToolResultsClaimCheck = "tool-results-claim-check"
+
+	// changeTokenBudgets (version 1): a model call refused because the case's or its
+	// tenant's model-token budget for the day is used up ends the turn, or tiering,
+	// with what it has, and the Case waits in waiting_budget until the day turns or an
+	// admin raises the budget (signal budget-raised), where before the refusal failed
+	// the turn. The version is recorded where the first refusal arrives.
+	changeTokenBudgets = "token-budgets"
 )

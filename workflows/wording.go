@@ -42,6 +42,10 @@ type caseWording struct {
 	tier, tierQuestion, quotaOK, noQuota, paid, askUser, ticket, ticketUnanswered, answerFailed string
 	closed                                                                                      string
 	resumed                                                                                     map[string]string
+	// budget is said when a budget (keyed by scope) runs out, renewed when it renews
+	// at midnight, raised when an admin raises it.
+	budget          map[string]string
+	renewed, raised string
 }
 
 var caseWordings = map[string]caseWording{
@@ -57,6 +61,12 @@ var caseWordings = map[string]caseWording{
 		answerFailed:     "%s still fails after your answer: %s.",
 		closed:           "The case was closed by %s. %s",
 		resumed:          map[string]string{"retry": "Support (%s) resumed the case and is running your request again: %s", "continue": "Support (%s) resumed the case; you can go on: %s", "close": "Support (%s) closed the case: %s"},
+		budget: map[string]string{
+			"case":   "This case has used its model budget for today (%d tokens), so I stopped here. It resumes at %s, or sooner if an administrator raises the budget.",
+			"tenant": "Your subscription has used its model budget for today (%d tokens), so I stopped here. The case resumes at %s, or sooner if an administrator raises the budget.",
+		},
+		renewed: "The day's model budget is renewed; you can go on.",
+		raised:  "An administrator (%s) raised the model budget; you can go on.",
 	},
 	"ro": {
 		tier:             "Nivelul cazului: %d. %s",
@@ -70,6 +80,12 @@ var caseWordings = map[string]caseWording{
 		answerFailed:     "%s eșuează în continuare după răspunsul dvs.: %s.",
 		closed:           "Cazul a fost închis de %s. %s",
 		resumed:          map[string]string{"retry": "Echipa de suport (%s) a reluat cazul și execută din nou cererea dvs.: %s", "continue": "Echipa de suport (%s) a reluat cazul; puteți continua: %s", "close": "Echipa de suport (%s) a închis cazul: %s"},
+		budget: map[string]string{
+			"case":   "Acest caz și-a folosit bugetul de model pentru astăzi (%d tokeni), așa că m-am oprit aici. Cazul se reia la %s sau mai devreme, dacă un administrator mărește bugetul.",
+			"tenant": "Abonamentul dvs. și-a folosit bugetul de model pentru astăzi (%d tokeni), așa că m-am oprit aici. Cazul se reia la %s sau mai devreme, dacă un administrator mărește bugetul.",
+		},
+		renewed: "Bugetul de model al zilei s-a reînnoit; puteți continua.",
+		raised:  "Un administrator (%s) a mărit bugetul de model; puteți continua.",
 	},
 	"it": {
 		tier:             "Livello del caso: %d. %s",
@@ -83,6 +99,12 @@ var caseWordings = map[string]caseWording{
 		answerFailed:     "%s continua a non funzionare dopo la sua risposta: %s.",
 		closed:           "Il caso è stato chiuso da %s. %s",
 		resumed:          map[string]string{"retry": "L'assistenza (%s) ha ripreso il caso ed esegue di nuovo la sua richiesta: %s", "continue": "L'assistenza (%s) ha ripreso il caso; può continuare: %s", "close": "L'assistenza (%s) ha chiuso il caso: %s"},
+		budget: map[string]string{
+			"case":   "Questo caso ha esaurito il budget del modello per oggi (%d token), quindi mi sono fermato qui. Riprende alle %s, o prima se un amministratore aumenta il budget.",
+			"tenant": "Il suo abbonamento ha esaurito il budget del modello per oggi (%d token), quindi mi sono fermato qui. Il caso riprende alle %s, o prima se un amministratore aumenta il budget.",
+		},
+		renewed: "Il budget del modello del giorno è stato rinnovato; può continuare.",
+		raised:  "Un amministratore (%s) ha aumentato il budget del modello; può continuare.",
 	},
 }
 

@@ -107,7 +107,8 @@ func startWorker(ctx context.Context, cfg config.Config, b *backends, log *slog.
 		lc.Close()
 		return nil, err
 	}
-	deps := worker.Deps{Store: b.st, Models: models, Prompts: b.lib, Corpus: lc, Blobs: b.blobs}
+	deps := worker.Deps{Store: b.st, Models: models, Prompts: b.lib, Corpus: lc, Blobs: b.blobs,
+		Budgets: cfg.TokenLimits()}
 	if cfg.SearXNGURL != "" {
 		deps.SearXNG = searxng.New(cfg.SearXNGURL, 30*time.Second)
 	}
@@ -147,6 +148,7 @@ func serveAPI(ctx context.Context, cfg config.Config, b *backends, log *slog.Log
 		Blobs: b.blobs, UserWait: cfg.UserWait, StuckAfter: cfg.StuckAfter, TurnTimeout: cfg.TurnTimeout, Dev: dev,
 		CasesPerDay: cfg.CasesPerDay, OrgCasesPerDay: cfg.OrgCasesPerDay,
 		RequestsPerMinute: cfg.RequestsPerMinute, OrgRequestsPerMinute: cfg.OrgRequestsPerMinute, OrgConcurrentTurns: cfg.OrgConcurrentTurns,
+		Budgets:  cfg.TokenLimits(),
 		Payments: provider, Prices: cfg.Prices, WebhookSecret: webhookSecret, PublicURL: cfg.PublicURL})
 	l, err := net.Listen("tcp", cfg.HTTPAddr)
 	if err != nil {

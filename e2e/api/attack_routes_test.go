@@ -3,6 +3,7 @@ package api_test
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"io/fs"
 	"net/http"
 	"net/http/httptest"
@@ -30,6 +31,7 @@ var attackBodies = map[string]any{
 	"PUT /v1/me/memory":                        map[string]any{"memory": "the attacker's own memory"},
 	"POST /v1/support/cases/:id/resume":        map[string]any{"action": "close", "note": "closing another firm's case"},
 	"PUT /v1/admin/subscriptions/:id":          map[string]any{"plan": "free", "credits": map[string]int{"1": 99, "2": 99, "3": 99}},
+	"PUT /v1/admin/budgets/:tenant":            map[string]any{"tokens_per_day": 1, "case_tokens_per_day": 1},
 	"POST /v1/billing/cases/:id/payments":      map[string]any{"reference": "fake", "amount": "0.01 EUR", "note": "free case"},
 	"GET /v1/support/cases":                    nil,
 	"GET /v1/cases/:id/drafts/:name/:revision": nil,
@@ -68,7 +70,7 @@ func newVictim(t *testing.T) victim {
 
 // snapshot is everything of the victim's that an attack must leave as it was: the
 // case, its parties, transcript, tickets and audit entries, the memory, the
-// organization's subscription, and the blob tree.
+// organization's subscription and budget, and the blob tree.
 func (v victim) snapshot(t *testing.T) string {
 	t.Helper()
 	ctx := t.Context()
@@ -79,7 +81,11 @@ func (v victim) snapshot(t *testing.T) string {
 	mem, err5 := s.Store.GetMemory(ctx, store.OwnerID(v.org, "alice"))
 	sub, err6 := s.Store.GetSubscription(ctx, store.SubscriptionID("", v.org))
 	audit, err7 := s.Store.ListAudit(ctx, store.AuditFilter{OrgID: v.org})
-	for _, err := range []error{err1, err2, err3, err4, err5, err6, err7} {
+	budget, err8 := s.Store.GetBudget(ctx, schemas.TenantKey(v.org, ""))
+	if errors.Is(err8, store.ErrNotFound) {
+		err8 = nil
+	}
+	for _, err := range []error{err1, err2, err3, err4, err5, err6, err7, err8} {
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -92,7 +98,7 @@ func (v victim) snapshot(t *testing.T) string {
 		return nil
 	})
 	b, _ := json.Marshal(map[string]any{"case": cs, "parties": parties, "records": len(records), "tickets": tickets,
-		"memory": mem.Text, "subscription": sub, "audit": audit, "blobs": blobs})
+		"memory": mem.Text, "subscription": sub, "audit": audit, "budget": budget, "blobs": blobs})
 	return string(b)
 }
 
@@ -119,7 +125,7 @@ func TestEveryRouteAgainstOtherTenants(t *testing.T) {
 			continue
 		}
 		key := r.Method + " " + r.Path
-		path := strings.NewReplacer(":party", "party0", ":name", "Cerere", ":revision", "1").Replace(r.Path)
+		path := strings.NewReplacer(":party", "party0", ":name", "Cerere", ":revision", "1", ":tenant", "org:"+v.org).Replace(r.Path)
 		if strings.Contains(path, "/admin/subscriptions/:id") {
 			path = strings.Replace(path, ":id", "org:"+v.org, 1)
 		}
@@ -128,7 +134,7 @@ func TestEveryRouteAgainstOtherTenants(t *testing.T) {
 		if !ok {
 			body = map[string]any{}
 		}
-		aboutTheVictim := strings.Contains(r.Path, ":id")
+		aboutTheVictim := strings.Contains(r.Path, ":id") || strings.Contains(r.Path, ":tenant")
 		for who, tok := range attackers {
 			attacked++
 			resp := s.Call(t, r.Method, path, tok, body)

@@ -167,6 +167,8 @@ func (e directExecutor) Timeout() time.Duration { return 0 }
 
 func (e directExecutor) StopsSteps() bool { return false }
 
+func (e directExecutor) PausesForBudget() bool { return true }
+
 func (e directExecutor) CallModel(req schemas.ModelRequest) (schemas.ModelResponse, error) {
 	return e.model.CallModel(e.ctx, req)
 }

@@ -161,6 +161,24 @@ func (s *Stack) SupportListHas(t *testing.T, tok, status, caseID string) bool {
 	}
 }
 
+// WaitForStatus polls the case, a bounded time, until its workflow reports status and
+// phase: signals and tiering are handled after the request that caused them answers.
+func (s *Stack) WaitForStatus(t *testing.T, tok, caseID, status, phase string) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		r := s.Call(t, "GET", "/v1/cases/"+caseID, tok, nil)
+		st, _ := r.Body["state"].(map[string]any)
+		if st != nil && st["status"] == status && st["phase"] == phase {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("case %s is not %s and %s after 30 s: %s", caseID, status, phase, r.Raw)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
 // Pay opens a checkout for a case awaiting payment and presses the test-mode
 // provider's Pay button, which sends the API the provider's signed webhook; it
 // returns the checkout.

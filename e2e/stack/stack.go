@@ -65,6 +65,9 @@ type Stack struct {
 	// WebhookSecret.
 	Payments      *payments.TestMode
 	WebhookSecret []byte
+	// Budgets are the default model-token budgets its worker enforces: the
+	// deployment's defaults.
+	Budgets schemas.TokenLimits
 }
 
 // Main runs a test package's tests against a stack that it starts first and stops
@@ -167,6 +170,12 @@ func start() (s *Stack, stop func(), err error) {
 	if err != nil {
 		return nil, stop, err
 	}
+	// The worker enforces the deployment's default budgets, as `lexflow dev` does.
+	defaults, err := config.FromEnv()
+	if err != nil {
+		return nil, stop, err
+	}
+	s.Budgets = defaults.TokenLimits()
 	undo = append(undo, stopModels)
 	// A loopback server answers as SearXNG does, so the web search tools run for real.
 	searx := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -187,7 +196,8 @@ func start() (s *Stack, stop func(), err error) {
 		}
 	}
 	w := worker.New(s.TC, TaskQueue, worker.Deps{Store: s.Store, Models: models, Prompts: s.Prompts, Corpus: s.Corpus,
-		Blobs: s.Blobs, SearXNG: searxng.New(searx.URL, 10*time.Second)})
+		Blobs: s.Blobs, SearXNG: searxng.New(searx.URL, 10*time.Second),
+		Budgets: s.Budgets})
 	if err := w.Start(); err != nil {
 		return nil, stop, err
 	}
@@ -210,7 +220,7 @@ var Prices = payments.Prices{1: {Amount: 4900, Currency: "eur"}, 2: {Amount: 149
 func (s *Stack) Handlers(queue string) *api.Handlers {
 	return &api.Handlers{Temporal: s.TC, Store: s.Store, Auth: s.Signer, Prompts: s.Prompts, TaskQueue: queue, MaxSteps: 5,
 		Log: s.Log, Blobs: s.Blobs, UserWait: time.Hour, StuckAfter: time.Second, Dev: true,
-		Payments: s.Payments, Prices: Prices, WebhookSecret: s.WebhookSecret, PublicURL: s.APIURL}
+		Payments: s.Payments, Prices: Prices, WebhookSecret: s.WebhookSecret, PublicURL: s.APIURL, Budgets: s.Budgets}
 }
 
 // UseQueue points the stack's HTTP helpers, until the test ends, at an API of its own

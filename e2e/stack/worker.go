@@ -76,7 +76,8 @@ func helperWorker() error {
 	if err != nil {
 		return err
 	}
-	deps := worker.Deps{Store: s, Models: models, Prompts: lib, Corpus: lc, Blobs: b}
+	deps := worker.Deps{Store: s, Models: models, Prompts: lib, Corpus: lc, Blobs: b,
+		Budgets: cfg.TokenLimits()}
 	if cfg.LexeToolsURL != "" {
 		deps.Research = lexetools.New(cfg.LexeToolsURL, 10*time.Second)
 	}

@@ -70,6 +70,23 @@ func (s *Store) GetCase(ctx context.Context, id string) (store.Case, error) {
 	return d.toCase(), nil
 }
 
+// CaseOwner returns the organization and subject that own a case, or
+// store.ErrNotFound.
+func (s *Store) CaseOwner(ctx context.Context, id string) (org, subject string, err error) {
+	var d struct {
+		UserID string `bson:"user_id"`
+		OrgID  string `bson:"org_id"`
+	}
+	err = s.cases.FindOne(ctx, bson.M{"_id": id}, options.FindOne().SetProjection(bson.M{"user_id": 1, "org_id": 1})).Decode(&d)
+	if errors.Is(err, mongo.ErrNoDocuments) {
+		return "", "", fmt.Errorf("case %s: %w", id, store.ErrNotFound)
+	}
+	if err != nil {
+		return "", "", fmt.Errorf("find case owner: %w", err)
+	}
+	return d.OrgID, d.UserID, nil
+}
+
 // SetPhase moves a case to a phase and status.
 func (s *Store) SetPhase(ctx context.Context, id, phase, status string) error {
 	defer s.lock("case:" + id)()

@@ -30,6 +30,10 @@ const (
 	// CheckoutsCollection holds payment checkouts, AuditCollection the audit log.
 	CheckoutsCollection = "checkouts"
 	AuditCollection     = "audit"
+	// TokenUseCollection holds one document per model call, BudgetsCollection the
+	// budgets admins set.
+	TokenUseCollection = "token_use"
+	BudgetsCollection  = "budgets"
 )
 
 // Store is the MongoDB store.
@@ -44,6 +48,8 @@ type Store struct {
 	settings    *mongo.Collection
 	checkouts   *mongo.Collection
 	audit       *mongo.Collection
+	tokenUse    *mongo.Collection
+	budgets     *mongo.Collection
 	// locks serialize this process's read-modify-write updates (see lock).
 	locks [64]sync.Mutex
 }
@@ -68,6 +74,8 @@ func Open(ctx context.Context, uri, db string) (*Store, error) {
 		settings:    client.Database(db).Collection(SettingsCollection),
 		checkouts:   client.Database(db).Collection(CheckoutsCollection),
 		audit:       client.Database(db).Collection(AuditCollection),
+		tokenUse:    client.Database(db).Collection(TokenUseCollection),
+		budgets:     client.Database(db).Collection(BudgetsCollection),
 	}
 	if err := s.ensureIndexes(ctx); err != nil {
 		_ = client.Disconnect(ctx)
@@ -97,6 +105,7 @@ func (s *Store) ensureIndexes(ctx context.Context) error {
 		{s.tickets, "case_id_1_created_at_1", bson.D{{Key: "case_id", Value: 1}, {Key: "created_at", Value: 1}}},
 		{s.audit, "at_-1", bson.D{{Key: "at", Value: -1}}},
 		{s.audit, "org_id_1_at_-1", bson.D{{Key: "org_id", Value: 1}, {Key: "at", Value: -1}}},
+		{s.tokenUse, "tenant_1_day_1", bson.D{{Key: "tenant", Value: 1}, {Key: "day", Value: 1}}},
 	}
 	for _, ix := range indexes {
 		_, err := ix.coll.Indexes().CreateOne(ctx, mongo.IndexModel{Keys: ix.keys, Options: options.Index().SetName(ix.name)})

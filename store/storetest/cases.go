@@ -19,6 +19,7 @@ var caseTests = []subtest{
 	{"CreateIsIdempotent", testCreateIsIdempotent},
 	{"CreateConcurrentlyKeepsOne", testCreateConcurrentlyKeepsOne},
 	{"GetMissingIsNotFound", testGetMissingCase},
+	{"CaseOwner", testCaseOwner},
 	{"SetPhase", testSetPhase},
 	{"UpdateDetails/DotPaths", testUpdateDotPaths},
 	{"UpdateDetails/ReplacesOrAppends", testUpdateReplacesOrAppends},
@@ -188,6 +189,17 @@ func testGetMissingCase(t *testing.T, s store.Store) {
 	_, err := s.GetCase(t.Context(), newID("missing"))
 	if !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("GetCase of a missing case = %v, want ErrNotFound", err)
+	}
+}
+
+func testCaseOwner(t *testing.T, s store.Store) {
+	c := createCase(t, s)
+	org, subject, err := s.CaseOwner(t.Context(), c.ID)
+	if err != nil || org != c.OrgID || subject != c.UserID {
+		t.Errorf("CaseOwner = %q, %q, %v; want %q, %q", org, subject, err, c.OrgID, c.UserID)
+	}
+	if _, _, err := s.CaseOwner(t.Context(), newID("missing")); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("CaseOwner of a missing case = %v, want ErrNotFound", err)
 	}
 }
 

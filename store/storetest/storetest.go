@@ -39,6 +39,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"PromptVersions", promptVersionTests},
 		{"Checkouts", checkoutTests},
 		{"Audit", auditTests},
+		{"Budgets", budgetTests},
 	}
 	for _, g := range groups {
 		for _, st := range g.tests {

@@ -1,0 +1,152 @@
+package activities
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/temporal"
+
+	"github.com/lexflow/lexflow/llm"
+	"github.com/lexflow/lexflow/schemas"
+	"github.com/lexflow/lexflow/store"
+)
+
+// Meter charges each model call to the daily budgets of its case and its tenant, and
+// refuses calls once either budget is used up. The case is the one whose workflow runs
+// the activity (schemas.CaseOfWorkflow); activities outside a case are not metered.
+// A nil Meter meters nothing.
+type Meter struct {
+	Cases   store.Cases
+	Budgets store.Budgets
+	// Limits are the deployment's default budgets; a tenant's store.Budget replaces
+	// them for its cases.
+	Limits schemas.TokenLimits
+	// Now is the clock that names the day; nil means time.Now.
+	Now func() time.Time
+}
+
+// account is what a metered call is charged to.
+type account struct {
+	caseID, tenant string
+}
+
+// Complete is client.Complete, metered: it refuses the call with a non-retryable
+// ErrBudgetExhausted (details schemas.BudgetExhausted) when the budget is used up,
+// and charges what the call used.
+func (m *Meter) Complete(ctx context.Context, client *llm.Client, msgs []schemas.ChatMessage, tools []llm.Tool) (schemas.ModelResponse, error) {
+	acct, ok, err := m.account(ctx)
+	if err != nil || !ok {
+		if err != nil {
+			return schemas.ModelResponse{}, err
+		}
+		return client.Complete(ctx, msgs, tools)
+	}
+	if err := m.check(ctx, acct); err != nil {
+		return schemas.ModelResponse{}, err
+	}
+	resp, err := client.Complete(ctx, msgs, tools)
+	if err != nil {
+		return resp, err
+	}
+	return resp, m.charge(ctx, acct, tokens(resp, msgs))
+}
+
+// account finds the case of the activity's workflow and its tenant; ok is false when
+// the call is not a case's.
+func (m *Meter) account(ctx context.Context) (account, bool, error) {
+	if m == nil || !activity.IsActivity(ctx) {
+		return account{}, false, nil
+	}
+	caseID := schemas.CaseOfWorkflow(activity.GetInfo(ctx).WorkflowExecution.ID)
+	if caseID == "" {
+		return account{}, false, nil
+	}
+	org, subject, err := m.Cases.CaseOwner(ctx, caseID)
+	if errors.Is(err, store.ErrNotFound) {
+		activity.GetLogger(ctx).Warn("Model call of a case the store does not hold: not metered", "CaseID", caseID)
+		return account{}, false, nil
+	}
+	if err != nil {
+		return account{}, false, fmt.Errorf("find the case to charge: %w", err)
+	}
+	return account{caseID: caseID, tenant: schemas.TenantKey(org, subject)}, true, nil
+}
+
+// check refuses the call when the case or its tenant has used its budget for today.
+func (m *Meter) check(ctx context.Context, a account) error {
+	limits := m.Limits
+	b, err := m.Budgets.GetBudget(ctx, a.tenant)
+	switch {
+	case err == nil:
+		limits.TokensPerDay = cmp.Or(b.TokensPerDay, limits.TokensPerDay)
+		limits.CaseTokensPerDay = cmp.Or(b.CaseTokensPerDay, limits.CaseTokensPerDay)
+	case !errors.Is(err, store.ErrNotFound):
+		return fmt.Errorf("read the tenant's budget: %w", err)
+	}
+	if limits.TokensPerDay == 0 && limits.CaseTokensPerDay == 0 {
+		return nil
+	}
+	now := m.now()
+	used, err := m.Budgets.TokensUsed(ctx, a.tenant, a.caseID, Day(now))
+	if err != nil {
+		return fmt.Errorf("read the day's token use: %w", err)
+	}
+	out := schemas.BudgetExhausted{ResumeAt: schemas.NextUTCDay(now)}
+	switch {
+	case limits.CaseTokensPerDay > 0 && used.Case >= limits.CaseTokensPerDay:
+		out.Scope, out.Limit, out.Used = schemas.BudgetCase, limits.CaseTokensPerDay, used.Case
+	case limits.TokensPerDay > 0 && used.Tenant >= limits.TokensPerDay:
+		out.Scope, out.Limit, out.Used = schemas.BudgetTenant, limits.TokensPerDay, used.Tenant
+	default:
+		return nil
+	}
+	return temporal.NewApplicationErrorWithOptions(
+		fmt.Sprintf("the %s's model-token budget for today (%d) is used up", out.Scope, out.Limit),
+		schemas.ErrBudgetExhausted, temporal.ApplicationErrorOptions{NonRetryable: true, Details: []any{out}})
+}
+
+// charge records n tokens against the case and its tenant, once per activity attempt
+// (an attempt's call is a call the endpoint answered, and charged for).
+func (m *Meter) charge(ctx context.Context, a account, n int64) error {
+	info := activity.GetInfo(ctx)
+	now := m.now()
+	err := m.Budgets.RecordTokens(ctx, store.TokenUse{
+		ID:     fmt.Sprintf("%s/%s/%s#%d", info.WorkflowExecution.ID, info.WorkflowExecution.RunID, info.ActivityID, info.Attempt),
+		Tenant: a.tenant, CaseID: a.caseID, Day: Day(now), Tokens: n, At: now,
+	})
+	if err != nil {
+		return fmt.Errorf("charge the model call: %w", err)
+	}
+	return nil
+}
+
+func (m *Meter) now() time.Time {
+	if m.Now != nil {
+		return m.Now().UTC()
+	}
+	return time.Now().UTC()
+}
+
+// Day names t's UTC day, as budgets count it.
+func Day(t time.Time) string { return t.UTC().Format(time.DateOnly) }
+
+// tokens is what a call cost: the total the endpoint reported, else its prompt and
+// completion tokens, else, from an endpoint that reports no usage, an estimate of a
+// token per four bytes of the conversation and the reply.
+func tokens(resp schemas.ModelResponse, msgs []schemas.ChatMessage) int64 {
+	if u := resp.Usage; u.Total > 0 || u.Prompt+u.Completion > 0 {
+		return max(u.Total, u.Prompt+u.Completion)
+	}
+	n := len(resp.Content)
+	for _, m := range msgs {
+		n += len(m.Content)
+	}
+	for _, c := range resp.ToolCalls {
+		n += len(c.Name) + len(c.Arguments)
+	}
+	return int64(n/4 + 1)
+}

@@ -1,0 +1,89 @@
+package activities
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/testsuite"
+	"go.temporal.io/sdk/workflow"
+
+	"github.com/lexflow/lexflow/schemas"
+	"github.com/lexflow/lexflow/store"
+)
+
+// TestMeterChargesAndRefuses runs metered calls as activities of a case's workflows,
+// against the store: a call charges its case and tenant for the day (an endpoint that
+// reports no usage, a token per four bytes); once the case's budget is used the next
+// call is refused, non-retryable, saying when it renews; another case of the tenant
+// then meets the tenant's budget; a call outside any case is not metered.
+func TestMeterChargesAndRefuses(t *testing.T) {
+	org := "meter-" + uuid.NewString()[:8]
+	now := time.Date(2026, 11, 22, 18, 30, 0, 0, time.UTC)
+	first, second := newMeteredCase(t, org), newMeteredCase(t, org)
+	if err := st.PutBudget(t.Context(), store.Budget{Tenant: schemas.TenantKey(org, ""), CaseTokensPerDay: 100, TokensPerDay: 150}); err != nil {
+		t.Fatal(err)
+	}
+	model, got := recordingModel(t)
+	meter := &Meter{Cases: st, Budgets: st, Limits: schemas.TokenLimits{CaseTokensPerDay: 1 << 40, TokensPerDay: 1 << 40}, Now: func() time.Time { return now }}
+	msgs := []schemas.ChatMessage{{Role: schemas.MsgUser, Content: strings.Repeat("lease ", 100)}} // 600 bytes: 150 tokens
+	call := func(workflowID string) error {
+		var s testsuite.WorkflowTestSuite
+		env := s.NewTestWorkflowEnvironment()
+		env.RegisterActivityWithOptions(func(ctx context.Context) error {
+			_, err := meter.Complete(ctx, model, msgs, nil)
+			return err
+		}, activity.RegisterOptions{Name: "Metered"})
+		env.RegisterWorkflowWithOptions(func(ctx workflow.Context) error {
+			ctx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{StartToCloseTimeout: time.Minute,
+				RetryPolicy: &temporal.RetryPolicy{MaximumAttempts: 3}})
+			return workflow.ExecuteActivity(ctx, "Metered").Get(ctx, nil)
+		}, workflow.RegisterOptions{Name: "Caller"})
+		env.SetStartWorkflowOptions(client.StartWorkflowOptions{ID: workflowID})
+		env.ExecuteWorkflow("Caller")
+		return env.GetWorkflowError()
+	}
+	if err := call(schemas.TurnWorkflowID(first, 1)); err != nil {
+		t.Fatalf("first call: %v", err)
+	}
+	used, err := st.TokensUsed(t.Context(), schemas.TenantKey(org, ""), first, "2026-11-22")
+	if err != nil || used != (store.TokensUsed{Case: 151, Tenant: 151}) {
+		t.Fatalf("after one call, used = %+v, %v; want 151 tokens (600 bytes and the reply's 2) on the case and its tenant", used, err)
+	}
+	wantRefusal := func(err error, scope string) {
+		t.Helper()
+		var appErr *temporal.ApplicationError
+		var b schemas.BudgetExhausted
+		if !errors.As(err, &appErr) || appErr.Type() != schemas.ErrBudgetExhausted || !appErr.NonRetryable() || appErr.Details(&b) != nil {
+			t.Fatalf("call = %v, want a non-retryable %s", err, schemas.ErrBudgetExhausted)
+		}
+		want := schemas.BudgetExhausted{Scope: scope, Limit: map[string]int64{schemas.BudgetCase: 100, schemas.BudgetTenant: 150}[scope],
+			Used: 151, ResumeAt: time.Date(2026, 11, 23, 0, 0, 0, 0, time.UTC)}
+		if b != want {
+			t.Errorf("refusal = %+v, want %+v", b, want)
+		}
+	}
+	wantRefusal(call(schemas.TurnWorkflowID(first, 2)), schemas.BudgetCase)
+	wantRefusal(call(schemas.TieringWorkflowID(second, 1)), schemas.BudgetTenant)
+	if len(*got) != 1 {
+		t.Errorf("the endpoint got %d calls, want only the first", len(*got))
+	}
+	if err := call("not-a-case"); err != nil || len(*got) != 2 {
+		t.Errorf("a call outside any case: %v after %d calls; want it made and not metered", err, len(*got))
+	}
+}
+
+func newMeteredCase(t *testing.T, org string) string {
+	t.Helper()
+	c, err := st.CreateCase(t.Context(), store.Case{ID: uuid.NewString(), UserID: "ana", OrgID: org, Phase: schemas.PhaseActive, Status: schemas.StatusOpen})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c.ID
+}

@@ -1,0 +1,88 @@
+package storetest
+
+import (
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/lexflow/lexflow/store"
+)
+
+// budgetTests check store.Budgets.
+var budgetTests = []subtest{
+	{"TokensSumByCaseAndTenantPerDay", testTokensUsed},
+	{"RecordTokensIsIdempotent", testRecordTokensIsIdempotent},
+	{"PutAndGetBudget", testPutBudget},
+}
+
+func recordTokens(t *testing.T, s store.Store, tenant, caseID, day string, tokens int64) string {
+	t.Helper()
+	u := store.TokenUse{ID: newID("call"), Tenant: tenant, CaseID: caseID, Day: day, Tokens: tokens, At: time.Now()}
+	if err := s.RecordTokens(t.Context(), u); err != nil {
+		t.Fatalf("RecordTokens = %v", err)
+	}
+	return u.ID
+}
+
+func testTokensUsed(t *testing.T, s store.Store) {
+	tenant, other := "org:"+newID("org"), "org:"+newID("org")
+	caseA, caseB := newID("case"), newID("case")
+	recordTokens(t, s, tenant, caseA, "2026-11-22", 100)
+	recordTokens(t, s, tenant, caseA, "2026-11-22", 20)
+	recordTokens(t, s, tenant, caseB, "2026-11-22", 3)
+	recordTokens(t, s, tenant, caseA, "2026-11-21", 5000)
+	recordTokens(t, s, other, caseA, "2026-11-22", 7000)
+	for _, c := range []struct {
+		caseID, day string
+		want        store.TokensUsed
+	}{
+		{caseA, "2026-11-22", store.TokensUsed{Case: 120, Tenant: 123}},
+		{caseB, "2026-11-22", store.TokensUsed{Case: 3, Tenant: 123}},
+		{newID("case"), "2026-11-22", store.TokensUsed{Tenant: 123}},
+		{caseA, "2026-11-21", store.TokensUsed{Case: 5000, Tenant: 5000}},
+		{caseA, "2026-11-23", store.TokensUsed{}},
+	} {
+		got, err := s.TokensUsed(t.Context(), tenant, c.caseID, c.day)
+		if err != nil || got != c.want {
+			t.Errorf("TokensUsed(%s, %s) = %+v, %v; want %+v", c.caseID, c.day, got, err, c.want)
+		}
+	}
+}
+
+func testRecordTokensIsIdempotent(t *testing.T, s store.Store) {
+	tenant, caseID := "user:"+newID("user"), newID("case")
+	u := store.TokenUse{ID: newID("call"), Tenant: tenant, CaseID: caseID, Day: "2026-11-22", Tokens: 42, At: time.Now()}
+	for range 2 {
+		if err := s.RecordTokens(t.Context(), u); err != nil {
+			t.Fatalf("RecordTokens = %v", err)
+		}
+	}
+	got, err := s.TokensUsed(t.Context(), tenant, caseID, "2026-11-22")
+	if err != nil || got != (store.TokensUsed{Case: 42, Tenant: 42}) {
+		t.Errorf("TokensUsed = %+v, %v; want the one use recorded twice counted once", got, err)
+	}
+}
+
+func testPutBudget(t *testing.T, s store.Store) {
+	tenant := "org:" + newID("org")
+	if _, err := s.GetBudget(t.Context(), tenant); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("GetBudget of a tenant without one = %v, want ErrNotFound", err)
+	}
+	at := time.Now().UTC().Truncate(time.Millisecond)
+	for _, b := range []store.Budget{
+		{Tenant: tenant, TokensPerDay: 1000, CaseTokensPerDay: 100, SetBy: "ada", UpdatedAt: at},
+		{Tenant: tenant, TokensPerDay: 5000, SetBy: "bob", UpdatedAt: at.Add(time.Minute)},
+	} {
+		if err := s.PutBudget(t.Context(), b); err != nil {
+			t.Fatalf("PutBudget = %v", err)
+		}
+		got, err := s.GetBudget(t.Context(), tenant)
+		if err != nil || !sameTime(got.UpdatedAt, b.UpdatedAt) {
+			t.Fatalf("GetBudget = %+v, %v; want %+v", got, err, b)
+		}
+		got.UpdatedAt = b.UpdatedAt
+		if got != b {
+			t.Errorf("GetBudget = %+v, want %+v (the latest put replaces the earlier)", got, b)
+		}
+	}
+}
