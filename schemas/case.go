@@ -86,6 +86,9 @@ type CaseState struct {
 	Notices     int `json:"notices"`
 	// Budget is the pause of a case in StatusWaitingBudget.
 	Budget *BudgetPause `json:"budget,omitempty"`
+	// Stalled is the case's own step that failed for good, which holds the case in
+	// StatusPausedSupport until support's resume runs it again.
+	Stalled *Stall `json:"stalled,omitempty"`
 	// Tickets are the IDs of the case's support tickets.
 	Tickets []string `json:"tickets,omitempty"`
 	// LastResume is support's latest resumption.

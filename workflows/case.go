@@ -3,6 +3,8 @@
 package workflows
 
 import (
+	"slices"
+
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/lexflow/lexflow/schemas"
@@ -35,20 +37,13 @@ type caseWorkflow struct {
 	listening bool
 	// events are the signals received and not yet handled, in the order they came (see
 	// drain).
-	events []caseEvent
+	events []schemas.CaseEvent
 	// unanswered is the escalation whose question went unanswered in time.
 	unanswered int
 	// budgetRenewed is set when the day turned on a case waiting on its budget.
 	budgetRenewed bool
 }
 
-// caseEvent is one received signal: exactly one field is set.
-type caseEvent struct {
-	payment *schemas.PaymentConfirmed
-	resume  *schemas.Resume
-	close   *schemas.CloseCase
-	budget  *schemas.BudgetRaised
-}
 
 func (w *caseWorkflow) setup(ctx workflow.Context) error {
 	if w.in.State != nil {
@@ -98,11 +93,13 @@ func (w *caseWorkflow) run(ctx workflow.Context) (schemas.CaseResult, error) {
 	w.ready = true
 	if w.state.Phase == schemas.PhaseTiering && !w.state.Asked && w.state.Status != schemas.StatusWaitingBudget {
 		reply, err := w.classify(ctx, w.in.Description)
-		if err != nil {
-			return schemas.CaseResult{}, err
+		if err == nil {
+			err = w.notice(ctx, schemas.RecordAssistant, reply)
 		}
-		if err := w.notice(ctx, schemas.RecordAssistant, reply); err != nil {
-			return schemas.CaseResult{}, err
+		if err != nil {
+			if err := w.stallOr(ctx, err, schemas.Stall{Step: schemas.StepTiering, Tiering: w.in.Description}); err != nil {
+				return schemas.CaseResult{}, err
+			}
 		}
 	}
 	if e := w.state.Escalation; e != nil && w.state.Status == schemas.StatusWaitingUser {
@@ -115,7 +112,7 @@ func (w *caseWorkflow) run(ctx workflow.Context) (schemas.CaseResult, error) {
 	for {
 		err := workflow.Await(ctx, func() bool {
 			return w.state.Status == schemas.StatusClosed || w.due() ||
-				(workflow.GetInfo(ctx).GetContinueAsNewSuggested() && !w.state.Busy)
+				(workflow.GetInfo(ctx).GetContinueAsNewSuggested() && !w.state.Busy && w.state.Stalled == nil)
 		})
 		if err != nil {
 			return schemas.CaseResult{}, err
@@ -151,7 +148,10 @@ func (w *caseWorkflow) run(ctx workflow.Context) (schemas.CaseResult, error) {
 }
 
 // due reports whether the main loop has something to handle: signals, a question gone
-// unanswered, or a renewed budget.
+// unanswered, or a renewed budget; for a stalled case, support's resume alone.
 func (w *caseWorkflow) due() bool {
+	if w.state.Stalled != nil {
+		return w.signals.resumes.Len() > 0 || slices.ContainsFunc(w.events, func(e schemas.CaseEvent) bool { return e.Resume != nil })
+	}
 	return w.pending() || w.unanswered > 0 || w.budgetRenewed
 }

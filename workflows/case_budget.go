@@ -90,8 +90,11 @@ func (w *caseWorkflow) resumeBudget(ctx workflow.Context, r *schemas.BudgetRaise
 		return nil
 	}
 	reply, err := w.classify(ctx, p.Tiering)
-	if err != nil {
-		return err
+	if err == nil {
+		err = w.notice(ctx, schemas.RecordAssistant, reply)
 	}
-	return w.notice(ctx, schemas.RecordAssistant, reply)
+	if err != nil {
+		return w.stallOr(ctx, err, schemas.Stall{Step: schemas.StepTiering, Tiering: p.Tiering})
+	}
+	return nil
 }

@@ -45,8 +45,8 @@ func caseState(t *testing.T, env *testsuite.TestWorkflowEnvironment) schemas.Cas
 // resumes by itself and classifies again.
 func TestTieringOutOfBudgetWaitsForTheNextDay(t *testing.T) {
 	said := &[]string{}
-	env := newCaseEnvTiering(t, true, said, schemas.TieringResult{Budget: new(outOfBudget(schemas.BudgetTenant))},
-		schemas.TieringResult{Tier: 2, Justification: "a lease dispute"})
+	env := newCaseEnvWith(t, caseEnvOptions{said: said, tierings: []schemas.TieringResult{
+		{Budget: new(outOfBudget(schemas.BudgetTenant))}, {Tier: 2, Justification: "a lease dispute"}}})
 	env.SetStartTime(budgetStart)
 	var waiting, resumed schemas.CaseState
 	var refused *update
@@ -82,7 +82,7 @@ func TestTieringOutOfBudgetWaitsForTheNextDay(t *testing.T) {
 // the case's tenant resumes it at once, and messages go through again.
 func TestTurnOutOfBudgetWaitsUntilRaised(t *testing.T) {
 	said := &[]string{}
-	env := newCaseEnvTiering(t, true, said, schemas.TieringResult{Tier: 1, Justification: "a question"})
+	env := newCaseEnvWith(t, caseEnvOptions{said: said})
 	env.SetStartTime(budgetStart)
 	turns := 0
 	env.OnWorkflow(ChatTurn, mock.Anything, mock.Anything).Return(

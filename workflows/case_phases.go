@@ -91,12 +91,16 @@ func (w *caseWorkflow) classify(ctx workflow.Context, description string) (strin
 	}
 	opts := storeOptions
 	opts.Summary = fmt.Sprintf("Record tier %d", tier.Tier)
+	var recorded schemas.StatusResult
 	err = workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, opts), casesActs.UpdateCaseDetails, schemas.UpdateCaseDetailsArgs{
 		CaseID: w.state.CaseID, System: true,
 		Updates: map[string]any{"tier": map[string]any{"level": tier.Tier, "justification": tier.Justification}},
-	}).Get(ctx, nil)
+	}).Get(ctx, &recorded)
 	if err != nil {
 		return "", err
+	}
+	if recorded.Status != schemas.ResultSuccess && workflow.GetVersion(ctx, changeStallForSupport, workflow.DefaultVersion, 1) >= 1 {
+		return "", fmt.Errorf("record tier %d: %s", tier.Tier, recorded.ErrorMessage)
 	}
 	if err := w.enter(ctx, schemas.PhaseQuota); err != nil {
 		return "", err

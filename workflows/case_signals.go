@@ -35,22 +35,22 @@ func (w *caseWorkflow) listen(ctx workflow.Context) {
 		s.AddReceive(w.signals.payments, func(c workflow.ReceiveChannel, _ bool) {
 			var p schemas.PaymentConfirmed
 			c.Receive(ctx, &p)
-			w.events = append(w.events, caseEvent{payment: &p})
+			w.events = append(w.events, schemas.CaseEvent{Payment: &p})
 		})
 		s.AddReceive(w.signals.resumes, func(c workflow.ReceiveChannel, _ bool) {
 			var r schemas.Resume
 			c.Receive(ctx, &r)
-			w.events = append(w.events, caseEvent{resume: &r})
+			w.events = append(w.events, schemas.CaseEvent{Resume: &r})
 		})
 		s.AddReceive(w.signals.closes, func(c workflow.ReceiveChannel, _ bool) {
 			var cl schemas.CloseCase
 			c.Receive(ctx, &cl)
-			w.events = append(w.events, caseEvent{close: &cl})
+			w.events = append(w.events, schemas.CaseEvent{Close: &cl})
 		})
 		s.AddReceive(w.signals.budgets, func(c workflow.ReceiveChannel, _ bool) {
 			var b schemas.BudgetRaised
 			c.Receive(ctx, &b)
-			w.events = append(w.events, caseEvent{budget: &b})
+			w.events = append(w.events, schemas.CaseEvent{Budget: &b})
 		})
 		for {
 			s.Select(ctx)
@@ -78,98 +78,108 @@ func (w *caseWorkflow) drain() {
 	}
 	n := len(w.events)
 	defer func() {
-		slices.SortStableFunc(w.events[n:], func(a, b caseEvent) int { return a.at().Compare(b.at()) })
+		slices.SortStableFunc(w.events[n:], func(a, b schemas.CaseEvent) int { return a.At().Compare(b.At()) })
 	}()
 	for {
 		var p schemas.PaymentConfirmed
 		if !w.signals.payments.ReceiveAsync(&p) {
 			break
 		}
-		w.events = append(w.events, caseEvent{payment: &p})
+		w.events = append(w.events, schemas.CaseEvent{Payment: &p})
 	}
 	for {
 		var r schemas.Resume
 		if !w.signals.resumes.ReceiveAsync(&r) {
 			break
 		}
-		w.events = append(w.events, caseEvent{resume: &r})
+		w.events = append(w.events, schemas.CaseEvent{Resume: &r})
 	}
 	for {
 		var cl schemas.CloseCase
 		if !w.signals.closes.ReceiveAsync(&cl) {
 			break
 		}
-		w.events = append(w.events, caseEvent{close: &cl})
+		w.events = append(w.events, schemas.CaseEvent{Close: &cl})
 	}
 	for {
 		var b schemas.BudgetRaised
 		if !w.signals.budgets.ReceiveAsync(&b) {
 			break
 		}
-		w.events = append(w.events, caseEvent{budget: &b})
+		w.events = append(w.events, schemas.CaseEvent{Budget: &b})
 	}
 }
 
 // handleEvents handles the queued signals in their order (see drain), then an unanswered
-// question and a renewed budget, one at a time and never during a turn.
+// question and a renewed budget, one at a time and never during a turn. A stalled case
+// (see stallOr) handles only support's resume, which runs the stalled step again.
 func (w *caseWorkflow) handleEvents(ctx workflow.Context) error {
 	if err := w.turnLock.Lock(ctx); err != nil {
 		return err
 	}
 	defer w.turnLock.Unlock()
 	w.drain()
-	for len(w.events) > 0 && w.state.Status != schemas.StatusClosed {
+	if w.state.Stalled != nil {
+		return w.unstall(ctx)
+	}
+	for len(w.events) > 0 && w.state.Status != schemas.StatusClosed && w.state.Stalled == nil {
 		e := w.events[0]
 		w.events = w.events[1:]
-		var err error
-		var retry *schemas.Escalation
-		switch {
-		case e.payment != nil:
-			err = w.confirmPayment(ctx, *e.payment)
-		case e.resume != nil:
-			retry, err = w.resume(ctx, *e.resume)
-		case e.close != nil:
-			err = w.closeCase(ctx, *e.close)
-		case e.budget != nil:
-			err = w.resumeBudget(ctx, e.budget)
+		if err := w.handleEvent(ctx, e); err != nil {
+			return w.stallOr(ctx, err, schemas.Stall{Step: schemas.StepEvent, Event: &e})
 		}
-		if err != nil {
-			return err
-		}
-		w.settled(e.at())
-		if retry != nil {
-			if err := w.retryEscalated(ctx, *retry); err != nil {
-				return err
-			}
-		}
+	}
+	if w.state.Stalled != nil {
+		return nil
 	}
 	if n := w.unanswered; n > 0 {
 		w.unanswered = 0
 		if e := w.state.Escalation; e != nil && e.N == n && w.state.Status == schemas.StatusWaitingUser {
 			if err := w.ticketUnanswered(ctx, *e); err != nil {
-				return err
+				return w.stallOr(ctx, err, schemas.Stall{Step: schemas.StepUnanswered, Escalation: e})
 			}
 		}
 	}
 	if w.budgetRenewed {
 		w.budgetRenewed = false
-		return w.resumeBudget(ctx, nil)
+		if err := w.resumeBudget(ctx, nil); err != nil {
+			return w.stallOr(ctx, err, schemas.Stall{Step: schemas.StepBudgetRenewed})
+		}
 	}
 	return nil
 }
 
-// at is the event's stamp, which the settle update waits for.
-func (e caseEvent) at() time.Time {
+// handleEvent handles one signal and marks it settled. A retry that support's
+// resumption asks for then runs as the case's next turn; if that turn fails, the case
+// goes on as after a client's failed turn.
+func (w *caseWorkflow) handleEvent(ctx workflow.Context, e schemas.CaseEvent) error {
+	var err error
+	var retry *schemas.Escalation
 	switch {
-	case e.payment != nil:
-		return e.payment.At
-	case e.resume != nil:
-		return e.resume.At
-	case e.budget != nil:
-		return e.budget.At
-	default:
-		return e.close.At
+	case e.Payment != nil:
+		err = w.confirmPayment(ctx, *e.Payment)
+	case e.Resume != nil:
+		retry, err = w.resume(ctx, *e.Resume)
+	case e.Close != nil:
+		err = w.closeCase(ctx, *e.Close)
+	case e.Budget != nil:
+		err = w.resumeBudget(ctx, e.Budget)
 	}
+	if err != nil {
+		return err
+	}
+	w.settled(e.At())
+	if retry == nil {
+		return nil
+	}
+	err = w.retryEscalated(ctx, *retry)
+	if err != nil && workflow.GetVersion(ctx, changeStallForSupport, workflow.DefaultVersion, 1) == workflow.DefaultVersion {
+		return err
+	}
+	if err != nil {
+		workflow.GetLogger(ctx).Error("Support's retry of an escalated request failed", "Error", err)
+	}
+	return nil
 }
 
 // settled remembers that the signal stamped at is handled.
@@ -181,12 +191,13 @@ func (w *caseWorkflow) settled(at time.Time) {
 }
 
 // settle answers with the case's state once the signal stamped at is handled, the case
-// has closed, or schemas.SettleWait has passed: the API sends a signal, then settles,
-// and answers with the signal's outcome. A retry that support's resumption starts
-// runs after the resumption settles.
+// has closed or stalled on that signal, or schemas.SettleWait has passed: the API sends
+// a signal, then settles, and answers with the signal's outcome. A retry that support's
+// resumption starts runs after the resumption settles.
 func (w *caseWorkflow) settle(ctx workflow.Context, at time.Time) (schemas.CaseState, error) {
 	_, err := workflow.AwaitWithTimeout(ctx, schemas.SettleWait, func() bool {
-		return w.state.Status == schemas.StatusClosed || slices.Contains(w.state.Settled, at.UnixNano())
+		stalled := w.state.Stalled != nil && w.state.Stalled.Event != nil && w.state.Stalled.Event.At().Equal(at)
+		return w.state.Status == schemas.StatusClosed || slices.Contains(w.state.Settled, at.UnixNano()) || stalled
 	})
 	return w.state, err
 }

@@ -29,14 +29,25 @@ func newCaseEnv(t *testing.T) *testsuite.TestWorkflowEnvironment {
 // newCaseEnvQuota is a Case test environment whose quota check answers hasQuota.
 func newCaseEnvQuota(t *testing.T, hasQuota bool) *testsuite.TestWorkflowEnvironment {
 	t.Helper()
-	return newCaseEnvTiering(t, hasQuota, nil, schemas.TieringResult{Tier: 1, Justification: "a question"})
+	return newCaseEnvWith(t, caseEnvOptions{noQuota: !hasQuota})
 }
 
-// newCaseEnvTiering is a Case test environment whose quota check answers hasQuota and
-// whose tierings answer results in turn, the last one from then on; the texts of its
-// transcript notices go to said, unless it is nil.
-func newCaseEnvTiering(t *testing.T, hasQuota bool, said *[]string, results ...schemas.TieringResult) *testsuite.TestWorkflowEnvironment {
+// caseEnvOptions shape a Case test environment: the quota check answers !noQuota; the
+// tierings answer tierings in turn, the last one from then on (tier 1 when empty);
+// recordTier answers the tier's record (success when nil); the texts of the transcript
+// notices go to said, unless it is nil.
+type caseEnvOptions struct {
+	noQuota    bool
+	tierings   []schemas.TieringResult
+	recordTier func() schemas.StatusResult
+	said       *[]string
+}
+
+func newCaseEnvWith(t *testing.T, o caseEnvOptions) *testsuite.TestWorkflowEnvironment {
 	t.Helper()
+	if len(o.tierings) == 0 {
+		o.tierings = []schemas.TieringResult{{Tier: 1, Justification: "a question"}}
+	}
 	var s testsuite.WorkflowTestSuite
 	s.SetLogger(tlog.NewStructuredLogger(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))))
 	env := s.NewTestWorkflowEnvironment()
@@ -48,10 +59,16 @@ func newCaseEnvTiering(t *testing.T, hasQuota bool, said *[]string, results ...s
 	env.RegisterActivity(&activities.Payments{})
 	env.RegisterActivity(&activities.Tickets{})
 	env.OnActivity(casesActs.SetCasePhase, mock.Anything, mock.Anything).Return(nil)
-	env.OnActivity(casesActs.UpdateCaseDetails, mock.Anything, mock.Anything).Return(schemas.StatusResult{Status: schemas.ResultSuccess}, nil)
+	env.OnActivity(casesActs.UpdateCaseDetails, mock.Anything, mock.Anything).Return(
+		func(context.Context, schemas.UpdateCaseDetailsArgs) (schemas.StatusResult, error) {
+			if o.recordTier != nil {
+				return o.recordTier(), nil
+			}
+			return schemas.StatusResult{Status: schemas.ResultSuccess}, nil
+		})
 	env.OnActivity(transcriptActs.RecordNotice, mock.Anything, mock.Anything).Return(func(_ context.Context, n schemas.Notice) error {
-		if said != nil {
-			*said = append(*said, n.Text)
+		if o.said != nil {
+			*o.said = append(*o.said, n.Text)
 		}
 		return nil
 	})
@@ -59,9 +76,9 @@ func newCaseEnvTiering(t *testing.T, hasQuota bool, said *[]string, results ...s
 	env.OnWorkflow(Tiering, mock.Anything, mock.Anything).Return(
 		func(workflow.Context, schemas.TieringInput) (schemas.TieringResult, error) {
 			tierings++
-			return results[min(tierings, len(results))-1], nil
+			return o.tierings[min(tierings, len(o.tierings))-1], nil
 		})
-	env.OnWorkflow(Quota, mock.Anything, mock.Anything).Return(schemas.QuotaResult{HasQuota: hasQuota}, nil)
+	env.OnWorkflow(Quota, mock.Anything, mock.Anything).Return(schemas.QuotaResult{HasQuota: !o.noQuota}, nil)
 	return env
 }
 

@@ -31,17 +31,18 @@ func (w *caseWorkflow) validateMessage(ctx workflow.Context, req schemas.SendMes
 	return w.refusal()
 }
 
-// refusal is why the case cannot take a message now, or nil: it is closed, its phase
-// refuses messages (see phases), it is paused for support, or it waits on its budget.
+// refusal is why the case cannot take a message now, or nil: it is closed, it is
+// paused for support (a stalled case may be so in any phase), its phase refuses
+// messages (see phases), or it waits on its budget.
 func (w *caseWorkflow) refusal() error {
 	if w.state.Status == schemas.StatusClosed {
 		return temporal.NewApplicationError("case is closed", schemas.ErrCaseClosed)
 	}
-	if refuse := phaseNamed(w.state.Phase).refusal; refuse != nil {
-		return refuse(w.state)
-	}
 	if w.state.Status == schemas.StatusPausedSupport {
 		return temporal.NewApplicationError("the case is paused until support resolves its ticket", schemas.ErrCasePaused)
+	}
+	if refuse := phaseNamed(w.state.Phase).refusal; refuse != nil {
+		return refuse(w.state)
 	}
 	if p := w.state.Budget; p != nil && w.state.Status == schemas.StatusWaitingBudget {
 		return temporal.NewApplicationErrorWithOptions(

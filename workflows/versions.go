@@ -29,4 +29,12 @@ const (
 	// admin raises the budget (signal budget-raised), where before the refusal failed
 	// the turn. The version is recorded where the first refusal arrives.
 	changeTokenBudgets = "token-budgets"
+
+	// changeStallForSupport (version 1): a step of the Case's own that fails for good
+	// (a store write out of retries or refused, a phase's child workflow, the tier's
+	// record refused) pauses the case for support, keeping the step for support's
+	// resume to run again, where before the Case workflow failed; support's retry that
+	// fails no longer fails the Case either. The version is recorded where the first
+	// failure arrives.
+	changeStallForSupport = "stall-for-support"
 )

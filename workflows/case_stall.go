@@ -1,0 +1,88 @@
+package workflows
+
+import (
+	"slices"
+
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/workflow"
+
+	"github.com/lexflow/lexflow/schemas"
+)
+
+// stallOr pauses the case for support on step s, which failed with err, rather than
+// failing the workflow: a case's own step fails for good only when its store write ran
+// out of retries or was refused, or a phase's child workflow failed, and the case must
+// not be lost for that. The pause touches neither the store nor a ticket (the store is
+// what most likely failed): the case's state and search attributes say
+// paused_support, support's list shows it, and its resume runs the step again
+// (unstall). It returns nil once stalled; err when the workflow is cancelled, or for
+// cases whose histories predate changeStallForSupport, which failed there.
+func (w *caseWorkflow) stallOr(ctx workflow.Context, err error, s schemas.Stall) error {
+	if temporal.IsCanceledError(err) || ctx.Err() != nil {
+		return err
+	}
+	if workflow.GetVersion(ctx, changeStallForSupport, workflow.DefaultVersion, 1) == workflow.DefaultVersion {
+		return err
+	}
+	now := workflow.Now(ctx)
+	s.Error, s.At, s.Status, s.WaitingOn = err.Error(), now, w.state.Status, w.state.WaitingOn
+	w.state.Stalled = &s
+	w.state.Status, w.state.WaitingOn, w.state.ProgressAt = schemas.StatusPausedSupport, schemas.WaitingOnSupport, now
+	workflow.GetLogger(ctx).Error("A step of the case failed; the case is paused for support", "Step", s.Step, "Error", err)
+	return workflow.UpsertTypedSearchAttributes(ctx, schemas.SACaseStatus.ValueSet(w.state.Status),
+		schemas.SAWaitingOn.ValueSet(w.state.WaitingOn), schemas.SAProgressAt.ValueSet(now))
+}
+
+// unstall handles support's resume of a stalled case: the first resume queued, if any
+// (the other signals wait until the case is no longer stalled). The case gets back the
+// status it had; close closes it, retry and continue run the stalled step again, which
+// may stall the case anew.
+func (w *caseWorkflow) unstall(ctx workflow.Context) error {
+	i := slices.IndexFunc(w.events, func(e schemas.CaseEvent) bool { return e.Resume != nil })
+	if i < 0 {
+		return nil
+	}
+	r := *w.events[i].Resume
+	w.events = slices.Delete(w.events, i, i+1)
+	s := *w.state.Stalled
+	w.state.Stalled, w.state.LastResume = nil, &r
+	w.state.Status, w.state.WaitingOn, w.state.ProgressAt = s.Status, s.WaitingOn, workflow.Now(ctx)
+	err := workflow.UpsertTypedSearchAttributes(ctx, schemas.SACaseStatus.ValueSet(s.Status),
+		schemas.SAWaitingOn.ValueSet(s.WaitingOn), schemas.SAProgressAt.ValueSet(w.state.ProgressAt))
+	if err != nil {
+		return err
+	}
+	defer w.settled(r.At) // once the step has run, or stalled again
+	if r.Action == schemas.ResumeClose {
+		c := schemas.CloseCase{By: r.By, Note: r.Note, At: r.At}
+		if err := w.closeCase(ctx, c); err != nil {
+			return w.stallOr(ctx, err, schemas.Stall{Step: schemas.StepEvent, Event: &schemas.CaseEvent{Close: &c}})
+		}
+		return nil
+	}
+	if err := w.runStep(ctx, s); err != nil {
+		return w.stallOr(ctx, err, s)
+	}
+	return nil
+}
+
+// runStep runs a stalled step again.
+func (w *caseWorkflow) runStep(ctx workflow.Context, s schemas.Stall) error {
+	switch s.Step {
+	case schemas.StepTiering:
+		reply, err := w.classify(ctx, s.Tiering)
+		if err != nil {
+			return err
+		}
+		return w.notice(ctx, schemas.RecordAssistant, reply)
+	case schemas.StepEvent:
+		return w.handleEvent(ctx, *s.Event)
+	case schemas.StepUnanswered:
+		if e := w.state.Escalation; e != nil && e.N == s.Escalation.N && w.state.Status == schemas.StatusWaitingUser {
+			return w.ticketUnanswered(ctx, *e)
+		}
+	case schemas.StepBudgetRenewed:
+		return w.resumeBudget(ctx, nil)
+	}
+	return nil
+}

@@ -1,0 +1,88 @@
+package workflows
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/mock"
+	"go.temporal.io/sdk/temporal"
+
+	"github.com/lexflow/lexflow/schemas"
+)
+
+// TestPaymentRecordFailureStallsForSupport: the payment's record fails for good, so
+// the case is paused for support, keeping the payment (the settle answers at once,
+// with the stall) and refusing messages; support's retry records the payment again
+// and the case is active. Nothing fails the workflow.
+func TestPaymentRecordFailureStallsForSupport(t *testing.T) {
+	env := newCaseEnvQuota(t, false)
+	records := 0
+	env.OnActivity(paymentActs.RecordPayment, mock.Anything, mock.Anything).Return(
+		func(_ context.Context, in schemas.RecordPayment) (schemas.PaymentConfirmed, error) {
+			if records++; records == 1 {
+				return schemas.PaymentConfirmed{}, temporal.NewNonRetryableApplicationError("case gone from the store", schemas.ErrInvalidArgs, nil)
+			}
+			return in.Payment, nil
+		})
+	paidAt := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
+	resumeAt := paidAt.Add(time.Minute)
+	var stalled, resumed *schemas.CaseState
+	var refused *update
+	env.RegisterDelayedCallback(func() {
+		env.SignalWorkflow(schemas.SignalPaymentConfirmed, schemas.PaymentConfirmed{Reference: "cs_1", By: "stripe", At: paidAt})
+		stalled = settle(env, "s1", paidAt)
+	}, time.Second)
+	env.RegisterDelayedCallback(func() { refused = sendMessage(env, "u1", "hello") }, 2*time.Second)
+	env.RegisterDelayedCallback(func() {
+		env.SignalWorkflow(schemas.SignalResume, schemas.Resume{Action: schemas.ResumeRetry, Note: "store restored", By: "sam", At: resumeAt})
+		resumed = settle(env, "s2", resumeAt)
+	}, 3*time.Second)
+	env.RegisterDelayedCallback(env.CancelWorkflow, time.Minute)
+	env.ExecuteWorkflow(Case, caseIn)
+
+	if !temporal.IsCanceledError(env.GetWorkflowError()) {
+		t.Fatalf("workflow error = %v, want only the test's cancel", env.GetWorkflowError())
+	}
+	s := stalled.Stalled
+	if stalled.Status != schemas.StatusPausedSupport || stalled.WaitingOn != schemas.WaitingOnSupport || stalled.Phase != schemas.PhaseAwaitingPayment ||
+		s == nil || s.Step != schemas.StepEvent || s.Event == nil || s.Event.Payment == nil || s.Event.Payment.Reference != "cs_1" ||
+		s.Status != schemas.StatusOpen || s.Error == "" {
+		t.Fatalf("state after the failed record = %+v (stalled %+v)", stalled, s)
+	}
+	if refused == nil || refused.accepted || !hasErrorType(refused.rejected, schemas.ErrCasePaused) {
+		t.Errorf("message to the stalled case: %+v, want refused as %s", refused, schemas.ErrCasePaused)
+	}
+	if resumed.Status != schemas.StatusOpen || resumed.Phase != schemas.PhaseActive || resumed.Stalled != nil ||
+		resumed.Payment == nil || resumed.Payment.Reference != "cs_1" || resumed.WaitingOn != "" || records != 2 {
+		t.Errorf("state after support's retry = %+v after %d records, want active with the payment", resumed, records)
+	}
+}
+
+// TestRefusedTierRecordStallsForSupport: the tier's record answers an error result (the
+// case is gone from the store, say), so the case stalls on its tiering rather than
+// going on unrecorded; support's retry classifies again.
+func TestRefusedTierRecordStallsForSupport(t *testing.T) {
+	records := 0
+	env := newCaseEnvWith(t, caseEnvOptions{recordTier: func() schemas.StatusResult {
+		if records++; records == 1 {
+			return schemas.StatusResult{Status: schemas.ResultError, ErrorMessage: schemas.CaseNotFound}
+		}
+		return schemas.StatusResult{Status: schemas.ResultSuccess}
+	}})
+	resumeAt := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
+	var stalled, resumed schemas.CaseState
+	env.RegisterDelayedCallback(func() { stalled = caseState(t, env) }, time.Second)
+	env.RegisterDelayedCallback(func() {
+		env.SignalWorkflow(schemas.SignalResume, schemas.Resume{Action: schemas.ResumeRetry, Note: "case restored", By: "sam", At: resumeAt})
+	}, 2*time.Second)
+	env.RegisterDelayedCallback(func() { resumed = caseState(t, env); env.CancelWorkflow() }, time.Minute)
+	env.ExecuteWorkflow(Case, caseIn)
+
+	if s := stalled.Stalled; stalled.Status != schemas.StatusPausedSupport || s == nil || s.Step != schemas.StepTiering || s.Tiering != caseIn.Description {
+		t.Fatalf("state after the refused record = %+v (stalled %+v)", stalled, s)
+	}
+	if resumed.Status != schemas.StatusOpen || resumed.Phase != schemas.PhaseActive || resumed.Stalled != nil || records != 2 {
+		t.Errorf("state after support's retry = %+v after %d records", resumed, records)
+	}
+}
