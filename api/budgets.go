@@ -112,15 +112,16 @@ func (h *Handlers) putBudget(c echo.Context) error {
 }
 
 // resumeWaitingOnBudget sends budget-raised to the tenant's cases that wait on their
-// budget, found through Temporal's visibility, and counts them.
+// budget, found through Temporal's visibility, and counts them; the signal names the
+// tenant, which the case checks too.
 func (h *Handlers) resumeWaitingOnBudget(c echo.Context, key, org string) (int, error) {
 	ctx := c.Request().Context()
-	tenant := org
+	subject := ""
 	if org == "" {
-		tenant = strings.TrimPrefix(key, "user:")
+		subject = strings.TrimPrefix(key, "user:")
 	}
-	query := fmt.Sprintf("WorkflowType = '%s' AND ExecutionStatus = 'Running' AND CaseStatus = '%s' AND TenantID = '%s'",
-		schemas.CaseWorkflow, schemas.StatusWaitingBudget, strings.ReplaceAll(tenant, "'", "''"))
+	query := fmt.Sprintf("WorkflowType = '%s' AND ExecutionStatus = 'Running' AND CaseStatus = '%s' AND %s",
+		schemas.CaseWorkflow, schemas.StatusWaitingBudget, tenantClause(org, subject))
 	raised := schemas.BudgetRaised{Tenant: key, By: identity(c).Subject, At: time.Now().UTC()}
 	n := 0
 	var token []byte
@@ -130,7 +131,15 @@ func (h *Handlers) resumeWaitingOnBudget(c echo.Context, key, org string) (int, 
 			return n, fmt.Errorf("%w: the budget is set, but its waiting cases could not be listed (PUT it again): %w", errUnavailable, err)
 		}
 		for _, e := range resp.Executions {
-			err := h.Temporal.SignalWorkflow(ctx, e.GetExecution().GetWorkflowId(), "", schemas.SignalBudgetRaised, raised)
+			id := e.GetExecution().GetWorkflowId()
+			mine, err := h.ownsListed(ctx, e.GetSearchAttributes(), schemas.CaseIDOf(id), org, subject)
+			if err != nil {
+				return n, fmt.Errorf("%w: the budget is set, but a waiting case's tenant could not be checked (PUT it again): %w", errUnavailable, err)
+			}
+			if !mine {
+				continue
+			}
+			err = h.Temporal.SignalWorkflow(ctx, id, "", schemas.SignalBudgetRaised, raised)
 			var notFound *serviceerror.NotFound
 			switch {
 			case errors.As(err, &notFound):

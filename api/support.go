@@ -25,6 +25,7 @@ type SupportCase struct {
 	WaitingOn  string    `json:"waiting_on,omitempty"`
 	Tier       int64     `json:"tier,omitempty"`
 	TenantID   string    `json:"tenant_id,omitempty"`
+	Tenant     string    `json:"tenant,omitempty"`
 	ProgressAt time.Time `json:"progress_at"`
 }
 
@@ -36,7 +37,7 @@ var supportStatuses = []string{schemas.StatusPausedSupport, schemas.StatusWaitin
 func supportQuery(status, org string, now time.Time, stuckAfter time.Duration) string {
 	q := fmt.Sprintf("WorkflowType = '%s' AND ExecutionStatus = 'Running' AND ", schemas.CaseWorkflow)
 	if org != "" {
-		q += fmt.Sprintf("TenantID = '%s' AND ", strings.ReplaceAll(org, "'", "''"))
+		q += tenantClause(org, "") + " AND "
 	}
 	if status == "stuck" {
 		return q + fmt.Sprintf("WaitingOn = '%s' AND ProgressAt < '%s'", schemas.WaitingOnAgent, now.Add(-stuckAfter).UTC().Format(time.RFC3339))
@@ -45,14 +46,15 @@ func supportQuery(status, org string, now time.Time, stuckAfter time.Duration) s
 }
 
 // supportCases lists the cases paused for support, waiting for a client's answer,
-// waiting on their model-token budget, or stuck: working with no progress for longer than the stuck threshold. Staff of an
-// organization see only its cases.
+// waiting on their model-token budget, or stuck: working with no progress for longer
+// than the stuck threshold. Staff of an organization see only its cases.
 func (h *Handlers) supportCases(c echo.Context) error {
 	status := c.QueryParam("status")
 	if !slices.Contains(supportStatuses, status) {
 		return problemf(errInvalidInput, "status must be one of "+strings.Join(supportStatuses, ", "))
 	}
-	query := supportQuery(status, identity(c).Org, time.Now(), h.StuckAfter)
+	org := identity(c).Org
+	query := supportQuery(status, org, time.Now(), h.StuckAfter)
 	ctx := c.Request().Context()
 	out := []SupportCase{}
 	var token []byte
@@ -67,6 +69,16 @@ func (h *Handlers) supportCases(c echo.Context) error {
 			sc.CaseID = schemas.CaseIDOf(sc.WorkflowID)
 			sc.Status, sc.Phase = keyword(sa, schemas.SACaseStatus.GetName()), keyword(sa, schemas.SAPhase.GetName())
 			sc.WaitingOn, sc.TenantID = keyword(sa, schemas.SAWaitingOn.GetName()), keyword(sa, schemas.SATenantID.GetName())
+			sc.Tenant = keyword(sa, schemas.SATenant.GetName())
+			if org != "" {
+				mine, err := h.ownsListed(ctx, sa, sc.CaseID, org, "")
+				if err != nil {
+					return fmt.Errorf("%w: check a listed case's organization: %w", errUnavailable, err)
+				}
+				if !mine {
+					continue
+				}
+			}
 			decodeAttr(sa, schemas.SATier.GetName(), &sc.Tier)
 			decodeAttr(sa, schemas.SAProgressAt.GetName(), &sc.ProgressAt)
 			out = append(out, sc)

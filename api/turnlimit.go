@@ -3,7 +3,6 @@ package api
 import (
 	"context"
 	"fmt"
-	"strings"
 	"time"
 
 	"go.temporal.io/api/workflowservice/v1"
@@ -25,11 +24,7 @@ func (h *Handlers) checkConcurrentTurns(ctx context.Context, who auth.Identity) 
 	if h.OrgConcurrentTurns == 0 {
 		return nil
 	}
-	tenant := who.Org
-	if tenant == "" {
-		tenant = who.Subject
-	}
-	resp, err := h.Temporal.CountWorkflow(ctx, &workflowservice.CountWorkflowExecutionsRequest{Query: workingQuery(tenant)})
+	resp, err := h.Temporal.CountWorkflow(ctx, &workflowservice.CountWorkflowExecutionsRequest{Query: workingQuery(who.Org, who.Subject)})
 	if err != nil {
 		return fmt.Errorf("%w: count running turns: %w", errUnavailable, err)
 	}
@@ -39,8 +34,9 @@ func (h *Handlers) checkConcurrentTurns(ctx context.Context, who auth.Identity) 
 	return nil
 }
 
-// workingQuery is the visibility query of a tenant's cases working on a turn.
-func workingQuery(tenant string) string {
-	return fmt.Sprintf("WorkflowType = '%s' AND ExecutionStatus = 'Running' AND TenantID = '%s' AND WaitingOn = '%s'",
-		schemas.CaseWorkflow, strings.ReplaceAll(tenant, "'", "''"), schemas.WaitingOnAgent)
+// workingQuery is the visibility query of a tenant's cases working on a turn. Runs from
+// before the Tenant key of an organization and a user of the same name count for both.
+func workingQuery(org, subject string) string {
+	return fmt.Sprintf("WorkflowType = '%s' AND ExecutionStatus = 'Running' AND %s AND WaitingOn = '%s'",
+		schemas.CaseWorkflow, tenantClause(org, subject), schemas.WaitingOnAgent)
 }

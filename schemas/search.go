@@ -6,13 +6,17 @@ import (
 )
 
 // Search attributes of a Case workflow, so that the Web UI can filter paused and stuck
-// cases: `CaseStatus = "open" AND Phase = "active"`, `TenantID = "acme"`.
+// cases: `CaseStatus = "open" AND Phase = "active"`, `Tenant = "org:acme"`.
 var (
 	SACaseStatus = temporal.NewSearchAttributeKeyKeyword("CaseStatus")
 	SAPhase      = temporal.NewSearchAttributeKeyKeyword("Phase")
 	SAWaitingOn  = temporal.NewSearchAttributeKeyKeyword("WaitingOn")
 	SATier       = temporal.NewSearchAttributeKeyInt64("Tier")
-	SATenantID   = temporal.NewSearchAttributeKeyKeyword("TenantID")
+	// SATenant is the case's TenantKey ("org:acme", "user:ana"). SATenantID, the bare
+	// organization or, without one, the subject, is what cases set before Tenant
+	// existed: an organization and a user of the same name share it.
+	SATenant   = temporal.NewSearchAttributeKeyKeyword("Tenant")
+	SATenantID = temporal.NewSearchAttributeKeyKeyword("TenantID")
 	// SAProgressAt is when the case last moved; a case waiting on the agent for longer
 	// than the stuck threshold is stuck.
 	SAProgressAt = temporal.NewSearchAttributeKeyTime("ProgressAt")
@@ -24,6 +28,7 @@ var SearchAttributes = map[string]enums.IndexedValueType{
 	SAPhase.GetName():      enums.INDEXED_VALUE_TYPE_KEYWORD,
 	SAWaitingOn.GetName():  enums.INDEXED_VALUE_TYPE_KEYWORD,
 	SATier.GetName():       enums.INDEXED_VALUE_TYPE_INT,
+	SATenant.GetName():     enums.INDEXED_VALUE_TYPE_KEYWORD,
 	SATenantID.GetName():   enums.INDEXED_VALUE_TYPE_KEYWORD,
 	SAProgressAt.GetName(): enums.INDEXED_VALUE_TYPE_DATETIME,
 }

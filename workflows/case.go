@@ -83,6 +83,11 @@ func (w *caseWorkflow) run(ctx workflow.Context) (schemas.CaseResult, error) {
 		schemas.SAWaitingOn.ValueSet(w.state.WaitingOn), schemas.SAProgressAt.ValueSet(w.state.ProgressAt)); err != nil {
 		return schemas.CaseResult{}, err
 	}
+	if workflow.GetVersion(ctx, changeTenantKey, workflow.DefaultVersion, 1) >= 1 {
+		if err := workflow.UpsertTypedSearchAttributes(ctx, schemas.SATenant.ValueSet(schemas.TenantKey(w.in.OrgID, w.in.UserID))); err != nil {
+			return schemas.CaseResult{}, err
+		}
+	}
 	w.signals = newCaseSignals(ctx)
 	if workflow.GetVersion(ctx, changeSignalsInMainLoop, workflow.DefaultVersion, 1) == workflow.DefaultVersion {
 		w.listen(ctx)

@@ -37,4 +37,9 @@ const (
 	// fails no longer fails the Case either. The version is recorded where the first
 	// failure arrives.
 	changeStallForSupport = "stall-for-support"
+
+	// changeTenantKey (version 1): each run of a Case also sets the Tenant search
+	// attribute, its TenantKey, where TenantID alone ("acme", or a user's subject)
+	// could not tell an organization from a user of the same name.
+	changeTenantKey = "tenant-key"
 )

@@ -3,6 +3,7 @@ package api_test
 import (
 	"fmt"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -56,5 +57,42 @@ func TestSameNameInAnotherOrganization(t *testing.T) {
 	}
 	if r := s.Call(t, "GET", "/v1/me/memory", acme, nil); r.Body["memory"] != "Acme's alice: the merger is secret." || r.Body["user_id"] != "alice" {
 		t.Errorf("acme's alice reads %s", r.Raw)
+	}
+}
+
+// TestOrganizationNamedLikeAUser: an organization and a user without one that share a
+// name are two tenants. The user's case, waiting on its budget, is on the operator's
+// support list but not on that organization's desk, and raising the organization's
+// budget does not resume it.
+func TestOrganizationNamedLikeAUser(t *testing.T) {
+	name := fmt.Sprintf("collide-%d", time.Now().UnixNano())
+	if _, err := s.Store.PutSubscription(t.Context(), store.Subscription{ID: store.SubscriptionID(name, ""), Plan: "e2e",
+		Credits: map[string]int{"1": 10, "2": 10, "3": 10}}); err != nil {
+		t.Fatal(err)
+	}
+	admin := s.Mint(t, auth.Identity{Subject: "root", Roles: []string{schemas.RoleAdmin, schemas.RoleSupport}})
+	desk := s.Mint(t, auth.Identity{Subject: "desk", Org: name, Roles: []string{schemas.RoleSupport}})
+	user := s.Mint(t, auth.Identity{Subject: name, Roles: []string{schemas.RoleUser}})
+	if r := s.Call(t, "PUT", "/v1/admin/budgets/user:"+name, admin, map[string]any{"case_tokens_per_day": 1}); r.Status != http.StatusOK {
+		t.Fatalf("set budget: %d %s", r.Status, r.Raw)
+	}
+	id := s.CreateCase(t, user, "A lease question of a user without an organization")
+	s.WaitForStatus(t, user, id, schemas.StatusOpen, schemas.PhaseActive)
+	if r := s.Send(t, user, id, "What can I do?"); r.Body["status"] != schemas.StatusWaitingBudget {
+		t.Fatalf("turn: %s, want the case waiting on its budget", r.Raw)
+	}
+	if !s.SupportListHas(t, admin, schemas.StatusWaitingBudget, id) {
+		t.Fatal("the operator's support list lacks the case")
+	}
+	r := s.Call(t, "GET", "/v1/support/cases?status="+schemas.StatusWaitingBudget, desk, nil)
+	if r.Status != http.StatusOK || strings.Contains(string(r.Raw), id) {
+		t.Errorf("the desk of organization %s lists the user's case: %d %s", name, r.Status, r.Raw)
+	}
+	raised := s.Call(t, "PUT", "/v1/admin/budgets/org:"+name, admin, map[string]any{"case_tokens_per_day": 5_000_000})
+	if raised.Status != http.StatusOK || raised.Body["resumed"] != 0.0 {
+		t.Errorf("raising the organization's budget: %d %s, want no case resumed", raised.Status, raised.Raw)
+	}
+	if st := s.Call(t, "GET", "/v1/cases/"+id, user, nil).Body["state"].(map[string]any); st["status"] != schemas.StatusWaitingBudget {
+		t.Errorf("the user's case after the organization's raise: %v", st["status"])
 	}
 }
