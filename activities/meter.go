@@ -36,7 +36,8 @@ type account struct {
 
 // Complete is client.Complete, metered: it refuses the call with a non-retryable
 // ErrBudgetExhausted (details schemas.BudgetExhausted) when the budget is used up,
-// and charges what the call used.
+// and charges what the call used. A call that starts under budget finishes, so a
+// budget may be passed by its last call.
 func (m *Meter) Complete(ctx context.Context, client *llm.Client, msgs []schemas.ChatMessage, tools []llm.Tool) (schemas.ModelResponse, error) {
 	acct, ok, err := m.account(ctx)
 	if err != nil || !ok {
@@ -52,7 +53,12 @@ func (m *Meter) Complete(ctx context.Context, client *llm.Client, msgs []schemas
 	if err != nil {
 		return resp, err
 	}
-	return resp, m.charge(ctx, acct, tokens(resp, msgs))
+	if err := m.charge(ctx, acct, tokens(resp, msgs)); err != nil {
+		// Failing the call would retry it and pay the endpoint twice for an answer
+		// already paid for: this call goes uncharged instead.
+		activity.GetLogger(ctx).Error("Model call not charged to its budget", "CaseID", acct.caseID, "Error", err)
+	}
+	return resp, nil
 }
 
 // account finds the case of the activity's workflow and its tenant; ok is false when

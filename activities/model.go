@@ -2,7 +2,6 @@ package activities
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"go.temporal.io/sdk/temporal"
@@ -136,6 +135,6 @@ func (m *Model) ConsultReasoner(ctx context.Context, args schemas.ConsultReasone
 
 // isBudgetExhausted reports whether err is the Meter's refusal.
 func isBudgetExhausted(err error) bool {
-	var appErr *temporal.ApplicationError
-	return errors.As(err, &appErr) && appErr.Type() == schemas.ErrBudgetExhausted
+	_, ok := schemas.BudgetExhaustedOf(err)
+	return ok
 }

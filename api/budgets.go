@@ -59,12 +59,16 @@ func (h *Handlers) getBudget(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if who := identity(c); who.Org != "" && who.Org != org {
+	who := identity(c)
+	if who.Org != "" && who.Org != org {
 		return problemf(errForbidden, "an organization's admin reads only the organization's budget")
 	}
 	view, err := h.budgetView(c, key)
 	if err != nil {
 		return err
+	}
+	if who.Org != "" && view.Set != nil {
+		view.Set.SetBy = "" // the operator's staff are not named to a tenant
 	}
 	return c.JSON(http.StatusOK, view)
 }

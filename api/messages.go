@@ -124,10 +124,7 @@ func updateError(err error) error {
 	case errors.As(err, &appErr) && appErr.Type() == schemas.ErrCasePaused:
 		return problemf(errCasePaused, appErr.Message())
 	case errors.As(err, &appErr) && appErr.Type() == schemas.ErrBudgetExhausted:
-		var b schemas.BudgetExhausted
-		if appErr.HasDetails() {
-			_ = appErr.Details(&b)
-		}
+		b, _ := schemas.BudgetExhaustedOf(err)
 		return &budgetWait{&detailed{kind: errBudgetExhausted, detail: appErr.Message()}, b.ResumeAt}
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		return fmt.Errorf("%w: %w", errUnavailable, err)

@@ -20,11 +20,15 @@ func tenantClause(org, subject string) string {
 	if raw == "" {
 		raw = subject
 	}
-	return fmt.Sprintf("(Tenant = '%s' OR TenantID = '%s')", quoteVisibility(schemas.TenantKey(org, subject)), quoteVisibility(raw))
+	return fmt.Sprintf("(Tenant = '%s' OR (Tenant IS NULL AND TenantID = '%s'))",
+		quoteVisibility(schemas.TenantKey(org, subject)), quoteVisibility(raw))
 }
 
-// quoteVisibility escapes a value for a single-quoted string of a visibility query.
-func quoteVisibility(s string) string { return strings.ReplaceAll(s, "'", "''") }
+// quoteVisibility escapes a value for a single-quoted string of a visibility query,
+// whose parser takes a backslash as an escape and a doubled quote as a quote.
+func quoteVisibility(s string) string {
+	return strings.NewReplacer(`\`, `\\`, "'", "''").Replace(s)
+}
 
 // ownsListed reports whether a case that tenantClause listed is the tenant's: by its
 // Tenant key, or, for a run without one, by its owner in the store.

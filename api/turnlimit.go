@@ -34,8 +34,9 @@ func (h *Handlers) checkConcurrentTurns(ctx context.Context, who auth.Identity) 
 	return nil
 }
 
-// workingQuery is the visibility query of a tenant's cases working on a turn. Runs from
-// before the Tenant key of an organization and a user of the same name count for both.
+// workingQuery is the visibility query of a tenant's cases working on a turn. A run
+// from before the Tenant key counts for an organization and a user of the same name
+// alike.
 func workingQuery(org, subject string) string {
 	return fmt.Sprintf("WorkflowType = '%s' AND ExecutionStatus = 'Running' AND %s AND WaitingOn = '%s'",
 		schemas.CaseWorkflow, tenantClause(org, subject), schemas.WaitingOnAgent)

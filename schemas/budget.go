@@ -1,6 +1,11 @@
 package schemas
 
-import "time"
+import (
+	"errors"
+	"time"
+
+	"go.temporal.io/sdk/temporal"
+)
 
 // TokenUsage is what one model call cost, as the endpoint reported it.
 type TokenUsage struct {
@@ -48,6 +53,23 @@ type BudgetRaised struct {
 	Tenant string    `json:"tenant"`
 	By     string    `json:"by"`
 	At     time.Time `json:"at"`
+}
+
+// BudgetExhaustedOf returns what an ErrBudgetExhausted error in err's chain says:
+// which budget ran out (a budget of unknown scope is the case's) and when it renews.
+func BudgetExhaustedOf(err error) (BudgetExhausted, bool) {
+	var appErr *temporal.ApplicationError
+	if !errors.As(err, &appErr) || appErr.Type() != ErrBudgetExhausted {
+		return BudgetExhausted{}, false
+	}
+	var b BudgetExhausted
+	if appErr.HasDetails() && appErr.Details(&b) != nil {
+		b = BudgetExhausted{}
+	}
+	if b.Scope != BudgetTenant {
+		b.Scope = BudgetCase
+	}
+	return b, true
 }
 
 // TenantKey names a tenant: "org:<id>" for an organization, "user:<subject>" for a

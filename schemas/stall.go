@@ -28,7 +28,8 @@ func (e CaseEvent) At() time.Time {
 
 // Steps of its own that a case can stall on.
 const (
-	// StepTiering is the case's classification (Stall.Tiering is what it classifies).
+	// StepTiering is writing Stall.Notice, if any, then the case's classification of
+	// Stall.Tiering, if any.
 	StepTiering = "tiering"
 	// StepEvent is the handling of a signal (Stall.Event).
 	StepEvent = "event"
@@ -50,6 +51,7 @@ type Stall struct {
 	Status     string      `json:"status"`
 	WaitingOn  string      `json:"waiting_on,omitempty"`
 	Tiering    string      `json:"tiering,omitempty"`
+	Notice     string      `json:"notice,omitempty"`
 	Event      *CaseEvent  `json:"event,omitempty"`
 	Escalation *Escalation `json:"escalation,omitempty"`
 }

@@ -44,7 +44,6 @@ type caseWorkflow struct {
 	budgetRenewed bool
 }
 
-
 func (w *caseWorkflow) setup(ctx workflow.Context) error {
 	if w.in.State != nil {
 		w.state = *w.in.State
@@ -156,7 +155,8 @@ func (w *caseWorkflow) run(ctx workflow.Context) (schemas.CaseResult, error) {
 // unanswered, or a renewed budget; for a stalled case, support's resume alone.
 func (w *caseWorkflow) due() bool {
 	if w.state.Stalled != nil {
-		return w.signals.resumes.Len() > 0 || slices.ContainsFunc(w.events, func(e schemas.CaseEvent) bool { return e.Resume != nil })
+		queued := !w.listening && w.signals.resumes.Len() > 0
+		return queued || slices.ContainsFunc(w.events, func(e schemas.CaseEvent) bool { return e.Resume != nil })
 	}
 	return w.pending() || w.unanswered > 0 || w.budgetRenewed
 }

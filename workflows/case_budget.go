@@ -1,31 +1,12 @@
 package workflows
 
 import (
-	"errors"
 	"fmt"
 
-	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/lexflow/lexflow/schemas"
 )
-
-// budgetExhausted returns what a model call refused for its model-token budget said:
-// which budget ran out and when it renews.
-func budgetExhausted(err error) (schemas.BudgetExhausted, bool) {
-	var appErr *temporal.ApplicationError
-	if !errors.As(err, &appErr) || appErr.Type() != schemas.ErrBudgetExhausted {
-		return schemas.BudgetExhausted{}, false
-	}
-	var b schemas.BudgetExhausted
-	if appErr.HasDetails() && appErr.Details(&b) != nil {
-		b = schemas.BudgetExhausted{}
-	}
-	if b.Scope != schemas.BudgetTenant {
-		b.Scope = schemas.BudgetCase
-	}
-	return b, true
-}
 
 // budgetReply tells the client, in the case's language, which budget ran out and when
 // the case resumes.
@@ -64,8 +45,10 @@ func (w *caseWorkflow) watchBudget(ctx workflow.Context, p schemas.BudgetPause) 
 
 // resumeBudget lets a case that waits on its budget go on: the day turned (r is nil)
 // or an admin raised its tenant's budget. The case says so and, if tiering was cut
-// short, classifies again. A signal for another tenant (see tenantKey), or one that
-// finds the case not waiting, changes nothing.
+// short, classifies again. A signal for another tenant, or one that finds the case not
+// waiting, changes nothing. If the case cannot leave waiting_budget it returns the
+// error with the pause kept, so that the step runs again whole; a failure after that
+// stalls the case on what is left to do.
 func (w *caseWorkflow) resumeBudget(ctx workflow.Context, r *schemas.BudgetRaised) error {
 	p := w.state.Budget
 	if w.state.Status != schemas.StatusWaitingBudget || p == nil || (r != nil && r.Tenant != schemas.TenantKey(w.in.OrgID, w.in.UserID)) {
@@ -76,25 +59,16 @@ func (w *caseWorkflow) resumeBudget(ctx workflow.Context, r *schemas.BudgetRaise
 	if r != nil {
 		text = fmt.Sprintf(lw.raised, r.By)
 	}
-	w.state.Budget = nil
 	if err := w.setStatus(ctx, schemas.StatusOpen); err != nil {
 		return err
 	}
+	w.state.Budget = nil
 	if err := w.waitOn(ctx, ""); err != nil {
 		return err
 	}
-	if err := w.notice(ctx, schemas.RecordAssistant, text); err != nil {
-		return err
-	}
-	if p.Tiering == "" {
-		return nil
-	}
-	reply, err := w.classify(ctx, p.Tiering)
-	if err == nil {
-		err = w.notice(ctx, schemas.RecordAssistant, reply)
-	}
-	if err != nil {
-		return w.stallOr(ctx, err, schemas.Stall{Step: schemas.StepTiering, Tiering: p.Tiering})
+	rest := schemas.Stall{Step: schemas.StepTiering, Notice: text, Tiering: p.Tiering}
+	if err := w.runStep(ctx, &rest); err != nil {
+		return w.stallOr(ctx, err, rest)
 	}
 	return nil
 }

@@ -68,15 +68,19 @@ func (w *caseWorkflow) classify(ctx workflow.Context, description string) (strin
 	if w.state.Asked {
 		attempt = 2
 	}
-	var tier schemas.TieringResult
-	cctx := workflow.WithChildOptions(ctx, workflow.ChildWorkflowOptions{
-		WorkflowID: schemas.TieringWorkflowID(w.state.CaseID, attempt), StaticSummary: "Tiering",
-	})
-	err := workflow.ExecuteChildWorkflow(cctx, Tiering, schemas.TieringInput{
-		CaseID: w.state.CaseID, Language: w.in.Language, Description: description, MustDecide: w.state.Asked,
-	}).Get(ctx, &tier)
-	if err != nil {
-		return "", err
+	// A tier decided before the case stalled (see stallOr) stands: classifying again
+	// goes on from its record, and the client is never classified twice.
+	tier := schemas.TieringResult{Tier: w.state.Tier, Justification: w.state.Justification}
+	if tier.Tier == 0 {
+		cctx := workflow.WithChildOptions(ctx, workflow.ChildWorkflowOptions{
+			WorkflowID: schemas.TieringWorkflowID(w.state.CaseID, attempt), StaticSummary: "Tiering",
+		})
+		err := workflow.ExecuteChildWorkflow(cctx, Tiering, schemas.TieringInput{
+			CaseID: w.state.CaseID, Language: w.in.Language, Description: description, MustDecide: w.state.Asked,
+		}).Get(ctx, &tier)
+		if err != nil {
+			return "", err
+		}
 	}
 	if tier.Budget != nil {
 		return budgetReply(w.in.Language, *tier.Budget), w.pauseForBudget(ctx, *tier.Budget, description)
@@ -92,7 +96,7 @@ func (w *caseWorkflow) classify(ctx workflow.Context, description string) (strin
 	opts := storeOptions
 	opts.Summary = fmt.Sprintf("Record tier %d", tier.Tier)
 	var recorded schemas.StatusResult
-	err = workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, opts), casesActs.UpdateCaseDetails, schemas.UpdateCaseDetailsArgs{
+	err := workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, opts), casesActs.UpdateCaseDetails, schemas.UpdateCaseDetailsArgs{
 		CaseID: w.state.CaseID, System: true,
 		Updates: map[string]any{"tier": map[string]any{"level": tier.Tier, "justification": tier.Justification}},
 	}).Get(ctx, &recorded)

@@ -60,16 +60,26 @@ func (w *caseWorkflow) unstall(ctx workflow.Context) error {
 		}
 		return nil
 	}
-	if err := w.runStep(ctx, s); err != nil {
+	if err := w.runStep(ctx, &s); err != nil {
 		return w.stallOr(ctx, err, s)
 	}
 	return nil
 }
 
-// runStep runs a stalled step again.
-func (w *caseWorkflow) runStep(ctx workflow.Context, s schemas.Stall) error {
+// runStep runs a stalled step again. A StepTiering step's notice, once written, is
+// cleared from s, so that a step that stalls again does not write it twice.
+func (w *caseWorkflow) runStep(ctx workflow.Context, s *schemas.Stall) error {
 	switch s.Step {
 	case schemas.StepTiering:
+		if s.Notice != "" {
+			if err := w.notice(ctx, schemas.RecordAssistant, s.Notice); err != nil {
+				return err
+			}
+			s.Notice = ""
+		}
+		if s.Tiering == "" {
+			return nil
+		}
 		reply, err := w.classify(ctx, s.Tiering)
 		if err != nil {
 			return err

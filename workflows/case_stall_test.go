@@ -2,6 +2,7 @@ package workflows
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -84,5 +85,41 @@ func TestRefusedTierRecordStallsForSupport(t *testing.T) {
 	}
 	if resumed.Status != schemas.StatusOpen || resumed.Phase != schemas.PhaseActive || resumed.Stalled != nil || records != 2 {
 		t.Errorf("state after support's retry = %+v after %d records", resumed, records)
+	}
+}
+
+// TestBudgetRenewalThatFailsStallsAndResumes: at midnight the case cannot leave
+// waiting_budget (its status write fails for good), so it stalls keeping its pause;
+// support's retry then renews it whole: open, the notice, and tiering classified.
+func TestBudgetRenewalThatFailsStallsAndResumes(t *testing.T) {
+	failed := false
+	said := &[]string{}
+	env := newCaseEnvWith(t, caseEnvOptions{said: said,
+		tierings: []schemas.TieringResult{{Budget: new(outOfBudget(schemas.BudgetCase))}, {Tier: 2, Justification: "a lease dispute"}},
+		setPhase: func(in schemas.SetCasePhase) error {
+			if in.Status == schemas.StatusOpen && in.Phase == schemas.PhaseTiering && !failed {
+				failed = true
+				return temporal.NewNonRetryableApplicationError("store refused the write", schemas.ErrInvalidArgs, nil)
+			}
+			return nil
+		}})
+	env.SetStartTime(budgetStart)
+	var stalled, resumed schemas.CaseState
+	env.RegisterDelayedCallback(func() {
+		stalled = caseState(t, env)
+		env.SignalWorkflow(schemas.SignalResume, schemas.Resume{Action: schemas.ResumeRetry, Note: "store back", By: "sam", At: budgetStart.Add(10 * time.Hour)})
+	}, 10*time.Hour)
+	env.RegisterDelayedCallback(func() { resumed = caseState(t, env); env.CancelWorkflow() }, 11*time.Hour)
+	env.ExecuteWorkflow(Case, caseIn)
+
+	if s := stalled.Stalled; stalled.Status != schemas.StatusPausedSupport || s == nil || s.Step != schemas.StepBudgetRenewed ||
+		s.Status != schemas.StatusWaitingBudget || stalled.Budget == nil {
+		t.Fatalf("state after the failed renewal = %+v (stalled %+v), want stalled with the pause kept", stalled, s)
+	}
+	if resumed.Status != schemas.StatusOpen || resumed.Phase != schemas.PhaseActive || resumed.Tier != 2 || resumed.Budget != nil || resumed.Stalled != nil {
+		t.Errorf("state after support's retry = %+v", resumed)
+	}
+	if !containsAll(strings.Join(*said, "\n"), []string{caseWordings["en"].renewed, "Case tier: 2. a lease dispute"}) {
+		t.Errorf("notices = %q", *said)
 	}
 }

@@ -34,12 +34,13 @@ func newCaseEnvQuota(t *testing.T, hasQuota bool) *testsuite.TestWorkflowEnviron
 
 // caseEnvOptions shape a Case test environment: the quota check answers !noQuota; the
 // tierings answer tierings in turn, the last one from then on (tier 1 when empty);
-// recordTier answers the tier's record (success when nil); the texts of the transcript
-// notices go to said, unless it is nil.
+// recordTier answers the tier's record (success when nil), setPhase the phase moves
+// (nil when nil); the texts of the transcript notices go to said, unless it is nil.
 type caseEnvOptions struct {
 	noQuota    bool
 	tierings   []schemas.TieringResult
 	recordTier func() schemas.StatusResult
+	setPhase   func(schemas.SetCasePhase) error
 	said       *[]string
 }
 
@@ -58,7 +59,12 @@ func newCaseEnvWith(t *testing.T, o caseEnvOptions) *testsuite.TestWorkflowEnvir
 	env.RegisterActivity(&activities.Transcript{})
 	env.RegisterActivity(&activities.Payments{})
 	env.RegisterActivity(&activities.Tickets{})
-	env.OnActivity(casesActs.SetCasePhase, mock.Anything, mock.Anything).Return(nil)
+	env.OnActivity(casesActs.SetCasePhase, mock.Anything, mock.Anything).Return(func(_ context.Context, in schemas.SetCasePhase) error {
+		if o.setPhase != nil {
+			return o.setPhase(in)
+		}
+		return nil
+	})
 	env.OnActivity(casesActs.UpdateCaseDetails, mock.Anything, mock.Anything).Return(
 		func(context.Context, schemas.UpdateCaseDetailsArgs) (schemas.StatusResult, error) {
 			if o.recordTier != nil {

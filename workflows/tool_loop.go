@@ -83,7 +83,7 @@ func (t *turn) run() (schemas.TurnResult, error) {
 		if why := t.midStop(); err != nil && why != "" {
 			return t.stop(why), nil
 		}
-		if b, ok := budgetExhausted(err); ok && t.exec.PausesForBudget() {
+		if b, ok := schemas.BudgetExhaustedOf(err); ok && t.exec.PausesForBudget() {
 			return t.outOfBudget(b), nil
 		}
 		if err != nil {
