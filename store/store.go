@@ -1,8 +1,9 @@
 // Package store defines where Lexflow keeps its data (cases, transcripts, memories,
 // parties, subscriptions, support tickets, the prompts version, payment checkouts, the
-// audit log of staff actions, and model-token use and budgets) as interfaces, with the
-// errors every implementation returns. Package mongostore implements them on MongoDB;
-// package storetest is the conformance suite any implementation must pass.
+// audit log of staff actions, model-token use and budgets, and the cases' event logs)
+// as interfaces, with the errors every implementation returns. Package mongostore
+// implements them on MongoDB; package storetest is the conformance suite any
+// implementation must pass.
 package store
 
 import (
@@ -268,6 +269,7 @@ type Store interface {
 	Checkouts
 	Audit
 	Budgets
+	Events
 	// Ping reports whether the database answers.
 	Ping(ctx context.Context) error
 	// Close releases the connection.

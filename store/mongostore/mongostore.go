@@ -34,6 +34,8 @@ const (
 	// budgets admins set.
 	TokenUseCollection = "token_use"
 	BudgetsCollection  = "budgets"
+	// EventsCollection holds the cases' event logs.
+	EventsCollection = "events"
 )
 
 // Store is the MongoDB store.
@@ -50,6 +52,7 @@ type Store struct {
 	audit       *mongo.Collection
 	tokenUse    *mongo.Collection
 	budgets     *mongo.Collection
+	events      *mongo.Collection
 	// locks serialize this process's read-modify-write updates (see lock).
 	locks [64]sync.Mutex
 }
@@ -76,6 +79,7 @@ func Open(ctx context.Context, uri, db string) (*Store, error) {
 		audit:       client.Database(db).Collection(AuditCollection),
 		tokenUse:    client.Database(db).Collection(TokenUseCollection),
 		budgets:     client.Database(db).Collection(BudgetsCollection),
+		events:      client.Database(db).Collection(EventsCollection),
 	}
 	if err := s.ensureIndexes(ctx); err != nil {
 		_ = client.Disconnect(ctx)
@@ -106,12 +110,19 @@ func (s *Store) ensureIndexes(ctx context.Context) error {
 		{s.audit, "at_-1", bson.D{{Key: "at", Value: -1}}},
 		{s.audit, "org_id_1_at_-1", bson.D{{Key: "org_id", Value: 1}, {Key: "at", Value: -1}}},
 		{s.tokenUse, "tenant_1_day_1", bson.D{{Key: "tenant", Value: 1}, {Key: "day", Value: 1}}},
+		{s.events, "case_id_1_seq_1", bson.D{{Key: "case_id", Value: 1}, {Key: "seq", Value: 1}}},
 	}
 	for _, ix := range indexes {
 		_, err := ix.coll.Indexes().CreateOne(ctx, mongo.IndexModel{Keys: ix.keys, Options: options.Index().SetName(ix.name)})
 		if err != nil {
 			return fmt.Errorf("create index %s.%s: %w", ix.coll.Name(), ix.name, err)
 		}
+	}
+	// An event's ID is stored once per case: what makes appending it idempotent.
+	_, err := s.events.Indexes().CreateOne(ctx, mongo.IndexModel{Keys: bson.D{{Key: "case_id", Value: 1}, {Key: "eid", Value: 1}},
+		Options: options.Index().SetName("case_id_1_eid_1").SetUnique(true)})
+	if err != nil {
+		return fmt.Errorf("create index events.case_id_1_eid_1: %w", err)
 	}
 	return nil
 }

@@ -40,6 +40,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"Checkouts", checkoutTests},
 		{"Audit", auditTests},
 		{"Budgets", budgetTests},
+		{"Events", eventTests},
 	}
 	for _, g := range groups {
 		for _, st := range g.tests {
