@@ -11,6 +11,7 @@ import (
 
 	"github.com/lexflow/lexflow/internal/auth"
 	"github.com/lexflow/lexflow/internal/blob"
+	"github.com/lexflow/lexflow/internal/eventhub"
 	"github.com/lexflow/lexflow/internal/payments"
 	"github.com/lexflow/lexflow/internal/prompts"
 	"github.com/lexflow/lexflow/schemas"
@@ -57,7 +58,12 @@ type Handlers struct {
 	// Budgets are the default model-token budgets the workers enforce, which the
 	// budget routes show.
 	Budgets schemas.TokenLimits
-	limits  rateLimits
+	// Hub wakes event streams when a worker in this process appends to a case's log
+	// (nil: none does); EventsPoll is how often streams read the store otherwise
+	// (DefaultEventsPoll when 0).
+	Hub        *eventhub.Hub
+	EventsPoll time.Duration
+	limits     rateLimits
 	// Payments opens checkouts (nil: payments are not configured), at Prices by tier.
 	// WebhookSecret verifies the provider's webhooks. PublicURL is where clients reach
 	// Lexflow, which the provider sends them back to.

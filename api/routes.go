@@ -50,6 +50,7 @@ var routes = []Route{
 	{http.MethodGet, "/v1/cases/:id", User, false, (*Handlers).getCase},
 	{http.MethodPost, "/v1/cases/:id/messages", User, false, (*Handlers).sendMessage},
 	{http.MethodGet, "/v1/cases/:id/messages", User, false, (*Handlers).listMessages},
+	{http.MethodGet, "/v1/cases/:id/events", User, false, (*Handlers).caseEvents},
 	{http.MethodPost, "/v1/cases/:id/turns/current/cancel", User, false, (*Handlers).cancelTurn},
 	{http.MethodPost, "/v1/cases/:id/parties", User, false, (*Handlers).addParty},
 	{http.MethodGet, "/v1/cases/:id/parties", User, false, (*Handlers).listParties},

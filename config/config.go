@@ -85,6 +85,9 @@ type Config struct {
 	// and of a tenant per UTC day; 0 means no budget.
 	CaseTokensPerDay int64
 	TokensPerDay     int64
+	// EventsPoll is how often an event stream reads the store for events written by
+	// another process.
+	EventsPoll time.Duration
 	// PublicURL is where clients reach Lexflow; the payment provider sends them back
 	// there after a checkout.
 	PublicURL string
@@ -148,6 +151,7 @@ var Vars = []Var{
 	{"LEXFLOW_ORG_CONCURRENT_TURNS", "20", "cases of one organization (or one user without one) that may work on a turn at once, counted by Temporal's visibility across API replicas; more answer 429; 0 means no limit"},
 	{"LEXFLOW_CASE_TOKENS_PER_DAY", "1000000", "model tokens (as the endpoint reports them, tiering and the reasoner included) one case may use in a UTC day; past it the case waits in waiting_budget until the day turns or an admin raises its tenant's budget; 0 means no limit"},
 	{"LEXFLOW_TOKENS_PER_DAY", "10000000", "model tokens all the cases of one organization (or of one user without one) may use in a UTC day; 0 means no limit"},
+	{"LEXFLOW_EVENTS_POLL", "100ms", "how often an event stream (`GET /v1/cases/{id}/events`) reads the store for events that another process wrote: the most such an event waits before it is sent"},
 	{"LEXFLOW_PUBLIC_URL", "", "where clients reach Lexflow, which the payment provider sends them back to after a checkout; empty means http://LEXFLOW_HTTP_ADDR"},
 	{"LEXFLOW_PRICES", "1=49.00 EUR,2=149.00 EUR,3=399.00 EUR", "price of a case by tier, for cases no subscription covers"},
 	{"LEXFLOW_STRIPE_KEY", "", "Stripe secret key (sk_live_… or sk_test_…); empty means no Stripe: `lexflow dev` then uses its test-mode provider, `lexflow api` takes no payments"},
@@ -224,7 +228,8 @@ func FromEnv() (Config, error) {
 	for _, d := range []struct {
 		name string
 		to   *time.Duration
-	}{{"LEXFLOW_USER_WAIT", &c.UserWait}, {"LEXFLOW_STUCK_AFTER", &c.StuckAfter}, {"LEXFLOW_TURN_TIMEOUT", &c.TurnTimeout}} {
+	}{{"LEXFLOW_USER_WAIT", &c.UserWait}, {"LEXFLOW_STUCK_AFTER", &c.StuckAfter}, {"LEXFLOW_TURN_TIMEOUT", &c.TurnTimeout},
+		{"LEXFLOW_EVENTS_POLL", &c.EventsPoll}} {
 		if *d.to, err = time.ParseDuration(get(d.name)); err != nil || *d.to <= 0 {
 			return c, fmt.Errorf("%s: want a positive duration such as 30m, got %q", d.name, get(d.name))
 		}

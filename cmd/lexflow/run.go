@@ -20,6 +20,7 @@ import (
 	"github.com/lexflow/lexflow/corpus"
 	"github.com/lexflow/lexflow/internal/auth"
 	"github.com/lexflow/lexflow/internal/blob"
+	"github.com/lexflow/lexflow/internal/eventhub"
 	"github.com/lexflow/lexflow/internal/lexetools"
 	"github.com/lexflow/lexflow/internal/payments"
 	"github.com/lexflow/lexflow/internal/prompts"
@@ -107,7 +108,7 @@ func startWorker(ctx context.Context, cfg config.Config, b *backends, log *slog.
 		lc.Close()
 		return nil, err
 	}
-	deps := worker.Deps{Store: b.st, Models: models, Prompts: b.lib, Corpus: lc, Blobs: b.blobs,
+	deps := worker.Deps{Store: eventhub.Notifying{Store: b.st, Hub: b.hub}, Models: models, Prompts: b.lib, Corpus: lc, Blobs: b.blobs,
 		Budgets: cfg.TokenLimits()}
 	if cfg.SearXNGURL != "" {
 		deps.SearXNG = searxng.New(cfg.SearXNGURL, 30*time.Second)
@@ -148,7 +149,7 @@ func serveAPI(ctx context.Context, cfg config.Config, b *backends, log *slog.Log
 		Blobs: b.blobs, UserWait: cfg.UserWait, StuckAfter: cfg.StuckAfter, TurnTimeout: cfg.TurnTimeout, Dev: dev,
 		CasesPerDay: cfg.CasesPerDay, OrgCasesPerDay: cfg.OrgCasesPerDay,
 		RequestsPerMinute: cfg.RequestsPerMinute, OrgRequestsPerMinute: cfg.OrgRequestsPerMinute, OrgConcurrentTurns: cfg.OrgConcurrentTurns,
-		Budgets:  cfg.TokenLimits(),
+		Budgets: cfg.TokenLimits(), Hub: b.hub, EventsPoll: cfg.EventsPoll,
 		Payments: provider, Prices: cfg.Prices, WebhookSecret: webhookSecret, PublicURL: cfg.PublicURL})
 	l, err := net.Listen("tcp", cfg.HTTPAddr)
 	if err != nil {
@@ -180,6 +181,8 @@ type backends struct {
 	tc    client.Client
 	lib   *prompts.Library
 	blobs *blob.Dir
+	// hub wakes the API's event streams when this process's worker appends events.
+	hub *eventhub.Hub
 }
 
 // openBackends connects to MongoDB at uri and to Temporal, and loads the prompts.
@@ -203,7 +206,7 @@ func openBackends(ctx context.Context, cfg config.Config, uri string, log *slog.
 		tc.Close()
 		return nil, err
 	}
-	return &backends{st: st, tc: tc, lib: lib, blobs: blobs}, nil
+	return &backends{st: st, tc: tc, lib: lib, blobs: blobs, hub: eventhub.New()}, nil
 }
 
 func (b *backends) close() {
