@@ -15,6 +15,8 @@ import (
 // Cases are the activities on case documents, including the case tools of seed 003.
 type Cases struct {
 	Store store.Cases
+	// Events publishes the case's status moves.
+	Events *Publisher
 }
 
 // GetCaseDetails is the get_case_details tool: the whole case_details object.
@@ -57,7 +59,10 @@ func (a *Cases) UpdateCaseDetails(ctx context.Context, args schemas.UpdateCaseDe
 }
 
 // SetCasePhase records a case's phase and status in the store, where lists and the API
-// read them.
+// read them, and publishes the move.
 func (a *Cases) SetCasePhase(ctx context.Context, in schemas.SetCasePhase) error {
-	return permanent(a.Store.SetPhase(ctx, in.CaseID, in.Phase, in.Status))
+	if err := permanent(a.Store.SetPhase(ctx, in.CaseID, in.Phase, in.Status)); err != nil {
+		return err
+	}
+	return a.Events.Publish(ctx, schemas.EventStatus, schemas.EventStatus, "", schemas.StatusEvent{Phase: in.Phase, Status: in.Status})
 }

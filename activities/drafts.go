@@ -30,6 +30,8 @@ type Drafts struct {
 	Blobs   blob.Store
 	// Now stamps new revisions; time.Now when nil.
 	Now func() time.Time
+	// Events publishes draft.ready.
+	Events *Publisher
 }
 
 // draftNameRe is what a draft's name may be: it names a folder and a case_details key.
@@ -151,23 +153,24 @@ func (a *Drafts) read(ctx context.Context, key string) ([]byte, error) {
 }
 
 // RecordDraft records a stored revision in case_details.draft_status, unless it is
-// recorded already.
+// recorded already, and publishes draft.ready.
 func (a *Drafts) RecordDraft(ctx context.Context, in schemas.RecordDraft) error {
 	recorded, err := listDrafts(ctx, a.Cases, in.CaseID)
 	if err != nil {
 		return err
 	}
 	d := in.Draft
-	if slices.ContainsFunc(recorded, func(r schemas.RenderedDraft) bool { return r.DraftID == d.DraftID }) {
-		return nil
+	if !slices.ContainsFunc(recorded, func(r schemas.RenderedDraft) bool { return r.DraftID == d.DraftID }) {
+		entry := map[string]any{"draft_name": d.DraftName, "revision": d.Revision, "path": d.Path, "sha256": d.SHA256,
+			"size": d.Size, "created_at": d.CreatedAt, "status": "generated"}
+		_, err = a.Cases.UpdateDetails(ctx, in.CaseID, 0, "", map[string]any{"draft_status." + d.DraftID: entry})
+		if err != nil {
+			return permanent(fmt.Errorf("record the draft in case_details: %w", err))
+		}
 	}
-	entry := map[string]any{"draft_name": d.DraftName, "revision": d.Revision, "path": d.Path, "sha256": d.SHA256,
-		"size": d.Size, "created_at": d.CreatedAt, "status": "generated"}
-	_, err = a.Cases.UpdateDetails(ctx, in.CaseID, 0, "", map[string]any{"draft_status." + d.DraftID: entry})
-	if err != nil {
-		return permanent(fmt.Errorf("record the draft in case_details: %w", err))
-	}
-	return nil
+	return a.Events.Publish(ctx, schemas.EventDraftReady, schemas.EventDraftReady, "", schemas.DraftReadyEvent{
+		DraftName: d.DraftName, Revision: d.Revision, SHA256: d.SHA256, Size: d.Size,
+		Download: fmt.Sprintf("/v1/cases/%s/drafts/%s/%d", in.CaseID, d.DraftName, d.Revision)})
 }
 
 // listDrafts reads a case and returns its recorded draft revisions (see

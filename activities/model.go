@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/lexflow/lexflow/internal/prompts"
@@ -25,6 +26,8 @@ type Model struct {
 	Prompts     *SystemPrompts
 	// Meter charges every call to the case's model-token budgets.
 	Meter *Meter
+	// Events publishes model.retry and model.step.
+	Events *Publisher
 }
 
 // CallModel asks a role for the next step of a turn. It prepends the system prompt (the
@@ -38,6 +41,12 @@ func (m *Model) CallModel(ctx context.Context, req schemas.ModelRequest) (schema
 	if !ok {
 		return schemas.ModelResponse{}, temporal.NewNonRetryableApplicationError(
 			fmt.Sprintf("no model configured for role %q", req.Role), schemas.ErrInvalidArgs, nil)
+	}
+	if a := attemptOf(ctx); a > 1 {
+		if err := m.Events.Publish(ctx, fmt.Sprintf("%s#%d", schemas.EventModelRetry, a), schemas.EventModelRetry, "",
+			schemas.ModelRetryEvent{Role: req.Role, Attempt: a}); err != nil {
+			return schemas.ModelResponse{}, err
+		}
 	}
 	earlier, err := m.Transcripts.ListRecords(ctx, req.CaseID, req.TurnNo, 0)
 	if err != nil {
@@ -80,7 +89,18 @@ func (m *Model) CallModel(ctx context.Context, req schemas.ModelRequest) (schema
 	if err != nil && !llm.Retryable(err) {
 		return schemas.ModelResponse{}, temporal.NewNonRetryableApplicationError(err.Error(), schemas.ErrModelRejected, err)
 	}
-	return resp, err
+	if err != nil {
+		return resp, err
+	}
+	step := schemas.ModelStepEvent{Role: req.Role, ToolCalls: []string{}, FinishReason: resp.FinishReason}
+	for _, c := range resp.ToolCalls {
+		step.ToolCalls = append(step.ToolCalls, c.Name)
+	}
+	if err := m.Events.Publish(ctx, schemas.EventModelStep, schemas.EventModelStep, "", step); err != nil {
+		// Failing the activity would pay the endpoint again for an answer in hand.
+		activity.GetLogger(ctx).Error("model.step not published", "Error", err)
+	}
+	return resp, nil
 }
 
 // toolDefinitions are the registry's definitions of the named tools, as the model is

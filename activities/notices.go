@@ -7,13 +7,17 @@ import (
 	"github.com/lexflow/lexflow/store"
 )
 
-// RecordNotice writes a notice into the case's transcript, after the turn it follows.
-// Its ID comes from its number, so a retry stores it once.
+// RecordNotice writes a notice into the case's transcript, after the turn it follows,
+// and publishes it. Its ID comes from its number, so a retry stores it once.
 func (a *Transcript) RecordNotice(ctx context.Context, n schemas.Notice) error {
-	return a.Store.AppendRecords(ctx, store.Record{
+	err := a.Store.AppendRecords(ctx, store.Record{
 		ID: schemas.NoticeRecordID(n.CaseID, n.N), CaseID: n.CaseID, UserID: n.UserID,
 		TurnNo: n.TurnNo, Seq: noticeSeq + n.N, Role: n.Role, Content: n.Text, CreatedAt: n.At,
 	})
+	if err != nil {
+		return err
+	}
+	return a.Events.Publish(ctx, schemas.EventNotice, schemas.EventNotice, "", schemas.NoticeEvent{Role: n.Role, Text: n.Text})
 }
 
 // noticeSeq places notices after the records of the turn they follow.

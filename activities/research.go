@@ -22,6 +22,8 @@ type Research struct {
 	Corpus *corpus.Store
 	// Backend answers the search tools; nil means the corpus.
 	Backend Backend
+	// Events publishes the citation check's result.
+	Events *Publisher
 }
 
 // Backend answers the search tools with LEXE's response shapes. The corpus is one; a
@@ -220,7 +222,8 @@ var romanSections = map[string]string{"Prima": "I", "Seconda": "II", "Terza": "I
 var unverifiedLabels = map[string]string{"en": "[unverified]", "ro": "[neverificat]", "it": "[non verificato]"}
 
 // CheckCitations finds the legal citations of a reply, resolves each against the corpus
-// and marks those that cannot be verified, so that none passes silently.
+// and marks those that cannot be verified, so that none passes silently; it publishes
+// what it found.
 func (a *Research) CheckCitations(ctx context.Context, in schemas.CheckCitations) (schemas.CheckedReply, error) {
 	cits, err := a.Corpus.CheckCitations(ctx, in.Reply)
 	if err != nil {
@@ -234,5 +237,5 @@ func (a *Research) CheckCitations(ctx context.Context, in schemas.CheckCitations
 	for _, c := range cits {
 		out.Citations = append(out.Citations, schemas.Citation{Text: c.Text, Verified: c.Verified, DocID: c.DocID, URL: c.URL})
 	}
-	return out, nil
+	return out, a.Events.Publish(ctx, schemas.EventCitations, schemas.EventCitations, "", schemas.CitationsEvent{Citations: out.Citations})
 }

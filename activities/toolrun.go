@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"time"
 
 	"go.temporal.io/sdk/temporal"
 
@@ -27,7 +28,9 @@ const (
 // never becomes an activity result that Temporal must carry. Large raw results are kept
 // in the blob store under the call's key.
 type ToolRunner struct {
-	Blobs   blob.Store
+	Blobs blob.Store
+	// Events publishes tool.started and tool.finished for each attempt.
+	Events  *Publisher
 	methods map[string]reflect.Value
 }
 
@@ -70,6 +73,29 @@ func (r *ToolRunner) RunTool(ctx context.Context, in schemas.RunToolInput) (sche
 	if mt.NumIn() != 2 || mt.In(0) != contextType || mt.In(1) != reflect.TypeOf(typed) || mt.NumOut() != 2 {
 		return schemas.ToolOutput{}, temporal.NewNonRetryableApplicationError(fmt.Sprintf("activity %s does not take %T", tool.Activity, typed), schemas.ErrInvalidArgs, nil)
 	}
+	attempt := attemptOf(ctx)
+	if err := r.Events.Publish(ctx, fmt.Sprintf("%s#%d", schemas.EventToolStarted, attempt), schemas.EventToolStarted, "",
+		schemas.ToolStartedEvent{Tool: tool.Name, Args: args}); err != nil {
+		return schemas.ToolOutput{}, err
+	}
+	start := time.Now()
+	o, err := r.call(ctx, tool, method, typed, in.ResultKey)
+	finished := schemas.ToolFinishedEvent{Tool: tool.Name, Status: schemas.ToolOK, LatencyMS: time.Since(start).Milliseconds(),
+		Summary: tools.Clip(o.Text, schemas.EventSummaryChars), ResultRef: o.Ref}
+	switch {
+	case err != nil:
+		finished.Status, finished.Error, finished.Summary = schemas.ToolFailed, err.Error(), ""
+	case o.Failure != "":
+		finished.Status, finished.Error = schemas.ToolFailed, o.Failure
+	}
+	if perr := r.Events.Publish(ctx, fmt.Sprintf("%s#%d", schemas.EventToolFinished, attempt), schemas.EventToolFinished, "", finished); perr != nil && err == nil {
+		return schemas.ToolOutput{}, perr
+	}
+	return o, err
+}
+
+// call runs the tool's method and formats, bounds and, when large, keeps its result.
+func (r *ToolRunner) call(ctx context.Context, tool *tools.Tool, method reflect.Value, typed any, resultKey string) (schemas.ToolOutput, error) {
 	out := method.Call([]reflect.Value{reflect.ValueOf(ctx), reflect.ValueOf(typed)})
 	if e, _ := out[1].Interface().(error); e != nil {
 		return schemas.ToolOutput{}, e
@@ -81,10 +107,10 @@ func (r *ToolRunner) RunTool(ctx context.Context, in schemas.RunToolInput) (sche
 	text, failure := tool.Format(tool.Name, raw)
 	o := schemas.ToolOutput{Text: tools.Clip(text, MaxToolText), Failure: failure}
 	if len(raw) >= ClaimCheckBytes {
-		if err := r.Blobs.Put(ctx, in.ResultKey, raw); err != nil {
+		if err := r.Blobs.Put(ctx, resultKey, raw); err != nil {
 			return schemas.ToolOutput{}, fmt.Errorf("keep the result: %w", err)
 		}
-		o.Ref = in.ResultKey
+		o.Ref = resultKey
 	}
 	return o, nil
 }

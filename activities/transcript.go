@@ -11,17 +11,26 @@ import (
 // activity, or a turn replayed on another worker, stores each record once.
 type Transcript struct {
 	Store store.Transcripts
+	// Events publishes turn.started, turn.completed (or turn.cancelled) and notice.
+	Events *Publisher
 }
 
-// RecordUserMessage stores the user's message at the start of a turn.
+// RecordUserMessage stores the user's message at the start of a turn, and publishes
+// turn.started.
 func (a *Transcript) RecordUserMessage(ctx context.Context, in schemas.RecordUserMessage) error {
-	return a.Store.AppendRecords(ctx, store.Record{
+	err := a.Store.AppendRecords(ctx, store.Record{
 		ID: schemas.UserRecordID(in.TurnID), CaseID: in.CaseID, UserID: in.UserID, TurnID: in.TurnID, TurnNo: in.TurnNo,
 		Seq: 0, Role: schemas.RecordUser, Content: in.Message, CreatedAt: in.At,
 	})
+	if err != nil {
+		return err
+	}
+	return a.Events.Publish(ctx, schemas.EventTurnStarted, schemas.EventTurnStarted, in.TurnID,
+		schemas.TurnStartedEvent{TurnNo: in.TurnNo, Message: in.Message})
 }
 
-// RecordTurn stores a turn's tool records and the assistant's answer.
+// RecordTurn stores a turn's tool records and the assistant's answer, and publishes
+// turn.completed (turn.cancelled for a cancelled turn) with the turn's result.
 func (a *Transcript) RecordTurn(ctx context.Context, in schemas.RecordTurn) error {
 	res := in.Result
 	recs := make([]store.Record, 0, len(res.ToolsUsed)+1)
@@ -37,5 +46,12 @@ func (a *Transcript) RecordTurn(ctx context.Context, in schemas.RecordTurn) erro
 		ID: schemas.AssistantRecordID(res.TurnID), CaseID: in.CaseID, UserID: in.UserID, TurnID: res.TurnID, TurnNo: in.TurnNo,
 		Seq: len(res.ToolsUsed) + 1, Role: schemas.RecordAssistant, Content: res.Reply, CreatedAt: in.At,
 	})
-	return a.Store.AppendRecords(ctx, recs...)
+	if err := a.Store.AppendRecords(ctx, recs...); err != nil {
+		return err
+	}
+	typ := schemas.EventTurnCompleted
+	if res.Cancelled {
+		typ = schemas.EventTurnCancelled
+	}
+	return a.Events.Publish(ctx, typ, typ, res.TurnID, res)
 }

@@ -62,20 +62,23 @@ func Activities(d Deps) []any {
 	web := &activities.Web{SearXNG: d.SearXNG}
 	system := &activities.SystemPrompts{Library: d.Prompts, Versions: d.Store}
 	meter := &activities.Meter{Cases: d.Store, Budgets: d.Store, Limits: d.Budgets}
+	events := &activities.Publisher{Events: d.Store}
 	acts := []any{
-		&activities.Cases{Store: d.Store},
+		&activities.Cases{Store: d.Store, Events: events},
 		&activities.Parties{Cases: d.Store, Parties: d.Store},
-		&activities.Transcript{Store: d.Store},
+		&activities.Transcript{Store: d.Store, Events: events},
 		&activities.Quota{Subscriptions: d.Store},
 		&activities.Payments{Cases: d.Store},
 		&activities.Tickets{Cases: d.Store, Tickets: d.Store},
-		&activities.Drafts{Cases: d.Store, Parties: d.Store, Blobs: d.Blobs},
-		&activities.Research{Corpus: d.Corpus, Backend: d.Research},
+		&activities.Drafts{Cases: d.Store, Parties: d.Store, Blobs: d.Blobs, Events: events},
+		&activities.Research{Corpus: d.Corpus, Backend: d.Research, Events: events},
 		web,
 		&activities.Enriched{Web: web, Corpus: d.Corpus, Reasoner: d.Models[schemas.ModelReasoner], Prompts: system, Meter: meter},
-		&activities.Model{Clients: d.Models, Transcripts: d.Store, Memories: d.Store, Prompts: system, Meter: meter},
+		&activities.Model{Clients: d.Models, Transcripts: d.Store, Memories: d.Store, Prompts: system, Meter: meter, Events: events},
 	}
-	return append(acts, activities.NewToolRunner(d.Blobs, acts...))
+	runner := activities.NewToolRunner(d.Blobs, acts...)
+	runner.Events = events
+	return append(acts, runner)
 }
 
 // RegisterWorkflows registers Lexflow's workflows on r under their names in schemas: a

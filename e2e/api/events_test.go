@@ -13,6 +13,7 @@ import (
 	"github.com/lexflow/lexflow/api"
 	"github.com/lexflow/lexflow/e2e/stack"
 	"github.com/lexflow/lexflow/internal/eventhub"
+	"github.com/lexflow/lexflow/schemas"
 	"github.com/lexflow/lexflow/store"
 )
 
@@ -89,44 +90,45 @@ func next(t *testing.T, events <-chan sseEvent) sseEvent {
 func TestCaseEvents(t *testing.T) {
 	tok := s.Token(t, "evie")
 	id := s.CreateCase(t, tok, "A case whose events we read")
+	opened := openedEvents(t, tok, id) // the case's own, from its opening
+	base := opened[len(opened)-1].Seq
 	hub := eventhub.New()
 	h := s.Handlers(stack.TaskQueue)
 	h.Hub = hub
 	s.UseAPI(t, h)
 	log := eventhub.Notifying{Store: s.Store, Hub: hub}
-	// The case's own workflow may write events too: these are told apart by type.
-	appendEvent := func(events store.Events, n int) {
+	appendEvent := func(events store.Events, n int64) {
 		t.Helper()
 		if _, err := events.AppendEvents(t.Context(), id, store.Event{ID: fmt.Sprintf("test-%d", n), Type: "test.event",
 			TurnID: "t1", At: time.Now(), Body: json.RawMessage(fmt.Sprintf(`{"n":%d}`, n))}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	for n := 1; n <= 3; n++ {
+	for n := int64(1); n <= 3; n++ {
 		appendEvent(log, n)
 	}
-	page := s.Call(t, "GET", "/v1/cases/"+id+"/events?limit=2", tok, nil)
+	page := s.Call(t, "GET", fmt.Sprintf("/v1/cases/%s/events?after=%d&limit=2", id, base), tok, nil)
 	evs, _ := page.Body["events"].([]any)
-	if page.Status != http.StatusOK || len(evs) != 2 || page.Body["next"] != 2.0 {
+	if page.Status != http.StatusOK || len(evs) != 2 || page.Body["next"] != float64(base+2) {
 		t.Fatalf("first page: %d %s", page.Status, page.Raw)
 	}
-	if rest := s.Call(t, "GET", "/v1/cases/"+id+"/events?after=2", tok, nil); !strings.Contains(string(rest.Raw), `"body":{"n":3}`) {
-		t.Errorf("page after 2: %s", rest.Raw)
+	if rest := s.Call(t, "GET", fmt.Sprintf("/v1/cases/%s/events?after=%d", id, base+2), tok, nil); !strings.Contains(string(rest.Raw), `"body":{"n":3}`) {
+		t.Errorf("page after the second: %s", rest.Raw)
 	}
 	stack.WantProblem(t, s.Call(t, "GET", "/v1/cases/"+id+"/events", s.Token(t, "mallory"), nil), http.StatusNotFound, "not-found")
 	stack.WantProblem(t, s.Call(t, "GET", "/v1/cases/"+id+"/events", tok, nil, "Last-Event-ID", "x"), http.StatusUnprocessableEntity, "invalid-input")
 	stack.WantProblem(t, s.Call(t, "GET", "/v1/cases/"+id+"/events?limit=5000", tok, nil), http.StatusUnprocessableEntity, "invalid-input")
 
 	ctx, drop := context.WithCancel(t.Context())
-	stream := openStream(ctx, t, s.APIURL, tok, id, "1")
-	for _, want := range []int64{2, 3} {
+	stream := openStream(ctx, t, s.APIURL, tok, id, fmt.Sprint(base+1))
+	for _, want := range []int64{base + 2, base + 3} {
 		if e := next(t, stream); e.id != fmt.Sprint(want) || e.typ != "test.event" || e.view.Seq != want || e.view.TurnID != "t1" {
 			t.Fatalf("event %+v, want number %d", e, want)
 		}
 	}
 	appendEvent(log, 4)
-	if e := next(t, stream); e.id != "4" || string(e.view.Body) != `{"n":4}` {
-		t.Fatalf("live event %+v, want number 4", e)
+	if e := next(t, stream); e.id != fmt.Sprint(base+4) || string(e.view.Body) != `{"n":4}` {
+		t.Fatalf("live event %+v, want number %d", e, base+4)
 	}
 	drop()
 
@@ -134,13 +136,86 @@ func TestCaseEvents(t *testing.T) {
 	s.UseAPI(t, other)
 	ctx, drop = context.WithCancel(t.Context())
 	defer drop()
-	stream = openStream(ctx, t, s.APIURL, tok, id, "4")
+	stream = openStream(ctx, t, s.APIURL, tok, id, fmt.Sprint(base+4))
 	appendEvent(s.Store, 5)
-	if e := next(t, stream); e.id != "5" {
-		t.Fatalf("after reconnecting: %+v, want number 5", e)
+	if e := next(t, stream); e.id != fmt.Sprint(base+5) {
+		t.Fatalf("after reconnecting: %+v, want number %d", e, base+5)
 	}
 	appendEvent(s.Store, 6)
-	if e := next(t, stream); e.id != "6" {
-		t.Errorf("then %+v, want number 6 (each event once, in order)", e)
+	if e := next(t, stream); e.id != fmt.Sprint(base+6) {
+		t.Errorf("then %+v, want number %d (each event once, in order)", e, base+6)
+	}
+}
+
+// eventsAfter reads a case's events after a number, as JSON pages.
+func eventsAfter(t *testing.T, tok, caseID string, after int64) []api.EventView {
+	t.Helper()
+	var out []api.EventView
+	for {
+		r := s.Call(t, "GET", fmt.Sprintf("/v1/cases/%s/events?after=%d&limit=1000", caseID, after), tok, nil)
+		var page struct {
+			Events []api.EventView `json:"events"`
+			Next   int64           `json:"next"`
+		}
+		if r.Status != http.StatusOK || json.Unmarshal(r.Raw, &page) != nil {
+			t.Fatalf("events: %d %s", r.Status, r.Raw)
+		}
+		if len(page.Events) == 0 {
+			return out
+		}
+		out, after = append(out, page.Events...), page.Next
+	}
+}
+
+// openedEvents waits, a bounded time, until the case's opening has published tiering's
+// notice, its last event, and returns the events.
+func openedEvents(t *testing.T, tok, caseID string) []api.EventView {
+	t.Helper()
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		events := eventsAfter(t, tok, caseID, 0)
+		if n := len(events); n > 0 && events[n-1].Type == schemas.EventNotice {
+			return events
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the case's opening published %+v, and no notice after 30 s", events)
+		}
+	}
+}
+
+// TestTurnEvents: the activities of a case publish its events. Opening the case
+// publishes its status moves and tiering's notice; a turn that calls a tool publishes,
+// in order, turn.started, model.step, tool.started, tool.finished, model.step,
+// citations and turn.completed, whose body is the turn's answer.
+func TestTurnEvents(t *testing.T) {
+	tok := s.Token(t, "ted")
+	id := s.CreateCase(t, tok, "My landlord keeps my deposit")
+	opened := openedEvents(t, tok, id)
+	var types []string
+	for _, e := range opened {
+		types = append(types, e.Type)
+	}
+	if got := strings.Join(types, " "); !strings.Contains(got, "status") || !strings.HasSuffix(got, "status notice") {
+		t.Errorf("events of the case's opening: %s; want its status moves, then tiering's notice", got)
+	}
+	answer := s.Send(t, tok, id, "show me the case details")
+	turn := eventsAfter(t, tok, id, opened[len(opened)-1].Seq)
+	types = nil
+	for _, e := range turn {
+		types = append(types, e.Type)
+		if e.TurnID != answer.Body["turn_id"] {
+			t.Errorf("%s of turn %q, want %v", e.Type, e.TurnID, answer.Body["turn_id"])
+		}
+	}
+	want := "turn.started model.step tool.started tool.finished model.step citations turn.completed"
+	if got := strings.Join(types, " "); got != want {
+		t.Fatalf("turn events: %s\nwant         %s", got, want)
+	}
+	var finished schemas.ToolFinishedEvent
+	if err := json.Unmarshal(turn[3].Body, &finished); err != nil || finished.Tool != "get_case_details" || finished.Status != schemas.ToolOK || finished.Summary == "" {
+		t.Errorf("tool.finished = %s", turn[3].Body)
+	}
+	var done schemas.TurnResult
+	if err := json.Unmarshal(turn[len(turn)-1].Body, &done); err != nil || done.Reply != answer.Body["reply"] || len(done.ToolsUsed) != 1 {
+		t.Errorf("turn.completed = %s\nwant the answer %s", turn[len(turn)-1].Body, answer.Raw)
 	}
 }

@@ -1,0 +1,104 @@
+package schemas
+
+import "strings"
+
+// Types of the events in a case's event log (store.Events). A turn's events, in the
+// order a turn writes them: turn.started; for each model call, model.retry when it is
+// tried again and model.step when it answered; tool.started and tool.finished around
+// each tool call; citations; and turn.completed or turn.cancelled. The case's own:
+// status (its phase and status moved), notice (a line it wrote into the transcript,
+// such as tiering's answer) and draft.ready.
+const (
+	EventTurnStarted   = "turn.started"
+	EventModelRetry    = "model.retry"
+	EventModelStep     = "model.step"
+	EventToolStarted   = "tool.started"
+	EventToolFinished  = "tool.finished"
+	EventCitations     = "citations"
+	EventTurnCompleted = "turn.completed"
+	EventTurnCancelled = "turn.cancelled"
+	EventStatus        = "status"
+	EventNotice        = "notice"
+	EventDraftReady    = "draft.ready"
+)
+
+// TurnStartedEvent is turn.started's body: the client's message.
+type TurnStartedEvent struct {
+	TurnNo  int    `json:"turn_no"`
+	Message string `json:"message"`
+}
+
+// StatusEvent is status's body: where the case stands now.
+type StatusEvent struct {
+	Phase  string `json:"phase"`
+	Status string `json:"status"`
+}
+
+// NoticeEvent is notice's body: a line the case wrote into the transcript.
+type NoticeEvent struct {
+	Role RecordRole `json:"role"`
+	Text string     `json:"text"`
+}
+
+// CitationsEvent is citations' body: the reply's citations as the check found them.
+type CitationsEvent struct {
+	Citations []Citation `json:"citations"`
+}
+
+// DraftReadyEvent is draft.ready's body: a rendered revision and where to download it.
+type DraftReadyEvent struct {
+	DraftName string `json:"draft_name"`
+	Revision  int    `json:"revision"`
+	SHA256    string `json:"sha256"`
+	Size      int64  `json:"size"`
+	Download  string `json:"download"`
+}
+
+// ModelStepEvent is model.step's body: the model role that answered, the tools it
+// chose (none: it answered in text) and why it stopped.
+type ModelStepEvent struct {
+	Role         ModelRole `json:"role"`
+	ToolCalls    []string  `json:"tool_calls"`
+	FinishReason string    `json:"finish_reason"`
+}
+
+// ModelRetryEvent is model.retry's body: the attempt that starts; a client drops the
+// text the failed attempt streamed.
+type ModelRetryEvent struct {
+	Role    ModelRole `json:"role"`
+	Attempt int32     `json:"attempt"`
+}
+
+// ToolStartedEvent is tool.started's body.
+type ToolStartedEvent struct {
+	Tool string `json:"tool"`
+	Args any    `json:"args"`
+}
+
+// ToolFinishedEvent is tool.finished's body (AIR Coach's tool_result): the tool, how it
+// went, how long it took, and the text the model reads of its result, bounded.
+type ToolFinishedEvent struct {
+	Tool      string `json:"tool"`
+	Status    string `json:"status"`
+	LatencyMS int64  `json:"latency_ms"`
+	Summary   string `json:"summary,omitempty"`
+	Error     string `json:"error,omitempty"`
+	ResultRef string `json:"result_ref,omitempty"`
+}
+
+// EventSummaryChars bounds the summary a tool.finished event carries.
+const EventSummaryChars = 2000
+
+// TurnOfWorkflow is the turn workflow ID that a workflow of a turn (the turn, or a
+// ticket its model opened) runs under, or "".
+func TurnOfWorkflow(workflowID string) string {
+	i := strings.Index(workflowID, ":turn:")
+	if i < 0 {
+		return ""
+	}
+	rest := workflowID[i+len(":turn:"):]
+	if j := strings.IndexByte(rest, ':'); j >= 0 {
+		rest = rest[:j]
+	}
+	return workflowID[:i] + ":turn:" + rest
+}
