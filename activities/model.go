@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/lexflow/lexflow/internal/prompts"
@@ -42,11 +41,10 @@ func (m *Model) CallModel(ctx context.Context, req schemas.ModelRequest) (schema
 		return schemas.ModelResponse{}, temporal.NewNonRetryableApplicationError(
 			fmt.Sprintf("no model configured for role %q", req.Role), schemas.ErrInvalidArgs, nil)
 	}
-	if a := attemptOf(ctx); a > 1 {
-		if err := m.Events.Publish(ctx, fmt.Sprintf("%s#%d", schemas.EventModelRetry, a), schemas.EventModelRetry, "",
-			schemas.ModelRetryEvent{Role: req.Role, Attempt: a}); err != nil {
-			return schemas.ModelResponse{}, err
-		}
+	attempt := attemptOf(ctx)
+	if attempt > 1 {
+		m.Events.Tell(ctx, fmt.Sprintf("%s#%d", schemas.EventModelRetry, attempt), schemas.EventModelRetry,
+			schemas.ModelRetryEvent{Role: req.Role, Attempt: attempt})
 	}
 	earlier, err := m.Transcripts.ListRecords(ctx, req.CaseID, req.TurnNo, 0)
 	if err != nil {
@@ -96,10 +94,7 @@ func (m *Model) CallModel(ctx context.Context, req schemas.ModelRequest) (schema
 	for _, c := range resp.ToolCalls {
 		step.ToolCalls = append(step.ToolCalls, c.Name)
 	}
-	if err := m.Events.Publish(ctx, schemas.EventModelStep, schemas.EventModelStep, "", step); err != nil {
-		// Failing the activity would pay the endpoint again for an answer in hand.
-		activity.GetLogger(ctx).Error("model.step not published", "Error", err)
-	}
+	m.Events.Tell(ctx, fmt.Sprintf("%s#%d", schemas.EventModelStep, attempt), schemas.EventModelStep, step)
 	return resp, nil
 }
 

@@ -237,5 +237,6 @@ func (a *Research) CheckCitations(ctx context.Context, in schemas.CheckCitations
 	for _, c := range cits {
 		out.Citations = append(out.Citations, schemas.Citation{Text: c.Text, Verified: c.Verified, DocID: c.DocID, URL: c.URL})
 	}
-	return out, a.Events.Publish(ctx, schemas.EventCitations, schemas.EventCitations, "", schemas.CitationsEvent{Citations: out.Citations})
+	a.Events.Tell(ctx, schemas.EventCitations, schemas.EventCitations, schemas.CitationsEvent{Citations: out.Citations})
+	return out, nil
 }

@@ -74,10 +74,8 @@ func (r *ToolRunner) RunTool(ctx context.Context, in schemas.RunToolInput) (sche
 		return schemas.ToolOutput{}, temporal.NewNonRetryableApplicationError(fmt.Sprintf("activity %s does not take %T", tool.Activity, typed), schemas.ErrInvalidArgs, nil)
 	}
 	attempt := attemptOf(ctx)
-	if err := r.Events.Publish(ctx, fmt.Sprintf("%s#%d", schemas.EventToolStarted, attempt), schemas.EventToolStarted, "",
-		schemas.ToolStartedEvent{Tool: tool.Name, Args: args}); err != nil {
-		return schemas.ToolOutput{}, err
-	}
+	r.Events.Tell(ctx, fmt.Sprintf("%s#%d", schemas.EventToolStarted, attempt), schemas.EventToolStarted,
+		schemas.ToolStartedEvent{Tool: tool.Name, Args: args})
 	start := time.Now()
 	o, err := r.call(ctx, tool, method, typed, in.ResultKey)
 	finished := schemas.ToolFinishedEvent{Tool: tool.Name, Status: schemas.ToolOK, LatencyMS: time.Since(start).Milliseconds(),
@@ -88,9 +86,7 @@ func (r *ToolRunner) RunTool(ctx context.Context, in schemas.RunToolInput) (sche
 	case o.Failure != "":
 		finished.Status, finished.Error = schemas.ToolFailed, o.Failure
 	}
-	if perr := r.Events.Publish(ctx, fmt.Sprintf("%s#%d", schemas.EventToolFinished, attempt), schemas.EventToolFinished, "", finished); perr != nil && err == nil {
-		return schemas.ToolOutput{}, perr
-	}
+	r.Events.Tell(ctx, fmt.Sprintf("%s#%d", schemas.EventToolFinished, attempt), schemas.EventToolFinished, finished)
 	return o, err
 }
 

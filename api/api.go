@@ -63,6 +63,7 @@ type Handlers struct {
 	// (DefaultEventsPoll when 0).
 	Hub        *eventhub.Hub
 	EventsPoll time.Duration
+	streams    streamGate
 	limits     rateLimits
 	// Payments opens checkouts (nil: payments are not configured), at Prices by tier.
 	// WebhookSecret verifies the provider's webhooks. PublicURL is where clients reach

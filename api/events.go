@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -101,8 +102,9 @@ func wantsStream(c echo.Context) bool {
 // streamEvents writes the case's events after the cursor as Server-Sent Events (id:
 // the number, event: the type, data: the EventView), then the new ones as they are
 // written, woken by appends in this process or by a poll of the store every
-// h.EventsPoll; a comment line every keepAlive keeps idle proxies from closing it. It
-// ends when the client goes, or after maxStream; the turn it watches goes on either way.
+// h.EventsPoll; a comment line every keepAlive keeps proxies from closing it. It ends
+// when the client goes, after maxStream, or when the server shuts down (EndStreams);
+// the turn it watches goes on either way.
 func (h *Handlers) streamEvents(c echo.Context, caseID string, after int64) error {
 	ctx := c.Request().Context()
 	res := c.Response()
@@ -146,6 +148,8 @@ func (h *Handlers) streamEvents(c echo.Context, caseID string, after int64) erro
 		select {
 		case <-ctx.Done():
 			return nil
+		case <-h.streams.done():
+			return nil
 		case <-end.C:
 			return nil
 		case <-sub.C:
@@ -157,6 +161,25 @@ func (h *Handlers) streamEvents(c echo.Context, caseID string, after int64) erro
 			res.Flush()
 		}
 	}
+}
+
+// streamGate ends the event streams when the server shuts down: http.Server.Shutdown
+// waits for open requests without cancelling them, and a stream would hold it.
+type streamGate struct {
+	init, end sync.Once
+	c         chan struct{}
+}
+
+func (g *streamGate) done() <-chan struct{} {
+	g.init.Do(func() { g.c = make(chan struct{}) })
+	return g.c
+}
+
+// EndStreams ends every event stream this API serves, now and from now on; register it
+// with http.Server.RegisterOnShutdown.
+func (h *Handlers) EndStreams() {
+	h.streams.done()
+	h.streams.end.Do(func() { close(h.streams.c) })
 }
 
 // cmpDuration is d when it is set, else def.

@@ -144,18 +144,20 @@ func serveAPI(ctx context.Context, cfg config.Config, b *backends, log *slog.Log
 		}
 		log.Info("Accepting OIDC tokens", "issuer", cfg.OIDCIssuer, "audience", cfg.OIDCAudience)
 	}
-	e := api.New(&api.Handlers{Temporal: b.tc, Store: b.st, Auth: verifiers, Prompts: b.lib, TaskQueue: cfg.TaskQueue,
+	h := &api.Handlers{Temporal: b.tc, Store: b.st, Auth: verifiers, Prompts: b.lib, TaskQueue: cfg.TaskQueue,
 		MaxSteps: cfg.MaxSteps, Unavailable: cfg.Unavailable(tools.NeedsSearXNG), Log: log,
 		Blobs: b.blobs, UserWait: cfg.UserWait, StuckAfter: cfg.StuckAfter, TurnTimeout: cfg.TurnTimeout, Dev: dev,
 		CasesPerDay: cfg.CasesPerDay, OrgCasesPerDay: cfg.OrgCasesPerDay,
 		RequestsPerMinute: cfg.RequestsPerMinute, OrgRequestsPerMinute: cfg.OrgRequestsPerMinute, OrgConcurrentTurns: cfg.OrgConcurrentTurns,
 		Budgets: cfg.TokenLimits(), Hub: b.hub, EventsPoll: cfg.EventsPoll,
-		Payments: provider, Prices: cfg.Prices, WebhookSecret: webhookSecret, PublicURL: cfg.PublicURL})
+		Payments: provider, Prices: cfg.Prices, WebhookSecret: webhookSecret, PublicURL: cfg.PublicURL}
+	e := api.New(h)
 	l, err := net.Listen("tcp", cfg.HTTPAddr)
 	if err != nil {
 		return fmt.Errorf("API: %w", err)
 	}
 	srv := &http.Server{Handler: e, ReadHeaderTimeout: 10 * time.Second}
+	srv.RegisterOnShutdown(h.EndStreams)
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(l) }()
 	select {

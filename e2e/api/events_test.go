@@ -86,7 +86,8 @@ func next(t *testing.T, events <-chan sseEvent) sseEvent {
 // TestCaseEvents reads a case's event log as JSON pages and as a stream: the stream
 // starts after Last-Event-ID, gets an event appended in its process at once, and,
 // dropped and reopened on another API process after the last event it saw, gets the
-// next one (written without waking it: found by the poll) exactly once.
+// next ones (written without waking it: found by the poll) exactly once, and ends when
+// that process shuts down.
 func TestCaseEvents(t *testing.T) {
 	tok := s.Token(t, "evie")
 	id := s.CreateCase(t, tok, "A case whose events we read")
@@ -144,6 +145,15 @@ func TestCaseEvents(t *testing.T) {
 	appendEvent(s.Store, 6)
 	if e := next(t, stream); e.id != fmt.Sprint(base+6) {
 		t.Errorf("then %+v, want number %d (each event once, in order)", e, base+6)
+	}
+	other.EndStreams() // as the server's shutdown does
+	select {
+	case e, open := <-stream:
+		if open {
+			t.Errorf("after EndStreams the stream sent %+v", e)
+		}
+	case <-time.After(10 * time.Second):
+		t.Error("the stream outlived EndStreams by 10 s")
 	}
 }
 

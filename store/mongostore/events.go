@@ -9,7 +9,6 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
-	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"github.com/lexflow/lexflow/store"
 )
@@ -17,9 +16,11 @@ import (
 // How a case's event log is kept: the insert of an event under the number after the
 // case's last stored one (_id "<case>/<seq>") both takes the number and commits the
 // event, so a number is stored only once the one before it is, and no number is ever
-// left out. A writer that loses the number to another writer reads the last one again
+// left out. A writer that loses the number to another writer finds the last one again
 // and retries. The unique index on (case_id, eid) makes appends idempotent: an event
-// whose ID is stored is found, not stored again.
+// whose ID is stored is not stored again. Reads go by _id alone, one number after the
+// other (FerretDB narrows nothing else: any other filter reads the whole collection);
+// since numbers have no gaps, the first one missing is the end of the log.
 
 // appendAttempts bounds how often one event loses its number to other writers (in
 // other processes: a process's own writers of a case take turns).
@@ -64,72 +65,117 @@ func (s *Store) appendEvent(ctx context.Context, caseID string, e store.Event) (
 	if e.ID == "" || e.Type == "" {
 		return store.Event{}, fmt.Errorf("an event needs an ID and a type, got %q, %q", e.ID, e.Type)
 	}
+	last, err := s.lastSeq(ctx, caseID)
+	if err != nil {
+		return store.Event{}, err
+	}
 	for range appendAttempts {
-		if stored, ok, err := s.storedEvent(ctx, caseID, e.ID); err != nil || ok {
-			return stored, err
-		}
-		last, err := s.lastSeq(ctx, caseID)
-		if err != nil {
-			return store.Event{}, err
-		}
-		d := eventDoc{ID: fmt.Sprintf("%s/%020d", caseID, last+1), CaseID: caseID, Seq: last + 1, EID: e.ID, Type: e.Type,
+		d := eventDoc{ID: eventKey(caseID, last+1), CaseID: caseID, Seq: last + 1, EID: e.ID, Type: e.Type,
 			TurnID: e.TurnID, At: e.At.UTC(), Body: string(e.Body)}
-		_, err = s.events.InsertOne(ctx, d)
+		_, err := s.events.InsertOne(ctx, d)
 		if err == nil {
+			s.lastSeen.Store(caseID, d.Seq)
 			return d.event(), nil
 		}
 		if !mongo.IsDuplicateKeyError(err) {
 			return store.Event{}, fmt.Errorf("store event %s: %w", e.ID, err)
 		}
-		// Another writer took the number, or stored this very event: look again.
+		there, found, err := s.eventAt(ctx, caseID, last+1)
+		switch {
+		case err != nil:
+			return store.Event{}, err
+		case found && there.ID == e.ID:
+			return there, nil // a twin of this append stored it under this number
+		case found:
+			if last, err = s.lastSeq(ctx, caseID); err != nil { // another event took the number
+				return store.Event{}, err
+			}
+		default:
+			return s.storedEvent(ctx, caseID, e.ID) // the ID is stored under an earlier number
+		}
 	}
 	return store.Event{}, fmt.Errorf("store event %s: other writers took %d numbers in a row", e.ID, appendAttempts)
 }
 
-// storedEvent finds the case's event with that ID, if it is stored.
-func (s *Store) storedEvent(ctx context.Context, caseID, id string) (store.Event, bool, error) {
+// eventKey is the _id of a case's event number seq.
+func eventKey(caseID string, seq int64) string { return fmt.Sprintf("%s/%020d", caseID, seq) }
+
+// eventAt reads the case's event number seq, if it is stored.
+func (s *Store) eventAt(ctx context.Context, caseID string, seq int64) (store.Event, bool, error) {
 	var d eventDoc
-	err := s.events.FindOne(ctx, bson.M{"case_id": caseID, "eid": id}).Decode(&d)
+	err := s.events.FindOne(ctx, bson.M{"_id": eventKey(caseID, seq)}).Decode(&d)
 	if errors.Is(err, mongo.ErrNoDocuments) {
 		return store.Event{}, false, nil
 	}
 	if err != nil {
-		return store.Event{}, false, fmt.Errorf("find event %s: %w", id, err)
+		return store.Event{}, false, fmt.Errorf("read event %d: %w", seq, err)
 	}
 	return d.event(), true, nil
 }
 
-// lastSeq is the number of the case's last stored event, 0 for none.
-func (s *Store) lastSeq(ctx context.Context, caseID string) (int64, error) {
+// storedEvent reads the case's event with that ID: an append retried after an earlier
+// attempt stored it. It reads the whole log on FerretDB, but only for such a retry.
+func (s *Store) storedEvent(ctx context.Context, caseID, id string) (store.Event, error) {
 	var d eventDoc
-	err := s.events.FindOne(ctx, bson.M{"case_id": caseID}, options.FindOne().SetSort(bson.D{{Key: "seq", Value: -1}})).Decode(&d)
-	if errors.Is(err, mongo.ErrNoDocuments) {
-		return 0, nil
+	if err := s.events.FindOne(ctx, bson.M{"case_id": caseID, "eid": id}).Decode(&d); err != nil {
+		return store.Event{}, fmt.Errorf("find event %s: %w", id, err)
 	}
-	if err != nil {
-		return 0, fmt.Errorf("read the last event: %w", err)
+	return d.event(), nil
+}
+
+// lastSeq is the number of the case's last stored event, 0 for none: from the last
+// this process saw, the numbers after it are probed by _id, doubling the step and then
+// halving it, so a log of N events new to this process costs about 2 log N reads.
+func (s *Store) lastSeq(ctx context.Context, caseID string) (int64, error) {
+	var last int64
+	if v, ok := s.lastSeen.Load(caseID); ok {
+		last = v.(int64)
 	}
-	return d.Seq, nil
+	exists := func(seq int64) (bool, error) {
+		_, found, err := s.eventAt(ctx, caseID, seq)
+		return found, err
+	}
+	step := int64(1)
+	for {
+		found, err := exists(last + step)
+		if err != nil {
+			return 0, err
+		}
+		if !found {
+			break
+		}
+		last += step
+		step *= 2
+	}
+	for step /= 2; step > 0; step /= 2 {
+		found, err := exists(last + step)
+		if err != nil {
+			return 0, err
+		}
+		if found {
+			last += step
+		}
+	}
+	s.lastSeen.Store(caseID, last)
+	return last, nil
 }
 
 // ListEvents returns the case's events numbered above after, in order, at most limit
-// (1000 when limit <= 0).
+// (1000 when limit <= 0), reading one number after the other up to the first missing.
 func (s *Store) ListEvents(ctx context.Context, caseID string, after int64, limit int) ([]store.Event, error) {
 	if limit <= 0 {
 		limit = 1000
 	}
-	cur, err := s.events.Find(ctx, bson.M{"case_id": caseID, "seq": bson.M{"$gt": after}},
-		options.Find().SetSort(bson.D{{Key: "seq", Value: 1}}).SetLimit(int64(limit)))
-	if err != nil {
-		return nil, fmt.Errorf("list events: %w", err)
-	}
-	var docs []eventDoc
-	if err := cur.All(ctx, &docs); err != nil {
-		return nil, fmt.Errorf("read events: %w", err)
-	}
-	out := make([]store.Event, len(docs))
-	for i, d := range docs {
-		out[i] = d.event()
+	out := []store.Event{}
+	for seq := after + 1; len(out) < limit; seq++ {
+		e, found, err := s.eventAt(ctx, caseID, seq)
+		if err != nil {
+			return nil, err
+		}
+		if !found {
+			break
+		}
+		out = append(out, e)
 	}
 	return out, nil
 }

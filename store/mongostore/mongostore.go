@@ -53,6 +53,8 @@ type Store struct {
 	tokenUse    *mongo.Collection
 	budgets     *mongo.Collection
 	events      *mongo.Collection
+	// lastSeen holds, per case, the last event number this process saw stored.
+	lastSeen sync.Map
 	// locks serialize this process's read-modify-write updates (see lock).
 	locks [64]sync.Mutex
 }
@@ -110,7 +112,6 @@ func (s *Store) ensureIndexes(ctx context.Context) error {
 		{s.audit, "at_-1", bson.D{{Key: "at", Value: -1}}},
 		{s.audit, "org_id_1_at_-1", bson.D{{Key: "org_id", Value: 1}, {Key: "at", Value: -1}}},
 		{s.tokenUse, "tenant_1_day_1", bson.D{{Key: "tenant", Value: 1}, {Key: "day", Value: 1}}},
-		{s.events, "case_id_1_seq_1", bson.D{{Key: "case_id", Value: 1}, {Key: "seq", Value: 1}}},
 	}
 	for _, ix := range indexes {
 		_, err := ix.coll.Indexes().CreateOne(ctx, mongo.IndexModel{Keys: ix.keys, Options: options.Index().SetName(ix.name)})

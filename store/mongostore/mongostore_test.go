@@ -73,7 +73,7 @@ func TestOpenAgainKeepsIndexes(t *testing.T) {
 		mongostore.TranscriptsCollection: {"case_id_1_turn_no_1_seq_1", "user_id_1_created_at_1"},
 		mongostore.PartiesCollection:     {"case_id_1_seq_1"},
 		mongostore.TicketsCollection:     {"case_id_1_created_at_1"},
-		mongostore.EventsCollection:      {"case_id_1_seq_1", "case_id_1_eid_1"},
+		mongostore.EventsCollection:      {"case_id_1_eid_1"},
 	} {
 		names, err := client.Database(db).Collection(coll).Indexes().ListSpecifications(t.Context())
 		if err != nil {
