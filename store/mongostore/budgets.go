@@ -32,38 +32,48 @@ type budgetDoc struct {
 	UpdatedAt        time.Time `bson:"updated_at"`
 }
 
-// RecordTokens inserts u unless a use with its ID exists.
+// RecordTokens inserts u unless a use with its ID exists, and adds its tokens to the
+// day's counters of its case and its tenant, which TokensUsed reads by _id (FerretDB
+// narrows no other query). A process that stops between the insert and the counters
+// leaves that one call uncounted.
 func (s *Store) RecordTokens(ctx context.Context, u store.TokenUse) error {
 	d := tokenUseDoc{ID: u.ID, Tenant: u.Tenant, CaseID: u.CaseID, Day: u.Day, Tokens: u.Tokens, At: u.At.UTC()}
-	if _, err := s.tokenUse.InsertOne(ctx, d); err != nil && !mongo.IsDuplicateKeyError(err) {
+	_, err := s.tokenUse.InsertOne(ctx, d)
+	if mongo.IsDuplicateKeyError(err) {
+		return nil // counted when it was first recorded
+	}
+	if err != nil {
 		return fmt.Errorf("record token use: %w", err)
+	}
+	defer s.lock("tokens:" + u.Tenant)()
+	for _, key := range []string{tokenCounter(u.Tenant, "", u.Day), tokenCounter(u.Tenant, u.CaseID, u.Day)} {
+		_, err := s.tokenUse.UpdateOne(ctx, bson.M{"_id": key}, bson.M{"$inc": bson.M{"tokens": u.Tokens}}, options.UpdateOne().SetUpsert(true))
+		if err != nil {
+			return fmt.Errorf("count token use: %w", err)
+		}
 	}
 	return nil
 }
 
-// TokensUsed sums the tenant's uses of the day by case, in one read of the
-// (tenant, day) index, and picks out the case's.
+// tokenCounter is the _id of the day's token counter of a tenant's case, or of the
+// tenant for no case, kept beside the uses ("#" starts no use's ID).
+func tokenCounter(tenant, caseID, day string) string { return "#" + day + "/" + tenant + "/" + caseID }
+
+// TokensUsed reads the day's counters of the case and its tenant.
 func (s *Store) TokensUsed(ctx context.Context, tenant, caseID, day string) (store.TokensUsed, error) {
-	cur, err := s.tokenUse.Aggregate(ctx, mongo.Pipeline{
-		{{Key: "$match", Value: bson.M{"tenant": tenant, "day": day}}},
-		{{Key: "$group", Value: bson.M{"_id": "$case_id", "tokens": bson.M{"$sum": "$tokens"}}}},
-	})
-	if err != nil {
-		return store.TokensUsed{}, fmt.Errorf("sum token use: %w", err)
-	}
-	var sums []struct {
-		CaseID string `bson:"_id"`
-		Tokens int64  `bson:"tokens"`
-	}
-	if err := cur.All(ctx, &sums); err != nil {
-		return store.TokensUsed{}, fmt.Errorf("read token use: %w", err)
-	}
 	var used store.TokensUsed
-	for _, c := range sums {
-		used.Tenant += c.Tokens
-		if c.CaseID == caseID {
-			used.Case = c.Tokens
+	for _, c := range []struct {
+		key string
+		to  *int64
+	}{{tokenCounter(tenant, "", day), &used.Tenant}, {tokenCounter(tenant, caseID, day), &used.Case}} {
+		var d struct {
+			Tokens int64 `bson:"tokens"`
 		}
+		err := s.tokenUse.FindOne(ctx, bson.M{"_id": c.key}).Decode(&d)
+		if err != nil && !errors.Is(err, mongo.ErrNoDocuments) {
+			return store.TokensUsed{}, fmt.Errorf("read token use: %w", err)
+		}
+		*c.to = d.Tokens
 	}
 	return used, nil
 }
