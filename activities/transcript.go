@@ -26,7 +26,7 @@ func (a *Transcript) RecordUserMessage(ctx context.Context, in schemas.RecordUse
 		return err
 	}
 	return a.Events.Publish(ctx, schemas.EventTurnStarted, schemas.EventTurnStarted, in.TurnID,
-		schemas.TurnStartedEvent{TurnNo: in.TurnNo, Message: in.Message})
+		schemas.TurnStartedEvent{TurnNo: in.TurnNo, Message: in.Message, RequestID: in.RequestID})
 }
 
 // RecordTurn stores a turn's tool records and the assistant's answer, and publishes

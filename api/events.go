@@ -11,6 +11,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/lexflow/lexflow/internal/eventhub"
 	"github.com/lexflow/lexflow/store"
 )
 
@@ -99,66 +100,122 @@ func wantsStream(c echo.Context) bool {
 	return strings.Contains(c.Request().Header.Get(echo.HeaderAccept), "text/event-stream")
 }
 
-// streamEvents writes the case's events after the cursor as Server-Sent Events (id:
-// the number, event: the type, data: the EventView), then the new ones as they are
-// written, woken by appends in this process or by a poll of the store every
-// h.EventsPoll; a comment line every keepAlive keeps proxies from closing it. It ends
-// when the client goes, after maxStream, or when the server shuts down (EndStreams);
-// the turn it watches goes on either way.
+// streamEvents writes the case's events after the cursor as Server-Sent Events, then
+// the new ones as they are written (see follower). It ends when the client goes, after
+// maxStream, or when the server shuts down (EndStreams); the turn it watches goes on
+// either way.
 func (h *Handlers) streamEvents(c echo.Context, caseID string, after int64) error {
-	ctx := c.Request().Context()
+	f := h.follow(c, caseID, after)
+	defer f.close()
+	for {
+		events, err := f.read()
+		if err != nil {
+			return nil
+		}
+		for _, e := range events {
+			if f.send(e) != nil {
+				return nil
+			}
+		}
+		if len(events) < streamBatch && !f.wait(nil) {
+			return nil
+		}
+	}
+}
+
+// follower streams a case's log as it grows, as Server-Sent Events (id: the number,
+// event: the type, data: the EventView). It reads again when an append in this process
+// wakes it (the hub), on a poll of the store every h.EventsPoll, or when its caller's
+// own channel does; a comment line every keepAlive keeps proxies from closing it.
+type follower struct {
+	h      *Handlers
+	c      echo.Context
+	caseID string
+	after  int64
+	sub    *eventhub.Sub
+	poll   *time.Ticker
+	idle   *time.Ticker
+	end    *time.Timer
+}
+
+// follow starts the stream's response and its wake-ups.
+func (h *Handlers) follow(c echo.Context, caseID string, after int64) *follower {
 	res := c.Response()
 	res.Header().Set(echo.HeaderContentType, "text/event-stream")
 	res.Header().Set("Cache-Control", "no-cache")
 	res.Header().Set("X-Accel-Buffering", "no")
 	res.WriteHeader(http.StatusOK)
 	res.Flush()
-	sub := h.Hub.Subscribe(caseID)
-	defer sub.Close()
-	poll := time.NewTicker(cmpDuration(h.EventsPoll, DefaultEventsPoll))
-	defer poll.Stop()
-	idle := time.NewTicker(keepAlive)
-	defer idle.Stop()
-	end := time.NewTimer(maxStream)
-	defer end.Stop()
+	return &follower{h: h, c: c, caseID: caseID, after: after, sub: h.Hub.Subscribe(caseID),
+		poll: time.NewTicker(cmpDuration(h.EventsPoll, DefaultEventsPoll)), idle: time.NewTicker(keepAlive), end: time.NewTimer(maxStream)}
+}
+
+func (f *follower) close() {
+	f.sub.Close()
+	f.poll.Stop()
+	f.idle.Stop()
+	f.end.Stop()
+}
+
+// read returns the events written since the last read, at most streamBatch.
+func (f *follower) read() ([]store.Event, error) {
+	ctx := f.c.Request().Context()
+	events, err := f.h.Store.ListEvents(ctx, f.caseID, f.after, streamBatch)
+	if err != nil && ctx.Err() == nil {
+		f.h.Log.Error("Event stream ended: the store failed", "case", f.caseID, "error", err)
+	}
+	if n := len(events); n > 0 {
+		f.after = events[n-1].Seq
+	}
+	return events, err
+}
+
+// send writes one event of the log.
+func (f *follower) send(e store.Event) error {
+	return f.write(e.Seq, e.Type, eventView(e))
+}
+
+// write writes an event with data as its JSON, and an id unless it is 0.
+func (f *follower) write(id int64, typ string, data any) error {
+	raw, err := json.Marshal(data)
+	if err != nil {
+		return err
+	}
+	res := f.c.Response()
+	if id > 0 {
+		if _, err := fmt.Fprintf(res, "id: %d\n", id); err != nil {
+			return err
+		}
+	}
+	if _, err := fmt.Fprintf(res, "event: %s\ndata: %s\n\n", typ, raw); err != nil {
+		return err
+	}
+	res.Flush()
+	return nil
+}
+
+// wait blocks until there may be more to read, or wake fires; false when the stream
+// must end: the client went, the server shuts down, or maxStream passed.
+func (f *follower) wait(wake <-chan struct{}) bool {
 	for {
-		events, err := h.Store.ListEvents(ctx, caseID, after, streamBatch)
-		if err != nil {
-			if ctx.Err() == nil {
-				h.Log.Error("Event stream ended: the store failed", "case", caseID, "error", err)
-			}
-			return nil
-		}
-		for _, e := range events {
-			data, err := json.Marshal(eventView(e))
-			if err != nil {
-				return err
-			}
-			if _, err := fmt.Fprintf(res, "id: %d\nevent: %s\ndata: %s\n\n", e.Seq, e.Type, data); err != nil {
-				return nil
-			}
-			after = e.Seq
-		}
-		if len(events) > 0 {
-			res.Flush()
-			if len(events) == streamBatch {
-				continue
-			}
-		}
 		select {
-		case <-ctx.Done():
-			return nil
-		case <-h.streams.done():
-			return nil
-		case <-end.C:
-			return nil
-		case <-sub.C:
-		case <-poll.C:
-		case <-idle.C:
-			if _, err := fmt.Fprint(res, ": keep-alive\n\n"); err != nil {
-				return nil
+		case <-f.c.Request().Context().Done():
+			return false
+		case <-f.h.streams.done():
+			return false
+		case <-f.end.C:
+			return false
+		case <-f.sub.C:
+			return true
+		case <-f.poll.C:
+			return true
+		case <-wake:
+			return true
+		case <-f.idle.C:
+			if _, err := fmt.Fprint(f.c.Response(), ": keep-alive\n\n"); err != nil {
+				return false
 			}
-			res.Flush()
+			f.c.Response().Flush()
 		}
 	}
 }

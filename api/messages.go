@@ -28,10 +28,11 @@ type SendMessageRequest struct {
 }
 
 // sendMessage runs one chat turn through the case workflow's send-message update and
-// answers with the turn's result. An Idempotency-Key header, scoped to the caller and
-// the case, makes a retried request get the same turn's answer instead of running a
-// second turn: within a workflow run it is the update's ID, which Temporal
-// deduplicates, and the case remembers it for a day across continue-as-new.
+// answers with the turn's result; with Accept: text/event-stream it streams the turn's
+// events and ends with the result (see streamTurn). An Idempotency-Key header, scoped
+// to the caller and the case, makes a retried request get the same turn's answer
+// instead of running a second turn: within a workflow run it is the update's ID, which
+// Temporal deduplicates, and the case remembers it for a day across continue-as-new.
 func (h *Handlers) sendMessage(c echo.Context) error {
 	cs, err := h.ownCase(c)
 	if err != nil {
@@ -68,25 +69,48 @@ func (h *Handlers) sendMessage(c echo.Context) error {
 		msg.IdempotencyKey = keyDigest(who.Org, who.Subject, cs.ID, key)
 		updateID = msg.IdempotencyKey
 	}
+	msg.RequestID = updateID
 	ctx := c.Request().Context()
+	stream := wantsStream(c)
+	var after int64
+	stage := client.WorkflowUpdateStageCompleted
+	if stream {
+		if after, err = h.Store.LastEventSeq(ctx, cs.ID); err != nil {
+			return fmt.Errorf("%w: read the event log: %w", errUnavailable, err)
+		}
+		stage = client.WorkflowUpdateStageAccepted
+	}
 	handle, err := h.Temporal.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{
 		WorkflowID:   schemas.CaseWorkflowID(cs.ID),
 		UpdateID:     updateID,
 		UpdateName:   schemas.UpdateSendMessage,
 		Args:         []any{msg},
-		WaitForStage: client.WorkflowUpdateStageCompleted,
+		WaitForStage: stage,
 	})
-	var res schemas.TurnResult
-	if err == nil {
-		err = handle.Get(ctx, &res)
-	}
 	if err != nil {
 		return updateError(err)
 	}
-	if res.Repeated {
-		return h.repeatedTurn(c, res)
+	if stream {
+		return h.streamTurn(c, cs.ID, after, updateID, handle)
+	}
+	res, err := h.turnResult(ctx, handle)
+	if err != nil {
+		return err
 	}
 	return c.JSON(http.StatusOK, res)
+}
+
+// turnResult waits for the send-message update's result: the turn's answer, or, for
+// a repeated Idempotency-Key, the answer of the turn it started earlier.
+func (h *Handlers) turnResult(ctx context.Context, handle client.WorkflowUpdateHandle) (schemas.TurnResult, error) {
+	var res schemas.TurnResult
+	if err := handle.Get(ctx, &res); err != nil {
+		return res, updateError(err)
+	}
+	if res.Repeated {
+		return h.earlierTurn(ctx, res)
+	}
+	return res, nil
 }
 
 // keyDigest scopes an Idempotency-Key to its caller and case: the same key from
@@ -96,16 +120,16 @@ func keyDigest(org, subject, caseID, key string) string {
 	return "idem-" + hex.EncodeToString(sum[:])
 }
 
-// repeatedTurn answers a request whose Idempotency-Key started a turn in an earlier
-// run of the case with that turn's result, read from the turn's workflow, and the
-// case's phase and status now.
-func (h *Handlers) repeatedTurn(c echo.Context, r schemas.TurnResult) error {
+// earlierTurn is the answer to a request whose Idempotency-Key started a turn earlier
+// (perhaps in an earlier run of the case): that turn's result, read from the turn's
+// workflow, with the case's phase and status now.
+func (h *Handlers) earlierTurn(ctx context.Context, r schemas.TurnResult) (schemas.TurnResult, error) {
 	var res schemas.TurnResult
-	if err := h.Temporal.GetWorkflow(c.Request().Context(), r.TurnID, "").Get(c.Request().Context(), &res); err != nil {
-		return problemf(errConflict, "this Idempotency-Key started turn "+r.TurnID+", whose answer is no longer kept: see GET /v1/cases/{id}/messages")
+	if err := h.Temporal.GetWorkflow(ctx, r.TurnID, "").Get(ctx, &res); err != nil {
+		return res, problemf(errConflict, "this Idempotency-Key started turn "+r.TurnID+", whose answer is no longer kept: see GET /v1/cases/{id}/messages")
 	}
 	res.Phase, res.Status = r.Phase, r.Status
-	return c.JSON(http.StatusOK, res)
+	return res, nil
 }
 
 // updateError maps a failed send-message update to its failure kind.

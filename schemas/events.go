@@ -17,15 +17,19 @@ const (
 	EventCitations     = "citations"
 	EventTurnCompleted = "turn.completed"
 	EventTurnCancelled = "turn.cancelled"
+	// EventTurnFailed ends a streamed request whose turn failed; it is not in the log.
+	EventTurnFailed = "turn.failed"
 	EventStatus        = "status"
 	EventNotice        = "notice"
 	EventDraftReady    = "draft.ready"
 )
 
-// TurnStartedEvent is turn.started's body: the client's message.
+// TurnStartedEvent is turn.started's body: the client's message, and the request that
+// sent it (the API's update ID), by which a streaming request finds its turn.
 type TurnStartedEvent struct {
-	TurnNo  int    `json:"turn_no"`
-	Message string `json:"message"`
+	TurnNo    int    `json:"turn_no"`
+	Message   string `json:"message"`
+	RequestID string `json:"request_id,omitempty"`
 }
 
 // StatusEvent is status's body: where the case stands now.

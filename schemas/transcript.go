@@ -10,6 +10,8 @@ type RecordUserMessage struct {
 	TurnNo  int       `json:"turn_no"`
 	Message string    `json:"message"`
 	At      time.Time `json:"at"`
+	// RequestID is the request that started the turn, for its turn.started event.
+	RequestID string `json:"request_id,omitempty"`
 }
 
 // RecordTurn stores the tool records and the assistant's answer at the end of a turn.

@@ -14,6 +14,9 @@ type SendMessageRequest struct {
 	// IdempotencyKey, set by the API from the request's Idempotency-Key header, makes
 	// the message start at most one turn (see CaseState.Keyed).
 	IdempotencyKey string `json:"idempotency_key,omitempty"`
+	// RequestID is the API's update ID, which the turn's turn.started event carries so
+	// that a streaming request finds its turn in the case's event log.
+	RequestID string `json:"request_id,omitempty"`
 }
 
 // Selection is the tools and context sources switched on for one turn.
@@ -49,6 +52,8 @@ type ChatTurnInput struct {
 	// MaxArgsBytes bounds a tool call's JSON arguments (MaxToolArgsBytes for turns
 	// started since it exists; 0, no bound, for the turns before).
 	MaxArgsBytes int `json:"max_args_bytes,omitempty"`
+	// RequestID is the request that started the turn (SendMessageRequest.RequestID).
+	RequestID string `json:"request_id,omitempty"`
 }
 
 // MaxToolArgsBytes bounds one tool call's JSON arguments: the longest legitimate

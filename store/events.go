@@ -31,4 +31,6 @@ type Events interface {
 	// ListEvents returns a case's events numbered above after, in order, at most limit
 	// of them (1000 when limit <= 0).
 	ListEvents(ctx context.Context, caseID string, after int64, limit int) ([]Event, error)
+	// LastEventSeq is the number of a case's last stored event, 0 for none.
+	LastEventSeq(ctx context.Context, caseID string) (int64, error)
 }

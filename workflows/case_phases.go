@@ -128,13 +128,15 @@ func (w *caseWorkflow) classify(ctx workflow.Context, description string) (strin
 
 // answerTiering is a turn of the tiering phase: the client's answer to tiering's
 // question, classified with the description.
-func (w *caseWorkflow) answerTiering(ctx workflow.Context, message string) (schemas.TurnResult, error) {
+func (w *caseWorkflow) answerTiering(ctx workflow.Context, req schemas.SendMessageRequest) (schemas.TurnResult, error) {
+	message := req.Message
 	w.state.Turns++
 	n := w.state.Turns
 	id := schemas.TurnWorkflowID(w.state.CaseID, n)
 	sctx := workflow.WithActivityOptions(ctx, storeOptions)
 	err := workflow.ExecuteActivity(sctx, transcriptActs.RecordUserMessage, schemas.RecordUserMessage{
 		CaseID: w.state.CaseID, UserID: w.state.UserID, TurnID: id, TurnNo: n, Message: message, At: workflow.Now(ctx),
+		RequestID: req.RequestID,
 	}).Get(ctx, nil)
 	if err != nil {
 		return schemas.TurnResult{}, err

@@ -72,7 +72,7 @@ func (w *caseWorkflow) sendMessage(ctx workflow.Context, req schemas.SendMessage
 	w.state.Busy = true
 	defer func() { w.state.Busy = false }()
 	if w.state.Phase == schemas.PhaseTiering {
-		return w.answerTiering(ctx, req.Message)
+		return w.answerTiering(ctx, req)
 	}
 	return w.runTurn(ctx, req)
 }
@@ -126,6 +126,7 @@ func (w *caseWorkflow) runTurn(ctx workflow.Context, req schemas.SendMessageRequ
 		CaseID: w.state.CaseID, UserID: w.state.UserID, OrgID: w.in.OrgID, TurnID: id, TurnNo: n,
 		Message: req.Message, Language: w.in.Language, MaxSteps: w.in.MaxSteps, Selection: req.Selection,
 		EscalationN: w.state.Escalations + 1, Timeout: w.in.TurnTimeout, MaxArgsBytes: schemas.MaxToolArgsBytes,
+		RequestID: req.RequestID,
 	}
 	if w.state.Status == schemas.StatusWaitingUser {
 		in.Pending = w.state.Escalation

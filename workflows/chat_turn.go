@@ -22,7 +22,7 @@ func ChatTurn(ctx workflow.Context, in schemas.ChatTurnInput) (schemas.TurnResul
 	sctx := workflow.WithActivityOptions(ctx, storeOptions)
 	err := workflow.ExecuteActivity(sctx, transcriptActs.RecordUserMessage, schemas.RecordUserMessage{
 		CaseID: in.CaseID, UserID: in.UserID, TurnID: in.TurnID, TurnNo: in.TurnNo,
-		Message: in.Message, At: workflow.Now(ctx),
+		Message: in.Message, At: workflow.Now(ctx), RequestID: in.RequestID,
 	}).Get(ctx, nil)
 	if err != nil {
 		return schemas.TurnResult{}, err

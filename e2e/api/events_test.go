@@ -17,10 +17,11 @@ import (
 	"github.com/lexflow/lexflow/store"
 )
 
-// sseEvent is one event read off a stream.
+// sseEvent is one event read off a stream: its data, and the EventView it holds when
+// it is an event of the log.
 type sseEvent struct {
-	id, typ string
-	view    api.EventView
+	id, typ, data string
+	view          api.EventView
 }
 
 // openStream opens a case's event stream on the API at base, after the event numbered
@@ -28,11 +29,19 @@ type sseEvent struct {
 func openStream(ctx context.Context, t *testing.T, base, tok, caseID, lastID string) <-chan sseEvent {
 	t.Helper()
 	req, _ := http.NewRequestWithContext(ctx, "GET", base+"/v1/cases/"+caseID+"/events", nil)
-	req.Header.Set("Authorization", "Bearer "+tok)
-	req.Header.Set("Accept", "text/event-stream")
 	if lastID != "" {
 		req.Header.Set("Last-Event-ID", lastID)
 	}
+	return readStream(t, req, tok)
+}
+
+// readStream sends a request for Server-Sent Events and delivers the events it reads
+// until the stream ends.
+func readStream(t *testing.T, req *http.Request, tok string) <-chan sseEvent {
+	t.Helper()
+	ctx := req.Context()
+	req.Header.Set("Authorization", "Bearer "+tok)
+	req.Header.Set("Accept", "text/event-stream")
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
@@ -54,8 +63,9 @@ func openStream(ctx context.Context, t *testing.T, base, tok, caseID, lastID str
 			case strings.HasPrefix(line, "event: "):
 				e.typ = strings.TrimPrefix(line, "event: ")
 			case strings.HasPrefix(line, "data: "):
-				_ = json.Unmarshal([]byte(strings.TrimPrefix(line, "data: ")), &e.view)
-			case line == "" && e.id != "":
+				e.data = strings.TrimPrefix(line, "data: ")
+				_ = json.Unmarshal([]byte(e.data), &e.view)
+			case line == "" && e.typ != "":
 				select {
 				case out <- e:
 				case <-ctx.Done():
@@ -228,4 +238,54 @@ func TestTurnEvents(t *testing.T) {
 	if err := json.Unmarshal(turn[len(turn)-1].Body, &done); err != nil || done.Reply != answer.Body["reply"] || len(done.ToolsUsed) != 1 {
 		t.Errorf("turn.completed = %s\nwant the answer %s", turn[len(turn)-1].Body, answer.Raw)
 	}
+}
+
+// TestStreamedTurn sends a message asking for Server-Sent Events: the response streams
+// the turn's events as they are written, in order, and ends with turn.completed, whose
+// number is the logged event's and whose data is the answer the request gives without
+// streaming (phase and status included). A message the case refuses answers as a
+// problem, not as a stream.
+func TestStreamedTurn(t *testing.T) {
+	tok := s.Token(t, "stella")
+	id := s.CreateCase(t, tok, "My landlord keeps my deposit")
+	openedEvents(t, tok, id)
+	req, _ := http.NewRequestWithContext(t.Context(), "POST", s.APIURL+"/v1/cases/"+id+"/messages",
+		strings.NewReader(`{"message":"show me the case details"}`))
+	req.Header.Set("Content-Type", "application/json")
+	var got []sseEvent
+	for e := range readStream(t, req, tok) {
+		got = append(got, e)
+	}
+	var types []string
+	for _, e := range got {
+		types = append(types, e.typ)
+	}
+	want := "turn.started model.step tool.started tool.finished model.step citations turn.completed"
+	if strings.Join(types, " ") != want {
+		t.Fatalf("streamed events: %s\nwant            %s", strings.Join(types, " "), want)
+	}
+	last := got[len(got)-1]
+	var streamed schemas.TurnResult
+	if err := json.Unmarshal([]byte(last.data), &streamed); err != nil {
+		t.Fatal(err)
+	}
+	logged := eventsAfter(t, tok, id, 0)
+	if l := logged[len(logged)-1]; l.Type != schemas.EventTurnCompleted || fmt.Sprint(l.Seq) != last.id {
+		t.Errorf("the stream's last event is number %s, the log's turn.completed %d", last.id, l.Seq)
+	}
+	plain := s.Send(t, tok, id, "show me the case details")
+	var answer schemas.TurnResult
+	if err := json.Unmarshal(plain.Raw, &answer); err != nil {
+		t.Fatal(err)
+	}
+	if streamed.Reply == "" || streamed.Reply != answer.Reply || streamed.Phase != answer.Phase || streamed.Status != answer.Status ||
+		len(streamed.ToolsUsed) != len(answer.ToolsUsed) || streamed.TurnID != schemas.TurnWorkflowID(id, 1) {
+		t.Errorf("streamed answer %s\nnon-streamed  %s", last.data, plain.Raw)
+	}
+
+	if r := s.Call(t, "POST", "/v1/cases/"+id+"/close", tok, nil); r.Status != http.StatusOK {
+		t.Fatalf("close: %d %s", r.Status, r.Raw)
+	}
+	refused := s.Call(t, "POST", "/v1/cases/"+id+"/messages", tok, map[string]any{"message": "hello?"}, "Accept", "text/event-stream")
+	stack.WantProblem(t, refused, http.StatusConflict, "case-closed")
 }

@@ -160,6 +160,11 @@ func (s *Store) lastSeq(ctx context.Context, caseID string) (int64, error) {
 	return last, nil
 }
 
+// LastEventSeq is the number of the case's last stored event, 0 for none.
+func (s *Store) LastEventSeq(ctx context.Context, caseID string) (int64, error) {
+	return s.lastSeq(ctx, caseID)
+}
+
 // ListEvents returns the case's events numbered above after, in order, at most limit
 // (1000 when limit <= 0), reading one number after the other up to the first missing.
 func (s *Store) ListEvents(ctx context.Context, caseID string, after int64, limit int) ([]store.Event, error) {

@@ -65,6 +65,12 @@ func testAppendEventsNumbers(t *testing.T, s store.Store) {
 	if none := listEvents(t, s, newID("case"), 0, 10); len(none) != 0 {
 		t.Errorf("ListEvents of a case without events = %+v", none)
 	}
+	if last, err := s.LastEventSeq(t.Context(), caseID); err != nil || last != 5 {
+		t.Errorf("LastEventSeq = %d, %v; want 5", last, err)
+	}
+	if last, err := s.LastEventSeq(t.Context(), newID("case")); err != nil || last != 0 {
+		t.Errorf("LastEventSeq of a case without events = %d, %v; want 0", last, err)
+	}
 }
 
 func testAppendEventsIdempotent(t *testing.T, s store.Store) {
