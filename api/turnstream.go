@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -29,9 +30,12 @@ type outcome struct {
 // that carries the update's ID on, the turn's own and the case's, as GET
 // /v1/cases/{id}/events writes them. It ends with the turn's answer, the same JSON the
 // request answers without streaming, as a turn.completed (or turn.cancelled) event
-// numbered like the logged one, or, when the turn failed, a turn.failed event whose
-// data is the problem. A validator's refusal (a closed case, say) answers as a problem
-// before any streaming. A client that goes away stops watching; the turn goes on.
+// numbered like the logged one, or, when the turn failed or the case refused the
+// message once its turn came (it ran out of budget meanwhile, say), a turn.failed event
+// whose data is the problem. A refusal the case can tell at once (a closed case)
+// answers as a problem before any streaming. A stream that ends first (the client
+// leaves, the server shuts down, an hour passes) ends without the answer, which GET
+// /v1/cases/{id}/events and the transcript still hold; the turn goes on either way.
 func (h *Handlers) streamTurn(c echo.Context, caseID string, after int64, requestID string, handle client.WorkflowUpdateHandle) error {
 	ctx := c.Request().Context()
 	if err := refused(handle); err != nil {
@@ -52,7 +56,7 @@ func (h *Handlers) streamTurn(c echo.Context, caseID string, after int64, reques
 	for {
 		events, err := f.read()
 		if err != nil {
-			return nil
+			return f.finish(0, "", &outcome{err: fmt.Errorf("%w: read the event log: %w", errUnavailable, err)})
 		}
 		for _, e := range events {
 			if turnID == "" {
@@ -63,7 +67,9 @@ func (h *Handlers) streamTurn(c echo.Context, caseID string, after int64, reques
 			}
 			if e.TurnID == turnID && (e.Type == schemas.EventTurnCompleted || e.Type == schemas.EventTurnCancelled) {
 				if result == nil {
-					result = awaitOutcome(done)
+					if result = f.awaitOutcome(done, e); result == nil {
+						return nil
+					}
 				}
 				return f.finish(e.Seq, e.Type, result)
 			}
@@ -91,8 +97,9 @@ func (h *Handlers) streamTurn(c echo.Context, caseID string, after int64, reques
 	}
 }
 
-// refused returns the update's error if the validator refused it: the handle then
-// holds its outcome already, and a cancelled context reads it without waiting.
+// refused returns the update's error if the case refused it at once (its validator,
+// or a handler that failed before the update was accepted): the handle then holds its
+// outcome already, and a cancelled context reads it without waiting.
 func refused(handle client.WorkflowUpdateHandle) error {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -117,13 +124,33 @@ func startedBy(e store.Event, requestID string) string {
 	return e.TurnID
 }
 
-// awaitOutcome waits, at most answerWait, for the update's result.
-func awaitOutcome(done <-chan outcome) *outcome {
-	select {
-	case o := <-done:
-		return &o
-	case <-time.After(answerWait):
-		return &outcome{err: errors.New("the turn ended, but its answer did not come")}
+// awaitOutcome waits for the update's result once the turn's last event is logged:
+// the Case answers after moving on (its status, a pause), moments later. Past
+// answerWait it gives the logged turn's result, without the case's phase and status;
+// nil when the stream must end first.
+func (f *follower) awaitOutcome(done <-chan outcome, logged store.Event) *outcome {
+	timeout := time.NewTimer(answerWait)
+	defer timeout.Stop()
+	for {
+		select {
+		case o := <-done:
+			return &o
+		case <-timeout.C:
+			var res schemas.TurnResult
+			if err := json.Unmarshal(logged.Body, &res); err != nil {
+				return &outcome{err: fmt.Errorf("read the logged answer: %w", err)}
+			}
+			return &outcome{res: res}
+		case <-f.c.Request().Context().Done():
+			return nil
+		case <-f.h.streams.done():
+			return nil
+		case <-f.idle.C:
+			if _, err := fmt.Fprint(f.c.Response(), ": keep-alive\n\n"); err != nil {
+				return nil
+			}
+			f.c.Response().Flush()
+		}
 	}
 }
 

@@ -38,9 +38,11 @@ type Budget struct {
 
 // Budgets keeps what model calls cost and the budgets admins set.
 type Budgets interface {
-	// RecordTokens stores u unless a use with its ID exists.
+	// RecordTokens stores u unless a use with its ID exists, and counts it for its case
+	// and its tenant; recording a use again finishes counting it, and never counts it
+	// twice when the first attempt ended.
 	RecordTokens(ctx context.Context, u TokenUse) error
-	// TokensUsed sums the uses of a case and of its tenant on a day.
+	// TokensUsed is what a case and its tenant used on a day.
 	TokensUsed(ctx context.Context, tenant, caseID, day string) (TokensUsed, error)
 	// GetBudget returns a tenant's budget, or ErrNotFound if none was set.
 	GetBudget(ctx context.Context, tenant string) (Budget, error)

@@ -21,6 +21,8 @@ type tokenUseDoc struct {
 	Day    string    `bson:"day"`
 	Tokens int64     `bson:"tokens"`
 	At     time.Time `bson:"at"`
+	// Pending are the counters the use is still to be added to.
+	Pending []string `bson:"pending,omitempty"`
 }
 
 // budgetDoc is a tenant's budget as stored, under the tenant's key.
@@ -33,21 +35,27 @@ type budgetDoc struct {
 }
 
 // RecordTokens inserts u unless a use with its ID exists, and adds its tokens to the
-// day's counters of its case and its tenant, which TokensUsed reads by _id (FerretDB
-// narrows no other query). A process that stops between the insert and the counters
-// leaves that one call uncounted.
+// day's counters of its tenant and of its case, which TokensUsed reads by _id (FerretDB
+// narrows no other query). The use lists the counters still to add it to, and drops
+// each once added: recording it again finishes what an earlier attempt left, so a use
+// is counted at least once, and twice in a counter only when an attempt stopped
+// between adding to that counter and dropping it.
 func (s *Store) RecordTokens(ctx context.Context, u store.TokenUse) error {
-	d := tokenUseDoc{ID: u.ID, Tenant: u.Tenant, CaseID: u.CaseID, Day: u.Day, Tokens: u.Tokens, At: u.At.UTC()}
+	counters := []string{tokenCounter(u.Tenant, "", u.Day), tokenCounter(u.Tenant, u.CaseID, u.Day)}
+	d := tokenUseDoc{ID: u.ID, Tenant: u.Tenant, CaseID: u.CaseID, Day: u.Day, Tokens: u.Tokens, At: u.At.UTC(), Pending: counters}
 	_, err := s.tokenUse.InsertOne(ctx, d)
 	if mongo.IsDuplicateKeyError(err) {
-		return nil // counted when it was first recorded
+		err = s.tokenUse.FindOne(ctx, bson.M{"_id": u.ID}).Decode(&d)
 	}
 	if err != nil {
 		return fmt.Errorf("record token use: %w", err)
 	}
 	defer s.lock("tokens:" + u.Tenant)()
-	for _, key := range []string{tokenCounter(u.Tenant, "", u.Day), tokenCounter(u.Tenant, u.CaseID, u.Day)} {
-		_, err := s.tokenUse.UpdateOne(ctx, bson.M{"_id": key}, bson.M{"$inc": bson.M{"tokens": u.Tokens}}, options.UpdateOne().SetUpsert(true))
+	for _, key := range d.Pending {
+		_, err := s.tokenUse.UpdateOne(ctx, bson.M{"_id": key}, bson.M{"$inc": bson.M{"tokens": d.Tokens}}, options.UpdateOne().SetUpsert(true))
+		if err == nil {
+			_, err = s.tokenUse.UpdateOne(ctx, bson.M{"_id": u.ID}, bson.M{"$pull": bson.M{"pending": key}})
+		}
 		if err != nil {
 			return fmt.Errorf("count token use: %w", err)
 		}
