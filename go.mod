@@ -12,6 +12,7 @@ require (
 	github.com/openai/openai-go/v3 v3.95.0
 	github.com/stretchr/testify v1.11.1
 	github.com/stripe/stripe-go/v82 v82.5.1
+	github.com/tmaxmax/go-sse v0.12.0
 	github.com/yuin/goldmark v1.8.7
 	go.mongodb.org/mongo-driver/v2 v2.9.3
 	go.temporal.io/api v1.64.1

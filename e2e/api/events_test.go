@@ -6,9 +6,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
+
+	sse "github.com/tmaxmax/go-sse"
 
 	"github.com/lexflow/lexflow/api"
 	"github.com/lexflow/lexflow/e2e/stack"
@@ -288,4 +292,71 @@ func TestStreamedTurn(t *testing.T) {
 	}
 	refused := s.Call(t, "POST", "/v1/cases/"+id+"/messages", tok, map[string]any{"message": "hello?"}, "Accept", "text/event-stream")
 	stack.WantProblem(t, refused, http.StatusConflict, "case-closed")
+}
+
+// TestSSEClientLibraryReconnects reads a case's event stream with a real SSE client
+// library (github.com/tmaxmax/go-sse), not this project's parser. The API process
+// behind its URL shuts down mid-stream and another takes its place: the library
+// reconnects by itself with Last-Event-ID, and gets every event once, in order.
+func TestSSEClientLibraryReconnects(t *testing.T) {
+	tok := s.Token(t, "lib")
+	id := s.CreateCase(t, tok, "A case read by a library")
+	opened := openedEvents(t, tok, id)
+	base := opened[len(opened)-1].Seq
+	hub := eventhub.New()
+	first, second := s.Handlers(stack.TaskQueue), s.Handlers(stack.TaskQueue)
+	first.Hub = hub
+	var serving atomic.Pointer[http.Handler]
+	firstServer := http.Handler(api.New(first))
+	serving.Store(&firstServer)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { (*serving.Load()).ServeHTTP(w, r) }))
+	defer srv.Close()
+
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, "GET", srv.URL+"/v1/cases/"+id+"/events", nil)
+	req.Header.Set("Authorization", "Bearer "+tok)
+	req.Header.Set("Accept", "text/event-stream")
+	req.Header.Set("Last-Event-ID", fmt.Sprint(base))
+	client := &sse.Client{Backoff: sse.Backoff{InitialInterval: 50 * time.Millisecond, Multiplier: 1, Jitter: -1, MaxRetries: 20}}
+	conn := client.NewConnection(req)
+	got := make(chan sse.Event, 16)
+	conn.SubscribeToAll(func(e sse.Event) { got <- e })
+	go func() { _ = conn.Connect() }()
+	receive := func(n int64) {
+		t.Helper()
+		select {
+		case e := <-got:
+			var view api.EventView
+			if err := json.Unmarshal([]byte(e.Data), &view); err != nil || e.LastEventID != fmt.Sprint(base+n) || view.Seq != base+n ||
+				string(view.Body) != fmt.Sprintf(`{"n":%d}`, n) {
+				t.Fatalf("event %+v, want number %d", e, base+n)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("no event %d within 10 s", base+n)
+		}
+	}
+	write := func(events store.Events, n int64) {
+		t.Helper()
+		if _, err := events.AppendEvents(t.Context(), id, store.Event{ID: fmt.Sprintf("lib-%d", n), Type: "test.event",
+			At: time.Now(), Body: json.RawMessage(fmt.Sprintf(`{"n":%d}`, n))}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for n := int64(1); n <= 3; n++ {
+		write(eventhub.Notifying{Store: s.Store, Hub: hub}, n)
+		receive(n)
+	}
+	next := http.Handler(api.New(second))
+	serving.Store(&next)
+	first.EndStreams() // the first process shuts down; the library reconnects to the second
+	for n := int64(4); n <= 6; n++ {
+		write(s.Store, n)
+		receive(n)
+	}
+	select {
+	case e := <-got:
+		t.Errorf("an event more: %+v", e)
+	default:
+	}
 }
