@@ -29,13 +29,23 @@ type Server struct {
 	srv     *http.Server
 }
 
+// Options shape how the offline model answers.
+type Options struct {
+	// ChunkDelay is the pause between the chunks of a streamed answer (stream: true),
+	// so that clients and benchmarks see a stream as a real endpoint sends one.
+	ChunkDelay time.Duration
+}
+
 // Start serves the offline model on addr ("127.0.0.1:0" for any free port).
-func Start(addr string) (*Server, error) {
+func Start(addr string) (*Server, error) { return StartWith(addr, Options{}) }
+
+// StartWith serves the offline model on addr, answering as o says.
+func StartWith(addr string, o Options) (*Server, error) {
 	l, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, fmt.Errorf("offline model: %w", err)
 	}
-	srv := &http.Server{Handler: Handler(), ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{Handler: HandlerWith(o), ReadHeaderTimeout: 10 * time.Second}
 	go func() { _ = srv.Serve(l) }()
 	return &Server{BaseURL: "http://" + l.Addr().String() + "/v1", srv: srv}, nil
 }
@@ -44,9 +54,13 @@ func Start(addr string) (*Server, error) {
 func (s *Server) Stop(ctx context.Context) error { return s.srv.Shutdown(ctx) }
 
 // Handler serves POST /v1/chat/completions and GET /v1/models.
-func Handler() http.Handler {
+func Handler() http.Handler { return HandlerWith(Options{}) }
+
+// HandlerWith serves POST /v1/chat/completions, streamed when the request asks, and
+// GET /v1/models, answering as o says.
+func HandlerWith(o Options) http.Handler {
 	mux := http.NewServeMux()
-	mux.HandleFunc("POST /v1/chat/completions", handleCompletion)
+	mux.HandleFunc("POST /v1/chat/completions", o.handleCompletion)
 	mux.HandleFunc("GET /v1/models", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]any{"object": "list", "data": []any{
 			map[string]any{"id": ModelName, "object": "model", "owned_by": "lexflow"},
@@ -58,8 +72,12 @@ func Handler() http.Handler {
 // Wire types: the parts of the chat-completions protocol the offline model reads and writes.
 type (
 	request struct {
-		Model    string    `json:"model"`
-		Messages []message `json:"messages"`
+		Model         string    `json:"model"`
+		Messages      []message `json:"messages"`
+		Stream        bool      `json:"stream"`
+		StreamOptions struct {
+			IncludeUsage bool `json:"include_usage"`
+		} `json:"stream_options"`
 		Tools    []struct {
 			Type     string `json:"type"`
 			Function struct {
@@ -100,7 +118,7 @@ func (m message) text() string {
 	return b.String()
 }
 
-func handleCompletion(w http.ResponseWriter, r *http.Request) {
+func (o Options) handleCompletion(w http.ResponseWriter, r *http.Request) {
 	var req request
 	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
 		writeError(w, http.StatusBadRequest, "invalid_request_error", "could not parse JSON body: "+err.Error())
@@ -130,13 +148,19 @@ func handleCompletion(w http.ResponseWriter, r *http.Request) {
 	for _, m := range req.Messages {
 		prompt += len(strings.Fields(m.text()))
 	}
+	id := "chatcmpl-" + digest(reply.content, len(req.Messages))
+	usage := map[string]int{"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion}
+	if req.Stream {
+		o.stream(w, r, streamed{id: id, model: model, reply: reply, finish: finish, usage: usage, withUsage: req.StreamOptions.IncludeUsage})
+		return
+	}
 	writeJSON(w, http.StatusOK, map[string]any{
-		"id":      "chatcmpl-" + digest(reply.content, len(req.Messages)),
+		"id":      id,
 		"object":  "chat.completion",
 		"created": 0,
 		"model":   model,
 		"choices": []any{map[string]any{"index": 0, "message": msg, "finish_reason": finish}},
-		"usage":   map[string]int{"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion},
+		"usage":   usage,
 	})
 }
 
