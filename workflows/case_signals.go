@@ -25,35 +25,50 @@ func newCaseSignals(ctx workflow.Context) caseSignals {
 	}
 }
 
+// signal is one of the Case's signal channels and how a value taken from it becomes a
+// queued event: take receives one by receive (Receive, or ReceiveAsync, which may find
+// none) and wraps it.
+type signal struct {
+	ch   workflow.ReceiveChannel
+	take func(receive func(valuePtr any) bool) (schemas.CaseEvent, bool)
+}
+
+// takeAs is a signal's take for values of type T.
+func takeAs[T any](wrap func(*T) schemas.CaseEvent) func(func(any) bool) (schemas.CaseEvent, bool) {
+	return func(receive func(any) bool) (schemas.CaseEvent, bool) {
+		v := new(T)
+		if !receive(v) {
+			return schemas.CaseEvent{}, false
+		}
+		return wrap(v), true
+	}
+}
+
+// all are the signals, in the order they are listened to and drained.
+func (s caseSignals) all() []signal {
+	return []signal{
+		{s.payments, takeAs(func(p *schemas.PaymentConfirmed) schemas.CaseEvent { return schemas.CaseEvent{Payment: p} })},
+		{s.resumes, takeAs(func(r *schemas.Resume) schemas.CaseEvent { return schemas.CaseEvent{Resume: r} })},
+		{s.closes, takeAs(func(c *schemas.CloseCase) schemas.CaseEvent { return schemas.CaseEvent{Close: c} })},
+		{s.budgets, takeAs(func(b *schemas.BudgetRaised) schemas.CaseEvent { return schemas.CaseEvent{Budget: b} })},
+	}
+}
+
 // listen queues the signals for the main loop from a goroutine of its own: how cases
 // started before changeSignalsInMainLoop receive them. A signal that goroutine had
 // taken but not yet queued when the case continued as new was lost.
 func (w *caseWorkflow) listen(ctx workflow.Context) {
 	w.listening = true
 	workflow.Go(ctx, func(ctx workflow.Context) {
-		s := workflow.NewSelector(ctx)
-		s.AddReceive(w.signals.payments, func(c workflow.ReceiveChannel, _ bool) {
-			var p schemas.PaymentConfirmed
-			c.Receive(ctx, &p)
-			w.events = append(w.events, schemas.CaseEvent{Payment: &p})
-		})
-		s.AddReceive(w.signals.resumes, func(c workflow.ReceiveChannel, _ bool) {
-			var r schemas.Resume
-			c.Receive(ctx, &r)
-			w.events = append(w.events, schemas.CaseEvent{Resume: &r})
-		})
-		s.AddReceive(w.signals.closes, func(c workflow.ReceiveChannel, _ bool) {
-			var cl schemas.CloseCase
-			c.Receive(ctx, &cl)
-			w.events = append(w.events, schemas.CaseEvent{Close: &cl})
-		})
-		s.AddReceive(w.signals.budgets, func(c workflow.ReceiveChannel, _ bool) {
-			var b schemas.BudgetRaised
-			c.Receive(ctx, &b)
-			w.events = append(w.events, schemas.CaseEvent{Budget: &b})
-		})
+		sel := workflow.NewSelector(ctx)
+		for _, sig := range w.signals.all() {
+			sel.AddReceive(sig.ch, func(c workflow.ReceiveChannel, _ bool) {
+				e, _ := sig.take(func(v any) bool { c.Receive(ctx, v); return true })
+				w.events = append(w.events, e)
+			})
+		}
 		for {
-			s.Select(ctx)
+			sel.Select(ctx)
 		}
 	})
 }
@@ -64,7 +79,10 @@ func (w *caseWorkflow) pending() bool {
 	if len(w.events) > 0 {
 		return true
 	}
-	return !w.listening && w.signals.payments.Len()+w.signals.resumes.Len()+w.signals.closes.Len()+w.signals.budgets.Len() > 0
+	if w.listening {
+		return false
+	}
+	return slices.ContainsFunc(w.signals.all(), func(sig signal) bool { return sig.ch.Len() > 0 })
 }
 
 // drain moves the signals in the channels to the queue, in the order of their time
@@ -77,37 +95,16 @@ func (w *caseWorkflow) drain() {
 		return
 	}
 	n := len(w.events)
-	defer func() {
-		slices.SortStableFunc(w.events[n:], func(a, b schemas.CaseEvent) int { return a.At().Compare(b.At()) })
-	}()
-	for {
-		var p schemas.PaymentConfirmed
-		if !w.signals.payments.ReceiveAsync(&p) {
-			break
+	for _, sig := range w.signals.all() {
+		for {
+			e, ok := sig.take(sig.ch.ReceiveAsync)
+			if !ok {
+				break
+			}
+			w.events = append(w.events, e)
 		}
-		w.events = append(w.events, schemas.CaseEvent{Payment: &p})
 	}
-	for {
-		var r schemas.Resume
-		if !w.signals.resumes.ReceiveAsync(&r) {
-			break
-		}
-		w.events = append(w.events, schemas.CaseEvent{Resume: &r})
-	}
-	for {
-		var cl schemas.CloseCase
-		if !w.signals.closes.ReceiveAsync(&cl) {
-			break
-		}
-		w.events = append(w.events, schemas.CaseEvent{Close: &cl})
-	}
-	for {
-		var b schemas.BudgetRaised
-		if !w.signals.budgets.ReceiveAsync(&b) {
-			break
-		}
-		w.events = append(w.events, schemas.CaseEvent{Budget: &b})
-	}
+	slices.SortStableFunc(w.events[n:], func(a, b schemas.CaseEvent) int { return a.At().Compare(b.At()) })
 }
 
 // handleEvents handles the queued signals in their order (see drain), then an unanswered
