@@ -1,6 +1,7 @@
 package api
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -147,7 +148,7 @@ func (h *Handlers) follow(c echo.Context, caseID string, after int64) *follower 
 	res.WriteHeader(http.StatusOK)
 	res.Flush()
 	return &follower{h: h, c: c, caseID: caseID, after: after, sub: h.Hub.Subscribe(caseID),
-		poll: time.NewTicker(cmpDuration(h.EventsPoll, DefaultEventsPoll)), idle: time.NewTicker(keepAlive), end: time.NewTimer(maxStream)}
+		poll: time.NewTicker(cmp.Or(h.EventsPoll, DefaultEventsPoll)), idle: time.NewTicker(keepAlive), end: time.NewTimer(maxStream)}
 }
 
 func (f *follower) close() {
@@ -237,12 +238,4 @@ func (g *streamGate) done() <-chan struct{} {
 func (h *Handlers) EndStreams() {
 	h.streams.done()
 	h.streams.end.Do(func() { close(h.streams.c) })
-}
-
-// cmpDuration is d when it is set, else def.
-func cmpDuration(d, def time.Duration) time.Duration {
-	if d > 0 {
-		return d
-	}
-	return def
 }
