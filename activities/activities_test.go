@@ -13,7 +13,11 @@ import (
 	"testing"
 	"time"
 
+	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/testsuite"
+	"go.temporal.io/sdk/workflow"
 
 	"github.com/lexflow/lexflow/config"
 	"github.com/lexflow/lexflow/corpus"
@@ -333,4 +337,21 @@ func TestGetPartyIDByName(t *testing.T) {
 	if got, _ := a.GetPartyIDByName(ctx, schemas.GetPartyIDByNameArgs{CaseID: "missing", MentionedName: "Ion"}); got.ErrorMessage != "Case ID not found" {
 		t.Errorf("a missing case: %+v", got)
 	}
+}
+
+// runAsActivity runs fn as the one activity of a workflow whose ID is workflowID (a
+// case's, whose activities are metered and publish events), retried up to three times
+// a millisecond apart, and returns the workflow's error.
+func runAsActivity(workflowID string, fn func(context.Context) error) error {
+	var s testsuite.WorkflowTestSuite
+	env := s.NewTestWorkflowEnvironment()
+	env.RegisterActivityWithOptions(fn, activity.RegisterOptions{Name: "Run"})
+	env.RegisterWorkflowWithOptions(func(ctx workflow.Context) error {
+		ctx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{StartToCloseTimeout: time.Minute,
+			RetryPolicy: &temporal.RetryPolicy{InitialInterval: time.Millisecond, MaximumAttempts: 3}})
+		return workflow.ExecuteActivity(ctx, "Run").Get(ctx, nil)
+	}, workflow.RegisterOptions{Name: "Caller"})
+	env.SetStartWorkflowOptions(client.StartWorkflowOptions{ID: workflowID})
+	env.ExecuteWorkflow("Caller")
+	return env.GetWorkflowError()
 }

@@ -8,11 +8,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	"go.temporal.io/sdk/activity"
-	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/temporal"
-	"go.temporal.io/sdk/testsuite"
-	"go.temporal.io/sdk/workflow"
 
 	"github.com/lexflow/lexflow/schemas"
 	"github.com/lexflow/lexflow/store"
@@ -34,20 +30,10 @@ func TestMeterChargesAndRefuses(t *testing.T) {
 	meter := &Meter{Cases: st, Budgets: st, Limits: schemas.TokenLimits{CaseTokensPerDay: 1 << 40, TokensPerDay: 1 << 40}, Now: func() time.Time { return now }}
 	msgs := []schemas.ChatMessage{{Role: schemas.MsgUser, Content: strings.Repeat("lease ", 100)}} // 600 bytes: 150 tokens
 	call := func(workflowID string) error {
-		var s testsuite.WorkflowTestSuite
-		env := s.NewTestWorkflowEnvironment()
-		env.RegisterActivityWithOptions(func(ctx context.Context) error {
+		return runAsActivity(workflowID, func(ctx context.Context) error {
 			_, err := meter.Complete(ctx, model, msgs, nil)
 			return err
-		}, activity.RegisterOptions{Name: "Metered"})
-		env.RegisterWorkflowWithOptions(func(ctx workflow.Context) error {
-			ctx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{StartToCloseTimeout: time.Minute,
-				RetryPolicy: &temporal.RetryPolicy{MaximumAttempts: 3}})
-			return workflow.ExecuteActivity(ctx, "Metered").Get(ctx, nil)
-		}, workflow.RegisterOptions{Name: "Caller"})
-		env.SetStartWorkflowOptions(client.StartWorkflowOptions{ID: workflowID})
-		env.ExecuteWorkflow("Caller")
-		return env.GetWorkflowError()
+		})
 	}
 	if err := call(schemas.TurnWorkflowID(first, 1)); err != nil {
 		t.Fatalf("first call: %v", err)
