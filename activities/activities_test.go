@@ -63,14 +63,19 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// recordingModel is a loopback chat-completions endpoint that answers "ok" and keeps
-// the requests it got.
+// recordingModel is a loopback chat-completions endpoint that answers "ok", streamed
+// when asked, and keeps the requests it got.
 func recordingModel(t *testing.T) (*llm.Client, *[]map[string]any) {
 	var got []map[string]any
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var body map[string]any
 		_ = json.NewDecoder(r.Body).Decode(&body)
 		got = append(got, body)
+		if body["stream"] == true {
+			w.Header().Set("Content-Type", "text/event-stream")
+			fmt.Fprint(w, `data: {"id":"x","object":"chat.completion.chunk","created":0,"model":"m","choices":[{"index":0,"delta":{"role":"assistant","content":"ok"},"finish_reason":"stop"}]}`+"\n\ndata: [DONE]\n\n")
+			return
+		}
 		w.Header().Set("Content-Type", "application/json")
 		fmt.Fprint(w, `{"id":"x","object":"chat.completion","created":0,"model":"m","choices":[{"index":0,"message":{"role":"assistant","content":"ok"},"finish_reason":"stop"}]}`)
 	}))

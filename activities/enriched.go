@@ -86,7 +86,7 @@ func (a *Enriched) analyse(ctx context.Context, args schemas.LexSearchEnrichedAr
 		{Role: schemas.MsgSystem, Content: system},
 		{Role: schemas.MsgUser, Content: b.String()},
 	}
-	resp, err := a.Meter.Complete(ctx, a.Reasoner, msgs, nil)
+	resp, err := a.Meter.Complete(ctx, a.Reasoner, msgs, nil, nil)
 	if err != nil && llm.Retryable(err) && !isBudgetExhausted(err) {
 		return "", err
 	}

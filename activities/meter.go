@@ -34,22 +34,28 @@ type account struct {
 	caseID, tenant string
 }
 
-// Complete is client.Complete, metered: it refuses the call with a non-retryable
-// ErrBudgetExhausted (details schemas.BudgetExhausted) when the budget is used up,
-// and charges what the call used. A call that starts under budget finishes, so a
-// budget may be passed by its last call.
-func (m *Meter) Complete(ctx context.Context, client *llm.Client, msgs []schemas.ChatMessage, tools []llm.Tool) (schemas.ModelResponse, error) {
+// Complete is client.Complete, or client.Stream when text is not nil, metered: it
+// refuses the call with a non-retryable ErrBudgetExhausted (details
+// schemas.BudgetExhausted) when the budget is used up, and charges what the call used.
+// A call that starts under budget finishes, so a budget may be passed by its last call.
+func (m *Meter) Complete(ctx context.Context, client *llm.Client, msgs []schemas.ChatMessage, tools []llm.Tool, text func(string)) (schemas.ModelResponse, error) {
+	call := func() (schemas.ModelResponse, error) {
+		if text == nil {
+			return client.Complete(ctx, msgs, tools)
+		}
+		return client.Stream(ctx, msgs, tools, text)
+	}
 	acct, ok, err := m.account(ctx)
 	if err != nil || !ok {
 		if err != nil {
 			return schemas.ModelResponse{}, err
 		}
-		return client.Complete(ctx, msgs, tools)
+		return call()
 	}
 	if err := m.check(ctx, acct); err != nil {
 		return schemas.ModelResponse{}, err
 	}
-	resp, err := client.Complete(ctx, msgs, tools)
+	resp, err := call()
 	if err != nil {
 		return resp, err
 	}

@@ -31,7 +31,7 @@ func TestMeterChargesAndRefuses(t *testing.T) {
 	msgs := []schemas.ChatMessage{{Role: schemas.MsgUser, Content: strings.Repeat("lease ", 100)}} // 600 bytes: 150 tokens
 	call := func(workflowID string) error {
 		return runAsActivity(workflowID, func(ctx context.Context) error {
-			_, err := meter.Complete(ctx, model, msgs, nil)
+			_, err := meter.Complete(ctx, model, msgs, nil, nil)
 			return err
 		})
 	}

@@ -25,16 +25,18 @@ type Model struct {
 	Prompts     *SystemPrompts
 	// Meter charges every call to the case's model-token budgets.
 	Meter *Meter
-	// Events publishes model.retry and model.step.
+	// Events publishes model.retry, model.delta and model.step.
 	Events *Publisher
 }
 
 // CallModel asks a role for the next step of a turn. It prepends the system prompt (the
 // role's prompt file, the legal-tools warning, the user's memory and the relevant earlier
 // turns, as the request selects) and the case's latest earlier turns from the store, and
-// offers the named tools. A request the endpoint refuses is a non-retryable
-// ErrModelRejected, and so is ErrBudgetExhausted (see Meter); anything else is retried
-// by the activity's retry policy.
+// offers the named tools. The reply is streamed: its text is published as model.delta
+// events as it comes, and the activity heartbeats until the call ends, so a dead
+// worker's call is tried again after the heartbeat timeout. A request the endpoint
+// refuses is a non-retryable ErrModelRejected, and so is ErrBudgetExhausted (see
+// Meter); anything else is retried by the activity's retry policy.
 func (m *Model) CallModel(ctx context.Context, req schemas.ModelRequest) (schemas.ModelResponse, error) {
 	client, ok := m.Clients[req.Role.Endpoint()]
 	if !ok {
@@ -80,7 +82,11 @@ func (m *Model) CallModel(ctx context.Context, req schemas.ModelRequest) (schema
 	if err != nil {
 		return schemas.ModelResponse{}, temporal.NewNonRetryableApplicationError(err.Error(), schemas.ErrInvalidArgs, err)
 	}
-	resp, err := m.Meter.Complete(ctx, client, msgs, defs)
+	stopBeat := heartbeat(ctx)
+	text, endText := m.Events.deltas(ctx, req.Role, attempt)
+	resp, err := m.Meter.Complete(ctx, client, msgs, defs, text)
+	endText()
+	stopBeat()
 	if isBudgetExhausted(err) {
 		return schemas.ModelResponse{}, err
 	}
@@ -135,7 +141,7 @@ func (m *Model) ConsultReasoner(ctx context.Context, args schemas.ConsultReasone
 		{Role: schemas.MsgSystem, Content: system},
 		{Role: schemas.MsgUser, Content: args.ContextSummary + "\n\nQuestion: " + args.SpecificQuestion},
 	}
-	resp, err := m.Meter.Complete(ctx, client, msgs, nil)
+	resp, err := m.Meter.Complete(ctx, client, msgs, nil, nil)
 	if isBudgetExhausted(err) {
 		return schemas.ConsultReasonerResult{Status: schemas.ResultError, ErrorMessage: "The reasoner was not asked: " + err.Error()}, nil
 	}

@@ -56,6 +56,8 @@ type Config struct {
 	Assistant    Model
 	Reasoner     Model
 	ModelTimeout time.Duration
+	// OfflineChunkDelay is the offline model's pause between streamed chunks.
+	OfflineChunkDelay time.Duration
 
 	MaxSteps     int
 	PromptsDir   string
@@ -135,6 +137,7 @@ var Vars = []Var{
 	{"LEXFLOW_REASONER_MODEL", "", "reasoner model name; required with LEXFLOW_REASONER_BASE_URL"},
 	{"LEXFLOW_REASONER_API_KEY", "", "reasoner model's API key; read by the worker only"},
 	{"LEXFLOW_MODEL_TIMEOUT", "60s", "timeout of one model call"},
+	{"LEXFLOW_OFFLINE_CHUNK_DELAY", "20ms", "pause between the chunks of the offline model's streamed answers, so that a turn streams as it would with a real model; 0 sends them at once"},
 	{"LEXFLOW_MAX_STEPS", strconv.Itoa(schemas.DefaultMaxSteps), "model calls allowed in one chat turn"},
 	{"LEXFLOW_CORPUS_DB", "", "the legal corpus's SQLite file; empty means LEXFLOW_DATA_DIR/corpus.db (`lexflow corpus load` builds it, `lexflow dev` on first start)"},
 	{"LEXE_TOOLS_URL", "", "a LEXE-tools-compatible service (e.g. http://lexe-tools:8021) that answers normattiva_search, eurlex_search, infolex_search and kb_search; empty means the shipped corpus"},
@@ -221,6 +224,9 @@ func FromEnv() (Config, error) {
 	}
 	if c.ModelTimeout, err = time.ParseDuration(get("LEXFLOW_MODEL_TIMEOUT")); err != nil {
 		return c, fmt.Errorf("LEXFLOW_MODEL_TIMEOUT: %w", err)
+	}
+	if c.OfflineChunkDelay, err = time.ParseDuration(get("LEXFLOW_OFFLINE_CHUNK_DELAY")); err != nil || c.OfflineChunkDelay < 0 {
+		return c, fmt.Errorf("LEXFLOW_OFFLINE_CHUNK_DELAY: want 0 or a positive duration such as 20ms, got %q", get("LEXFLOW_OFFLINE_CHUNK_DELAY"))
 	}
 	if c.MaxSteps, err = strconv.Atoi(get("LEXFLOW_MAX_STEPS")); err != nil || c.MaxSteps < 1 {
 		return c, fmt.Errorf("LEXFLOW_MAX_STEPS: want a positive integer, got %q", get("LEXFLOW_MAX_STEPS"))

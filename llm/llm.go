@@ -52,11 +52,56 @@ func New(m config.Model, timeout time.Duration) *Client {
 // Complete sends the conversation and the tools on offer, and returns the model's reply:
 // tool calls, or a final answer, with the tokens the endpoint says it used.
 func (c *Client) Complete(ctx context.Context, msgs []schemas.ChatMessage, tools []Tool) (schemas.ModelResponse, error) {
+	params, err := c.params(msgs, tools)
+	if err != nil {
+		return schemas.ModelResponse{}, err
+	}
+	resp, err := c.api.Chat.Completions.New(ctx, params)
+	if err != nil {
+		return schemas.ModelResponse{}, classify(err)
+	}
+	return response(resp)
+}
+
+// Stream is Complete with the reply streamed (stream: true, with the usage asked for
+// at the end): text is called with each piece of the reply's content as it arrives,
+// and the assembled reply is returned once the stream ends. A stream that breaks off,
+// or ends before a finish reason, is a retryable error like a failed request: the
+// call is tried again whole.
+func (c *Client) Stream(ctx context.Context, msgs []schemas.ChatMessage, tools []Tool, text func(string)) (schemas.ModelResponse, error) {
+	params, err := c.params(msgs, tools)
+	if err != nil {
+		return schemas.ModelResponse{}, err
+	}
+	params.StreamOptions = openai.ChatCompletionStreamOptionsParam{IncludeUsage: openai.Bool(true)}
+	stream := c.api.Chat.Completions.NewStreaming(ctx, params)
+	defer stream.Close()
+	var acc openai.ChatCompletionAccumulator
+	for stream.Next() {
+		chunk := stream.Current()
+		if !acc.AddChunk(chunk) {
+			return schemas.ModelResponse{}, &APIError{StatusCode: http.StatusBadGateway, Message: "model stream sent a chunk out of order"}
+		}
+		if len(chunk.Choices) > 0 && chunk.Choices[0].Delta.Content != "" {
+			text(chunk.Choices[0].Delta.Content)
+		}
+	}
+	if err := stream.Err(); err != nil {
+		return schemas.ModelResponse{}, classify(err)
+	}
+	if len(acc.Choices) == 0 || acc.Choices[0].FinishReason == "" {
+		return schemas.ModelResponse{}, &APIError{StatusCode: http.StatusBadGateway, Message: "model stream ended before its reply did"}
+	}
+	return response(&acc.ChatCompletion)
+}
+
+// params is the request for msgs and tools.
+func (c *Client) params(msgs []schemas.ChatMessage, tools []Tool) (openai.ChatCompletionNewParams, error) {
 	params := openai.ChatCompletionNewParams{Model: shared.ChatModel(c.model)}
 	for _, m := range msgs {
 		p, err := toParam(m)
 		if err != nil {
-			return schemas.ModelResponse{}, err
+			return params, err
 		}
 		params.Messages = append(params.Messages, p)
 	}
@@ -67,10 +112,11 @@ func (c *Client) Complete(ctx context.Context, msgs []schemas.ChatMessage, tools
 			Parameters:  shared.FunctionParameters(t.Parameters),
 		}))
 	}
-	resp, err := c.api.Chat.Completions.New(ctx, params)
-	if err != nil {
-		return schemas.ModelResponse{}, classify(err)
-	}
+	return params, nil
+}
+
+// response is the reply of a completion: its first choice, the model and the usage.
+func response(resp *openai.ChatCompletion) (schemas.ModelResponse, error) {
 	if len(resp.Choices) == 0 {
 		return schemas.ModelResponse{}, &APIError{StatusCode: http.StatusBadGateway, Message: "model returned no choices"}
 	}

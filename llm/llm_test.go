@@ -65,8 +65,21 @@ func TestToolCallingRoundTrip(t *testing.T) {
 	}
 }
 
+// callers are the two ways to call a model: at once and streamed.
+func callers(c *llm.Client) map[string]func([]schemas.ChatMessage) (schemas.ModelResponse, error) {
+	return map[string]func([]schemas.ChatMessage) (schemas.ModelResponse, error){
+		"complete": func(m []schemas.ChatMessage) (schemas.ModelResponse, error) {
+			return c.Complete(context.Background(), m, nil)
+		},
+		"stream": func(m []schemas.ChatMessage) (schemas.ModelResponse, error) {
+			return c.Stream(context.Background(), m, nil, func(string) {})
+		},
+	}
+}
+
 // TestErrorsAndRetries checks that each request is sent once (the library's retries are
-// off) and that Retryable sorts the endpoint's answers as the retry policy needs.
+// off), streamed or not, and that Retryable sorts the endpoint's answers as the retry
+// policy needs.
 func TestErrorsAndRetries(t *testing.T) {
 	for _, tc := range []struct {
 		status    int
@@ -87,18 +100,21 @@ func TestErrorsAndRetries(t *testing.T) {
 			}))
 			defer srv.Close()
 			c := llm.New(config.Model{BaseURL: srv.URL + "/v1", Model: "m", APIKey: "sk-test"}, 5*time.Second)
-			_, err := c.Complete(context.Background(), []schemas.ChatMessage{{Role: schemas.MsgUser, Content: "hi"}}, nil)
-			if err == nil {
-				t.Fatal("no error")
-			}
-			if got := llm.Retryable(err); got != tc.retryable {
-				t.Errorf("Retryable(%v) = %v, want %v", err, got, tc.retryable)
-			}
-			if n := calls.Load(); n != 1 {
-				t.Errorf("endpoint called %d times, want 1", n)
-			}
-			if got := auth.Load(); got != "Bearer sk-test" {
-				t.Errorf("Authorization = %q", got)
+			for name, call := range callers(c) {
+				calls.Store(0)
+				_, err := call([]schemas.ChatMessage{{Role: schemas.MsgUser, Content: "hi"}})
+				if err == nil {
+					t.Fatalf("%s: no error", name)
+				}
+				if got := llm.Retryable(err); got != tc.retryable {
+					t.Errorf("%s: Retryable(%v) = %v, want %v", name, err, got, tc.retryable)
+				}
+				if n := calls.Load(); n != 1 {
+					t.Errorf("%s: endpoint called %d times, want 1", name, n)
+				}
+				if got := auth.Load(); got != "Bearer sk-test" {
+					t.Errorf("%s: Authorization = %q", name, got)
+				}
 			}
 		})
 	}
@@ -109,8 +125,67 @@ func TestUnreachableIsRetryable(t *testing.T) {
 	url := srv.URL
 	srv.Close()
 	c := llm.New(config.Model{BaseURL: url + "/v1", Model: "m"}, 2*time.Second)
-	_, err := c.Complete(context.Background(), []schemas.ChatMessage{{Role: schemas.MsgUser, Content: "hi"}}, nil)
-	if err == nil || !llm.Retryable(err) {
-		t.Fatalf("error = %v, retryable = %v; want a retryable error", err, llm.Retryable(err))
+	for name, call := range callers(c) {
+		_, err := call([]schemas.ChatMessage{{Role: schemas.MsgUser, Content: "hi"}})
+		if err == nil || !llm.Retryable(err) {
+			t.Fatalf("%s: error = %v, retryable = %v; want a retryable error", name, err, llm.Retryable(err))
+		}
+	}
+}
+
+// TestStreamAssemblesTheReply streams the offline model's answers, a tool call and a
+// text, through the client: the reply equals the unstreamed one, usage included, and
+// the text arrives in several pieces that join into it.
+func TestStreamAssemblesTheReply(t *testing.T) {
+	srv, err := offline.StartWith("127.0.0.1:0", offline.Options{ChunkDelay: time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Stop(context.Background()) })
+	c := llm.New(config.Model{BaseURL: srv.BaseURL, Model: offline.ModelName}, 10*time.Second)
+	for name, msgs := range map[string][]schemas.ChatMessage{
+		"tool call": {{Role: schemas.MsgSystem, Content: "Case ID: c-1\nLanguage: ro"}, {Role: schemas.MsgUser, Content: "Arată-mi detaliile cazului"}},
+		"text":      {{Role: schemas.MsgSystem, Content: "Case ID: c-1\nLanguage: en"}, {Role: schemas.MsgUser, Content: "Hello, who are you?"}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			want, err := c.Complete(t.Context(), msgs, []llm.Tool{caseTool})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var pieces []string
+			got, err := c.Stream(t.Context(), msgs, []llm.Tool{caseTool}, func(s string) { pieces = append(pieces, s) })
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Content != want.Content || got.FinishReason != want.FinishReason || got.Usage != want.Usage || fmt.Sprint(got.ToolCalls) != fmt.Sprint(want.ToolCalls) {
+				t.Errorf("streamed %+v, want %+v", got, want)
+			}
+			if strings.Join(pieces, "") != want.Content || (want.Content != "" && len(pieces) < 2) {
+				t.Errorf("pieces %q, want several joining into %q", pieces, want.Content)
+			}
+		})
+	}
+}
+
+// TestStreamEndingEarlyIsRetryable: a stream cut off before its finish reason, with or
+// without [DONE], is a retryable error, not a short reply.
+func TestStreamEndingEarlyIsRetryable(t *testing.T) {
+	for name, tail := range map[string]string{"cut": "", "done": "data: [DONE]\n\n"} {
+		t.Run(name, func(t *testing.T) {
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Type", "text/event-stream")
+				fmt.Fprint(w, `data: {"id":"x","object":"chat.completion.chunk","created":0,"model":"m","choices":[{"index":0,"delta":{"role":"assistant","content":"Half an"},"finish_reason":null}]}`+"\n\n"+tail)
+			}))
+			defer srv.Close()
+			c := llm.New(config.Model{BaseURL: srv.URL + "/v1", Model: "m"}, 5*time.Second)
+			var text string
+			_, err := c.Stream(t.Context(), []schemas.ChatMessage{{Role: schemas.MsgUser, Content: "hi"}}, nil, func(s string) { text += s })
+			if err == nil || !llm.Retryable(err) {
+				t.Fatalf("error = %v; want a retryable error", err)
+			}
+			if text != "Half an" {
+				t.Errorf("text = %q, want the piece that came", text)
+			}
+		})
 	}
 }

@@ -10,7 +10,8 @@ import (
 )
 
 // Roles returns a client for each model role. Roles without a configured endpoint talk
-// to the offline model, which Roles then serves on a loopback port until stop is called.
+// to the offline model, which Roles then serves on a loopback port, streaming with
+// cfg.OfflineChunkDelay between chunks, until stop is called.
 func Roles(cfg config.Config) (clients map[schemas.ModelRole]*Client, stop func(), err error) {
 	stop = func() {}
 	var srv *offline.Server
@@ -19,7 +20,7 @@ func Roles(cfg config.Config) (clients map[schemas.ModelRole]*Client, stop func(
 			return m, nil
 		}
 		if srv == nil {
-			if srv, err = offline.Start("127.0.0.1:0"); err != nil {
+			if srv, err = offline.StartWith("127.0.0.1:0", offline.Options{ChunkDelay: cfg.OfflineChunkDelay}); err != nil {
 				return m, err
 			}
 			stop = func() {

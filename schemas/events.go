@@ -4,13 +4,15 @@ import "strings"
 
 // Types of the events in a case's event log (store.Events). A turn's events, in the
 // order a turn writes them: turn.started; for each model call, model.retry when it is
-// tried again and model.step when it answered; tool.started and tool.finished around
+// tried again, model.delta with its text as it is generated, and model.step when it
+// answered; tool.started and tool.finished around
 // each tool call; citations; and turn.completed or turn.cancelled. The case's own:
 // status (its phase and status moved), notice (a line it wrote into the transcript,
 // such as tiering's answer) and draft.ready.
 const (
 	EventTurnStarted   = "turn.started"
 	EventModelRetry    = "model.retry"
+	EventModelDelta    = "model.delta"
 	EventModelStep     = "model.step"
 	EventToolStarted   = "tool.started"
 	EventToolFinished  = "tool.finished"
@@ -64,6 +66,14 @@ type ModelStepEvent struct {
 	Role         ModelRole `json:"role"`
 	ToolCalls    []string  `json:"tool_calls"`
 	FinishReason string    `json:"finish_reason"`
+}
+
+// ModelDeltaEvent is model.delta's body: a piece of the text the model role is
+// generating, in its attempt; the pieces of an attempt joined are its text.
+type ModelDeltaEvent struct {
+	Role    ModelRole `json:"role"`
+	Attempt int32     `json:"attempt"`
+	Text    string    `json:"text"`
 }
 
 // ModelRetryEvent is model.retry's body: the attempt that starts; a client drops the

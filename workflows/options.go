@@ -27,9 +27,14 @@ var (
 )
 
 // modelOptions govern one model call. The endpoint's refusals (400, 401, 403, ...) are
-// not retried; timeouts, rate limits and server errors are, with backoff, four times in all.
+// not retried; timeouts, rate limits and server errors are, with backoff, four times in
+// all. The call heartbeats while it streams (activities.heartbeatEvery), so a worker
+// that dies mid-call is noticed after HeartbeatTimeout and the call retried on another,
+// not after the StartToCloseTimeout. Timeouts are not part of what a replay compares,
+// so turns scheduled before the heartbeat timeout replay unchanged.
 var modelOptions = workflow.ActivityOptions{
 	StartToCloseTimeout: 2 * time.Minute,
+	HeartbeatTimeout:    10 * time.Second,
 	RetryPolicy: &temporal.RetryPolicy{
 		InitialInterval:        time.Second,
 		BackoffCoefficient:     2,

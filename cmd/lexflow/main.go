@@ -54,7 +54,7 @@ func main() {
 	case "token":
 		err = runToken(cfg, args, os.Stdout)
 	case "model":
-		err = runModel(ctx, args, log)
+		err = runModel(ctx, cfg, args, log)
 	case "corpus":
 		err = runCorpus(ctx, cfg, args, os.Stdout)
 	case "bench":

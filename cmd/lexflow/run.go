@@ -263,13 +263,14 @@ func runToken(cfg config.Config, args []string, out io.Writer) error {
 	return err
 }
 
-func runModel(ctx context.Context, args []string, log *slog.Logger) error {
+func runModel(ctx context.Context, cfg config.Config, args []string, log *slog.Logger) error {
 	fs := flag.NewFlagSet("model", flag.ContinueOnError)
 	addr := fs.String("addr", "127.0.0.1:8090", "listen address")
+	delay := fs.Duration("chunk-delay", cfg.OfflineChunkDelay, "pause between the chunks of a streamed answer")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	srv, err := offline.Start(*addr)
+	srv, err := offline.StartWith(*addr, offline.Options{ChunkDelay: *delay})
 	if err != nil {
 		return err
 	}

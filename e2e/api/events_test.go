@@ -206,10 +206,28 @@ func openedEvents(t *testing.T, tok, caseID string) []api.EventView {
 	}
 }
 
+// turnSequence is what a turn that calls a tool publishes, in order: the model's first
+// step chooses the tool (saying nothing, as the offline model does), the second answers
+// in text streamed as model.delta events. A "+" stands for one or more in a row.
+const turnSequence = "turn.started model.step tool.started tool.finished model.delta+ model.step citations turn.completed"
+
+// sequence joins event types, writing a run of model.delta events as "model.delta+".
+func sequence(types []string) string {
+	var out []string
+	for i, typ := range types {
+		switch {
+		case typ != schemas.EventModelDelta:
+			out = append(out, typ)
+		case i == 0 || types[i-1] != typ:
+			out = append(out, typ+"+")
+		}
+	}
+	return strings.Join(out, " ")
+}
+
 // TestTurnEvents: the activities of a case publish its events. Opening the case
-// publishes its status moves and tiering's notice; a turn that calls a tool publishes,
-// in order, turn.started, model.step, tool.started, tool.finished, model.step,
-// citations and turn.completed, whose body is the turn's answer.
+// publishes its status moves and tiering's notice; a turn that calls a tool publishes
+// turnSequence, and the deltas join into the answer that turn.completed carries.
 func TestTurnEvents(t *testing.T) {
 	tok := s.Token(t, "ted")
 	id := s.CreateCase(t, tok, "My landlord keeps my deposit")
@@ -230,9 +248,8 @@ func TestTurnEvents(t *testing.T) {
 			t.Errorf("%s of turn %q, want %v", e.Type, e.TurnID, answer.Body["turn_id"])
 		}
 	}
-	want := "turn.started model.step tool.started tool.finished model.step citations turn.completed"
-	if got := strings.Join(types, " "); got != want {
-		t.Fatalf("turn events: %s\nwant         %s", got, want)
+	if got := sequence(types); got != turnSequence {
+		t.Fatalf("turn events: %s\nwant         %s", got, turnSequence)
 	}
 	var finished schemas.ToolFinishedEvent
 	if err := json.Unmarshal(turn[3].Body, &finished); err != nil || finished.Tool != "get_case_details" || finished.Status != schemas.ToolOK || finished.Summary == "" {
@@ -241,6 +258,16 @@ func TestTurnEvents(t *testing.T) {
 	var done schemas.TurnResult
 	if err := json.Unmarshal(turn[len(turn)-1].Body, &done); err != nil || done.Reply != answer.Body["reply"] || len(done.ToolsUsed) != 1 {
 		t.Errorf("turn.completed = %s\nwant the answer %s", turn[len(turn)-1].Body, answer.Raw)
+	}
+	var text strings.Builder
+	for _, e := range turn {
+		var d schemas.ModelDeltaEvent
+		if e.Type == schemas.EventModelDelta && json.Unmarshal(e.Body, &d) == nil {
+			text.WriteString(d.Text)
+		}
+	}
+	if text.Len() == 0 || !strings.HasPrefix(done.Reply, text.String()) {
+		t.Errorf("the deltas say %q; the answer is %q", text.String(), done.Reply)
 	}
 }
 
@@ -264,9 +291,8 @@ func TestStreamedTurn(t *testing.T) {
 	for _, e := range got {
 		types = append(types, e.typ)
 	}
-	want := "turn.started model.step tool.started tool.finished model.step citations turn.completed"
-	if strings.Join(types, " ") != want {
-		t.Fatalf("streamed events: %s\nwant            %s", strings.Join(types, " "), want)
+	if got := sequence(types); got != turnSequence {
+		t.Fatalf("streamed events: %s\nwant            %s", got, turnSequence)
 	}
 	last := got[len(got)-1]
 	var streamed schemas.TurnResult
