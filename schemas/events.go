@@ -21,9 +21,9 @@ const (
 	EventTurnCancelled = "turn.cancelled"
 	// EventTurnFailed ends a streamed request whose turn failed; it is not in the log.
 	EventTurnFailed = "turn.failed"
-	EventStatus        = "status"
-	EventNotice        = "notice"
-	EventDraftReady    = "draft.ready"
+	EventStatus     = "status"
+	EventNotice     = "notice"
+	EventDraftReady = "draft.ready"
 )
 
 // TurnStartedEvent is turn.started's body: the client's message, and the request that

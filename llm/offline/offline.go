@@ -78,7 +78,7 @@ type (
 		StreamOptions struct {
 			IncludeUsage bool `json:"include_usage"`
 		} `json:"stream_options"`
-		Tools    []struct {
+		Tools []struct {
 			Type     string `json:"type"`
 			Function struct {
 				Name string `json:"name"`
