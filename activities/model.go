@@ -121,7 +121,8 @@ func toolDefinitions(names []string) ([]llm.Tool, error) {
 
 // ConsultReasoner is consult_reasoner (seed 003's consult_grok): the reasoner's answer to
 // a specific question about a case, given a concise context. With the escalation
-// purpose it answers from the escalation prompt, with its advice on a failed tool.
+// purpose it answers from the escalation prompt, with its advice on a failed tool, and
+// publishes the ladder's reasoner rung as an escalation event.
 // A model that refuses the request, or a budget used up, is an answer; anything else
 // is retried.
 func (m *Model) ConsultReasoner(ctx context.Context, args schemas.ConsultReasonerArgs) (schemas.ConsultReasonerResult, error) {
@@ -142,16 +143,23 @@ func (m *Model) ConsultReasoner(ctx context.Context, args schemas.ConsultReasone
 		{Role: schemas.MsgUser, Content: args.ContextSummary + "\n\nQuestion: " + args.SpecificQuestion},
 	}
 	resp, err := m.Meter.Complete(ctx, client, msgs, nil, nil)
-	if isBudgetExhausted(err) {
-		return schemas.ConsultReasonerResult{Status: schemas.ResultError, ErrorMessage: "The reasoner was not asked: " + err.Error()}, nil
-	}
-	if err != nil && !llm.Retryable(err) {
-		return schemas.ConsultReasonerResult{Status: schemas.ResultError, ErrorMessage: "Reasoner API error: " + err.Error()}, nil
-	}
-	if err != nil {
+	var res schemas.ConsultReasonerResult
+	switch {
+	case isBudgetExhausted(err):
+		res = schemas.ConsultReasonerResult{Status: schemas.ResultError, ErrorMessage: "The reasoner was not asked: " + err.Error()}
+	case err != nil && !llm.Retryable(err):
+		res = schemas.ConsultReasonerResult{Status: schemas.ResultError, ErrorMessage: "Reasoner API error: " + err.Error()}
+	case err != nil:
 		return schemas.ConsultReasonerResult{}, err
+	default:
+		res = schemas.ConsultReasonerResult{Status: schemas.ResultSuccess, Response: resp.Content}
 	}
-	return schemas.ConsultReasonerResult{Status: schemas.ResultSuccess, Response: resp.Content}, nil
+	if e := args.Escalation; e != nil && args.Purpose == schemas.ConsultPurposeEscalation {
+		ev := schemas.EscalationEventOf(*e)
+		ev.Advice = tools.Clip(res.Response, tools.SummaryChars)
+		m.Events.Tell(ctx, schemas.EventEscalation, schemas.EventEscalation, ev)
+	}
+	return res, nil
 }
 
 // isBudgetExhausted reports whether err is the Meter's refusal.

@@ -14,10 +14,14 @@ import (
 type Tickets struct {
 	Cases   store.Cases
 	Tickets store.Tickets
+	// Events publishes the escalation event of a ticket the ladder opened.
+	Events *Publisher
 }
 
 // CreateSupportTicket is create_support_ticket, run by the SupportTicket workflow: it
-// stores the ticket under its ID, once, and pauses the case for support.
+// stores the ticket under its ID, once, and pauses the case for support. A ticket
+// the escalation ladder opened publishes the ladder's ticket rung as an escalation
+// event.
 func (a *Tickets) CreateSupportTicket(ctx context.Context, in schemas.SupportTicketInput) (schemas.TicketResult, error) {
 	c, err := a.Cases.GetCase(ctx, in.Args.CaseID)
 	if errors.Is(err, store.ErrNotFound) {
@@ -33,6 +37,13 @@ func (a *Tickets) CreateSupportTicket(ctx context.Context, in schemas.SupportTic
 	}
 	if err := a.Cases.SetPhase(ctx, c.ID, c.Phase, schemas.StatusPausedSupport); err != nil {
 		return schemas.TicketResult{}, err
+	}
+	if e := in.Escalation; e != nil {
+		ev := schemas.EscalationEventOf(*e)
+		ev.TicketID = t.ID
+		if err := a.Events.Publish(ctx, schemas.EventEscalation, schemas.EventEscalation, "", ev); err != nil {
+			return schemas.TicketResult{}, err
+		}
 	}
 	return schemas.TicketResult{Status: schemas.ResultSuccess, TicketID: t.ID}, nil
 }

@@ -11,7 +11,8 @@ import (
 // activity, or a turn replayed on another worker, stores each record once.
 type Transcript struct {
 	Store store.Transcripts
-	// Events publishes turn.started, turn.completed (or turn.cancelled) and notice.
+	// Events publishes turn.started, turn.completed (or turn.cancelled, or
+	// turn.failed), the ask_user rung's escalation and notice.
 	Events *Publisher
 }
 
@@ -30,7 +31,8 @@ func (a *Transcript) RecordUserMessage(ctx context.Context, in schemas.RecordUse
 }
 
 // RecordTurn stores a turn's tool records and the assistant's answer, and publishes
-// turn.completed (turn.cancelled for a cancelled turn) with the turn's result.
+// the ladder's escalation event when the turn ends with a question for the client,
+// and turn.completed (turn.cancelled for a cancelled turn) with the turn's result.
 func (a *Transcript) RecordTurn(ctx context.Context, in schemas.RecordTurn) error {
 	res := in.Result
 	recs := make([]store.Record, 0, len(res.ToolsUsed)+1)
@@ -49,9 +51,19 @@ func (a *Transcript) RecordTurn(ctx context.Context, in schemas.RecordTurn) erro
 	if err := a.Store.AppendRecords(ctx, recs...); err != nil {
 		return err
 	}
+	if e := res.Escalation; e != nil && e.Rung == schemas.RungAskUser {
+		if err := a.Events.Publish(ctx, schemas.EventEscalation, schemas.EventEscalation, res.TurnID, schemas.EscalationEventOf(*e)); err != nil {
+			return err
+		}
+	}
 	typ := schemas.EventTurnCompleted
 	if res.Cancelled {
 		typ = schemas.EventTurnCancelled
 	}
 	return a.Events.Publish(ctx, typ, typ, res.TurnID, res)
+}
+
+// RecordTurnFailed publishes turn.failed for a turn that failed.
+func (a *Transcript) RecordTurnFailed(ctx context.Context, in schemas.RecordTurnFailed) error {
+	return a.Events.Publish(ctx, schemas.EventTurnFailed, schemas.EventTurnFailed, in.TurnID, schemas.TurnFailedEvent{Reason: in.Reason})
 }

@@ -30,9 +30,9 @@ type outcome struct {
 // that carries the update's ID on, the turn's own and the case's, as GET
 // /v1/cases/{id}/events writes them. It ends with the turn's answer, the same JSON the
 // request answers without streaming, as a turn.completed (or turn.cancelled) event
-// numbered like the logged one, or, when the turn failed or the case refused the
-// message once its turn came (it ran out of budget meanwhile, say), a turn.failed event
-// whose data is the problem. A refusal the case can tell at once (a closed case)
+// numbered like the logged one, or, when the turn failed (numbered like the logged
+// turn.failed) or the case refused the message once its turn came (it ran out of
+// budget meanwhile, say; not numbered), a turn.failed event whose data is the problem. A refusal the case can tell at once (a closed case)
 // answers as a problem before any streaming. A stream that ends first (the client
 // leaves, the server shuts down, an hour passes) ends without the answer, which GET
 // /v1/cases/{id}/events and the transcript still hold; the turn goes on either way.
@@ -65,7 +65,7 @@ func (h *Handlers) streamTurn(c echo.Context, caseID string, after int64, reques
 			if turnID == "" || (e.TurnID != turnID && e.TurnID != "") {
 				continue // before this request's turn, or another turn's
 			}
-			if e.TurnID == turnID && (e.Type == schemas.EventTurnCompleted || e.Type == schemas.EventTurnCancelled) {
+			if e.TurnID == turnID && (e.Type == schemas.EventTurnCompleted || e.Type == schemas.EventTurnCancelled || e.Type == schemas.EventTurnFailed) {
 				if result == nil {
 					if result = f.awaitOutcome(done, e); result == nil {
 						return nil
@@ -136,6 +136,11 @@ func (f *follower) awaitOutcome(done <-chan outcome, logged store.Event) *outcom
 		case o := <-done:
 			return &o
 		case <-timeout.C:
+			if logged.Type == schemas.EventTurnFailed {
+				var failed schemas.TurnFailedEvent
+				_ = json.Unmarshal(logged.Body, &failed)
+				return &outcome{err: fmt.Errorf("%w: %s", errTurnFailed, failed.Reason)}
+			}
 			var res schemas.TurnResult
 			if err := json.Unmarshal(logged.Body, &res); err != nil {
 				return &outcome{err: fmt.Errorf("read the logged answer: %w", err)}
@@ -154,12 +159,13 @@ func (f *follower) awaitOutcome(done <-chan outcome, logged store.Event) *outcom
 	}
 }
 
-// finish writes the stream's last event: the answer, or the problem of a failed turn.
+// finish writes the stream's last event, numbered id when the log holds it (0 when
+// not): the answer, or the problem of a failed turn.
 func (f *follower) finish(id int64, typ string, o *outcome) error {
 	if o.err != nil {
 		p := toProblem(o.err)
 		p.Instance = f.c.Request().URL.Path
-		return f.write(0, schemas.EventTurnFailed, p)
+		return f.write(id, schemas.EventTurnFailed, p)
 	}
 	if o.res.Cancelled {
 		typ = schemas.EventTurnCancelled

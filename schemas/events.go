@@ -5,10 +5,11 @@ import "strings"
 // Types of the events in a case's event log (store.Events). A turn's events, in the
 // order a turn writes them: turn.started; for each model call, model.retry when it is
 // tried again, model.delta with its text as it is generated, and model.step when it
-// answered; tool.started and tool.finished around
-// each tool call; citations; and turn.completed or turn.cancelled. The case's own:
-// status (its phase and status moved), notice (a line it wrote into the transcript,
-// such as tiering's answer) and draft.ready.
+// answered; tool.started and tool.finished around each tool call; escalation for each
+// rung a failed tool climbs; citations; and turn.completed, turn.cancelled or
+// turn.failed. The case's own: status (its phase and status moved), notice (a line it
+// wrote into the transcript, such as tiering's answer), draft.ready, and escalation
+// for a ticket opened when the client did not answer the ladder's question.
 const (
 	EventTurnStarted   = "turn.started"
 	EventModelRetry    = "model.retry"
@@ -19,11 +20,11 @@ const (
 	EventCitations     = "citations"
 	EventTurnCompleted = "turn.completed"
 	EventTurnCancelled = "turn.cancelled"
-	// EventTurnFailed ends a streamed request whose turn failed; it is not in the log.
-	EventTurnFailed = "turn.failed"
-	EventStatus     = "status"
-	EventNotice     = "notice"
-	EventDraftReady = "draft.ready"
+	EventTurnFailed    = "turn.failed"
+	EventEscalation    = "escalation"
+	EventStatus        = "status"
+	EventNotice        = "notice"
+	EventDraftReady    = "draft.ready"
 )
 
 // TurnStartedEvent is turn.started's body: the client's message, and the request that
@@ -98,6 +99,29 @@ type ToolFinishedEvent struct {
 	Summary   string `json:"summary,omitempty"`
 	Error     string `json:"error,omitempty"`
 	ResultRef string `json:"result_ref,omitempty"`
+}
+
+// EscalationEvent is escalation's body: a rung of the ladder that a failed tool call
+// reached (RungReasoner with the reasoner's advice, RungAskUser with the question
+// put to the client, RungTicket with the ticket opened).
+type EscalationEvent struct {
+	Rung     string `json:"rung"`
+	Tool     string `json:"tool"`
+	Error    string `json:"error"`
+	Advice   string `json:"advice,omitempty"`
+	Question string `json:"question,omitempty"`
+	TicketID string `json:"ticket_id,omitempty"`
+}
+
+// EscalationEventOf is the event of the rung e has reached.
+func EscalationEventOf(e Escalation) EscalationEvent {
+	return EscalationEvent{Rung: e.Rung, Tool: e.Tool, Error: e.Error, Advice: e.Advice, Question: e.Question, TicketID: e.TicketID}
+}
+
+// TurnFailedEvent is turn.failed's body: why the turn failed (a model that refused the
+// request or stayed down through its retries, a store write out of retries).
+type TurnFailedEvent struct {
+	Reason string `json:"reason"`
 }
 
 // EventSummaryChars bounds the summary a tool.finished event carries.

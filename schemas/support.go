@@ -36,6 +36,9 @@ type SupportTicketInput struct {
 	TicketID string                  `json:"ticket_id"`
 	UserID   string                  `json:"user_id"`
 	Args     CreateSupportTicketArgs `json:"args"`
+	// Escalation is the failed call whose ladder opened the ticket, or nil for a
+	// ticket the model opened: the activity publishes the ticket rung's event from it.
+	Escalation *Escalation `json:"escalation,omitempty"`
 }
 
 // TicketResult is create_support_ticket's return shape (seed 003).

@@ -109,5 +109,8 @@ type (
 		// Language and Purpose are the case's, set by the workflow, never by the model.
 		Language string `json:"language,omitempty" tool:"-"`
 		Purpose  string `json:"purpose,omitempty" tool:"-"`
+		// Escalation is the failed call the ladder asks about, with the escalation
+		// purpose: the activity publishes the rung's escalation event from it.
+		Escalation *Escalation `json:"escalation,omitempty" tool:"-"`
 	}
 )

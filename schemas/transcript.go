@@ -23,6 +23,12 @@ type RecordTurn struct {
 	At     time.Time  `json:"at"`
 }
 
+// RecordTurnFailed is a failed turn, to be published as turn.failed.
+type RecordTurnFailed struct {
+	TurnID string `json:"turn_id"`
+	Reason string `json:"reason"`
+}
+
 // Notice is a line the case writes into the transcript outside a chat turn: the answer
 // of a phase, a rung of the ladder, or a support action.
 type Notice struct {

@@ -69,7 +69,7 @@ func Activities(d Deps) []any {
 		&activities.Transcript{Store: d.Store, Events: events},
 		&activities.Quota{Subscriptions: d.Store},
 		&activities.Payments{Cases: d.Store},
-		&activities.Tickets{Cases: d.Store, Tickets: d.Store},
+		&activities.Tickets{Cases: d.Store, Tickets: d.Store, Events: events},
 		&activities.Drafts{Cases: d.Store, Parties: d.Store, Blobs: d.Blobs, Events: events},
 		&activities.Research{Corpus: d.Corpus, Backend: d.Research, Events: events},
 		web,

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"time"
 
+	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/lexflow/lexflow/schemas"
@@ -16,8 +17,26 @@ import (
 // the answer's legal citations against the corpus, marking those it cannot verify, and
 // records the tool calls and the answer. A cancel signal, or the turn's deadline,
 // stops the step it is waiting for (an activity being retried is cancelled) and ends
-// the turn with what it has.
+// the turn with what it has. A turn that fails publishes turn.failed before it fails.
 func ChatTurn(ctx workflow.Context, in schemas.ChatTurnInput) (schemas.TurnResult, error) {
+	res, err := chatTurn(ctx, in)
+	if err == nil || temporal.IsCanceledError(err) || ctx.Err() != nil {
+		return res, err
+	}
+	if workflow.GetVersion(ctx, changeTurnFailedEvent, workflow.DefaultVersion, 1) >= 1 {
+		fctx := workflow.WithActivityOptions(ctx, failedTurnOptions)
+		ferr := workflow.ExecuteActivity(fctx, transcriptActs.RecordTurnFailed, schemas.RecordTurnFailed{
+			TurnID: in.TurnID, Reason: failureReason(err),
+		}).Get(ctx, nil)
+		if ferr != nil {
+			workflow.GetLogger(ctx).Error("turn.failed not published", "TurnID", in.TurnID, "Error", ferr)
+		}
+	}
+	return res, err
+}
+
+// chatTurn is ChatTurn's turn.
+func chatTurn(ctx workflow.Context, in schemas.ChatTurnInput) (schemas.TurnResult, error) {
 	workflow.GetLogger(ctx).Info(tools.EnabledLine(in.Selection.Tools), "TurnID", in.TurnID)
 	sctx := workflow.WithActivityOptions(ctx, storeOptions)
 	err := workflow.ExecuteActivity(sctx, transcriptActs.RecordUserMessage, schemas.RecordUserMessage{

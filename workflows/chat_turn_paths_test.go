@@ -130,8 +130,9 @@ func TestChatTurnFailureClimbsTheLadderToTheClient(t *testing.T) {
 	if attempts != 2 || len(model.requests) != 1 {
 		t.Errorf("tool attempted %d times, model called %d times; want 2 and 1", attempts, len(model.requests))
 	}
-	if consulted.Purpose != schemas.ConsultPurposeEscalation || !strings.Contains(consulted.ContextSummary, "Error: permission denied") {
-		t.Errorf("reasoner consulted with %+v", consulted)
+	if consulted.Purpose != schemas.ConsultPurposeEscalation || !strings.Contains(consulted.ContextSummary, "Error: permission denied") ||
+		consulted.Escalation == nil || consulted.Escalation.Tool != schemas.ToolGetCaseDetails || consulted.Escalation.Rung != schemas.RungReasoner {
+		t.Errorf("reasoner consulted with %+v (escalation %+v)", consulted, consulted.Escalation)
 	}
 	e := res.Escalation
 	if e == nil || e.Rung != schemas.RungAskUser || e.Tool != schemas.ToolGetCaseDetails || res.Reply != e.Question ||

@@ -227,14 +227,20 @@ func TestChatTurnModelErrors(t *testing.T) {
 		env.OnActivity(modelActs.CallModel, mock.Anything, mock.Anything).Return(
 			func(context.Context, schemas.ModelRequest) (schemas.ModelResponse, error) {
 				calls++
-				return schemas.ModelResponse{}, temporal.NewNonRetryableApplicationError("401", schemas.ErrModelRejected, nil)
+				return schemas.ModelResponse{}, temporal.NewNonRetryableApplicationError("model endpoint answered 401", schemas.ErrModelRejected, nil)
 			})
+		var failed []schemas.RecordTurnFailed
+		env.OnActivity(transcriptActs.RecordTurnFailed, mock.Anything, mock.Anything).Return(
+			func(_ context.Context, in schemas.RecordTurnFailed) error { failed = append(failed, in); return nil })
 		env.ExecuteWorkflow(ChatTurn, turnIn)
 		if err := env.GetWorkflowError(); !hasErrorType(err, schemas.ErrModelRejected) {
 			t.Fatalf("workflow error = %v, want ModelRejected", err)
 		}
 		if calls != 1 {
 			t.Errorf("model called %d times, want 1", calls)
+		}
+		if len(failed) != 1 || failed[0].TurnID != turnIn.TurnID || failed[0].Reason != "model endpoint answered 401" {
+			t.Errorf("turn.failed published as %+v, want once with the model's refusal", failed)
 		}
 	})
 	t.Run("rate limiting is retried", func(t *testing.T) {

@@ -30,6 +30,7 @@ func (t *turn) escalate(f *failedCall) string {
 		ContextSummary: fmt.Sprintf("Request: %s\nTool: %s\nArguments: %s\nError: %s\nTools on offer: %s",
 			tools.Clip(t.in.Message, 500), f.tool.Name, esc.Args, f.reason, strings.Join(toolNames(t.offered), ", ")),
 		SpecificQuestion: "How should the assistant proceed?",
+		Escalation:       &schemas.Escalation{N: esc.N, Tool: esc.Tool, Error: esc.Error, Rung: schemas.RungReasoner},
 	})
 	if t.midStop() != "" {
 		return tools.Failed(f.tool.Name, f.reason)
@@ -156,6 +157,7 @@ func ticketInput(userID, caseID string, e schemas.Escalation, why string) schema
 		e.Tool, e.Error, adviceClause(e.Advice), e.Question, why, e.Args)
 	return schemas.SupportTicketInput{
 		TicketID: schemas.TicketWorkflowID(caseID, e.N), UserID: userID,
+		Escalation: &schemas.Escalation{N: e.N, Tool: e.Tool, Error: e.Error, Rung: schemas.RungTicket, Advice: e.Advice, Question: e.Question},
 		Args: schemas.CreateSupportTicketArgs{CaseID: caseID, IssueDescription: desc, AgentStateSnapshot: map[string]any{
 			"tool": e.Tool, "arguments": string(e.Args), "error": e.Error, "advice": e.Advice, "question": e.Question, "escalation": e.N,
 		}},

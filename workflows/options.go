@@ -60,6 +60,19 @@ var storeOptions = workflow.ActivityOptions{
 	},
 }
 
+// failedTurnOptions govern the publishing of a failed turn's turn.failed: a store
+// write, retried for a few minutes only, since the turn's failure waits for it.
+var failedTurnOptions = workflow.ActivityOptions{
+	StartToCloseTimeout:    10 * time.Second,
+	ScheduleToCloseTimeout: 5 * time.Minute,
+	RetryPolicy: &temporal.RetryPolicy{
+		InitialInterval:        time.Second,
+		BackoffCoefficient:     2,
+		MaximumInterval:        time.Minute,
+		NonRetryableErrorTypes: []string{schemas.ErrInvalidArgs},
+	},
+}
+
 // citationOptions govern the citation check of a reply: local reads of the corpus.
 var citationOptions = workflow.ActivityOptions{
 	StartToCloseTimeout: 30 * time.Second,

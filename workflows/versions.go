@@ -42,4 +42,10 @@ const (
 	// attribute, its TenantKey, where TenantID alone ("acme", or a user's subject)
 	// could not tell an organization from a user of the same name.
 	changeTenantKey = "tenant-key"
+
+	// changeTurnFailedEvent (version 1): a ChatTurn that fails runs the
+	// RecordTurnFailed activity, which publishes turn.failed to the case's event log,
+	// before it fails, where before a failed turn left no event. The version is
+	// recorded where the failure arrives.
+	changeTurnFailedEvent = "turn-failed-event"
 )

@@ -1,7 +1,6 @@
 package api_test
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -21,80 +20,10 @@ import (
 	"github.com/lexflow/lexflow/store"
 )
 
-// sseEvent is one event read off a stream: its data, and the EventView it holds when
-// it is an event of the log.
-type sseEvent struct {
-	id, typ, data string
-	view          api.EventView
-}
-
-// openStream opens a case's event stream on the API at base, after the event numbered
-// lastID; the stream ends with ctx.
-func openStream(ctx context.Context, t *testing.T, base, tok, caseID, lastID string) <-chan sseEvent {
-	t.Helper()
-	req, _ := http.NewRequestWithContext(ctx, "GET", base+"/v1/cases/"+caseID+"/events", nil)
-	if lastID != "" {
-		req.Header.Set("Last-Event-ID", lastID)
-	}
-	return readStream(t, req, tok)
-}
-
-// readStream sends a request for Server-Sent Events and delivers the events it reads
-// until the stream ends.
-func readStream(t *testing.T, req *http.Request, tok string) <-chan sseEvent {
-	t.Helper()
-	ctx := req.Context()
-	req.Header.Set("Authorization", "Bearer "+tok)
-	req.Header.Set("Accept", "text/event-stream")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Type") != "text/event-stream" {
-		t.Fatalf("stream: %d %s", resp.StatusCode, resp.Header.Get("Content-Type"))
-	}
-	out := make(chan sseEvent)
-	go func() {
-		defer resp.Body.Close()
-		defer close(out)
-		sc := bufio.NewScanner(resp.Body)
-		var e sseEvent
-		for sc.Scan() {
-			line := sc.Text()
-			switch {
-			case strings.HasPrefix(line, "id: "):
-				e.id = strings.TrimPrefix(line, "id: ")
-			case strings.HasPrefix(line, "event: "):
-				e.typ = strings.TrimPrefix(line, "event: ")
-			case strings.HasPrefix(line, "data: "):
-				e.data = strings.TrimPrefix(line, "data: ")
-				_ = json.Unmarshal([]byte(e.data), &e.view)
-			case line == "" && e.typ != "":
-				select {
-				case out <- e:
-				case <-ctx.Done():
-					return
-				}
-				e = sseEvent{}
-			}
-		}
-	}()
-	return out
-}
-
 // next reads the stream's next event, failing the test after a few seconds.
-func next(t *testing.T, events <-chan sseEvent) sseEvent {
+func next(t *testing.T, events <-chan stack.SSEEvent) stack.SSEEvent {
 	t.Helper()
-	select {
-	case e, ok := <-events:
-		if !ok {
-			t.Fatal("the stream ended")
-		}
-		return e
-	case <-time.After(10 * time.Second):
-		t.Fatal("no event within 10 s")
-	}
-	return sseEvent{}
+	return stack.NextEvent(t, events, 10*time.Second)
 }
 
 // TestCaseEvents reads a case's event log as JSON pages and as a stream: the stream
@@ -135,14 +64,14 @@ func TestCaseEvents(t *testing.T) {
 	stack.WantProblem(t, s.Call(t, "GET", "/v1/cases/"+id+"/events?limit=5000", tok, nil), http.StatusUnprocessableEntity, "invalid-input")
 
 	ctx, drop := context.WithCancel(t.Context())
-	stream := openStream(ctx, t, s.APIURL, tok, id, fmt.Sprint(base+1))
+	stream := stack.OpenEvents(ctx, t, s.APIURL, tok, id, fmt.Sprint(base+1))
 	for _, want := range []int64{base + 2, base + 3} {
-		if e := next(t, stream); e.id != fmt.Sprint(want) || e.typ != "test.event" || e.view.Seq != want || e.view.TurnID != "t1" {
+		if e := next(t, stream); e.ID != fmt.Sprint(want) || e.Type != "test.event" || e.View.Seq != want || e.View.TurnID != "t1" {
 			t.Fatalf("event %+v, want number %d", e, want)
 		}
 	}
 	appendEvent(log, 4)
-	if e := next(t, stream); e.id != fmt.Sprint(base+4) || string(e.view.Body) != `{"n":4}` {
+	if e := next(t, stream); e.ID != fmt.Sprint(base+4) || string(e.View.Body) != `{"n":4}` {
 		t.Fatalf("live event %+v, want number %d", e, base+4)
 	}
 	drop()
@@ -151,13 +80,13 @@ func TestCaseEvents(t *testing.T) {
 	s.UseAPI(t, other)
 	ctx, drop = context.WithCancel(t.Context())
 	defer drop()
-	stream = openStream(ctx, t, s.APIURL, tok, id, fmt.Sprint(base+4))
+	stream = stack.OpenEvents(ctx, t, s.APIURL, tok, id, fmt.Sprint(base+4))
 	appendEvent(s.Store, 5)
-	if e := next(t, stream); e.id != fmt.Sprint(base+5) {
+	if e := next(t, stream); e.ID != fmt.Sprint(base+5) {
 		t.Fatalf("after reconnecting: %+v, want number %d", e, base+5)
 	}
 	appendEvent(s.Store, 6)
-	if e := next(t, stream); e.id != fmt.Sprint(base+6) {
+	if e := next(t, stream); e.ID != fmt.Sprint(base+6) {
 		t.Errorf("then %+v, want number %d (each event once, in order)", e, base+6)
 	}
 	other.EndStreams() // as the server's shutdown does
@@ -283,25 +212,25 @@ func TestStreamedTurn(t *testing.T) {
 	req, _ := http.NewRequestWithContext(t.Context(), "POST", s.APIURL+"/v1/cases/"+id+"/messages",
 		strings.NewReader(`{"message":"show me the case details"}`))
 	req.Header.Set("Content-Type", "application/json")
-	var got []sseEvent
-	for e := range readStream(t, req, tok) {
+	var got []stack.SSEEvent
+	for e := range stack.ReadEvents(t, req, tok) {
 		got = append(got, e)
 	}
 	var types []string
 	for _, e := range got {
-		types = append(types, e.typ)
+		types = append(types, e.Type)
 	}
 	if got := sequence(types); got != turnSequence {
 		t.Fatalf("streamed events: %s\nwant            %s", got, turnSequence)
 	}
 	last := got[len(got)-1]
 	var streamed schemas.TurnResult
-	if err := json.Unmarshal([]byte(last.data), &streamed); err != nil {
+	if err := json.Unmarshal([]byte(last.Data), &streamed); err != nil {
 		t.Fatal(err)
 	}
 	logged := eventsAfter(t, tok, id, 0)
-	if l := logged[len(logged)-1]; l.Type != schemas.EventTurnCompleted || fmt.Sprint(l.Seq) != last.id {
-		t.Errorf("the stream's last event is number %s, the log's turn.completed %d", last.id, l.Seq)
+	if l := logged[len(logged)-1]; l.Type != schemas.EventTurnCompleted || fmt.Sprint(l.Seq) != last.ID {
+		t.Errorf("the stream's last event is number %s, the log's turn.completed %d", last.ID, l.Seq)
 	}
 	plain := s.Send(t, tok, id, "show me the case details")
 	var answer schemas.TurnResult
@@ -310,7 +239,7 @@ func TestStreamedTurn(t *testing.T) {
 	}
 	if streamed.Reply == "" || streamed.Reply != answer.Reply || streamed.Phase != answer.Phase || streamed.Status != answer.Status ||
 		len(streamed.ToolsUsed) != len(answer.ToolsUsed) || streamed.TurnID != schemas.TurnWorkflowID(id, 1) {
-		t.Errorf("streamed answer %s\nnon-streamed  %s", last.data, plain.Raw)
+		t.Errorf("streamed answer %s\nnon-streamed  %s", last.Data, plain.Raw)
 	}
 
 	if r := s.Call(t, "POST", "/v1/cases/"+id+"/close", tok, nil); r.Status != http.StatusOK {

@@ -16,7 +16,7 @@ import (
 
 // scriptedModel is a loopback chat-completions endpoint that answers a client's
 // message with the tool call set for it, as a prompt-injected model would, and a
-// tool's result with "Done.".
+// tool's result with "Done.", streamed when asked.
 type scriptedModel struct {
 	*httptest.Server
 	mu   sync.Mutex
@@ -30,6 +30,7 @@ func startScriptedModel(t *testing.T) *scriptedModel {
 			Messages []struct {
 				Role string `json:"role"`
 			} `json:"messages"`
+			Stream bool `json:"stream"`
 		}
 		body, _ := io.ReadAll(r.Body)
 		_ = json.Unmarshal(body, &req)
@@ -40,13 +41,28 @@ func startScriptedModel(t *testing.T) *scriptedModel {
 		finish := "stop"
 		if n := len(req.Messages); n > 0 && req.Messages[n-1].Role == "user" {
 			msg = map[string]any{"role": "assistant", "content": nil, "tool_calls": []any{map[string]any{
-				"id": "call_1", "type": "function", "function": map[string]any{"name": call[0], "arguments": call[1]}}}}
+				"index": 0, "id": "call_1", "type": "function", "function": map[string]any{"name": call[0], "arguments": call[1]}}}}
 			finish = "tool_calls"
+		}
+		usage := map[string]any{"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}
+		if req.Stream { // the whole message in one chunk, as an endpoint may send it
+			w.Header().Set("Content-Type", "text/event-stream")
+			for _, chunk := range []map[string]any{
+				{"choices": []any{map[string]any{"index": 0, "delta": msg, "finish_reason": nil}}},
+				{"choices": []any{map[string]any{"index": 0, "delta": map[string]any{}, "finish_reason": finish}}},
+				{"choices": []any{}, "usage": usage},
+			} {
+				chunk["id"], chunk["object"], chunk["created"], chunk["model"] = "chatcmpl-1", "chat.completion.chunk", 0, "hostile"
+				raw, _ := json.Marshal(chunk)
+				fmt.Fprintf(w, "data: %s\n\n", raw)
+			}
+			fmt.Fprint(w, "data: [DONE]\n\n")
+			return
 		}
 		w.Header().Set("Content-Type", "application/json")
 		_ = json.NewEncoder(w).Encode(map[string]any{"id": "chatcmpl-1", "object": "chat.completion", "created": 0, "model": "hostile",
 			"choices": []any{map[string]any{"index": 0, "message": msg, "finish_reason": finish}},
-			"usage":   map[string]any{"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}})
+			"usage":   usage})
 	}))
 	t.Cleanup(m.Close)
 	return m

@@ -2,7 +2,9 @@ package story_test
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -114,5 +116,101 @@ func TestCancelRunningTurn(t *testing.T) {
 	}
 	if used := stack.ToolsUsed(a.R); len(used) != 1 || used[0]["status"] != schemas.ToolFailed {
 		t.Errorf("tools used = %v, want the cancelled call, failed", used)
+	}
+}
+
+// TestWorkerKilledMidStream kills the only worker while the model streams a turn's
+// answer, and starts another. The client's stream shows model.retry and then the
+// answer streamed again, by the new worker, up to turn.completed, which the client's
+// request answers too; the heartbeat timeout, not the model call's two-minute
+// timeout, is what the retry waited for. The log holds each event but the deltas
+// once.
+func TestWorkerKilledMidStream(t *testing.T) {
+	queue := s.UseQueue(t, "e2e-kill-stream")
+	first := s.StartHelperWorker(t, queue, 0, "LEXFLOW_OFFLINE_CHUNK_DELAY=500ms")
+	tok := s.Token(t, "mira")
+	id := s.CreateCase(t, tok, "A streamed answer cut short")
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	events := stack.OpenEvents(ctx, t, s.APIURL, tok, id, "")
+	turnID := schemas.TurnWorkflowID(id, 1)
+	answered := s.SendInBackground(tok, id, "show me the case details")
+	// The model's first call chooses the tool; the second streams the answer.
+	for steps := 0; ; {
+		e := stack.NextEvent(t, events, 2*time.Minute)
+		if e.View.TurnID != turnID {
+			continue
+		}
+		if e.Type == schemas.EventModelStep {
+			steps++
+		}
+		if e.Type == schemas.EventModelDelta && steps == 1 {
+			break
+		}
+	}
+	killed := time.Now()
+	if err := first.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	_ = first.Wait()
+	s.StartHelperWorker(t, queue, 0, "LEXFLOW_OFFLINE_CHUNK_DELAY=1ms")
+
+	var rest []string
+	var retried time.Time
+	var completed schemas.TurnResult
+	for {
+		e := stack.NextEvent(t, events, 2*time.Minute)
+		if e.View.TurnID != turnID {
+			continue
+		}
+		rest = append(rest, e.Type)
+		switch e.Type {
+		case schemas.EventModelRetry:
+			retried = time.Now()
+		case schemas.EventModelDelta:
+			var d schemas.ModelDeltaEvent
+			if json.Unmarshal(e.View.Body, &d) != nil || (!retried.IsZero() && d.Attempt < 2) {
+				t.Errorf("delta after the retry: %s", e.View.Body)
+			}
+		}
+		if e.Type == schemas.EventTurnCompleted {
+			if err := json.Unmarshal(e.View.Body, &completed); err != nil {
+				t.Fatal(err)
+			}
+			break
+		}
+	}
+	i := slices.Index(rest, schemas.EventModelRetry)
+	if i < 0 || retried.Sub(killed) > time.Minute {
+		t.Fatalf("after the kill the stream sent %v; want model.retry within the heartbeat timeout", rest)
+	}
+	tail := slices.Compact(slices.Clone(rest[i+1:]))
+	if want := []string{schemas.EventModelDelta, schemas.EventModelStep, schemas.EventCitations, schemas.EventTurnCompleted}; !slices.Equal(tail, want) {
+		t.Errorf("after model.retry the stream sent %v; want the answer's deltas, model.step, citations and turn.completed", rest[i+1:])
+	}
+	t.Logf("model.retry came %s after the kill", retried.Sub(killed).Round(time.Millisecond))
+
+	select {
+	case a := <-answered:
+		if a.Err != nil || a.R.Status != http.StatusOK || a.R.Body["reply"] != completed.Reply {
+			t.Fatalf("answer %v: %d %s; the stream's turn.completed said %q", a.Err, a.R.Status, a.R.Raw, completed.Reply)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("the request got no answer")
+	}
+	logged, err := s.Store.ListEvents(t.Context(), id, 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, e := range logged {
+		if e.Type == schemas.EventModelDelta || e.Type == schemas.EventModelRetry {
+			continue
+		}
+		key := e.Type + " " + string(e.Body)
+		if seen[key] {
+			t.Errorf("the log holds %s twice", key)
+		}
+		seen[key] = true
 	}
 }

@@ -2,6 +2,7 @@ package story_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -200,6 +201,9 @@ func TestCaseStory(t *testing.T) {
 	if len(tickets) != 1 || tickets[0].(map[string]any)["ticket_id"] != ticketID || tickets[0].(map[string]any)["status"] != "open" {
 		t.Fatalf("tickets = %v, want the one open ticket %s", tickets, ticketID)
 	}
+	if rungs := escalationRungs(t, id); !slices.Equal(rungs, []string{schemas.RungReasoner, schemas.RungAskUser, schemas.RungTicket + " " + ticketID}) {
+		t.Errorf("escalation events: %q; want the reasoner's rung, the question to the client, and the ticket", rungs)
+	}
 
 	// Support resumes with a retry once LEXE is back: the escalated request runs again
 	// as the case's next turn, and the client's next message waits its turn.
@@ -267,6 +271,28 @@ func TestCaseStory(t *testing.T) {
 }
 
 // rungsOf lists the ladder rung of each tool call of a turn ("" for the model's own).
+// escalationRungs are the rungs of the case's escalation events, in order, the
+// ticket's with its ID; each event names normattiva_search, the tool that failed.
+func escalationRungs(t *testing.T, caseID string) []string {
+	t.Helper()
+	events, err := s.Store.ListEvents(t.Context(), caseID, 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rungs []string
+	for _, e := range events {
+		var esc schemas.EscalationEvent
+		if e.Type != schemas.EventEscalation || json.Unmarshal(e.Body, &esc) != nil {
+			continue
+		}
+		if esc.Tool != schemas.ToolNormattivaSearch || esc.Error == "" {
+			t.Errorf("escalation event %s", e.Body)
+		}
+		rungs = append(rungs, strings.TrimSpace(esc.Rung+" "+esc.TicketID))
+	}
+	return rungs
+}
+
 func rungsOf(r stack.Response) []string {
 	var out []string
 	for _, u := range stack.ToolsUsed(r) {
