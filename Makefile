@@ -10,7 +10,7 @@ STRIPE_MOCK_VERSION   := v0.203.0
 BIN := $(CURDIR)/bin
 export GOBIN := $(BIN)
 
-.PHONY: dev test lint fuzz npm histories bench bench-pdf pdftools tools clean corpus-archive
+.PHONY: dev test lint fuzz npm histories bench bench-stream bench-pdf pdftools tools clean corpus-archive
 
 # apt installs Debian packages, through sudo unless we are root.
 APT := $(if $(filter 0,$(shell id -u)),,sudo) env DEBIAN_FRONTEND=noninteractive apt-get
@@ -60,6 +60,10 @@ histories: bin/temporal pdftools
 ## bench: chat turns through Temporal next to the same loop in-process
 bench: bin/temporal
 	go test -run '^$$' -bench . -benchtime 200x ./e2e/bench/
+
+## bench-stream: streamed turns, from the model's chunks to an SSE client, worker in the API's process and apart
+bench-stream: bin/temporal
+	go run ./cmd/lexflow bench stream
 
 ## bench-pdf: a 10-page draft rendered by Lexflow's pure-Go renderer next to WeasyPrint
 bench-pdf:

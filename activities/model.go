@@ -32,8 +32,8 @@ type Model struct {
 // CallModel asks a role for the next step of a turn. It prepends the system prompt (the
 // role's prompt file, the legal-tools warning, the user's memory and the relevant earlier
 // turns, as the request selects) and the case's latest earlier turns from the store, and
-// offers the named tools. The reply is streamed: its text is published as model.delta
-// events as it comes, and the activity heartbeats until the call ends, so a dead
+// offers the named tools. The assistant's reply is streamed: its text is published as
+// model.delta events as it comes. The activity heartbeats from its start, so a dead
 // worker's call is tried again after the heartbeat timeout. A request the endpoint
 // refuses is a non-retryable ErrModelRejected, and so is ErrBudgetExhausted (see
 // Meter); anything else is retried by the activity's retry policy.
@@ -43,6 +43,7 @@ func (m *Model) CallModel(ctx context.Context, req schemas.ModelRequest) (schema
 		return schemas.ModelResponse{}, temporal.NewNonRetryableApplicationError(
 			fmt.Sprintf("no model configured for role %q", req.Role), schemas.ErrInvalidArgs, nil)
 	}
+	defer heartbeat(ctx)()
 	attempt := attemptOf(ctx)
 	if attempt > 1 {
 		m.Events.Tell(ctx, fmt.Sprintf("%s#%d", schemas.EventModelRetry, attempt), schemas.EventModelRetry,
@@ -82,11 +83,16 @@ func (m *Model) CallModel(ctx context.Context, req schemas.ModelRequest) (schema
 	if err != nil {
 		return schemas.ModelResponse{}, temporal.NewNonRetryableApplicationError(err.Error(), schemas.ErrInvalidArgs, err)
 	}
-	stopBeat := heartbeat(ctx)
-	text, endText := m.Events.deltas(ctx, req.Role, attempt)
+	// Only the assistant's text is for the client: tiering's answer is JSON for the
+	// workflow, asked for unstreamed.
+	var text func(string)
+	endText := func() {}
+	if req.Role == schemas.ModelAssistant {
+		text, endText = m.Events.deltas(ctx, req.Role, attempt)
+	}
+	defer endText()
 	resp, err := m.Meter.Complete(ctx, client, msgs, defs, text)
-	endText()
-	stopBeat()
+	endText() // the deltas go before model.step
 	if isBudgetExhausted(err) {
 		return schemas.ModelResponse{}, err
 	}

@@ -30,10 +30,12 @@ type outcome struct {
 // that carries the update's ID on, the turn's own and the case's, as GET
 // /v1/cases/{id}/events writes them. It ends with the turn's answer, the same JSON the
 // request answers without streaming, as a turn.completed (or turn.cancelled) event
-// numbered like the logged one, or, when the turn failed (numbered like the logged
-// turn.failed) or the case refused the message once its turn came (it ran out of
-// budget meanwhile, say; not numbered), a turn.failed event whose data is the problem. A refusal the case can tell at once (a closed case)
-// answers as a problem before any streaming. A stream that ends first (the client
+// numbered like the logged one, or with a turn.failed event whose data is the problem:
+// numbered like the logged turn.failed when the turn failed, and not numbered (0) when
+// the log has none (the case refused the message once its turn came, say because it
+// ran out of budget meanwhile; a turn that failed before turn.failed was published).
+// A refusal the case can tell at once (a closed case) answers as a problem before any
+// streaming. A stream that ends first (the client
 // leaves, the server shuts down, an hour passes) ends without the answer, which GET
 // /v1/cases/{id}/events and the transcript still hold; the turn goes on either way.
 func (h *Handlers) streamTurn(c echo.Context, caseID string, after int64, requestID string, handle client.WorkflowUpdateHandle) error {
@@ -82,7 +84,8 @@ func (h *Handlers) streamTurn(c echo.Context, caseID string, after int64, reques
 		}
 		if result != nil {
 			// The log was read after the answer came, and a turn's events are all
-			// written before it: the turn failed, or started before this request (a
+			// written before it: the case refused the message, the turn failed
+			// without publishing turn.failed, or it started before this request (a
 			// repeated Idempotency-Key).
 			return f.finish(0, schemas.EventTurnCompleted, result)
 		}

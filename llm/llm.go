@@ -79,6 +79,9 @@ func (c *Client) Stream(ctx context.Context, msgs []schemas.ChatMessage, tools [
 	var acc openai.ChatCompletionAccumulator
 	for stream.Next() {
 		chunk := stream.Current()
+		if acc.ID != "" {
+			chunk.ID = acc.ID // some endpoints number a stream's chunks, or leave the usage chunk's ID empty
+		}
 		if !acc.AddChunk(chunk) {
 			return schemas.ModelResponse{}, &APIError{StatusCode: http.StatusBadGateway, Message: "model stream sent a chunk out of order"}
 		}

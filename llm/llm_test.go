@@ -189,3 +189,25 @@ func TestStreamEndingEarlyIsRetryable(t *testing.T) {
 		})
 	}
 }
+
+// TestStreamToleratesChunkIDs: an endpoint that gives each chunk its own ID, and the
+// usage chunk none, still streams one reply.
+func TestStreamToleratesChunkIDs(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		for _, c := range []string{
+			`{"id":"a","object":"chat.completion.chunk","created":0,"model":"m","choices":[{"index":0,"delta":{"role":"assistant","content":"Bună "},"finish_reason":null}]}`,
+			`{"id":"b","object":"chat.completion.chunk","created":0,"model":"m","choices":[{"index":0,"delta":{"content":"ziua"},"finish_reason":"stop"}]}`,
+			`{"id":"","object":"chat.completion.chunk","created":0,"model":"m","choices":[],"usage":{"prompt_tokens":3,"completion_tokens":2,"total_tokens":5}}`,
+		} {
+			fmt.Fprintf(w, "data: %s\n\n", c)
+		}
+		fmt.Fprint(w, "data: [DONE]\n\n")
+	}))
+	defer srv.Close()
+	c := llm.New(config.Model{BaseURL: srv.URL + "/v1", Model: "m"}, 5*time.Second)
+	resp, err := c.Stream(t.Context(), []schemas.ChatMessage{{Role: schemas.MsgUser, Content: "hi"}}, nil, func(string) {})
+	if err != nil || resp.Content != "Bună ziua" || resp.Usage.Total != 5 {
+		t.Fatalf("reply %+v, %v; want \"Bună ziua\" with its usage", resp, err)
+	}
+}

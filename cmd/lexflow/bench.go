@@ -21,8 +21,11 @@ func runBench(ctx context.Context, cfg config.Config, args []string, out io.Writ
 	if len(args) > 0 && args[0] == "pdf" {
 		return benchPDF(ctx, args[1:], out)
 	}
+	if len(args) > 0 && args[0] == "stream" {
+		return benchStream(ctx, cfg, args[1:], out, log)
+	}
 	if len(args) == 0 || args[0] != "research" {
-		return errors.New("usage: lexflow bench research [--articles N] [--queries N] | lexflow bench pdf [--pages N] [--runs N]")
+		return errors.New("usage: lexflow bench research [--articles N] [--queries N] | lexflow bench pdf [--pages N] [--runs N] | lexflow bench stream [--turns N] [--chunk-delay D]")
 	}
 	fs := flag.NewFlagSet("bench research", flag.ContinueOnError)
 	articles := fs.Int("articles", 1_000_000, "articles in the synthetic corpus")

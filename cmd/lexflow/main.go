@@ -24,6 +24,7 @@ commands:
   corpus   build the legal corpus database: lexflow corpus load
   bench    time the research tools: lexflow bench research [--articles N] [--queries N]
            or draft PDFs against WeasyPrint: lexflow bench pdf [--pages N] [--runs N]
+           or streamed turns: lexflow bench stream [--turns N] [--chunk-delay D]
   model    serve the offline model: lexflow model --addr 127.0.0.1:8090
 
 Configuration comes from the environment; see README.md.

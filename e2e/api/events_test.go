@@ -195,7 +195,7 @@ func TestTurnEvents(t *testing.T) {
 			text.WriteString(d.Text)
 		}
 	}
-	if text.Len() == 0 || !strings.HasPrefix(done.Reply, text.String()) {
+	if text.Len() == 0 || done.Reply != text.String() {
 		t.Errorf("the deltas say %q; the answer is %q", text.String(), done.Reply)
 	}
 }
@@ -313,5 +313,47 @@ func TestSSEClientLibraryReconnects(t *testing.T) {
 	case e := <-got:
 		t.Errorf("an event more: %+v", e)
 	default:
+	}
+}
+
+// TestStreamedTurnThatFails: a model that refuses the request fails the turn, which
+// publishes turn.failed; the streamed request ends with it, numbered like the logged
+// one, its data the turn-failed problem.
+func TestStreamedTurnThatFails(t *testing.T) {
+	model := startScriptedModel(t)
+	queue := s.UseQueue(t, "e2e-refusing-model")
+	s.StartHelperWorker(t, queue, 0, "LEXFLOW_ASSISTANT_BASE_URL="+model.URL+"/v1", "LEXFLOW_ASSISTANT_MODEL=hostile")
+	tok := s.Token(t, "fay")
+	id := s.CreateCase(t, tok, "A question the model will refuse")
+	model.next(schemas.ToolGetCaseDetails, `{}`)
+	s.Send(t, tok, id, "hello") // past tiering, whose answer the scripted model does not give
+	model.next("", "")
+	req, _ := http.NewRequestWithContext(t.Context(), "POST", s.APIURL+"/v1/cases/"+id+"/messages", strings.NewReader(`{"message":"and now?"}`))
+	req.Header.Set("Content-Type", "application/json")
+	var got []stack.SSEEvent
+	for e := range stack.ReadEvents(t, req, tok) {
+		got = append(got, e)
+	}
+	var types []string
+	for _, e := range got {
+		types = append(types, e.Type)
+	}
+	if len(got) == 0 || got[0].Type != schemas.EventTurnStarted || got[len(got)-1].Type != schemas.EventTurnFailed {
+		t.Fatalf("streamed events: %v; want turn.started first and turn.failed last", types)
+	}
+	last := got[len(got)-1]
+	var problem struct {
+		Type   string `json:"type"`
+		Status int    `json:"status"`
+	}
+	if err := json.Unmarshal([]byte(last.Data), &problem); err != nil || !strings.HasSuffix(problem.Type, "/turn-failed") || problem.Status != http.StatusBadGateway {
+		t.Errorf("turn.failed data %s; want the turn-failed problem", last.Data)
+	}
+	logged := eventsAfter(t, tok, id, 0)
+	l := logged[len(logged)-1]
+	var failed schemas.TurnFailedEvent
+	if l.Type != schemas.EventTurnFailed || fmt.Sprint(l.Seq) != last.ID || json.Unmarshal(l.Body, &failed) != nil ||
+		!strings.Contains(failed.Reason, "this request is refused") {
+		t.Errorf("logged %s %d %s; the stream's last event is number %q", l.Type, l.Seq, l.Body, last.ID)
 	}
 }

@@ -16,7 +16,8 @@ import (
 
 // scriptedModel is a loopback chat-completions endpoint that answers a client's
 // message with the tool call set for it, as a prompt-injected model would, and a
-// tool's result with "Done.", streamed when asked.
+// tool's result with "Done.", streamed when asked; with no call set, it refuses
+// every request (400).
 type scriptedModel struct {
 	*httptest.Server
 	mu   sync.Mutex
@@ -37,6 +38,12 @@ func startScriptedModel(t *testing.T) *scriptedModel {
 		m.mu.Lock()
 		call := m.call
 		m.mu.Unlock()
+		if call[0] == "" {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusBadRequest)
+			fmt.Fprint(w, `{"error":{"message":"this request is refused","type":"invalid_request_error","param":null,"code":null}}`)
+			return
+		}
 		msg := map[string]any{"role": "assistant", "content": "Done."}
 		finish := "stop"
 		if n := len(req.Messages); n > 0 && req.Messages[n-1].Role == "user" {

@@ -1,0 +1,353 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/lexflow/lexflow/config"
+	"github.com/lexflow/lexflow/internal/auth"
+	"github.com/lexflow/lexflow/internal/devenv"
+	"github.com/lexflow/lexflow/llm/offline"
+	"github.com/lexflow/lexflow/schemas"
+	"github.com/lexflow/lexflow/store"
+)
+
+// streamMessage is the bench's message: the offline model answers it in text, in one
+// model call, with no tool.
+const streamMessage = "Hello, who are you?"
+
+// streamTurnsPerCase keeps each case of the bench short.
+const streamTurnsPerCase = 20
+
+// benchStream is `lexflow bench stream`: streamed turns, sent with Accept:
+// text/event-stream, timed from the model's first text chunk to the client's first
+// model.delta event, and from the model's last chunk to the client's turn.completed.
+// It starts its own Temporal dev server, FerretDB and offline model (timing each
+// chunk as it is flushed), and runs the turns twice: with the API and the worker in
+// this process, where an event wakes its stream at once, and with the worker in a
+// process of its own, where the stream finds it by polling the store.
+func benchStream(ctx context.Context, cfg config.Config, args []string, out io.Writer, log *slog.Logger) error {
+	fs := flag.NewFlagSet("bench stream", flag.ContinueOnError)
+	turns := fs.Int("turns", 200, "turns timed in each setup")
+	delay := fs.Duration("chunk-delay", 20*time.Millisecond, "the offline model's pause between chunks")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *turns < 1 {
+		return errors.New("bench stream: --turns must be at least 1")
+	}
+	dir, err := os.MkdirTemp("", "lexflow-bench-stream-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	cli, err := devenv.FindTemporalCLI(cfg.TemporalCLI)
+	if err != nil {
+		return err
+	}
+	startCtx, cancel := context.WithTimeout(ctx, 2*time.Minute)
+	defer cancel()
+	ts, err := devenv.StartTemporal(startCtx, devenv.TemporalOptions{CLI: cli, DBFile: filepath.Join(dir, "temporal.db")})
+	if err != nil {
+		return err
+	}
+	defer ts.Stop()
+	ferret, err := devenv.StartFerretDB(ctx, "127.0.0.1:0", filepath.Join(dir, "ferretdb"), slog.New(slog.DiscardHandler))
+	if err != nil {
+		return err
+	}
+	defer ferret.Stop()
+	model, err := startTimedModel(*delay)
+	if err != nil {
+		return err
+	}
+	defer model.close()
+
+	// The API and the worker log warnings only: a line per request would be timed too.
+	quiet := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	secret := make([]byte, 32)
+	_, _ = rand.Read(secret)
+	bc := cfg
+	bc.DataDir, bc.BlobDir = dir, filepath.Join(dir, "blobs")
+	bc.TemporalAddress, bc.MongoURI, bc.MongoDatabase = ts.Address, ferret.URI, "lexflow"
+	bc.Assistant = config.Model{BaseURL: model.url + "/v1", Model: offline.ModelName}
+	bc.Reasoner = bc.Assistant
+	bc.JWTSecret = hex.EncodeToString(secret)
+	bc.CasesPerDay, bc.OrgCasesPerDay, bc.RequestsPerMinute, bc.OrgRequestsPerMinute, bc.OrgConcurrentTurns = 0, 0, 0, 0, 0
+	bc.CaseTokensPerDay, bc.TokensPerDay = 0, 0
+
+	fmt.Fprintf(out, "%d streamed turns per setup, the offline model pausing %s between chunks\n", *turns, *delay)
+	fmt.Fprintf(out, "%-34s %-26s %s\n", "", "first chunk to model.delta", "last chunk to turn.completed")
+	fmt.Fprintf(out, "%-34s %12s %12s %13s %12s\n", "setup", "p50", "p99", "p50", "p99")
+	for i, split := range []bool{false, true} {
+		bc.TaskQueue = fmt.Sprintf("bench-stream-%d", i)
+		name := "API and worker in one process"
+		if split {
+			name = fmt.Sprintf("worker apart (store poll %s)", bc.EventsPoll)
+		}
+		log.Info("Timing streamed turns", "setup", name, "turns", *turns)
+		first, last, err := streamSetup(ctx, bc, split, *turns, model, quiet)
+		if err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		fmt.Fprintf(out, "%-34s %12s %12s %13s %12s\n", name, pct(first, 50), pct(first, 99), pct(last, 50), pct(last, 99))
+	}
+	return nil
+}
+
+// pct is the p-th percentile of durations, in milliseconds.
+func pct(d []time.Duration, p int) string {
+	s := slices.Clone(d)
+	slices.Sort(s)
+	return fmt.Sprintf("%.1f ms", float64(s[min(len(s)*p/100, len(s)-1)].Microseconds())/1000)
+}
+
+// streamSetup runs turns streamed turns on an API in this process and a worker here
+// or, split, in a `lexflow worker` process, and returns how long each turn's first
+// and last chunk took to reach the client.
+func streamSetup(ctx context.Context, cfg config.Config, split bool, turns int, model *timedModel, log *slog.Logger) (first, last []time.Duration, err error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	b, err := openBackends(ctx, cfg, cfg.MongoURI, log)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer b.close()
+	if _, err := b.st.PutSubscription(ctx, store.Subscription{ID: store.SubscriptionID("", "bench"), Plan: "bench",
+		Credits: map[string]int{"1": turns, "2": turns, "3": turns}}); err != nil {
+		return nil, nil, err
+	}
+	if split {
+		stop, err := startWorkerProcess(cfg)
+		if err != nil {
+			return nil, nil, err
+		}
+		defer stop()
+	} else {
+		stop, err := startWorker(ctx, cfg, b, log)
+		if err != nil {
+			return nil, nil, err
+		}
+		defer stop()
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, nil, err
+	}
+	cfg.HTTPAddr = l.Addr().String()
+	l.Close()
+	served := make(chan error, 1)
+	go func() { served <- serveAPI(ctx, cfg, b, log, false) }()
+	defer func() { cancel(); <-served }()
+	sign, err := signer(cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	tok, err := sign.Mint(auth.Identity{Subject: "bench", Org: "bench", Roles: []string{schemas.RoleUser}}, time.Hour)
+	if err != nil {
+		return nil, nil, err
+	}
+	c := &benchClient{base: "http://" + cfg.HTTPAddr, tok: tok}
+	if err := c.healthy(ctx); err != nil {
+		return nil, nil, err
+	}
+	var caseID string
+	for i := range turns {
+		if i%streamTurnsPerCase == 0 {
+			if caseID, err = c.openCase(ctx); err != nil {
+				return nil, nil, err
+			}
+		}
+		n := model.calls()
+		got, err := c.streamTurn(ctx, caseID)
+		if err != nil {
+			return nil, nil, fmt.Errorf("turn %d: %w", i+1, err)
+		}
+		firstChunk, lastChunk := model.span(n)
+		if firstChunk.IsZero() || got.firstDelta.IsZero() {
+			return nil, nil, fmt.Errorf("turn %d: the model streamed no text, or the client saw none", i+1)
+		}
+		first = append(first, got.firstDelta.Sub(firstChunk))
+		last = append(last, got.completed.Sub(lastChunk))
+	}
+	return first, last, nil
+}
+
+// startWorkerProcess runs `lexflow worker` (this executable) on cfg's Temporal, store,
+// model and task queue, until stop. Its log is kept, and printed if it exits first.
+func startWorkerProcess(cfg config.Config) (stop func(), err error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.Command(exe, "worker")
+	cmd.Env = append(os.Environ(), "TEMPORAL_ADDRESS="+cfg.TemporalAddress, "MONGODB_URI="+cfg.MongoURI,
+		"MONGODB_DATABASE="+cfg.MongoDatabase, "LEXFLOW_TASK_QUEUE="+cfg.TaskQueue,
+		"LEXFLOW_ASSISTANT_BASE_URL="+cfg.Assistant.BaseURL, "LEXFLOW_ASSISTANT_MODEL="+cfg.Assistant.Model,
+		"LEXFLOW_REASONER_BASE_URL=", "LEXFLOW_CORPUS_DB="+cfg.CorpusDB, "LEXFLOW_DATA_DIR="+cfg.DataDir,
+		"LEXFLOW_BLOB_DIR="+cfg.BlobDir, "LEXFLOW_CASE_TOKENS_PER_DAY=0", "LEXFLOW_TOKENS_PER_DAY=0")
+	var output bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &output, &output
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	exited := make(chan struct{})
+	stopping := false
+	var mu sync.Mutex
+	go func() {
+		err := cmd.Wait()
+		mu.Lock()
+		if !stopping {
+			fmt.Fprintf(os.Stderr, "lexflow worker exited: %v\n%s", err, output.Bytes())
+		}
+		mu.Unlock()
+		close(exited)
+	}()
+	return func() {
+		mu.Lock()
+		stopping = true
+		mu.Unlock()
+		_ = cmd.Process.Kill()
+		<-exited
+	}, nil
+}
+
+// benchClient is the bench's client of the API.
+type benchClient struct {
+	base, tok string
+}
+
+// streamed is when a streamed turn's first model.delta and its turn.completed reached
+// the client.
+type streamed struct {
+	firstDelta, completed time.Time
+}
+
+func (c *benchClient) request(ctx context.Context, method, path, body string) (*http.Response, error) {
+	req, err := http.NewRequestWithContext(ctx, method, c.base+path, strings.NewReader(body))
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Authorization", "Bearer "+c.tok)
+	req.Header.Set("Content-Type", "application/json")
+	return http.DefaultClient.Do(req)
+}
+
+// healthy waits, a bounded time, until the API answers.
+func (c *benchClient) healthy(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	for {
+		resp, err := c.request(ctx, "GET", "/healthz", "")
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return nil
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("the API did not answer /healthz: %v", err)
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
+// openCase opens a case and waits, a bounded time, until it is active.
+func (c *benchClient) openCase(ctx context.Context) (string, error) {
+	resp, err := c.request(ctx, "POST", "/v1/cases", `{"description":"A question about the deposit of my lease"}`)
+	if err != nil {
+		return "", err
+	}
+	var created struct {
+		CaseID string `json:"case_id"`
+	}
+	err = json.NewDecoder(resp.Body).Decode(&created)
+	resp.Body.Close()
+	if err != nil || resp.StatusCode != http.StatusCreated {
+		return "", fmt.Errorf("open a case: %d %v", resp.StatusCode, err)
+	}
+	ctx, cancel := context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+	for {
+		resp, err := c.request(ctx, "GET", "/v1/cases/"+created.CaseID, "")
+		if err != nil {
+			return "", fmt.Errorf("the case did not become active: %w", err)
+		}
+		var cs struct {
+			Phase string `json:"phase"`
+		}
+		_ = json.NewDecoder(resp.Body).Decode(&cs)
+		resp.Body.Close()
+		if cs.Phase == schemas.PhaseActive {
+			return created.CaseID, nil
+		}
+		select {
+		case <-ctx.Done():
+			return "", fmt.Errorf("the case is still %q after a minute", cs.Phase)
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
+// streamTurn sends the bench's message asking for Server-Sent Events, and notes when
+// the first model.delta and the turn.completed event arrive.
+func (c *benchClient) streamTurn(ctx context.Context, caseID string) (streamed, error) {
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, "POST", c.base+"/v1/cases/"+caseID+"/messages",
+		strings.NewReader(fmt.Sprintf(`{"message":%q}`, streamMessage)))
+	if err != nil {
+		return streamed{}, err
+	}
+	req.Header.Set("Authorization", "Bearer "+c.tok)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "text/event-stream")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return streamed{}, err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		body, _ := io.ReadAll(io.LimitReader(resp.Body, 2048))
+		return streamed{}, fmt.Errorf("%d %s", resp.StatusCode, body)
+	}
+	var s streamed
+	sc := bufio.NewScanner(resp.Body)
+	for sc.Scan() {
+		typ, ok := strings.CutPrefix(sc.Text(), "event: ")
+		if !ok {
+			continue
+		}
+		switch typ {
+		case schemas.EventModelDelta:
+			if s.firstDelta.IsZero() {
+				s.firstDelta = time.Now()
+			}
+		case schemas.EventTurnCompleted:
+			s.completed = time.Now()
+			return s, nil
+		case schemas.EventTurnFailed, schemas.EventTurnCancelled:
+			return s, fmt.Errorf("the turn ended with %s", typ)
+		}
+	}
+	return s, fmt.Errorf("the stream ended before turn.completed: %v", sc.Err())
+}
