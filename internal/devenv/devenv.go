@@ -10,6 +10,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/FerretDB/FerretDB/ferretdb"
 )
@@ -17,13 +18,15 @@ import (
 // FerretDB is a running embedded FerretDB.
 type FerretDB struct {
 	// URI is the mongodb:// URI clients connect to.
-	URI  string
-	stop context.CancelFunc
-	done chan struct{}
+	URI     string
+	stop    context.CancelFunc
+	done    chan struct{}
+	indexed chan struct{}
 }
 
 // StartFerretDB serves the MongoDB wire protocol on addr (use "127.0.0.1:0" for any free
-// port), keeping its data as SQLite files in dir.
+// port), keeping its data as SQLite files in dir, whose tables get an index for
+// lookups by _id within idIndexEvery of their first write (see indexIDs).
 func StartFerretDB(ctx context.Context, addr, dir string, log *slog.Logger) (*FerretDB, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
@@ -45,18 +48,35 @@ func StartFerretDB(ctx context.Context, addr, dir string, log *slog.Logger) (*Fe
 	}
 	runCtx, stop := context.WithCancel(context.WithoutCancel(ctx))
 	done := make(chan struct{})
+	indexed := make(chan struct{})
 	go func() {
 		defer close(done)
 		_ = f.Run(runCtx)
 	}()
+	go func() {
+		defer close(indexed)
+		t := time.NewTicker(idIndexEvery)
+		defer t.Stop()
+		for {
+			if err := indexIDs(runCtx, abs); err != nil && runCtx.Err() == nil {
+				log.Warn("Cannot index FerretDB's _id lookups", "error", err)
+			}
+			select {
+			case <-runCtx.Done():
+				return
+			case <-t.C:
+			}
+		}
+	}()
 	// MongoDBURI waits until the listener is bound.
-	return &FerretDB{URI: f.MongoDBURI(), stop: stop, done: done}, nil
+	return &FerretDB{URI: f.MongoDBURI(), stop: stop, done: done, indexed: indexed}, nil
 }
 
 // Stop closes the listener and the SQLite files and waits until they are closed.
 func (f *FerretDB) Stop() {
 	f.stop()
 	<-f.done
+	<-f.indexed
 }
 
 // FreePort returns a TCP port on 127.0.0.1 that nothing listened on a moment ago.
