@@ -136,9 +136,9 @@ func openedEvents(t *testing.T, tok, caseID string) []api.EventView {
 }
 
 // turnSequence is what a turn that calls a tool publishes, in order: the model's first
-// step chooses the tool (saying nothing, as the offline model does), the second answers
-// in text streamed as model.delta events. A "+" stands for one or more in a row.
-const turnSequence = "turn.started model.step tool.started tool.finished model.delta+ model.step citations turn.completed"
+// step says what it is about to do and chooses the tool, the second answers; each
+// streams its text as model.delta events. A "+" stands for one or more in a row.
+const turnSequence = "turn.started model.delta+ model.step tool.started tool.finished model.delta+ model.step citations turn.completed"
 
 // sequence joins event types, writing a run of model.delta events as "model.delta+".
 func sequence(types []string) string {
@@ -156,7 +156,8 @@ func sequence(types []string) string {
 
 // TestTurnEvents: the activities of a case publish its events. Opening the case
 // publishes its status moves and tiering's notice; a turn that calls a tool publishes
-// turnSequence, and the deltas join into the answer that turn.completed carries.
+// turnSequence, and the deltas of each step join into its text: the first step's
+// announces the tool, the second's are the answer that turn.completed carries.
 func TestTurnEvents(t *testing.T) {
 	tok := s.Token(t, "ted")
 	id := s.CreateCase(t, tok, "My landlord keeps my deposit")
@@ -180,23 +181,34 @@ func TestTurnEvents(t *testing.T) {
 	if got := sequence(types); got != turnSequence {
 		t.Fatalf("turn events: %s\nwant         %s", got, turnSequence)
 	}
-	var finished schemas.ToolFinishedEvent
-	if err := json.Unmarshal(turn[3].Body, &finished); err != nil || finished.Tool != "get_case_details" || finished.Status != schemas.ToolOK || finished.Summary == "" {
-		t.Errorf("tool.finished = %s", turn[3].Body)
-	}
 	var done schemas.TurnResult
 	if err := json.Unmarshal(turn[len(turn)-1].Body, &done); err != nil || done.Reply != answer.Body["reply"] || len(done.ToolsUsed) != 1 {
 		t.Errorf("turn.completed = %s\nwant the answer %s", turn[len(turn)-1].Body, answer.Raw)
 	}
-	var text strings.Builder
+	var texts [2]strings.Builder // the two steps' text
+	step := 0
 	for _, e := range turn {
-		var d schemas.ModelDeltaEvent
-		if e.Type == schemas.EventModelDelta && json.Unmarshal(e.Body, &d) == nil {
-			text.WriteString(d.Text)
+		switch e.Type {
+		case schemas.EventModelStep:
+			step++
+		case schemas.EventModelDelta:
+			var d schemas.ModelDeltaEvent
+			if err := json.Unmarshal(e.Body, &d); err != nil || d.Role != schemas.ModelAssistant || d.Attempt != 1 {
+				t.Errorf("model.delta = %s", e.Body)
+			}
+			texts[step].WriteString(d.Text)
+		case schemas.EventToolFinished:
+			var finished schemas.ToolFinishedEvent
+			if err := json.Unmarshal(e.Body, &finished); err != nil || finished.Tool != "get_case_details" || finished.Status != schemas.ToolOK || finished.Summary == "" {
+				t.Errorf("tool.finished = %s", e.Body)
+			}
 		}
 	}
-	if text.Len() == 0 || done.Reply != text.String() {
-		t.Errorf("the deltas say %q; the answer is %q", text.String(), done.Reply)
+	if got := texts[0].String(); got != "One moment: I am asking get_case_details." {
+		t.Errorf("the first step's deltas say %q", got)
+	}
+	if got := texts[1].String(); got != done.Reply {
+		t.Errorf("the answer's deltas say %q; the answer is %q", got, done.Reply)
 	}
 }
 

@@ -140,7 +140,6 @@ func (o Options) handleCompletion(w http.ResponseWriter, r *http.Request) {
 	msg := map[string]any{"role": "assistant", "content": reply.content}
 	finish := "stop"
 	if len(reply.calls) > 0 {
-		msg["content"] = nil
 		msg["tool_calls"] = reply.calls
 		finish = "tool_calls"
 	}
@@ -207,7 +206,10 @@ var (
 //   - "legal search: TEXT" (or "ricerca legale:", "căutare juridică:") → lex_search;
 //   - "search: TEXT" (or "cerca:", "caută:") → web_search.
 //
-// Anything else gets a short reply that says what the offline model can do. The tiering
+// It says which tool it asks before calling it ("One moment: I am asking
+// get_case_details."), as many real models do, so that a streamed turn shows text
+// before its tool runs. Anything else gets a short reply that says what the offline
+// model can do. The tiering
 // role classifies (see classify) and the escalation role advises (see advise).
 func decide(msgs []message, offered map[string]bool) reply {
 	lang, caseID, role, system := "en", "", "assistant", ""
@@ -259,49 +261,56 @@ func decide(msgs []message, offered map[string]bool) reply {
 		tc.Function.Name, tc.Function.Arguments = name, string(raw)
 		return reply{calls: []toolCall{tc}}
 	}
-	switch {
-	case offered["get_case_details"] && caseDetailsRe.MatchString(user):
-		return call("get_case_details", map[string]any{})
-	case offered["update_case_details"] && summaryRe.MatchString(user):
-		text := summaryRe.FindStringSubmatch(user)[1]
-		return call("update_case_details", map[string]any{"updates": map[string]any{"summary.current": text}})
-	case offered["update_case_details"] && factRe.MatchString(user):
-		text := factRe.FindStringSubmatch(user)[1]
-		return call("update_case_details", map[string]any{"updates": map[string]any{"facts": []any{map[string]any{"fact": text}}}})
-	case offered["generate_draft_pdf"] && draftRe.MatchString(user):
-		args, _ := draftCall(user)
-		return call("generate_draft_pdf", args)
-	case offered["get_party_id_by_name"] && partyRe.MatchString(user):
-		return call("get_party_id_by_name", map[string]any{"mentioned_name": partyRe.FindStringSubmatch(user)[1]})
-	case offered["lex_search_enriched"] && enrichedRe.MatchString(user):
-		return plainCall("lex_search_enriched", map[string]any{"query": enrichedRe.FindStringSubmatch(user)[1]}, len(msgs))
-	case offered["lex_search"] && legalWebRe.MatchString(user):
-		return plainCall("lex_search", map[string]any{"query": legalWebRe.FindStringSubmatch(user)[1]}, len(msgs))
-	case offered["web_search"] && webRe.MatchString(user):
-		return plainCall("web_search", map[string]any{"query": webRe.FindStringSubmatch(user)[1]}, len(msgs))
-	case offered["kb_search"] && caseLawRe.MatchString(user):
-		return plainCall("kb_search", map[string]any{"query": caseLawRe.FindStringSubmatch(user)[1]}, len(msgs))
-	case offered["eurlex_search"] && gdprRe.MatchString(user):
-		m := gdprRe.FindStringSubmatch(user)
-		return plainCall("eurlex_search", map[string]any{"act_type": "regolamento", "year": 2016, "number": 679, "article": m[1] + m[2]}, len(msgs))
-	case offered["infolex_search"] && italianArtRe.MatchString(user) && strings.Contains(strings.ToLower(user), "massim"):
-		m := italianArtRe.FindStringSubmatch(user)
-		return plainCall("infolex_search", map[string]any{"act_type": italianCode(m[2]), "article": m[1], "include_massime": true}, len(msgs))
-	case offered["normattiva_search"] && italianArtRe.MatchString(user):
-		m := italianArtRe.FindStringSubmatch(user)
-		return plainCall("normattiva_search", map[string]any{"act_type": italianCode(m[2]), "article": m[1]}, len(msgs))
-	case offered["normattiva_search"] && romanianArtRe.MatchString(user):
-		m := romanianArtRe.FindStringSubmatch(user)
-		return plainCall("normattiva_search", map[string]any{"act_type": m[2], "article": m[1]}, len(msgs))
-	case offered["legal_sql"] && sqlRe.MatchString(user):
-		query := sqlRe.FindStringSubmatch(user)[1]
-		table := "legislatie"
-		if strings.Contains(strings.ToLower(query), "jurisprudenta") {
-			table = "jurisprudenta"
+	r := func() reply {
+		switch {
+		case offered["get_case_details"] && caseDetailsRe.MatchString(user):
+			return call("get_case_details", map[string]any{})
+		case offered["update_case_details"] && summaryRe.MatchString(user):
+			text := summaryRe.FindStringSubmatch(user)[1]
+			return call("update_case_details", map[string]any{"updates": map[string]any{"summary.current": text}})
+		case offered["update_case_details"] && factRe.MatchString(user):
+			text := factRe.FindStringSubmatch(user)[1]
+			return call("update_case_details", map[string]any{"updates": map[string]any{"facts": []any{map[string]any{"fact": text}}}})
+		case offered["generate_draft_pdf"] && draftRe.MatchString(user):
+			args, _ := draftCall(user)
+			return call("generate_draft_pdf", args)
+		case offered["get_party_id_by_name"] && partyRe.MatchString(user):
+			return call("get_party_id_by_name", map[string]any{"mentioned_name": partyRe.FindStringSubmatch(user)[1]})
+		case offered["lex_search_enriched"] && enrichedRe.MatchString(user):
+			return plainCall("lex_search_enriched", map[string]any{"query": enrichedRe.FindStringSubmatch(user)[1]}, len(msgs))
+		case offered["lex_search"] && legalWebRe.MatchString(user):
+			return plainCall("lex_search", map[string]any{"query": legalWebRe.FindStringSubmatch(user)[1]}, len(msgs))
+		case offered["web_search"] && webRe.MatchString(user):
+			return plainCall("web_search", map[string]any{"query": webRe.FindStringSubmatch(user)[1]}, len(msgs))
+		case offered["kb_search"] && caseLawRe.MatchString(user):
+			return plainCall("kb_search", map[string]any{"query": caseLawRe.FindStringSubmatch(user)[1]}, len(msgs))
+		case offered["eurlex_search"] && gdprRe.MatchString(user):
+			m := gdprRe.FindStringSubmatch(user)
+			return plainCall("eurlex_search", map[string]any{"act_type": "regolamento", "year": 2016, "number": 679, "article": m[1] + m[2]}, len(msgs))
+		case offered["infolex_search"] && italianArtRe.MatchString(user) && strings.Contains(strings.ToLower(user), "massim"):
+			m := italianArtRe.FindStringSubmatch(user)
+			return plainCall("infolex_search", map[string]any{"act_type": italianCode(m[2]), "article": m[1], "include_massime": true}, len(msgs))
+		case offered["normattiva_search"] && italianArtRe.MatchString(user):
+			m := italianArtRe.FindStringSubmatch(user)
+			return plainCall("normattiva_search", map[string]any{"act_type": italianCode(m[2]), "article": m[1]}, len(msgs))
+		case offered["normattiva_search"] && romanianArtRe.MatchString(user):
+			m := romanianArtRe.FindStringSubmatch(user)
+			return plainCall("normattiva_search", map[string]any{"act_type": m[2], "article": m[1]}, len(msgs))
+		case offered["legal_sql"] && sqlRe.MatchString(user):
+			query := sqlRe.FindStringSubmatch(user)[1]
+			table := "legislatie"
+			if strings.Contains(strings.ToLower(query), "jurisprudenta") {
+				table = "jurisprudenta"
+			}
+			return plainCall("legal_sql", map[string]any{"query_string": query, "table_name": table}, len(msgs))
 		}
-		return plainCall("legal_sql", map[string]any{"query_string": query, "table_name": table}, len(msgs))
+		return reply{content: words.help}
+	}()
+	if len(r.calls) > 0 {
+		// As many real models do, it says what it is about to do before calling a tool.
+		r.content = fmt.Sprintf(words.lookup, r.calls[0].Function.Name)
 	}
-	return reply{content: words.help}
+	return r
 }
 
 // analyse is the offline reasoner: it counts the sources it was given and repeats the
@@ -511,12 +520,13 @@ func describe(r toolResult, w wording) (string, bool) {
 
 // wording holds the offline model's phrases in one language.
 type wording struct {
-	intro, sources, failed, details, done, rows, none, analysis, party, help string
+	intro, sources, failed, details, done, rows, none, analysis, party, help, lookup string
 }
 
 var phrases = map[string]wording{
 	"en": {
 		intro:    "Here is what I found:",
+		lookup:   "One moment: I am asking %s.",
 		sources:  "Sources:",
 		failed:   "%s failed: %s",
 		details:  "Case summary: %s. Facts recorded: %d.",
@@ -531,6 +541,7 @@ var phrases = map[string]wording{
 	},
 	"ro": {
 		intro:    "Iată ce am găsit:",
+		lookup:   "Un moment: consult %s.",
 		sources:  "Surse:",
 		failed:   "%s a eșuat: %s",
 		details:  "Rezumatul cazului: %s. Fapte înregistrate: %d.",
@@ -545,6 +556,7 @@ var phrases = map[string]wording{
 	},
 	"it": {
 		intro:    "Ecco cosa ho trovato:",
+		lookup:   "Un momento: consulto %s.",
 		sources:  "Fonti:",
 		failed:   "%s non è riuscito: %s",
 		details:  "Riassunto del caso: %s. Fatti registrati: %d.",
