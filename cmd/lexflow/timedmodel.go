@@ -23,7 +23,7 @@ type timedModel struct {
 }
 
 // modelCall is when a call's first text and its end were sent; zero when not (a call
-// that chose tools sends no text).
+// that chose tools without a word sends no text).
 type modelCall struct {
 	firstText, done time.Time
 }

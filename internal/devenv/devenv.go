@@ -26,7 +26,7 @@ type FerretDB struct {
 
 // StartFerretDB serves the MongoDB wire protocol on addr (use "127.0.0.1:0" for any free
 // port), keeping its data as SQLite files in dir, whose tables get an index for
-// lookups by _id within idIndexEvery of their first write (see indexIDs).
+// lookups by _id within idIndexEvery of their first write (see idIndexer).
 func StartFerretDB(ctx context.Context, addr, dir string, log *slog.Logger) (*FerretDB, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
@@ -57,10 +57,9 @@ func StartFerretDB(ctx context.Context, addr, dir string, log *slog.Logger) (*Fe
 		defer close(indexed)
 		t := time.NewTicker(idIndexEvery)
 		defer t.Stop()
+		x := &idIndexer{dir: abs, indexed: map[string]bool{}}
 		for {
-			if err := indexIDs(runCtx, abs); err != nil && runCtx.Err() == nil {
-				log.Warn("Cannot index FerretDB's _id lookups", "error", err)
-			}
+			x.run(runCtx, log)
 			select {
 			case <-runCtx.Done():
 				return

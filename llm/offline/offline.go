@@ -209,8 +209,8 @@ var (
 // It says which tool it asks before calling it ("One moment: I am asking
 // get_case_details."), as many real models do, so that a streamed turn shows text
 // before its tool runs. Anything else gets a short reply that says what the offline
-// model can do. The tiering
-// role classifies (see classify) and the escalation role advises (see advise).
+// model can do. The tiering role classifies (see classify) and the escalation role
+// advises (see advise).
 func decide(msgs []message, offered map[string]bool) reply {
 	lang, caseID, role, system := "en", "", "assistant", ""
 	for _, m := range msgs {
