@@ -369,3 +369,55 @@ func TestStreamedTurnThatFails(t *testing.T) {
 		t.Errorf("logged %s %d %s; the stream's last event is number %q", l.Type, l.Seq, l.Body, last.ID)
 	}
 }
+
+// TestStreamReconnectsMidTurn reads a turn's events from one API process, drops the
+// connection once the model has begun to stream, and reconnects with Last-Event-ID to
+// a second API process while the turn goes on (its worker, a process apart, streams
+// slowly): the two connections together deliver the turn's events as the log holds
+// them, none missing, none repeated, in order.
+func TestStreamReconnectsMidTurn(t *testing.T) {
+	queue := s.UseQueue(t, "e2e-reconnect")
+	s.StartHelperWorker(t, queue, 0, "LEXFLOW_OFFLINE_CHUNK_DELAY=150ms")
+	tok := s.Token(t, "rhea")
+	id := s.CreateCase(t, tok, "A turn read over two connections")
+	opened := openedEvents(t, tok, id)
+	base := opened[len(opened)-1].Seq
+	ctx, drop := context.WithCancel(t.Context())
+	stream := stack.OpenEvents(ctx, t, s.APIURL, tok, id, fmt.Sprint(base))
+	answered := s.SendInBackground(tok, id, "show me the case details")
+	var got []stack.SSEEvent
+	for len(got) == 0 || got[len(got)-1].Type != schemas.EventModelDelta {
+		got = append(got, next(t, stream))
+	}
+	drop()
+
+	s.UseAPI(t, s.Handlers(queue)) // another API process
+	ctx, drop = context.WithCancel(t.Context())
+	defer drop()
+	stream = stack.OpenEvents(ctx, t, s.APIURL, tok, id, got[len(got)-1].ID)
+	for got[len(got)-1].Type != schemas.EventTurnCompleted {
+		got = append(got, next(t, stream))
+	}
+	select {
+	case a := <-answered:
+		if a.Err != nil || a.R.Status != http.StatusOK {
+			t.Fatalf("answer: %v %d %s", a.Err, a.R.Status, a.R.Raw)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("the turn did not end")
+	}
+	logged := eventsAfter(t, tok, id, base)
+	var want, seen []string
+	for _, e := range logged {
+		want = append(want, fmt.Sprint(e.Seq, " ", e.Type))
+	}
+	for _, e := range got {
+		seen = append(seen, e.ID+" "+e.Type)
+	}
+	if strings.Join(seen, ", ") != strings.Join(want, ", ") {
+		t.Errorf("the two connections delivered\n%s\nthe log holds\n%s", strings.Join(seen, ", "), strings.Join(want, ", "))
+	}
+	if deltas := strings.Count(strings.Join(seen, ","), schemas.EventModelDelta); deltas < 3 {
+		t.Errorf("%d deltas; want the answer's streamed over both connections", deltas)
+	}
+}
