@@ -47,6 +47,7 @@ type Route struct {
 var routes = []Route{
 	{http.MethodGet, "/healthz", Public, false, (*Handlers).health},
 	{http.MethodPost, "/v1/cases", User, false, (*Handlers).createCase},
+	{http.MethodGet, "/v1/cases", User, false, (*Handlers).listCases},
 	{http.MethodGet, "/v1/cases/:id", User, false, (*Handlers).getCase},
 	{http.MethodPost, "/v1/cases/:id/messages", User, false, (*Handlers).sendMessage},
 	{http.MethodGet, "/v1/cases/:id/messages", User, false, (*Handlers).listMessages},

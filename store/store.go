@@ -93,6 +93,11 @@ type Cases interface {
 	// CountCases counts the cases created since a time by an organization's subject, or
 	// by the whole organization when subject is empty.
 	CountCases(ctx context.Context, org, subject string, since time.Time) (int, error)
+	// ListCases returns the cases of an organization's subject (org empty: a user of no
+	// organization), newest first, at most limit, without their case_details: those
+	// after the case with ID after, or the newest when after is "". An after that is not
+	// one of the owner's cases is ErrNotFound.
+	ListCases(ctx context.Context, org, subject, after string, limit int) ([]Case, error)
 }
 
 // MaxOps is how many of a case's latest update ops a store must remember.

@@ -214,6 +214,46 @@ func (s *Store) SetPayment(ctx context.Context, id string, p store.Payment) (sto
 	return *c.Payment, nil
 }
 
+// ListCases returns an owner's cases, newest first (ties by ID, descending), without
+// their case_details and ops: those after the case with ID after, or the newest.
+func (s *Store) ListCases(ctx context.Context, org, subject, after string, limit int) ([]store.Case, error) {
+	filter := bson.M{"org_id": org, "user_id": subject}
+	if org == "" {
+		filter["org_id"] = bson.M{"$in": bson.A{"", nil}}
+	}
+	if after != "" {
+		var from caseDoc
+		err := s.cases.FindOne(ctx, bson.M{"_id": after}).Decode(&from)
+		if errors.Is(err, mongo.ErrNoDocuments) || err == nil && (from.OrgID != org || from.UserID != subject) {
+			return nil, fmt.Errorf("case %s: %w", after, store.ErrNotFound)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("find case: %w", err)
+		}
+		filter["$or"] = bson.A{
+			bson.M{"created_at": bson.M{"$lt": from.CreatedAt}},
+			bson.M{"created_at": from.CreatedAt, "_id": bson.M{"$lt": after}},
+		}
+	}
+	opts := options.Find().SetSort(bson.D{{Key: "created_at", Value: -1}, {Key: "_id", Value: -1}}).
+		SetLimit(int64(limit)).SetProjection(bson.M{"case_details": 0, "ops": 0})
+	cur, err := s.cases.Find(ctx, filter, opts)
+	if err != nil {
+		return nil, fmt.Errorf("list cases: %w", err)
+	}
+	var docs []caseDoc
+	if err := cur.All(ctx, &docs); err != nil {
+		return nil, fmt.Errorf("list cases: %w", err)
+	}
+	out := make([]store.Case, 0, len(docs))
+	for _, d := range docs {
+		c := d.toCase()
+		c.Details = nil
+		out = append(out, c)
+	}
+	return out, nil
+}
+
 // CountCases counts the cases created since a time by an organization's subject, or by
 // the organization.
 func (s *Store) CountCases(ctx context.Context, org, subject string, since time.Time) (int, error) {

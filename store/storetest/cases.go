@@ -31,6 +31,7 @@ var caseTests = []subtest{
 	{"UpdateDetails/ConcurrentWritersKeepEachOthersChanges", testUpdateConcurrentWriters},
 	{"UpdateDetails/AnOpAppliesOnce", testUpdateOpAppliesOnce},
 	{"CountCases", testCountCases},
+	{"ListCases", testListCases},
 	{"SetPayment/KeepsTheFirst", testSetPaymentKeepsTheFirst},
 	{"SetPayment/ConcurrentKeepsOne", testSetPaymentConcurrently},
 	{"SetPayment/MissingIsNotFound", testSetPaymentMissingCase},
@@ -568,5 +569,63 @@ func testCountCases(t *testing.T, s store.Store) {
 		if n, err := s.CountCases(t.Context(), c.org, c.subject, c.since); err != nil || n != c.want {
 			t.Errorf("CountCases(%s, %q, %v) = %d, %v; want %d", c.org, c.subject, c.since, n, err, c.want)
 		}
+	}
+}
+
+// testListCases lists an owner's cases newest first, in pages that follow each other
+// without a gap or a repeat, without their details; another subject's, another
+// organization's, and a user's of no organization are apart; a page after a case that
+// is not the owner's is ErrNotFound.
+func testListCases(t *testing.T, s store.Store) {
+	org, ana, bo := newID("org"), newID("user"), newID("user")
+	var mine []store.Case
+	for _, owner := range []struct{ org, user string }{{org, ana}, {org, bo}, {org, ana}, {"", ana}, {org, ana}, {org, ana}} {
+		c := newCase()
+		c.OrgID, c.UserID = owner.org, owner.user
+		stored, err := s.CreateCase(t.Context(), c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if owner.org == org && owner.user == ana {
+			mine = append(mine, stored)
+		}
+	}
+	// Newest first; cases created in the same instant by their IDs, descending.
+	slices.SortFunc(mine, func(a, b store.Case) int {
+		if c := b.CreatedAt.Compare(a.CreatedAt); c != 0 {
+			return c
+		}
+		return strings.Compare(b.ID, a.ID)
+	})
+	var want, got []string
+	for _, c := range mine {
+		want = append(want, c.ID)
+	}
+	after := ""
+	for page := 0; page < 10; page++ {
+		cases, err := s.ListCases(t.Context(), org, ana, after, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range cases {
+			if c.UserID != ana || c.OrgID != org || c.Details != nil || c.Phase != "tiering" || c.CreatedAt.IsZero() {
+				t.Errorf("listed %+v", c)
+			}
+			got = append(got, c.ID)
+		}
+		if len(cases) < 3 {
+			break
+		}
+		after = cases[len(cases)-1].ID
+	}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("listed\n%v\nwant, newest first,\n%v", got, want)
+	}
+	if none, err := s.ListCases(t.Context(), "", ana, "", 10); err != nil || len(none) != 1 || none[0].OrgID != "" {
+		t.Errorf("the cases of %s without an organization: %+v, %v; want the one", ana, none, err)
+	}
+	other := createCase(t, s)
+	if _, err := s.ListCases(t.Context(), org, ana, other.ID, 3); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("a page after another owner's case: %v, want ErrNotFound", err)
 	}
 }
