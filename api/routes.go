@@ -57,6 +57,7 @@ var routes = []Route{
 	{http.MethodGet, "/v1/cases/:id/parties", User, false, (*Handlers).listParties},
 	{http.MethodGet, "/v1/cases/:id/parties/:party", User, false, (*Handlers).getParty},
 	{http.MethodPost, "/v1/cases/:id/payment", User, false, (*Handlers).paymentGone},
+	{http.MethodGet, "/v1/cases/:id/price", User, false, (*Handlers).casePrice},
 	{http.MethodPost, "/v1/cases/:id/checkout", User, false, (*Handlers).checkout},
 	{http.MethodPost, "/v1/cases/:id/close", User, false, (*Handlers).closeCase},
 	{http.MethodGet, "/v1/cases/:id/drafts", User, false, (*Handlers).listDrafts},

@@ -290,3 +290,26 @@ func TestWebhookWhenNoWorkerAnswers(t *testing.T) {
 		t.Errorf("checkout: %+v, %v; want it paid by the event", co, err)
 	}
 }
+
+// TestCasePrice: a client reads the price of their case's tier before the checkout,
+// the same the checkout then charges, with whether it is due; a case a subscription
+// covers shows its price as not due; another tenant gets 404.
+func TestCasePrice(t *testing.T) {
+	id, tok, _ := unpaidCase(t)
+	r := s.Call(t, "GET", "/v1/cases/"+id+"/price", tok, nil)
+	if r.Status != http.StatusOK || r.Body["tier"] != float64(2) || r.Body["due"] != true || r.Body["price"] != stack.Prices[2].String() {
+		t.Fatalf("price: %d %s", r.Status, r.Raw)
+	}
+	co := s.Call(t, "POST", "/v1/cases/"+id+"/checkout", tok, nil)
+	if co.Status != http.StatusCreated || co.Body["amount"] != r.Body["amount"] || co.Body["currency"] != r.Body["currency"] {
+		t.Errorf("the checkout charges %s; the price said %s", co.Raw, r.Raw)
+	}
+	stranger := s.Mint(t, auth.Identity{Subject: "payer", Org: "elsewhere", Roles: []string{schemas.RoleUser}})
+	stack.WantProblem(t, s.Call(t, "GET", "/v1/cases/"+id+"/price", stranger, nil), http.StatusNotFound, "not-found")
+	covered := s.Token(t, "covered")
+	paidUp := s.CreateCase(t, covered, "A question about my employment contract's notice period")
+	s.Send(t, covered, paidUp, "hello") // past tiering and the quota
+	if r := s.Call(t, "GET", "/v1/cases/"+paidUp+"/price", covered, nil); r.Status != http.StatusOK || r.Body["due"] != false || r.Body["amount"] == nil {
+		t.Errorf("a covered case's price: %d %s", r.Status, r.Raw)
+	}
+}
