@@ -44,6 +44,8 @@ type Handlers struct {
 	TurnTimeout time.Duration
 	// Dev serves the dev-only routes of the route table.
 	Dev bool
+	// DevTokens mints the tokens of POST /dev/token, a dev-only route; nil mints none.
+	DevTokens *auth.HS256
 	// CasesPerDay bounds the cases a user opens in a UTC day, OrgCasesPerDay those of
 	// an organization; 0 means no bound.
 	CasesPerDay    int

@@ -75,6 +75,7 @@ var routes = []Route{
 	{http.MethodPut, "/v1/admin/budgets/:tenant", Admin, false, (*Handlers).putBudget},
 	{http.MethodPost, "/v1/billing/cases/:id/payments", Billing, false, (*Handlers).recordOfflinePayment},
 	{http.MethodPost, "/v1/webhooks/payments", Webhook, false, (*Handlers).paymentWebhook},
+	{http.MethodPost, "/dev/token", Public, true, (*Handlers).devToken},
 	{http.MethodGet, "/pay/:session", Public, true, (*Handlers).testPayPage},
 	{http.MethodPost, "/pay/:session", Public, true, (*Handlers).testPay},
 }

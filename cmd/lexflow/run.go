@@ -151,6 +151,9 @@ func serveAPI(ctx context.Context, cfg config.Config, b *backends, log *slog.Log
 		RequestsPerMinute: cfg.RequestsPerMinute, OrgRequestsPerMinute: cfg.OrgRequestsPerMinute, OrgConcurrentTurns: cfg.OrgConcurrentTurns,
 		Budgets: cfg.TokenLimits(), Hub: b.hub, EventsPoll: cfg.EventsPoll,
 		Payments: provider, Prices: cfg.Prices, WebhookSecret: webhookSecret, PublicURL: cfg.PublicURL}
+	if dev {
+		h.DevTokens = &sign
+	}
 	e := api.New(h)
 	l, err := net.Listen("tcp", cfg.HTTPAddr)
 	if err != nil {

@@ -220,7 +220,8 @@ var Prices = payments.Prices{1: {Amount: 4900, Currency: "eur"}, 2: {Amount: 149
 func (s *Stack) Handlers(queue string) *api.Handlers {
 	return &api.Handlers{Temporal: s.TC, Store: s.Store, Auth: s.Signer, Prompts: s.Prompts, TaskQueue: queue, MaxSteps: 5,
 		Log: s.Log, Blobs: s.Blobs, UserWait: time.Hour, StuckAfter: time.Second, Dev: true,
-		Payments: s.Payments, Prices: Prices, WebhookSecret: s.WebhookSecret, PublicURL: s.APIURL, Budgets: s.Budgets}
+		Payments: s.Payments, Prices: Prices, WebhookSecret: s.WebhookSecret, PublicURL: s.APIURL, Budgets: s.Budgets,
+		DevTokens: &s.Signer}
 }
 
 // UseQueue points the stack's HTTP helpers, until the test ends, at an API of its own
