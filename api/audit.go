@@ -16,6 +16,8 @@ import (
 const (
 	auditResume         = "case.resume"
 	auditTickets        = "case.tickets.read"
+	auditTranscript     = "case.transcript.read"
+	auditEvents         = "case.events.read"
 	auditOfflinePayment = "payment.offline"
 	auditSubscription   = "subscription.put"
 	auditPromptsReload  = "prompts.reload"

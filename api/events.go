@@ -55,6 +55,25 @@ func (h *Handlers) caseEvents(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	return h.events(c, cs)
+}
+
+// supportEvents answers a case's events, as a page or a stream, to staff whose scope
+// reaches it; the read is audited once per request.
+func (h *Handlers) supportEvents(c echo.Context) error {
+	cs, err := h.staffCase(c)
+	if err != nil {
+		return err
+	}
+	if err := h.audit(c, auditEvents, cs.OrgID, cs.ID, nil); err != nil {
+		return err
+	}
+	return h.events(c, cs)
+}
+
+// events answers the case's events after the client's cursor: a JSON page, or a
+// stream when the client asks for Server-Sent Events.
+func (h *Handlers) events(c echo.Context, cs store.Case) error {
 	after, err := eventCursor(c)
 	if err != nil {
 		return err

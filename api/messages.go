@@ -188,6 +188,24 @@ func (h *Handlers) listMessages(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	return h.transcript(c, cs)
+}
+
+// supportMessages answers a case's transcript to staff whose scope reaches it; the
+// read is audited.
+func (h *Handlers) supportMessages(c echo.Context) error {
+	cs, err := h.staffCase(c)
+	if err != nil {
+		return err
+	}
+	if err := h.audit(c, auditTranscript, cs.OrgID, cs.ID, nil); err != nil {
+		return err
+	}
+	return h.transcript(c, cs)
+}
+
+// transcript answers the case's stored transcript, in turn order.
+func (h *Handlers) transcript(c echo.Context, cs store.Case) error {
 	recs, err := h.Store.ListRecords(c.Request().Context(), cs.ID, 0, 0)
 	if err != nil {
 		return fmt.Errorf("%w: read transcript: %w", errUnavailable, err)

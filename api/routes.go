@@ -67,6 +67,8 @@ var routes = []Route{
 	{http.MethodPut, "/v1/me/memory", User, false, (*Handlers).putMemory},
 	{http.MethodGet, "/v1/support/cases", Support, false, (*Handlers).supportCases},
 	{http.MethodGet, "/v1/support/cases/:id/tickets", Support, false, (*Handlers).supportTickets},
+	{http.MethodGet, "/v1/support/cases/:id/messages", Support, false, (*Handlers).supportMessages},
+	{http.MethodGet, "/v1/support/cases/:id/events", Support, false, (*Handlers).supportEvents},
 	{http.MethodPost, "/v1/support/cases/:id/resume", Support, false, (*Handlers).resumeCase},
 	{http.MethodPut, "/v1/admin/subscriptions/:id", Admin, false, (*Handlers).putSubscription},
 	{http.MethodPost, "/v1/admin/prompts/reload", Admin, false, (*Handlers).reloadPrompts},

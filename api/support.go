@@ -27,6 +27,8 @@ type SupportCase struct {
 	TenantID   string    `json:"tenant_id,omitempty"`
 	Tenant     string    `json:"tenant,omitempty"`
 	ProgressAt time.Time `json:"progress_at"`
+	// WaitedSeconds is how long the case has been where it is: since its last progress.
+	WaitedSeconds int64 `json:"waited_seconds"`
 }
 
 // supportStatuses are the lists support can ask for.
@@ -54,7 +56,8 @@ func (h *Handlers) supportCases(c echo.Context) error {
 		return problemf(errInvalidInput, "status must be one of "+strings.Join(supportStatuses, ", "))
 	}
 	org := identity(c).Org
-	query := supportQuery(status, org, time.Now(), h.StuckAfter)
+	now := time.Now()
+	query := supportQuery(status, org, now, h.StuckAfter)
 	ctx := c.Request().Context()
 	out := []SupportCase{}
 	var token []byte
@@ -81,6 +84,9 @@ func (h *Handlers) supportCases(c echo.Context) error {
 			}
 			decodeAttr(sa, schemas.SATier.GetName(), &sc.Tier)
 			decodeAttr(sa, schemas.SAProgressAt.GetName(), &sc.ProgressAt)
+			if !sc.ProgressAt.IsZero() {
+				sc.WaitedSeconds = int64(max(now.Sub(sc.ProgressAt), 0) / time.Second)
+			}
 			out = append(out, sc)
 		}
 		if token = resp.NextPageToken; len(token) == 0 {

@@ -35,6 +35,13 @@ func TestWorkerKilledMidTurn(t *testing.T) {
 	if !s.SupportListHas(t, support, "stuck", id) {
 		t.Errorf("support's stuck list lacks %s", id)
 	}
+	// A stuck case has made no progress for longer than the suite's second.
+	stuck := s.Call(t, "GET", "/v1/support/cases?status=stuck", support, nil)
+	for _, c := range stuck.Body["cases"].([]any) {
+		if c := c.(map[string]any); c["case_id"] == id && c["waited_seconds"].(float64) < 1 {
+			t.Errorf("the stuck case waited %v s", c["waited_seconds"])
+		}
+	}
 	if err := first.Process.Kill(); err != nil {
 		t.Fatal(err)
 	}
