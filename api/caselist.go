@@ -54,20 +54,21 @@ func (h *Handlers) listCases(c echo.Context) error {
 		return problemf(errInvalidInput, "after is a case ID, the next of the page before")
 	}
 	who := identity(c)
-	cases, err := h.Store.ListCases(c.Request().Context(), who.Org, who.Subject, after, limit)
+	cases, err := h.Store.ListCases(c.Request().Context(), who.Org, who.Subject, after, limit+1) // one more: is there a next page?
 	if errors.Is(err, store.ErrNotFound) {
 		return problemf(errInvalidInput, "after is not one of your cases")
 	}
 	if err != nil {
 		return fmt.Errorf("%w: list cases: %w", errUnavailable, err)
 	}
-	page := CaseList{Cases: make([]CaseSummary, 0, len(cases))}
+	page := CaseList{Cases: make([]CaseSummary, 0, min(len(cases), limit))}
+	if len(cases) > limit {
+		cases = cases[:limit]
+		page.Next = cases[limit-1].ID
+	}
 	for _, cs := range cases {
 		page.Cases = append(page.Cases, CaseSummary{ID: cs.ID, Description: cs.Description, Language: cs.Language,
 			Phase: cs.Phase, Status: cs.Status, CreatedAt: cs.CreatedAt, UpdatedAt: cs.UpdatedAt})
-	}
-	if len(cases) == limit {
-		page.Next = cases[len(cases)-1].ID
 	}
 	return c.JSON(http.StatusOK, page)
 }

@@ -2,7 +2,10 @@ package api
 
 import (
 	"fmt"
+	"mime"
+	"net"
 	"net/http"
+	"net/netip"
 	"regexp"
 	"slices"
 	"strings"
@@ -35,11 +38,20 @@ type DevToken struct {
 var devName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$`)
 
 // devToken mints an HS256 token for the identity asked, as `lexflow token` does: the
-// web app's sign-in form under `lexflow dev`. The route exists only in dev mode, where
-// whoever reaches the API could run `lexflow token` as well.
+// web app's sign-in form under `lexflow dev`. The route exists only in dev mode, and
+// even there it answers only a request from this machine, addressed to it by a
+// loopback name, with a JSON body: an API bound to all interfaces does not mint tokens
+// for the network, and a web page elsewhere cannot get one through DNS rebinding or a
+// form post.
 func (h *Handlers) devToken(c echo.Context) error {
 	if h.DevTokens == nil {
 		return problemf(errUnavailable, "this API mints no dev tokens")
+	}
+	if !fromLoopback(c.Request()) {
+		return problemf(errForbidden, "dev tokens are minted only for requests from this machine to localhost, 127.0.0.1 or [::1]")
+	}
+	if mt, _, _ := mime.ParseMediaType(c.Request().Header.Get("Content-Type")); mt != "application/json" {
+		return problemf(errInvalidInput, "send the identity as application/json")
 	}
 	var req DevTokenRequest
 	if err := bindJSON(c, &req); err != nil {
@@ -58,9 +70,28 @@ func (h *Handlers) devToken(c echo.Context) error {
 	}
 	slices.Sort(req.Roles)
 	id := auth.Identity{Subject: req.Subject, Org: req.Org, Roles: slices.Compact(req.Roles)}
+	expires := time.Now().Add(devTokenTTL).Truncate(time.Second).UTC() // the token's exp is no earlier
 	tok, err := h.DevTokens.Mint(id, devTokenTTL)
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusCreated, DevToken{Token: tok, ExpiresAt: time.Now().Add(devTokenTTL).UTC(), Identity: id})
+	return c.JSON(http.StatusCreated, DevToken{Token: tok, ExpiresAt: expires, Identity: id})
+}
+
+// fromLoopback reports whether r came from a loopback address and names a loopback
+// host.
+func fromLoopback(r *http.Request) bool {
+	remote, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return false
+	}
+	if ip, err := netip.ParseAddr(remote); err != nil || !ip.Unmap().IsLoopback() {
+		return false
+	}
+	host := r.Host
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
+	return host == "localhost" || host == "127.0.0.1" || host == "::1"
 }

@@ -15,7 +15,8 @@ import (
 // billing or admin staff and acts on every tenant; one with an organization is a firm's
 // own desk and acts only on that organization's cases, and never on what a case costs
 // (subscriptions, offline payments). Every staff action that changes
-// something, or reads a case's tickets, is written to the audit log. The README's
+// something, or reads a case's tickets, transcript or events, is written to the audit
+// log. The README's
 // "Staff scope" table says the same.
 
 // inScope reports whether staff member id may act on the cases of organization org.

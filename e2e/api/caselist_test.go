@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/lexflow/lexflow/e2e/stack"
@@ -26,7 +27,7 @@ func TestListCases(t *testing.T) {
 		}
 		for _, c := range r.Body["cases"].([]any) {
 			cs := c.(map[string]any)
-			if cs["phase"] == "" || cs["status"] == "" || cs["description"] == "" || cs["case_details"] != nil {
+			if cs["phase"] == nil || cs["status"] == nil || cs["description"] == nil || cs["created_at"] == nil {
 				t.Errorf("listed %v", cs)
 			}
 			got = append(got, cs["case_id"].(string))
@@ -39,6 +40,9 @@ func TestListCases(t *testing.T) {
 	}
 	if len(got) != 3 || got[0] != ids[0] || got[1] != ids[1] || got[2] != ids[2] {
 		t.Errorf("listed %v, want %v", got, ids)
+	}
+	if all := s.Call(t, "GET", "/v1/cases?limit=3", tok, nil); all.Body["next"] != nil || strings.Contains(string(all.Raw), "case_details") {
+		t.Errorf("one full page of all three: %s; want no next page, and no details", all.Raw)
 	}
 	if r := s.Call(t, "GET", "/v1/cases", other, nil); len(r.Body["cases"].([]any)) != 1 || r.Body["cases"].([]any)[0].(map[string]any)["case_id"] != theirs {
 		t.Errorf("mark's list: %s", r.Raw)

@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/lexflow/lexflow/e2e/stack"
@@ -31,4 +32,19 @@ func TestDevToken(t *testing.T) {
 		stack.WantProblem(t, s.Call(t, "POST", "/dev/token", "", bad), http.StatusUnprocessableEntity, "invalid-input")
 	}
 	stack.WantProblem(t, s.Call(t, "POST", "/dev/token", "", "not json"), http.StatusBadRequest, "bad-json")
+	// A form post from a web page elsewhere: no JSON content type.
+	stack.WantProblem(t, s.Call(t, "POST", "/dev/token", "", `{"sub":"dora"}`, "Content-Type", "text/plain"),
+		http.StatusUnprocessableEntity, "invalid-input")
+	// DNS rebinding: a page of evil.example whose name now points at this machine.
+	req, _ := http.NewRequest("POST", s.APIURL+"/dev/token", strings.NewReader(`{"sub":"dora","roles":["admin"]}`))
+	req.Host = "evil.example"
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusForbidden {
+		t.Errorf("a request for Host evil.example: %d, want 403", resp.StatusCode)
+	}
 }

@@ -223,7 +223,8 @@ func (s *Store) ListCases(ctx context.Context, org, subject, after string, limit
 	}
 	if after != "" {
 		var from caseDoc
-		err := s.cases.FindOne(ctx, bson.M{"_id": after}).Decode(&from)
+		err := s.cases.FindOne(ctx, bson.M{"_id": after},
+			options.FindOne().SetProjection(bson.M{"org_id": 1, "user_id": 1, "created_at": 1})).Decode(&from)
 		if errors.Is(err, mongo.ErrNoDocuments) || err == nil && (from.OrgID != org || from.UserID != subject) {
 			return nil, fmt.Errorf("case %s: %w", after, store.ErrNotFound)
 		}
