@@ -3,7 +3,6 @@ package api
 import (
 	"fmt"
 	"net/http"
-	"strconv"
 	"time"
 
 	"github.com/google/uuid"
@@ -46,7 +45,7 @@ const (
 // ?org=, ?case= and ?before= (RFC 3339), at most ?limit= entries (100 unless said,
 // 1000 at most). An admin of an organization reads only their organization's entries.
 func (h *Handlers) listAudit(c echo.Context) error {
-	f := store.AuditFilter{OrgID: c.QueryParam("org"), CaseID: c.QueryParam("case"), Limit: defaultAuditLimit}
+	f := store.AuditFilter{OrgID: c.QueryParam("org"), CaseID: c.QueryParam("case")}
 	if who := identity(c); who.Org != "" {
 		if f.OrgID != "" && f.OrgID != who.Org {
 			return problemf(errForbidden, "an organization's admin reads only the organization's audit log")
@@ -60,12 +59,9 @@ func (h *Handlers) listAudit(c echo.Context) error {
 		}
 		f.Before = t
 	}
-	if s := c.QueryParam("limit"); s != "" {
-		n, err := strconv.Atoi(s)
-		if err != nil || n < 1 || n > maxAuditLimit {
-			return problemf(errInvalidInput, fmt.Sprintf("limit is 1 to %d", maxAuditLimit))
-		}
-		f.Limit = n
+	var err error
+	if f.Limit, err = pageLimit(c, defaultAuditLimit, maxAuditLimit); err != nil {
+		return err
 	}
 	entries, err := h.Store.ListAudit(c.Request().Context(), f)
 	if err != nil {

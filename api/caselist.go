@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"strconv"
 	"time"
 
 	"github.com/google/uuid"
@@ -41,13 +40,9 @@ type CaseList struct {
 // listCases answers the caller's own cases, newest first, a page at a time:
 // ?limit= (20 unless said, 100 at most) after ?after= (the next of the page before).
 func (h *Handlers) listCases(c echo.Context) error {
-	limit := defaultCasesLimit
-	if s := c.QueryParam("limit"); s != "" {
-		n, err := strconv.Atoi(s)
-		if err != nil || n < 1 || n > maxCasesLimit {
-			return problemf(errInvalidInput, fmt.Sprintf("limit is 1 to %d", maxCasesLimit))
-		}
-		limit = n
+	limit, err := pageLimit(c, defaultCasesLimit, maxCasesLimit)
+	if err != nil {
+		return err
 	}
 	after := c.QueryParam("after")
 	if _, err := uuid.Parse(after); after != "" && err != nil {

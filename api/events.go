@@ -81,11 +81,9 @@ func (h *Handlers) events(c echo.Context, cs store.Case) error {
 	if wantsStream(c) {
 		return h.streamEvents(c, cs.ID, after)
 	}
-	limit := defaultEventsPage
-	if s := c.QueryParam("limit"); s != "" {
-		if limit, err = strconv.Atoi(s); err != nil || limit < 1 || limit > maxEventsPage {
-			return problemf(errInvalidInput, fmt.Sprintf("limit is 1 to %d", maxEventsPage))
-		}
+	limit, err := pageLimit(c, defaultEventsPage, maxEventsPage)
+	if err != nil {
+		return err
 	}
 	events, err := h.Store.ListEvents(c.Request().Context(), cs.ID, after, limit)
 	if err != nil {

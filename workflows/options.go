@@ -61,17 +61,13 @@ var storeOptions = workflow.ActivityOptions{
 }
 
 // failedTurnOptions govern the publishing of a failed turn's turn.failed: a store
-// write, retried for a few minutes only, since the turn's failure waits for it.
-var failedTurnOptions = workflow.ActivityOptions{
-	StartToCloseTimeout:    10 * time.Second,
-	ScheduleToCloseTimeout: 5 * time.Minute,
-	RetryPolicy: &temporal.RetryPolicy{
-		InitialInterval:        time.Second,
-		BackoffCoefficient:     2,
-		MaximumInterval:        time.Minute,
-		NonRetryableErrorTypes: []string{schemas.ErrInvalidArgs},
-	},
-}
+// write as storeOptions says, but retried for a few minutes only, since the turn's
+// failure waits for it.
+var failedTurnOptions = func() workflow.ActivityOptions {
+	o := storeOptions
+	o.ScheduleToCloseTimeout = 5 * time.Minute
+	return o
+}()
 
 // citationOptions govern the citation check of a reply: local reads of the corpus.
 var citationOptions = workflow.ActivityOptions{
