@@ -10,7 +10,7 @@ STRIPE_MOCK_VERSION   := v0.203.0
 BIN := $(CURDIR)/bin
 export GOBIN := $(BIN)
 
-.PHONY: dev test lint fuzz npm histories bench bench-stream bench-pdf pdftools tools clean corpus-archive
+.PHONY: dev test browser-test lint fuzz npm chromium histories bench bench-stream bench-pdf pdftools tools clean corpus-archive
 
 # apt installs Debian packages, through sudo unless we are root.
 APT := $(if $(filter 0,$(shell id -u)),,sudo) env DEBIAN_FRONTEND=noninteractive apt-get
@@ -25,7 +25,7 @@ dev: bin/temporal
 TEST_CORPUS := $(CURDIR)/data/test/corpus.db
 
 ## test: vet, lint, and run every test (unit, integration and end-to-end) with the race detector
-test: bin/temporal bin/stripe-mock pdftools npm lint
+test: bin/temporal bin/stripe-mock pdftools npm chromium lint
 	LEXFLOW_CORPUS_DB=$(TEST_CORPUS) go run ./cmd/lexflow corpus load
 	LEXFLOW_TEST_CORPUS=$(TEST_CORPUS) go test -race -timeout 20m ./...
 	$(MAKE) --no-print-directory fuzz FUZZTIME=20000x
@@ -71,16 +71,31 @@ bench-pdf:
 	go run ./cmd/lexflow bench pdf
 
 # NPM_DIR holds the npm packages the tests run: panva's oidc-provider, a real OpenID
-# Provider for the sign-in tests. node comes from apt when it is missing.
+# Provider for the sign-in tests, and axe-core, the accessibility check the browser
+# tests run in the page. node comes from apt when it is missing.
 NPM_DIR := $(CURDIR)/data/npm
 OIDC_PROVIDER_VERSION := 9.13.3
+AXE_CORE_VERSION := 4.14.1
 
 ## npm: the npm packages the tests run, into data/npm
-npm: $(NPM_DIR)/node_modules/oidc-provider
+npm: $(NPM_DIR)/node_modules/oidc-provider $(NPM_DIR)/node_modules/axe-core
 
-$(NPM_DIR)/node_modules/oidc-provider:
+$(NPM_DIR)/node_modules/oidc-provider $(NPM_DIR)/node_modules/axe-core &:
 	command -v node >/dev/null && command -v npm >/dev/null || ($(APT) update && $(APT) install -y nodejs npm)
-	npm install --prefix $(NPM_DIR) --no-audit --no-fund --no-save oidc-provider@$(OIDC_PROVIDER_VERSION)
+	npm install --prefix $(NPM_DIR) --no-audit --no-fund --no-save oidc-provider@$(OIDC_PROVIDER_VERSION) axe-core@$(AXE_CORE_VERSION)
+
+## chromium: Debian's headless Chromium, which the browser tests drive
+chromium:
+	command -v chromium >/dev/null || ($(APT) update && $(APT) install -y chromium)
+
+# BROWSER_OUT keeps the screenshots of `make browser-test`, one directory per test.
+BROWSER_OUT := $(CURDIR)/data/browser
+
+## browser-test: every browser story (client, support, reconnect, OIDC sign-in), screenshots into data/browser
+browser-test: bin/temporal npm chromium
+	LEXFLOW_CORPUS_DB=$(TEST_CORPUS) go run ./cmd/lexflow corpus load
+	mkdir -p $(BROWSER_OUT)
+	LEXFLOW_TEST_CORPUS=$(TEST_CORPUS) LEXFLOW_BROWSER_STORIES=all go test -count=1 -timeout 20m -artifacts -outputdir $(BROWSER_OUT) ./e2e/browser/
 
 ## pdftools: pdftotext and pdffonts, which the draft tests read PDFs with
 pdftools:

@@ -74,6 +74,8 @@ type Handlers struct {
 	Prices        payments.Prices
 	WebhookSecret []byte
 	PublicURL     string
+	// App is what the web app served at / is told of this deployment.
+	App AppConfig
 }
 
 // maxBody bounds a request body; the longest valid message fits well inside it.

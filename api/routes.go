@@ -46,6 +46,9 @@ type Route struct {
 // it rather than keep lists of their own.
 var routes = []Route{
 	{http.MethodGet, "/healthz", Public, false, (*Handlers).health},
+	{http.MethodGet, "/", Public, false, (*Handlers).appIndex},
+	{http.MethodGet, "/app/config.json", Public, false, (*Handlers).appConfig},
+	{http.MethodGet, "/app/*", Public, false, (*Handlers).appAsset},
 	{http.MethodPost, "/v1/cases", User, false, (*Handlers).createCase},
 	{http.MethodGet, "/v1/cases", User, false, (*Handlers).listCases},
 	{http.MethodGet, "/v1/cases/:id", User, false, (*Handlers).getCase},

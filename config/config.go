@@ -35,6 +35,8 @@ type Config struct {
 	TaskQueue         string
 	TemporalUIPort    int
 	TemporalCLI       string
+	// TemporalUIURL is the Temporal Web UI that support's case page links to.
+	TemporalUIURL string
 
 	MongoURI      string
 	MongoDatabase string
@@ -52,6 +54,10 @@ type Config struct {
 	OIDCOrgClaim    string
 	OIDCOperatorOrg string
 	OIDCLeeway      time.Duration
+	// OIDCClientID and OIDCScope are the web app's public client at the provider,
+	// which signs people in by the authorization-code flow with PKCE.
+	OIDCClientID string
+	OIDCScope    string
 
 	Assistant    Model
 	Reasoner     Model
@@ -117,6 +123,7 @@ var Vars = []Var{
 	{"TEMPORAL_NAMESPACE", "default", "Temporal namespace"},
 	{"LEXFLOW_TASK_QUEUE", schemas.TaskQueue, "task queue the worker polls and the API starts cases on"},
 	{"LEXFLOW_TEMPORAL_UI_PORT", "8233", "Web UI port of the dev server started by `lexflow dev`"},
+	{"LEXFLOW_TEMPORAL_UI_URL", "", "the Temporal Web UI's base URL, which the web app's support pages link each case's workflow to; empty means none, except under `lexflow dev`, which links its own"},
 	{"LEXFLOW_TEMPORAL_CLI", "./bin/temporal", "Temporal CLI used by `lexflow dev` and the tests (`make dev` installs it)"},
 	{"MONGODB_URI", "", "MongoDB to use; empty means the embedded FerretDB that `lexflow dev` serves on LEXFLOW_DEV_MONGO_ADDR"},
 	{"MONGODB_DATABASE", "lexflow", "database name"},
@@ -130,6 +137,8 @@ var Vars = []Var{
 	{"LEXFLOW_OIDC_ORG_CLAIM", "org", "the claim holding a provider token's organization"},
 	{"LEXFLOW_OIDC_OPERATOR_ORG", "", "the organization claim that marks the operator's own staff, who act on every tenant; a provider token with staff roles and no organization keeps only the user role; empty means no provider token is operator staff"},
 	{"LEXFLOW_OIDC_LEEWAY", "30s", "clock skew allowed on a provider token's exp, nbf and iat"},
+	{"LEXFLOW_OIDC_CLIENT_ID", "", "the web app's public client at the provider (authorization code with PKCE, redirect URI LEXFLOW_PUBLIC_URL/); empty means the web app offers no provider sign-in"},
+	{"LEXFLOW_OIDC_SCOPE", "openid profile", "the scopes the web app asks the provider for"},
 	{"LEXFLOW_ASSISTANT_BASE_URL", "", "assistant model's OpenAI-compatible base URL (e.g. http://localhost:4000/v1); empty means the offline model"},
 	{"LEXFLOW_ASSISTANT_MODEL", "", "assistant model name; required with LEXFLOW_ASSISTANT_BASE_URL"},
 	{"LEXFLOW_ASSISTANT_API_KEY", "", "assistant model's API key; read by the worker only"},
@@ -187,6 +196,7 @@ func FromEnv() (Config, error) {
 		TemporalNamespace: get("TEMPORAL_NAMESPACE"),
 		TaskQueue:         get("LEXFLOW_TASK_QUEUE"),
 		TemporalCLI:       get("LEXFLOW_TEMPORAL_CLI"),
+		TemporalUIURL:     get("LEXFLOW_TEMPORAL_UI_URL"),
 		MongoURI:          get("MONGODB_URI"),
 		MongoDatabase:     get("MONGODB_DATABASE"),
 		DevMongoAddr:      get("LEXFLOW_DEV_MONGO_ADDR"),
@@ -203,6 +213,8 @@ func FromEnv() (Config, error) {
 		OIDCRolesClaim:    get("LEXFLOW_OIDC_ROLES_CLAIM"),
 		OIDCOrgClaim:      get("LEXFLOW_OIDC_ORG_CLAIM"),
 		OIDCOperatorOrg:   get("LEXFLOW_OIDC_OPERATOR_ORG"),
+		OIDCClientID:      get("LEXFLOW_OIDC_CLIENT_ID"),
+		OIDCScope:         get("LEXFLOW_OIDC_SCOPE"),
 		PublicURL:         get("LEXFLOW_PUBLIC_URL"),
 		StripeKey:         get("LEXFLOW_STRIPE_KEY"),
 		StripeAPI:         get("LEXFLOW_STRIPE_API"),
@@ -263,6 +275,9 @@ func FromEnv() (Config, error) {
 	}
 	if c.OIDCIssuer != "" && c.OIDCAudience == "" {
 		return c, fmt.Errorf("LEXFLOW_OIDC_AUDIENCE is required with LEXFLOW_OIDC_ISSUER: a token for another API of the same provider must not pass")
+	}
+	if c.OIDCClientID != "" && c.OIDCIssuer == "" {
+		return c, fmt.Errorf("LEXFLOW_OIDC_CLIENT_ID needs LEXFLOW_OIDC_ISSUER: the web app signs in at that provider")
 	}
 	if c.Prices, err = payments.ParsePrices(get("LEXFLOW_PRICES"), schemas.MinTier, schemas.MaxTier); err != nil {
 		return c, fmt.Errorf("LEXFLOW_PRICES: %w", err)

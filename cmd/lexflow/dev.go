@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/lexflow/lexflow/config"
@@ -70,6 +71,7 @@ func runDev(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 	}
 	fmt.Fprintf(os.Stderr, `
 Lexflow is running. Ctrl-C stops everything.
+  Web app      %s/  (sign in with any name: this is dev mode)
   API          http://%s  (health: /healthz)
   Temporal UI  %s/namespaces/%s/workflows
   Temporal     %s
@@ -77,6 +79,9 @@ Lexflow is running. Ctrl-C stops everything.
   Model        %s
 Get a token:   go run ./cmd/lexflow token --sub alice --org acme --role user
 
-`, cfg.HTTPAddr, ts.UIURL, cfg.TemporalNamespace, ts.Address, uri, model)
+`, strings.TrimSuffix(cfg.PublicURL, "/"), cfg.HTTPAddr, ts.UIURL, cfg.TemporalNamespace, ts.Address, uri, model)
+	if cfg.TemporalUIURL == "" {
+		cfg.TemporalUIURL = ts.UIURL
+	}
 	return serveAPI(ctx, cfg, b, log, true)
 }

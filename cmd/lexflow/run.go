@@ -150,7 +150,16 @@ func serveAPI(ctx context.Context, cfg config.Config, b *backends, log *slog.Log
 		CasesPerDay: cfg.CasesPerDay, OrgCasesPerDay: cfg.OrgCasesPerDay,
 		RequestsPerMinute: cfg.RequestsPerMinute, OrgRequestsPerMinute: cfg.OrgRequestsPerMinute, OrgConcurrentTurns: cfg.OrgConcurrentTurns,
 		Budgets: cfg.TokenLimits(), Hub: b.hub, EventsPoll: cfg.EventsPoll,
-		Payments: provider, Prices: cfg.Prices, WebhookSecret: webhookSecret, PublicURL: cfg.PublicURL}
+		Payments: provider, Prices: cfg.Prices, WebhookSecret: webhookSecret, PublicURL: cfg.PublicURL,
+		App: api.AppConfig{TemporalUI: cfg.TemporalUIURL, Namespace: cfg.TemporalNamespace}}
+	if verifiers.OIDC != nil && cfg.OIDCClientID != "" {
+		ends := verifiers.OIDC.Endpoints()
+		if ends.Authorization == "" || ends.Token == "" {
+			return fmt.Errorf("LEXFLOW_OIDC_CLIENT_ID: the provider's discovery document names no authorization or token endpoint")
+		}
+		h.App.OIDC = &api.AppOIDC{Issuer: cfg.OIDCIssuer, ClientID: cfg.OIDCClientID, Audience: cfg.OIDCAudience, Scope: cfg.OIDCScope,
+			AuthorizationEndpoint: ends.Authorization, TokenEndpoint: ends.Token}
+	}
 	if dev {
 		h.DevTokens = &sign
 	}

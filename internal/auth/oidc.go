@@ -44,8 +44,15 @@ type OIDCOptions struct {
 // fetched at start, refreshed hourly and, at most every 30 seconds, when a token names
 // a key it does not know: the provider's key rotation.
 type OIDC struct {
-	opts OIDCOptions
-	keys keyfunc.Keyfunc
+	opts      OIDCOptions
+	keys      keyfunc.Keyfunc
+	endpoints Endpoints
+}
+
+// Endpoints are where a browser signs in at the provider, from its discovery document.
+type Endpoints struct {
+	Authorization string `json:"authorization_endpoint"`
+	Token         string `json:"token_endpoint"`
 }
 
 // JWKS refresh bounds: a token with an unknown kid fetches the JWKS again at most this
@@ -62,11 +69,11 @@ func NewOIDC(ctx context.Context, o OIDCOptions) (*OIDC, error) {
 	if o.HTTP == nil {
 		o.HTTP = &http.Client{Timeout: 10 * time.Second}
 	}
-	jwksURI, err := discover(ctx, o.HTTP, o.Issuer)
+	doc, err := discover(ctx, o.HTTP, o.Issuer)
 	if err != nil {
 		return nil, err
 	}
-	keys, err := keyfunc.NewDefaultOverrideCtx(ctx, []string{jwksURI}, keyfunc.Override{
+	keys, err := keyfunc.NewDefaultOverrideCtx(ctx, []string{doc.JWKSURI}, keyfunc.Override{
 		Client:            o.HTTP,
 		HTTPTimeout:       o.HTTP.Timeout,
 		RefreshInterval:   jwksRefresh,
@@ -76,35 +83,42 @@ func NewOIDC(ctx context.Context, o OIDCOptions) (*OIDC, error) {
 	if err != nil {
 		return nil, fmt.Errorf("JWKS of %s: %w", o.Issuer, err)
 	}
-	return &OIDC{opts: o, keys: keys}, nil
+	return &OIDC{opts: o, keys: keys, endpoints: doc.Endpoints}, nil
 }
 
-// discover returns the JWKS URI of the issuer's discovery document, which must name
-// the same issuer.
-func discover(ctx context.Context, c *http.Client, issuer string) (string, error) {
+// Endpoints returns the provider's authorization and token endpoints.
+func (v *OIDC) Endpoints() Endpoints { return v.endpoints }
+
+// discovery is what Lexflow reads of a provider's discovery document.
+type discovery struct {
+	Issuer  string `json:"issuer"`
+	JWKSURI string `json:"jwks_uri"`
+	Endpoints
+}
+
+// discover reads the issuer's discovery document, which must name the same issuer and
+// a JWKS.
+func discover(ctx context.Context, c *http.Client, issuer string) (discovery, error) {
+	var doc discovery
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimSuffix(issuer, "/")+"/.well-known/openid-configuration", nil)
 	if err != nil {
-		return "", err
+		return doc, err
 	}
 	resp, err := c.Do(req)
 	if err != nil {
-		return "", fmt.Errorf("OIDC discovery of %s: %w", issuer, err)
+		return doc, fmt.Errorf("OIDC discovery of %s: %w", issuer, err)
 	}
 	defer resp.Body.Close()
-	var doc struct {
-		Issuer  string `json:"issuer"`
-		JWKSURI string `json:"jwks_uri"`
-	}
 	if resp.StatusCode != http.StatusOK {
-		return "", fmt.Errorf("OIDC discovery of %s: %s", issuer, resp.Status)
+		return doc, fmt.Errorf("OIDC discovery of %s: %s", issuer, resp.Status)
 	}
 	if err := json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(&doc); err != nil {
-		return "", fmt.Errorf("OIDC discovery of %s: %w", issuer, err)
+		return doc, fmt.Errorf("OIDC discovery of %s: %w", issuer, err)
 	}
 	if doc.Issuer != issuer || doc.JWKSURI == "" {
-		return "", fmt.Errorf("OIDC discovery of %s names issuer %q and JWKS %q", issuer, doc.Issuer, doc.JWKSURI)
+		return doc, fmt.Errorf("OIDC discovery of %s names issuer %q and JWKS %q", issuer, doc.Issuer, doc.JWKSURI)
 	}
-	return doc.JWKSURI, nil
+	return doc, nil
 }
 
 // Verify checks a token's signature against the JWKS (RS256 or ES256 only), its

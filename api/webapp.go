@@ -1,0 +1,95 @@
+package api
+
+import (
+	"io/fs"
+	"mime"
+	"net/http"
+	"net/url"
+	urlpath "path"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/lexflow/lexflow/store"
+	"github.com/lexflow/lexflow/web"
+)
+
+// AppConfig is what the web app needs to know of this deployment: GET /app/config.json
+// answers it, with Dev set from Handlers.Dev.
+type AppConfig struct {
+	// Dev says that POST /dev/token exists, for the sign-in form of `lexflow dev`.
+	Dev bool `json:"dev"`
+	// OIDC, when set, is the OpenID Provider the app signs people in with, by the
+	// authorization-code flow with PKCE.
+	OIDC *AppOIDC `json:"oidc,omitempty"`
+	// TemporalUI is the Temporal Web UI's base URL, which support's case page links
+	// to; empty means no link. Namespace is the cases' Temporal namespace.
+	TemporalUI string `json:"temporal_ui,omitempty"`
+	Namespace  string `json:"namespace"`
+}
+
+// AppOIDC is the web app's public client at an OpenID Provider.
+type AppOIDC struct {
+	Issuer   string `json:"issuer"`
+	ClientID string `json:"client_id"`
+	// Audience is the API's identifier at the provider, asked for as both Auth0's
+	// audience and RFC 8707's resource so that the access token is a JWT for the API.
+	Audience              string `json:"audience"`
+	Scope                 string `json:"scope"`
+	AuthorizationEndpoint string `json:"authorization_endpoint"`
+	TokenEndpoint         string `json:"token_endpoint"`
+}
+
+// appHeaders are set on every response of the web app: no framing, no sniffing, no
+// referrer, and a content security policy that runs only the app's own scripts and
+// lets it connect only to this API and the provider's token endpoint.
+func (h *Handlers) appHeaders(c echo.Context) {
+	connect := "'self'"
+	if h.App.OIDC != nil {
+		if u, err := url.Parse(h.App.OIDC.TokenEndpoint); err == nil && u.Host != "" {
+			connect += " " + u.Scheme + "://" + u.Host
+		}
+	}
+	hd := c.Response().Header()
+	hd.Set("Content-Security-Policy", "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; "+
+		"connect-src "+connect+"; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+	hd.Set("X-Content-Type-Options", "nosniff")
+	hd.Set("Referrer-Policy", "no-referrer")
+	hd.Set("X-Frame-Options", "DENY")
+	hd.Set("Cache-Control", "no-cache")
+}
+
+// appIndex serves the web app's page.
+func (h *Handlers) appIndex(c echo.Context) error {
+	return h.appFile(c, "index.html")
+}
+
+// appAsset serves one of the app's files under /app/.
+func (h *Handlers) appAsset(c echo.Context) error {
+	name := urlpath.Clean(c.Param("*"))
+	if !fs.ValidPath(name) || name == "index.html" || strings.HasPrefix(name, ".") {
+		return problemf(store.ErrNotFound, "no such file")
+	}
+	return h.appFile(c, name)
+}
+
+func (h *Handlers) appFile(c echo.Context, name string) error {
+	body, err := fs.ReadFile(web.Files(), name)
+	if err != nil {
+		return problemf(store.ErrNotFound, "no such file")
+	}
+	h.appHeaders(c)
+	kind := mime.TypeByExtension(urlpath.Ext(name))
+	if kind == "" {
+		kind = "application/octet-stream"
+	}
+	return c.Blob(http.StatusOK, kind, body)
+}
+
+// appConfig answers the deployment's AppConfig.
+func (h *Handlers) appConfig(c echo.Context) error {
+	cfg := h.App
+	cfg.Dev = h.Dev
+	h.appHeaders(c)
+	return c.JSON(http.StatusOK, cfg)
+}

@@ -1,0 +1,135 @@
+package browser
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// turnDone holds once the page's n-th turn has its final reply.
+func turnDone(n int) string {
+	return fmt.Sprintf(`document.querySelectorAll("article.turn p.reply").length >= %d`, n)
+}
+
+// TestClientStory is the client's whole story in the browser, in Romanian: sign in,
+// open a case, see the tiering notice, pay through the test checkout, ask about art.
+// 1357 Cod civil and watch the answer stream in with a verified citation, switch the
+// tool off and see it unused, add a party, request a draft and download its PDF.
+func TestClientStory(t *testing.T) {
+	a := serveApp(t)
+	p := openPage(t, "ro-RO", 1280, 900)
+	p.do("open the app", chromedp.Navigate(a.URL+"/"))
+
+	// The interface follows the browser's language: Romanian.
+	p.waitFor("the sign-in form", `document.querySelector("#dev-sub") !== null`, 10*time.Second)
+	if got := p.text("h1"); got != "Autentificare" {
+		t.Errorf("sign-in title = %q, want Romanian", got)
+	}
+	p.checkA11y("sign-in")
+	p.shot("01-sign-in")
+	user := fmt.Sprintf("maria%d", time.Now().UnixNano()%1e6)
+	p.fill("#dev-sub", user)
+	p.click(`form button[type=submit]`)
+	p.waitFor("the case list", `document.querySelector("#case-description") !== null`, 10*time.Second)
+	p.checkA11y("case list")
+	p.shot("02-cases")
+
+	// Open a case; with no subscription, tiering ends in the payment step.
+	p.fill("#case-description", "Proprietarul nu îmi returnează garanția și vreau să îl chem în judecată")
+	p.click(`form[aria-labelledby=new-case-title] button[type=submit]`)
+	p.waitFor("the tiering notice", `[...document.querySelectorAll(".msg.system.notice")].some(n => n.innerText.includes("Nivelul"))`, time.Minute)
+	p.waitFor("the Pay for case button", `[...document.querySelectorAll(".pay button")].some(b => b.innerText === "Plătește Cazul")`, 30*time.Second)
+	if price := p.text(".pay p"); !strings.Contains(price, "EUR") {
+		t.Errorf("payment step = %q, want the price in EUR", price)
+	}
+	if got := eval[bool](p, `document.querySelector("#message").disabled`); !got {
+		t.Error("the composer is enabled while the case awaits its payment")
+	}
+	p.checkA11y("payment")
+	p.shot("03-payment")
+
+	// Pay on the test provider's page; it sends the signed webhook and comes back.
+	p.click(".pay button")
+	p.waitFor("the test checkout page", `document.querySelector("#pay") !== null`, 10*time.Second)
+	p.click("#pay")
+	p.waitFor("the active case", `document.querySelector(".steps li.current")?.innerText.includes("Lucru") && !document.querySelector("#message").disabled`, 30*time.Second)
+
+	// Ask about art. 1357 Cod civil: record the answer's text as it streams.
+	eval[bool](p, `(() => {
+		window.partials = new Set();
+		new MutationObserver(() => {
+			const step = [...document.querySelectorAll("article.turn p.step:not(.interim)")].pop();
+			if (step && !document.querySelector("article.turn p.reply")) window.partials.add(step.textContent);
+		}).observe(document.querySelector(".transcript"), {subtree: true, childList: true, characterData: true});
+		return true;
+	})()`)
+	p.fill("#message", "art. 1357 Cod civil")
+	p.click(".composer button[type=submit]")
+	p.waitFor("the first answer", turnDone(1), time.Minute)
+	if reply := p.text("article.turn p.reply"); !strings.Contains(reply, "1357") || !strings.Contains(reply, "Surse:") {
+		t.Errorf("first reply = %q, want the article and its sources", reply)
+	}
+	if n := eval[int](p, `window.partials.size`); n < 2 {
+		t.Errorf("the answer appeared in %d pieces, want it to stream in several", n)
+	}
+	if tools := p.text("article.turn:nth-of-type(1) .tool-calls"); !strings.Contains(tools, "normattiva_search") || !strings.Contains(tools, "gata") {
+		t.Errorf("tool calls of the first turn = %q, want normattiva_search done", tools)
+	}
+	cite := p.text(".citations li.verified")
+	if !strings.Contains(cite, "1357") || !strings.Contains(cite, "verificată") {
+		t.Errorf("citation = %q, want art. 1357 verified", cite)
+	}
+	p.shot("04-chat")
+
+	// Switch Normattiva off: the next turn does not use it.
+	p.click(`button[data-toggle="normattiva_enabled"]`)
+	if got := eval[string](p, `document.querySelector('button[data-toggle="normattiva_enabled"]').getAttribute("aria-pressed")`); got != "false" {
+		t.Fatalf("Normattiva toggle aria-pressed = %q after switching it off", got)
+	}
+	if badge := p.text(`button[data-toggle="lex_search_enriched_enabled"] .badge-analisi`); badge != "Analisi" {
+		t.Errorf("lex_search_enriched's badge = %q, want Analisi", badge)
+	}
+	p.fill("#message", "art. 1357 Cod civil")
+	p.click(".composer button[type=submit]")
+	p.waitFor("the second answer", turnDone(2), time.Minute)
+	if tools := p.text("article.turn:nth-of-type(2) .tool-calls"); strings.Contains(tools, "normattiva_search") {
+		t.Errorf("the turn with Normattiva off used it: %q", tools)
+	}
+
+	// Parties: a bad CNP is refused with a readable message; a good party is listed.
+	p.click(".side details summary")
+	p.fill("#party-first_name", "Ion")
+	p.fill("#party-last_name", "Popescu")
+	p.fill("#party-cnp", "123")
+	p.click(`#party-form button[type=submit]`)
+	p.waitFor("the CNP error", `document.getElementById("alert").innerText.includes("13 cifre")`, 5*time.Second)
+	p.fill("#party-cnp", "1800101221144")
+	p.fill("#party-address", "Str. Lungă 1, Brașov")
+	p.click(`#party-form button[type=submit]`)
+	p.waitFor("the party in the list", `document.querySelector(".parties")?.innerText.includes("party0")`, 10*time.Second)
+
+	// A draft: it appears when its draft.ready event arrives, and downloads as a PDF.
+	p.fill("#message", "draft: Cerere_chemare_judecata\n# Cerere de chemare în judecată\n\nReclamant: **{{party0.fullName}}**, CNP {{party0.cnp}}, domiciliat în {{party0.address}}.")
+	p.click(".composer button[type=submit]")
+	p.waitFor("the draft", `document.querySelector(".drafts")?.innerText.includes("Cerere_chemare_judecata")`, time.Minute)
+	if chat := p.text(".transcript"); strings.Contains(chat, "1800101221144") || strings.Contains(chat, "Popescu") {
+		t.Errorf("the chat shows a party's data: %q", chat)
+	}
+	p.checkA11y("case")
+	p.shot("05-draft")
+	pdf := p.download("the draft", func() { p.click(".drafts button") })
+	if !bytes.HasPrefix(pdf, []byte("%PDF-")) {
+		t.Errorf("the download is not a PDF: %.40q", pdf)
+	}
+
+	// At phone width nothing is wider than the screen.
+	p.do("phone width", chromedp.EmulateViewport(390, 844))
+	if wide := eval[bool](p, `document.documentElement.scrollWidth > window.innerWidth`); wide {
+		t.Error("at phone width the case page scrolls sideways")
+	}
+	p.shot("06-phone")
+}

@@ -1,0 +1,187 @@
+// The app's only way to the server: the public /v1 API with the signed-in user's
+// bearer token, which lives in this tab's session storage and never in a URL or cookie.
+
+const tokenKey = "lexflow.token";
+
+// ApiError is a problem (RFC 9457) the API answered, or a network failure (status 0).
+export class ApiError extends Error {
+  constructor(status, problem) {
+    super(problem.detail || problem.title || `HTTP ${status}`);
+    this.status = status;
+    this.type = (problem.type || "").replace("https://lexflow.dev/problems/", "");
+    this.problem = problem;
+  }
+}
+
+let onSignedOut = () => {};
+
+// whenSignedOut sets what happens when the API refuses the token (expired, revoked).
+export function whenSignedOut(f) {
+  onSignedOut = f;
+}
+
+export function token() {
+  return sessionStorage.getItem(tokenKey);
+}
+
+export function setToken(t) {
+  if (t) sessionStorage.setItem(tokenKey, t);
+  else sessionStorage.removeItem(tokenKey);
+}
+
+// identity reads who the token is for, for the interface only: the API checks it.
+export function identity() {
+  const t = token();
+  if (!t) return null;
+  try {
+    const claims = JSON.parse(atob(t.split(".")[1].replace(/-/g, "+").replace(/_/g, "/")));
+    if (claims.exp && claims.exp * 1000 < Date.now()) return null;
+    const roles = Array.isArray(claims.roles) ? claims.roles : String(claims.roles || "user").split(" ");
+    return { sub: claims.sub, org: claims.org || "", roles, exp: claims.exp };
+  } catch {
+    return null;
+  }
+}
+
+function headers(extra = {}) {
+  const h = { Accept: "application/json", ...extra };
+  const t = token();
+  if (t) h.Authorization = `Bearer ${t}`;
+  return h;
+}
+
+async function problemOf(resp) {
+  let problem = { title: resp.statusText };
+  try {
+    problem = await resp.json();
+  } catch {
+    // not JSON: keep the status text
+  }
+  if (resp.status === 401) onSignedOut();
+  return new ApiError(resp.status, problem);
+}
+
+// call sends one request and answers its JSON, or throws an ApiError.
+export async function call(method, path, body, extraHeaders = {}) {
+  const init = { method, headers: headers(extraHeaders) };
+  if (body !== undefined) {
+    init.body = JSON.stringify(body);
+    init.headers["Content-Type"] = "application/json";
+  }
+  let resp;
+  try {
+    resp = await fetch(path, init);
+  } catch (err) {
+    throw new ApiError(0, { title: "offline", detail: err.message });
+  }
+  if (!resp.ok) throw await problemOf(resp);
+  return resp.status === 204 ? null : resp.json();
+}
+
+// download fetches a file with the token and hands it to the browser as a Blob.
+export async function download(path, filename) {
+  let resp;
+  try {
+    resp = await fetch(path, { headers: headers({ Accept: "*/*" }) });
+  } catch (err) {
+    throw new ApiError(0, { title: "offline", detail: err.message });
+  }
+  if (!resp.ok) throw await problemOf(resp);
+  const url = URL.createObjectURL(await resp.blob());
+  const a = Object.assign(document.createElement("a"), { href: url, download: filename });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}
+
+// Reconnection backoff: 1 s, doubling, at most 15 s between tries.
+const firstRetry = 1000;
+const lastRetry = 15_000;
+
+// follow reads a Server-Sent Events stream of case events with fetch and a
+// ReadableStream (EventSource cannot send the Authorization header) and calls onEvent
+// with each, in order. A dropped connection is opened again with Last-Event-ID, so no
+// event is missed or seen twice; onState hears "live" and "reconnecting". It stops
+// when signal aborts or the API refuses the request (onError hears why).
+export async function follow(path, { after = 0, onEvent, onState = () => {}, onError = () => {}, signal }) {
+  let last = after;
+  let wait = firstRetry;
+  while (!signal.aborted) {
+    try {
+      const resp = await fetch(path, {
+        headers: headers({ Accept: "text/event-stream", "Last-Event-ID": String(last) }),
+        signal,
+      });
+      if (!resp.ok) {
+        const err = await problemOf(resp);
+        if (resp.status < 500 && resp.status !== 429) {
+          onError(err);
+          return;
+        }
+        throw err;
+      }
+      onState("live");
+      wait = firstRetry;
+      for await (const ev of sseEvents(resp.body, signal)) {
+        if (ev.id) last = Number(ev.id);
+        onEvent(ev);
+      }
+    } catch (err) {
+      if (signal.aborted) return;
+    }
+    onState("reconnecting");
+    await sleep(wait, signal);
+    wait = Math.min(wait * 2, lastRetry);
+  }
+}
+
+function sleep(ms, signal) {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener("abort", () => {
+      clearTimeout(timer);
+      resolve();
+    }, { once: true });
+  });
+}
+
+// sseEvents parses a text/event-stream body into {id, event, data} with data parsed
+// as JSON; comments (keep-alives) are skipped.
+async function* sseEvents(body, signal) {
+  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
+  signal.addEventListener("abort", () => reader.cancel().catch(() => {}), { once: true });
+  let buf = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return;
+    buf += value.replace(/\r\n?/g, "\n");
+    let end;
+    while ((end = buf.indexOf("\n\n")) >= 0) {
+      const block = buf.slice(0, end);
+      buf = buf.slice(end + 2);
+      const ev = { id: "", event: "message", data: [] };
+      for (const line of block.split("\n")) {
+        if (line === "" || line.startsWith(":")) continue;
+        const colon = line.indexOf(":");
+        const field = colon < 0 ? line : line.slice(0, colon);
+        const val = colon < 0 ? "" : line.slice(colon + 1).replace(/^ /, "");
+        if (field === "id") ev.id = val;
+        else if (field === "event") ev.event = val;
+        else if (field === "data") ev.data.push(val);
+      }
+      if (ev.data.length === 0) continue;
+      try {
+        ev.data = JSON.parse(ev.data.join("\n"));
+      } catch {
+        continue;
+      }
+      yield ev;
+    }
+  }
+}
+
+// newKey is an Idempotency-Key: a retried request with it is answered, not run again.
+export function newKey() {
+  return crypto.randomUUID();
+}

@@ -1,0 +1,206 @@
+// One case, for its client: where it is and what happens next, the chat with its
+// toggle bar, the parties and the drafts. The page follows the case's event stream,
+// so it updates by itself when the case moves (a payment, support resuming it).
+import { ApiError, call, follow, newKey } from "./api.js";
+import { h, replace } from "./dom.js";
+import { lang, t } from "./i18n.js";
+import { phaseBadge, phaseStepsList } from "./phases.js";
+import { Toggles } from "./toggles.js";
+import { Transcript } from "./transcript.js";
+import { partiesSection } from "./parties.js";
+import { draftsSection } from "./drafts.js";
+
+// Sending a message again after a dropped connection: at most this many tries, with
+// the same Idempotency-Key, so the turn runs once.
+const sendTries = 5;
+
+export function casePage(app, id) {
+  const ctl = new AbortController();
+  const path = "/v1/cases/" + encodeURIComponent(id);
+  let busy = false;
+  let current = null;
+
+  const title = h("h1", { id: "case-title" }, t("case"));
+  const badge = h("span");
+  const steps = h("div");
+  const next = h("div", { class: "next", "aria-live": "polite" });
+  const conn = h("p", { class: "conn", role: "status" });
+  const log = h("div", { class: "transcript", role: "log", "aria-label": t("conversation"), tabindex: "0" });
+  const bar = h("div", { class: "toggles", role: "group", "aria-label": t("tools") });
+  const toggles = new Toggles(bar);
+  const input = h("textarea", { id: "message", name: "message", rows: 3, maxlength: 8000, required: true });
+  const send = h("button", { class: "primary", type: "submit" }, t("send"));
+  const stop = h("button", { class: "danger", type: "button", hidden: true, onclick: cancelTurn }, t("stop"));
+  const why = h("p", { class: "hint", id: "composer-why" });
+  const composer = h("form", { class: "composer", "aria-label": t("new_message") },
+    h("label", { for: "message" }, t("your_message")), input, why, h("div", { class: "row" }, send, stop));
+  const drafts = draftsSection(app, id);
+  const transcript = new Transcript(log, id, {
+    onTurn: (running) => { busy = running; updateComposer(); },
+    onError: (err) => app.show(err),
+  });
+  const closeNote = h("input", { id: "close-note", name: "note", maxlength: 2000 });
+  const closeButton = h("button", { class: "secondary", type: "submit" }, t("close_case"));
+  const closeForm = h("form", { class: "stack", "aria-labelledby": "close-title" },
+    h("p", { class: "hint" }, t("close_hint")), h("label", { for: "close-note" }, t("close_note")), closeNote, closeButton);
+
+  app.main.replaceChildren(
+    h("div", { class: "case-head" }, h("p", { class: "crumbs" }, h("a", { href: "#/" }, t("my_cases"))), title, badge, steps, next, conn),
+    h("div", { class: "case-grid" },
+      h("section", { class: "chat", "aria-labelledby": "chat-title" },
+        h("h2", { id: "chat-title" }, t("conversation")), log,
+        h("h3", { id: "tools-title", class: "small" }, t("tools")), bar, composer),
+      h("aside", { class: "side" }, partiesSection(app, id), drafts.el,
+        h("section", { "aria-labelledby": "close-title" }, h("h2", { id: "close-title" }, t("close_case")), closeForm))));
+
+  composer.addEventListener("submit", (e) => {
+    e.preventDefault();
+    sendMessage();
+  });
+  // Closing asks twice: the first press arms the button, the second closes.
+  closeForm.addEventListener("submit", (e) => {
+    e.preventDefault();
+    if (closeButton.dataset.armed) closeCase();
+    else {
+      closeButton.dataset.armed = "1";
+      closeButton.textContent = t("close_confirm");
+    }
+  });
+  input.addEventListener("keydown", (e) => {
+    if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) composer.requestSubmit();
+  });
+
+  function updateComposer() {
+    const c = current || {};
+    const phase = c.phase;
+    const status = c.status;
+    let reason = "";
+    if (status === "closed") reason = t("why_closed");
+    else if (phase === "awaiting_payment") reason = t("why_payment");
+    else if (status === "paused_support") reason = t("why_paused");
+    else if (status === "waiting_budget") reason = t("why_budget");
+    else if (busy) reason = t("why_busy");
+    input.disabled = status === "closed" || phase === "awaiting_payment" || status === "paused_support";
+    send.disabled = input.disabled || busy;
+    stop.hidden = !busy;
+    why.textContent = reason;
+    closeButton.disabled = closeNote.disabled = status === "closed";
+  }
+
+  async function refresh() {
+    try {
+      const c = await call("GET", path);
+      current = { ...c, phase: c.state?.phase || c.phase, status: c.state?.status || c.status };
+      title.textContent = c.description;
+      replace(badge, phaseBadge(current.phase, current.status));
+      replace(steps, phaseStepsList(current.phase, current.status));
+      if (c.state?.busy) busy = true;
+      await whatNext(current);
+      updateComposer();
+    } catch (err) {
+      app.show(err);
+    }
+  }
+
+  async function whatNext(c) {
+    const st = c.state || {};
+    const parts = [];
+    if (st.tier) parts.push(h("p", {}, t("tier_is", { tier: st.tier }), st.justification ? " — " + st.justification : ""));
+    if (c.status === "closed") parts.push(h("p", {}, t("next_closed")));
+    else if (c.status === "paused_support") parts.push(h("p", {}, t("next_paused")));
+    else if (c.status === "waiting_user") parts.push(h("p", {}, t("next_waiting_user")), st.escalation?.question && h("blockquote", {}, st.escalation.question));
+    else if (c.status === "waiting_budget") parts.push(h("p", {}, t("next_budget", { at: st.budget?.resume_at ? new Date(st.budget.resume_at).toLocaleString(lang()) : "" })));
+    else if (c.phase === "tiering") parts.push(h("p", {}, st.question ? t("next_tiering_question") : t("next_tiering")), st.question && h("blockquote", {}, st.question));
+    else if (c.phase === "quota") parts.push(h("p", {}, t("next_quota")));
+    else if (c.phase === "awaiting_payment") parts.push(await payment());
+    else if (c.phase === "active") parts.push(h("p", {}, c.payment ? t("paid", { reference: c.payment.reference }) : t("next_active")));
+    replace(next, parts);
+  }
+
+  async function payment() {
+    try {
+      const price = await call("GET", path + "/price");
+      if (!price.due) return h("p", {}, t("payment_confirming"));
+      const pay = h("button", { class: "primary", type: "button" }, t("pay_for_case"));
+      pay.addEventListener("click", async () => {
+        pay.disabled = true;
+        try {
+          const checkout = await call("POST", path + "/checkout");
+          location.assign(checkout.url);
+        } catch (err) {
+          pay.disabled = false;
+          app.show(err);
+        }
+      });
+      return h("div", { class: "pay" }, h("p", {}, t("payment_due", { price: price.price, tier: price.tier })), pay);
+    } catch (err) {
+      return h("p", {}, err.message);
+    }
+  }
+
+  async function sendMessage() {
+    const message = input.value.trim();
+    if (!message) return;
+    const key = newKey();
+    const body = { message, ...toggles.body() };
+    send.disabled = true;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        if (attempt === 1) input.value = "";
+        await call("POST", path + "/messages", body, { "Idempotency-Key": key });
+        return;
+      } catch (err) {
+        // The turn goes on when only the connection dropped: ask again with the same key.
+        if (err instanceof ApiError && err.status === 0 && attempt < sendTries && !ctl.signal.aborted) {
+          await new Promise((r) => setTimeout(r, 1000 * 2 ** (attempt - 1)));
+          continue;
+        }
+        if (!busy && input.value === "") input.value = message;
+        app.show(err);
+        updateComposer();
+        return;
+      }
+    }
+  }
+
+  async function cancelTurn() {
+    try {
+      await call("POST", path + "/turns/current/cancel");
+    } catch (err) {
+      if (err.type !== "no-turn-running") app.show(err);
+    }
+  }
+
+  async function closeCase() {
+    try {
+      await call("POST", path + "/close", { note: closeNote.value.trim() });
+      refresh();
+    } catch (err) {
+      app.show(err);
+    }
+  }
+
+  let refreshing = null;
+  function refreshSoon() {
+    clearTimeout(refreshing);
+    refreshing = setTimeout(refresh, 200);
+  }
+
+  refresh();
+  call("GET", "/v1/tools").then((r) => toggles.setTools(r.tools)).catch((err) => app.show(err));
+  follow(path + "/events", {
+    signal: ctl.signal,
+    onEvent: (ev) => {
+      transcript.add(ev);
+      if (ev.event === "draft.ready") drafts.reload();
+      if (["status", "notice", "turn.completed", "turn.cancelled", "turn.failed", "escalation"].includes(ev.event)) refreshSoon();
+      log.scrollTop = log.scrollHeight;
+    },
+    onState: (s) => { conn.textContent = s === "live" ? "" : t("reconnecting"); conn.className = "conn " + s; },
+    onError: (err) => app.show(err),
+  });
+  return () => {
+    ctl.abort();
+    clearTimeout(refreshing);
+  };
+}

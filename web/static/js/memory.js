@@ -1,0 +1,27 @@
+// The user's memory: free text the assistant reads while memory retrieval is on.
+import { call } from "./api.js";
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+
+const maxMemory = 4000;
+
+export function memoryPage(app) {
+  const text = h("textarea", { id: "memory-text", rows: 10, maxlength: maxMemory });
+  const count = h("p", { class: "hint", id: "memory-count", "aria-live": "polite" });
+  const saved = h("p", { role: "status" });
+  const counter = () => { count.textContent = t("characters_left", { n: maxMemory - [...text.value].length }); };
+  text.addEventListener("input", counter);
+  const form = h("form", { class: "card stack" },
+    h("label", { for: "memory-text" }, t("memory_label")), text, count, h("button", { class: "primary", type: "submit" }, t("save")), saved);
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    try {
+      await call("PUT", "/v1/me/memory", { memory: text.value });
+      saved.textContent = text.value.trim() ? t("memory_saved") : t("memory_cleared");
+    } catch (err) {
+      app.show(err);
+    }
+  });
+  app.main.replaceChildren(h("h1", {}, t("memory")), h("p", {}, t("memory_intro")), form);
+  call("GET", "/v1/me/memory").then((m) => { text.value = m.memory || ""; counter(); }).catch((err) => app.show(err));
+}

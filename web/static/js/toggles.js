@@ -1,0 +1,84 @@
+// LEXE's toggle bar: its nine toggles with LEXE's defaults, in LEXE's order, and the
+// tools only some roles have (Sanctum's admin-only database tool) after them. The
+// choices are remembered in this browser and sent with every message.
+import { h, replace } from "./dom.js";
+import { t } from "./i18n.js";
+
+// lexe lists the nine toggles: the body key, the tool it switches (none for the two
+// retrieval switches), the label and, for those, the default.
+const lexe = [
+  { key: "web_search_enabled", tool: "web_search", label: "toggle_web" },
+  { key: "normattiva_enabled", tool: "normattiva_search", label: "toggle_normattiva" },
+  { key: "eurlex_enabled", tool: "eurlex_search", label: "toggle_eurlex" },
+  { key: "infolex_enabled", tool: "infolex_search", label: "toggle_infolex" },
+  { key: "kb_search_enabled", tool: "kb_search", label: "toggle_kb" },
+  { key: "lex_search_enabled", tool: "lex_search", label: "toggle_lex" },
+  { key: "lex_search_enriched_enabled", tool: "lex_search_enriched", label: "toggle_lex_enriched", badge: "Analisi" },
+  { key: "use_memory_retrieval", label: "toggle_memory", def: true },
+  { key: "use_rag_v3_retrieval", label: "toggle_rag", def: false },
+];
+
+// roleTools are tools without a LEXE key that only some roles see; the listing of
+// GET /v1/tools has them only for those roles.
+const roleTools = [{ tool: "legal_sql", label: "toggle_database" }];
+
+const storeKey = "lexflow.toggles";
+
+// Toggles holds the bar's state and renders it into el.
+export class Toggles {
+  constructor(el) {
+    this.el = el;
+    this.tools = [];
+    this.saved = JSON.parse(localStorage.getItem(storeKey) || "{}");
+  }
+
+  // setTools takes GET /v1/tools's listing and draws the bar.
+  setTools(tools) {
+    this.tools = tools;
+    this.render();
+  }
+
+  tool(name) {
+    return this.tools.find((x) => x.name === name);
+  }
+
+  // on says whether a toggle (a LEXE key or a role tool's name) is on.
+  on(id) {
+    if (id in this.saved) return this.saved[id];
+    const def = lexe.find((x) => x.key === id);
+    if (def && !def.tool) return def.def;
+    const tool = this.tool(def ? def.tool : id);
+    return tool ? tool.default_on : false;
+  }
+
+  flip(id) {
+    this.saved[id] = !this.on(id);
+    localStorage.setItem(storeKey, JSON.stringify(this.saved));
+    this.render();
+  }
+
+  // body is what a message carries: every LEXE key, and a tools list only when a role
+  // tool was switched off (a list replaces the defaults, so it names every tool on).
+  body() {
+    const out = {};
+    for (const x of lexe) out[x.key] = this.on(x.key);
+    const off = roleTools.filter((x) => this.tool(x.tool) && !this.on(x.tool)).map((x) => x.tool);
+    if (off.length > 0) out.tools = this.tools.filter((x) => x.default_on && !off.includes(x.name)).map((x) => x.name);
+    return out;
+  }
+
+  render() {
+    const button = (id, label, tool, badge) => {
+      const available = !tool || tool.available;
+      const on = available && this.on(id);
+      return h("button", {
+        type: "button", class: "toggle" + (on ? " on" : ""), "aria-pressed": on ? "true" : "false",
+        disabled: !available, "data-toggle": id, title: tool ? (available ? tool.description : t("tool_unavailable")) : "",
+        onclick: () => this.flip(id),
+      }, t(label), badge && h("span", { class: "badge-analisi" }, badge), !available && h("span", { class: "visually-hidden" }, ` (${t("tool_unavailable")})`));
+    };
+    replace(this.el,
+      lexe.filter((x) => !x.tool || this.tool(x.tool)).map((x) => button(x.key, x.label, x.tool && this.tool(x.tool), x.badge)),
+      roleTools.filter((x) => this.tool(x.tool)).map((x) => button(x.tool, x.label, this.tool(x.tool))));
+  }
+}

@@ -1,0 +1,158 @@
+// The chat as the case's event log tells it: each turn's message, its tool calls as
+// they start and finish, the answer as it streams, its citations; and the notices,
+// escalations and drafts between turns. The log is replayed from its first event, so
+// a reloaded page shows what a live one did.
+import { download } from "./api.js";
+import { h, replace, safeURL } from "./dom.js";
+import { t } from "./i18n.js";
+
+export class Transcript {
+  // el is the log's element; onTurn hears when a turn starts (true) or ends (false).
+  constructor(el, caseId, { onTurn = () => {}, onError = () => {} } = {}) {
+    this.el = el;
+    this.caseId = caseId;
+    this.turns = new Map();
+    this.onTurn = onTurn;
+    this.onError = onError;
+  }
+
+  // turn is the element of a chat turn, made by the turn's first event.
+  turn(id) {
+    let turn = this.turns.get(id);
+    if (!turn) {
+      const user = h("div", { class: "msg user" });
+      const tools = h("ul", { class: "tool-calls", "aria-label": t("tool_calls") });
+      const answer = h("div", { class: "answer" });
+      const citations = h("ul", { class: "citations", "aria-label": t("citations") });
+      const state = h("p", { class: "turn-state" });
+      const el = h("article", { class: "turn", "data-turn": id },
+        user, h("div", { class: "msg assistant" }, h("span", { class: "who" }, "Lexflow"), tools, answer, citations, state));
+      this.el.append(el);
+      turn = { el, user, tools, answer, citations, state, attempt: 0, step: null, running: new Map() };
+      this.turns.set(id, turn);
+    }
+    return turn;
+  }
+
+  system(kind, ...children) {
+    this.el.append(h("div", { class: "msg system " + kind }, children));
+  }
+
+  // add renders one event.
+  add(ev) {
+    const b = ev.data.body || {};
+    const id = ev.data.turn_id;
+    // Tiering's model calls, which are no chat turn, publish only these: they show nothing.
+    if ((ev.event === "model.step" || ev.event === "model.retry") && !this.turns.has(id)) return;
+    switch (ev.event) {
+      case "turn.started": {
+        const turn = this.turn(id);
+        replace(turn.user, h("span", { class: "who" }, t("you")), h("p", {}, b.message));
+        replace(turn.state, h("span", { class: "working" }, t("working")));
+        this.onTurn(true);
+        break;
+      }
+      case "model.retry": {
+        const turn = this.turn(id);
+        turn.attempt = b.attempt;
+        if (turn.step) turn.step.textContent = "";
+        break;
+      }
+      case "model.delta": {
+        const turn = this.turn(id);
+        if (b.attempt !== turn.attempt) {
+          turn.attempt = b.attempt;
+          if (turn.step) turn.step.textContent = "";
+        }
+        if (!turn.step) {
+          turn.step = h("p", { class: "step" });
+          turn.answer.append(turn.step);
+        }
+        turn.step.textContent += b.text;
+        break;
+      }
+      case "model.step": {
+        const turn = this.turn(id);
+        if (turn.step && (b.tool_calls || []).length > 0) turn.step.classList.add("interim");
+        turn.step = null;
+        break;
+      }
+      case "tool.started": {
+        const turn = this.turn(id);
+        const li = h("li", { class: "tool running" }, h("code", {}, b.tool), " ", h("span", { class: "tool-status" }, t("tool_running")));
+        turn.tools.append(li);
+        turn.running.set(b.tool, li);
+        break;
+      }
+      case "tool.finished": {
+        const turn = this.turn(id);
+        let li = turn.running.get(b.tool);
+        turn.running.delete(b.tool);
+        if (!li) {
+          li = h("li", {});
+          turn.tools.append(li);
+        }
+        li.className = "tool " + b.status;
+        replace(li, h("code", {}, b.tool), " ", h("span", { class: "tool-status" }, t("tool_" + b.status)),
+          " ", h("span", { class: "latency" }, `${b.latency_ms} ms`), b.error && h("span", { class: "tool-error" }, " — " + b.error));
+        break;
+      }
+      case "citations":
+        this.citations(this.turn(id), b.citations || []);
+        break;
+      case "turn.completed":
+      case "turn.cancelled": {
+        // The log's event carries the turn's result as its body.
+        const turn = this.turn(id);
+        for (const p of turn.answer.querySelectorAll("p.step:not(.interim), p.reply")) p.remove();
+        turn.answer.append(h("p", { class: "reply" }, b.reply || ""));
+        turn.step = null;
+        if ((b.citations || []).length > 0) this.citations(turn, b.citations);
+        replace(turn.state, ev.event === "turn.cancelled" ? t("turn_cancelled") : b.timed_out ? t("turn_timed_out") : null);
+        this.onTurn(false);
+        break;
+      }
+      case "turn.failed": {
+        const turn = this.turn(id);
+        replace(turn.state, h("span", { class: "failed" }, t("turn_failed", { reason: b.reason || "" })));
+        this.onTurn(false);
+        break;
+      }
+      case "notice":
+        this.system("notice", h("p", {}, b.text));
+        break;
+      case "escalation":
+        this.system("escalation", h("p", {}, escalationText(b)));
+        break;
+      case "draft.ready":
+        this.system("draft", h("p", {}, t("draft_ready", { name: b.draft_name, revision: b.revision }), " ",
+          h("button", { class: "link", onclick: () => download(b.download, `${b.draft_name}-rev${b.revision}.pdf`).catch(this.onError) }, t("download"))));
+        break;
+    }
+  }
+
+  citations(turn, list) {
+    replace(turn.citations, list.map((c) => {
+      const url = c.url && safeURL(c.url);
+      return h("li", { class: c.verified ? "verified" : "unverified" },
+        h("span", { class: "mark", "aria-hidden": "true" }, c.verified ? "✓" : "!"), " ",
+        h("span", {}, c.text), " ",
+        h("span", { class: "cite-state" }, c.verified ? t("verified") : t("unverified")),
+        url && [" ", h("a", { href: url, target: "_blank", rel: "noopener noreferrer" }, t("source"))]);
+    }));
+  }
+}
+
+// escalationText says what a rung of the ladder did.
+export function escalationText(b) {
+  switch (b.rung) {
+    case "reasoner":
+      return t("esc_reasoner", { tool: b.tool || "" });
+    case "ask_user":
+      return t("esc_ask_user", { tool: b.tool || "" }) + (b.question ? " " + b.question : "");
+    case "ticket":
+      return t("esc_ticket", { ticket: b.ticket_id || "" });
+    default:
+      return b.rung || "";
+  }
+}
