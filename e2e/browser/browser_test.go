@@ -32,6 +32,13 @@ type app struct {
 // serveApp starts the test's helper worker (with env added) and API.
 func serveApp(t *testing.T, env ...string) app {
 	t.Helper()
+	return serveAppWith(t, nil, env...)
+}
+
+// serveAppWith is serveApp with configure changing the API's handlers, which will
+// serve at url, before it starts.
+func serveAppWith(t *testing.T, configure func(h *api.Handlers, url string), env ...string) app {
+	t.Helper()
 	queue := fmt.Sprintf("browser-%d", time.Now().UnixNano())
 	s.StartHelperWorker(t, queue, 0, append([]string{"LEXFLOW_OFFLINE_CHUNK_DELAY=20ms"}, env...)...)
 	srv := httptest.NewUnstartedServer(nil)
@@ -40,6 +47,9 @@ func serveApp(t *testing.T, env ...string) app {
 	h.PublicURL = url
 	h.Payments = &payments.TestMode{Secret: s.WebhookSecret, BaseURL: url, WebhookURL: url + "/v1/webhooks/payments"}
 	h.App = api.AppConfig{TemporalUI: s.Temporal.UIURL, Namespace: "default"}
+	if configure != nil {
+		configure(h, url)
+	}
 	srv.Config.Handler = api.New(h)
 	srv.Start()
 	t.Cleanup(srv.Close)

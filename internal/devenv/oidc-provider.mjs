@@ -1,9 +1,11 @@
 // A real OpenID Provider (panva's oidc-provider) for the tests, on loopback (see
 // devenv.StartOIDCProvider).
 // It issues RS256 JWT access tokens by the client-credentials grant, with the claims
-// in CLAIMS (JSON) added, signed with a fresh key whose kid is KID. It prints "ready"
-// once it listens. Environment: OIDC_PROVIDER_DIR (where node_modules/oidc-provider
-// is), PORT, KID, CLAIMS.
+// in CLAIMS (JSON) added, signed with a fresh key whose kid is KID. With WEB_REDIRECTS
+// (a JSON list of URIs) it also has the web app's public client, lexflow-web: the
+// authorization-code grant with PKCE through oidc-provider's development login pages.
+// It prints "ready" once it listens. Environment: OIDC_PROVIDER_DIR (where
+// node_modules/oidc-provider is), PORT, KID, CLAIMS, WEB_REDIRECTS.
 import { generateKeyPairSync } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import path from 'node:path';
@@ -14,15 +16,20 @@ const port = Number(process.env.PORT);
 const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
 const jwk = { ...privateKey.export({ format: 'jwk' }), kid: process.env.KID, alg: 'RS256', use: 'sig' };
 const claims = JSON.parse(process.env.CLAIMS || '{}');
+const webRedirects = JSON.parse(process.env.WEB_REDIRECTS || 'null') || [];
+const web = webRedirects.length > 0 ? [{
+  client_id: 'lexflow-web', token_endpoint_auth_method: 'none',
+  grant_types: ['authorization_code'], response_types: ['code'], redirect_uris: webRedirects,
+}] : [];
 
 const provider = new Provider(`http://127.0.0.1:${port}`, {
   clients: [{
     client_id: 'lexflow-tests', client_secret: 'lexflow-tests-secret',
     grant_types: ['client_credentials'], redirect_uris: [], response_types: [],
-  }],
+  }, ...web],
   jwks: { keys: [jwk] },
   features: {
-    devInteractions: { enabled: false },
+    devInteractions: { enabled: web.length > 0 },
     clientCredentials: { enabled: true },
     resourceIndicators: {
       enabled: true,

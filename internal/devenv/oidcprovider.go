@@ -36,10 +36,16 @@ type OIDCProvider struct {
 	done   chan struct{}
 }
 
+// OIDCWebClient is the provider's public client for the web app, which it has when
+// started with redirect URIs: the authorization-code grant with PKCE, no secret, and
+// oidc-provider's development login and consent pages (any login name is accepted).
+const OIDCWebClient = "lexflow-web"
+
 // StartOIDCProvider starts a provider on port whose signing key has the ID kid and
-// whose tokens carry claims besides the standard ones; it returns once the provider
+// whose tokens carry claims besides the standard ones; with webRedirects it also has
+// the OIDCWebClient, sending browsers back to those URIs. It returns once the provider
 // listens, or fails when ctx ends first.
-func StartOIDCProvider(ctx context.Context, port int, kid string, claims map[string]any) (*OIDCProvider, error) {
+func StartOIDCProvider(ctx context.Context, port int, kid string, claims map[string]any, webRedirects ...string) (*OIDCProvider, error) {
 	root, err := moduleRoot()
 	if err != nil {
 		return nil, err
@@ -57,7 +63,12 @@ func StartOIDCProvider(ctx context.Context, port int, kid string, claims map[str
 		return nil, err
 	}
 	cmd := exec.Command("node", script)
-	cmd.Env = append(os.Environ(), "OIDC_PROVIDER_DIR="+dir, "PORT="+strconv.Itoa(port), "KID="+kid, "CLAIMS="+string(rawClaims))
+	redirects, err := json.Marshal(webRedirects)
+	if err != nil {
+		return nil, err
+	}
+	cmd.Env = append(os.Environ(), "OIDC_PROVIDER_DIR="+dir, "PORT="+strconv.Itoa(port), "KID="+kid, "CLAIMS="+string(rawClaims),
+		"WEB_REDIRECTS="+string(redirects))
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		return nil, err

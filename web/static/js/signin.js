@@ -51,6 +51,17 @@ function devForm(app, signedIn) {
   return form;
 }
 
+// audience asks for an access token for the API: Auth0 reads audience, RFC 8707's
+// providers resource, which must be an absolute URI (else the provider's default
+// resource applies).
+function audience(o) {
+  return { audience: o.audience, ...resource(o) };
+}
+
+function resource(o) {
+  return URL.canParse(o.audience) ? { resource: o.audience } : {};
+}
+
 function base64url(bytes) {
   return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
@@ -67,7 +78,7 @@ async function startOIDC(app) {
   u.search = new URLSearchParams({
     response_type: "code", client_id: o.client_id, redirect_uri: location.origin + "/",
     scope: o.scope, state, code_challenge: challenge, code_challenge_method: "S256",
-    audience: o.audience, resource: o.audience,
+    ...audience(o),
   }).toString();
   location.assign(u.href);
 }
@@ -89,7 +100,7 @@ export async function finishSignIn(app, params) {
       headers: { "Content-Type": "application/x-www-form-urlencoded" },
       body: new URLSearchParams({
         grant_type: "authorization_code", code: params.get("code"), redirect_uri: location.origin + "/",
-        client_id: o.client_id, code_verifier: saved.verifier, resource: o.audience,
+        client_id: o.client_id, code_verifier: saved.verifier, ...resource(o),
       }),
     });
   } catch (err) {

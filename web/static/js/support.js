@@ -105,7 +105,7 @@ export function supportCasePage(app, id) {
   async function loadTranscript() {
     try {
       const r = await call("GET", path + "/messages");
-      replace(transcript, r.messages.map((m) => h("li", { class: "record " + m.role },
+      replace(transcript, r.messages.map((m) => h("li", { class: "record rec-" + m.role },
         h("span", { class: "who" }, m.role === "tool" && m.tool ? `${m.tool.name} · ${m.tool.status}` : t("role_" + m.role)),
         h("p", {}, m.role === "tool" && m.tool ? (m.tool.error || m.tool.args) : m.content))));
     } catch (err) {
@@ -113,6 +113,7 @@ export function supportCasePage(app, id) {
     }
   }
 
+  let reread = null;
   loadTickets();
   loadTranscript();
   follow(path + "/events", {
@@ -126,10 +127,15 @@ export function supportCasePage(app, id) {
       } else if (ev.event === "status") {
         status.textContent = t("case_now", { phase: t("phase_" + b.phase), status: t("status_" + b.status) });
       } else if (ev.event === "turn.completed" || ev.event === "turn.failed") {
-        loadTranscript();
+        // A replayed log has many turns: read the transcript once they are in.
+        clearTimeout(reread);
+        reread = setTimeout(loadTranscript, 300);
       }
     },
     onError: (err) => app.show(err),
   });
-  return () => ctl.abort();
+  return () => {
+    ctl.abort();
+    clearTimeout(reread);
+  };
 }

@@ -1,0 +1,270 @@
+package browser
+
+import (
+	"context"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/lexflow/lexflow/api"
+	"github.com/lexflow/lexflow/internal/auth"
+	"github.com/lexflow/lexflow/internal/devenv"
+)
+
+// allStories skips a story that only `make browser-test` runs.
+func allStories(t *testing.T) {
+	if os.Getenv("LEXFLOW_BROWSER_STORIES") != "all" {
+		t.Skip("runs in `make browser-test` (LEXFLOW_BROWSER_STORIES=all)")
+	}
+}
+
+// signIn signs a tab in through the dev form.
+func (p *page) signIn(url, sub, org string, roles ...string) {
+	p.t.Helper()
+	p.do("open the app", chromedp.Navigate(url+"/"))
+	p.waitFor("the sign-in form", `document.querySelector("#dev-sub") !== null`, 10*time.Second)
+	p.fill("#dev-sub", sub)
+	p.fill("#dev-org", org)
+	for _, role := range roles {
+		p.click(`input[name=roles][value="` + role + `"]`)
+	}
+	p.click(`form button[type=submit]`)
+	p.waitFor("the signed-in header", `document.querySelector("button.secondary") !== null && document.querySelector(".who") !== null`, 10*time.Second)
+}
+
+// openCase opens a case from the case list and waits until it is active.
+func (p *page) openCase(description string) {
+	p.t.Helper()
+	p.waitFor("the case form", `document.querySelector("#case-description") !== null`, 10*time.Second)
+	p.fill("#case-description", description)
+	p.click(`form[aria-labelledby=new-case-title] button[type=submit]`)
+	p.waitFor("the active case", `document.querySelector(".steps li.current")?.innerText.includes("Work") && !document.querySelector("#message").disabled`, time.Minute)
+}
+
+func (p *page) send(message string) {
+	p.t.Helper()
+	p.fill("#message", message)
+	p.click(".composer button[type=submit]")
+}
+
+// lexeDown is a LEXE tools service that answers 503 until it is brought up.
+type lexeDown struct {
+	*httptest.Server
+	up atomic.Bool
+}
+
+func startLexe(t *testing.T) *lexeDown {
+	l := &lexeDown{}
+	l.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !l.up.Load() {
+			http.Error(w, "upstream connect error", http.StatusServiceUnavailable)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, `{"text":"Art. 2043 - Risarcimento per fatto illecito. Qualunque fatto doloso o colposo, che cagiona ad altri un danno ingiusto, obbliga colui che ha commesso il fatto a risarcire il danno.","urn":"urn:nir:stato:regio.decreto:1942-03-16;262~art2043","vigente":true}`)
+	}))
+	t.Cleanup(l.Close)
+	return l
+}
+
+// TestSupportStory: a research tool that keeps failing climbs the ladder in the
+// client's page, the case shows as paused in support's queue, staff read its ticket,
+// escalations and transcript and resume it with a retry, and the client's page
+// updates by itself with the retried answer.
+func TestSupportStory(t *testing.T) {
+	allStories(t)
+	lexe := startLexe(t)
+	a := serveApp(t, "LEXE_TOOLS_URL="+lexe.URL)
+	client := openPage(t, "en-US", 1280, 900)
+	client.signIn(a.URL, "ana", "acme")
+	client.openCase("My employer dismissed me without notice and I want compensation")
+
+	client.send("art. 2043 c.c.")
+	client.waitFor("the question to the client", `document.querySelector(".next")?.innerText.includes("needs your answer")`, time.Minute)
+	client.send("Yes, please try again.")
+	client.waitFor("the paused case", `document.querySelector(".next")?.innerText.includes("support ticket is open") && document.querySelector("#message").disabled`, time.Minute)
+	if esc := client.text(".transcript"); !strings.Contains(esc, "reasoning model") || !strings.Contains(esc, "Support ticket") {
+		t.Errorf("the client's chat does not show the ladder's rungs:\n%s", esc)
+	}
+	client.shot("01-client-paused")
+
+	staff := openPage(t, "en-US", 1280, 900)
+	staff.signIn(a.URL, "sam", "acme", "support")
+	staff.do("open the queues", chromedp.Navigate(a.URL+"/#/support"))
+	staff.waitFor("the paused case in the queue", `document.querySelector("table tbody a") !== null`, 20*time.Second)
+	if waited := staff.text("table tbody td:last-child"); waited == "" {
+		t.Error("the queue does not say how long the case has waited")
+	}
+	staff.checkA11y("support queue")
+	staff.shot("02-support-queue")
+	staff.click("table tbody a")
+	staff.waitFor("the ticket", `document.querySelector(".tickets")?.innerText.includes("open")`, 20*time.Second)
+	staff.waitFor("three escalations", `document.querySelectorAll(".ladder li").length === 3`, 20*time.Second)
+	if tr := staff.text(".records"); !strings.Contains(tr, "normattiva_search") {
+		t.Errorf("the transcript lacks the failed tool:\n%s", tr)
+	}
+	staff.checkA11y("support case")
+	staff.shot("03-support-case")
+
+	lexe.up.Store(true)
+	staff.fill("#resume-note", "LEXE is back")
+	staff.click(`form[aria-labelledby=resume-title] button[type=submit]`)
+	staff.waitFor("the resumed case", `document.querySelector("[role=status]")?.innerText.includes("open")`, time.Minute)
+
+	// The client did nothing: the page follows the case.
+	client.waitFor("the client's page resumed", `!document.querySelector("#message").disabled && !document.querySelector(".next").innerText.includes("support ticket")`, time.Minute)
+	client.waitFor("the retried answer", `[...document.querySelectorAll("article.turn .tool.ok")].some(n => n.innerText.includes("normattiva_search"))`, time.Minute)
+	client.shot("04-client-resumed")
+}
+
+// cutProxy forwards TCP connections to an address until Cut closes every open one;
+// later connections go through again.
+type cutProxy struct {
+	ln    net.Listener
+	mu    sync.Mutex
+	conns []net.Conn
+}
+
+func startProxy(t *testing.T, to string) *cutProxy {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &cutProxy{ln: ln}
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			up, err := net.Dial("tcp", to)
+			if err != nil {
+				c.Close()
+				continue
+			}
+			p.mu.Lock()
+			p.conns = append(p.conns, c, up)
+			p.mu.Unlock()
+			go func() { _, _ = io.Copy(up, c); up.Close() }()
+			go func() { _, _ = io.Copy(c, up); c.Close() }()
+		}
+	}()
+	t.Cleanup(func() { ln.Close(); p.Cut() })
+	return p
+}
+
+// Cut closes every connection open through the proxy.
+func (p *cutProxy) Cut() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, c := range p.conns {
+		c.Close()
+	}
+	p.conns = nil
+}
+
+// TestReconnectMidAnswer cuts the page's connections while the answer streams in: the
+// page says it is reconnecting, reads the rest of the case's events from where it
+// was, and the answer completes, once. Then Stop cancels the next answer.
+func TestReconnectMidAnswer(t *testing.T) {
+	allStories(t)
+	a := serveApp(t, "LEXFLOW_OFFLINE_CHUNK_DELAY=100ms")
+	proxy := startProxy(t, strings.TrimPrefix(a.URL, "http://"))
+	url := "http://" + proxy.ln.Addr().String()
+	p := openPage(t, "it-IT", 1280, 900)
+	p.signIn(url, "lia", "acme")
+	p.waitFor("the case form", `document.querySelector("#case-description") !== null`, 10*time.Second)
+	p.fill("#case-description", "Il mio datore di lavoro mi ha licenziato senza preavviso")
+	p.click(`form[aria-labelledby=new-case-title] button[type=submit]`)
+	p.waitFor("the active case", `document.querySelector(".steps li.current")?.innerText.includes("Lavoro") && !document.querySelector("#message").disabled`, time.Minute)
+	eval[bool](p, `(() => {
+		window.said = new Set();
+		new MutationObserver(() => window.said.add(document.querySelector(".conn").innerText))
+			.observe(document.querySelector(".conn"), {childList: true, characterData: true, subtree: true});
+		return true;
+	})()`)
+
+	p.send("art. 2043 c.c.")
+	p.waitFor("the answer streaming", `[...document.querySelectorAll("article.turn p.step:not(.interim)")].some(s => s.textContent.length > 0)`, time.Minute)
+	proxy.Cut()
+	p.waitFor("the completed answer", turnDone(1), time.Minute)
+	if !eval[bool](p, `window.said.has("Connessione persa: riconnessione…")`) {
+		t.Error("the page never said it was reconnecting")
+	}
+	if n := eval[int](p, `document.querySelectorAll("article.turn").length`); n != 1 {
+		t.Errorf("%d turns on the page after the reconnect, want the one", n)
+	}
+	if reply := p.text("article.turn p.reply"); !strings.Contains(reply, "2043") || !strings.Contains(reply, "Fonti:") {
+		t.Errorf("reply after the reconnect = %q", reply)
+	}
+	p.shot("reconnected")
+
+	// Stop: the running answer is cancelled and says so.
+	p.send("art. 2043 c.c.")
+	p.waitFor("the second answer streaming", `document.querySelectorAll("article.turn").length === 2 && !document.querySelector(".composer button.danger").hidden`, time.Minute)
+	p.click(".composer button.danger")
+	p.waitFor("the stopped answer", `document.querySelectorAll("article.turn")[1].querySelector(".turn-state").innerText === "Fermato."`, time.Minute)
+	if !eval[bool](p, `document.querySelector(".composer button.danger").hidden`) {
+		t.Error("the Stop button stays after the turn stopped")
+	}
+}
+
+// TestOIDCSignIn signs in through a real OpenID Provider (oidc-provider, its
+// development login and consent pages) by the authorization-code flow with PKCE, and
+// uses the access token the page got to open a case.
+func TestOIDCSignIn(t *testing.T) {
+	allStories(t)
+	a := serveAppWith(t, func(h *api.Handlers, url string) {
+		ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+		defer cancel()
+		prov, err := devenv.StartOIDCProvider(ctx, freePort(t), "web-key", map[string]any{"org": "acme", "roles": []string{"user"}}, url+"/")
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(prov.Stop)
+		v, err := auth.NewOIDC(ctx, auth.OIDCOptions{Issuer: prov.Issuer, Audience: "lexflow", RolesClaim: "roles", OrgClaim: "org", Leeway: 30 * time.Second})
+		if err != nil {
+			t.Fatal(err)
+		}
+		h.Auth = auth.Verifiers{HS256: s.Signer, OIDC: v}
+		ends := v.Endpoints()
+		h.App.OIDC = &api.AppOIDC{Issuer: prov.Issuer, ClientID: devenv.OIDCWebClient, Audience: "lexflow", Scope: "openid api",
+			AuthorizationEndpoint: ends.Authorization, TokenEndpoint: ends.Token}
+	})
+	p := openPage(t, "en-US", 1280, 900)
+	p.do("open the app", chromedp.Navigate(a.URL+"/"))
+	p.waitFor("the provider's button", `[...document.querySelectorAll("button.primary")].some(b => b.innerText.startsWith("Sign in with"))`, 10*time.Second)
+	p.click("section.card > button.primary")
+	p.waitFor("the provider's login page", `document.querySelector("input[name=login]") !== null`, 20*time.Second)
+	p.fill("input[name=login]", "olga")
+	p.fill("input[name=password]", "any")
+	p.click("button[type=submit]")
+	p.waitFor("the provider's consent page", `document.querySelector("button[type=submit]")?.innerText.includes("Continue") || location.port === new URL(`+strconv.Quote(a.URL)+`).port`, 20*time.Second)
+	if !strings.HasPrefix(eval[string](p, "location.href"), a.URL) {
+		p.click("button[type=submit]")
+	}
+	p.waitFor("the signed-in header", `document.querySelector(".who")?.innerText === "olga · acme"`, 20*time.Second)
+	if u := eval[string](p, "location.href"); strings.Contains(u, "code=") {
+		t.Errorf("the code stays in the address bar: %s", u)
+	}
+	p.openCase("My landlord kept my deposit")
+}
+
+func freePort(t *testing.T) int {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port
+}
