@@ -18,7 +18,8 @@ func turnDone(n int) string {
 // TestClientStory is the client's whole story in the browser, in Romanian: sign in,
 // open a case, see the tiering notice, pay through the test checkout, ask about art.
 // 1357 Cod civil and watch the answer stream in with a verified citation, switch the
-// tool off and see it unused, add a party, request a draft and download its PDF.
+// tool off and see it unused, add a party, request a draft and download its PDF; then,
+// at phone width, the memory and closing the case.
 func TestClientStory(t *testing.T) {
 	a := serveApp(t)
 	p := openPage(t, "ro-RO", 1280, 900)
@@ -132,4 +133,16 @@ func TestClientStory(t *testing.T) {
 		t.Error("at phone width the case page scrolls sideways")
 	}
 	p.shot("06-phone")
+
+	// The memory, edited; then the case, closed with a second press.
+	caseURL := eval[string](p, "location.href")
+	p.do("open the memory", chromedp.Navigate(a.URL+"/#/memory"))
+	p.fill("#memory-text", "Locuiește în Cluj; preferă răspunsuri scurte.")
+	p.click("form.card button[type=submit]")
+	p.waitFor("the saved memory", `document.querySelector("form.card [role=status]")?.innerText === "Salvat."`, 10*time.Second)
+	p.do("back to the case", chromedp.Navigate(caseURL))
+	p.waitFor("the case page", `document.querySelector("#close-note") !== null && !document.querySelector("#close-note").disabled`, 10*time.Second)
+	p.click("#close-note ~ button")
+	p.click("#close-note ~ button")
+	p.waitFor("the closed case", `document.querySelector(".steps li.current")?.innerText.includes("Închis") && document.querySelector("#message").disabled`, 30*time.Second)
 }

@@ -120,6 +120,13 @@ func TestSupportStory(t *testing.T) {
 	staff.fill("#resume-note", "LEXE is back")
 	staff.click(`form[aria-labelledby=resume-title] button[type=submit]`)
 	staff.waitFor("the resumed case", `document.querySelector("[role=status]")?.innerText.includes("open")`, time.Minute)
+	// A second resume is refused: the API's problem reads as a sentence.
+	staff.fill("#resume-note", "once more")
+	staff.click(`form[aria-labelledby=resume-title] button[type=submit]`)
+	staff.waitFor("the refusal", `document.getElementById("alert").innerText.includes("only paused or waiting cases are resumed")`, 20*time.Second)
+	if alert := staff.text("#alert"); strings.Contains(alert, "{") {
+		t.Errorf("the refusal shows raw JSON: %q", alert)
+	}
 
 	// The client did nothing: the page follows the case.
 	client.waitFor("the client's page resumed", `!document.querySelector("#message").disabled && !document.querySelector(".next").innerText.includes("support ticket")`, time.Minute)

@@ -51,7 +51,7 @@ export function supportCasePage(app, id) {
   const tickets = h("ul", { class: "tickets" });
   const ladder = h("ol", { class: "ladder" });
   const transcript = h("ol", { class: "records" });
-  const note = h("textarea", { id: "resume-note", rows: 3, maxlength: 2000 });
+  const note = h("textarea", { id: "resume-note", rows: 3, maxlength: 2000, required: true });
   const action = (value) => h("label", { class: "check" },
     h("input", { type: "radio", name: "action", value, checked: value === "retry" }), t("resume_" + value));
   const form = h("form", { class: "card stack", "aria-labelledby": "resume-title" },
