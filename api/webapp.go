@@ -34,15 +34,22 @@ type AppOIDC struct {
 	ClientID string `json:"client_id"`
 	// Audience is the API's identifier at the provider, asked for as both Auth0's
 	// audience and RFC 8707's resource so that the access token is a JWT for the API.
-	Audience              string `json:"audience"`
-	Scope                 string `json:"scope"`
+	Audience string `json:"audience"`
+	Scope    string `json:"scope"`
+	// RedirectURI is where the provider sends the browser back: the app at
+	// LEXFLOW_PUBLIC_URL, which must be registered with the provider.
+	RedirectURI string `json:"redirect_uri"`
+	// RolesClaim and OrgClaim name the access token's claims that the API reads, so
+	// that the app shows what the API will allow.
+	RolesClaim            string `json:"roles_claim"`
+	OrgClaim              string `json:"org_claim"`
 	AuthorizationEndpoint string `json:"authorization_endpoint"`
 	TokenEndpoint         string `json:"token_endpoint"`
 }
 
-// appHeaders are set on every response of the web app: no framing, no sniffing, no
-// referrer, and a content security policy that runs only the app's own scripts and
-// lets it connect only to this API and the provider's token endpoint.
+// appHeaders are set on the web app's page, files and config: no framing, no sniffing,
+// no referrer, and a content security policy that runs only the app's own scripts and
+// lets it connect only to this API and the origin of the provider's token endpoint.
 func (h *Handlers) appHeaders(c echo.Context) {
 	connect := "'self'"
 	if h.App.OIDC != nil {

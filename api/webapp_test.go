@@ -21,6 +21,8 @@ func TestWebAppFiles(t *testing.T) {
 		{"/app/app.css", "text/css", http.StatusOK},
 		{"/app/js/main.js", "javascript", http.StatusOK},
 		{"/app/index.html", "", http.StatusNotFound},
+		{"/app/./index.html", "", http.StatusNotFound},
+		{"/app/js/../index.html", "", http.StatusNotFound},
 		{"/app/../web.go", "", http.StatusNotFound},
 		{"/app/%2e%2e/web.go", "", http.StatusNotFound},
 		{"/app/js/", "", http.StatusNotFound},

@@ -158,6 +158,7 @@ func serveAPI(ctx context.Context, cfg config.Config, b *backends, log *slog.Log
 			return fmt.Errorf("LEXFLOW_OIDC_CLIENT_ID: the provider's discovery document names no authorization or token endpoint")
 		}
 		h.App.OIDC = &api.AppOIDC{Issuer: cfg.OIDCIssuer, ClientID: cfg.OIDCClientID, Audience: cfg.OIDCAudience, Scope: cfg.OIDCScope,
+			RedirectURI: strings.TrimSuffix(cfg.PublicURL, "/") + "/", RolesClaim: cfg.OIDCRolesClaim, OrgClaim: cfg.OIDCOrgClaim,
 			AuthorizationEndpoint: ends.Authorization, TokenEndpoint: ends.Token}
 	}
 	if dev {

@@ -116,10 +116,15 @@ func openPage(t *testing.T, lang string, width, height int) *page {
 	return p
 }
 
+// actionTimeout bounds one step of the page: a click on an element that never comes.
+const actionTimeout = 30 * time.Second
+
 // do runs browser actions, failing the test with what was being done.
 func (p *page) do(what string, steps ...chromedp.Action[chromedp.Void]) {
 	p.t.Helper()
-	if err := chromedp.Do(p.ctx, steps...); err != nil {
+	ctx, cancel := context.WithTimeout(p.ctx, actionTimeout)
+	defer cancel()
+	if err := chromedp.Do(ctx, steps...); err != nil {
 		p.t.Fatalf("%s: %v", what, err)
 	}
 }
@@ -127,7 +132,9 @@ func (p *page) do(what string, steps ...chromedp.Action[chromedp.Void]) {
 // eval evaluates a JavaScript expression in the page.
 func eval[T any](p *page, expr string) T {
 	p.t.Helper()
-	v, err := chromedp.Run(p.ctx, chromedp.Evaluate[T](expr, chromedp.EvalAwaitPromise))
+	ctx, cancel := context.WithTimeout(p.ctx, actionTimeout)
+	defer cancel()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr, chromedp.EvalAwaitPromise))
 	if err != nil {
 		p.t.Fatalf("evaluate %s: %v", expr, err)
 	}
@@ -141,8 +148,12 @@ func (p *page) waitFor(what, predicate string, within time.Duration) {
 	deadline := time.Now().Add(within)
 	var err error
 	for {
+		left := time.Until(deadline)
+		if left < time.Millisecond {
+			break // chromedp reads a timeout of 0 as none
+		}
 		_, err = chromedp.Run(p.ctx, chromedp.Poll[chromedp.Void](predicate,
-			chromedp.WithPollingMutation(), chromedp.WithPollingTimeout(time.Until(deadline))))
+			chromedp.WithPollingMutation(), chromedp.WithPollingTimeout(left)))
 		// A navigation (to the checkout and back) ends the poll with an error about
 		// the page it ran in: poll the new page, until the deadline.
 		if err == nil || time.Now().After(deadline) || !navigated(err) {

@@ -208,8 +208,18 @@ func TestReconnectMidAnswer(t *testing.T) {
 	if !eval[bool](p, `window.said.has("Connessione persa: riconnessione…")`) {
 		t.Error("the page never said it was reconnecting")
 	}
-	if n := eval[int](p, `document.querySelectorAll("article.turn").length`); n != 1 {
-		t.Errorf("%d turns on the page after the reconnect, want the one", n)
+	// Once the page has its answer to the message sent again, the case has one turn.
+	p.waitFor("the message's request settled", `!document.querySelector(".composer").hasAttribute("data-sending")`, time.Minute)
+	caseID := strings.TrimPrefix(eval[string](p, "location.hash"), "#/cases/")
+	recs := s.Call(t, "GET", "/v1/cases/"+caseID+"/messages", s.Mint(t, auth.Identity{Subject: "lia", Org: "acme", Roles: []string{"user"}}), nil)
+	users := 0
+	for _, r := range recs.Body["messages"].([]any) {
+		if r.(map[string]any)["role"] == "user" {
+			users++
+		}
+	}
+	if n := eval[int](p, `document.querySelectorAll("article.turn").length`); n != 1 || users != 1 {
+		t.Errorf("after the reconnect: %d turns on the page, %d user messages stored; want the one", n, users)
 	}
 	if reply := p.text("article.turn p.reply"); !strings.Contains(reply, "2043") || !strings.Contains(reply, "Fonti:") {
 		t.Errorf("reply after the reconnect = %q", reply)
@@ -246,6 +256,7 @@ func TestOIDCSignIn(t *testing.T) {
 		h.Auth = auth.Verifiers{HS256: s.Signer, OIDC: v}
 		ends := v.Endpoints()
 		h.App.OIDC = &api.AppOIDC{Issuer: prov.Issuer, ClientID: devenv.OIDCWebClient, Audience: "lexflow", Scope: "openid api",
+			RedirectURI: url + "/", RolesClaim: "roles", OrgClaim: "org",
 			AuthorizationEndpoint: ends.Authorization, TokenEndpoint: ends.Token}
 	})
 	p := openPage(t, "en-US", 1280, 900)

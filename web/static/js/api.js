@@ -29,15 +29,19 @@ export function setToken(t) {
   else sessionStorage.removeItem(tokenKey);
 }
 
-// identity reads who the token is for, for the interface only: the API checks it.
-export function identity() {
+// identity reads who the token is for, for the interface only (the API checks it):
+// a provider's token keeps its roles and organization in the claims oidc names.
+export function identity(oidc) {
   const t = token();
   if (!t) return null;
   try {
-    const claims = JSON.parse(atob(t.split(".")[1].replace(/-/g, "+").replace(/_/g, "/")));
+    const bytes = Uint8Array.from(atob(t.split(".")[1].replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0));
+    const claims = JSON.parse(new TextDecoder().decode(bytes));
     if (claims.exp && claims.exp * 1000 < Date.now()) return null;
-    const roles = Array.isArray(claims.roles) ? claims.roles : String(claims.roles || "user").split(" ");
-    return { sub: claims.sub, org: claims.org || "", roles, exp: claims.exp };
+    const provider = oidc && claims.iss === oidc.issuer;
+    const rolesClaim = claims[provider ? oidc.roles_claim : "roles"];
+    const roles = Array.isArray(rolesClaim) ? rolesClaim : String(rolesClaim || "user").split(" ");
+    return { sub: claims.sub, org: claims[provider ? oidc.org_claim : "org"] || "", roles, exp: claims.exp };
   } catch {
     return null;
   }
@@ -125,7 +129,12 @@ export async function follow(path, { after = 0, onEvent, onState = () => {}, onE
       wait = firstRetry;
       for await (const ev of sseEvents(resp.body, signal)) {
         if (ev.id) last = Number(ev.id);
-        onEvent(ev);
+        try {
+          onEvent(ev);
+        } catch (err) {
+          // A page's bug is not a dropped connection: report it and read on.
+          setTimeout(() => { throw err; });
+        }
       }
     } catch (err) {
       if (signal.aborted) return;
@@ -138,11 +147,13 @@ export async function follow(path, { after = 0, onEvent, onState = () => {}, onE
 
 function sleep(ms, signal) {
   return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener("abort", () => {
+    const done = () => {
       clearTimeout(timer);
+      signal.removeEventListener("abort", done);
       resolve();
-    }, { once: true });
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener("abort", done, { once: true });
   });
 }
 
@@ -150,7 +161,17 @@ function sleep(ms, signal) {
 // as JSON; comments (keep-alives) are skipped.
 async function* sseEvents(body, signal) {
   const reader = body.pipeThrough(new TextDecoderStream()).getReader();
-  signal.addEventListener("abort", () => reader.cancel().catch(() => {}), { once: true });
+  const cancel = () => reader.cancel().catch(() => {});
+  signal.addEventListener("abort", cancel, { once: true });
+  try {
+    yield* blocks(reader);
+  } finally {
+    signal.removeEventListener("abort", cancel);
+  }
+}
+
+// blocks parses the stream's text into events.
+async function* blocks(reader) {
   let buf = "";
   for (;;) {
     const { value, done } = await reader.read();

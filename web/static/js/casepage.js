@@ -18,6 +18,7 @@ export function casePage(app, id) {
   const ctl = new AbortController();
   const path = "/v1/cases/" + encodeURIComponent(id);
   let busy = false;
+  let sending = false;
   let current = null;
 
   const title = h("h1", { id: "case-title" }, t("case"));
@@ -81,7 +82,8 @@ export function casePage(app, id) {
     else if (status === "waiting_budget") reason = t("why_budget");
     else if (busy) reason = t("why_busy");
     input.disabled = status === "closed" || phase === "awaiting_payment" || status === "paused_support";
-    send.disabled = input.disabled || busy;
+    send.disabled = input.disabled || busy || sending;
+    composer.toggleAttribute("data-sending", sending);
     stop.hidden = !busy;
     why.textContent = reason;
     closeButton.disabled = closeNote.disabled = status === "closed";
@@ -94,7 +96,7 @@ export function casePage(app, id) {
       title.textContent = c.description;
       replace(badge, phaseBadge(current.phase, current.status));
       replace(steps, phaseStepsList(current.phase, current.status));
-      if (c.state?.busy) busy = true;
+      if (c.state) busy = !!c.state.busy;
       await whatNext(current);
       updateComposer();
     } catch (err) {
@@ -140,10 +142,21 @@ export function casePage(app, id) {
 
   async function sendMessage() {
     const message = input.value.trim();
-    if (!message) return;
+    if (!message || sending || send.disabled) return;
     const key = newKey();
     const body = { message, ...toggles.body() };
-    send.disabled = true;
+    sending = true;
+    updateComposer();
+    try {
+      await post(message, key, body);
+    } finally {
+      sending = false;
+      updateComposer();
+    }
+  }
+
+  // post sends a message, again with the same key while only the connection fails.
+  async function post(message, key, body) {
     for (let attempt = 1; ; attempt++) {
       try {
         if (attempt === 1) input.value = "";
@@ -157,7 +170,6 @@ export function casePage(app, id) {
         }
         if (!busy && input.value === "") input.value = message;
         app.show(err);
-        updateComposer();
         return;
       }
     }

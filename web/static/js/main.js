@@ -63,14 +63,19 @@ function signOut() {
 async function route() {
   leave();
   leave = () => {};
-  app.who = identity();
+  app.who = identity(app.config.oidc);
   renderHeader();
   main.replaceChildren();
   if (!app.who) {
-    signInPage(app, () => { app.who = identity(); renderHeader(); route(); });
+    signInPage(app, () => { app.who = identity(app.config.oidc); renderHeader(); route(); });
     return;
   }
-  const parts = location.hash.replace(/^#\/?/, "").split("/").filter(Boolean).map(decodeURIComponent);
+  let parts = [];
+  try {
+    parts = location.hash.replace(/^#\/?/, "").split("/").filter(Boolean).map(decodeURIComponent);
+  } catch {
+    // a malformed address opens the case list
+  }
   const cleanup = parts[0] === "cases" && parts[1] ? casePage(app, parts[1])
     : parts[0] === "memory" ? memoryPage(app)
     : parts[0] === "support" && parts[1] ? supportCasePage(app, parts[1])
@@ -93,12 +98,13 @@ async function boot() {
   });
   const params = new URLSearchParams(location.search);
   if (params.has("code") || params.has("error")) {
+    let hash = location.hash;
     try {
-      await finishSignIn(app, params);
+      hash = await finishSignIn(app, params);
     } catch (err) {
       app.show(err);
     }
-    history.replaceState(null, "", "/" + location.hash);
+    history.replaceState(null, "", "/" + hash);
   }
   if (params.has("checkout") && params.has("case")) {
     // Back from the payment provider: open the case, which updates once paid.

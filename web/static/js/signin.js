@@ -76,7 +76,7 @@ async function startOIDC(app) {
   sessionStorage.setItem(pkceKey, JSON.stringify({ verifier, state, hash: location.hash }));
   const u = new URL(o.authorization_endpoint);
   u.search = new URLSearchParams({
-    response_type: "code", client_id: o.client_id, redirect_uri: location.origin + "/",
+    response_type: "code", client_id: o.client_id, redirect_uri: o.redirect_uri,
     scope: o.scope, state, code_challenge: challenge, code_challenge_method: "S256",
     ...audience(o),
   }).toString();
@@ -84,14 +84,15 @@ async function startOIDC(app) {
 }
 
 // finishSignIn exchanges the provider's code for an access token, once, if the state
-// is the one this tab sent.
+// is the one this tab sent, and returns the page (hash) the user signed in from.
 export async function finishSignIn(app, params) {
   const saved = JSON.parse(sessionStorage.getItem(pkceKey) || "null");
   sessionStorage.removeItem(pkceKey);
-  if (params.has("error")) throw new ApiError(401, { detail: params.get("error_description") || params.get("error") });
+  // An answer this tab did not ask for, error or not, shows nothing of what it says.
   if (!saved || saved.state !== params.get("state") || !app.config.oidc) {
     throw new ApiError(400, { detail: t("sign_in_state") });
   }
+  if (params.has("error")) throw new ApiError(401, { detail: t("sign_in_failed") + " (" + params.get("error") + ")" });
   const o = app.config.oidc;
   let resp;
   try {
@@ -99,7 +100,7 @@ export async function finishSignIn(app, params) {
       method: "POST",
       headers: { "Content-Type": "application/x-www-form-urlencoded" },
       body: new URLSearchParams({
-        grant_type: "authorization_code", code: params.get("code"), redirect_uri: location.origin + "/",
+        grant_type: "authorization_code", code: params.get("code"), redirect_uri: o.redirect_uri,
         client_id: o.client_id, code_verifier: saved.verifier, ...resource(o),
       }),
     });
@@ -111,5 +112,5 @@ export async function finishSignIn(app, params) {
     throw new ApiError(resp.status, { detail: body.error_description || body.error || t("sign_in_failed") });
   }
   setToken(body.access_token);
-  if (saved.hash) location.hash = saved.hash;
+  return saved.hash || "";
 }

@@ -16,9 +16,11 @@ export function supportPage(app) {
   const body = h("div", { "aria-live": "polite" });
   app.main.replaceChildren(h("h1", {}, t("support_queues")), tabs, body);
   let timer = null;
+  let stopped = false;
 
   async function load() {
     clearTimeout(timer);
+    if (stopped) return;
     replace(tabs, queues.map((q) => h("button", {
       type: "button", class: "toggle" + (q === queue ? " on" : ""), "aria-pressed": q === queue ? "true" : "false",
       onclick: () => { queue = q; sessionStorage.setItem("lexflow.queue", q); load(); },
@@ -38,10 +40,13 @@ export function supportPage(app) {
     } catch (err) {
       app.show(err);
     }
-    timer = setTimeout(load, queueEvery);
+    if (!stopped) timer = setTimeout(load, queueEvery);
   }
   load();
-  return () => clearTimeout(timer);
+  return () => {
+    stopped = true;
+    clearTimeout(timer);
+  };
 }
 
 export function supportCasePage(app, id) {
@@ -79,7 +84,7 @@ export function supportCasePage(app, id) {
     button.disabled = true;
     try {
       const r = await call("POST", path + "/resume", { action: new FormData(form).get("action"), note: note.value.trim() });
-      status.textContent = t("resumed", { status: t("status_" + r.status) || r.status });
+      status.textContent = t("resumed", { status: t("status_" + r.status) });
       note.value = "";
       loadTickets();
     } catch (err) {

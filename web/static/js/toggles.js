@@ -61,7 +61,7 @@ export class Toggles {
   // tool was switched off (a list replaces the defaults, so it names every tool on).
   body() {
     const out = {};
-    for (const x of lexe) out[x.key] = this.on(x.key);
+    for (const x of lexe) out[x.key] = this.on(x.key) && (!x.tool || this.tool(x.tool)?.available === true);
     const off = roleTools.filter((x) => this.tool(x.tool) && !this.on(x.tool)).map((x) => x.tool);
     if (off.length > 0) out.tools = this.tools.filter((x) => x.default_on && !off.includes(x.name)).map((x) => x.name);
     return out;

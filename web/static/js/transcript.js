@@ -42,8 +42,10 @@ export class Transcript {
   add(ev) {
     const b = ev.data.body || {};
     const id = ev.data.turn_id;
-    // Tiering's model calls, which are no chat turn, publish only these: they show nothing.
+    // Tiering's model calls, which are no chat turn, publish only these: they show
+    // nothing; nor do the reasoner's, whose text is not the answer.
     if ((ev.event === "model.step" || ev.event === "model.retry") && !this.turns.has(id)) return;
+    if (ev.event.startsWith("model.") && b.role && b.role !== "assistant") return;
     switch (ev.event) {
       case "turn.started": {
         const turn = this.turn(id);
@@ -54,13 +56,17 @@ export class Transcript {
       }
       case "model.retry": {
         const turn = this.turn(id);
+        if (b.attempt < turn.attempt) break;
         turn.attempt = b.attempt;
         if (turn.step) turn.step.textContent = "";
         break;
       }
       case "model.delta": {
         const turn = this.turn(id);
-        if (b.attempt !== turn.attempt) {
+        // Only the latest attempt's text counts: a worker cut off from Temporal may
+        // still write an older one's for a moment.
+        if (b.attempt < turn.attempt) break;
+        if (b.attempt > turn.attempt) {
           turn.attempt = b.attempt;
           if (turn.step) turn.step.textContent = "";
         }
@@ -75,19 +81,21 @@ export class Transcript {
         const turn = this.turn(id);
         if (turn.step && (b.tool_calls || []).length > 0) turn.step.classList.add("interim");
         turn.step = null;
+        // The turn's next model call numbers its attempts from 1 again.
+        turn.attempt = 0;
         break;
       }
       case "tool.started": {
         const turn = this.turn(id);
         const li = h("li", { class: "tool running" }, h("code", {}, b.tool), " ", h("span", { class: "tool-status" }, t("tool_running")));
         turn.tools.append(li);
-        turn.running.set(b.tool, li);
+        turn.running.set(b.tool, [...(turn.running.get(b.tool) || []), li]);
         break;
       }
       case "tool.finished": {
         const turn = this.turn(id);
-        let li = turn.running.get(b.tool);
-        turn.running.delete(b.tool);
+        // Calls of one tool finish in the order they started.
+        let li = (turn.running.get(b.tool) || []).shift();
         if (!li) {
           li = h("li", {});
           turn.tools.append(li);
@@ -126,7 +134,9 @@ export class Transcript {
         break;
       case "draft.ready":
         this.system("draft", h("p", {}, t("draft_ready", { name: b.draft_name, revision: b.revision }), " ",
-          h("button", { class: "link", onclick: () => download(b.download, `${b.draft_name}-rev${b.revision}.pdf`).catch(this.onError) }, t("download"))));
+          // The token goes only to this case's drafts, whatever the event names.
+          String(b.download).startsWith(`/v1/cases/${encodeURIComponent(this.caseId)}/drafts/`) &&
+            h("button", { class: "link", onclick: () => download(b.download, `${b.draft_name}-rev${b.revision}.pdf`).catch(this.onError) }, t("download"))));
         break;
     }
   }
