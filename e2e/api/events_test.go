@@ -212,6 +212,21 @@ func TestTurnEvents(t *testing.T) {
 	}
 }
 
+// streamMessage sends a message asking for Server-Sent Events and reads the stream to
+// its end: the events, and their types in order.
+func streamMessage(t *testing.T, tok, id, body string) ([]stack.SSEEvent, []string) {
+	t.Helper()
+	req, _ := http.NewRequestWithContext(t.Context(), "POST", s.APIURL+"/v1/cases/"+id+"/messages", strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	var got []stack.SSEEvent
+	var types []string
+	for e := range stack.ReadEvents(t, req, tok) {
+		got = append(got, e)
+		types = append(types, e.Type)
+	}
+	return got, types
+}
+
 // TestStreamedTurn sends a message asking for Server-Sent Events: the response streams
 // the turn's events as they are written, in order, and ends with turn.completed, whose
 // number is the logged event's and whose data is the answer the request gives without
@@ -221,17 +236,7 @@ func TestStreamedTurn(t *testing.T) {
 	tok := s.Token(t, "stella")
 	id := s.CreateCase(t, tok, "My landlord keeps my deposit")
 	openedEvents(t, tok, id)
-	req, _ := http.NewRequestWithContext(t.Context(), "POST", s.APIURL+"/v1/cases/"+id+"/messages",
-		strings.NewReader(`{"message":"show me the case details"}`))
-	req.Header.Set("Content-Type", "application/json")
-	var got []stack.SSEEvent
-	for e := range stack.ReadEvents(t, req, tok) {
-		got = append(got, e)
-	}
-	var types []string
-	for _, e := range got {
-		types = append(types, e.Type)
-	}
+	got, types := streamMessage(t, tok, id, `{"message":"show me the case details"}`)
 	if got := sequence(types); got != turnSequence {
 		t.Fatalf("streamed events: %s\nwant            %s", got, turnSequence)
 	}
@@ -340,16 +345,7 @@ func TestStreamedTurnThatFails(t *testing.T) {
 	model.next(schemas.ToolGetCaseDetails, `{}`)
 	s.Send(t, tok, id, "hello") // past tiering, whose answer the scripted model does not give
 	model.next("", "")
-	req, _ := http.NewRequestWithContext(t.Context(), "POST", s.APIURL+"/v1/cases/"+id+"/messages", strings.NewReader(`{"message":"and now?"}`))
-	req.Header.Set("Content-Type", "application/json")
-	var got []stack.SSEEvent
-	for e := range stack.ReadEvents(t, req, tok) {
-		got = append(got, e)
-	}
-	var types []string
-	for _, e := range got {
-		types = append(types, e.Type)
-	}
+	got, types := streamMessage(t, tok, id, `{"message":"and now?"}`)
 	if len(got) == 0 || got[0].Type != schemas.EventTurnStarted || got[len(got)-1].Type != schemas.EventTurnFailed {
 		t.Fatalf("streamed events: %v; want turn.started first and turn.failed last", types)
 	}

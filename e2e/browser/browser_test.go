@@ -21,23 +21,17 @@ import (
 	"github.com/lexflow/lexflow/internal/payments"
 )
 
-// app is a web app served for one test: an API of its own on loopback, starting cases
-// on a queue served by a helper worker process whose offline model streams its answer
-// as `lexflow dev`'s does.
-type app struct {
-	URL   string
-	Queue string
-}
-
-// serveApp starts the test's helper worker (with env added) and API.
-func serveApp(t *testing.T, env ...string) app {
+// serveApp serves the web app for one test, returning its URL: an API of its own on
+// loopback, starting cases on a queue served by a helper worker process (with env
+// added) whose offline model streams its answer as `lexflow dev`'s does.
+func serveApp(t *testing.T, env ...string) string {
 	t.Helper()
 	return serveAppWith(t, nil, env...)
 }
 
 // serveAppWith is serveApp with configure changing the API's handlers, which will
 // serve at url, before it starts.
-func serveAppWith(t *testing.T, configure func(h *api.Handlers, url string), env ...string) app {
+func serveAppWith(t *testing.T, configure func(h *api.Handlers, url string), env ...string) string {
 	t.Helper()
 	queue := fmt.Sprintf("browser-%d", time.Now().UnixNano())
 	s.StartHelperWorker(t, queue, 0, append([]string{"LEXFLOW_OFFLINE_CHUNK_DELAY=20ms"}, env...)...)
@@ -53,7 +47,7 @@ func serveAppWith(t *testing.T, configure func(h *api.Handlers, url string), env
 	srv.Config.Handler = api.New(h)
 	srv.Start()
 	t.Cleanup(srv.Close)
-	return app{URL: url, Queue: queue}
+	return url
 }
 
 // page is a browser tab of a fresh headless Chromium.

@@ -21,9 +21,9 @@ func turnDone(n int) string {
 // tool off and see it unused, add a party, request a draft and download its PDF; then,
 // at phone width, the memory and closing the case.
 func TestClientStory(t *testing.T) {
-	a := serveApp(t)
+	appURL := serveApp(t)
 	p := openPage(t, "ro-RO", 1280, 900)
-	p.do("open the app", chromedp.Navigate(a.URL+"/"))
+	p.do("open the app", chromedp.Navigate(appURL+"/"))
 
 	// The interface follows the browser's language: Romanian.
 	p.waitFor("the sign-in form", `document.querySelector("#dev-sub") !== null`, 10*time.Second)
@@ -136,7 +136,7 @@ func TestClientStory(t *testing.T) {
 
 	// The memory, edited; then the case, closed with a second press.
 	caseURL := eval[string](p, "location.href")
-	p.do("open the memory", chromedp.Navigate(a.URL+"/#/memory"))
+	p.do("open the memory", chromedp.Navigate(appURL+"/#/memory"))
 	p.fill("#memory-text", "Locuiește în Cluj; preferă răspunsuri scurte.")
 	p.click("form.card button[type=submit]")
 	p.waitFor("the saved memory", `document.querySelector("form.card [role=status]")?.innerText === "Salvat."`, 10*time.Second)

@@ -4,19 +4,17 @@ import (
 	"context"
 	"io"
 	"net"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
 
 	"github.com/lexflow/lexflow/api"
+	"github.com/lexflow/lexflow/e2e/stack"
 	"github.com/lexflow/lexflow/internal/auth"
 	"github.com/lexflow/lexflow/internal/devenv"
 )
@@ -57,36 +55,17 @@ func (p *page) send(message string) {
 	p.click(".composer button[type=submit]")
 }
 
-// lexeDown is a LEXE tools service that answers 503 until it is brought up.
-type lexeDown struct {
-	*httptest.Server
-	up atomic.Bool
-}
-
-func startLexe(t *testing.T) *lexeDown {
-	l := &lexeDown{}
-	l.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !l.up.Load() {
-			http.Error(w, "upstream connect error", http.StatusServiceUnavailable)
-			return
-		}
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = io.WriteString(w, `{"text":"Art. 2043 - Risarcimento per fatto illecito. Qualunque fatto doloso o colposo, che cagiona ad altri un danno ingiusto, obbliga colui che ha commesso il fatto a risarcire il danno.","urn":"urn:nir:stato:regio.decreto:1942-03-16;262~art2043","vigente":true}`)
-	}))
-	t.Cleanup(l.Close)
-	return l
-}
-
 // TestSupportStory: a research tool that keeps failing climbs the ladder in the
 // client's page, the case shows as paused in support's queue, staff read its ticket,
 // escalations and transcript and resume it with a retry, and the client's page
 // updates by itself with the retried answer.
 func TestSupportStory(t *testing.T) {
 	allStories(t)
-	lexe := startLexe(t)
-	a := serveApp(t, "LEXE_TOOLS_URL="+lexe.URL)
+	lexe := stack.StartLexe(t)
+	lexe.Down.Store(true)
+	appURL := serveApp(t, "LEXE_TOOLS_URL="+lexe.URL)
 	client := openPage(t, "en-US", 1280, 900)
-	client.signIn(a.URL, "ana", "acme")
+	client.signIn(appURL, "ana", "acme")
 	client.openCase("My employer dismissed me without notice and I want compensation")
 
 	client.send("art. 2043 c.c.")
@@ -99,8 +78,8 @@ func TestSupportStory(t *testing.T) {
 	client.shot("01-client-paused")
 
 	staff := openPage(t, "en-US", 1280, 900)
-	staff.signIn(a.URL, "sam", "acme", "support")
-	staff.do("open the queues", chromedp.Navigate(a.URL+"/#/support"))
+	staff.signIn(appURL, "sam", "acme", "support")
+	staff.do("open the queues", chromedp.Navigate(appURL+"/#/support"))
 	staff.waitFor("the paused case in the queue", `document.querySelector("table tbody a") !== null`, 20*time.Second)
 	if waited := staff.text("table tbody td:last-child"); waited == "" {
 		t.Error("the queue does not say how long the case has waited")
@@ -116,7 +95,7 @@ func TestSupportStory(t *testing.T) {
 	staff.checkA11y("support case")
 	staff.shot("03-support-case")
 
-	lexe.up.Store(true)
+	lexe.Down.Store(false)
 	staff.fill("#resume-note", "LEXE is back")
 	staff.click(`form[aria-labelledby=resume-title] button[type=submit]`)
 	staff.waitFor("the resumed case", `document.querySelector("[role=status]")?.innerText.includes("open")`, time.Minute)
@@ -185,8 +164,8 @@ func (p *cutProxy) Cut() {
 // was, and the answer completes, once. Then Stop cancels the next answer.
 func TestReconnectMidAnswer(t *testing.T) {
 	allStories(t)
-	a := serveApp(t, "LEXFLOW_OFFLINE_CHUNK_DELAY=100ms")
-	proxy := startProxy(t, strings.TrimPrefix(a.URL, "http://"))
+	appURL := serveApp(t, "LEXFLOW_OFFLINE_CHUNK_DELAY=100ms")
+	proxy := startProxy(t, strings.TrimPrefix(appURL, "http://"))
 	url := "http://" + proxy.ln.Addr().String()
 	p := openPage(t, "it-IT", 1280, 900)
 	p.signIn(url, "lia", "acme")
@@ -241,7 +220,7 @@ func TestReconnectMidAnswer(t *testing.T) {
 // uses the access token the page got to open a case.
 func TestOIDCSignIn(t *testing.T) {
 	allStories(t)
-	a := serveAppWith(t, func(h *api.Handlers, url string) {
+	appURL := serveAppWith(t, func(h *api.Handlers, url string) {
 		ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 		defer cancel()
 		prov, err := devenv.StartOIDCProvider(ctx, freePort(t), "web-key", map[string]any{"org": "acme", "roles": []string{"user"}}, url+"/")
@@ -260,15 +239,15 @@ func TestOIDCSignIn(t *testing.T) {
 			AuthorizationEndpoint: ends.Authorization, TokenEndpoint: ends.Token}
 	})
 	p := openPage(t, "en-US", 1280, 900)
-	p.do("open the app", chromedp.Navigate(a.URL+"/"))
+	p.do("open the app", chromedp.Navigate(appURL+"/"))
 	p.waitFor("the provider's button", `[...document.querySelectorAll("button.primary")].some(b => b.innerText.startsWith("Sign in with"))`, 10*time.Second)
 	p.click("section.card > button.primary")
 	p.waitFor("the provider's login page", `document.querySelector("input[name=login]") !== null`, 20*time.Second)
 	p.fill("input[name=login]", "olga")
 	p.fill("input[name=password]", "any")
 	p.click("button[type=submit]")
-	p.waitFor("the provider's consent page", `document.querySelector("button[type=submit]")?.innerText.includes("Continue") || location.port === new URL(`+strconv.Quote(a.URL)+`).port`, 20*time.Second)
-	if !strings.HasPrefix(eval[string](p, "location.href"), a.URL) {
+	p.waitFor("the provider's consent page", `document.querySelector("button[type=submit]")?.innerText.includes("Continue") || location.port === new URL(`+strconv.Quote(appURL)+`).port`, 20*time.Second)
+	if !strings.HasPrefix(eval[string](p, "location.href"), appURL) {
 		p.click("button[type=submit]")
 	}
 	p.waitFor("the signed-in header", `document.querySelector(".who")?.innerText === "olga · acme"`, 20*time.Second)

@@ -4,15 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -27,28 +24,6 @@ import (
 	"github.com/lexflow/lexflow/store"
 )
 
-// lexeService answers as the LEXE tools service does, or 503 while it is down.
-type lexeService struct {
-	*httptest.Server
-	down  atomic.Bool
-	calls atomic.Int64
-}
-
-func startLexe(t *testing.T) *lexeService {
-	l := &lexeService{}
-	l.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		l.calls.Add(1)
-		if l.down.Load() {
-			http.Error(w, "upstream connect error", http.StatusServiceUnavailable)
-			return
-		}
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = io.WriteString(w, `{"text":"Art. 2043 - Risarcimento per fatto illecito. Qualunque fatto doloso o colposo, che cagiona ad altri un danno ingiusto, obbliga colui che ha commesso il fatto a risarcire il danno.","urn":"urn:nir:stato:regio.decreto:1942-03-16;262~art2043","vigente":true}`)
-	}))
-	t.Cleanup(l.Close)
-	return l
-}
-
 // The story's canary PII: a party's details that only the parties store may hold.
 var canaries = []string{"Zăvoianu", "2950317410021", "Str. Canarului 17", "ilinca.canary7@example.ro"}
 
@@ -59,7 +34,7 @@ var canaries = []string{"Zăvoianu", "2950317410021", "Str. Canarului 17", "ilin
 // ticket, support's resumption, and the client closing the case. Then it checks that
 // the party's details reached neither a model nor any Temporal history of the case.
 func TestCaseStory(t *testing.T) {
-	lexe := startLexe(t)
+	lexe := stack.StartLexe(t)
 	models := stack.StartModelRecorder(t)
 	queue := s.UseQueue(t, "e2e-story")
 	env := []string{"LEXE_TOOLS_URL=" + lexe.URL,
@@ -115,8 +90,8 @@ func TestCaseStory(t *testing.T) {
 	if used := stack.ToolsUsed(turn); len(used) != 1 || used[0]["tool"] != schemas.ToolNormattivaSearch || used[0]["status"] != "ok" {
 		t.Fatalf("research turn: %s", turn.Raw)
 	}
-	if lexe.calls.Load() != 1 {
-		t.Errorf("LEXE answered %d calls, want 1", lexe.calls.Load())
+	if lexe.Calls.Load() != 1 {
+		t.Errorf("LEXE answered %d calls, want 1", lexe.Calls.Load())
 	}
 
 	// A party, then a draft with its details in two revisions; asking for revision 1
@@ -163,7 +138,7 @@ func TestCaseStory(t *testing.T) {
 
 	// The ladder: LEXE goes down. The call fails, the reasoner advises a retry, the
 	// retry fails, and the client is asked.
-	lexe.down.Store(true)
+	lexe.Down.Store(true)
 	turn = s.Send(t, client, id, "art. 2043 c.c.")
 	esc, _ := turn.Body["escalation"].(map[string]any)
 	if turn.Body["status"] != schemas.StatusWaitingUser || esc["rung"] != schemas.RungAskUser || esc["tool"] != schemas.ToolNormattivaSearch {
@@ -207,7 +182,7 @@ func TestCaseStory(t *testing.T) {
 
 	// Support resumes with a retry once LEXE is back: the escalated request runs again
 	// as the case's next turn, and the client's next message waits its turn.
-	lexe.down.Store(false)
+	lexe.Down.Store(false)
 	r = s.Call(t, "POST", "/v1/support/cases/"+id+"/resume", support, map[string]any{"action": "retry", "note": "LEXE is back"})
 	if r.Status != http.StatusOK || r.Body["status"] != schemas.StatusOpen {
 		t.Fatalf("resume: %d %s", r.Status, r.Raw)

@@ -4,6 +4,11 @@ import { call, download } from "./api.js";
 import { h, replace } from "./dom.js";
 import { lang, t } from "./i18n.js";
 
+// downloadDraft downloads a revision's PDF as <name>-rev<revision>.pdf.
+export function downloadDraft(path, name, revision) {
+  return download(path, `${name}-rev${revision}.pdf`);
+}
+
 export function draftsSection(app, caseId) {
   const path = "/v1/cases/" + encodeURIComponent(caseId) + "/drafts";
   const list = h("ul", { class: "drafts" });
@@ -15,7 +20,7 @@ export function draftsSection(app, caseId) {
       replace(list, drafts.length === 0 ? h("li", { class: "empty" }, t("no_drafts")) : drafts.map((d) =>
         h("li", {}, h("span", {}, `${d.draft_name} · ${t("revision")} ${d.revision}`), " ",
           h("span", { class: "hint" }, new Intl.NumberFormat(lang(), { style: "unit", unit: "kilobyte", maximumFractionDigits: 1 }).format(d.size / 1024)), " ",
-          h("button", { class: "link", onclick: () => download(d.path, `${d.draft_name}-rev${d.revision}.pdf`).catch((err) => app.show(err)) },
+          h("button", { class: "link", onclick: () => downloadDraft(d.path, d.draft_name, d.revision).catch((err) => app.show(err)) },
             t("download"), h("span", { class: "visually-hidden" }, ` ${d.draft_name} ${d.revision}`)))));
     } catch (err) {
       app.show(err);

@@ -2,8 +2,8 @@
 // they start and finish, the answer as it streams, its citations; and the notices,
 // escalations and drafts between turns. The log is replayed from its first event, so
 // a reloaded page shows what a live one did.
-import { download } from "./api.js";
 import { h, replace, safeURL } from "./dom.js";
+import { downloadDraft } from "./drafts.js";
 import { t } from "./i18n.js";
 
 export class Transcript {
@@ -136,7 +136,7 @@ export class Transcript {
         this.system("draft", h("p", {}, t("draft_ready", { name: b.draft_name, revision: b.revision }), " ",
           // The token goes only to this case's drafts, whatever the event names.
           String(b.download).startsWith(`/v1/cases/${encodeURIComponent(this.caseId)}/drafts/`) &&
-            h("button", { class: "link", onclick: () => download(b.download, `${b.draft_name}-rev${b.revision}.pdf`).catch(this.onError) }, t("download"))));
+            h("button", { class: "link", onclick: () => downloadDraft(b.download, b.draft_name, b.revision).catch(this.onError) }, t("download"))));
         break;
     }
   }
