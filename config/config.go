@@ -42,9 +42,15 @@ type Config struct {
 	MongoDatabase string
 	DevMongoAddr  string
 
-	JWTSecret   string
-	JWTIssuer   string
-	JWTAudience string
+	JWTSecret string
+	JWTIssuer string
+	// MasterKey wraps every data key; MasterKeyPrevious are retired master keys that
+	// still unwrap the data keys they wrapped until a rotation rewraps them.
+	MasterKey         string
+	MasterKeyPrevious []string
+	// CompressPayloads deflates large Temporal payloads before they are encrypted.
+	CompressPayloads bool
+	JWTAudience      string
 	// OIDCIssuer, when set, is an OpenID Provider whose RS256/ES256 tokens are accepted
 	// beside the HS256 ones, with OIDCAudience as their aud, roles and organization
 	// read from the claims OIDCRolesClaim and OIDCOrgClaim, and OIDCLeeway of clock skew.
@@ -130,6 +136,9 @@ var Vars = []Var{
 	{"LEXFLOW_DEV_MONGO_ADDR", "127.0.0.1:27017", "listen address of the embedded FerretDB"},
 	{"LEXFLOW_JWT_SECRET", "", "HS256 secret, at least 32 bytes; empty means one generated once into LEXFLOW_DATA_DIR/jwt-secret"},
 	{"LEXFLOW_JWT_ISSUER", "lexflow-dev", "required `iss` claim"},
+	{"LEXFLOW_MASTER_KEY", "", "the master key's secret (at least 32 characters, e.g. `openssl rand -hex 32`), which wraps every case's data key; every api and worker process needs the same one, and without it nothing encrypted can be read again: back it up apart from the database; empty means one generated once into LEXFLOW_DATA_DIR/master-key"},
+	{"LEXFLOW_MASTER_KEY_PREVIOUS", "", "comma-separated secrets of master keys retired by a rotation: they still unwrap the data keys they wrapped until `lexflow keys rotate` rewraps them under LEXFLOW_MASTER_KEY"},
+	{"LEXFLOW_COMPRESS_PAYLOADS", "true", "deflate Temporal payloads of 512 bytes or more before encrypting them, when that makes them smaller"},
 	{"LEXFLOW_JWT_AUDIENCE", "lexflow", "required `aud` claim"},
 	{"LEXFLOW_OIDC_ISSUER", "", "an OpenID Provider's issuer URL (e.g. https://lexflow.eu.auth0.com/) whose RS256/ES256 tokens are accepted beside the HS256 ones; its JWKS is found by discovery and followed through key rotations; empty means none"},
 	{"LEXFLOW_OIDC_AUDIENCE", "", "the provider's tokens' required `aud` (the API identifier); required with LEXFLOW_OIDC_ISSUER"},
@@ -207,6 +216,7 @@ func FromEnv() (Config, error) {
 		BlobDir:           get("LEXFLOW_BLOB_DIR"),
 		JWTSecret:         get("LEXFLOW_JWT_SECRET"),
 		JWTIssuer:         get("LEXFLOW_JWT_ISSUER"),
+		MasterKey:         get("LEXFLOW_MASTER_KEY"),
 		JWTAudience:       get("LEXFLOW_JWT_AUDIENCE"),
 		OIDCIssuer:        get("LEXFLOW_OIDC_ISSUER"),
 		OIDCAudience:      get("LEXFLOW_OIDC_AUDIENCE"),
@@ -305,11 +315,31 @@ func FromEnv() (Config, error) {
 	if c.TaskQueue == "" {
 		return c, fmt.Errorf("LEXFLOW_TASK_QUEUE must not be empty")
 	}
+	for _, secret := range strings.Split(get("LEXFLOW_MASTER_KEY_PREVIOUS"), ",") {
+		if secret = strings.TrimSpace(secret); secret != "" {
+			c.MasterKeyPrevious = append(c.MasterKeyPrevious, secret)
+		}
+	}
+	if c.MasterKey != "" && len(c.MasterKey) < MinMasterKey {
+		return c, fmt.Errorf("LEXFLOW_MASTER_KEY: a master key's secret has at least %d characters, not %d", MinMasterKey, len(c.MasterKey))
+	}
+	for _, secret := range c.MasterKeyPrevious {
+		if len(secret) < MinMasterKey {
+			return c, fmt.Errorf("LEXFLOW_MASTER_KEY_PREVIOUS: a master key's secret has at least %d characters, not %d", MinMasterKey, len(secret))
+		}
+	}
+	if c.CompressPayloads, err = strconv.ParseBool(get("LEXFLOW_COMPRESS_PAYLOADS")); err != nil {
+		return c, fmt.Errorf("LEXFLOW_COMPRESS_PAYLOADS: want true or false, got %q", get("LEXFLOW_COMPRESS_PAYLOADS"))
+	}
 	if c.JWTSecret != "" && len(c.JWTSecret) < MinJWTSecret {
 		return c, fmt.Errorf("LEXFLOW_JWT_SECRET has %d bytes; an HS256 secret needs at least %d", len(c.JWTSecret), MinJWTSecret)
 	}
 	return c, nil
 }
+
+// MinMasterKey is the shortest master key secret accepted, in characters (as
+// keys.MinMasterSecret).
+const MinMasterKey = 32
 
 // MinJWTSecret is the shortest HS256 secret accepted, in bytes: a shorter one can be
 // guessed from a token offline.

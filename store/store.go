@@ -1,9 +1,9 @@
 // Package store defines where Lexflow keeps its data (cases, transcripts, memories,
 // parties, subscriptions, support tickets, the prompts version, payment checkouts, the
-// audit log of staff actions, model-token use and budgets, and the cases' event logs)
-// as interfaces, with the errors every implementation returns. Package mongostore
-// implements them on MongoDB; package storetest is the conformance suite any
-// implementation must pass.
+// audit log of staff actions, model-token use and budgets, the cases' event logs, and
+// the wrapped data keys that encrypt clients' data) as interfaces, with the errors
+// every implementation returns. Package mongostore implements them on MongoDB; package
+// storetest is the conformance suite any implementation must pass.
 package store
 
 import (
@@ -275,6 +275,7 @@ type Store interface {
 	Audit
 	Budgets
 	Events
+	Keys
 	// Ping reports whether the database answers.
 	Ping(ctx context.Context) error
 	// Close releases the connection.

@@ -26,6 +26,7 @@ commands:
            or draft PDFs against WeasyPrint: lexflow bench pdf [--pages N] [--runs N]
            or streamed turns: lexflow bench stream [--turns N] [--chunk-delay D]
   model    serve the offline model: lexflow model --addr 127.0.0.1:8090
+  keys     rewrap every data key under LEXFLOW_MASTER_KEY after a rotation: lexflow keys rotate
 
 Configuration comes from the environment; see README.md.
 `
@@ -60,6 +61,8 @@ func main() {
 		err = runCorpus(ctx, cfg, args, os.Stdout)
 	case "bench":
 		err = runBench(ctx, cfg, args, os.Stdout, log)
+	case "keys":
+		err = runKeys(ctx, cfg, args, os.Stdout)
 	case "help", "-h", "--help":
 		fmt.Print(usage)
 	default:

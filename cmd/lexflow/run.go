@@ -20,7 +20,9 @@ import (
 	"github.com/lexflow/lexflow/corpus"
 	"github.com/lexflow/lexflow/internal/auth"
 	"github.com/lexflow/lexflow/internal/blob"
+	"github.com/lexflow/lexflow/internal/codec"
 	"github.com/lexflow/lexflow/internal/eventhub"
+	"github.com/lexflow/lexflow/internal/keys"
 	"github.com/lexflow/lexflow/internal/lexetools"
 	"github.com/lexflow/lexflow/internal/payments"
 	"github.com/lexflow/lexflow/internal/prompts"
@@ -28,6 +30,7 @@ import (
 	"github.com/lexflow/lexflow/llm"
 	"github.com/lexflow/lexflow/llm/offline"
 	"github.com/lexflow/lexflow/schemas"
+	"github.com/lexflow/lexflow/store"
 	"github.com/lexflow/lexflow/store/mongostore"
 	"github.com/lexflow/lexflow/tools"
 	"github.com/lexflow/lexflow/worker"
@@ -41,16 +44,36 @@ func mongoURI(cfg config.Config) string {
 	return "mongodb://" + cfg.DevMongoAddr + "/"
 }
 
-func dialTemporal(cfg config.Config, log *slog.Logger) (client.Client, error) {
-	c, err := client.Dial(client.Options{
+// dialTemporal connects to Temporal with a client whose payloads kr encrypts.
+func dialTemporal(cfg config.Config, kr *keys.Keyring, log *slog.Logger) (client.Client, error) {
+	c, err := client.Dial(codec.Apply(client.Options{
 		HostPort:  cfg.TemporalAddress,
 		Namespace: cfg.TemporalNamespace,
 		Logger:    tlog.NewStructuredLogger(log.With("component", "temporal")),
-	})
+	}, kr, cfg.CompressPayloads))
 	if err != nil {
 		return nil, fmt.Errorf("connect to Temporal at %s: %w", cfg.TemporalAddress, err)
 	}
 	return c, nil
+}
+
+// keyring returns the data keys in st, wrapped by the master key: LEXFLOW_MASTER_KEY
+// (with LEXFLOW_MASTER_KEY_PREVIOUS), or the one generated once under the data
+// directory.
+func keyring(cfg config.Config, st store.Keys) (*keys.Keyring, error) {
+	secret := cfg.MasterKey
+	if secret == "" {
+		raw, err := auth.LoadOrCreateSecret(cfg.Path("master-key"))
+		if err != nil {
+			return nil, fmt.Errorf("master key: %w", err)
+		}
+		secret = string(raw)
+	}
+	w, err := keys.NewLocal(secret, cfg.MasterKeyPrevious...)
+	if err != nil {
+		return nil, fmt.Errorf("master key: %w", err)
+	}
+	return keys.NewKeyring(st, w), nil
 }
 
 // signer returns the HS256 signer: LEXFLOW_JWT_SECRET, or the secret generated once
@@ -189,11 +212,12 @@ func serveAPI(ctx context.Context, cfg config.Config, b *backends, log *slog.Log
 	return nil
 }
 
-// backends are what the API and the worker run on: the store, a Temporal client and
-// the system prompts.
+// backends are what the API and the worker run on: the store, the data keys, a
+// Temporal client that encrypts with them, and the system prompts.
 type backends struct {
 	st    *mongostore.Store
 	tc    client.Client
+	keys  *keys.Keyring
 	lib   *prompts.Library
 	blobs *blob.Dir
 	// hub wakes the API's event streams when this process's worker appends events.
@@ -210,7 +234,12 @@ func openBackends(ctx context.Context, cfg config.Config, uri string, log *slog.
 	if err != nil {
 		return nil, err
 	}
-	tc, err := dialTemporal(cfg, log)
+	kr, err := keyring(cfg, st)
+	if err != nil {
+		_ = st.Close(context.Background())
+		return nil, err
+	}
+	tc, err := dialTemporal(cfg, kr, log)
 	if err != nil {
 		_ = st.Close(context.Background())
 		return nil, err
@@ -221,7 +250,7 @@ func openBackends(ctx context.Context, cfg config.Config, uri string, log *slog.
 		tc.Close()
 		return nil, err
 	}
-	return &backends{st: st, tc: tc, lib: lib, blobs: blobs, hub: eventhub.New()}, nil
+	return &backends{st: st, tc: tc, keys: kr, lib: lib, blobs: blobs, hub: eventhub.New()}, nil
 }
 
 func (b *backends) close() {

@@ -9,12 +9,16 @@ import (
 	"strings"
 	"testing"
 
+	commonpb "go.temporal.io/api/common/v1"
 	"go.temporal.io/api/enums/v1"
 	historypb "go.temporal.io/api/history/v1"
+	"go.temporal.io/api/proxy"
 	"go.temporal.io/api/temporalproto"
 	"go.temporal.io/api/workflow/v1"
 	"go.temporal.io/api/workflowservice/v1"
 
+	"github.com/lexflow/lexflow/internal/codec"
+	"github.com/lexflow/lexflow/internal/keys"
 	"github.com/lexflow/lexflow/schemas"
 )
 
@@ -24,7 +28,8 @@ const historiesEnv = "LEXFLOW_RECORD_HISTORIES"
 
 // RecordHistories writes the history of every workflow run of a case (its runs, turns,
 // phases, drafts and tickets) to $LEXFLOW_RECORD_HISTORIES/<name>/, one JSON file per
-// run as the Temporal CLI writes them, for workflows.TestReplayRecordedHistories.
+// run as the Temporal CLI writes them, for workflows.TestReplayRecordedHistories, with
+// its payloads decrypted.
 // Files are named after the workflow ID without the case's ID ("case.turn.3.json"),
 // with ".run<n>" for the runs after the first.
 func (s *Stack) RecordHistories(t *testing.T, name, caseID string) {
@@ -74,6 +79,9 @@ func (s *Stack) RecordHistories(t *testing.T, name, caseID string) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			if err := decodePayloads(ev, s.Keys); err != nil {
+				t.Fatal(err)
+			}
 			hist.Events = append(hist.Events, ev)
 		}
 		raw, err := temporalproto.CustomJSONMarshalOptions{Indent: " "}.Marshal(&hist)
@@ -85,4 +93,14 @@ func (s *Stack) RecordHistories(t *testing.T, name, caseID string) {
 		}
 	}
 	t.Logf("recorded %d workflow runs of case %s in %s", len(execs), caseID, dir)
+}
+
+// decodePayloads decrypts the payloads of a history event in place, so that recorded
+// histories replay without the keys of the run that recorded them.
+func decodePayloads(ev *historypb.HistoryEvent, kr *keys.Keyring) error {
+	c := &codec.Codec{Keys: kr}
+	return proxy.VisitPayloads(context.Background(), ev, proxy.VisitPayloadsOptions{SkipSearchAttributes: true,
+		Visitor: func(_ *proxy.VisitPayloadsContext, ps []*commonpb.Payload) ([]*commonpb.Payload, error) {
+			return c.Decode(ps)
+		}})
 }

@@ -24,7 +24,9 @@ import (
 	"github.com/lexflow/lexflow/corpus"
 	"github.com/lexflow/lexflow/internal/auth"
 	"github.com/lexflow/lexflow/internal/blob"
+	"github.com/lexflow/lexflow/internal/codec"
 	"github.com/lexflow/lexflow/internal/devenv"
+	"github.com/lexflow/lexflow/internal/keys"
 	"github.com/lexflow/lexflow/internal/payments"
 	"github.com/lexflow/lexflow/internal/prompts"
 	"github.com/lexflow/lexflow/internal/searxng"
@@ -53,7 +55,10 @@ type Stack struct {
 	// BlobDir is the blob store's root, where draft PDFs go.
 	BlobDir string
 	Blobs   *blob.Dir
+	// TC is a Temporal client that encrypts payloads with Keys, as every Lexflow
+	// process does; Keys holds the data keys in Store, wrapped by MasterKey.
 	TC      client.Client
+	Keys    *keys.Keyring
 	Store   *mongostore.Store
 	Prompts *prompts.Library
 	Signer  auth.HS256
@@ -97,6 +102,9 @@ const searxngAnswer = `{"query": "diritto all'oblio", "number_of_results": 0, "r
  {"url": "https://www.altalex.com/documents/news/2024/oblio", "title": "Diritto all'oblio: la Cassazione", "content": "La Suprema Corte ha confermato che il diritto all'oblio...", "engine": "duckduckgo", "engines": ["duckduckgo"], "score": 1.0, "category": "general"},
  {"url": "https://example.com/blog/oblio", "title": "Un blog qualunque", "content": "Opinioni", "engine": "bing", "engines": ["bing"], "score": 0.5, "category": "general"}],
  "answers": [], "corrections": [], "infoboxes": [], "suggestions": [], "unresponsive_engines": []}`
+
+// MasterKey is the master key secret of the stack and its helper workers.
+const MasterKey = "e2e-master-key-e2e-master-key-e2e-master-key"
 
 // start starts the servers and returns the stack and what stops them.
 func start() (s *Stack, stop func(), err error) {
@@ -152,7 +160,12 @@ func start() (s *Stack, stop func(), err error) {
 		return nil, stop, err
 	}
 	undo = append(undo, func() { _ = s.Store.Close(ctx) })
-	if s.TC, err = client.Dial(client.Options{HostPort: s.Temporal.Address, Logger: tlog.NewStructuredLogger(s.Log)}); err != nil {
+	master, err := keys.NewLocal(MasterKey)
+	if err != nil {
+		return nil, stop, err
+	}
+	s.Keys = keys.NewKeyring(s.Store, master)
+	if s.TC, err = client.Dial(codec.Apply(client.Options{HostPort: s.Temporal.Address, Logger: tlog.NewStructuredLogger(s.Log)}, s.Keys, true)); err != nil {
 		return nil, stop, err
 	}
 	undo = append(undo, s.TC.Close)

@@ -16,6 +16,8 @@ import (
 	"github.com/lexflow/lexflow/config"
 	"github.com/lexflow/lexflow/corpus"
 	"github.com/lexflow/lexflow/internal/blob"
+	"github.com/lexflow/lexflow/internal/codec"
+	"github.com/lexflow/lexflow/internal/keys"
 	"github.com/lexflow/lexflow/internal/lexetools"
 	"github.com/lexflow/lexflow/internal/prompts"
 	"github.com/lexflow/lexflow/llm"
@@ -48,11 +50,15 @@ func helperWorker() error {
 	if err != nil {
 		return err
 	}
-	tc, err := client.Dial(client.Options{HostPort: os.Getenv("TEMPORAL_ADDRESS"), Logger: log})
+	cfg, err := config.FromEnv()
 	if err != nil {
 		return err
 	}
-	cfg, err := config.FromEnv()
+	w, err := keys.NewLocal(cfg.MasterKey)
+	if err != nil {
+		return err
+	}
+	tc, err := client.Dial(codec.Apply(client.Options{HostPort: os.Getenv("TEMPORAL_ADDRESS"), Logger: log}, keys.NewKeyring(st, w), cfg.CompressPayloads))
 	if err != nil {
 		return err
 	}
@@ -107,7 +113,7 @@ func (s *Stack) StartHelperWorker(t *testing.T, queue string, slow time.Duration
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), helperEnv+"=worker", "TEMPORAL_ADDRESS="+s.Temporal.Address,
 		"MONGODB_URI="+s.MongoURI, "LEXFLOW_TASK_QUEUE="+queue, "LEXFLOW_CORPUS_DB="+s.CorpusDB,
-		"LEXFLOW_BLOB_DIR="+s.BlobDir, "LEXFLOW_MODEL_TIMEOUT=30s")
+		"LEXFLOW_BLOB_DIR="+s.BlobDir, "LEXFLOW_MODEL_TIMEOUT=30s", "LEXFLOW_MASTER_KEY="+MasterKey)
 	cmd.Env = append(cmd.Env, env...)
 	if slow > 0 {
 		cmd.Env = append(cmd.Env, helperSlowTool+"="+slow.String())

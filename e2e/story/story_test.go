@@ -27,12 +27,17 @@ import (
 // The story's canary PII: a party's details that only the parties store may hold.
 var canaries = []string{"Zăvoianu", "2950317410021", "Str. Canarului 17", "ilinca.canary7@example.ro"}
 
+// The client's own words: the names in the case's description and in a message. The
+// models read them, but no history may hold them in cleartext.
+var clientWords = []string{"Bartolomeu Canarache", "Smaranda Vulpoiu"}
+
 // TestCaseStory drives one case through every stage, as its client, support and the
 // operator see it: tiering, a quota with no credit, payment, research through LEXE, a
 // draft PDF with a party's details in two revisions, LEXE failing through the whole
 // escalation ladder (the worker restarted while the case waits for the client), the
 // ticket, support's resumption, and the client closing the case. Then it checks that
-// the party's details reached neither a model nor any Temporal history of the case.
+// the party's details reached no model, and that neither they nor the client's words
+// are in cleartext in any Temporal history of the case.
 func TestCaseStory(t *testing.T) {
 	lexe := stack.StartLexe(t)
 	models := stack.StartModelRecorder(t)
@@ -60,7 +65,7 @@ func TestCaseStory(t *testing.T) {
 
 	// Tiering: a claim in court against a landlord is tier 2; with no credit, the case
 	// waits for payment and refuses messages until then.
-	id := s.CreateCase(t, client, "My landlord kept my deposit and I want to sue him in court for damages")
+	id := s.CreateCase(t, client, "My landlord "+clientWords[0]+" kept my deposit and I want to sue him in court for damages")
 	r = s.Call(t, "POST", "/v1/cases/"+id+"/messages", client, map[string]any{"message": "art. 2043 c.c."})
 	stack.WantProblem(t, r, http.StatusPaymentRequired, "payment-required")
 	r = s.Call(t, "GET", "/v1/cases/"+id, client, nil)
@@ -159,7 +164,7 @@ func TestCaseStory(t *testing.T) {
 	s.StartHelperWorker(t, queue, 0, env...)
 
 	// The client answers; the call runs again, fails again, and a ticket pauses the case.
-	turn = s.Send(t, client, id, "Yes, please try again.")
+	turn = s.Send(t, client, id, "Yes, please try again; "+clientWords[1]+" saw him keep it.")
 	esc, _ = turn.Body["escalation"].(map[string]any)
 	if turn.Body["status"] != schemas.StatusPausedSupport || esc["rung"] != schemas.RungTicket || esc["ticket_id"] == "" {
 		t.Fatalf("stack.Answer turn: %s", turn.Raw)
@@ -228,7 +233,7 @@ func TestCaseStory(t *testing.T) {
 	}
 
 	// PII: the models saw placeholders, never the party's details, and no history of
-	// the case holds them.
+	// the case holds them, or the client's words, in cleartext.
 	seen := models.Seen()
 	if !slices.ContainsFunc(seen, func(req string) bool { return strings.Contains(req, "{{party0.fullName}}") }) {
 		t.Errorf("no model request shows the draft's placeholders; the recorder saw %d requests", len(seen))
@@ -241,7 +246,7 @@ func TestCaseStory(t *testing.T) {
 			}
 		}
 	}
-	checkHistoriesFree(t, id, canaries)
+	checkHistoriesFree(t, id, append(slices.Clone(canaries), clientWords...))
 	s.RecordHistories(t, "story", id)
 }
 

@@ -36,6 +36,8 @@ const (
 	BudgetsCollection  = "budgets"
 	// EventsCollection holds the cases' event logs.
 	EventsCollection = "events"
+	// KeysCollection holds the wrapped data keys.
+	KeysCollection = "keys"
 )
 
 // Store is the MongoDB store.
@@ -53,6 +55,7 @@ type Store struct {
 	tokenUse    *mongo.Collection
 	budgets     *mongo.Collection
 	events      *mongo.Collection
+	keys        *mongo.Collection
 	// lastSeen holds, per case, the last event number this process saw stored.
 	lastSeen sync.Map
 	// locks serialize this process's read-modify-write updates (see lock).
@@ -82,6 +85,7 @@ func Open(ctx context.Context, uri, db string) (*Store, error) {
 		tokenUse:    client.Database(db).Collection(TokenUseCollection),
 		budgets:     client.Database(db).Collection(BudgetsCollection),
 		events:      client.Database(db).Collection(EventsCollection),
+		keys:        client.Database(db).Collection(KeysCollection),
 	}
 	if err := s.ensureIndexes(ctx); err != nil {
 		_ = client.Disconnect(ctx)

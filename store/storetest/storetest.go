@@ -41,6 +41,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"Audit", auditTests},
 		{"Budgets", budgetTests},
 		{"Events", eventTests},
+		{"Keys", keyTests},
 	}
 	for _, g := range groups {
 		for _, st := range g.tests {
