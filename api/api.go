@@ -12,6 +12,7 @@ import (
 	"github.com/lexflow/lexflow/internal/auth"
 	"github.com/lexflow/lexflow/internal/blob"
 	"github.com/lexflow/lexflow/internal/eventhub"
+	"github.com/lexflow/lexflow/internal/keys"
 	"github.com/lexflow/lexflow/internal/payments"
 	"github.com/lexflow/lexflow/internal/prompts"
 	"github.com/lexflow/lexflow/schemas"
@@ -74,8 +75,14 @@ type Handlers struct {
 	Prices        payments.Prices
 	WebhookSecret []byte
 	PublicURL     string
-	// App is what the web app served at / is told of this deployment.
+	// App is what the web app served at / is told of this deployment; its TemporalUI
+	// is the one origin the codec server answers in browsers.
 	App AppConfig
+	// Keys opens the payloads the codec server decodes. CodecTokens signs the codec
+	// cookies of POST /v1/support/codec-session (nil: no codec sessions); their
+	// audience must differ from the API's tokens', so that one is never the other.
+	Keys        *keys.Keyring
+	CodecTokens *auth.HS256
 }
 
 // maxBody bounds a request body; the longest valid message fits well inside it.

@@ -30,6 +30,9 @@ const (
 	// Webhook routes need no token: the payment provider's signature authenticates
 	// each request instead.
 	Webhook Auth = "webhook"
+	// Codec routes are the codec server's: support staff with a bearer token, or with
+	// the codec cookie from the Temporal Web UI's origin.
+	Codec Auth = "codec"
 )
 
 // Route is one route of the API: its method and path (Echo's syntax, ":id" for a
@@ -73,6 +76,8 @@ var routes = []Route{
 	{http.MethodGet, "/v1/support/cases/:id/messages", Support, false, (*Handlers).supportMessages},
 	{http.MethodGet, "/v1/support/cases/:id/events", Support, false, (*Handlers).supportEvents},
 	{http.MethodPost, "/v1/support/cases/:id/resume", Support, false, (*Handlers).resumeCase},
+	{http.MethodPost, "/v1/support/codec-session", Support, false, (*Handlers).openCodecSession},
+	{http.MethodDelete, "/v1/support/codec-session", Support, false, (*Handlers).closeCodecSession},
 	{http.MethodPut, "/v1/admin/subscriptions/:id", Admin, false, (*Handlers).putSubscription},
 	{http.MethodPost, "/v1/admin/prompts/reload", Admin, false, (*Handlers).reloadPrompts},
 	{http.MethodGet, "/v1/admin/audit", Admin, false, (*Handlers).listAudit},
@@ -80,6 +85,9 @@ var routes = []Route{
 	{http.MethodPut, "/v1/admin/budgets/:tenant", Admin, false, (*Handlers).putBudget},
 	{http.MethodPost, "/v1/billing/cases/:id/payments", Billing, false, (*Handlers).recordOfflinePayment},
 	{http.MethodPost, "/v1/webhooks/payments", Webhook, false, (*Handlers).paymentWebhook},
+	{http.MethodPost, "/codec/decode", Codec, false, (*Handlers).codecDecode},
+	{http.MethodPost, "/codec/encode", Codec, false, (*Handlers).codecEncode},
+	{http.MethodOptions, "/codec/:op", Public, false, (*Handlers).codecPreflight},
 	{http.MethodPost, "/dev/token", Public, true, (*Handlers).devToken},
 	{http.MethodGet, "/pay/:session", Public, true, (*Handlers).testPayPage},
 	{http.MethodPost, "/pay/:session", Public, true, (*Handlers).testPay},
@@ -102,7 +110,9 @@ func newServer(h *Handlers, table []Route) *echo.Echo {
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
 	e.HTTPErrorHandler = errorHandler(h.Log)
-	e.Use(middleware.Recover(), middleware.BodyLimit(maxBody), h.logRequests)
+	bodyLimit := middleware.BodyLimitWithConfig(middleware.BodyLimitConfig{Limit: maxBody,
+		Skipper: func(c echo.Context) bool { return strings.HasPrefix(c.Request().URL.Path, codecPath+"/") }})
+	e.Use(middleware.Recover(), bodyLimit, h.logRequests)
 	h.limits = rateLimits{perUser: h.RequestsPerMinute, perOrg: h.OrgRequestsPerMinute}
 	authed := e.Group(v1, h.authenticate, h.limitRequests)
 	for _, r := range table {
@@ -111,8 +121,13 @@ func newServer(h *Handlers, table []Route) *echo.Echo {
 		}
 		handle := r.handle
 		handler := func(c echo.Context) error { return handle(h, c) }
-		if r.Auth == Public || r.Auth == Webhook {
+		switch r.Auth {
+		case Public, Webhook:
 			e.Add(r.Method, r.Path, handler)
+			continue
+		case Codec:
+			// Not rate limited: the Web UI decodes a history one event at a time.
+			e.Add(r.Method, r.Path, handler, middleware.BodyLimit(maxCodecBody), h.codecAuth)
 			continue
 		}
 		path, ok := strings.CutPrefix(r.Path, v1)

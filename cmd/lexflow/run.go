@@ -32,6 +32,7 @@ import (
 	"github.com/lexflow/lexflow/schemas"
 	"github.com/lexflow/lexflow/store"
 	"github.com/lexflow/lexflow/store/mongostore"
+	"github.com/lexflow/lexflow/store/sealed"
 	"github.com/lexflow/lexflow/tools"
 	"github.com/lexflow/lexflow/worker"
 )
@@ -174,7 +175,10 @@ func serveAPI(ctx context.Context, cfg config.Config, b *backends, log *slog.Log
 		RequestsPerMinute: cfg.RequestsPerMinute, OrgRequestsPerMinute: cfg.OrgRequestsPerMinute, OrgConcurrentTurns: cfg.OrgConcurrentTurns,
 		Budgets: cfg.TokenLimits(), Hub: b.hub, EventsPoll: cfg.EventsPoll,
 		Payments: provider, Prices: cfg.Prices, WebhookSecret: webhookSecret, PublicURL: cfg.PublicURL,
-		App: api.AppConfig{TemporalUI: cfg.TemporalUIURL, Namespace: cfg.TemporalNamespace}}
+		App: api.AppConfig{TemporalUI: cfg.TemporalUIURL, Namespace: cfg.TemporalNamespace}, Keys: b.keys}
+	codecTokens := sign
+	codecTokens.Audience = cfg.JWTAudience + "-codec"
+	h.CodecTokens = &codecTokens
 	if verifiers.OIDC != nil && cfg.OIDCClientID != "" {
 		ends := verifiers.OIDC.Endpoints()
 		if ends.Authorization == "" || ends.Token == "" {
@@ -215,11 +219,12 @@ func serveAPI(ctx context.Context, cfg config.Config, b *backends, log *slog.Log
 // backends are what the API and the worker run on: the store, the data keys, a
 // Temporal client that encrypts with them, and the system prompts.
 type backends struct {
-	st    *mongostore.Store
+	// st seals what clients wrote before it reaches the database.
+	st    store.Store
 	tc    client.Client
 	keys  *keys.Keyring
 	lib   *prompts.Library
-	blobs *blob.Dir
+	blobs blob.Store
 	// hub wakes the API's event streams when this process's worker appends events.
 	hub *eventhub.Hub
 }
@@ -230,26 +235,28 @@ func openBackends(ctx context.Context, cfg config.Config, uri string, log *slog.
 	if err != nil {
 		return nil, err
 	}
-	st, err := mongostore.Open(ctx, uri, cfg.MongoDatabase)
+	raw, err := mongostore.Open(ctx, uri, cfg.MongoDatabase)
 	if err != nil {
 		return nil, err
 	}
-	kr, err := keyring(cfg, st)
+	kr, err := keyring(cfg, raw)
 	if err != nil {
-		_ = st.Close(context.Background())
+		_ = raw.Close(context.Background())
 		return nil, err
 	}
+	st := sealed.New(raw, kr)
 	tc, err := dialTemporal(cfg, kr, log)
 	if err != nil {
 		_ = st.Close(context.Background())
 		return nil, err
 	}
-	blobs, err := blob.NewDir(cfg.BlobDir)
+	dir, err := blob.NewDir(cfg.BlobDir)
 	if err != nil {
 		_ = st.Close(context.Background())
 		tc.Close()
 		return nil, err
 	}
+	blobs := blob.Sealed{Store: dir, Keys: kr}
 	return &backends{st: st, tc: tc, keys: kr, lib: lib, blobs: blobs, hub: eventhub.New()}, nil
 }
 

@@ -35,6 +35,7 @@ import (
 	"github.com/lexflow/lexflow/schemas"
 	"github.com/lexflow/lexflow/store"
 	"github.com/lexflow/lexflow/store/mongostore"
+	"github.com/lexflow/lexflow/store/sealed"
 	"github.com/lexflow/lexflow/worker"
 )
 
@@ -52,14 +53,16 @@ type Stack struct {
 	// CorpusDB is the legal corpus's database file, Corpus the store open on it.
 	CorpusDB string
 	Corpus   *corpus.Store
-	// BlobDir is the blob store's root, where draft PDFs go.
+	// BlobDir is the blob store's root, where draft PDFs go, sealed by Blobs.
 	BlobDir string
-	Blobs   *blob.Dir
+	Blobs   blob.Store
 	// TC is a Temporal client that encrypts payloads with Keys, as every Lexflow
 	// process does; Keys holds the data keys in Store, wrapped by MasterKey.
-	TC      client.Client
-	Keys    *keys.Keyring
-	Store   *mongostore.Store
+	TC   client.Client
+	Keys *keys.Keyring
+	// Store seals what clients write in Raw, the database itself.
+	Store   *sealed.Store
+	Raw     *mongostore.Store
 	Prompts *prompts.Library
 	Signer  auth.HS256
 	Log     *slog.Logger
@@ -156,15 +159,16 @@ func start() (s *Stack, stop func(), err error) {
 	}
 	undo = append(undo, ferret.Stop)
 	s.MongoURI = ferret.URI
-	if s.Store, err = mongostore.Open(ctx, s.MongoURI, "lexflow"); err != nil {
+	if s.Raw, err = mongostore.Open(ctx, s.MongoURI, "lexflow"); err != nil {
 		return nil, stop, err
 	}
-	undo = append(undo, func() { _ = s.Store.Close(ctx) })
+	undo = append(undo, func() { _ = s.Raw.Close(ctx) })
 	master, err := keys.NewLocal(MasterKey)
 	if err != nil {
 		return nil, stop, err
 	}
-	s.Keys = keys.NewKeyring(s.Store, master)
+	s.Keys = keys.NewKeyring(s.Raw, master)
+	s.Store = sealed.New(s.Raw, s.Keys)
 	if s.TC, err = client.Dial(codec.Apply(client.Options{HostPort: s.Temporal.Address, Logger: tlog.NewStructuredLogger(s.Log)}, s.Keys, true)); err != nil {
 		return nil, stop, err
 	}
@@ -197,9 +201,11 @@ func start() (s *Stack, stop func(), err error) {
 	}))
 	undo = append(undo, searx.Close)
 	s.BlobDir = filepath.Join(dir, "blobs")
-	if s.Blobs, err = blob.NewDir(s.BlobDir); err != nil {
+	blobDir, err := blob.NewDir(s.BlobDir)
+	if err != nil {
 		return nil, stop, err
 	}
+	s.Blobs = blob.Sealed{Store: blobDir, Keys: s.Keys}
 	// The suites' tokens are of organization acme, or the admins root and lawyer's own:
 	// their subscriptions cover their cases.
 	for _, sub := range []string{store.SubscriptionID("", "acme"), store.SubscriptionID("root", ""), store.SubscriptionID("lawyer", "")} {
@@ -228,13 +234,17 @@ func start() (s *Stack, stop func(), err error) {
 // Prices are the stack's prices by tier.
 var Prices = payments.Prices{1: {Amount: 4900, Currency: "eur"}, 2: {Amount: 14900, Currency: "eur"}, 3: {Amount: 39900, Currency: "eur"}}
 
+// codecTokens signs the stack's codec cookies: the stack's secret, another audience.
+var codecTokens = auth.HS256{Secret: []byte("e2e-secret-e2e-secret-e2e-secret"), Issuer: "lexflow-dev", Audience: "lexflow-codec"}
+
 // Handlers is the stack's API, starting cases on queue. It serves the dev-only routes,
 // among them the test-mode provider's checkout pages.
 func (s *Stack) Handlers(queue string) *api.Handlers {
 	return &api.Handlers{Temporal: s.TC, Store: s.Store, Auth: s.Signer, Prompts: s.Prompts, TaskQueue: queue, MaxSteps: 5,
 		Log: s.Log, Blobs: s.Blobs, UserWait: time.Hour, StuckAfter: time.Second, Dev: true,
 		Payments: s.Payments, Prices: Prices, WebhookSecret: s.WebhookSecret, PublicURL: s.APIURL, Budgets: s.Budgets,
-		DevTokens: &s.Signer}
+		DevTokens: &s.Signer, Keys: s.Keys, CodecTokens: &codecTokens,
+		App: api.AppConfig{TemporalUI: s.Temporal.UIURL, Namespace: "default"}}
 }
 
 // UseQueue points the stack's HTTP helpers, until the test ends, at an API of its own

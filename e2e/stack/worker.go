@@ -23,6 +23,7 @@ import (
 	"github.com/lexflow/lexflow/llm"
 	"github.com/lexflow/lexflow/store"
 	"github.com/lexflow/lexflow/store/mongostore"
+	"github.com/lexflow/lexflow/store/sealed"
 	"github.com/lexflow/lexflow/worker"
 )
 
@@ -46,7 +47,7 @@ func runHelperWorker() int {
 func helperWorker() error {
 	ctx := context.Background()
 	log := tlog.NewStructuredLogger(newLogger())
-	st, err := mongostore.Open(ctx, os.Getenv("MONGODB_URI"), "lexflow")
+	raw, err := mongostore.Open(ctx, os.Getenv("MONGODB_URI"), "lexflow")
 	if err != nil {
 		return err
 	}
@@ -58,7 +59,8 @@ func helperWorker() error {
 	if err != nil {
 		return err
 	}
-	tc, err := client.Dial(codec.Apply(client.Options{HostPort: os.Getenv("TEMPORAL_ADDRESS"), Logger: log}, keys.NewKeyring(st, w), cfg.CompressPayloads))
+	kr := keys.NewKeyring(raw, w)
+	tc, err := client.Dial(codec.Apply(client.Options{HostPort: os.Getenv("TEMPORAL_ADDRESS"), Logger: log}, kr, cfg.CompressPayloads))
 	if err != nil {
 		return err
 	}
@@ -74,15 +76,15 @@ func helperWorker() error {
 	if err != nil {
 		return err
 	}
-	var s store.Store = st
+	var s store.Store = sealed.New(raw, kr)
 	if d, err := time.ParseDuration(os.Getenv(helperSlowTool)); err == nil {
-		s = slowStore{st, d}
+		s = slowStore{s, d}
 	}
-	b, err := blob.NewDir(os.Getenv("LEXFLOW_BLOB_DIR"))
+	dir, err := blob.NewDir(os.Getenv("LEXFLOW_BLOB_DIR"))
 	if err != nil {
 		return err
 	}
-	deps := worker.Deps{Store: s, Models: models, Prompts: lib, Corpus: lc, Blobs: b,
+	deps := worker.Deps{Store: s, Models: models, Prompts: lib, Corpus: lc, Blobs: blob.Sealed{Store: dir, Keys: kr},
 		Budgets: cfg.TokenLimits()}
 	if cfg.LexeToolsURL != "" {
 		deps.Research = lexetools.New(cfg.LexeToolsURL, 10*time.Second)

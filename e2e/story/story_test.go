@@ -1,9 +1,11 @@
 package story_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"net/http"
 	"os"
 	"os/exec"
@@ -13,6 +15,9 @@ import (
 	"testing"
 	"time"
 
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
 	"go.temporal.io/api/enums/v1"
 	"go.temporal.io/api/workflowservice/v1"
 	"google.golang.org/protobuf/proto"
@@ -37,7 +42,8 @@ var clientWords = []string{"Bartolomeu Canarache", "Smaranda Vulpoiu"}
 // escalation ladder (the worker restarted while the case waits for the client), the
 // ticket, support's resumption, and the client closing the case. Then it checks that
 // the party's details reached no model, and that neither they nor the client's words
-// are in cleartext in any Temporal history of the case.
+// are in cleartext in any Temporal history of the case, any document of the database
+// or any file of the blob tree.
 func TestCaseStory(t *testing.T) {
 	lexe := stack.StartLexe(t)
 	models := stack.StartModelRecorder(t)
@@ -247,6 +253,8 @@ func TestCaseStory(t *testing.T) {
 		}
 	}
 	checkHistoriesFree(t, id, append(slices.Clone(canaries), clientWords...))
+	checkStoreFree(t, append(slices.Clone(canaries), clientWords...))
+	checkBlobsSealed(t, id)
 	s.RecordHistories(t, "story", id)
 }
 
@@ -297,6 +305,65 @@ func pdfText(t *testing.T, r stack.Response) string {
 		t.Fatalf("pdftotext (apt-get install poppler-utils): %v", err)
 	}
 	return string(out)
+}
+
+// checkStoreFree reads every document of every collection of the stack's database
+// and fails if any holds a canary.
+func checkStoreFree(t *testing.T, canaries []string) {
+	t.Helper()
+	ctx := t.Context()
+	client, err := mongo.Connect(options.Client().ApplyURI(s.MongoURI))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer client.Disconnect(context.Background())
+	db := client.Database("lexflow")
+	names, err := db.ListCollectionNames(ctx, bson.M{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	docs := 0
+	for _, name := range names {
+		cur, err := db.Collection(name).Find(ctx, bson.M{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for cur.Next(ctx) {
+			docs++
+			for _, c := range canaries {
+				if strings.Contains(cur.Current.String(), c) {
+					t.Errorf("a document of %s holds the canary %q", name, c)
+				}
+			}
+		}
+		cur.Close(ctx)
+	}
+	if docs < 50 {
+		t.Errorf("read %d documents; the case alone wrote more", docs)
+	}
+}
+
+// checkBlobsSealed fails unless every file of the case in the blob tree is sealed.
+func checkBlobsSealed(t *testing.T, caseID string) {
+	t.Helper()
+	files := 0
+	err := filepath.WalkDir(filepath.Join(s.BlobDir, "cases", caseID), func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		files++
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		if !bytes.HasPrefix(b, []byte("LXE1")) || bytes.Contains(b, []byte("%PDF")) {
+			t.Errorf("%s is not sealed: %.20q", path, b)
+		}
+		return nil
+	})
+	if err != nil || files < 2 {
+		t.Errorf("read %d files of the case (%v); its two drafts are there", files, err)
+	}
 }
 
 // checkHistoriesFree reads the history of every workflow run of the case (the case's

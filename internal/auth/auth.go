@@ -106,17 +106,29 @@ func LoadOrCreateSecret(path string) ([]byte, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, err
 	}
+	// The secret is written whole to a temporary file and linked into place, which
+	// fails if another process linked its own first: no process ever reads a secret
+	// half written.
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return nil, err
+	}
+	defer os.Remove(f.Name())
 	s := hex.EncodeToString(buf)
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if errors.Is(err, os.ErrExist) { // created meanwhile by another process
-		return LoadOrCreateSecret(path)
+	_, err = f.WriteString(s + "\n")
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
 	}
 	if err != nil {
 		return nil, err
 	}
-	if _, err := f.WriteString(s + "\n"); err != nil {
-		f.Close()
+	if err := os.Link(f.Name(), path); errors.Is(err, os.ErrExist) {
+		return LoadOrCreateSecret(path)
+	} else if err != nil {
 		return nil, err
 	}
-	return []byte(s), f.Close()
+	return []byte(s), nil
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -87,5 +88,30 @@ func TestLoadOrCreateSecret(t *testing.T) {
 	}
 	if len(first) < 32 {
 		t.Errorf("secret has %d characters", len(first))
+	}
+}
+
+// TestLoadOrCreateSecretConcurrently: processes starting together on a fresh data
+// directory (an api and a worker) all get the one secret, never a half-written file.
+func TestLoadOrCreateSecretConcurrently(t *testing.T) {
+	for range 20 {
+		path := filepath.Join(t.TempDir(), "master-key")
+		got := make([]string, 8)
+		var wg sync.WaitGroup
+		for i := range got {
+			wg.Go(func() {
+				s, err := LoadOrCreateSecret(path)
+				if err != nil {
+					t.Error(err)
+				}
+				got[i] = string(s)
+			})
+		}
+		wg.Wait()
+		for _, s := range got[1:] {
+			if s != got[0] {
+				t.Fatalf("concurrent loads returned %q and %q", got[0], s)
+			}
+		}
 	}
 }

@@ -8,6 +8,7 @@ import { casesPage } from "./cases.js";
 import { casePage } from "./casepage.js";
 import { memoryPage } from "./memory.js";
 import { supportPage, supportCasePage } from "./support.js";
+import { closeCodecSession } from "./codecsession.js";
 
 const main = document.getElementById("main");
 const header = document.getElementById("top");
@@ -53,7 +54,8 @@ function renderHeader() {
   document.documentElement.lang = lang();
 }
 
-function signOut() {
+async function signOut() {
+  await closeCodecSession();
   setToken(null);
   app.who = null;
   renderHeader();
@@ -92,6 +94,7 @@ async function boot() {
     app.show(err);
   }
   whenSignedOut(() => {
+    closeCodecSession(false);
     setToken(null);
     app.show(t("signed_out"), "info");
     route();

@@ -1,7 +1,8 @@
 // Support staff's screens: the queues with how long each case has waited, and a case's
 // tickets, escalation history and transcript, with the resume form and a link to the
-// case's workflow in the Temporal Web UI.
+// case's workflow in the Temporal Web UI, which the codec session lets decrypt it.
 import { call, follow } from "./api.js";
+import { openCodecSession } from "./codecsession.js";
 import { duration, h, replace, safeURL } from "./dom.js";
 import { lang, t } from "./i18n.js";
 import { escalationText } from "./transcript.js";
@@ -11,6 +12,7 @@ const queues = ["paused_support", "waiting_user", "waiting_budget", "stuck"];
 const queueEvery = 15_000;
 
 export function supportPage(app) {
+  openCodecSession(app);
   let queue = sessionStorage.getItem("lexflow.queue") || queues[0];
   const tabs = h("div", { class: "tabs", role: "group", "aria-label": t("queues") });
   const body = h("div", { "aria-live": "polite" });
@@ -50,6 +52,7 @@ export function supportPage(app) {
 }
 
 export function supportCasePage(app, id) {
+  openCodecSession(app);
   const ctl = new AbortController();
   const path = "/v1/support/cases/" + encodeURIComponent(id);
   const status = h("p", { role: "status" });
@@ -69,7 +72,8 @@ export function supportCasePage(app, id) {
   app.main.replaceChildren(
     h("p", { class: "crumbs" }, h("a", { href: "#/support" }, t("support_queues"))),
     h("h1", {}, t("case"), " ", h("code", {}, id)),
-    ui && h("p", {}, h("a", { href: ui, target: "_blank", rel: "noopener noreferrer" }, t("open_in_temporal"))),
+    ui && h("p", {}, h("a", { href: ui, target: "_blank", rel: "noopener noreferrer" }, t("open_in_temporal")),
+      h("br"), h("small", {}, t("codec_note"))),
     status,
     h("div", { class: "case-grid" },
       h("div", {},

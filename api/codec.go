@@ -1,0 +1,250 @@
+package api
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+	commonpb "go.temporal.io/api/common/v1"
+	"google.golang.org/protobuf/encoding/protojson"
+
+	"github.com/lexflow/lexflow/internal/auth"
+	"github.com/lexflow/lexflow/internal/codec"
+	"github.com/lexflow/lexflow/internal/keys"
+	"github.com/lexflow/lexflow/schemas"
+	"github.com/lexflow/lexflow/store"
+)
+
+// The codec server: Temporal's remote codec protocol at /codec/encode and
+// /codec/decode, for the Temporal Web UI and CLI. Support staff reach it with a bearer
+// token (the CLI's --codec-auth) or, from the Web UI, which has no sign-in of its own,
+// with the cookie the web app's support pages open (POST /v1/support/codec-session).
+// Each payload is decoded only if its case is in the caller's scope; the others come
+// back sealed, and every decode is audited.
+
+// Codec session cookie.
+const (
+	codecCookie = "lexflow_codec"
+	codecPath   = "/codec"
+	// CodecSessionTTL is how long a codec cookie is valid; the web app renews it while
+	// a support page is open.
+	CodecSessionTTL = 30 * time.Minute
+)
+
+// maxCodecBody bounds a codec request: a history's payloads, which Temporal itself
+// caps at 2 MB each, decoded a page at a time.
+const maxCodecBody = "8M"
+
+// auditDecode is the audit action of a decode that opened payloads of a case.
+const auditDecode = "codec.decode"
+
+// codecAuth authenticates a codec request: a bearer token, or the codec cookie from
+// the Temporal Web UI's origin. A request from any other browser origin is refused
+// before anything else, and CORS lets only the Web UI's origin read the answers.
+func (h *Handlers) codecAuth(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		origin := c.Request().Header.Get(echo.HeaderOrigin)
+		if origin != "" && origin != h.uiOrigin() {
+			return problemf(errForbidden, "the codec server answers only the Temporal Web UI's origin")
+		}
+		if origin != "" {
+			h.allowOrigin(c, origin)
+		}
+		var id auth.Identity
+		var err error
+		if header := c.Request().Header.Get(echo.HeaderAuthorization); header != "" {
+			token, _ := strings.CutPrefix(header, "Bearer ")
+			id, err = h.Auth.Verify(strings.TrimSpace(token))
+		} else if ck, cerr := c.Cookie(codecCookie); cerr == nil && origin != "" && h.CodecTokens != nil {
+			id, err = h.CodecTokens.Verify(ck.Value)
+		} else {
+			return problemf(auth.ErrUnauthorized, "send an Authorization: Bearer <token> header, or open a codec session from the web app's support pages")
+		}
+		if err != nil {
+			h.Log.Info("Codec credentials refused", "error", err)
+			return problemf(auth.ErrUnauthorized, "the token or codec session is invalid or expired")
+		}
+		id.Roles = rolesOrUser(id.Roles)
+		if !id.Has(schemas.RoleSupport) {
+			return problemf(errForbidden, "the codec server is for support staff")
+		}
+		c.Set(identityKey, id)
+		return next(c)
+	}
+}
+
+// uiOrigin is the origin of the Temporal Web UI, or "" when none is configured.
+func (h *Handlers) uiOrigin() string {
+	u, err := url.Parse(h.App.TemporalUI)
+	if err != nil || u.Host == "" {
+		return ""
+	}
+	return u.Scheme + "://" + u.Host
+}
+
+// allowOrigin sets the CORS headers that let origin read the answer, with credentials.
+func (h *Handlers) allowOrigin(c echo.Context, origin string) {
+	hd := c.Response().Header()
+	hd.Set(echo.HeaderAccessControlAllowOrigin, origin)
+	hd.Set(echo.HeaderAccessControlAllowCredentials, "true")
+	hd.Add(echo.HeaderVary, echo.HeaderOrigin)
+}
+
+// codecPreflight answers the Web UI's CORS preflight of /codec/encode and
+// /codec/decode; other origins get no CORS headers, so their browsers send nothing.
+func (h *Handlers) codecPreflight(c echo.Context) error {
+	origin := c.Request().Header.Get(echo.HeaderOrigin)
+	if op := c.Param("op"); op != "encode" && op != "decode" {
+		return problemf(store.ErrNotFound, "the codec server has /codec/encode and /codec/decode")
+	}
+	if origin == "" || origin != h.uiOrigin() {
+		return problemf(errForbidden, "the codec server answers only the Temporal Web UI's origin")
+	}
+	h.allowOrigin(c, origin)
+	hd := c.Response().Header()
+	hd.Set(echo.HeaderAccessControlAllowMethods, http.MethodPost)
+	hd.Set(echo.HeaderAccessControlAllowHeaders, "Content-Type, X-Namespace, Authorization, Authorization-Extras")
+	hd.Set(echo.HeaderAccessControlMaxAge, "600")
+	return c.NoContent(http.StatusNoContent)
+}
+
+// readPayloads reads a codec request's body: Temporal's Payloads in protobuf JSON.
+func readPayloads(c echo.Context) ([]*commonpb.Payload, error) {
+	body, err := io.ReadAll(c.Request().Body)
+	if err != nil {
+		return nil, problemf(errBadJSON, "read the body: "+err.Error())
+	}
+	var ps commonpb.Payloads
+	if err := protojson.Unmarshal(body, &ps); err != nil {
+		return nil, problemf(errBadJSON, `want {"payloads": [...]}, Temporal's Payloads in protobuf JSON: `+err.Error())
+	}
+	return ps.Payloads, nil
+}
+
+func writePayloads(c echo.Context, ps []*commonpb.Payload) error {
+	out, err := protojson.Marshal(&commonpb.Payloads{Payloads: ps})
+	if err != nil {
+		return err
+	}
+	return c.JSONBlob(http.StatusOK, out)
+}
+
+// codecEncode answers POST /codec/encode: the payloads sealed under the system key,
+// which reveals nothing, for what staff send from the Web UI (a signal's input, say).
+func (h *Handlers) codecEncode(c echo.Context) error {
+	ps, err := readPayloads(c)
+	if err != nil {
+		return err
+	}
+	out, err := (&codec.Codec{Keys: h.Keys}).Encode(ps)
+	if err != nil {
+		return fmt.Errorf("%w: encode: %w", errUnavailable, err)
+	}
+	return writePayloads(c, out)
+}
+
+// codecDecode answers POST /codec/decode: each payload sealed under the key of a case
+// in the caller's scope is opened, and the others come back as they were, so the Web
+// UI shows ciphertext for them. The system key's payloads (erasures) open for the
+// operator's staff only. Every case whose payloads were opened is audited first.
+func (h *Handlers) codecDecode(c echo.Context) error {
+	ps, err := readPayloads(c)
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	who := identity(c)
+	allowed, orgOf, opened := map[string]bool{}, map[string]string{}, map[string]int{}
+	out := slices.Clone(ps)
+	for i, p := range ps {
+		if !codec.Encrypted(p) {
+			continue
+		}
+		keyID := codec.KeyOf(p)
+		ok, seen := allowed[keyID]
+		if !seen {
+			ok, orgOf[keyID], err = h.mayDecode(c, who, keyID)
+			if err != nil {
+				return err
+			}
+			allowed[keyID] = ok
+		}
+		if !ok {
+			continue
+		}
+		key, err := h.Keys.Key(ctx, keyID)
+		if errors.Is(err, keys.ErrDestroyed) || errors.Is(err, store.ErrNotFound) {
+			continue // an erased case: its payloads stay sealed for good
+		}
+		if err != nil {
+			return fmt.Errorf("%w: read key: %w", errUnavailable, err)
+		}
+		if out[i], err = codec.Open(key, p); err != nil {
+			out[i] = p
+			continue
+		}
+		opened[keyID]++
+	}
+	for keyID, n := range opened {
+		if err := h.audit(c, auditDecode, orgOf[keyID], keys.CaseOfKey(keyID), map[string]any{"key_id": keyID, "payloads": n}); err != nil {
+			return err
+		}
+	}
+	return writePayloads(c, out)
+}
+
+// mayDecode reports whether staff member who may open payloads sealed under keyID,
+// and the organization the key's case belongs to: a case's key if its organization
+// is in their scope, the system key for the operator's staff.
+func (h *Handlers) mayDecode(c echo.Context, who auth.Identity, keyID string) (bool, string, error) {
+	if keyID == keys.SystemKeyID {
+		return who.Org == "", "", nil
+	}
+	caseID := keys.CaseOfKey(keyID)
+	if caseID == "" {
+		return false, "", nil
+	}
+	org, _, err := h.Store.CaseOwner(c.Request().Context(), caseID)
+	if errors.Is(err, store.ErrNotFound) {
+		return false, "", nil
+	}
+	if err != nil {
+		return false, "", fmt.Errorf("%w: read case: %w", errUnavailable, err)
+	}
+	return inScope(who, org), org, nil
+}
+
+// openCodecSession answers POST /v1/support/codec-session: it sets the HttpOnly,
+// SameSite=Strict cookie, scoped to /codec, that lets the Temporal Web UI reach the
+// codec server as the calling staff member for CodecSessionTTL.
+func (h *Handlers) openCodecSession(c echo.Context) error {
+	if h.CodecTokens == nil || h.uiOrigin() == "" {
+		return problemf(errUnavailable, "no codec session: this deployment names no Temporal Web UI (LEXFLOW_TEMPORAL_UI_URL)")
+	}
+	who := identity(c)
+	token, err := h.CodecTokens.Mint(auth.Identity{Subject: who.Subject, Org: who.Org, Roles: who.Roles}, CodecSessionTTL)
+	if err != nil {
+		return err
+	}
+	expires := time.Now().Add(CodecSessionTTL).UTC()
+	c.SetCookie(h.codecSessionCookie(token, int(CodecSessionTTL.Seconds())))
+	return c.JSON(http.StatusOK, map[string]any{"endpoint": strings.TrimSuffix(h.PublicURL, "/") + codecPath,
+		"temporal_ui": h.App.TemporalUI, "expires_at": expires})
+}
+
+// closeCodecSession answers DELETE /v1/support/codec-session: the cookie is cleared.
+func (h *Handlers) closeCodecSession(c echo.Context) error {
+	c.SetCookie(h.codecSessionCookie("", -1))
+	return c.NoContent(http.StatusNoContent)
+}
+
+func (h *Handlers) codecSessionCookie(value string, maxAge int) *http.Cookie {
+	return &http.Cookie{Name: codecCookie, Value: value, Path: codecPath, MaxAge: maxAge, HttpOnly: true,
+		SameSite: http.SameSiteStrictMode, Secure: strings.HasPrefix(h.PublicURL, "https://")}
+}

@@ -1,0 +1,148 @@
+package sealed_test
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
+
+	"github.com/lexflow/lexflow/internal/devenv"
+	"github.com/lexflow/lexflow/internal/keys"
+	"github.com/lexflow/lexflow/store"
+	"github.com/lexflow/lexflow/store/mongostore"
+	"github.com/lexflow/lexflow/store/sealed"
+	"github.com/lexflow/lexflow/store/storetest"
+)
+
+var uri string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "lexflow-sealed-")
+	if err != nil {
+		panic(err)
+	}
+	f, err := devenv.StartFerretDB(context.Background(), "127.0.0.1:0", dir, slog.New(slog.DiscardHandler))
+	if err != nil {
+		panic(err)
+	}
+	uri = f.URI
+	code := m.Run()
+	f.Stop()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// open returns a sealed store on a database of its own, and the database's name.
+func open(t *testing.T) (*sealed.Store, string) {
+	t.Helper()
+	db := fmt.Sprintf("sealed_%d", time.Now().UnixNano())
+	raw, err := mongostore.Open(t.Context(), uri, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { raw.Close(context.Background()) })
+	w, err := keys.NewLocal("sealed-test-master-sealed-test-master-0123")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sealed.New(raw, keys.NewKeyring(raw, w)), db
+}
+
+// TestConformance: the sealed store keeps every promise of the store interfaces.
+func TestConformance(t *testing.T) {
+	storetest.Run(t, func(t *testing.T) store.Store { s, _ := open(t); return s })
+}
+
+// TestNothingInClear writes a case's data through the sealed store and reads every
+// document of the database: none holds what the client wrote, and the sealed store
+// reads it all back.
+func TestNothingInClear(t *testing.T) {
+	s, db := open(t)
+	ctx := t.Context()
+	const word = "Canarescu"
+	id := "c-" + fmt.Sprint(time.Now().UnixNano())
+	c := store.Case{ID: id, UserID: "u", OrgID: "o", Description: "Dispute with " + word, Language: "ro", Phase: "intake",
+		Status: "open", Details: store.NewDetails("Dispute with " + word), CreatedAt: time.Now().UTC(), UpdatedAt: time.Now().UTC()}
+	if _, err := s.CreateCase(ctx, c); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.UpdateDetails(ctx, id, 0, "", map[string]any{"summary.current": word + " kept the deposit", "facts": []any{"paid " + word},
+		"witnesses": map[string]any{"Ion " + word: "saw it"}, "tier": map[string]any{"level": 2, "justification": word}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.AppendRecords(ctx, store.Record{ID: id + "/1", CaseID: id, UserID: "u", TurnID: "t1", TurnNo: 1, Role: "user", Content: "about " + word,
+		Tool: &store.ToolRecord{Name: "kb_search", Args: `{"q":"` + word + `"}`, Error: word + " failed"}, CreatedAt: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.AddParty(ctx, store.Party{CaseID: id, FirstName: "Ilinca", LastName: word, Aliases: []string{"Ili " + word}, CNP: "2950317410021",
+		Address: "Str. " + word, Email: "x@" + word + ".ro"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.CreateTicket(ctx, store.Ticket{ID: id + "/t", CaseID: id, UserID: "u", Description: word + " is stuck",
+		Snapshot: map[string]any{"last": word}, Status: store.TicketOpen, CreatedAt: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.ResolveTickets(ctx, id, store.Resolution{Action: "retry", Note: "called " + word, By: "sam", At: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.AppendEvents(ctx, id, store.Event{ID: "e1", Type: "model.delta", At: time.Now(), Body: []byte(`{"text":"` + word + `"}`)}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.PutMemory(ctx, store.OwnerID("o", "u"), "remember "+word); err != nil {
+		t.Fatal(err)
+	}
+
+	client, err := mongo.Connect(options.Client().ApplyURI(uri))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer client.Disconnect(context.Background())
+	names, err := client.Database(db).ListCollectionNames(ctx, bson.M{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	docs := 0
+	for _, name := range names {
+		cur, err := client.Database(db).Collection(name).Find(ctx, bson.M{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for cur.Next(ctx) {
+			docs++
+			raw := cur.Current.String()
+			for _, canary := range []string{word, "2950317410021", "Ilinca"} {
+				if strings.Contains(raw, canary) {
+					t.Errorf("%s holds %q in clear: %.300s", name, canary, raw)
+				}
+			}
+		}
+		cur.Close(ctx)
+	}
+	if docs < 7 {
+		t.Errorf("read %d documents; the case wrote at least 7", docs)
+	}
+
+	// All of it reads back.
+	got, err := s.GetCase(ctx, id)
+	if err != nil || got.Description != c.Description || got.Details["summary"].(map[string]any)["current"] != word+" kept the deposit" ||
+		got.Details["witnesses"].(map[string]any)["Ion "+word] != "saw it" || got.Details["tier"].(map[string]any)["level"] != float64(2) {
+		t.Errorf("GetCase = %+v, %v", got, err)
+	}
+	recs, _ := s.ListRecords(ctx, id, 0, 0)
+	parties, _ := s.ListParties(ctx, id)
+	tickets, _ := s.ListTickets(ctx, id)
+	events, _ := s.ListEvents(ctx, id, 0, 0)
+	mem, _ := s.GetMemory(ctx, store.OwnerID("o", "u"))
+	if len(recs) != 1 || recs[0].Tool.Error != word+" failed" || len(parties) != 1 || parties[0].Aliases[0] != "Ili "+word ||
+		len(tickets) != 1 || tickets[0].Resolution.Note != "called "+word || len(events) != 1 || string(events[0].Body) != `{"text":"`+word+`"}` ||
+		mem.Text != "remember "+word {
+		t.Errorf("read back: %+v %+v %+v %+v %+v", recs, parties, tickets, events, mem)
+	}
+}
