@@ -39,6 +39,7 @@ func runDev(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 	log.Info("Starting Temporal dev server", "cli", cli, "db", cfg.Path("temporal.db"))
 	ts, err := devenv.StartTemporal(startCtx, devenv.TemporalOptions{
 		CLI: cli, DBFile: cfg.Path("temporal.db"), Port: port, UIPort: cfg.TemporalUIPort, Output: serverLog,
+		UICodecEndpoint: strings.TrimSuffix(cfg.PublicURL, "/") + "/codec",
 	})
 	if err != nil {
 		return fmt.Errorf("%w (its log: %s)", err, cfg.Path("temporal.log"))

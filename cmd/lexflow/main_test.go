@@ -227,6 +227,16 @@ func TestDevRoundTrip(t *testing.T) {
 		t.Fatalf("Web UI does not show the case: %v %v", err, resp)
 	}
 	resp.Body.Close()
+	// The Web UI decodes payloads with the API's codec server.
+	resp, err = http.Get(d.uiURL + "/api/v1/settings")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var settings struct{ Codec struct{ Endpoint string } }
+	if err := json.NewDecoder(resp.Body).Decode(&settings); err != nil || settings.Codec.Endpoint != d.httpURL+"/codec" {
+		t.Errorf("Web UI settings: codec %+v, %v; want the API's /codec", settings.Codec, err)
+	}
+	resp.Body.Close()
 	d.stop(t, cmd)
 
 	cmd = d.start(t)

@@ -33,6 +33,9 @@ type TemporalOptions struct {
 	Port int
 	// UIPort is the Web UI's port; 0 starts the server without its UI.
 	UIPort int
+	// UICodecEndpoint is the codec server the Web UI decodes payloads with; empty
+	// means none.
+	UICodecEndpoint string
 	// DynamicConfig holds KEY=VALUE dynamic configuration values, e.g.
 	// limit.historyCount.suggestContinueAsNew=100.
 	DynamicConfig []string
@@ -119,6 +122,9 @@ func startTemporal(ctx context.Context, o TemporalOptions) (*TemporalServer, err
 	}
 	if o.UIPort > 0 {
 		args = append(args, "--ui-port", strconv.Itoa(o.UIPort))
+		if o.UICodecEndpoint != "" {
+			args = append(args, "--ui-codec-endpoint", o.UICodecEndpoint)
+		}
 	} else {
 		args = append(args, "--headless")
 	}
