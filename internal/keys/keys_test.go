@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
 	"os"
 	"strings"
 	"testing"
@@ -19,21 +18,7 @@ import (
 
 var uri string
 
-func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "lexflow-keys-")
-	if err != nil {
-		panic(err)
-	}
-	f, err := devenv.StartFerretDB(context.Background(), "127.0.0.1:0", dir, slog.New(slog.DiscardHandler))
-	if err != nil {
-		panic(err)
-	}
-	uri = f.URI
-	code := m.Run()
-	f.Stop()
-	os.RemoveAll(dir)
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { os.Exit(devenv.MainWithFerretDB(m.Run, &uri)) }
 
 func openStore(t *testing.T) *mongostore.Store {
 	t.Helper()

@@ -3,7 +3,6 @@ package mongostore_test
 import (
 	"context"
 	"fmt"
-	"log/slog"
 	"os"
 	"slices"
 	"testing"
@@ -21,21 +20,7 @@ import (
 // uri is the embedded FerretDB that TestMain starts for the package's tests.
 var uri string
 
-func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "lexflow-ferretdb-")
-	if err != nil {
-		panic(err)
-	}
-	f, err := devenv.StartFerretDB(context.Background(), "127.0.0.1:0", dir, slog.New(slog.DiscardHandler))
-	if err != nil {
-		panic(err)
-	}
-	uri = f.URI
-	code := m.Run()
-	f.Stop()
-	os.RemoveAll(dir)
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { os.Exit(devenv.MainWithFerretDB(m.Run, &uri)) }
 
 // open opens a store on a database of its own.
 func open(t *testing.T) *mongostore.Store {

@@ -3,7 +3,6 @@ package sealed_test
 import (
 	"context"
 	"fmt"
-	"log/slog"
 	"os"
 	"strings"
 	"testing"
@@ -23,21 +22,7 @@ import (
 
 var uri string
 
-func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "lexflow-sealed-")
-	if err != nil {
-		panic(err)
-	}
-	f, err := devenv.StartFerretDB(context.Background(), "127.0.0.1:0", dir, slog.New(slog.DiscardHandler))
-	if err != nil {
-		panic(err)
-	}
-	uri = f.URI
-	code := m.Run()
-	f.Stop()
-	os.RemoveAll(dir)
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { os.Exit(devenv.MainWithFerretDB(m.Run, &uri)) }
 
 // open returns a sealed store on a database of its own, and the database's name.
 func open(t *testing.T) (*sealed.Store, string) {
