@@ -16,20 +16,38 @@ const identityKey = "identity"
 // authenticate verifies the bearer token and records who is calling.
 func (h *Handlers) authenticate(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		header := c.Request().Header.Get(echo.HeaderAuthorization)
-		token, ok := strings.CutPrefix(header, "Bearer ")
-		if !ok || strings.TrimSpace(token) == "" {
-			return problemf(auth.ErrUnauthorized, "send an Authorization: Bearer <token> header")
-		}
-		id, err := h.Auth.Verify(strings.TrimSpace(token))
+		token, err := bearerToken(c)
 		if err != nil {
-			h.Log.Info("Token refused", "error", err)
-			return problemf(auth.ErrUnauthorized, "the token is invalid or expired")
+			return err
 		}
-		id.Roles = rolesOrUser(id.Roles)
+		id, err := h.verify(h.Auth, token)
+		if err != nil {
+			return err
+		}
 		c.Set(identityKey, id)
 		return next(c)
 	}
+}
+
+// bearerToken is the request's Authorization: Bearer token.
+func bearerToken(c echo.Context) (string, error) {
+	token, ok := strings.CutPrefix(c.Request().Header.Get(echo.HeaderAuthorization), "Bearer ")
+	if !ok || strings.TrimSpace(token) == "" {
+		return "", problemf(auth.ErrUnauthorized, "send an Authorization: Bearer <token> header")
+	}
+	return strings.TrimSpace(token), nil
+}
+
+// verify returns the identity of token as v verifies it, a token without roles taken
+// as a plain user's.
+func (h *Handlers) verify(v auth.Verifier, token string) (auth.Identity, error) {
+	id, err := v.Verify(token)
+	if err != nil {
+		h.Log.Info("Token refused", "error", err)
+		return auth.Identity{}, problemf(auth.ErrUnauthorized, "the token is invalid or expired")
+	}
+	id.Roles = rolesOrUser(id.Roles)
+	return id, nil
 }
 
 // requireRole lets through only callers holding role; others get 403.

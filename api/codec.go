@@ -17,7 +17,6 @@ import (
 	"github.com/lexflow/lexflow/internal/auth"
 	"github.com/lexflow/lexflow/internal/codec"
 	"github.com/lexflow/lexflow/internal/keys"
-	"github.com/lexflow/lexflow/schemas"
 	"github.com/lexflow/lexflow/store"
 )
 
@@ -32,8 +31,8 @@ import (
 const (
 	codecCookie = "lexflow_codec"
 	codecPath   = "/codec"
-	// CodecSessionTTL is how long a codec cookie is valid; the web app renews it while
-	// a support page is open.
+	// CodecSessionTTL is how long a codec cookie is valid; the web app renews it from
+	// the first support page it opens until the staff member signs out.
 	CodecSessionTTL = 30 * time.Minute
 )
 
@@ -57,22 +56,23 @@ func (h *Handlers) codecAuth(next echo.HandlerFunc) echo.HandlerFunc {
 			h.allowOrigin(c, origin)
 		}
 		var id auth.Identity
-		var err error
-		if header := c.Request().Header.Get(echo.HeaderAuthorization); header != "" {
-			token, _ := strings.CutPrefix(header, "Bearer ")
-			id, err = h.Auth.Verify(strings.TrimSpace(token))
-		} else if ck, cerr := c.Cookie(codecCookie); cerr == nil && origin != "" && h.CodecTokens != nil {
-			id, err = h.CodecTokens.Verify(ck.Value)
-		} else {
+		ck, cerr := c.Cookie(codecCookie)
+		switch {
+		case c.Request().Header.Get(echo.HeaderAuthorization) != "":
+			token, err := bearerToken(c)
+			if err != nil {
+				return err
+			}
+			if id, err = h.verify(h.Auth, token); err != nil {
+				return err
+			}
+		case cerr == nil && origin != "" && h.CodecTokens != nil:
+			var err error
+			if id, err = h.verify(h.CodecTokens, ck.Value); err != nil {
+				return err
+			}
+		default:
 			return problemf(auth.ErrUnauthorized, "send an Authorization: Bearer <token> header, or open a codec session from the web app's support pages")
-		}
-		if err != nil {
-			h.Log.Info("Codec credentials refused", "error", err)
-			return problemf(auth.ErrUnauthorized, "the token or codec session is invalid or expired")
-		}
-		id.Roles = rolesOrUser(id.Roles)
-		if !id.Has(schemas.RoleSupport) {
-			return problemf(errForbidden, "the codec server is for support staff")
 		}
 		c.Set(identityKey, id)
 		return next(c)
@@ -136,7 +136,9 @@ func writePayloads(c echo.Context, ps []*commonpb.Payload) error {
 }
 
 // codecEncode answers POST /codec/encode: the payloads sealed under the system key,
-// which reveals nothing, for what staff send from the Web UI (a signal's input, say).
+// for what staff send from the Web UI (a signal's input, say). Only the operator's
+// staff can open them again, and erasing a case leaves them readable: staff's input
+// is not the client's words.
 func (h *Handlers) codecEncode(c echo.Context) error {
 	ps, err := readPayloads(c)
 	if err != nil {
@@ -151,8 +153,8 @@ func (h *Handlers) codecEncode(c echo.Context) error {
 
 // codecDecode answers POST /codec/decode: each payload sealed under the key of a case
 // in the caller's scope is opened, and the others come back as they were, so the Web
-// UI shows ciphertext for them. The system key's payloads (erasures) open for the
-// operator's staff only. Every case whose payloads were opened is audited first.
+// UI shows ciphertext for them. The system key's payloads (workflows of no case, and
+// what /codec/encode sealed) open for the operator's staff only. Every case whose payloads were opened is audited first.
 func (h *Handlers) codecDecode(c echo.Context) error {
 	ps, err := readPayloads(c)
 	if err != nil {
@@ -180,7 +182,8 @@ func (h *Handlers) codecDecode(c echo.Context) error {
 		}
 		key, err := h.Keys.Key(ctx, keyID)
 		if errors.Is(err, keys.ErrDestroyed) || errors.Is(err, store.ErrNotFound) {
-			continue // an erased case: its payloads stay sealed for good
+			allowed[keyID] = false // an erased case: its payloads stay sealed for good
+			continue
 		}
 		if err != nil {
 			return fmt.Errorf("%w: read key: %w", errUnavailable, err)
@@ -227,8 +230,7 @@ func (h *Handlers) openCodecSession(c echo.Context) error {
 	if h.CodecTokens == nil || h.uiOrigin() == "" {
 		return problemf(errUnavailable, "no codec session: this deployment names no Temporal Web UI (LEXFLOW_TEMPORAL_UI_URL)")
 	}
-	who := identity(c)
-	token, err := h.CodecTokens.Mint(auth.Identity{Subject: who.Subject, Org: who.Org, Roles: who.Roles}, CodecSessionTTL)
+	token, err := h.CodecTokens.Mint(identity(c), CodecSessionTTL)
 	if err != nil {
 		return err
 	}

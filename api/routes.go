@@ -127,7 +127,7 @@ func newServer(h *Handlers, table []Route) *echo.Echo {
 			continue
 		case Codec:
 			// Not rate limited: the Web UI decodes a history one event at a time.
-			e.Add(r.Method, r.Path, handler, middleware.BodyLimit(maxCodecBody), h.codecAuth)
+			e.Add(r.Method, r.Path, handler, middleware.BodyLimit(maxCodecBody), h.codecAuth, requireRole(schemas.RoleSupport))
 			continue
 		}
 		path, ok := strings.CutPrefix(r.Path, v1)

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lexflow/lexflow/internal/keys"
 	"github.com/lexflow/lexflow/internal/payments"
 	"github.com/lexflow/lexflow/schemas"
 )
@@ -320,12 +321,12 @@ func FromEnv() (Config, error) {
 			c.MasterKeyPrevious = append(c.MasterKeyPrevious, secret)
 		}
 	}
-	if c.MasterKey != "" && len(c.MasterKey) < MinMasterKey {
-		return c, fmt.Errorf("LEXFLOW_MASTER_KEY: a master key's secret has at least %d characters, not %d", MinMasterKey, len(c.MasterKey))
+	if c.MasterKey != "" && len(c.MasterKey) < keys.MinMasterSecret {
+		return c, fmt.Errorf("LEXFLOW_MASTER_KEY: a master key's secret has at least %d characters, not %d", keys.MinMasterSecret, len(c.MasterKey))
 	}
 	for _, secret := range c.MasterKeyPrevious {
-		if len(secret) < MinMasterKey {
-			return c, fmt.Errorf("LEXFLOW_MASTER_KEY_PREVIOUS: a master key's secret has at least %d characters, not %d", MinMasterKey, len(secret))
+		if len(secret) < keys.MinMasterSecret {
+			return c, fmt.Errorf("LEXFLOW_MASTER_KEY_PREVIOUS: a master key's secret has at least %d characters, not %d", keys.MinMasterSecret, len(secret))
 		}
 	}
 	if c.CompressPayloads, err = strconv.ParseBool(get("LEXFLOW_COMPRESS_PAYLOADS")); err != nil {
@@ -336,10 +337,6 @@ func FromEnv() (Config, error) {
 	}
 	return c, nil
 }
-
-// MinMasterKey is the shortest master key secret accepted, in characters (as
-// keys.MinMasterSecret).
-const MinMasterKey = 32
 
 // MinJWTSecret is the shortest HS256 secret accepted, in bytes: a shorter one can be
 // guessed from a token offline.

@@ -23,6 +23,21 @@ func TestCaseOfWorkflow(t *testing.T) {
 	}
 }
 
+func TestCaseOfBlobKey(t *testing.T) {
+	for key, want := range map[string]string{
+		DraftPath("c1", "Cerere", 2):           "c1",
+		ToolResultKey("c2", 3, 1, "legal_sql"): "c2",
+		CaseBlobPrefix("c3") + "x":             "c3",
+		"cases/c4":                             "",
+		"other/c1/drafts/x.pdf":                "",
+		"cases//drafts/x.pdf":                  "",
+	} {
+		if got := CaseOfBlobKey(key); got != want {
+			t.Errorf("CaseOfBlobKey(%q) = %q, want %q", key, got, want)
+		}
+	}
+}
+
 func TestNextUTCDay(t *testing.T) {
 	bucharest := time.FixedZone("EET", 2*3600)
 	for _, c := range []struct{ at, want time.Time }{

@@ -42,7 +42,7 @@ type RecordDraft struct {
 
 // DraftPath is where a draft revision's PDF is stored in the blob store.
 func DraftPath(caseID, name string, revision int) string {
-	return fmt.Sprintf("cases/%s/drafts/%s/rev-%d.pdf", caseID, name, revision)
+	return CaseBlobPrefix(caseID) + fmt.Sprintf("drafts/%s/rev-%d.pdf", name, revision)
 }
 
 // DraftID is a draft revision's key in case_details.draft_status.

@@ -74,3 +74,23 @@ func AssistantRecordID(turnID string) string { return turnID + ":assistant" }
 func NoticeRecordID(caseID string, n int) string {
 	return fmt.Sprintf("%s:notice:%d", CaseWorkflowID(caseID), n)
 }
+
+// blobCases is the blob folder that holds each case's blobs under its ID.
+const blobCases = "cases/"
+
+// CaseBlobPrefix is the prefix of every blob key of a case: its drafts and kept tool
+// results.
+func CaseBlobPrefix(caseID string) string { return blobCases + caseID + "/" }
+
+// CaseOfBlobKey is the case whose blob key names, or "" for a blob of no case.
+func CaseOfBlobKey(key string) string {
+	rest, ok := strings.CutPrefix(key, blobCases)
+	if !ok {
+		return ""
+	}
+	id, _, ok := strings.Cut(rest, "/")
+	if !ok {
+		return ""
+	}
+	return id
+}

@@ -25,5 +25,5 @@ type ToolOutput struct {
 
 // ToolResultKey is the blob key of a turn's call n's raw result.
 func ToolResultKey(caseID string, turnNo, n int, tool string) string {
-	return fmt.Sprintf("cases/%s/results/turn-%d/call-%d-%s.json", caseID, turnNo, n, tool)
+	return CaseBlobPrefix(caseID) + fmt.Sprintf("results/turn-%d/call-%d-%s.json", turnNo, n, tool)
 }

@@ -101,6 +101,8 @@ func TestCodecServer(t *testing.T) {
 		}
 	}
 
+	stack.WantProblem(t, s.Call(t, "POST", "/codec/decode", "", body, "Authorization", staff("acme")), http.StatusUnauthorized, "unauthorized")
+
 	// The web app's codec session: an HttpOnly, SameSite=Strict cookie for /codec.
 	stack.WantProblem(t, s.Call(t, "POST", "/v1/support/codec-session", owner, nil), http.StatusForbidden, "forbidden")
 	r := s.Call(t, "POST", "/v1/support/codec-session", staff("acme"), nil)

@@ -5,9 +5,9 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/lexflow/lexflow/internal/keys"
+	"github.com/lexflow/lexflow/schemas"
 )
 
 // sealedMagic starts every sealed blob; a blob without it was stored before sealing
@@ -24,10 +24,8 @@ type Sealed struct {
 
 // keyOf is the data key that seals the blob under key.
 func keyOf(key string) string {
-	if rest, ok := strings.CutPrefix(key, "cases/"); ok {
-		if id, _, ok := strings.Cut(rest, "/"); ok && id != "" {
-			return keys.CaseKeyID(id)
-		}
+	if id := schemas.CaseOfBlobKey(key); id != "" {
+		return keys.CaseKeyID(id)
 	}
 	return keys.SystemKeyID
 }

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"os"
 	"path/filepath"
 	"testing"
@@ -18,18 +17,18 @@ import (
 	"github.com/lexflow/lexflow/store/mongostore"
 )
 
+// mongoURI is the FerretDB that TestMain starts for the package's tests.
+var mongoURI string
+
+func TestMain(m *testing.M) { os.Exit(devenv.MainWithFerretDB(m.Run, &mongoURI)) }
+
 // TestSealed: a sealed blob is ciphertext on disk, reads back whole under its own key,
 // does not open when moved under another case's path or once its case's key is
 // destroyed, and blobs stored before sealing read as they are.
 func TestSealed(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	f, err := devenv.StartFerretDB(ctx, "127.0.0.1:0", filepath.Join(dir, "ferretdb"), slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Stop()
-	st, err := mongostore.Open(ctx, f.URI, fmt.Sprintf("blob_%d", time.Now().UnixNano()))
+	st, err := mongostore.Open(ctx, mongoURI, fmt.Sprintf("blob_%d", time.Now().UnixNano()))
 	if err != nil {
 		t.Fatal(err)
 	}

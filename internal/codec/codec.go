@@ -55,9 +55,9 @@ var (
 	_ converter.PayloadCodecWithSerializationContext = (*Codec)(nil)
 )
 
-// KeyFor is the ID of the key that seals the payloads of workflow workflowID (and of
+// keyFor is the ID of the key that seals the payloads of workflow workflowID (and of
 // its activities): its case's key, or the system key for a workflow of no case.
-func KeyFor(workflowID string) string {
+func keyFor(workflowID string) string {
 	if id := schemas.CaseOfWorkflow(workflowID); id != "" {
 		return keys.CaseKeyID(id)
 	}
@@ -70,17 +70,17 @@ func (c *Codec) WithSerializationContext(sc converter.SerializationContext) conv
 	cp := *c
 	switch sc := sc.(type) {
 	case converter.WorkflowSerializationContext:
-		cp.keyID = KeyFor(sc.WorkflowID)
+		cp.keyID = keyFor(sc.WorkflowID)
 	case converter.ActivitySerializationContext:
-		cp.keyID = KeyFor(sc.WorkflowID)
+		cp.keyID = keyFor(sc.WorkflowID)
 	default:
 		cp.keyID = ""
 	}
 	return &cp
 }
 
-// KeyID is the ID of the key Encode seals with.
-func (c *Codec) KeyID() string {
+// sealingKey is the ID of the key Encode seals with.
+func (c *Codec) sealingKey() string {
 	if c.keyID == "" {
 		return keys.SystemKeyID
 	}
@@ -100,7 +100,7 @@ func (c *Codec) Encode(payloads []*commonpb.Payload) ([]*commonpb.Payload, error
 		}
 		if key == nil {
 			var err error
-			if key, err = c.Keys.Ensure(ctx, c.KeyID()); err != nil {
+			if key, err = c.Keys.Ensure(ctx, c.sealingKey()); err != nil {
 				return nil, fmt.Errorf("encrypt payload: %w", err)
 			}
 		}
@@ -141,7 +141,7 @@ func Encrypted(p *commonpb.Payload) bool {
 // KeyOf is the ID of the key that sealed p.
 func KeyOf(p *commonpb.Payload) string { return string(p.GetMetadata()[MetadataKeyID]) }
 
-// seal returns p sealed under key, its key ID as associated data.
+// seal returns p sealed under key.
 func seal(key *keys.Key, p *commonpb.Payload, compress bool) (*commonpb.Payload, error) {
 	plain, err := proto.Marshal(p)
 	if err != nil {
@@ -154,12 +154,20 @@ func seal(key *keys.Key, p *commonpb.Payload, compress bool) (*commonpb.Payload,
 			md[MetadataCompression] = []byte("deflate")
 		}
 	}
-	return &commonpb.Payload{Metadata: md, Data: key.Seal(plain, []byte(key.ID))}, nil
+	out := &commonpb.Payload{Metadata: md}
+	out.Data = key.Seal(plain, associated(out))
+	return out, nil
+}
+
+// associated is the data a sealed payload's ciphertext authenticates: the metadata
+// that says how to open it, its key ID and its compression.
+func associated(p *commonpb.Payload) []byte {
+	return []byte(KeyOf(p) + "\x00" + string(p.GetMetadata()[MetadataCompression]))
 }
 
 // Open returns the payload p sealed under key.
 func Open(key *keys.Key, p *commonpb.Payload) (*commonpb.Payload, error) {
-	plain, err := key.Open(p.GetData(), []byte(key.ID))
+	plain, err := key.Open(p.GetData(), associated(p))
 	if err != nil {
 		return nil, fmt.Errorf("decrypt payload with key %s: %w", key.ID, err)
 	}

@@ -5,9 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -21,27 +19,10 @@ import (
 	"github.com/lexflow/lexflow/store/mongostore"
 )
 
-// The package's tests share one FerretDB and, for TestHistories, one dev server.
-var (
-	mongoURI string
-	dir      string
-)
+// mongoURI is the FerretDB that TestMain starts for the package's tests.
+var mongoURI string
 
-func TestMain(m *testing.M) {
-	var err error
-	if dir, err = os.MkdirTemp("", "lexflow-codec-"); err != nil {
-		panic(err)
-	}
-	f, err := devenv.StartFerretDB(context.Background(), "127.0.0.1:0", filepath.Join(dir, "ferretdb"), slog.New(slog.DiscardHandler))
-	if err != nil {
-		panic(err)
-	}
-	mongoURI = f.URI
-	code := m.Run()
-	f.Stop()
-	os.RemoveAll(dir)
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { os.Exit(devenv.MainWithFerretDB(m.Run, &mongoURI)) }
 
 const secret = "codec-test-master-secret-codec-test-master-secret"
 
@@ -143,6 +124,16 @@ func TestCompression(t *testing.T) {
 	dec, err := c.Decode(enc)
 	if err != nil || !bytes.Equal(dec[0].Data, big.Data) || !bytes.Equal(dec[1].Data, small.Data) {
 		t.Errorf("round trip changed the payloads: %v", err)
+	}
+	// The compression flag is authenticated with the ciphertext.
+	flag := &commonpb.Payload{Metadata: map[string][]byte{}, Data: enc[0].Data}
+	for k, v := range enc[0].Metadata {
+		if k != codec.MetadataCompression {
+			flag.Metadata[k] = v
+		}
+	}
+	if _, err := c.Decode([]*commonpb.Payload{flag}); !errors.Is(err, keys.ErrDecrypt) {
+		t.Errorf("Decode with the compression flag removed = %v, want ErrDecrypt", err)
 	}
 }
 

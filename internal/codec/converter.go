@@ -8,37 +8,37 @@ import (
 	"github.com/lexflow/lexflow/internal/keys"
 )
 
-// DataConverter is Temporal's default converter with payloads sealed by a Codec over
+// dataConverter is Temporal's default converter with payloads sealed by a Codec over
 // kr, compressed when compress is set.
-func DataConverter(kr *keys.Keyring, compress bool) converter.DataConverter {
+func dataConverter(kr *keys.Keyring, compress bool) converter.DataConverter {
 	return converter.NewCodecDataConverter(converter.GetDefaultDataConverter(), &Codec{Keys: kr, Compress: compress})
 }
 
-// FailureConverter turns errors into failures whose message and stack trace travel in
+// failureConverter turns errors into failures whose message and stack trace travel in
 // a payload sealed by dc, under the key of the failing workflow's case: error messages
 // carry clients' words too.
-type FailureConverter struct {
+type failureConverter struct {
 	converter.FailureConverter
 	dc converter.DataConverter
 }
 
-var _ converter.FailureConverterWithSerializationContext = FailureConverter{}
+var _ converter.FailureConverterWithSerializationContext = failureConverter{}
 
-// NewFailureConverter returns the FailureConverter over dc.
-func NewFailureConverter(dc converter.DataConverter) FailureConverter {
-	return FailureConverter{dc: dc, FailureConverter: temporal.NewDefaultFailureConverter(
+// newFailureConverter returns the failureConverter over dc.
+func newFailureConverter(dc converter.DataConverter) failureConverter {
+	return failureConverter{dc: dc, FailureConverter: temporal.NewDefaultFailureConverter(
 		temporal.DefaultFailureConverterOptions{DataConverter: dc, EncodeCommonAttributes: true})}
 }
 
-// WithSerializationContext returns the FailureConverter whose data converter seals
+// WithSerializationContext returns the failureConverter whose data converter seals
 // under the key of the workflow the context names.
-func (f FailureConverter) WithSerializationContext(sc converter.SerializationContext) converter.FailureConverter {
-	return NewFailureConverter(converter.WithDataConverterSerializationContext(f.dc, sc))
+func (f failureConverter) WithSerializationContext(sc converter.SerializationContext) converter.FailureConverter {
+	return newFailureConverter(converter.WithDataConverterSerializationContext(f.dc, sc))
 }
 
 // Apply sets o's data and failure converters to seal with kr's keys, and returns o.
 func Apply(o client.Options, kr *keys.Keyring, compress bool) client.Options {
-	o.DataConverter = DataConverter(kr, compress)
-	o.FailureConverter = NewFailureConverter(o.DataConverter)
+	o.DataConverter = dataConverter(kr, compress)
+	o.FailureConverter = newFailureConverter(o.DataConverter)
 	return o
 }

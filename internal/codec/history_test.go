@@ -83,7 +83,7 @@ func TestHistories(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts, err := devenv.StartTemporal(ctx, devenv.TemporalOptions{CLI: cli, DBFile: filepath.Join(dir, "temporal.db")})
+	ts, err := devenv.StartTemporal(ctx, devenv.TemporalOptions{CLI: cli, DBFile: filepath.Join(t.TempDir(), "temporal.db")})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,7 +20,7 @@ func (s *Store) CreateCase(ctx context.Context, c store.Case) (store.Case, error
 	if err != nil {
 		return store.Case{}, err
 	}
-	return openCase(k, stored)
+	return openCase(openerOf(k), stored)
 }
 
 // GetCase opens the description and case_details.
@@ -29,11 +29,7 @@ func (s *Store) GetCase(ctx context.Context, id string) (store.Case, error) {
 	if err != nil {
 		return store.Case{}, err
 	}
-	k, err := s.caseKey(ctx, id)
-	if err != nil {
-		return store.Case{}, err
-	}
-	return openCase(k, c)
+	return openCase(s.opener(ctx, keys.CaseKeyID(id)), c)
 }
 
 // UpdateDetails seals every value the updates write.
@@ -59,11 +55,7 @@ func (s *Store) ListCases(ctx context.Context, org, subject, after string, limit
 		return nil, err
 	}
 	for i, c := range cases {
-		k, err := s.caseKey(ctx, c.ID)
-		if err != nil {
-			return nil, err
-		}
-		if cases[i], err = openCase(k, c); err != nil {
+		if cases[i], err = openCase(s.opener(ctx, keys.CaseKeyID(c.ID)), c); err != nil {
 			return nil, err
 		}
 	}
@@ -71,12 +63,12 @@ func (s *Store) ListCases(ctx context.Context, org, subject, after string, limit
 }
 
 // openCase opens a case's description and case_details.
-func openCase(k *keys.Key, c store.Case) (store.Case, error) {
+func openCase(o *opener, c store.Case) (store.Case, error) {
 	var err error
-	if c.Description, err = openString(k, c.Description); err != nil {
+	if c.Description, err = openString(o, c.Description); err != nil {
 		return store.Case{}, fmt.Errorf("case %s: %w", c.ID, err)
 	}
-	if c.Details, err = openMap(k, c.Details); err != nil {
+	if c.Details, err = openMap(o, c.Details); err != nil {
 		return store.Case{}, fmt.Errorf("case %s: %w", c.ID, err)
 	}
 	return c, nil

@@ -18,7 +18,7 @@ func (s *Store) AppendEvents(ctx context.Context, caseID string, events ...store
 	sealed := make([]store.Event, len(events))
 	for i, e := range events {
 		if len(e.Body) > 0 {
-			body, _ := json.Marshal(prefix + sealRaw(k, e.Body)) // a string always marshals
+			body, _ := json.Marshal(sealBytes(k, e.Body)) // a string always marshals
 			e.Body = body
 		}
 		sealed[i] = e
@@ -27,7 +27,7 @@ func (s *Store) AppendEvents(ctx context.Context, caseID string, events ...store
 	if err != nil {
 		return nil, err
 	}
-	return openEvents(k, stored)
+	return openEvents(openerOf(k), stored)
 }
 
 // ListEvents opens the events' bodies.
@@ -36,34 +36,21 @@ func (s *Store) ListEvents(ctx context.Context, caseID string, after int64, limi
 	if err != nil || len(events) == 0 {
 		return events, err
 	}
-	k, err := s.caseKey(ctx, caseID)
-	if err != nil {
-		return nil, err
-	}
-	return openEvents(k, events)
+	return openEvents(s.opener(ctx, keys.CaseKeyID(caseID)), events)
 }
 
-// sealRaw seals JSON bytes as they are, in base64 without the prefix.
-func sealRaw(k *keys.Key, raw json.RawMessage) string {
-	return encoding.EncodeToString(k.Seal(raw, []byte(k.ID)))
-}
-
-func openEvents(k *keys.Key, events []store.Event) ([]store.Event, error) {
+func openEvents(o *opener, events []store.Event) ([]store.Event, error) {
 	for i, e := range events {
 		var s string
 		if json.Unmarshal(e.Body, &s) != nil {
 			continue // a body written before sealing, or none
 		}
-		b64, ok := cutPrefix(s)
-		if !ok {
-			continue
-		}
-		sealed, err := encoding.DecodeString(b64)
-		if err == nil {
-			events[i].Body, err = k.Open(sealed, []byte(k.ID))
-		}
+		body, sealed, err := openBytes(o, s)
 		if err != nil {
 			return nil, fmt.Errorf("event %d of case %s: %w", e.Seq, e.CaseID, err)
+		}
+		if sealed {
+			events[i].Body = body
 		}
 	}
 	return events, nil

@@ -15,11 +15,7 @@ func (s *Store) GetMemory(ctx context.Context, owner string) (store.Memory, erro
 	if err != nil || m.Text == "" {
 		return m, err
 	}
-	k, err := s.Keys.Ensure(ctx, keys.UserKeyID(owner))
-	if err != nil {
-		return store.Memory{}, err
-	}
-	if m.Text, err = openString(k, m.Text); err != nil {
+	if m.Text, err = openString(s.opener(ctx, keys.UserKeyID(owner)), m.Text); err != nil {
 		return store.Memory{}, fmt.Errorf("memory of %s: %w", owner, err)
 	}
 	return m, nil

@@ -19,7 +19,7 @@ func (s *Store) AddParty(ctx context.Context, p store.Party) (store.Party, error
 	if err != nil {
 		return store.Party{}, err
 	}
-	return openParty(k, stored)
+	return openParty(openerOf(k), stored)
 }
 
 // ListParties opens the parties.
@@ -28,20 +28,17 @@ func (s *Store) ListParties(ctx context.Context, caseID string) ([]store.Party, 
 	if err != nil || len(ps) == 0 {
 		return ps, err
 	}
-	k, err := s.caseKey(ctx, caseID)
-	if err != nil {
-		return nil, err
-	}
+	o := s.opener(ctx, keys.CaseKeyID(caseID))
 	for i := range ps {
-		if ps[i], err = openParty(k, ps[i]); err != nil {
+		if ps[i], err = openParty(o, ps[i]); err != nil {
 			return nil, err
 		}
 	}
 	return ps, nil
 }
 
-func openParty(k *keys.Key, p store.Party) (store.Party, error) {
-	out, err := mapParty(p, func(v string) (string, error) { return openString(k, v) })
+func openParty(o *opener, p store.Party) (store.Party, error) {
+	out, err := mapParty(p, func(v string) (string, error) { return openString(o, v) })
 	if err != nil {
 		return store.Party{}, fmt.Errorf("party %s of case %s: %w", p.ID, p.CaseID, err)
 	}

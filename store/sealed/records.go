@@ -33,29 +33,26 @@ func (s *Store) ListRecords(ctx context.Context, caseID string, beforeTurn, limi
 	if err != nil || len(recs) == 0 {
 		return recs, err
 	}
-	k, err := s.caseKey(ctx, caseID)
-	if err != nil {
-		return nil, err
-	}
+	o := s.opener(ctx, keys.CaseKeyID(caseID))
 	for i := range recs {
-		if err := openRecord(k, &recs[i]); err != nil {
+		if err := openRecord(o, &recs[i]); err != nil {
 			return nil, err
 		}
 	}
 	return recs, nil
 }
 
-func openRecord(k *keys.Key, r *store.Record) error {
+func openRecord(o *opener, r *store.Record) error {
 	var err error
-	if r.Content, err = openString(k, r.Content); err != nil {
+	if r.Content, err = openString(o, r.Content); err != nil {
 		return fmt.Errorf("record %s: %w", r.ID, err)
 	}
 	if r.Tool != nil {
 		tool := *r.Tool
-		if tool.Args, err = openString(k, tool.Args); err != nil {
+		if tool.Args, err = openString(o, tool.Args); err != nil {
 			return fmt.Errorf("record %s: %w", r.ID, err)
 		}
-		if tool.Error, err = openString(k, tool.Error); err != nil {
+		if tool.Error, err = openString(o, tool.Error); err != nil {
 			return fmt.Errorf("record %s: %w", r.ID, err)
 		}
 		r.Tool = &tool

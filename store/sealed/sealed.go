@@ -42,6 +42,55 @@ func (s *Store) caseKey(ctx context.Context, caseID string) (*keys.Key, error) {
 	return s.Keys.Ensure(ctx, keys.CaseKeyID(caseID))
 }
 
+// opener opens sealed values under one data key, which it reads from the keyring only
+// when a sealed value needs it: reading data stored before sealing makes no key, and
+// reads nothing of a destroyed one.
+type opener struct {
+	ctx  context.Context
+	keys *keys.Keyring
+	id   string
+	key  *keys.Key
+}
+
+// opener returns an opener of what the key named id sealed.
+func (s *Store) opener(ctx context.Context, id string) *opener {
+	return &opener{ctx: ctx, keys: s.Keys, id: id}
+}
+
+// openerOf returns an opener with the key k in hand.
+func openerOf(k *keys.Key) *opener { return &opener{key: k, id: k.ID} }
+
+// open opens bytes that sealBytes sealed.
+func (o *opener) open(sealed []byte) ([]byte, error) {
+	if o.key == nil {
+		k, err := o.keys.Key(o.ctx, o.id)
+		if err != nil {
+			return nil, err
+		}
+		o.key = k
+	}
+	return o.key.Open(sealed, []byte(o.key.ID))
+}
+
+// sealBytes seals raw bytes as a prefixed string.
+func sealBytes(k *keys.Key, raw []byte) string {
+	return prefix + encoding.EncodeToString(k.Seal(raw, []byte(k.ID)))
+}
+
+// openBytes opens what sealBytes returned, and says whether v was sealed at all.
+func openBytes(o *opener, v string) ([]byte, bool, error) {
+	b64, ok := cutPrefix(v)
+	if !ok {
+		return nil, false, nil
+	}
+	sealed, err := encoding.DecodeString(b64)
+	if err != nil {
+		return nil, true, fmt.Errorf("sealed value: %w", err)
+	}
+	raw, err := o.open(sealed)
+	return raw, true, err
+}
+
 // sealString seals a string; an empty one stays empty.
 func sealString(k *keys.Key, v string) string {
 	if v == "" {
@@ -56,13 +105,13 @@ func sealJSON(k *keys.Key, v any) string {
 	if err != nil {
 		raw, _ = json.Marshal(fmt.Sprint(v)) // values reach the store as JSON anyway
 	}
-	return prefix + encoding.EncodeToString(k.Seal(raw, []byte(k.ID)))
+	return sealBytes(k, raw)
 }
 
 // openString opens what sealString returned; a string that is not sealed is returned
 // as it is.
-func openString(k *keys.Key, v string) (string, error) {
-	x, err := openJSON(k, v)
+func openString(o *opener, v string) (string, error) {
+	x, err := openJSON(o, v)
 	if err != nil {
 		return "", err
 	}
@@ -74,18 +123,10 @@ func openString(k *keys.Key, v string) (string, error) {
 }
 
 // openJSON opens a sealed value; a string that is not sealed is returned as it is.
-func openJSON(k *keys.Key, v string) (any, error) {
-	b64, ok := cutPrefix(v)
-	if !ok {
-		return v, nil
-	}
-	sealed, err := encoding.DecodeString(b64)
-	if err != nil {
-		return nil, fmt.Errorf("sealed value: %w", err)
-	}
-	raw, err := k.Open(sealed, []byte(k.ID))
-	if err != nil {
-		return nil, err
+func openJSON(o *opener, v string) (any, error) {
+	raw, sealed, err := openBytes(o, v)
+	if !sealed || err != nil {
+		return v, err
 	}
 	var x any
 	if err := json.Unmarshal(raw, &x); err != nil {
@@ -123,12 +164,12 @@ func sealTree(k *keys.Key, v any) any {
 }
 
 // openTree opens what sealTree returned.
-func openTree(k *keys.Key, v any) (any, error) {
+func openTree(o *opener, v any) (any, error) {
 	switch v := v.(type) {
 	case map[string]any:
 		out := make(map[string]any, len(v))
 		for name, x := range v {
-			y, err := openTree(k, x)
+			y, err := openTree(o, x)
 			if err != nil {
 				return nil, err
 			}
@@ -138,7 +179,7 @@ func openTree(k *keys.Key, v any) (any, error) {
 	case []any:
 		out := make([]any, len(v))
 		for i, x := range v {
-			y, err := openTree(k, x)
+			y, err := openTree(o, x)
 			if err != nil {
 				return nil, err
 			}
@@ -146,7 +187,7 @@ func openTree(k *keys.Key, v any) (any, error) {
 		}
 		return out, nil
 	case string:
-		return openJSON(k, v)
+		return openJSON(o, v)
 	default:
 		return v, nil
 	}
@@ -161,11 +202,11 @@ func sealMap(k *keys.Key, m map[string]any) map[string]any {
 }
 
 // openMap opens what sealMap returned.
-func openMap(k *keys.Key, m map[string]any) (map[string]any, error) {
+func openMap(o *opener, m map[string]any) (map[string]any, error) {
 	if m == nil {
 		return nil, nil
 	}
-	x, err := openTree(k, m)
+	x, err := openTree(o, m)
 	if err != nil {
 		return nil, err
 	}

@@ -2,6 +2,7 @@ package sealed_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -129,5 +130,28 @@ func TestNothingInClear(t *testing.T) {
 		len(tickets) != 1 || tickets[0].Resolution.Note != "called "+word || len(events) != 1 || string(events[0].Body) != `{"text":"`+word+`"}` ||
 		mem.Text != "remember "+word {
 		t.Errorf("read back: %+v %+v %+v %+v %+v", recs, parties, tickets, events, mem)
+	}
+}
+
+// TestOldDataReadsWithoutAKey: a case stored before sealing existed reads as it is,
+// and reading it makes no key.
+func TestOldDataReadsWithoutAKey(t *testing.T) {
+	s, _ := open(t)
+	ctx := t.Context()
+	id := "old-" + fmt.Sprint(time.Now().UnixNano())
+	if _, err := s.Store.CreateCase(ctx, store.Case{ID: id, UserID: "u", Description: "written in clear", Status: "open",
+		Details: store.NewDetails("written in clear"), CreatedAt: time.Now(), UpdatedAt: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Store.AppendRecords(ctx, store.Record{ID: id + "/1", CaseID: id, UserID: "u", TurnNo: 1, Role: "user", Content: "hello"}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.GetCase(ctx, id)
+	recs, err2 := s.ListRecords(ctx, id, 0, 0)
+	if err != nil || err2 != nil || got.Description != "written in clear" || len(recs) != 1 || recs[0].Content != "hello" {
+		t.Fatalf("old case reads %+v, %v; records %+v, %v", got, err, recs, err2)
+	}
+	if _, err := s.Keys.Store.GetKey(ctx, keys.CaseKeyID(id)); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("reading an old case made a key: %v", err)
 	}
 }

@@ -25,7 +25,7 @@ func (s *Store) CreateTicket(ctx context.Context, t store.Ticket) (store.Ticket,
 	if err != nil {
 		return store.Ticket{}, err
 	}
-	return openTicket(k, stored)
+	return openTicket(openerOf(k), stored)
 }
 
 // ListTickets opens the tickets.
@@ -34,12 +34,9 @@ func (s *Store) ListTickets(ctx context.Context, caseID string) ([]store.Ticket,
 	if err != nil || len(ts) == 0 {
 		return ts, err
 	}
-	k, err := s.caseKey(ctx, caseID)
-	if err != nil {
-		return nil, err
-	}
+	o := s.opener(ctx, keys.CaseKeyID(caseID))
 	for i := range ts {
-		if ts[i], err = openTicket(k, ts[i]); err != nil {
+		if ts[i], err = openTicket(o, ts[i]); err != nil {
 			return nil, err
 		}
 	}
@@ -56,14 +53,14 @@ func (s *Store) ResolveTickets(ctx context.Context, caseID string, r store.Resol
 	return s.Store.ResolveTickets(ctx, caseID, r)
 }
 
-func openTicket(k *keys.Key, t store.Ticket) (store.Ticket, error) {
+func openTicket(o *opener, t store.Ticket) (store.Ticket, error) {
 	var err error
-	if t.Description, err = openString(k, t.Description); err == nil {
-		t.Snapshot, err = openMap(k, t.Snapshot)
+	if t.Description, err = openString(o, t.Description); err == nil {
+		t.Snapshot, err = openMap(o, t.Snapshot)
 	}
 	if err == nil && t.Resolution != nil {
 		r := *t.Resolution
-		r.Note, err = openString(k, r.Note)
+		r.Note, err = openString(o, r.Note)
 		t.Resolution = &r
 	}
 	if err != nil {

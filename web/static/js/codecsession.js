@@ -1,8 +1,8 @@
 // The codec session: while support staff are signed in, the API keeps an HttpOnly
 // cookie for its /codec routes, with which the Temporal Web UI (which has no sign-in
 // of its own) decrypts the histories of the cases in their scope. The app never sees
-// the cookie; it opens the session, renews it before it expires, and closes it on
-// sign-out.
+// the cookie; it opens the session on the first support page, renews it before it
+// expires until sign-out, and closes it then.
 import { call } from "./api.js";
 
 // A session is renewed this long before it expires.
@@ -24,13 +24,14 @@ export async function openCodecSession(app) {
   }
 }
 
-// closeCodecSession stops renewing the session and, unless the token has expired
-// (the cookie then expires by itself), clears the cookie.
-export async function closeCodecSession(tokenValid = true) {
-  if (timer === null) return;
+// closeCodecSession stops renewing the session and clears the cookie of a staff
+// member signing out, even one whose session this page did not open (it was opened
+// before a reload). With an expired token there is nothing to ask: the cookie expires
+// by itself.
+export async function closeCodecSession(who, tokenValid = true) {
   clearTimeout(timer);
   timer = null;
-  if (!tokenValid) return;
+  if (!tokenValid || !who || !who.roles.includes("support")) return;
   try {
     await call("DELETE", "/v1/support/codec-session");
   } catch {

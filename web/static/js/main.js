@@ -55,7 +55,7 @@ function renderHeader() {
 }
 
 async function signOut() {
-  await closeCodecSession();
+  await closeCodecSession(app.who);
   setToken(null);
   app.who = null;
   renderHeader();
@@ -94,7 +94,7 @@ async function boot() {
     app.show(err);
   }
   whenSignedOut(() => {
-    closeCodecSession(false);
+    closeCodecSession(app.who, false);
     setToken(null);
     app.show(t("signed_out"), "info");
     route();
