@@ -15,7 +15,7 @@ import (
 )
 
 // AppConfig is what the web app needs to know of this deployment: GET /app/config.json
-// answers it, with Dev set from Handlers.Dev.
+// answers it, with Dev set when POST /dev/token can mint.
 type AppConfig struct {
 	// Dev says that POST /dev/token exists, for the sign-in form of `lexflow dev`.
 	Dev bool `json:"dev"`
@@ -32,8 +32,9 @@ type AppConfig struct {
 type AppOIDC struct {
 	Issuer   string `json:"issuer"`
 	ClientID string `json:"client_id"`
-	// Audience is the API's identifier at the provider, asked for as both Auth0's
-	// audience and RFC 8707's resource so that the access token is a JWT for the API.
+	// Audience is the API's identifier at the provider, asked for as Auth0's audience
+	// and, when it is an absolute URI, as RFC 8707's resource too, so that the access
+	// token is a JWT for the API.
 	Audience string `json:"audience"`
 	Scope    string `json:"scope"`
 	// RedirectURI is where the provider sends the browser back: the app at
@@ -96,7 +97,7 @@ func (h *Handlers) appFile(c echo.Context, name string) error {
 // appConfig answers the deployment's AppConfig.
 func (h *Handlers) appConfig(c echo.Context) error {
 	cfg := h.App
-	cfg.Dev = h.Dev
+	cfg.Dev = h.Dev && h.DevTokens != nil
 	h.appHeaders(c)
 	return c.JSON(http.StatusOK, cfg)
 }

@@ -7,6 +7,8 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"github.com/lexflow/lexflow/internal/auth"
 )
 
 // TestWebAppFiles: the page and its files are served with the app's headers, and
@@ -58,7 +60,11 @@ func TestWebAppConfig(t *testing.T) {
 	for _, dev := range []bool{false, true} {
 		oidc := &AppOIDC{Issuer: "https://id.example", ClientID: "web", Audience: "https://api.example", Scope: "openid",
 			AuthorizationEndpoint: "https://id.example/authorize", TokenEndpoint: "https://tokens.example/oauth/token"}
-		e := newServer(&Handlers{Log: slog.New(slog.DiscardHandler), Dev: dev, App: AppConfig{OIDC: oidc, Namespace: "default"}}, routes)
+		h := &Handlers{Log: slog.New(slog.DiscardHandler), Dev: dev, App: AppConfig{OIDC: oidc, Namespace: "default"}}
+		if dev {
+			h.DevTokens = &auth.HS256{Secret: []byte("webapp-test-secret-webapp-test-secret")}
+		}
+		e := newServer(h, routes)
 		rec := httptest.NewRecorder()
 		e.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/app/config.json", nil))
 		var got AppConfig

@@ -180,7 +180,9 @@ func (p *page) text(selector string) string {
 // fill sets a form field's value as typing would, firing its input event.
 func (p *page) fill(selector, value string) {
 	p.t.Helper()
-	p.do("fill "+selector, chromedp.WaitVisible(chromedp.CSS(selector)), chromedp.SetValue(chromedp.CSS(selector), value))
+	// :read-write waits until the field takes input: a page may hold it read-only while
+	// it loads what the field shows.
+	p.do("fill "+selector, chromedp.WaitVisible(chromedp.CSS(selector+":read-write")), chromedp.SetValue(chromedp.CSS(selector), value))
 	eval[bool](p, fmt.Sprintf(`document.querySelector(%q).dispatchEvent(new Event("input", {bubbles: true}))`, selector))
 }
 

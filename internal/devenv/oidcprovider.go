@@ -28,7 +28,8 @@ const NPMDir = "data/npm"
 var oidcProviderScript []byte
 
 // OIDCProvider is a running OpenID Provider (oidc-provider on node, on loopback) that
-// issues RS256 JWT access tokens by the client-credentials grant.
+// issues RS256 JWT access tokens by the client-credentials grant, and to the web app's
+// public client (OIDCWebClient) by the authorization-code flow with PKCE.
 type OIDCProvider struct {
 	// Issuer is its issuer URL: http://127.0.0.1:<port>.
 	Issuer string

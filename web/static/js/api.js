@@ -20,7 +20,7 @@ export function whenSignedOut(f) {
   onSignedOut = f;
 }
 
-export function token() {
+function token() {
   return sessionStorage.getItem(tokenKey);
 }
 
@@ -145,7 +145,8 @@ export async function follow(path, { after = 0, onEvent, onState = () => {}, onE
   }
 }
 
-function sleep(ms, signal) {
+// sleep waits ms, or less if signal aborts.
+export function sleep(ms, signal) {
   return new Promise((resolve) => {
     const done = () => {
       clearTimeout(timer);

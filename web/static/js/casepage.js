@@ -1,7 +1,7 @@
 // One case, for its client: where it is and what happens next, the chat with its
 // toggle bar, the parties and the drafts. The page follows the case's event stream,
 // so it updates by itself when the case moves (a payment, support resuming it).
-import { ApiError, call, follow, newKey } from "./api.js";
+import { ApiError, call, follow, newKey, sleep } from "./api.js";
 import { h, replace } from "./dom.js";
 import { lang, t } from "./i18n.js";
 import { phaseBadge, phaseStepsList } from "./phases.js";
@@ -165,7 +165,8 @@ export function casePage(app, id) {
       } catch (err) {
         // The turn goes on when only the connection dropped: ask again with the same key.
         if (err instanceof ApiError && err.status === 0 && attempt < sendTries && !ctl.signal.aborted) {
-          await new Promise((r) => setTimeout(r, 1000 * 2 ** (attempt - 1)));
+          await sleep(1000 * 2 ** (attempt - 1), ctl.signal);
+          if (ctl.signal.aborted) return;
           continue;
         }
         if (!busy && input.value === "") input.value = message;

@@ -1,7 +1,7 @@
 // The client's cases, newest first, and the form that opens a new one.
 import { call, newKey } from "./api.js";
 import { h, replace } from "./dom.js";
-import { lang, t } from "./i18n.js";
+import { lang, t, languages } from "./i18n.js";
 import { phaseBadge } from "./phases.js";
 
 export function casesPage(app) {
@@ -40,7 +40,7 @@ function newCaseForm(app) {
     h("label", { for: "case-language" }, t("case_language")),
     h("select", { id: "case-language", name: "language" },
       h("option", { value: "" }, t("language_auto")),
-      [["ro", "Română"], ["it", "Italiano"], ["en", "English"]].map(([code, name]) => h("option", { value: code, selected: code === lang() }, name))),
+      languages.map(([code, name]) => h("option", { value: code, selected: code === lang() }, name))),
     h("button", { class: "primary", type: "submit" }, t("open_case")));
   form.addEventListener("submit", async (e) => {
     e.preventDefault();

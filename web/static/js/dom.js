@@ -17,7 +17,7 @@ export function h(tag, attrs = {}, ...children) {
 }
 
 // append adds children (elements, strings, arrays, nothing) to an element.
-export function append(el, children) {
+function append(el, children) {
   for (const child of children.flat(Infinity)) {
     if (child === undefined || child === null || child === false) continue;
     el.append(child instanceof Node ? child : document.createTextNode(String(child)));

@@ -22,6 +22,7 @@ const app = {
   main,
   // show puts a readable message (an ApiError's detail, or text) in the alert line.
   show(err, kind = "error") {
+    if (err.status === 401) return; // whenSignedOut has said so already
     const text = typeof err === "string" ? err : err.status === 0 ? t("offline") : err.message;
     replace(alertBox, text ? h("p", { class: kind }, text, " ", h("button", { class: "link", onclick: () => replace(alertBox) }, t("dismiss"))) : null);
   },
@@ -115,6 +116,8 @@ async function boot() {
     history.replaceState(null, "", "/#/cases/" + encodeURIComponent(params.get("case")));
   }
   window.addEventListener("hashchange", () => { app.clear(); route(); });
+  // The skip link moves focus to the content; as a hash it would change the route.
+  document.querySelector("a.skip").addEventListener("click", (e) => { e.preventDefault(); main.focus(); });
   route();
 }
 

@@ -6,7 +6,8 @@ import { t } from "./i18n.js";
 const maxMemory = 4000;
 
 export function memoryPage(app) {
-  const text = h("textarea", { id: "memory-text", rows: 10, maxlength: maxMemory });
+  // The field is read-only until the saved memory arrives, which would overwrite it.
+  const text = h("textarea", { id: "memory-text", rows: 10, maxlength: maxMemory, readonly: true });
   const count = h("p", { class: "hint", id: "memory-count", "aria-live": "polite" });
   const saved = h("p", { role: "status" });
   const counter = () => { count.textContent = t("characters_left", { n: maxMemory - [...text.value].length }); };
@@ -23,5 +24,7 @@ export function memoryPage(app) {
     }
   });
   app.main.replaceChildren(h("h1", {}, t("memory")), h("p", {}, t("memory_intro")), form);
-  call("GET", "/v1/me/memory").then((m) => { text.value = m.memory || ""; counter(); }).catch((err) => app.show(err));
+  call("GET", "/v1/me/memory").then((m) => { text.value = m.memory || ""; counter(); })
+    .catch((err) => app.show(err))
+    .finally(() => { text.readOnly = false; });
 }

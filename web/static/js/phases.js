@@ -2,7 +2,7 @@
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 
-export const phaseSteps = ["tiering", "quota", "awaiting_payment", "active", "closed"];
+const phaseSteps = ["tiering", "quota", "awaiting_payment", "active", "closed"];
 
 // phaseBadge shows a case's phase and, when it is not simply open, its status.
 export function phaseBadge(phase, status) {
@@ -10,7 +10,7 @@ export function phaseBadge(phase, status) {
   return h("span", { class: "badge badge-" + s }, status && status !== "open" ? `${t("phase_" + phase)} · ${t("status_" + status)}` : t("phase_" + phase));
 }
 
-// stepsOf lists the steps a case goes through, marking the one it is at.
+// phaseStepsList lists the steps a case goes through, marking the one it is at.
 export function phaseStepsList(phase, status) {
   const at = status === "closed" ? "closed" : phase;
   const index = phaseSteps.indexOf(at);

@@ -29,7 +29,11 @@ export class Toggles {
   constructor(el) {
     this.el = el;
     this.tools = [];
-    this.saved = JSON.parse(localStorage.getItem(storeKey) || "{}");
+    try {
+      this.saved = JSON.parse(localStorage.getItem(storeKey) || "{}");
+    } catch {
+      this.saved = {}; // a corrupt saved state: the defaults
+    }
   }
 
   // setTools takes GET /v1/tools's listing and draws the bar.
@@ -57,11 +61,13 @@ export class Toggles {
     this.render();
   }
 
-  // body is what a message carries: every LEXE key, and a tools list only when a role
-  // tool was switched off (a list replaces the defaults, so it names every tool on).
+  // body is what a message carries: the LEXE keys the bar knows (before the tools are
+  // listed, those of no tool only: the API gives the others their defaults, and
+  // switches off tools it cannot serve), and a tools list only when a role tool was
+  // switched off (a list replaces the defaults, so it names every tool on).
   body() {
     const out = {};
-    for (const x of lexe) out[x.key] = this.on(x.key) && (!x.tool || this.tool(x.tool)?.available === true);
+    for (const x of lexe) if (!x.tool || this.tool(x.tool)) out[x.key] = this.on(x.key);
     const off = roleTools.filter((x) => this.tool(x.tool) && !this.on(x.tool)).map((x) => x.tool);
     if (off.length > 0) out.tools = this.tools.filter((x) => x.default_on && !off.includes(x.name)).map((x) => x.name);
     return out;
