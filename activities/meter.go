@@ -121,19 +121,40 @@ func (m *Meter) check(ctx context.Context, a account) error {
 		schemas.ErrBudgetExhausted, temporal.ApplicationErrorOptions{NonRetryable: true, Details: []any{out}})
 }
 
+// chargeTries bounds how often charge records a use whose recording failed, and
+// chargeBackoff is the wait before the first retry, doubled each time.
+const (
+	chargeTries   = 3
+	chargeBackoff = 100 * time.Millisecond
+)
+
 // charge records n tokens against the case and its tenant, once per activity attempt
-// (an attempt's call is a call the endpoint answered, and charged for).
+// (an attempt's call is a call the endpoint answered, and charged for). A recording
+// that fails is made again under the same ID, which finishes counting it, at most
+// chargeTries times in all.
 func (m *Meter) charge(ctx context.Context, a account, n int64) error {
 	info := activity.GetInfo(ctx)
 	now := m.now()
-	err := m.Budgets.RecordTokens(ctx, store.TokenUse{
+	use := store.TokenUse{
 		ID:     fmt.Sprintf("%s/%s/%s#%d", info.WorkflowExecution.ID, info.WorkflowExecution.RunID, info.ActivityID, info.Attempt),
 		Tenant: a.tenant, CaseID: a.caseID, Day: Day(now), Tokens: n, At: now,
-	})
-	if err != nil {
-		return fmt.Errorf("charge the model call: %w", err)
 	}
-	return nil
+	wait := chargeBackoff
+	var err error
+	for try := 1; ; try++ {
+		if err = m.Budgets.RecordTokens(ctx, use); err == nil {
+			return nil
+		}
+		if try == chargeTries {
+			return fmt.Errorf("charge the model call: %w", err)
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("charge the model call: %w", err)
+		case <-time.After(wait):
+		}
+		wait *= 2
+	}
 }
 
 func (m *Meter) now() time.Time {

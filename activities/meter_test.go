@@ -73,3 +73,44 @@ func newMeteredCase(t *testing.T, org string) string {
 	}
 	return c.ID
 }
+
+// failingBudgets fails the first fails recordings of token use, as a store that is
+// briefly unreachable would; the second failure comes after the write reached it.
+type failingBudgets struct {
+	store.Budgets
+	fails, calls int
+}
+
+func (f *failingBudgets) RecordTokens(ctx context.Context, u store.TokenUse) error {
+	f.calls++
+	switch {
+	case f.calls > f.fails:
+		return f.Budgets.RecordTokens(ctx, u)
+	case f.calls == 2:
+		if err := f.Budgets.RecordTokens(ctx, u); err != nil {
+			return err
+		}
+		return errors.New("connection reset after the write")
+	}
+	return errors.New("connection refused")
+}
+
+// TestMeterChargesThroughAFailedRecording: a recording that fails is made again under
+// the same ID, and the call is counted once.
+func TestMeterChargesThroughAFailedRecording(t *testing.T) {
+	org := "meter-" + uuid.NewString()[:8]
+	id := newMeteredCase(t, org)
+	model, _ := recordingModel(t)
+	meter := &Meter{Cases: st, Budgets: &failingBudgets{Budgets: st, fails: 2}, Limits: schemas.TokenLimits{CaseTokensPerDay: 1 << 40, TokensPerDay: 1 << 40}}
+	msgs := []schemas.ChatMessage{{Role: schemas.MsgUser, Content: strings.Repeat("lease ", 100)}}
+	if err := runAsActivity(schemas.TurnWorkflowID(id, 1), func(ctx context.Context) error {
+		_, err := meter.Complete(ctx, model, msgs, nil, nil)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	used, err := st.TokensUsed(t.Context(), schemas.TenantKey(org, ""), id, Day(time.Now()))
+	if err != nil || used != (store.TokensUsed{Case: 151, Tenant: 151}) {
+		t.Errorf("used = %+v, %v; want the call's 151 tokens counted once", used, err)
+	}
+}

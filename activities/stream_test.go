@@ -150,7 +150,10 @@ func TestCallModelStreams(t *testing.T) {
 	if resp.Content == "" || strings.Join(got, "") != resp.Content || len(got) < 2 {
 		t.Errorf("deltas %q, want several joining into %q", got, resp.Content)
 	}
-	events, _ := st.ListEvents(t.Context(), caseID, 0, 0)
+	events, err := st.ListEvents(t.Context(), caseID, 0, 0)
+	if err != nil || len(events) == 0 {
+		t.Fatalf("ListEvents = %d events, %v", len(events), err)
+	}
 	if last := events[len(events)-1]; last.Type != schemas.EventModelStep {
 		t.Errorf("last event %s, want model.step after the deltas", last.Type)
 	}

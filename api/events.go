@@ -230,12 +230,21 @@ func (f *follower) wait(wake <-chan struct{}) bool {
 		case <-wake:
 			return true
 		case <-f.idle.C:
-			if _, err := fmt.Fprint(f.c.Response(), ": keep-alive\n\n"); err != nil {
+			if !f.keepAlive() {
 				return false
 			}
-			f.c.Response().Flush()
 		}
 	}
+}
+
+// keepAlive writes the comment line that keeps proxies from closing an idle stream,
+// and says whether the client is still there.
+func (f *follower) keepAlive() bool {
+	if _, err := fmt.Fprint(f.c.Response(), ": keep-alive\n\n"); err != nil {
+		return false
+	}
+	f.c.Response().Flush()
+	return true
 }
 
 // streamGate ends the event streams when the server shuts down: http.Server.Shutdown

@@ -4,8 +4,6 @@ import (
 	"net/http"
 
 	"github.com/labstack/echo/v4"
-
-	"github.com/lexflow/lexflow/schemas"
 )
 
 // PriceView is what a case costs: its tier's price, and whether the case waits for
@@ -39,5 +37,5 @@ func (h *Handlers) casePrice(c echo.Context) error {
 		return problemf(errUnavailable, "no price is configured for this tier (LEXFLOW_PRICES)")
 	}
 	return c.JSON(http.StatusOK, PriceView{CaseID: cs.ID, Tier: st.Tier, Amount: price.Amount, Currency: price.Currency,
-		Price: price.String(), Due: st.Phase == schemas.PhaseAwaitingPayment && st.Payment == nil})
+		Price: price.String(), Due: st.PaymentDue()})
 }

@@ -154,10 +154,9 @@ func (f *follower) awaitOutcome(done <-chan outcome, logged store.Event) *outcom
 		case <-f.h.streams.done():
 			return nil
 		case <-f.idle.C:
-			if _, err := fmt.Fprint(f.c.Response(), ": keep-alive\n\n"); err != nil {
+			if !f.keepAlive() {
 				return nil
 			}
-			f.c.Response().Flush()
 		}
 	}
 }

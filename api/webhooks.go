@@ -83,7 +83,7 @@ func (h *Handlers) paymentWebhook(c echo.Context) error {
 		return fmt.Errorf("%w: read the case: %w", errUnavailable, err)
 	case st.Payment != nil && st.Payment.Reference == co.ID:
 		return c.JSON(http.StatusOK, map[string]any{"event": ev.ID, "status": "applied"})
-	case st.Payment != nil || st.Phase != schemas.PhaseAwaitingPayment:
+	case !st.PaymentDue():
 		h.Log.Warn("Payment for a case with no payment due: refund due", "case", co.CaseID, "checkout", co.ID, "phase", st.Phase)
 		return c.JSON(http.StatusOK, map[string]any{"event": ev.ID, "status": "not-due"})
 	}

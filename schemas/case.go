@@ -102,6 +102,9 @@ type CaseState struct {
 	Keyed []KeyedTurn `json:"keyed,omitempty"`
 }
 
+// PaymentDue reports whether the case waits for a payment it has not received.
+func (s CaseState) PaymentDue() bool { return s.Phase == PhaseAwaitingPayment && s.Payment == nil }
+
 // MaxSettled is how many handled signals CaseState.Settled remembers.
 const MaxSettled = 16
 

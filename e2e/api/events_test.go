@@ -216,7 +216,9 @@ func TestTurnEvents(t *testing.T) {
 // its end: the events, and their types in order.
 func streamMessage(t *testing.T, tok, id, body string) ([]stack.SSEEvent, []string) {
 	t.Helper()
-	req, _ := http.NewRequestWithContext(t.Context(), "POST", s.APIURL+"/v1/cases/"+id+"/messages", strings.NewReader(body))
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute) // a turn's stream ends well before
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, "POST", s.APIURL+"/v1/cases/"+id+"/messages", strings.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
 	var got []stack.SSEEvent
 	var types []string

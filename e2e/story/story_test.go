@@ -258,7 +258,6 @@ func TestCaseStory(t *testing.T) {
 	s.RecordHistories(t, "story", id)
 }
 
-// rungsOf lists the ladder rung of each tool call of a turn ("" for the model's own).
 // escalationRungs are the rungs of the case's escalation events, in order, the
 // ticket's with its ID; each event names normattiva_search, the tool that failed.
 func escalationRungs(t *testing.T, caseID string) []string {
@@ -281,6 +280,7 @@ func escalationRungs(t *testing.T, caseID string) []string {
 	return rungs
 }
 
+// rungsOf lists the ladder rung of each tool call of a turn ("" for the model's own).
 func rungsOf(r stack.Response) []string {
 	var out []string
 	for _, u := range stack.ToolsUsed(r) {

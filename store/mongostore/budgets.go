@@ -43,6 +43,7 @@ type budgetDoc struct {
 func (s *Store) RecordTokens(ctx context.Context, u store.TokenUse) error {
 	counters := []string{tokenCounter(u.Tenant, "", u.Day), tokenCounter(u.Tenant, u.CaseID, u.Day)}
 	d := tokenUseDoc{ID: u.ID, Tenant: u.Tenant, CaseID: u.CaseID, Day: u.Day, Tokens: u.Tokens, At: u.At.UTC(), Pending: counters}
+	defer s.lock("tokens:" + u.Tenant)() // the pending counters are read and dropped under it
 	_, err := s.tokenUse.InsertOne(ctx, d)
 	if mongo.IsDuplicateKeyError(err) {
 		err = s.tokenUse.FindOne(ctx, bson.M{"_id": u.ID}).Decode(&d)
@@ -50,7 +51,6 @@ func (s *Store) RecordTokens(ctx context.Context, u store.TokenUse) error {
 	if err != nil {
 		return fmt.Errorf("record token use: %w", err)
 	}
-	defer s.lock("tokens:" + u.Tenant)()
 	for _, key := range d.Pending {
 		_, err := s.tokenUse.UpdateOne(ctx, bson.M{"_id": key}, bson.M{"$inc": bson.M{"tokens": d.Tokens}}, options.UpdateOne().SetUpsert(true))
 		if err == nil {
