@@ -21,6 +21,9 @@ const (
 	auditSubscription   = "subscription.put"
 	auditPromptsReload  = "prompts.reload"
 	auditBudget         = "budget.put"
+	auditErase          = "case.erase"
+	auditHoldSet        = "case.hold.set"
+	auditHoldLift       = "case.hold.lift"
 )
 
 // audit records a staff action on organization org's case caseID (either may be

@@ -72,6 +72,12 @@ func (h *Handlers) createCase(c echo.Context) error {
 		caseID = uuid.NewSHA1(caseIDSpace, []byte(who.Org+"\x00"+who.Subject+"\x00"+key)).String()
 	}
 	ctx := c.Request().Context()
+	if key != "" {
+		// The key's case was erased: it stays gone, whatever the retry.
+		if err := h.erasedProblem(ctx, who, caseID, nil); err != nil {
+			return err
+		}
+	}
 	if err := h.checkCasesPerDay(ctx, who, caseID); err != nil {
 		return err
 	}
@@ -101,9 +107,9 @@ func (h *Handlers) createCase(c echo.Context) error {
 	})
 }
 
-// ownCase loads the case in the path, answering not found for other users' cases. A
-// user is the pair (organization, subject): the same subject in another organization
-// is someone else.
+// ownCase loads the case in the path, answering not found for other users' cases, and
+// gone for the caller's erased ones. A user is the pair (organization, subject): the
+// same subject in another organization is someone else.
 func (h *Handlers) ownCase(c echo.Context) (store.Case, error) {
 	id := c.Param("id")
 	if _, err := uuid.Parse(id); err != nil {
@@ -111,7 +117,10 @@ func (h *Handlers) ownCase(c echo.Context) (store.Case, error) {
 	}
 	who := identity(c)
 	cs, err := h.Store.GetCase(c.Request().Context(), id)
-	if errors.Is(err, store.ErrNotFound) || (err == nil && (cs.UserID != who.Subject || cs.OrgID != who.Org)) {
+	if errors.Is(err, store.ErrNotFound) {
+		return store.Case{}, h.erasedProblem(c.Request().Context(), who, id, problemf(store.ErrNotFound, "no case "+id))
+	}
+	if err == nil && (cs.UserID != who.Subject || cs.OrgID != who.Org) {
 		return store.Case{}, problemf(store.ErrNotFound, "no case "+id)
 	}
 	if err != nil {

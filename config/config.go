@@ -51,6 +51,13 @@ type Config struct {
 	MasterKeyPrevious []string
 	// CompressPayloads deflates large Temporal payloads before they are encrypted.
 	CompressPayloads bool
+	// KeyCacheTTL is how long a process keeps an unwrapped data key in memory; an
+	// erasure waits that long after destroying a case's key, so that no process
+	// still holds it when the erasure is reported done.
+	KeyCacheTTL time.Duration
+	// Retention is how long each organization keeps its closed cases before they are
+	// erased; an organization without an entry keeps them.
+	Retention map[string]time.Duration
 	JWTAudience      string
 	// OIDCIssuer, when set, is an OpenID Provider whose RS256/ES256 tokens are accepted
 	// beside the HS256 ones, with OIDCAudience as their aud, roles and organization
@@ -140,6 +147,8 @@ var Vars = []Var{
 	{"LEXFLOW_MASTER_KEY", "", "the master key's secret (at least 32 characters, e.g. `openssl rand -hex 32`), which wraps every case's data key; every api and worker process needs the same one, and without it nothing encrypted can be read again: back it up apart from the database; empty means one generated once into LEXFLOW_DATA_DIR/master-key"},
 	{"LEXFLOW_MASTER_KEY_PREVIOUS", "", "comma-separated secrets of master keys retired by a rotation: they still unwrap the data keys they wrapped until `lexflow keys rotate` rewraps them under LEXFLOW_MASTER_KEY"},
 	{"LEXFLOW_COMPRESS_PAYLOADS", "true", "deflate Temporal payloads of 512 bytes or more before encrypting them, when that makes them smaller"},
+	{"LEXFLOW_KEY_CACHE_TTL", "1m", "how long a process keeps an unwrapped data key in memory (at most 1h); an erasure waits this long after destroying the case's key before it reports done, so every process must share it"},
+	{"LEXFLOW_RETENTION", "", "how long organizations keep closed cases before the worker erases them, as `org=period` pairs (`acme=365d,firm-b=2160h`); none: cases are kept until deleted"},
 	{"LEXFLOW_JWT_AUDIENCE", "lexflow", "required `aud` claim"},
 	{"LEXFLOW_OIDC_ISSUER", "", "an OpenID Provider's issuer URL (e.g. https://lexflow.eu.auth0.com/) whose RS256/ES256 tokens are accepted beside the HS256 ones; its JWKS is found by discovery and followed through key rotations; empty means none"},
 	{"LEXFLOW_OIDC_AUDIENCE", "", "the provider's tokens' required `aud` (the API identifier); required with LEXFLOW_OIDC_ISSUER"},
@@ -332,6 +341,12 @@ func FromEnv() (Config, error) {
 	if c.CompressPayloads, err = strconv.ParseBool(get("LEXFLOW_COMPRESS_PAYLOADS")); err != nil {
 		return c, fmt.Errorf("LEXFLOW_COMPRESS_PAYLOADS: want true or false, got %q", get("LEXFLOW_COMPRESS_PAYLOADS"))
 	}
+	if c.KeyCacheTTL, err = time.ParseDuration(get("LEXFLOW_KEY_CACHE_TTL")); err != nil || c.KeyCacheTTL <= 0 || c.KeyCacheTTL > time.Hour {
+		return c, fmt.Errorf("LEXFLOW_KEY_CACHE_TTL: want a duration from 1ns to 1h, such as 1m, got %q", get("LEXFLOW_KEY_CACHE_TTL"))
+	}
+	if c.Retention, err = parseRetention(get("LEXFLOW_RETENTION")); err != nil {
+		return c, fmt.Errorf("LEXFLOW_RETENTION: %w", err)
+	}
 	if c.JWTSecret != "" && len(c.JWTSecret) < MinJWTSecret {
 		return c, fmt.Errorf("LEXFLOW_JWT_SECRET has %d bytes; an HS256 secret needs at least %d", len(c.JWTSecret), MinJWTSecret)
 	}
@@ -375,4 +390,37 @@ func (c Config) Unavailable(needsSearXNG []string) []string {
 		return needsSearXNG
 	}
 	return nil
+}
+
+// parseRetention reads org=period pairs, a period being a Go duration or a number of
+// days ("365d"), at least a day.
+func parseRetention(s string) (map[string]time.Duration, error) {
+	out := map[string]time.Duration{}
+	for _, pair := range strings.Split(s, ",") {
+		if pair = strings.TrimSpace(pair); pair == "" {
+			continue
+		}
+		org, period, ok := strings.Cut(pair, "=")
+		if org = strings.TrimSpace(org); !ok || org == "" {
+			return nil, fmt.Errorf("want org=period pairs, such as acme=365d, got %q", pair)
+		}
+		period = strings.TrimSpace(period)
+		var d time.Duration
+		var err error
+		if days, isDays := strings.CutSuffix(period, "d"); isDays {
+			var n int
+			n, err = strconv.Atoi(days)
+			d = time.Duration(n) * 24 * time.Hour
+		} else {
+			d, err = time.ParseDuration(period)
+		}
+		if err != nil || d < 24*time.Hour {
+			return nil, fmt.Errorf("%s: want a period of at least a day, such as 365d or 2160h, got %q", org, period)
+		}
+		if _, dup := out[org]; dup {
+			return nil, fmt.Errorf("%s is given twice", org)
+		}
+		out[org] = d
+	}
+	return out, nil
 }

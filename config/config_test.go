@@ -1,9 +1,11 @@
 package config
 
 import (
+	"maps"
 	"os"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestReadmeTable checks that the README's configuration table lists every variable
@@ -71,6 +73,12 @@ func TestBadSettings(t *testing.T) {
 		"Stripe, no secret":   {"LEXFLOW_STRIPE_KEY", "sk_test_123"},
 		"OIDC, no audience":   {"LEXFLOW_OIDC_ISSUER", "https://lexflow.eu.auth0.com/"},
 		"OIDC leeway":         {"LEXFLOW_OIDC_LEEWAY", "1h"},
+		"key cache TTL":       {"LEXFLOW_KEY_CACHE_TTL", "2h"},
+		"retention, no org":   {"LEXFLOW_RETENTION", "=30d"},
+		"retention, no days":  {"LEXFLOW_RETENTION", "acme=forever"},
+		"retention too short": {"LEXFLOW_RETENTION", "acme=1h"},
+		"retention twice":     {"LEXFLOW_RETENTION", "acme=30d, acme=60d"},
+		"retention, negative": {"LEXFLOW_RETENTION", "acme=-30d"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Setenv(env[0], env[1])
@@ -78,6 +86,18 @@ func TestBadSettings(t *testing.T) {
 				t.Errorf("%s=%q accepted", env[0], env[1])
 			}
 		})
+	}
+}
+
+func TestRetention(t *testing.T) {
+	t.Setenv("LEXFLOW_RETENTION", " acme=365d , firm-b=2160h,")
+	c, err := FromEnv()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]time.Duration{"acme": 365 * 24 * time.Hour, "firm-b": 90 * 24 * time.Hour}
+	if !maps.Equal(c.Retention, want) {
+		t.Errorf("Retention = %v, want %v", c.Retention, want)
 	}
 }
 

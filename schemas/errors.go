@@ -27,4 +27,6 @@ const (
 	// or its tenant's model-token budget for the day is used up; its details are a
 	// BudgetExhausted.
 	ErrBudgetExhausted = "BudgetExhausted"
+	// ErrLegalHold marks an erasure refused because the case is under a legal hold.
+	ErrLegalHold = "LegalHold"
 )

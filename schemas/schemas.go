@@ -17,6 +17,8 @@ const (
 	QuotaWorkflow         = "Quota"
 	DraftWorkflow         = "Draft"
 	SupportTicketWorkflow = "SupportTicket"
+	EraseWorkflow         = "Erase"
+	RetentionWorkflow     = "Retention"
 )
 
 // Update, signal and query names of the Case workflow, and the ChatTurn's cancel signal.

@@ -1,9 +1,10 @@
 // Package store defines where Lexflow keeps its data (cases, transcripts, memories,
 // parties, subscriptions, support tickets, the prompts version, payment checkouts, the
-// audit log of staff actions, model-token use and budgets, the cases' event logs, and
-// the wrapped data keys that encrypt clients' data) as interfaces, with the errors
-// every implementation returns. Package mongostore implements them on MongoDB; package
-// storetest is the conformance suite any implementation must pass.
+// audit log of staff actions, model-token use and budgets, the cases' event logs, the
+// wrapped data keys that encrypt clients' data, legal holds and erasure receipts) as
+// interfaces, with the errors every implementation returns. Package mongostore
+// implements them on MongoDB; package storetest is the conformance suite any
+// implementation must pass.
 package store
 
 import (
@@ -38,7 +39,9 @@ type Case struct {
 	// Version counts the updates to Details.
 	Version int64 `json:"version"`
 	// Payment is the confirmed payment of a case no subscription covered.
-	Payment   *Payment  `json:"payment,omitempty"`
+	Payment *Payment `json:"payment,omitempty"`
+	// Hold is the case's legal hold, if it has one.
+	Hold      *Hold     `json:"legal_hold,omitempty"`
 	CreatedAt time.Time `json:"created_at"`
 	UpdatedAt time.Time `json:"updated_at"`
 }
@@ -276,6 +279,7 @@ type Store interface {
 	Budgets
 	Events
 	Keys
+	Erasures
 	// Ping reports whether the database answers.
 	Ping(ctx context.Context) error
 	// Close releases the connection.

@@ -4,6 +4,7 @@ package worker
 import (
 	"maps"
 	"slices"
+	"time"
 
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/worker"
@@ -12,6 +13,7 @@ import (
 	"github.com/lexflow/lexflow/activities"
 	"github.com/lexflow/lexflow/corpus"
 	"github.com/lexflow/lexflow/internal/blob"
+	"github.com/lexflow/lexflow/internal/keys"
 	"github.com/lexflow/lexflow/internal/prompts"
 	"github.com/lexflow/lexflow/internal/searxng"
 	"github.com/lexflow/lexflow/llm"
@@ -37,11 +39,19 @@ type Deps struct {
 	Blobs blob.Store
 	// Budgets are the default model-token budgets the Meter enforces.
 	Budgets schemas.TokenLimits
+	// Keys are the data keys an erasure destroys.
+	Keys *keys.Keyring
+	// Temporal is the client an erasure closes a case's workflow with; New sets it to
+	// the worker's.
+	Temporal client.Client
+	// Retention is how long each organization keeps its closed cases (none: for ever).
+	Retention map[string]time.Duration
 }
 
 // New returns a worker for taskQueue with every workflow and activity registered.
 func New(c client.Client, taskQueue string, d Deps) worker.Worker {
 	w := worker.New(c, taskQueue, worker.Options{})
+	d.Temporal = c
 	Register(w, d)
 	return w
 }
@@ -75,6 +85,7 @@ func Activities(d Deps) []any {
 		web,
 		&activities.Enriched{Web: web, Corpus: d.Corpus, Reasoner: d.Models[schemas.ModelReasoner], Prompts: system, Meter: meter},
 		&activities.Model{Clients: d.Models, Transcripts: d.Store, Memories: d.Store, Prompts: system, Meter: meter, Events: events},
+		&activities.Erasure{Store: d.Store, Blobs: d.Blobs, Keys: d.Keys, Temporal: d.Temporal, Retention: d.Retention},
 	}
 	runner := activities.NewToolRunner(d.Blobs, acts...)
 	runner.Events = events
@@ -97,4 +108,6 @@ var workflowsByName = map[string]any{
 	schemas.QuotaWorkflow:         workflows.Quota,
 	schemas.DraftWorkflow:         workflows.Draft,
 	schemas.SupportTicketWorkflow: workflows.SupportTicket,
+	schemas.EraseWorkflow:         workflows.Erase,
+	schemas.RetentionWorkflow:     workflows.Retention,
 }

@@ -74,7 +74,9 @@ func keyring(cfg config.Config, st store.Keys) (*keys.Keyring, error) {
 	if err != nil {
 		return nil, fmt.Errorf("master key: %w", err)
 	}
-	return keys.NewKeyring(st, w), nil
+	kr := keys.NewKeyring(st, w)
+	kr.TTL = cfg.KeyCacheTTL
+	return kr, nil
 }
 
 // signer returns the HS256 signer: LEXFLOW_JWT_SECRET, or the secret generated once
@@ -133,7 +135,7 @@ func startWorker(ctx context.Context, cfg config.Config, b *backends, log *slog.
 		return nil, err
 	}
 	deps := worker.Deps{Store: eventhub.Notifying{Store: b.st, Hub: b.hub}, Models: models, Prompts: b.lib, Corpus: lc, Blobs: b.blobs,
-		Budgets: cfg.TokenLimits()}
+		Budgets: cfg.TokenLimits(), Keys: b.keys, Retention: cfg.Retention}
 	if cfg.SearXNGURL != "" {
 		deps.SearXNG = searxng.New(cfg.SearXNGURL, 30*time.Second)
 	}
@@ -145,6 +147,14 @@ func startWorker(ctx context.Context, cfg config.Config, b *backends, log *slog.
 		stopModels()
 		lc.Close()
 		return nil, fmt.Errorf("start worker: %w", err)
+	}
+	if len(cfg.Retention) > 0 {
+		if err := worker.EnsureRetentionSchedule(ctx, b.tc, cfg.TaskQueue); err != nil {
+			w.Stop()
+			stopModels()
+			lc.Close()
+			return nil, err
+		}
 	}
 	return func() { w.Stop(); stopModels(); lc.Close() }, nil
 }

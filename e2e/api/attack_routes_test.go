@@ -34,6 +34,7 @@ var attackBodies = map[string]any{
 	"POST /v1/support/cases/:id/resume":        map[string]any{"action": "close", "note": "closing another firm's case"},
 	"PUT /v1/admin/subscriptions/:id":          map[string]any{"plan": "free", "credits": map[string]int{"1": 99, "2": 99, "3": 99}},
 	"PUT /v1/admin/budgets/:tenant":            map[string]any{"tokens_per_day": 1, "case_tokens_per_day": 1},
+	"PUT /v1/admin/cases/:id/hold":             map[string]any{"reason": "holding another firm's case"},
 	"POST /v1/billing/cases/:id/payments":      map[string]any{"reference": "fake", "amount": "0.01 EUR", "note": "free case"},
 	"GET /v1/support/cases":                    nil,
 	"GET /v1/cases/:id/drafts/:name/:revision": nil,

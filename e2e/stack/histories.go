@@ -27,9 +27,9 @@ import (
 const historiesEnv = "LEXFLOW_RECORD_HISTORIES"
 
 // RecordHistories writes the history of every workflow run of a case (its runs, turns,
-// phases, drafts and tickets) to $LEXFLOW_RECORD_HISTORIES/<name>/, one JSON file per
-// run as the Temporal CLI writes them, for workflows.TestReplayRecordedHistories, with
-// its payloads decrypted.
+// phases, drafts and tickets) to $LEXFLOW_RECORD_HISTORIES/<name>/, replacing what that
+// directory held, one JSON file per run as the Temporal CLI writes them, for
+// workflows.TestReplayRecordedHistories, with its payloads decrypted.
 // Files are named after the workflow ID without the case's ID ("case.turn.3.json"),
 // with ".run<n>" for the runs after the first.
 func (s *Stack) RecordHistories(t *testing.T, name, caseID string) {
@@ -38,10 +38,23 @@ func (s *Stack) RecordHistories(t *testing.T, name, caseID string) {
 	if root == "" {
 		return
 	}
-	dir := filepath.Join(root, name)
-	if err := os.RemoveAll(dir); err != nil {
+	if err := os.RemoveAll(filepath.Join(root, name)); err != nil {
 		t.Fatal(err)
 	}
+	s.RecordRuns(t, name, schemas.CaseWorkflowID(caseID), "case")
+}
+
+// RecordRuns writes the history of every run of the workflows whose IDs start with
+// prefix to $LEXFLOW_RECORD_HISTORIES/<name>/, beside what it holds, as
+// RecordHistories does, naming each file after its workflow ID with prefix replaced
+// by label.
+func (s *Stack) RecordRuns(t *testing.T, name, prefix, label string) {
+	t.Helper()
+	root := os.Getenv(historiesEnv)
+	if root == "" {
+		return
+	}
+	dir := filepath.Join(root, name)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +63,7 @@ func (s *Stack) RecordHistories(t *testing.T, name, caseID string) {
 	var token []byte
 	for {
 		resp, err := s.TC.ListWorkflow(ctx, &workflowservice.ListWorkflowExecutionsRequest{
-			Query: fmt.Sprintf("WorkflowId STARTS_WITH '%s'", schemas.CaseWorkflowID(caseID)), NextPageToken: token,
+			Query: fmt.Sprintf("WorkflowId STARTS_WITH '%s'", prefix), NextPageToken: token,
 		})
 		if err != nil {
 			t.Fatal(err)
@@ -66,7 +79,7 @@ func (s *Stack) RecordHistories(t *testing.T, name, caseID string) {
 	runs := map[string]int{}
 	for _, e := range execs {
 		wf := e.GetExecution()
-		base := strings.ReplaceAll(strings.Replace(wf.GetWorkflowId(), schemas.CaseWorkflowID(caseID), "case", 1), ":", ".")
+		base := strings.ReplaceAll(strings.Replace(wf.GetWorkflowId(), prefix, label, 1), ":", ".")
 		runs[base]++
 		file := base + ".json"
 		if n := runs[base]; n > 1 {
@@ -92,7 +105,7 @@ func (s *Stack) RecordHistories(t *testing.T, name, caseID string) {
 			t.Fatal(err)
 		}
 	}
-	t.Logf("recorded %d workflow runs of case %s in %s", len(execs), caseID, dir)
+	t.Logf("recorded %d workflow runs of %s in %s", len(execs), prefix, dir)
 }
 
 // decodePayloads decrypts the payloads of a history event in place, so that recorded

@@ -106,6 +106,15 @@ const searxngAnswer = `{"query": "diritto all'oblio", "number_of_results": 0, "r
  {"url": "https://example.com/blog/oblio", "title": "Un blog qualunque", "content": "Opinioni", "engine": "bing", "engines": ["bing"], "score": 0.5, "category": "general"}],
  "answers": [], "corrections": [], "infoboxes": [], "suggestions": [], "unresponsive_engines": []}`
 
+// KeyCacheTTL is how long the stack's processes keep an unwrapped data key: an
+// erasure waits that long after destroying a key.
+const KeyCacheTTL = time.Second
+
+// RetentionOrg is the organization whose closed cases the stack's worker erases by
+// retention as soon as the Retention workflow runs: its retention period is a
+// nanosecond.
+const RetentionOrg = "expiring"
+
 // MasterKey is the master key secret of the stack and its helper workers.
 const MasterKey = "e2e-master-key-e2e-master-key-e2e-master-key"
 
@@ -168,6 +177,7 @@ func start() (s *Stack, stop func(), err error) {
 		return nil, stop, err
 	}
 	s.Keys = keys.NewKeyring(s.Raw, master)
+	s.Keys.TTL = KeyCacheTTL
 	s.Store = sealed.New(s.Raw, s.Keys)
 	if s.TC, err = client.Dial(codec.Apply(client.Options{HostPort: s.Temporal.Address, Logger: tlog.NewStructuredLogger(s.Log)}, s.Keys, true)); err != nil {
 		return nil, stop, err
@@ -216,7 +226,7 @@ func start() (s *Stack, stop func(), err error) {
 	}
 	w := worker.New(s.TC, TaskQueue, worker.Deps{Store: s.Store, Models: models, Prompts: s.Prompts, Corpus: s.Corpus,
 		Blobs: s.Blobs, SearXNG: searxng.New(searx.URL, 10*time.Second),
-		Budgets: s.Budgets})
+		Budgets: s.Budgets, Keys: s.Keys, Retention: map[string]time.Duration{RetentionOrg: time.Nanosecond}})
 	if err := w.Start(); err != nil {
 		return nil, stop, err
 	}

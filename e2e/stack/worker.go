@@ -34,7 +34,7 @@ const (
 )
 
 // runHelperWorker runs a Lexflow worker until the process is killed. With the slow-tool
-// variable set to a duration, reading a case takes that long. The models and LEXE
+// variable set to a duration, reading a case, or erasing one, takes that long. The models and LEXE
 // tools come from Lexflow's own configuration variables, as `lexflow worker` reads them.
 func runHelperWorker() int {
 	if err := helperWorker(); err != nil {
@@ -60,6 +60,7 @@ func helperWorker() error {
 		return err
 	}
 	kr := keys.NewKeyring(raw, w)
+	kr.TTL = cfg.KeyCacheTTL
 	tc, err := client.Dial(codec.Apply(client.Options{HostPort: os.Getenv("TEMPORAL_ADDRESS"), Logger: log}, kr, cfg.CompressPayloads))
 	if err != nil {
 		return err
@@ -85,29 +86,45 @@ func helperWorker() error {
 		return err
 	}
 	deps := worker.Deps{Store: s, Models: models, Prompts: lib, Corpus: lc, Blobs: blob.Sealed{Store: dir, Keys: kr},
-		Budgets: cfg.TokenLimits()}
+		Budgets: cfg.TokenLimits(), Keys: kr, Retention: cfg.Retention}
 	if cfg.LexeToolsURL != "" {
 		deps.Research = lexetools.New(cfg.LexeToolsURL, 10*time.Second)
 	}
 	return worker.New(tc, cfg.TaskQueue, deps).Run(sdkworker.InterruptCh())
 }
 
-// slowStore is a store whose case reads take delay: a deliberately slow tool.
+// slowStore is a store whose case reads take delay, a deliberately slow tool, and
+// whose erasures of a case's data do too.
 type slowStore struct {
 	store.Store
 	delay time.Duration
 }
 
 func (s slowStore) GetCase(ctx context.Context, id string) (store.Case, error) {
+	if err := s.wait(ctx); err != nil {
+		return store.Case{}, err
+	}
+	return s.Store.GetCase(ctx, id)
+}
+
+func (s slowStore) EraseCaseData(ctx context.Context, id string) (store.Erased, error) {
+	if err := s.wait(ctx); err != nil {
+		return store.Erased{}, err
+	}
+	return s.Store.EraseCaseData(ctx, id)
+}
+
+// wait waits the delay, or until ctx ends.
+func (s slowStore) wait(ctx context.Context) error {
 	select {
 	case <-ctx.Done():
-		return store.Case{}, ctx.Err()
+		return ctx.Err()
 	case <-time.After(s.delay):
-		return s.Store.GetCase(ctx, id)
+		return nil
 	}
 }
 
-// StartHelperWorker starts a worker process on queue whose case reads take slow (none
+// StartHelperWorker starts a worker process on queue whose case reads and erasures take slow (none
 // when zero), with the extra environment variables env, and returns it. The process is
 // the test binary run again; Main runs it as a worker.
 func (s *Stack) StartHelperWorker(t *testing.T, queue string, slow time.Duration, env ...string) *exec.Cmd {
@@ -115,7 +132,8 @@ func (s *Stack) StartHelperWorker(t *testing.T, queue string, slow time.Duration
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), helperEnv+"=worker", "TEMPORAL_ADDRESS="+s.Temporal.Address,
 		"MONGODB_URI="+s.MongoURI, "LEXFLOW_TASK_QUEUE="+queue, "LEXFLOW_CORPUS_DB="+s.CorpusDB,
-		"LEXFLOW_BLOB_DIR="+s.BlobDir, "LEXFLOW_MODEL_TIMEOUT=30s", "LEXFLOW_MASTER_KEY="+MasterKey)
+		"LEXFLOW_BLOB_DIR="+s.BlobDir, "LEXFLOW_MODEL_TIMEOUT=30s", "LEXFLOW_MASTER_KEY="+MasterKey,
+		"LEXFLOW_KEY_CACHE_TTL="+KeyCacheTTL.String())
 	cmd.Env = append(cmd.Env, env...)
 	if slow > 0 {
 		cmd.Env = append(cmd.Env, helperSlowTool+"="+slow.String())

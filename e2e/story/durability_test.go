@@ -10,10 +10,12 @@ import (
 	"time"
 
 	"go.temporal.io/api/enums/v1"
+	"go.temporal.io/sdk/client"
 
 	"github.com/lexflow/lexflow/e2e/stack"
 	"github.com/lexflow/lexflow/internal/auth"
 	"github.com/lexflow/lexflow/schemas"
+	"github.com/lexflow/lexflow/store"
 )
 
 // TestWorkerKilledMidTurn kills the only worker while a turn's tool call is running and
@@ -224,4 +226,34 @@ func TestWorkerKilledMidStream(t *testing.T) {
 		}
 		seen[key] = true
 	}
+}
+
+// TestWorkerKilledMidErasure kills the only worker of an erasure while it deletes the
+// case's data, and starts another: the erasure finishes, and the case is erased.
+func TestWorkerKilledMidErasure(t *testing.T) {
+	tok := s.Token(t, "ioana")
+	id := s.CreateCase(t, tok, "Durability check on an erasure")
+	s.Send(t, tok, id, "My landlord keeps my deposit")
+	queue := "e2e-erase-" + id[:8]
+	first := s.StartHelperWorker(t, queue, time.Hour)
+	run, err := s.TC.ExecuteWorkflow(t.Context(), client.StartWorkflowOptions{ID: schemas.EraseWorkflowID(id), TaskQueue: queue},
+		schemas.EraseWorkflow, schemas.EraseInput{CaseID: id, By: "ioana", Reason: store.ErasureRequested, At: time.Now().UTC()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.WaitForActivity(t, run.GetID(), "EraseCaseData")
+	if err := first.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	_ = first.Wait()
+	s.StartHelperWorker(t, queue, 0)
+
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+	defer cancel()
+	var receipt store.Erasure
+	if err := run.Get(ctx, &receipt); err != nil || receipt.ErasedAt == nil || receipt.Erased.Cases != 1 {
+		t.Fatalf("erasure = %+v, %v", receipt, err)
+	}
+	stack.WantProblem(t, s.Call(t, "GET", "/v1/cases/"+id, tok, nil), http.StatusGone, "case-erased")
+	s.CheckErased(t, id, "My landlord keeps my deposit")
 }

@@ -256,6 +256,16 @@ func TestCaseStory(t *testing.T) {
 	checkStoreFree(t, append(slices.Clone(canaries), clientWords...))
 	checkBlobsSealed(t, id)
 	s.RecordHistories(t, "story", id)
+
+	// Erasure: the client deletes the case. Its drafts go with it, and no payload of
+	// its histories opens any more.
+	r = s.Call(t, "DELETE", "/v1/cases/"+id, client, nil)
+	erased, _ := r.Body["erased"].(map[string]any)
+	if files, _ := erased["files"].(float64); r.Status != http.StatusOK || files < 2 {
+		t.Fatalf("erase: %d %s", r.Status, r.Raw)
+	}
+	s.CheckErased(t, id, append(slices.Clone(canaries), clientWords...)...)
+	s.RecordRuns(t, "story", schemas.EraseWorkflowID(id), "erase")
 }
 
 // escalationRungs are the rungs of the case's escalation events, in order, the

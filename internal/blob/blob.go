@@ -16,10 +16,12 @@ import (
 )
 
 // Store keeps blobs by key. Put replaces a blob whole: a reader sees the old or the new
-// data, never a mix.
+// data, never a mix. DeletePrefix deletes every blob under a folder ("cases/abc/")
+// and says how many it deleted; a folder without blobs deletes none.
 type Store interface {
 	Put(ctx context.Context, key string, data []byte) error
 	Open(ctx context.Context, key string) (io.ReadCloser, error)
+	DeletePrefix(ctx context.Context, folder string) (int, error)
 }
 
 var (
@@ -134,6 +136,42 @@ func (d *Dir) Open(ctx context.Context, key string) (io.ReadCloser, error) {
 		return nil, d.fail("open", key, err)
 	}
 	return f, nil
+}
+
+// DeletePrefix removes the folder's directory and counts the files it held. A
+// folder is a valid key followed by a slash.
+func (d *Dir) DeletePrefix(ctx context.Context, folder string) (int, error) {
+	key, ok := strings.CutSuffix(folder, "/")
+	if !ok {
+		return 0, fmt.Errorf("%w %q: a folder ends with a slash", ErrBadKey, folder)
+	}
+	path, err := d.path(key)
+	if err != nil {
+		return 0, err
+	}
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	if fi, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) || err == nil && !fi.IsDir() {
+		return 0, nil // no such folder: a blob's name is no folder
+	}
+	n := 0
+	err = filepath.WalkDir(path, func(_ string, e fs.DirEntry, err error) error {
+		if err == nil && !e.IsDir() {
+			n++
+		}
+		return err
+	})
+	if err == nil {
+		err = os.RemoveAll(path)
+	}
+	if err == nil {
+		err = syncDir(filepath.Dir(path))
+	}
+	if err != nil {
+		return 0, d.fail("delete", folder, err)
+	}
+	return n, nil
 }
 
 // fail describes a failed operation on key without the local path; a missing blob

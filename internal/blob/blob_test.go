@@ -172,3 +172,36 @@ func TestDirOverwriteIsAtomic(t *testing.T) {
 		t.Errorf("files under the root = %q, want only the blob", files)
 	}
 }
+
+func TestDirDeletePrefix(t *testing.T) {
+	ctx := context.Background()
+	d, root := newDir(t)
+	for _, key := range []string{"cases/abc/drafts/Cerere/rev-1.pdf", "cases/abc/drafts/Cerere/rev-2.pdf", "cases/abc/tools/t1.json",
+		"cases/abcd/drafts/Cerere/rev-1.pdf"} {
+		if err := d.Put(ctx, key, []byte("x")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n, err := d.DeletePrefix(ctx, "cases/abc/"); err != nil || n != 3 {
+		t.Fatalf("DeletePrefix = %d, %v; want 3", n, err)
+	}
+	if _, err := os.Stat(filepath.Join(root, "cases", "abc")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the case's folder is still there: %v", err)
+	}
+	if got := read(t, d, "cases/abcd/drafts/Cerere/rev-1.pdf"); string(got) != "x" {
+		t.Errorf("another case's blob = %q", got)
+	}
+	for _, folder := range []string{"cases/abc/", "cases/none/", "cases/abcd/drafts/Cerere/rev-1.pdf/"} {
+		if n, err := d.DeletePrefix(ctx, folder); err != nil || n != 0 {
+			t.Errorf("DeletePrefix(%q) = %d, %v; want 0, nil", folder, n, err)
+		}
+	}
+	if got := read(t, d, "cases/abcd/drafts/Cerere/rev-1.pdf"); string(got) != "x" {
+		t.Errorf("a blob named as a folder was deleted: %q", got)
+	}
+	for _, folder := range []string{"cases/abc", "../", "/", "cases/../", ""} {
+		if _, err := d.DeletePrefix(ctx, folder); !errors.Is(err, ErrBadKey) {
+			t.Errorf("DeletePrefix(%q) = %v, want ErrBadKey", folder, err)
+		}
+	}
+}

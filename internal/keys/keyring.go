@@ -145,7 +145,8 @@ func (r *Keyring) unwrap(ctx context.Context, dk store.DataKey) (*Key, error) {
 	return k, nil
 }
 
-func (r *Keyring) ttl() time.Duration {
+// CacheTTL is how long the keyring keeps an unwrapped key: TTL, or DefaultTTL.
+func (r *Keyring) CacheTTL() time.Duration {
 	if r.TTL > 0 {
 		return r.TTL
 	}
@@ -182,5 +183,5 @@ func (r *Keyring) remember(k *Key) {
 			delete(r.cache, id)
 		}
 	}
-	r.cache[k.ID] = cached{key: k, until: now.Add(r.ttl())}
+	r.cache[k.ID] = cached{key: k, until: now.Add(r.CacheTTL())}
 }

@@ -16,18 +16,22 @@ import (
 
 // caseDoc is a case as stored.
 type caseDoc struct {
-	ID          string    `bson:"_id"`
-	UserID      string    `bson:"user_id"`
-	OrgID       string    `bson:"org_id,omitempty"`
-	Description string    `bson:"description"`
-	Language    string    `bson:"language"`
-	Phase       string    `bson:"phase"`
-	Status      string    `bson:"status"`
-	Details     bson.M    `bson:"case_details"`
-	Version     int64     `bson:"version"`
-	Payment     *payment  `bson:"payment,omitempty"`
-	CreatedAt   time.Time `bson:"created_at"`
-	UpdatedAt   time.Time `bson:"updated_at"`
+	ID          string   `bson:"_id"`
+	UserID      string   `bson:"user_id"`
+	OrgID       string   `bson:"org_id,omitempty"`
+	Description string   `bson:"description"`
+	Language    string   `bson:"language"`
+	Phase       string   `bson:"phase"`
+	Status      string   `bson:"status"`
+	Details     bson.M   `bson:"case_details"`
+	Version     int64    `bson:"version"`
+	Payment     *payment `bson:"payment,omitempty"`
+	Hold        *hold    `bson:"hold,omitempty"`
+	// ErasingAt is when the case's erasure began: BeginErasure sets it where the case
+	// has no hold, and SetHold holds only a case without it.
+	ErasingAt *time.Time `bson:"erasing_at,omitempty"`
+	CreatedAt time.Time  `bson:"created_at"`
+	UpdatedAt time.Time  `bson:"updated_at"`
 	// Ops are the names of the latest store.MaxOps updates that carried one. $push's
 	// $slice keeps them to that on MongoDB; FerretDB ignores $slice, so updateAt trims
 	// them there.
@@ -38,7 +42,8 @@ func (d caseDoc) toCase() store.Case {
 	return store.Case{
 		ID: d.ID, UserID: d.UserID, OrgID: d.OrgID, Description: d.Description,
 		Language: d.Language, Phase: d.Phase, Status: d.Status, Details: plain(d.Details).(map[string]any),
-		Version: d.Version, Payment: (*store.Payment)(d.Payment), CreatedAt: d.CreatedAt, UpdatedAt: d.UpdatedAt,
+		Version: d.Version, Payment: (*store.Payment)(d.Payment), Hold: (*store.Hold)(d.Hold),
+		CreatedAt: d.CreatedAt, UpdatedAt: d.UpdatedAt,
 	}
 }
 

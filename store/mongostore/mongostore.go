@@ -38,6 +38,8 @@ const (
 	EventsCollection = "events"
 	// KeysCollection holds the wrapped data keys.
 	KeysCollection = "keys"
+	// ErasuresCollection holds the receipts of erased cases.
+	ErasuresCollection = "erasures"
 )
 
 // Store is the MongoDB store.
@@ -56,6 +58,7 @@ type Store struct {
 	budgets     *mongo.Collection
 	events      *mongo.Collection
 	keys        *mongo.Collection
+	erasures    *mongo.Collection
 	// lastSeen holds, per case, the last event number this process saw stored.
 	lastSeen sync.Map
 	// locks serialize this process's read-modify-write updates (see lock).
@@ -86,6 +89,7 @@ func Open(ctx context.Context, uri, db string) (*Store, error) {
 		budgets:     client.Database(db).Collection(BudgetsCollection),
 		events:      client.Database(db).Collection(EventsCollection),
 		keys:        client.Database(db).Collection(KeysCollection),
+		erasures:    client.Database(db).Collection(ErasuresCollection),
 	}
 	if err := s.ensureIndexes(ctx); err != nil {
 		_ = client.Disconnect(ctx)
@@ -111,6 +115,7 @@ func (s *Store) ensureIndexes(ctx context.Context) error {
 		{s.transcripts, "user_id_1_created_at_1", bson.D{{Key: "user_id", Value: 1}, {Key: "created_at", Value: 1}}},
 		{s.cases, "user_id_1_created_at_-1", bson.D{{Key: "user_id", Value: 1}, {Key: "created_at", Value: -1}}},
 		{s.cases, "org_id_1_created_at_-1", bson.D{{Key: "org_id", Value: 1}, {Key: "created_at", Value: -1}}},
+		{s.cases, "org_id_1_status_1_updated_at_1", bson.D{{Key: "org_id", Value: 1}, {Key: "status", Value: 1}, {Key: "updated_at", Value: 1}}},
 		{s.parties, "case_id_1_seq_1", bson.D{{Key: "case_id", Value: 1}, {Key: "seq", Value: 1}}},
 		{s.tickets, "case_id_1_created_at_1", bson.D{{Key: "case_id", Value: 1}, {Key: "created_at", Value: 1}}},
 		{s.audit, "at_-1", bson.D{{Key: "at", Value: -1}}},

@@ -62,11 +62,32 @@ func (s *Store) ListCases(ctx context.Context, org, subject, after string, limit
 	return cases, nil
 }
 
-// openCase opens a case's description and case_details.
+// SetHold seals the hold's reason: the admin's words may tell of the case.
+func (s *Store) SetHold(ctx context.Context, caseID string, h *store.Hold) error {
+	if h != nil {
+		k, err := s.caseKey(ctx, caseID)
+		if err != nil {
+			return err
+		}
+		sealedHold := *h
+		sealedHold.Reason = sealString(k, h.Reason)
+		h = &sealedHold
+	}
+	return s.Store.SetHold(ctx, caseID, h)
+}
+
+// openCase opens a case's description, case_details and hold reason.
 func openCase(o *opener, c store.Case) (store.Case, error) {
 	var err error
 	if c.Description, err = openString(o, c.Description); err != nil {
 		return store.Case{}, fmt.Errorf("case %s: %w", c.ID, err)
+	}
+	if c.Hold != nil {
+		h := *c.Hold
+		if h.Reason, err = openString(o, h.Reason); err != nil {
+			return store.Case{}, fmt.Errorf("case %s: %w", c.ID, err)
+		}
+		c.Hold = &h
 	}
 	if c.Details, err = openMap(o, c.Details); err != nil {
 		return store.Case{}, fmt.Errorf("case %s: %w", c.ID, err)

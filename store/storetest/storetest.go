@@ -42,6 +42,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"Budgets", budgetTests},
 		{"Events", eventTests},
 		{"Keys", keyTests},
+		{"Erasures", erasureTests},
 	}
 	for _, g := range groups {
 		for _, st := range g.tests {

@@ -1,0 +1,147 @@
+package activities
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"time"
+
+	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/api/serviceerror"
+	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/temporal"
+
+	"github.com/lexflow/lexflow/internal/blob"
+	"github.com/lexflow/lexflow/internal/keys"
+	"github.com/lexflow/lexflow/schemas"
+	"github.com/lexflow/lexflow/store"
+)
+
+// Erasure runs the steps of a case's erasure (the Erase workflow) and finds the cases
+// that retention erases (the Retention workflow).
+type Erasure struct {
+	Store    store.Erasures
+	Blobs    blob.Store
+	Keys     *keys.Keyring
+	Temporal client.Client
+	// Retention is how long each organization keeps its closed cases; an organization
+	// without an entry keeps them until they are deleted.
+	Retention map[string]time.Duration
+	// CloseWait bounds how long CloseForErasure waits for a case workflow to finish
+	// after the close signal before it terminates it (DefaultCloseWait if zero).
+	CloseWait time.Duration
+}
+
+// DefaultCloseWait is how long a case workflow has to close before its erasure
+// terminates it.
+const DefaultCloseWait = 20 * time.Second
+
+// MaxExpiredPerRun bounds how many cases one run of the Retention workflow erases; the
+// next run takes the rest.
+const MaxExpiredPerRun = 100
+
+// BeginErasure records the erasure's start and returns its receipt. A case under a
+// legal hold is a non-retryable ErrLegalHold, a case never stored ErrInvalidArgs.
+func (a *Erasure) BeginErasure(ctx context.Context, in schemas.EraseInput) (store.Erasure, error) {
+	e, err := a.Store.BeginErasure(ctx, store.Erasure{CaseID: in.CaseID, RequestedBy: in.By, Reason: in.Reason, RequestedAt: in.At})
+	if errors.Is(err, store.ErrHeld) {
+		return store.Erasure{}, temporal.NewNonRetryableApplicationError(err.Error(), schemas.ErrLegalHold, err)
+	}
+	return e, permanent(err)
+}
+
+// CloseForErasure ends the case's workflow: the close signal, then, if the workflow
+// has not finished within CloseWait, termination (its child workflows end with it). A
+// case whose workflow has ended is left as it is.
+func (a *Erasure) CloseForErasure(ctx context.Context, in schemas.EraseInput) error {
+	id := schemas.CaseWorkflowID(in.CaseID)
+	closing := schemas.CloseCase{Note: "erasure", By: in.By, At: in.At}
+	err := a.Temporal.SignalWorkflow(ctx, id, "", schemas.SignalCloseCase, closing)
+	var notFound *serviceerror.NotFound
+	if errors.As(err, &notFound) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("signal close: %w", err)
+	}
+	wait := a.CloseWait
+	if wait <= 0 {
+		wait = DefaultCloseWait
+	}
+	waitCtx, cancel := context.WithTimeout(ctx, wait)
+	defer cancel()
+	_ = a.Temporal.GetWorkflow(waitCtx, id, "").Get(waitCtx, nil) // its outcome does not matter, only that it ended
+	d, err := a.Temporal.DescribeWorkflowExecution(ctx, id, "")
+	if errors.As(err, &notFound) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("describe the case workflow: %w", err)
+	}
+	if d.GetWorkflowExecutionInfo().GetStatus() != enumspb.WORKFLOW_EXECUTION_STATUS_RUNNING {
+		return nil
+	}
+	err = a.Temporal.TerminateWorkflow(ctx, id, "", "case erased at the request of "+in.By)
+	if err != nil && !errors.As(err, &notFound) {
+		return fmt.Errorf("terminate the case workflow: %w", err)
+	}
+	return nil
+}
+
+// EraseCaseData deletes the case's data from the store and its blobs, and counts them.
+func (a *Erasure) EraseCaseData(ctx context.Context, caseID string) (store.Erased, error) {
+	erased, err := a.Store.EraseCaseData(ctx, caseID)
+	if err != nil {
+		return store.Erased{}, err
+	}
+	if erased.Blobs, err = a.Blobs.DeletePrefix(ctx, schemas.CaseBlobPrefix(caseID)); err != nil {
+		return store.Erased{}, err
+	}
+	return erased, nil
+}
+
+// DestroyedKey is when a case's data key was destroyed, and how long other processes
+// may still hold it unwrapped in memory.
+type DestroyedKey struct {
+	At       time.Time     `json:"at"`
+	CacheTTL time.Duration `json:"cache_ttl"`
+}
+
+// DestroyCaseKey destroys the case's data key. A case that never had a key gets a
+// destroyed one, so that none is made for it later.
+func (a *Erasure) DestroyCaseKey(ctx context.Context, caseID string) (DestroyedKey, error) {
+	id := keys.CaseKeyID(caseID)
+	if _, err := a.Keys.Ensure(ctx, id); err != nil && !errors.Is(err, keys.ErrDestroyed) {
+		return DestroyedKey{}, err
+	}
+	dk, err := a.Keys.Destroy(ctx, id)
+	if err != nil {
+		return DestroyedKey{}, err
+	}
+	return DestroyedKey{At: *dk.DestroyedAt, CacheTTL: a.Keys.CacheTTL()}, nil
+}
+
+// FinishErasure records what the erasure deleted, and returns the receipt.
+func (a *Erasure) FinishErasure(ctx context.Context, caseID string, erased store.Erased) (store.Erasure, error) {
+	e, err := a.Store.FinishErasure(ctx, caseID, erased, time.Now().UTC())
+	return e, permanent(err)
+}
+
+// ExpiredCases returns the closed cases that their organization's retention period
+// has passed, at most MaxExpiredPerRun, organization by organization in name order.
+func (a *Erasure) ExpiredCases(ctx context.Context) ([]string, error) {
+	var out []string
+	now := time.Now().UTC()
+	for _, org := range slices.Sorted(maps.Keys(a.Retention)) {
+		ids, err := a.Store.ExpiredCases(ctx, org, now.Add(-a.Retention[org]), MaxExpiredPerRun-len(out))
+		if err != nil {
+			return nil, err
+		}
+		if out = append(out, ids...); len(out) >= MaxExpiredPerRun {
+			break
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,169 @@
+package api
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/labstack/echo/v4"
+	enums "go.temporal.io/api/enums/v1"
+	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/temporal"
+
+	"github.com/lexflow/lexflow/internal/auth"
+	"github.com/lexflow/lexflow/schemas"
+	"github.com/lexflow/lexflow/store"
+)
+
+// Erasure refusals and answers.
+var (
+	// errLegalHold is an erasure refused by a legal hold.
+	errLegalHold = errors.New("legal hold")
+	// errCaseErased is a case that was erased: it is gone for good.
+	errCaseErased = errors.New("case erased")
+	// errErasing is a hold refused because the case's erasure has begun.
+	errErasing = errors.New("case being erased")
+)
+
+// eraseWait is how long DELETE /v1/cases/{id} waits for the erasure to finish before
+// it answers 202 with where to follow it.
+const eraseWait = 15 * time.Second
+
+// Erasure statuses.
+const (
+	erasureRunning  = "erasing"
+	erasureFinished = "erased"
+)
+
+// ErasureView is an erasure's receipt as the API shows it.
+type ErasureView struct {
+	store.Erasure
+	// Status is "erasing" until the erasure finishes, then "erased".
+	Status string `json:"status"`
+}
+
+func erasureView(e store.Erasure) ErasureView {
+	v := ErasureView{Erasure: e, Status: erasureRunning}
+	if e.ErasedAt != nil {
+		v.Status = erasureFinished
+	}
+	return v
+}
+
+// mayErase reports whether who may erase a case of org's subject: its owner, or an
+// admin whose scope covers org.
+func mayErase(who auth.Identity, org, subject string) bool {
+	return who.Org == org && who.Subject == subject || who.Has(schemas.RoleAdmin) && inScope(who, org)
+}
+
+// eraseCase answers DELETE /v1/cases/{id}: it starts the case's Erase workflow and
+// answers with the receipt once it finishes (200), or, after eraseWait, with the
+// erasure still running (202, Location: its receipt). A case under a legal hold is 409;
+// erasing an erased case answers with its receipt. An admin's erasure of another's
+// case is audited.
+func (h *Handlers) eraseCase(c echo.Context) error {
+	id, who, ctx := c.Param("id"), identity(c), c.Request().Context()
+	if _, err := uuid.Parse(id); err != nil {
+		return problemf(store.ErrNotFound, "no case "+id)
+	}
+	// An erasure begun and not finished (its workflow failed, or runs) is taken up
+	// again from its receipt: the case may be gone from the store already.
+	e, err := h.Store.GetErasure(ctx, id)
+	switch {
+	case err == nil:
+		if !mayErase(who, e.OrgID, e.UserID) {
+			return problemf(store.ErrNotFound, "no case "+id)
+		}
+		if e.ErasedAt != nil {
+			return c.JSON(http.StatusOK, erasureView(e))
+		}
+	case errors.Is(err, store.ErrNotFound):
+		cs, err := h.Store.GetCase(ctx, id)
+		if errors.Is(err, store.ErrNotFound) || err == nil && !mayErase(who, cs.OrgID, cs.UserID) {
+			return problemf(store.ErrNotFound, "no case "+id)
+		}
+		if err != nil {
+			return fmt.Errorf("%w: read case: %w", errUnavailable, err)
+		}
+		if cs.Hold != nil {
+			return holdProblem(cs.Hold)
+		}
+		e = store.Erasure{CaseID: id, OrgID: cs.OrgID, UserID: cs.UserID}
+	default:
+		return fmt.Errorf("%w: read erasure: %w", errUnavailable, err)
+	}
+	if who.Org != e.OrgID || who.Subject != e.UserID {
+		if err := h.audit(c, auditErase, e.OrgID, id, nil); err != nil {
+			return err
+		}
+	}
+	run, err := h.Temporal.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
+		ID:                    schemas.EraseWorkflowID(id),
+		TaskQueue:             h.TaskQueue,
+		WorkflowIDReusePolicy: enums.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE_FAILED_ONLY,
+		// A running erasure is joined, not started twice.
+		WorkflowIDConflictPolicy: enums.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING,
+	}, schemas.EraseWorkflow, schemas.EraseInput{CaseID: id, By: who.Subject, Reason: store.ErasureRequested, At: time.Now().UTC()})
+	if err != nil {
+		return fmt.Errorf("%w: start erasure: %w", errUnavailable, err)
+	}
+	waitCtx, cancel := context.WithTimeout(ctx, eraseWait)
+	defer cancel()
+	var receipt store.Erasure
+	err = run.Get(waitCtx, &receipt)
+	var app *temporal.ApplicationError
+	switch {
+	case err == nil:
+		return c.JSON(http.StatusOK, erasureView(receipt))
+	case errors.As(err, &app) && app.Type() == schemas.ErrLegalHold:
+		// A hold set after the check above.
+		if cs, err := h.Store.GetCase(ctx, id); err == nil && cs.Hold != nil {
+			return holdProblem(cs.Hold)
+		}
+		return problemf(errLegalHold, "the case is under a legal hold")
+	case waitCtx.Err() != nil && ctx.Err() == nil:
+		c.Response().Header().Set(echo.HeaderLocation, "/v1/cases/"+id+"/erasure")
+		if begun, err := h.Store.GetErasure(ctx, id); err == nil {
+			e = begun
+		}
+		return c.JSON(http.StatusAccepted, erasureView(e))
+	}
+	return fmt.Errorf("%w: the erasure failed and may be asked for again: %w", errUnavailable, err)
+}
+
+// holdProblem is the 409 of a case under a legal hold: who set it, when and why.
+func holdProblem(h *store.Hold) error {
+	return problemf(errLegalHold, fmt.Sprintf("the case is under a legal hold set by %s on %s: %s",
+		h.By, h.At.UTC().Format(time.RFC3339), h.Reason))
+}
+
+// getErasure answers GET /v1/cases/{id}/erasure: the receipt of the case's erasure,
+// to its owner or an admin in scope.
+func (h *Handlers) getErasure(c echo.Context) error {
+	id := c.Param("id")
+	e, err := h.Store.GetErasure(c.Request().Context(), id)
+	if errors.Is(err, store.ErrNotFound) || err == nil && !mayErase(identity(c), e.OrgID, e.UserID) {
+		return problemf(store.ErrNotFound, "no erasure of case "+id)
+	}
+	if err != nil {
+		return fmt.Errorf("%w: read erasure: %w", errUnavailable, err)
+	}
+	return c.JSON(http.StatusOK, erasureView(e))
+}
+
+// erasedProblem is the answer for a case that the caller owned and was erased: 410,
+// with when; for anyone else, or a case never erased, it is notFound.
+func (h *Handlers) erasedProblem(ctx context.Context, who auth.Identity, id string, notFound error) error {
+	e, err := h.Store.GetErasure(ctx, id)
+	if err != nil || e.OrgID != who.Org || e.UserID != who.Subject {
+		return notFound
+	}
+	when := e.RequestedAt
+	if e.ErasedAt != nil {
+		when = *e.ErasedAt
+	}
+	return problemf(errCaseErased, fmt.Sprintf("case %s was erased at %s", id, when.UTC().Format(time.RFC3339)))
+}

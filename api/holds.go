@@ -1,0 +1,79 @@
+package api
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/lexflow/lexflow/store"
+)
+
+// maxHoldReason bounds a legal hold's reason, in characters.
+const maxHoldReason = 2000
+
+// HoldRequest puts a legal hold on a case.
+type HoldRequest struct {
+	// Reason says why the case must be kept: a litigation, an authority's request.
+	Reason string `json:"reason"`
+}
+
+// putHold answers PUT /v1/admin/cases/{id}/hold: an admin in scope puts a legal hold
+// on a case, or replaces its reason, so that it is not erased; audited with the
+// reason. A case whose erasure has begun is 409.
+func (h *Handlers) putHold(c echo.Context) error {
+	cs, err := h.staffCase(c)
+	if err != nil {
+		return err
+	}
+	var req HoldRequest
+	if err := bindJSON(c, &req); err != nil {
+		return err
+	}
+	req.Reason = strings.TrimSpace(req.Reason)
+	if req.Reason == "" || utf8.RuneCountInString(req.Reason) > maxHoldReason {
+		return problemf(errInvalidInput, fmt.Sprintf("reason is required, at most %d characters", maxHoldReason))
+	}
+	if err := h.audit(c, auditHoldSet, cs.OrgID, cs.ID, map[string]any{"reason": req.Reason}); err != nil {
+		return err
+	}
+	hold := store.Hold{By: identity(c).Subject, Reason: req.Reason, At: time.Now().UTC()}
+	if err := h.setHold(c, cs.ID, &hold); err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, map[string]any{"case_id": cs.ID, "legal_hold": hold})
+}
+
+// liftHold answers DELETE /v1/admin/cases/{id}/hold: an admin in scope lifts a case's
+// legal hold; audited. Lifting a hold the case does not have changes nothing.
+func (h *Handlers) liftHold(c echo.Context) error {
+	cs, err := h.staffCase(c)
+	if err != nil {
+		return err
+	}
+	if err := h.audit(c, auditHoldLift, cs.OrgID, cs.ID, nil); err != nil {
+		return err
+	}
+	if err := h.setHold(c, cs.ID, nil); err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, map[string]any{"case_id": cs.ID})
+}
+
+// setHold sets or lifts a hold in the store, answering for its refusals.
+func (h *Handlers) setHold(c echo.Context, caseID string, hold *store.Hold) error {
+	err := h.Store.SetHold(c.Request().Context(), caseID, hold)
+	switch {
+	case errors.Is(err, store.ErrErasing):
+		return problemf(errErasing, "the case's erasure has begun; it can no longer be held")
+	case errors.Is(err, store.ErrNotFound):
+		return problemf(store.ErrNotFound, "no case "+caseID)
+	case err != nil:
+		return fmt.Errorf("%w: set hold: %w", errUnavailable, err)
+	}
+	return nil
+}

@@ -1,0 +1,101 @@
+package stack
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
+	commonpb "go.temporal.io/api/common/v1"
+	"go.temporal.io/api/enums/v1"
+	"go.temporal.io/api/proxy"
+	"go.temporal.io/api/workflowservice/v1"
+
+	"github.com/lexflow/lexflow/internal/codec"
+	"github.com/lexflow/lexflow/internal/keys"
+	"github.com/lexflow/lexflow/schemas"
+	"github.com/lexflow/lexflow/store/mongostore"
+)
+
+// CheckErased fails unless case id is erased: no document of it in the collections
+// that hold cases' data, no file under its blob folder, a destroyed key, and no
+// payload of its histories that opens (to any of canaries).
+func (s *Stack) CheckErased(t *testing.T, id string, canaries ...string) {
+	t.Helper()
+	ctx := t.Context()
+	mc, err := mongo.Connect(options.Client().ApplyURI(s.MongoURI))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer mc.Disconnect(context.Background())
+	db := mc.Database("lexflow")
+	for _, coll := range []string{mongostore.CasesCollection, mongostore.TranscriptsCollection, mongostore.PartiesCollection,
+		mongostore.TicketsCollection, mongostore.EventsCollection} {
+		n, err := db.Collection(coll).CountDocuments(ctx, bson.M{"$or": bson.A{bson.M{"_id": id}, bson.M{"case_id": id}}})
+		if err != nil || n != 0 {
+			t.Errorf("%s holds %d documents of the erased case (%v)", coll, n, err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(s.BlobDir, "cases", id)); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the erased case's blob folder: %v", err)
+	}
+	dk, err := s.Raw.GetKey(ctx, keys.CaseKeyID(id))
+	if err != nil || dk.DestroyedAt == nil || len(dk.Wrapped) != 0 {
+		t.Errorf("the case's key = %+v, %v; want it destroyed", dk, err)
+	}
+	if _, err := s.Keys.Key(ctx, keys.CaseKeyID(id)); !errors.Is(err, keys.ErrDestroyed) {
+		t.Errorf("Keys.Key = %v, want ErrDestroyed", err)
+	}
+	sealedPayloads, opened := 0, 0
+	c := &codec.Codec{Keys: s.Keys}
+	var token []byte
+	for {
+		resp, err := s.TC.ListWorkflow(ctx, &workflowservice.ListWorkflowExecutionsRequest{
+			Query: "WorkflowId STARTS_WITH '" + schemas.CaseWorkflowID(id) + "'", NextPageToken: token})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range resp.Executions {
+			iter := s.TC.GetWorkflowHistory(ctx, e.GetExecution().GetWorkflowId(), e.GetExecution().GetRunId(), false, enums.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+			for iter.HasNext() {
+				ev, err := iter.Next()
+				if err != nil {
+					t.Fatal(err)
+				}
+				err = proxy.VisitPayloads(ctx, ev, proxy.VisitPayloadsOptions{SkipSearchAttributes: true,
+					Visitor: func(_ *proxy.VisitPayloadsContext, ps []*commonpb.Payload) ([]*commonpb.Payload, error) {
+						for _, p := range ps {
+							if !codec.Encrypted(p) {
+								continue
+							}
+							sealedPayloads++
+							if out, err := c.Decode([]*commonpb.Payload{p}); err == nil {
+								opened++
+								for _, canary := range canaries {
+									if strings.Contains(string(out[0].GetData()), canary) {
+										t.Errorf("a payload of the erased case opens to its canary %q", canary)
+									}
+								}
+							}
+						}
+						return ps, nil
+					}})
+				if err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		if token = resp.NextPageToken; len(token) == 0 {
+			break
+		}
+	}
+	if sealedPayloads < 3 || opened != 0 {
+		t.Errorf("%d of the erased case's %d sealed history payloads open; want none of them, and some", opened, sealedPayloads)
+	}
+}

@@ -1,0 +1,177 @@
+package mongostore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
+
+	"github.com/lexflow/lexflow/schemas"
+	"github.com/lexflow/lexflow/store"
+)
+
+// hold is a legal hold as stored on its case.
+type hold struct {
+	By     string    `bson:"by"`
+	Reason string    `bson:"reason"`
+	At     time.Time `bson:"at"`
+}
+
+// erasureDoc is an erasure receipt as stored, under the case's ID.
+type erasureDoc struct {
+	CaseID      string     `bson:"_id"`
+	OrgID       string     `bson:"org_id,omitempty"`
+	UserID      string     `bson:"user_id"`
+	RequestedBy string     `bson:"requested_by"`
+	Reason      string     `bson:"reason"`
+	RequestedAt time.Time  `bson:"requested_at"`
+	ErasedAt    *time.Time `bson:"erased_at,omitempty"`
+	Erased      erased     `bson:"erased"`
+}
+
+// erased is store.Erased as stored.
+type erased struct {
+	Cases          int        `bson:"cases"`
+	Records        int        `bson:"records"`
+	Parties        int        `bson:"parties"`
+	Tickets        int        `bson:"tickets"`
+	Events         int        `bson:"events"`
+	Blobs          int        `bson:"blobs"`
+	KeyDestroyedAt *time.Time `bson:"key_destroyed_at,omitempty"`
+}
+
+func (d erasureDoc) toErasure() store.Erasure {
+	return store.Erasure{CaseID: d.CaseID, OrgID: d.OrgID, UserID: d.UserID, RequestedBy: d.RequestedBy,
+		Reason: d.Reason, RequestedAt: d.RequestedAt, ErasedAt: d.ErasedAt, Erased: store.Erased(d.Erased)}
+}
+
+// notErasing matches a case whose erasure has not begun.
+var notErasing = bson.M{"$exists": false}
+
+// SetHold sets or lifts a case's legal hold where its erasure has not begun.
+func (s *Store) SetHold(ctx context.Context, caseID string, h *store.Hold) error {
+	update := bson.M{"$unset": bson.M{"hold": ""}}
+	if h != nil {
+		update = bson.M{"$set": bson.M{"hold": hold(*h)}}
+	}
+	res, err := s.cases.UpdateOne(ctx, bson.M{"_id": caseID, "erasing_at": notErasing}, update)
+	if err != nil {
+		return fmt.Errorf("set hold: %w", err)
+	}
+	if res.MatchedCount > 0 {
+		return nil
+	}
+	if _, _, err := s.CaseOwner(ctx, caseID); err != nil {
+		return err
+	}
+	return fmt.Errorf("case %s: %w", caseID, store.ErrErasing)
+}
+
+// BeginErasure marks the case as being erased where it has no hold, then stores the
+// receipt; a retry after a crash between the two finds the mark set and stores it.
+func (s *Store) BeginErasure(ctx context.Context, e store.Erasure) (store.Erasure, error) {
+	if got, err := s.GetErasure(ctx, e.CaseID); !errors.Is(err, store.ErrNotFound) {
+		return got, err
+	}
+	var c caseDoc
+	err := s.cases.FindOneAndUpdate(ctx, bson.M{"_id": e.CaseID, "hold": bson.M{"$exists": false}},
+		bson.M{"$set": bson.M{"erasing_at": time.Now().UTC()}}).Decode(&c) // FerretDB takes no projection here
+	if errors.Is(err, mongo.ErrNoDocuments) {
+		if _, _, err := s.CaseOwner(ctx, e.CaseID); err != nil {
+			// Erased meanwhile by a concurrent BeginErasure, or never stored.
+			if got, gerr := s.GetErasure(ctx, e.CaseID); gerr == nil {
+				return got, nil
+			}
+			return store.Erasure{}, err
+		}
+		return store.Erasure{}, fmt.Errorf("case %s: %w", e.CaseID, store.ErrHeld)
+	}
+	if err != nil {
+		return store.Erasure{}, fmt.Errorf("begin erasure: %w", err)
+	}
+	doc := erasureDoc{CaseID: e.CaseID, OrgID: c.OrgID, UserID: c.UserID, RequestedBy: e.RequestedBy,
+		Reason: e.Reason, RequestedAt: e.RequestedAt.UTC()}
+	if _, err := s.erasures.InsertOne(ctx, doc); err != nil && !mongo.IsDuplicateKeyError(err) {
+		return store.Erasure{}, fmt.Errorf("store erasure: %w", err)
+	}
+	return s.GetErasure(ctx, e.CaseID)
+}
+
+// EraseCaseData deletes the case and every document of it in the other collections.
+func (s *Store) EraseCaseData(ctx context.Context, caseID string) (store.Erased, error) {
+	var out store.Erased
+	for _, d := range []struct {
+		coll  *mongo.Collection
+		count *int
+	}{
+		{s.transcripts, &out.Records}, {s.parties, &out.Parties}, {s.tickets, &out.Tickets}, {s.events, &out.Events},
+	} {
+		res, err := d.coll.DeleteMany(ctx, bson.M{"case_id": caseID})
+		if err != nil {
+			return store.Erased{}, fmt.Errorf("erase %s: %w", d.coll.Name(), err)
+		}
+		*d.count = int(res.DeletedCount)
+	}
+	s.lastSeen.Delete(caseID)
+	// The case goes last, so a crash midway leaves it for the retry to find.
+	res, err := s.cases.DeleteOne(ctx, bson.M{"_id": caseID})
+	if err != nil {
+		return store.Erased{}, fmt.Errorf("erase case: %w", err)
+	}
+	out.Cases = int(res.DeletedCount)
+	return out, nil
+}
+
+// FinishErasure sets the receipt's counts and time unless they are set.
+func (s *Store) FinishErasure(ctx context.Context, caseID string, e store.Erased, at time.Time) (store.Erasure, error) {
+	_, err := s.erasures.UpdateOne(ctx, bson.M{"_id": caseID, "erased_at": bson.M{"$exists": false}},
+		bson.M{"$set": bson.M{"erased_at": at.UTC(), "erased": erased(e)}})
+	if err != nil {
+		return store.Erasure{}, fmt.Errorf("finish erasure: %w", err)
+	}
+	return s.GetErasure(ctx, caseID)
+}
+
+// GetErasure returns a case's erasure receipt, or store.ErrNotFound.
+func (s *Store) GetErasure(ctx context.Context, caseID string) (store.Erasure, error) {
+	var d erasureDoc
+	err := s.erasures.FindOne(ctx, bson.M{"_id": caseID}).Decode(&d)
+	if errors.Is(err, mongo.ErrNoDocuments) {
+		return store.Erasure{}, fmt.Errorf("erasure of case %s: %w", caseID, store.ErrNotFound)
+	}
+	if err != nil {
+		return store.Erasure{}, fmt.Errorf("find erasure: %w", err)
+	}
+	return d.toErasure(), nil
+}
+
+// ExpiredCases finds closed cases of org updated before a time, without a hold or
+// an erasure begun, oldest first.
+func (s *Store) ExpiredCases(ctx context.Context, org string, before time.Time, limit int) ([]string, error) {
+	filter := bson.M{"org_id": org, "status": schemas.StatusClosed, "updated_at": bson.M{"$lt": before},
+		"hold": bson.M{"$exists": false}, "erasing_at": notErasing}
+	if org == "" {
+		filter["org_id"] = bson.M{"$in": bson.A{"", nil}}
+	}
+	opts := options.Find().SetSort(bson.D{{Key: "updated_at", Value: 1}, {Key: "_id", Value: 1}}).
+		SetLimit(int64(limit)).SetProjection(bson.M{"_id": 1})
+	cur, err := s.cases.Find(ctx, filter, opts)
+	if err != nil {
+		return nil, fmt.Errorf("find expired cases: %w", err)
+	}
+	var docs []struct {
+		ID string `bson:"_id"`
+	}
+	if err := cur.All(ctx, &docs); err != nil {
+		return nil, fmt.Errorf("find expired cases: %w", err)
+	}
+	ids := make([]string, 0, len(docs))
+	for _, d := range docs {
+		ids = append(ids, d.ID)
+	}
+	return ids, nil
+}
