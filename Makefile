@@ -3,6 +3,7 @@
 # checkers (poppler-utils) and WeasyPrint for `make bench-pdf`, which come from apt.
 
 TEMPORAL_CLI_VERSION  := v1.5.1
+TEMPORAL_UI_VERSION   := v2.42.1
 STATICCHECK_VERSION   := v0.8.2
 WORKFLOWCHECK_VERSION := v0.6.0
 STRIPE_MOCK_VERSION   := v0.203.0
@@ -16,7 +17,7 @@ export GOBIN := $(BIN)
 APT := $(if $(filter 0,$(shell id -u)),,sudo) env DEBIAN_FRONTEND=noninteractive apt-get
 
 ## dev: start the Temporal dev server (UI on :8233), FerretDB, the worker and the API on :8080
-dev: bin/temporal
+dev: bin/temporal bin/temporal-ui
 	go run ./cmd/lexflow dev
 
 # TEST_CORPUS is the legal corpus the test packages share (package internal/testcorpus),
@@ -25,7 +26,7 @@ dev: bin/temporal
 TEST_CORPUS := $(CURDIR)/data/test/corpus.db
 
 ## test: vet, lint, and run every test (unit, integration and end-to-end) with the race detector
-test: bin/temporal bin/stripe-mock pdftools npm chromium lint
+test: bin/temporal bin/temporal-ui bin/stripe-mock pdftools npm chromium lint
 	LEXFLOW_CORPUS_DB=$(TEST_CORPUS) go run ./cmd/lexflow corpus load
 	LEXFLOW_TEST_CORPUS=$(TEST_CORPUS) go test -race -timeout 20m ./...
 	$(MAKE) --no-print-directory fuzz FUZZTIME=20000x
@@ -92,7 +93,7 @@ chromium:
 BROWSER_OUT := $(CURDIR)/data/browser
 
 ## browser-test: every browser story (client, support, reconnect, OIDC sign-in), screenshots into data/browser
-browser-test: bin/temporal npm chromium
+browser-test: bin/temporal bin/temporal-ui npm chromium
 	LEXFLOW_CORPUS_DB=$(TEST_CORPUS) go run ./cmd/lexflow corpus load
 	mkdir -p $(BROWSER_OUT)
 	LEXFLOW_TEST_CORPUS=$(TEST_CORPUS) LEXFLOW_BROWSER_STORIES=all go test -count=1 -timeout 20m -artifacts -outputdir $(BROWSER_OUT) ./e2e/browser/
@@ -106,10 +107,16 @@ corpus-archive:
 	cd ../shared/data && tar --sort=name --mtime='2026-01-01 00:00Z' --owner=0 --group=0 --numeric-owner -cf - legal \
 		| gzip -n -9 > $(CURDIR)/corpus/data/legal.tar.gz
 
-tools: bin/temporal bin/staticcheck bin/workflowcheck bin/stripe-mock
+tools: bin/temporal bin/temporal-ui bin/staticcheck bin/workflowcheck bin/stripe-mock
 
 bin/temporal:
 	go install github.com/temporalio/cli/cmd/temporal@$(TEMPORAL_CLI_VERSION)
+
+# The Temporal UI server, built alone so that `lexflow dev` can configure what the
+# CLI's embedded copy cannot: the Web UI sending the codec session's cookie.
+bin/temporal-ui:
+	go install github.com/temporalio/ui-server/v2/cmd/server@$(TEMPORAL_UI_VERSION)
+	mv $(BIN)/server $@
 
 bin/staticcheck:
 	go install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)

@@ -36,6 +36,8 @@ type Config struct {
 	TaskQueue         string
 	TemporalUIPort    int
 	TemporalCLI       string
+	// TemporalUIServer is the Temporal UI server `lexflow dev` serves the Web UI with.
+	TemporalUIServer string
 	// TemporalUIURL is the Temporal Web UI that support's case page links to.
 	TemporalUIURL string
 
@@ -139,6 +141,7 @@ var Vars = []Var{
 	{"LEXFLOW_TEMPORAL_UI_PORT", "8233", "Web UI port of the dev server started by `lexflow dev`"},
 	{"LEXFLOW_TEMPORAL_UI_URL", "", "the Temporal Web UI's base URL, which the web app's support pages link each case's workflow to; empty means none, except under `lexflow dev`, which links its own"},
 	{"LEXFLOW_TEMPORAL_CLI", "./bin/temporal", "Temporal CLI used by `lexflow dev` and the tests (`make dev` installs it)"},
+	{"LEXFLOW_TEMPORAL_UI_SERVER", "./bin/temporal-ui", "Temporal UI server that serves `lexflow dev`'s Web UI, sending the web app's codec session to the codec server (`make dev` installs it); when missing, the dev server's own UI, where staff tick \"Include cross-origin credentials\" in its codec settings"},
 	{"MONGODB_URI", "", "MongoDB to use; empty means the embedded FerretDB that `lexflow dev` serves on LEXFLOW_DEV_MONGO_ADDR"},
 	{"MONGODB_DATABASE", "lexflow", "database name"},
 	{"LEXFLOW_DEV_MONGO_ADDR", "127.0.0.1:27017", "listen address of the embedded FerretDB"},
@@ -215,6 +218,7 @@ func FromEnv() (Config, error) {
 		TemporalNamespace: get("TEMPORAL_NAMESPACE"),
 		TaskQueue:         get("LEXFLOW_TASK_QUEUE"),
 		TemporalCLI:       get("LEXFLOW_TEMPORAL_CLI"),
+		TemporalUIServer:  get("LEXFLOW_TEMPORAL_UI_SERVER"),
 		TemporalUIURL:     get("LEXFLOW_TEMPORAL_UI_URL"),
 		MongoURI:          get("MONGODB_URI"),
 		MongoDatabase:     get("MONGODB_DATABASE"),

@@ -36,10 +36,14 @@ func runDev(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 	defer serverLog.Close()
 	startCtx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 	defer cancel()
-	log.Info("Starting Temporal dev server", "cli", cli, "db", cfg.Path("temporal.db"))
+	ui, err := devenv.FindTemporalUI(cfg.TemporalUIServer)
+	if err != nil {
+		log.Warn("The Web UI will not send the codec session: staff tick \"Include cross-origin credentials\" in its codec settings", "error", err)
+	}
+	log.Info("Starting Temporal dev server", "cli", cli, "ui", ui, "db", cfg.Path("temporal.db"))
 	ts, err := devenv.StartTemporal(startCtx, devenv.TemporalOptions{
 		CLI: cli, DBFile: cfg.Path("temporal.db"), Port: port, UIPort: cfg.TemporalUIPort, Output: serverLog,
-		UICodecEndpoint: strings.TrimSuffix(cfg.PublicURL, "/") + "/codec",
+		UICodecEndpoint: strings.TrimSuffix(cfg.PublicURL, "/") + "/codec", UIServer: ui,
 	})
 	if err != nil {
 		return fmt.Errorf("%w (its log: %s)", err, cfg.Path("temporal.log"))

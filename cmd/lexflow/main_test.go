@@ -65,6 +65,10 @@ func newDevEnv(t *testing.T) devEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
+	ui, err := devenv.FindTemporalUI("bin/temporal-ui")
+	if err != nil {
+		t.Fatal(err)
+	}
 	port := func() int {
 		p, err := devenv.FreePort()
 		if err != nil {
@@ -78,6 +82,7 @@ func newDevEnv(t *testing.T) devEnv {
 			asCommand + "=1",
 			"LEXFLOW_DATA_DIR=" + t.TempDir(),
 			"LEXFLOW_TEMPORAL_CLI=" + cli,
+			"LEXFLOW_TEMPORAL_UI_SERVER=" + ui,
 			fmt.Sprintf("TEMPORAL_ADDRESS=127.0.0.1:%d", temporalPort),
 			fmt.Sprintf("LEXFLOW_TEMPORAL_UI_PORT=%d", uiPort),
 			fmt.Sprintf("LEXFLOW_HTTP_ADDR=127.0.0.1:%d", httpPort),
@@ -232,9 +237,14 @@ func TestDevRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var settings struct{ Codec struct{ Endpoint string } }
-	if err := json.NewDecoder(resp.Body).Decode(&settings); err != nil || settings.Codec.Endpoint != d.httpURL+"/codec" {
-		t.Errorf("Web UI settings: codec %+v, %v; want the API's /codec", settings.Codec, err)
+	var settings struct {
+		Codec struct {
+			Endpoint           string
+			IncludeCredentials bool
+		}
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&settings); err != nil || settings.Codec.Endpoint != d.httpURL+"/codec" || !settings.Codec.IncludeCredentials {
+		t.Errorf("Web UI settings: codec %+v, %v; want the API's /codec, with credentials", settings.Codec, err)
 	}
 	resp.Body.Close()
 	d.stop(t, cmd)

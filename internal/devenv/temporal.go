@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"sync"
-	"syscall"
 	"time"
 
 	"go.temporal.io/sdk/client"
@@ -36,6 +35,10 @@ type TemporalOptions struct {
 	// UICodecEndpoint is the codec server the Web UI decodes payloads with; empty
 	// means none.
 	UICodecEndpoint string
+	// UIServer, when set, is the Temporal UI server binary (see FindTemporalUI) that
+	// serves the Web UI instead of the dev server's own, configured to send the
+	// browser's cookies to UICodecEndpoint, which the CLI's dev server cannot be.
+	UIServer string
 	// DynamicConfig holds KEY=VALUE dynamic configuration values, e.g.
 	// limit.historyCount.suggestContinueAsNew=100.
 	DynamicConfig []string
@@ -52,6 +55,8 @@ type TemporalServer struct {
 	cmd   *exec.Cmd
 	done  chan struct{}
 	tail  *tailBuffer
+	// ui is the UI server, when UIServer serves the Web UI.
+	ui *TemporalUI
 }
 
 // errExited means the server process ended before it was ready.
@@ -120,7 +125,7 @@ func startTemporal(ctx context.Context, o TemporalOptions) (*TemporalServer, err
 	for _, kv := range append([]string{"history.transferProcessorMaxPollRPS=10000"}, o.DynamicConfig...) {
 		args = append(args, "--dynamic-config-value", kv)
 	}
-	if o.UIPort > 0 {
+	if o.UIPort > 0 && o.UIServer == "" {
 		args = append(args, "--ui-port", strconv.Itoa(o.UIPort))
 		if o.UICodecEndpoint != "" {
 			args = append(args, "--ui-codec-endpoint", o.UICodecEndpoint)
@@ -140,7 +145,7 @@ func startTemporal(ctx context.Context, o TemporalOptions) (*TemporalServer, err
 		return nil, fmt.Errorf("start Temporal dev server (%s): %w", o.CLI, err)
 	}
 	s := &TemporalServer{Address: fmt.Sprintf("127.0.0.1:%d", o.Port), cmd: cmd, done: make(chan struct{}), tail: tail}
-	if o.UIPort > 0 {
+	if o.UIPort > 0 && o.UIServer == "" {
 		s.UIURL = fmt.Sprintf("http://127.0.0.1:%d", o.UIPort)
 	}
 	go func() {
@@ -151,6 +156,15 @@ func startTemporal(ctx context.Context, o TemporalOptions) (*TemporalServer, err
 		s.Stop()
 		return nil, err
 	}
+	if o.UIPort > 0 && o.UIServer != "" {
+		s.ui, err = StartTemporalUI(ctx, UIOptions{Server: o.UIServer, Frontend: s.Address, Port: o.UIPort,
+			CodecEndpoint: o.UICodecEndpoint, Dir: filepath.Join(filepath.Dir(o.DBFile), "temporal-ui"), Output: out})
+		if err != nil {
+			s.Stop()
+			return nil, err
+		}
+		s.UIURL = s.ui.URL
+	}
 	return s, nil
 }
 
@@ -160,7 +174,7 @@ func (s *TemporalServer) waitHealthy(ctx context.Context) error {
 	for {
 		err := s.frontendHealthy(ctx)
 		if err == nil && s.UIURL != "" {
-			err = s.uiHealthy(ctx)
+			err = uiHealthy(ctx, s.UIURL)
 		}
 		if err == nil {
 			return nil
@@ -185,10 +199,10 @@ func (s *TemporalServer) frontendHealthy(ctx context.Context) error {
 	return err
 }
 
-// uiHealthy asks the Web UI's server for the default namespace, which it fetches from the
-// frontend: right after start it may still be waiting to reconnect.
-func (s *TemporalServer) uiHealthy(ctx context.Context) error {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, s.UIURL+"/api/v1/namespaces/default", nil)
+// uiHealthy asks the Web UI's server at url for the default namespace, which it
+// fetches from the frontend: right after start it may still be waiting to reconnect.
+func uiHealthy(ctx context.Context, url string) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url+"/api/v1/namespaces/default", nil)
 	if err != nil {
 		return err
 	}
@@ -203,15 +217,13 @@ func (s *TemporalServer) uiHealthy(ctx context.Context) error {
 	return nil
 }
 
-// Stop asks the server to shut down and kills it if it has not within 15 seconds.
+// Stop asks the server, and its UI server, to shut down and kills each that has not
+// within 15 seconds.
 func (s *TemporalServer) Stop() {
-	_ = s.cmd.Process.Signal(syscall.SIGTERM)
-	select {
-	case <-s.done:
-	case <-time.After(15 * time.Second):
-		_ = s.cmd.Process.Kill()
-		<-s.done
+	if s.ui != nil {
+		s.ui.Stop()
 	}
+	(&process{cmd: s.cmd, done: s.done}).stop()
 }
 
 // FindTemporalCLI resolves the Temporal CLI (see findBinary).
