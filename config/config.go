@@ -38,6 +38,10 @@ type Config struct {
 	TemporalCLI       string
 	// TemporalUIServer is the Temporal UI server `lexflow dev` serves the Web UI with.
 	TemporalUIServer string
+	// WorkerDeployment, when set, is the Worker Deployment that workers join with build
+	// BuildID (see worker.Version).
+	WorkerDeployment string
+	BuildID          string
 	// TemporalUIURL is the Temporal Web UI that support's case page links to.
 	TemporalUIURL string
 
@@ -139,6 +143,8 @@ var Vars = []Var{
 	{"TEMPORAL_NAMESPACE", "default", "Temporal namespace"},
 	{"LEXFLOW_TASK_QUEUE", schemas.TaskQueue, "task queue the worker polls and the API starts cases on"},
 	{"LEXFLOW_TEMPORAL_UI_PORT", "8233", "Web UI port of the dev server started by `lexflow dev`"},
+	{"LEXFLOW_WORKER_DEPLOYMENT", "", "the Temporal Worker Deployment that `lexflow worker` joins, e.g. `lexflow` (see \"Deploying new workflow code\"); empty: unversioned workers"},
+	{"LEXFLOW_BUILD_ID", "", "the worker's build within the deployment; empty: the binary's VCS revision"},
 	{"LEXFLOW_TEMPORAL_UI_URL", "", "the Temporal Web UI's base URL, which the web app's support pages link each case's workflow to; empty means none, except under `lexflow dev`, which links its own"},
 	{"LEXFLOW_TEMPORAL_CLI", "./bin/temporal", "Temporal CLI used by `lexflow dev` and the tests (`make dev` installs it)"},
 	{"LEXFLOW_TEMPORAL_UI_SERVER", "./bin/temporal-ui", "Temporal UI server that serves `lexflow dev`'s Web UI, sending the web app's codec session to the codec server (`make dev` installs it); when missing, the dev server's own UI, where staff tick \"Include cross-origin credentials\" in its codec settings"},
@@ -219,6 +225,8 @@ func FromEnv() (Config, error) {
 		TaskQueue:         get("LEXFLOW_TASK_QUEUE"),
 		TemporalCLI:       get("LEXFLOW_TEMPORAL_CLI"),
 		TemporalUIServer:  get("LEXFLOW_TEMPORAL_UI_SERVER"),
+		WorkerDeployment:  get("LEXFLOW_WORKER_DEPLOYMENT"),
+		BuildID:           get("LEXFLOW_BUILD_ID"),
 		TemporalUIURL:     get("LEXFLOW_TEMPORAL_UI_URL"),
 		MongoURI:          get("MONGODB_URI"),
 		MongoDatabase:     get("MONGODB_DATABASE"),

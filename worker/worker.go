@@ -48,9 +48,10 @@ type Deps struct {
 	Retention map[string]time.Duration
 }
 
-// New returns a worker for taskQueue with every workflow and activity registered.
-func New(c client.Client, taskQueue string, d Deps) worker.Worker {
-	w := worker.New(c, taskQueue, worker.Options{})
+// New returns a worker for taskQueue with every workflow and activity registered, in
+// the Worker Deployment version v names, if it names one.
+func New(c client.Client, taskQueue string, d Deps, v Version) worker.Worker {
+	w := worker.New(c, taskQueue, v.options())
 	d.Temporal = c
 	Register(w, d)
 	return w
@@ -92,11 +93,12 @@ func Activities(d Deps) []any {
 	return append(acts, runner)
 }
 
-// RegisterWorkflows registers Lexflow's workflows on r under their names in schemas: a
-// worker's, or a replayer's that checks recorded histories against today's code.
+// RegisterWorkflows registers Lexflow's workflows on r under their names in schemas,
+// each with its versioning behavior (see Version): a worker's, or a replayer's that
+// checks recorded histories against today's code.
 func RegisterWorkflows(r worker.WorkflowRegistry) {
 	for _, name := range slices.Sorted(maps.Keys(workflowsByName)) {
-		r.RegisterWorkflowWithOptions(workflowsByName[name], workflow.RegisterOptions{Name: name})
+		r.RegisterWorkflowWithOptions(workflowsByName[name], workflow.RegisterOptions{Name: name, VersioningBehavior: behaviors[name]})
 	}
 }
 

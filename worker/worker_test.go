@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"testing"
 
+	"go.temporal.io/sdk/workflow"
+
 	"github.com/lexflow/lexflow/tools"
 )
 
@@ -47,6 +49,21 @@ func TestToolsRunOnRegisteredActivities(t *testing.T) {
 			}
 		default:
 			t.Errorf("%s names neither an activity nor a workflow", tool.Name)
+		}
+	}
+}
+
+// TestEveryWorkflowHasAVersioningBehavior: a versioned worker refuses to register a
+// workflow without one, and each must be chosen (see Version).
+func TestEveryWorkflowHasAVersioningBehavior(t *testing.T) {
+	for name := range workflowsByName {
+		if behaviors[name] == workflow.VersioningBehaviorUnspecified {
+			t.Errorf("workflow %s has no versioning behavior", name)
+		}
+	}
+	for name := range behaviors {
+		if workflowsByName[name] == nil {
+			t.Errorf("a versioning behavior for %s, which is no workflow", name)
 		}
 	}
 }

@@ -117,6 +117,10 @@ func paymentProvider(cfg config.Config, dev bool) (payments.Provider, []byte, er
 // startWorker opens what the worker needs and starts it; stop undoes all of it. The
 // legal corpus is built first if it is missing or older than the shipped archive.
 func startWorker(ctx context.Context, cfg config.Config, b *backends, log *slog.Logger) (stop func(), err error) {
+	version, err := worker.VersionOf(cfg.WorkerDeployment, cfg.BuildID)
+	if err != nil {
+		return nil, err
+	}
 	if _, built, err := corpus.Ensure(ctx, cfg.CorpusDB); err != nil {
 		return nil, err
 	} else if built {
@@ -142,7 +146,7 @@ func startWorker(ctx context.Context, cfg config.Config, b *backends, log *slog.
 	if cfg.LexeToolsURL != "" {
 		deps.Research = lexetools.New(cfg.LexeToolsURL, 30*time.Second)
 	}
-	w := worker.New(b.tc, cfg.TaskQueue, deps)
+	w := worker.New(b.tc, cfg.TaskQueue, deps, version)
 	if err := w.Start(); err != nil {
 		stopModels()
 		lc.Close()

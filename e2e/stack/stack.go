@@ -226,7 +226,7 @@ func start() (s *Stack, stop func(), err error) {
 	}
 	w := worker.New(s.TC, TaskQueue, worker.Deps{Store: s.Store, Models: models, Prompts: s.Prompts, Corpus: s.Corpus,
 		Blobs: s.Blobs, SearXNG: searxng.New(searx.URL, 10*time.Second),
-		Budgets: s.Budgets, Keys: s.Keys, Retention: map[string]time.Duration{RetentionOrg: time.Nanosecond}})
+		Budgets: s.Budgets, Keys: s.Keys, Retention: map[string]time.Duration{RetentionOrg: time.Nanosecond}}, worker.Version{})
 	if err := w.Start(); err != nil {
 		return nil, stop, err
 	}

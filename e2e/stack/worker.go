@@ -90,7 +90,11 @@ func helperWorker() error {
 	if cfg.LexeToolsURL != "" {
 		deps.Research = lexetools.New(cfg.LexeToolsURL, 10*time.Second)
 	}
-	return worker.New(tc, cfg.TaskQueue, deps).Run(sdkworker.InterruptCh())
+	version, err := worker.VersionOf(cfg.WorkerDeployment, cfg.BuildID)
+	if err != nil {
+		return err
+	}
+	return worker.New(tc, cfg.TaskQueue, deps, version).Run(sdkworker.InterruptCh())
 }
 
 // slowStore is a store whose case reads take delay, a deliberately slow tool, and

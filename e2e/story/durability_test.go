@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"go.temporal.io/api/enums/v1"
+	taskqueuepb "go.temporal.io/api/taskqueue/v1"
+	"go.temporal.io/api/workflowservice/v1"
 	"go.temporal.io/sdk/client"
 
 	"github.com/lexflow/lexflow/e2e/stack"
@@ -256,4 +258,88 @@ func TestWorkerKilledMidErasure(t *testing.T) {
 	}
 	stack.WantProblem(t, s.Call(t, "GET", "/v1/cases/"+id, tok, nil), http.StatusGone, "case-erased")
 	s.CheckErased(t, id, "My landlord keeps my deposit")
+}
+
+// TestWorkerVersioning runs a case on workers of a Worker Deployment: its first turn on
+// version v1, then, v2 made current and v1's worker killed, its second on v2. The case
+// auto-upgrades (it would wait for v1's worker for ever were it pinned); each turn is
+// pinned to the version it started on.
+func TestWorkerVersioning(t *testing.T) {
+	queue := s.UseQueue(t, "e2e-versions")
+	deployment := "lexflow-" + queue
+	env := func(build string) []string {
+		return []string{"LEXFLOW_WORKER_DEPLOYMENT=" + deployment, "LEXFLOW_BUILD_ID=" + build}
+	}
+	v1 := s.StartHelperWorker(t, queue, 0, env("v1")...)
+	setCurrentVersion(t, deployment, queue, "v1")
+	tok := s.Token(t, "vera")
+	id := s.CreateCase(t, tok, "Versioning check on a lease question")
+	s.Send(t, tok, id, "show me the case details")
+	wantVersion(t, schemas.CaseWorkflowID(id), "v1", enums.VERSIONING_BEHAVIOR_AUTO_UPGRADE)
+	wantVersion(t, schemas.TurnWorkflowID(id, 1), "v1", enums.VERSIONING_BEHAVIOR_PINNED)
+
+	s.StartHelperWorker(t, queue, 0, env("v2")...)
+	setCurrentVersion(t, deployment, queue, "v2")
+	if err := v1.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	_ = v1.Wait()
+	s.Send(t, tok, id, "show me the case details again")
+	wantVersion(t, schemas.CaseWorkflowID(id), "v2", enums.VERSIONING_BEHAVIOR_AUTO_UPGRADE)
+	wantVersion(t, schemas.TurnWorkflowID(id, 2), "v2", enums.VERSIONING_BEHAVIOR_PINNED)
+}
+
+// setCurrentVersion makes a deployment's build current, once its worker has polled
+// (the version exists only then), and waits until queue routes by it (the server
+// propagates the change after it answers), within 30 seconds.
+func setCurrentVersion(t *testing.T, deployment, queue, build string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	defer cancel()
+	h := s.TC.WorkerDeploymentClient().GetHandle(deployment)
+	set := false
+	for {
+		var err error
+		if !set {
+			_, err = h.SetCurrentVersion(ctx, client.WorkerDeploymentSetCurrentVersionOptions{BuildID: build})
+			set = err == nil
+		}
+		if set {
+			var d *workflowservice.DescribeTaskQueueResponse
+			d, err = s.TC.WorkflowService().DescribeTaskQueue(ctx, &workflowservice.DescribeTaskQueueRequest{Namespace: "default",
+				TaskQueue: &taskqueuepb.TaskQueue{Name: queue}, TaskQueueType: enums.TASK_QUEUE_TYPE_WORKFLOW})
+			if err == nil && d.GetVersioningInfo().GetCurrentDeploymentVersion().GetBuildId() == build {
+				return
+			}
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatalf("set %s current in %s: %v", build, deployment, err)
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+}
+
+// wantVersion fails unless the workflow runs on build with the behavior. A run that
+// just continued as new has none until its first workflow task completes: it is asked
+// again, for 10 seconds.
+func wantVersion(t *testing.T, workflowID, build string, behavior enums.VersioningBehavior) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	defer cancel()
+	for {
+		d, err := s.TC.DescribeWorkflowExecution(ctx, workflowID, "")
+		v := d.GetWorkflowExecutionInfo().GetVersioningInfo()
+		if err == nil && v != nil {
+			if got := v.GetDeploymentVersion().GetBuildId(); got != build || v.GetBehavior() != behavior {
+				t.Errorf("%s runs on %q (%v), want %q (%v)", workflowID, got, v.GetBehavior(), build, behavior)
+			}
+			return
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatalf("%s has no version: %v", workflowID, err)
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
 }
