@@ -3,11 +3,15 @@ package browser
 import (
 	"bytes"
 	"fmt"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/lexflow/lexflow/internal/auth"
+	"github.com/lexflow/lexflow/schemas"
 )
 
 // turnDone holds once the page's n-th turn has its final reply.
@@ -145,4 +149,18 @@ func TestClientStory(t *testing.T) {
 	p.click("#close-note ~ button")
 	p.click("#close-note ~ button")
 	p.waitFor("the closed case", `document.querySelector(".steps li.current")?.innerText.includes("Închis") && document.querySelector("#message").disabled`, 30*time.Second)
+
+	// Deleted, with a second press: the case list no longer has it, and it is gone.
+	caseID := caseURL[strings.LastIndex(caseURL, "/")+1:]
+	p.click("#erase-case")
+	p.click("#erase-case")
+	p.waitFor("the notice of the erasure", `document.getElementById("alert").innerText.includes("Cazul a fost șters")`, 30*time.Second)
+	p.waitFor("the case list", `document.querySelector("#case-description") !== null`, 10*time.Second)
+	if list := p.text("main"); strings.Contains(list, "Proprietarul") {
+		t.Errorf("the case list still shows the erased case: %q", list)
+	}
+	tok := s.Mint(t, auth.Identity{Subject: user, Roles: []string{schemas.RoleUser}})
+	if r := s.Call(t, "GET", "/v1/cases/"+caseID+"/erasure", tok, nil); r.Status != http.StatusOK || r.Body["status"] != "erased" {
+		t.Errorf("the erasure's receipt: %d %s", r.Status, r.Raw)
+	}
 }

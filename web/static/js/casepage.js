@@ -44,6 +44,9 @@ export function casePage(app, id) {
   const closeButton = h("button", { class: "secondary", type: "submit" }, t("close_case"));
   const closeForm = h("form", { class: "stack", "aria-labelledby": "close-title" },
     h("p", { class: "hint" }, t("close_hint")), h("label", { for: "close-note" }, t("close_note")), closeNote, closeButton);
+  const eraseButton = h("button", { class: "danger", type: "submit", id: "erase-case" }, t("erase_case"));
+  const eraseForm = h("form", { class: "stack", "aria-labelledby": "erase-title" },
+    h("p", { class: "hint" }, t("erase_hint")), eraseButton);
 
   app.main.replaceChildren(
     h("div", { class: "case-head" }, h("p", { class: "crumbs" }, h("a", { href: "#/" }, t("my_cases"))), title, badge, steps, next, conn),
@@ -52,7 +55,8 @@ export function casePage(app, id) {
         h("h2", { id: "chat-title" }, t("conversation")), log,
         h("h3", { id: "tools-title", class: "small" }, t("tools")), bar, composer),
       h("aside", { class: "side" }, partiesSection(app, id), drafts.el,
-        h("section", { "aria-labelledby": "close-title" }, h("h2", { id: "close-title" }, t("close_case")), closeForm))));
+        h("section", { "aria-labelledby": "close-title" }, h("h2", { id: "close-title" }, t("close_case")), closeForm),
+        h("section", { "aria-labelledby": "erase-title" }, h("h2", { id: "erase-title" }, t("erase_case")), eraseForm))));
 
   composer.addEventListener("submit", (e) => {
     e.preventDefault();
@@ -65,6 +69,15 @@ export function casePage(app, id) {
     else {
       closeButton.dataset.armed = "1";
       closeButton.textContent = t("close_confirm");
+    }
+  });
+  // Erasing asks twice too, and cannot be undone.
+  eraseForm.addEventListener("submit", (e) => {
+    e.preventDefault();
+    if (eraseButton.dataset.armed) eraseCase();
+    else {
+      eraseButton.dataset.armed = "1";
+      eraseButton.textContent = t("erase_confirm");
     }
   });
   input.addEventListener("keydown", (e) => {
@@ -189,6 +202,21 @@ export function casePage(app, id) {
       await call("POST", path + "/close", { note: closeNote.value.trim() });
       refresh();
     } catch (err) {
+      app.show(err);
+    }
+  }
+
+  // eraseCase erases the case and goes back to the case list, which no longer has it.
+  // An erasure still running (202) finishes by itself; a legal hold (409) says why not.
+  async function eraseCase() {
+    eraseButton.disabled = true;
+    try {
+      const r = await call("DELETE", path);
+      ctl.abort();
+      app.go("#/");
+      app.show(t(r.status === "erased" ? "erased" : "erasing"), "info");
+    } catch (err) {
+      eraseButton.disabled = false;
       app.show(err);
     }
   }
