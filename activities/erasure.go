@@ -13,6 +13,8 @@ import (
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/temporal"
 
+	"github.com/google/uuid"
+
 	"github.com/lexflow/lexflow/internal/blob"
 	"github.com/lexflow/lexflow/internal/keys"
 	"github.com/lexflow/lexflow/schemas"
@@ -29,22 +31,26 @@ type Erasure struct {
 	// Retention is how long each organization keeps its closed cases; an organization
 	// without an entry keeps them until they are deleted.
 	Retention map[string]time.Duration
-	// CloseWait bounds how long CloseForErasure waits for a case workflow to finish
-	// after the close signal before it terminates it (DefaultCloseWait if zero).
-	CloseWait time.Duration
 }
 
-// DefaultCloseWait is how long a case workflow has to close before its erasure
-// terminates it.
-const DefaultCloseWait = 20 * time.Second
+// CloseWait is how long a case workflow has to close before its erasure terminates it.
+const CloseWait = 20 * time.Second
 
 // MaxExpiredPerRun bounds how many cases one run of the Retention workflow erases; the
 // next run takes the rest.
 const MaxExpiredPerRun = 100
 
+// StalledAfter is how long after it began an unfinished erasure is taken up again by
+// the Retention workflow: its Erase workflow failed, or its worker died before it
+// started one.
+const StalledAfter = time.Hour
+
 // BeginErasure records the erasure's start and returns its receipt. A case under a
 // legal hold is a non-retryable ErrLegalHold, a case never stored ErrInvalidArgs.
 func (a *Erasure) BeginErasure(ctx context.Context, in schemas.EraseInput) (store.Erasure, error) {
+	if _, err := uuid.Parse(in.CaseID); err != nil {
+		return store.Erasure{}, temporal.NewNonRetryableApplicationError("no case "+in.CaseID, schemas.ErrInvalidArgs, err)
+	}
 	e, err := a.Store.BeginErasure(ctx, store.Erasure{CaseID: in.CaseID, RequestedBy: in.By, Reason: in.Reason, RequestedAt: in.At})
 	if errors.Is(err, store.ErrHeld) {
 		return store.Erasure{}, temporal.NewNonRetryableApplicationError(err.Error(), schemas.ErrLegalHold, err)
@@ -66,11 +72,7 @@ func (a *Erasure) CloseForErasure(ctx context.Context, in schemas.EraseInput) er
 	if err != nil {
 		return fmt.Errorf("signal close: %w", err)
 	}
-	wait := a.CloseWait
-	if wait <= 0 {
-		wait = DefaultCloseWait
-	}
-	waitCtx, cancel := context.WithTimeout(ctx, wait)
+	waitCtx, cancel := context.WithTimeout(ctx, CloseWait)
 	defer cancel()
 	_ = a.Temporal.GetWorkflow(waitCtx, id, "").Get(waitCtx, nil) // its outcome does not matter, only that it ended
 	d, err := a.Temporal.DescribeWorkflowExecution(ctx, id, "")
@@ -103,7 +105,8 @@ func (a *Erasure) EraseCaseData(ctx context.Context, caseID string) (store.Erase
 }
 
 // DestroyedKey is when a case's data key was destroyed, and how long other processes
-// may still hold it unwrapped in memory.
+// may still hold it unwrapped in memory after that (keys.Keyring.CacheTTL, which every
+// process of a deployment shares).
 type DestroyedKey struct {
 	At       time.Time     `json:"at"`
 	CacheTTL time.Duration `json:"cache_ttl"`
@@ -129,19 +132,24 @@ func (a *Erasure) FinishErasure(ctx context.Context, caseID string, erased store
 	return e, permanent(err)
 }
 
-// ExpiredCases returns the closed cases that their organization's retention period
-// has passed, at most MaxExpiredPerRun, organization by organization in name order.
+// ExpiredCases returns the cases to erase: those whose erasure stalled (see
+// StalledAfter), then the closed cases that their organization's retention period has
+// passed, organization by organization in name order; at most MaxExpiredPerRun.
 func (a *Erasure) ExpiredCases(ctx context.Context) ([]string, error) {
-	var out []string
 	now := time.Now().UTC()
+	out, err := a.Store.StalledErasures(ctx, now.Add(-StalledAfter), MaxExpiredPerRun)
+	if err != nil {
+		return nil, err
+	}
 	for _, org := range slices.Sorted(maps.Keys(a.Retention)) {
+		if len(out) >= MaxExpiredPerRun {
+			break
+		}
 		ids, err := a.Store.ExpiredCases(ctx, org, now.Add(-a.Retention[org]), MaxExpiredPerRun-len(out))
 		if err != nil {
 			return nil, err
 		}
-		if out = append(out, ids...); len(out) >= MaxExpiredPerRun {
-			break
-		}
+		out = append(out, ids...)
 	}
 	return out, nil
 }

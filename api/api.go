@@ -43,6 +43,9 @@ type Handlers struct {
 	StuckAfter time.Duration
 	// TurnTimeout is the deadline of each chat turn of the cases this API starts.
 	TurnTimeout time.Duration
+	// EraseWait is how long DELETE /v1/cases/{id} waits for the erasure before it
+	// answers 202 (DefaultEraseWait when zero).
+	EraseWait time.Duration
 	// Dev serves the dev-only routes of the route table.
 	Dev bool
 	// DevTokens mints the tokens of POST /dev/token, a dev-only route; nil mints none.

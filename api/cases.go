@@ -142,6 +142,9 @@ func (h *Handlers) getCase(c echo.Context) error {
 		return err
 	}
 	view := CaseView{Case: cs}
+	if cs.Hold != nil { // its owner reads why and since when, not which admin set it
+		view.Hold = &store.Hold{Reason: cs.Hold.Reason, At: cs.Hold.At}
+	}
 	if st, err := h.caseState(c.Request().Context(), cs.ID); err == nil {
 		view.State = &st
 	}

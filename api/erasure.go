@@ -28,9 +28,9 @@ var (
 	errErasing = errors.New("case being erased")
 )
 
-// eraseWait is how long DELETE /v1/cases/{id} waits for the erasure to finish before
-// it answers 202 with where to follow it.
-const eraseWait = 15 * time.Second
+// DefaultEraseWait is how long DELETE /v1/cases/{id} waits for the erasure to finish
+// before it answers 202 with where to follow it.
+const DefaultEraseWait = 15 * time.Second
 
 // Erasure statuses.
 const (
@@ -60,7 +60,7 @@ func mayErase(who auth.Identity, org, subject string) bool {
 }
 
 // eraseCase answers DELETE /v1/cases/{id}: it starts the case's Erase workflow and
-// answers with the receipt once it finishes (200), or, after eraseWait, with the
+// answers with the receipt once it finishes (200), or, after EraseWait, with the
 // erasure still running (202, Location: its receipt). A case under a legal hold is 409;
 // erasing an erased case answers with its receipt. An admin's erasure of another's
 // case is audited.
@@ -89,7 +89,7 @@ func (h *Handlers) eraseCase(c echo.Context) error {
 			return fmt.Errorf("%w: read case: %w", errUnavailable, err)
 		}
 		if cs.Hold != nil {
-			return holdProblem(cs.Hold)
+			return holdProblem(who, cs.Hold)
 		}
 		e = store.Erasure{CaseID: id, OrgID: cs.OrgID, UserID: cs.UserID}
 	default:
@@ -110,7 +110,11 @@ func (h *Handlers) eraseCase(c echo.Context) error {
 	if err != nil {
 		return fmt.Errorf("%w: start erasure: %w", errUnavailable, err)
 	}
-	waitCtx, cancel := context.WithTimeout(ctx, eraseWait)
+	wait := h.EraseWait
+	if wait <= 0 {
+		wait = DefaultEraseWait
+	}
+	waitCtx, cancel := context.WithTimeout(ctx, wait)
 	defer cancel()
 	var receipt store.Erasure
 	err = run.Get(waitCtx, &receipt)
@@ -121,10 +125,15 @@ func (h *Handlers) eraseCase(c echo.Context) error {
 	case errors.As(err, &app) && app.Type() == schemas.ErrLegalHold:
 		// A hold set after the check above.
 		if cs, err := h.Store.GetCase(ctx, id); err == nil && cs.Hold != nil {
-			return holdProblem(cs.Hold)
+			return holdProblem(who, cs.Hold)
 		}
 		return problemf(errLegalHold, "the case is under a legal hold")
-	case waitCtx.Err() != nil && ctx.Err() == nil:
+	case ctx.Err() != nil:
+		return ctx.Err()
+	}
+	// The wait ended before the erasure did.
+	d, derr := h.Temporal.DescribeWorkflowExecution(ctx, run.GetID(), run.GetRunID())
+	if derr == nil && d.GetWorkflowExecutionInfo().GetStatus() == enums.WORKFLOW_EXECUTION_STATUS_RUNNING {
 		c.Response().Header().Set(echo.HeaderLocation, "/v1/cases/"+id+"/erasure")
 		if begun, err := h.Store.GetErasure(ctx, id); err == nil {
 			e = begun
@@ -134,10 +143,15 @@ func (h *Handlers) eraseCase(c echo.Context) error {
 	return fmt.Errorf("%w: the erasure failed and may be asked for again: %w", errUnavailable, err)
 }
 
-// holdProblem is the 409 of a case under a legal hold: who set it, when and why.
-func holdProblem(h *store.Hold) error {
-	return problemf(errLegalHold, fmt.Sprintf("the case is under a legal hold set by %s on %s: %s",
-		h.By, h.At.UTC().Format(time.RFC3339), h.Reason))
+// holdProblem is the 409 of a case under a legal hold: when and why, and, for an
+// admin, who set it.
+func holdProblem(who auth.Identity, h *store.Hold) error {
+	by := ""
+	if who.Has(schemas.RoleAdmin) {
+		by = " by " + h.By
+	}
+	return problemf(errLegalHold, fmt.Sprintf("the case is under a legal hold set%s on %s: %s",
+		by, h.At.UTC().Format(time.RFC3339), h.Reason))
 }
 
 // getErasure answers GET /v1/cases/{id}/erasure: the receipt of the case's erasure,

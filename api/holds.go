@@ -23,11 +23,15 @@ type HoldRequest struct {
 }
 
 // putHold answers PUT /v1/admin/cases/{id}/hold: an admin in scope puts a legal hold
-// on a case, or replaces its reason, so that it is not erased; audited with the
-// reason. A case whose erasure has begun is 409.
+// on a case, or replaces its reason, so that it is not erased; audited (the reason
+// stays with the hold, sealed with the case's key). A case whose erasure has begun is
+// 409.
 func (h *Handlers) putHold(c echo.Context) error {
 	cs, err := h.staffCase(c)
 	if err != nil {
+		return err
+	}
+	if err := mayChangeHold(c, cs.Hold); err != nil {
 		return err
 	}
 	var req HoldRequest
@@ -38,10 +42,11 @@ func (h *Handlers) putHold(c echo.Context) error {
 	if req.Reason == "" || utf8.RuneCountInString(req.Reason) > maxHoldReason {
 		return problemf(errInvalidInput, fmt.Sprintf("reason is required, at most %d characters", maxHoldReason))
 	}
-	if err := h.audit(c, auditHoldSet, cs.OrgID, cs.ID, map[string]any{"reason": req.Reason}); err != nil {
+	if err := h.audit(c, auditHoldSet, cs.OrgID, cs.ID, nil); err != nil {
 		return err
 	}
-	hold := store.Hold{By: identity(c).Subject, Reason: req.Reason, At: time.Now().UTC()}
+	who := identity(c)
+	hold := store.Hold{By: who.Subject, Org: who.Org, Reason: req.Reason, At: time.Now().UTC()}
 	if err := h.setHold(c, cs.ID, &hold); err != nil {
 		return err
 	}
@@ -55,6 +60,9 @@ func (h *Handlers) liftHold(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	if err := mayChangeHold(c, cs.Hold); err != nil {
+		return err
+	}
 	if err := h.audit(c, auditHoldLift, cs.OrgID, cs.ID, nil); err != nil {
 		return err
 	}
@@ -62,6 +70,15 @@ func (h *Handlers) liftHold(c echo.Context) error {
 		return err
 	}
 	return c.JSON(http.StatusOK, map[string]any{"case_id": cs.ID})
+}
+
+// mayChangeHold refuses a firm's admin a hold the operator's staff set (an authority's
+// request, say), which only they replace or lift.
+func mayChangeHold(c echo.Context, hold *store.Hold) error {
+	if who := identity(c); hold != nil && who.Org != "" && hold.Org != who.Org {
+		return problemf(errForbidden, "this legal hold was set by the operator's staff; only they change or lift it")
+	}
+	return nil
 }
 
 // setHold sets or lifts a hold in the store, answering for its refusals.

@@ -3,6 +3,7 @@
 package config
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -63,8 +64,8 @@ type Config struct {
 	KeyCacheTTL time.Duration
 	// Retention is how long each organization keeps its closed cases before they are
 	// erased; an organization without an entry keeps them.
-	Retention map[string]time.Duration
-	JWTAudience      string
+	Retention   map[string]time.Duration
+	JWTAudience string
 	// OIDCIssuer, when set, is an OpenID Provider whose RS256/ES256 tokens are accepted
 	// beside the HS256 ones, with OIDCAudience as their aud, roles and organization
 	// read from the claims OIDCRolesClaim and OIDCOrgClaim, and OIDCLeeway of clock skew.
@@ -404,6 +405,9 @@ func (c Config) Unavailable(needsSearXNG []string) []string {
 	return nil
 }
 
+// maxRetentionDays bounds a retention period given in days, well within a Duration.
+const maxRetentionDays = 100 * 366
+
 // parseRetention reads org=period pairs, a period being a Go duration or a number of
 // days ("365d"), at least a day.
 func parseRetention(s string) (map[string]time.Duration, error) {
@@ -421,13 +425,15 @@ func parseRetention(s string) (map[string]time.Duration, error) {
 		var err error
 		if days, isDays := strings.CutSuffix(period, "d"); isDays {
 			var n int
-			n, err = strconv.Atoi(days)
+			if n, err = strconv.Atoi(days); err == nil && (n < 1 || n > maxRetentionDays) {
+				err = errors.New("out of range")
+			}
 			d = time.Duration(n) * 24 * time.Hour
 		} else {
 			d, err = time.ParseDuration(period)
 		}
 		if err != nil || d < 24*time.Hour {
-			return nil, fmt.Errorf("%s: want a period of at least a day, such as 365d or 2160h, got %q", org, period)
+			return nil, fmt.Errorf("%s: want a period from a day to %d days, such as 365d or 2160h, got %q", org, maxRetentionDays, period)
 		}
 		if _, dup := out[org]; dup {
 			return nil, fmt.Errorf("%s is given twice", org)

@@ -79,6 +79,7 @@ func TestBadSettings(t *testing.T) {
 		"retention too short": {"LEXFLOW_RETENTION", "acme=1h"},
 		"retention twice":     {"LEXFLOW_RETENTION", "acme=30d, acme=60d"},
 		"retention, negative": {"LEXFLOW_RETENTION", "acme=-30d"},
+		"retention overflows": {"LEXFLOW_RETENTION", "acme=213505d"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Setenv(env[0], env[1])

@@ -15,9 +15,11 @@ var (
 )
 
 // Hold is a legal hold on a case: while it stands, the case is not erased, at its
-// owner's request or by retention.
+// owner's request or by retention. By and Org are the admin who set it and their
+// organization (empty: the operator's staff).
 type Hold struct {
-	By     string    `json:"by"`
+	By     string    `json:"by,omitempty"`
+	Org    string    `json:"org,omitempty"`
 	Reason string    `json:"reason"`
 	At     time.Time `json:"at"`
 }
@@ -34,18 +36,22 @@ const (
 // and, once done, what was erased and when. It holds nothing of the case's content and
 // outlives the case, so a repeated request is answered with it.
 type Erasure struct {
-	CaseID      string    `json:"case_id"`
-	OrgID       string    `json:"org_id,omitempty"`
-	UserID      string    `json:"user_id"`
-	RequestedBy string    `json:"requested_by"`
-	Reason      string    `json:"reason"`
-	RequestedAt time.Time `json:"requested_at"`
+	CaseID string `json:"case_id"`
+	OrgID  string `json:"org_id,omitempty"`
+	UserID string `json:"user_id"`
+	// CaseCreatedAt is when the case was opened, so that it still counts towards its
+	// owner's cases of that day (CountCases).
+	CaseCreatedAt time.Time `json:"case_created_at"`
+	RequestedBy   string    `json:"requested_by"`
+	Reason        string    `json:"reason"`
+	RequestedAt   time.Time `json:"requested_at"`
 	// ErasedAt is when the erasure finished; nil while it runs.
 	ErasedAt *time.Time `json:"erased_at,omitempty"`
 	Erased   Erased     `json:"erased"`
 }
 
-// Erased counts what an erasure deleted.
+// Erased counts what an erasure deleted: what each step reported on its last attempt,
+// so a step retried after a crash midway counts only what was left.
 type Erased struct {
 	Cases   int `json:"cases"`
 	Records int `json:"messages"`
@@ -76,10 +82,12 @@ type Erasures interface {
 	// SetHold puts a legal hold on a case, replacing one it has, or lifts it (h nil).
 	// It returns ErrNotFound, or ErrErasing once the case's erasure has begun.
 	SetHold(ctx context.Context, caseID string, h *Hold) error
-	// BeginErasure records that a case's erasure has begun, taking the case's owner
-	// from the store, unless the case is under a legal hold (ErrHeld). Beginning again
-	// returns the first receipt, even once the case's data is gone; a case never stored
-	// is ErrNotFound.
+	// BeginErasure records that a case's erasure has begun (at e.RequestedAt, or now
+	// if it is zero), taking the case's owner and creation time from the store, unless the case is under a legal hold
+	// (ErrHeld). Beginning again returns the first receipt, with the first requester
+	// and reason, even once the case's data is gone; a case never stored is
+	// ErrNotFound. A case being erased is left out of ListCases, and an erased one
+	// still counts in CountCases.
 	BeginErasure(ctx context.Context, e Erasure) (Erasure, error)
 	// EraseCaseData deletes what the store keeps of a case (the case, its transcript,
 	// parties, tickets and events), all but its erasure's receipt, and counts it.
@@ -95,4 +103,7 @@ type Erasures interface {
 	// users of none) last updated before a time, neither held nor being erased,
 	// oldest first, at most limit.
 	ExpiredCases(ctx context.Context, org string, before time.Time, limit int) ([]string, error)
+	// StalledErasures returns the IDs of cases whose erasure began before a time and
+	// has not finished, at most limit.
+	StalledErasures(ctx context.Context, before time.Time, limit int) ([]string, error)
 }

@@ -17,10 +17,10 @@ import (
 // Workflows that wait on people for days (a case, its quota awaiting payment, a
 // support ticket) auto-upgrade: once an operator makes a new version current, their
 // next task runs on its workers, replaying their history under the new code, which
-// workflow.GetVersion and the replay tests keep safe. Workflows that run for minutes
-// (a turn, tiering, a draft, an erasure, a retention run) are pinned: they finish on
-// the workers of the version they started on, so a deploy never changes their code
-// midway, and that version's workers are kept until it is drained.
+// workflow.GetVersion and the replay tests keep safe. Workflows that run for minutes,
+// at most hours (a turn, tiering, a draft, an erasure, a retention run), are pinned:
+// they finish on the workers of the version they started on, so a deploy never
+// changes their code midway, and that version's workers are kept until it is drained.
 type Version struct {
 	// Deployment names the Worker Deployment ("lexflow"); empty means unversioned.
 	Deployment string

@@ -29,18 +29,23 @@ var erasureOptions = workflow.ActivityOptions{
 	},
 }
 
-// closeOptions govern CloseForErasure, which waits up to activities.DefaultCloseWait
-// for the case's workflow to end.
+// closeOptions govern CloseForErasure, which waits up to activities.CloseWait for the
+// case's workflow to end.
 var closeOptions = func() workflow.ActivityOptions {
 	o := erasureOptions
-	o.StartToCloseTimeout = activities.DefaultCloseWait + time.Minute
+	o.StartToCloseTimeout = activities.CloseWait + time.Minute
 	return o
 }()
 
+// sweepMargin is how long after the last process forgot a destroyed key the erasure
+// still waits before its last sweep: a write sealed just before then may still be on
+// its way to the store.
+const sweepMargin = 10 * time.Second
+
 // Erase erases a case: it records the erasure's start (refused under a legal hold),
 // ends the case's workflow, deletes the case's store data and blobs, destroys its data
-// key, waits until no process holds the key any more (its cache's TTL), deletes what
-// a late write stored meanwhile (with the key gone, nothing more can be written), and
+// key, waits until no process holds the key any more (its cache's TTL, and a margin
+// for writes on their way), deletes what a late write stored meanwhile (with the key gone, nothing more can be written), and
 // records the receipt. The case's Temporal histories stay, sealed
 // with a key that no longer exists. Its own payloads use the system key. An erasure
 // already finished returns its receipt.
@@ -66,7 +71,7 @@ func Erase(ctx workflow.Context, in schemas.EraseInput) (store.Erasure, error) {
 	}
 	// Other processes forget the key within their cache's TTL; a write they sealed
 	// with it meanwhile is deleted below.
-	if err := workflow.Sleep(ctx, destroyed.CacheTTL); err != nil {
+	if err := workflow.Sleep(ctx, destroyed.CacheTTL+min(destroyed.CacheTTL, sweepMargin)); err != nil {
 		return store.Erasure{}, err
 	}
 	if err := workflow.ExecuteActivity(ctx, eraseActs.EraseCaseData, in.CaseID).Get(ctx, &late); err != nil {

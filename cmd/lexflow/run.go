@@ -152,13 +152,11 @@ func startWorker(ctx context.Context, cfg config.Config, b *backends, log *slog.
 		lc.Close()
 		return nil, fmt.Errorf("start worker: %w", err)
 	}
-	if len(cfg.Retention) > 0 {
-		if err := worker.EnsureRetentionSchedule(ctx, b.tc, cfg.TaskQueue); err != nil {
-			w.Stop()
-			stopModels()
-			lc.Close()
-			return nil, err
-		}
+	if err := worker.EnsureRetentionSchedule(ctx, b.tc, cfg.TaskQueue); err != nil {
+		w.Stop()
+		stopModels()
+		lc.Close()
+		return nil, err
 	}
 	return func() { w.Stop(); stopModels(); lc.Close() }, nil
 }

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/uuid"
 	"go.temporal.io/sdk/client"
@@ -70,6 +71,19 @@ func TestEraseCase(t *testing.T) {
 	}
 
 	s.CheckErased(t, id, canary)
+	// Nothing of the case is recreated: a retried create whose Idempotency-Key names it
+	// is gone too.
+	key := "erase-" + uuid.NewString()
+	keyed := s.Call(t, "POST", "/v1/cases", owner, map[string]any{"description": "A case to erase and retry"}, "Idempotency-Key", key)
+	if keyed.Status != http.StatusCreated {
+		t.Fatalf("create: %d %s", keyed.Status, keyed.Raw)
+	}
+	keyedID := keyed.Body["case_id"].(string)
+	if r := s.Call(t, "DELETE", "/v1/cases/"+keyedID, owner, nil); r.Status != http.StatusOK {
+		t.Fatalf("erase: %d %s", r.Status, r.Raw)
+	}
+	stack.WantProblem(t, s.Call(t, "POST", "/v1/cases", owner, map[string]any{"description": "A case to erase and retry"}, "Idempotency-Key", key),
+		http.StatusGone, "case-erased")
 	// The codec server leaves its payloads sealed, even for the operator's staff.
 	operator := s.Mint(t, auth.Identity{Subject: "ops", Roles: []string{schemas.RoleSupport}})
 	if open, _ := decoded(t, s.Call(t, "POST", "/codec/decode", operator, sealedInput), canary); len(open) == 0 || open[0] {
@@ -101,8 +115,16 @@ func TestLegalHold(t *testing.T) {
 	}
 	r := s.Call(t, "DELETE", "/v1/cases/"+id, owner, nil)
 	stack.WantProblem(t, r, http.StatusConflict, "legal-hold")
-	if detail, _ := r.Body["detail"].(string); !strings.Contains(detail, reason) || !strings.Contains(detail, "firm-admin") {
-		t.Errorf("the refusal does not say why: %q", detail)
+	if detail, _ := r.Body["detail"].(string); !strings.Contains(detail, reason) || strings.Contains(detail, "firm-admin") {
+		t.Errorf("the client's refusal = %q; want why, and not which admin", detail)
+	}
+	if r := s.Call(t, "GET", "/v1/cases/"+id, owner, nil); strings.Contains(string(r.Raw), "firm-admin") {
+		t.Errorf("the case shows its client which admin held it: %s", r.Raw)
+	}
+	r = s.Call(t, "DELETE", "/v1/cases/"+id, admin, nil)
+	stack.WantProblem(t, r, http.StatusConflict, "legal-hold")
+	if detail, _ := r.Body["detail"].(string); !strings.Contains(detail, "firm-admin") {
+		t.Errorf("the admin's refusal does not say who held the case: %q", detail)
 	}
 	if _, err := s.Store.GetCase(t.Context(), id); err != nil {
 		t.Fatalf("the held case is gone: %v", err)
@@ -111,27 +133,39 @@ func TestLegalHold(t *testing.T) {
 		t.Error("an erasure started for a held case")
 	}
 
-	if r := s.Call(t, "DELETE", "/v1/admin/cases/"+id+"/hold", admin, nil); r.Status != http.StatusOK {
+	// The operator's staff replace the firm's hold; the firm's admin may not lift
+	// theirs, they may.
+	operator := s.Mint(t, auth.Identity{Subject: "ops-admin", Roles: []string{schemas.RoleAdmin}})
+	if r := s.Call(t, "PUT", "/v1/admin/cases/"+id+"/hold", operator, map[string]any{"reason": "an authority's request"}); r.Status != http.StatusOK {
+		t.Fatalf("the operator's hold: %d %s", r.Status, r.Raw)
+	}
+	stack.WantProblem(t, s.Call(t, "DELETE", "/v1/admin/cases/"+id+"/hold", admin, nil), http.StatusForbidden, "forbidden")
+	stack.WantProblem(t, s.Call(t, "PUT", "/v1/admin/cases/"+id+"/hold", admin, hold), http.StatusForbidden, "forbidden")
+	if r := s.Call(t, "DELETE", "/v1/admin/cases/"+id+"/hold", operator, nil); r.Status != http.StatusOK {
 		t.Fatalf("lift: %d %s", r.Status, r.Raw)
 	}
 	// The admin erases it: audited, as the hold and its lifting were.
 	if r := s.Call(t, "DELETE", "/v1/cases/"+id, admin, nil); r.Status != http.StatusOK || r.Body["requested_by"] != "firm-admin" {
 		t.Fatalf("the admin's erasure: %d %s", r.Status, r.Raw)
 	}
-	entries := s.Call(t, "GET", "/v1/admin/audit?case="+id, admin, nil).Body["entries"].([]any)
+	audit := s.Call(t, "GET", "/v1/admin/audit?case="+id, admin, nil)
 	var actions []string
-	for _, e := range entries {
+	for _, e := range audit.Body["entries"].([]any) {
 		actions = append(actions, e.(map[string]any)["action"].(string))
 	}
-	if got := strings.Join(actions, ","); got != "case.erase,case.hold.lift,case.hold.set" {
-		t.Errorf("audited %s, want the hold, its lifting and the erasure, newest first", got)
+	if got := strings.Join(actions, ","); got != "case.erase,case.hold.lift,case.hold.set,case.hold.set" {
+		t.Errorf("audited %s, want the holds, the lifting and the erasure, newest first", got)
+	}
+	if strings.Contains(string(audit.Raw), "Tribunalul") {
+		t.Error("the audit log keeps the hold's reason, which outlives the case there")
 	}
 	stack.WantProblem(t, s.Call(t, "PUT", "/v1/admin/cases/"+id+"/hold", admin, hold), http.StatusNotFound, "not-found")
 }
 
 // TestRetention: the Retention workflow erases an organization's closed cases past its
 // retention period (the stack's RetentionOrg: a nanosecond), and leaves its open
-// cases and held ones; the schedule that runs it is created once, by any worker.
+// cases and held ones; the schedule that runs it is created by the first worker and
+// brought up to date by the next.
 func TestRetention(t *testing.T) {
 	ctx := t.Context()
 	if _, err := s.Store.PutSubscription(ctx, store.Subscription{ID: store.SubscriptionID("", stack.RetentionOrg), Plan: "e2e",
@@ -172,8 +206,9 @@ func TestRetention(t *testing.T) {
 	s.RecordRuns(t, "retention", run.GetID(), "retention")
 	s.RecordRuns(t, "retention", schemas.EraseWorkflowID(closed), "erase")
 
-	for range 2 {
-		if err := worker.EnsureRetentionSchedule(ctx, s.TC, stack.TaskQueue); err != nil {
+	// A worker of another queue created it; this one brings it up to date.
+	for _, queue := range []string{"an-old-queue", stack.TaskQueue} {
+		if err := worker.EnsureRetentionSchedule(ctx, s.TC, queue); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -188,5 +223,25 @@ func TestRetention(t *testing.T) {
 	}
 	if a, ok := d.Schedule.Action.(*client.ScheduleWorkflowAction); !ok || a.Workflow != schemas.RetentionWorkflow || a.TaskQueue != stack.TaskQueue {
 		t.Errorf("the schedule's action = %+v", d.Schedule.Action)
+	}
+}
+
+// TestEraseAnswersWhileItRuns: an erasure that takes longer than the API waits answers
+// 202 with where its receipt is; the receipt says erasing, then erased.
+func TestEraseAnswersWhileItRuns(t *testing.T) {
+	h := s.Handlers(stack.TaskQueue)
+	h.EraseWait = time.Millisecond
+	s.UseAPI(t, h)
+	owner := s.Token(t, "impatient-client")
+	id := s.CreateCase(t, owner, "A case erased without waiting")
+	r := s.Call(t, "DELETE", "/v1/cases/"+id, owner, nil)
+	if r.Status != http.StatusAccepted || r.Body["status"] != "erasing" || r.Header.Get("Location") != "/v1/cases/"+id+"/erasure" {
+		t.Fatalf("erase: %d %v %s", r.Status, r.Header, r.Raw)
+	}
+	if err := s.TC.GetWorkflow(t.Context(), schemas.EraseWorkflowID(id), "").Get(t.Context(), nil); err != nil {
+		t.Fatal(err)
+	}
+	if r := s.Call(t, "GET", "/v1/cases/"+id+"/erasure", owner, nil); r.Status != http.StatusOK || r.Body["status"] != "erased" {
+		t.Errorf("the receipt: %d %s", r.Status, r.Raw)
 	}
 }

@@ -155,7 +155,7 @@ func TestClientStory(t *testing.T) {
 	p.click("#erase-case")
 	p.click("#erase-case")
 	p.waitFor("the notice of the erasure", `document.getElementById("alert").innerText.includes("Cazul a fost șters")`, 30*time.Second)
-	p.waitFor("the case list", `document.querySelector("#case-description") !== null`, 10*time.Second)
+	p.waitFor("the case list", `document.querySelector("ul.cases:not([aria-busy])") !== null`, 10*time.Second)
 	if list := p.text("main"); strings.Contains(list, "Proprietarul") {
 		t.Errorf("the case list still shows the erased case: %q", list)
 	}

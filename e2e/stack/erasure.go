@@ -24,8 +24,9 @@ import (
 )
 
 // CheckErased fails unless case id is erased: no document of it in the collections
-// that hold cases' data, no file under its blob folder, a destroyed key, and no
-// payload of its histories that opens (to any of canaries).
+// that hold cases' data and none of canaries in those that outlive it, no file under
+// its blob folder, a destroyed key, no sealed payload of its histories that opens, and
+// none of canaries in those never sealed.
 func (s *Stack) CheckErased(t *testing.T, id string, canaries ...string) {
 	t.Helper()
 	ctx := t.Context()
@@ -41,6 +42,23 @@ func (s *Stack) CheckErased(t *testing.T, id string, canaries ...string) {
 		if err != nil || n != 0 {
 			t.Errorf("%s holds %d documents of the erased case (%v)", coll, n, err)
 		}
+	}
+	// What outlives the case (its receipt, the audit log, payments, token counts)
+	// holds its ID, never its content.
+	for _, coll := range []string{mongostore.ErasuresCollection, mongostore.AuditCollection, mongostore.CheckoutsCollection,
+		mongostore.TokenUseCollection} {
+		cur, err := db.Collection(coll).Find(ctx, bson.M{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for cur.Next(ctx) {
+			for _, canary := range canaries {
+				if strings.Contains(cur.Current.String(), canary) {
+					t.Errorf("a document of %s holds the erased case's canary %q", coll, canary)
+				}
+			}
+		}
+		cur.Close(ctx)
 	}
 	if _, err := os.Stat(filepath.Join(s.BlobDir, "cases", id)); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("the erased case's blob folder: %v", err)
@@ -72,6 +90,11 @@ func (s *Stack) CheckErased(t *testing.T, id string, canaries ...string) {
 					Visitor: func(_ *proxy.VisitPayloadsContext, ps []*commonpb.Payload) ([]*commonpb.Payload, error) {
 						for _, p := range ps {
 							if !codec.Encrypted(p) {
+								for _, canary := range canaries {
+									if strings.Contains(string(p.GetData()), canary) {
+										t.Errorf("an unsealed payload of the erased case holds its canary %q", canary)
+									}
+								}
 								continue
 							}
 							sealedPayloads++

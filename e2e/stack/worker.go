@@ -111,11 +111,14 @@ func (s slowStore) GetCase(ctx context.Context, id string) (store.Case, error) {
 	return s.Store.GetCase(ctx, id)
 }
 
+// EraseCaseData erases, then waits: a worker killed meanwhile dies with the step
+// half done.
 func (s slowStore) EraseCaseData(ctx context.Context, id string) (store.Erased, error) {
-	if err := s.wait(ctx); err != nil {
+	erased, err := s.Store.EraseCaseData(ctx, id)
+	if err != nil {
 		return store.Erased{}, err
 	}
-	return s.Store.EraseCaseData(ctx, id)
+	return erased, s.wait(ctx)
 }
 
 // wait waits the delay, or until ctx ends.

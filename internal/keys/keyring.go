@@ -52,11 +52,12 @@ func (r *Keyring) Key(ctx context.Context, id string) (*Key, error) {
 	if k := r.cached(id); k != nil {
 		return k, nil
 	}
+	read := time.Now()
 	dk, err := r.Store.GetKey(ctx, id)
 	if err != nil {
 		return nil, err
 	}
-	return r.unwrap(ctx, dk)
+	return r.unwrap(ctx, dk, read)
 }
 
 // Ensure returns the data key named id, making it first if it was never made. A
@@ -74,11 +75,12 @@ func (r *Keyring) Ensure(ctx context.Context, id string) (*Key, error) {
 	if err != nil {
 		return nil, fmt.Errorf("wrap key %s: %w", id, err)
 	}
-	dk, err := r.Store.CreateKey(ctx, store.DataKey{ID: id, Wrapped: wrapped, Master: r.Wrapper.Current(), CreatedAt: time.Now().UTC()})
+	read := time.Now()
+	dk, err := r.Store.CreateKey(ctx, store.DataKey{ID: id, Wrapped: wrapped, Master: r.Wrapper.Current(), CreatedAt: read.UTC()})
 	if err != nil {
 		return nil, err
 	}
-	return r.unwrap(ctx, dk) // another process's key, if it made one first
+	return r.unwrap(ctx, dk, read) // another process's key, if it made one first
 }
 
 // Destroy destroys the data key named id for good and forgets it here; other
@@ -128,8 +130,10 @@ func (r *Keyring) Rotate(ctx context.Context) (int, error) {
 	}
 }
 
-// unwrap opens a stored key and caches it.
-func (r *Keyring) unwrap(ctx context.Context, dk store.DataKey) (*Key, error) {
+// unwrap opens a stored key and caches it until TTL after read, when it was read from
+// the store: however long unwrapping took, a key destroyed after that read is
+// forgotten here within TTL of its destruction.
+func (r *Keyring) unwrap(ctx context.Context, dk store.DataKey, read time.Time) (*Key, error) {
 	if dk.DestroyedAt != nil {
 		return nil, fmt.Errorf("key %s: %w on %s", dk.ID, ErrDestroyed, dk.DestroyedAt.UTC().Format(time.RFC3339))
 	}
@@ -141,7 +145,7 @@ func (r *Keyring) unwrap(ctx context.Context, dk store.DataKey) (*Key, error) {
 	if err != nil {
 		return nil, fmt.Errorf("key %s: %w", dk.ID, err)
 	}
-	r.remember(k)
+	r.remember(k, read)
 	return k, nil
 }
 
@@ -163,7 +167,7 @@ func (r *Keyring) cached(id string) *Key {
 	return c.key
 }
 
-func (r *Keyring) remember(k *Key) {
+func (r *Keyring) remember(k *Key, read time.Time) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.cache == nil {
@@ -183,5 +187,5 @@ func (r *Keyring) remember(k *Key) {
 			delete(r.cache, id)
 		}
 	}
-	r.cache[k.ID] = cached{key: k, until: now.Add(r.CacheTTL())}
+	r.cache[k.ID] = cached{key: k, until: read.Add(r.CacheTTL())}
 }

@@ -27,11 +27,11 @@ type caseDoc struct {
 	Version     int64    `bson:"version"`
 	Payment     *payment `bson:"payment,omitempty"`
 	Hold        *hold    `bson:"hold,omitempty"`
-	// ErasingAt is when the case's erasure began: BeginErasure sets it where the case
-	// has no hold, and SetHold holds only a case without it.
-	ErasingAt *time.Time `bson:"erasing_at,omitempty"`
-	CreatedAt time.Time  `bson:"created_at"`
-	UpdatedAt time.Time  `bson:"updated_at"`
+	// Erasing marks a case whose erasure has begun: BeginErasure sets it where the
+	// case has no hold, and SetHold holds only a case without it.
+	Erasing   *erasing  `bson:"erasing,omitempty"`
+	CreatedAt time.Time `bson:"created_at"`
+	UpdatedAt time.Time `bson:"updated_at"`
 	// Ops are the names of the latest store.MaxOps updates that carried one. $push's
 	// $slice keeps them to that on MongoDB; FerretDB ignores $slice, so updateAt trims
 	// them there.
@@ -222,7 +222,7 @@ func (s *Store) SetPayment(ctx context.Context, id string, p store.Payment) (sto
 // ListCases returns an owner's cases, newest first (ties by ID, descending), without
 // their case_details and ops: those after the case with ID after, or the newest.
 func (s *Store) ListCases(ctx context.Context, org, subject, after string, limit int) ([]store.Case, error) {
-	filter := bson.M{"org_id": org, "user_id": subject}
+	filter := bson.M{"org_id": org, "user_id": subject, "erasing": notErasing}
 	if org == "" {
 		filter["org_id"] = bson.M{"$in": bson.A{"", nil}}
 	}
@@ -261,7 +261,7 @@ func (s *Store) ListCases(ctx context.Context, org, subject, after string, limit
 }
 
 // CountCases counts the cases created since a time by an organization's subject, or by
-// the organization.
+// the organization: those stored, and those whose erasure finished.
 func (s *Store) CountCases(ctx context.Context, org, subject string, since time.Time) (int, error) {
 	filter := bson.M{"org_id": org, "created_at": bson.M{"$gte": since}}
 	if org == "" {
@@ -274,5 +274,10 @@ func (s *Store) CountCases(ctx context.Context, org, subject string, since time.
 	if err != nil {
 		return 0, fmt.Errorf("count cases: %w", err)
 	}
-	return int(n), nil
+	filter["erased_at"] = bson.M{"$exists": true}
+	erased, err := s.erasures.CountDocuments(ctx, filter)
+	if err != nil {
+		return 0, fmt.Errorf("count erased cases: %w", err)
+	}
+	return int(n + erased), nil
 }

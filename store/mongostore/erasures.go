@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -17,8 +19,17 @@ import (
 // hold is a legal hold as stored on its case.
 type hold struct {
 	By     string    `bson:"by"`
+	Org    string    `bson:"org,omitempty"`
 	Reason string    `bson:"reason"`
 	At     time.Time `bson:"at"`
+}
+
+// erasing marks a case whose erasure has begun: when, who asked and why, so that a
+// BeginErasure retried after a crash before the receipt was stored writes it as asked.
+type erasing struct {
+	At     time.Time `bson:"at"`
+	By     string    `bson:"by"`
+	Reason string    `bson:"reason"`
 }
 
 // erasureDoc is an erasure receipt as stored, under the case's ID.
@@ -26,6 +37,7 @@ type erasureDoc struct {
 	CaseID      string     `bson:"_id"`
 	OrgID       string     `bson:"org_id,omitempty"`
 	UserID      string     `bson:"user_id"`
+	CreatedAt   time.Time  `bson:"created_at"`
 	RequestedBy string     `bson:"requested_by"`
 	Reason      string     `bson:"reason"`
 	RequestedAt time.Time  `bson:"requested_at"`
@@ -45,11 +57,11 @@ type erased struct {
 }
 
 func (d erasureDoc) toErasure() store.Erasure {
-	return store.Erasure{CaseID: d.CaseID, OrgID: d.OrgID, UserID: d.UserID, RequestedBy: d.RequestedBy,
+	return store.Erasure{CaseID: d.CaseID, OrgID: d.OrgID, UserID: d.UserID, CaseCreatedAt: d.CreatedAt, RequestedBy: d.RequestedBy,
 		Reason: d.Reason, RequestedAt: d.RequestedAt, ErasedAt: d.ErasedAt, Erased: store.Erased(d.Erased)}
 }
 
-// notErasing matches a case whose erasure has not begun.
+// notErasing matches a case whose erasure has not begun (field "erasing").
 var notErasing = bson.M{"$exists": false}
 
 // SetHold sets or lifts a case's legal hold where its erasure has not begun.
@@ -58,7 +70,7 @@ func (s *Store) SetHold(ctx context.Context, caseID string, h *store.Hold) error
 	if h != nil {
 		update = bson.M{"$set": bson.M{"hold": hold(*h)}}
 	}
-	res, err := s.cases.UpdateOne(ctx, bson.M{"_id": caseID, "erasing_at": notErasing}, update)
+	res, err := s.cases.UpdateOne(ctx, bson.M{"_id": caseID, "erasing": notErasing}, update)
 	if err != nil {
 		return fmt.Errorf("set hold: %w", err)
 	}
@@ -72,29 +84,40 @@ func (s *Store) SetHold(ctx context.Context, caseID string, h *store.Hold) error
 }
 
 // BeginErasure marks the case as being erased where it has no hold, then stores the
-// receipt; a retry after a crash between the two finds the mark set and stores it.
+// receipt; a retry after a crash between the two finds the mark and stores the receipt
+// it names.
 func (s *Store) BeginErasure(ctx context.Context, e store.Erasure) (store.Erasure, error) {
 	if got, err := s.GetErasure(ctx, e.CaseID); !errors.Is(err, store.ErrNotFound) {
 		return got, err
 	}
+	mark := erasing{At: e.RequestedAt.UTC(), By: e.RequestedBy, Reason: e.Reason}
+	if mark.At.IsZero() {
+		mark.At = time.Now().UTC()
+	}
 	var c caseDoc
-	err := s.cases.FindOneAndUpdate(ctx, bson.M{"_id": e.CaseID, "hold": bson.M{"$exists": false}},
-		bson.M{"$set": bson.M{"erasing_at": time.Now().UTC()}}).Decode(&c) // FerretDB takes no projection here
+	err := s.cases.FindOneAndUpdate(ctx, bson.M{"_id": e.CaseID, "hold": bson.M{"$exists": false}, "erasing": notErasing},
+		bson.M{"$set": bson.M{"erasing": mark}}).Decode(&c) // FerretDB takes no projection here
 	if errors.Is(err, mongo.ErrNoDocuments) {
-		if _, _, err := s.CaseOwner(ctx, e.CaseID); err != nil {
-			// Erased meanwhile by a concurrent BeginErasure, or never stored.
+		err = s.cases.FindOne(ctx, bson.M{"_id": e.CaseID}).Decode(&c)
+		switch {
+		case errors.Is(err, mongo.ErrNoDocuments):
+			// Erased meanwhile by a concurrent erasure, or never stored.
 			if got, gerr := s.GetErasure(ctx, e.CaseID); gerr == nil {
 				return got, nil
 			}
-			return store.Erasure{}, err
+			return store.Erasure{}, fmt.Errorf("case %s: %w", e.CaseID, store.ErrNotFound)
+		case err != nil:
+			return store.Erasure{}, fmt.Errorf("begin erasure: %w", err)
+		case c.Erasing != nil:
+			mark = *c.Erasing
+		default:
+			return store.Erasure{}, fmt.Errorf("case %s: %w", e.CaseID, store.ErrHeld)
 		}
-		return store.Erasure{}, fmt.Errorf("case %s: %w", e.CaseID, store.ErrHeld)
-	}
-	if err != nil {
+	} else if err != nil {
 		return store.Erasure{}, fmt.Errorf("begin erasure: %w", err)
 	}
-	doc := erasureDoc{CaseID: e.CaseID, OrgID: c.OrgID, UserID: c.UserID, RequestedBy: e.RequestedBy,
-		Reason: e.Reason, RequestedAt: e.RequestedAt.UTC()}
+	doc := erasureDoc{CaseID: e.CaseID, OrgID: c.OrgID, UserID: c.UserID, CreatedAt: c.CreatedAt,
+		RequestedBy: mark.By, Reason: mark.Reason, RequestedAt: mark.At}
 	if _, err := s.erasures.InsertOne(ctx, doc); err != nil && !mongo.IsDuplicateKeyError(err) {
 		return store.Erasure{}, fmt.Errorf("store erasure: %w", err)
 	}
@@ -153,7 +176,7 @@ func (s *Store) GetErasure(ctx context.Context, caseID string) (store.Erasure, e
 // an erasure begun, oldest first.
 func (s *Store) ExpiredCases(ctx context.Context, org string, before time.Time, limit int) ([]string, error) {
 	filter := bson.M{"org_id": org, "status": schemas.StatusClosed, "updated_at": bson.M{"$lt": before},
-		"hold": bson.M{"$exists": false}, "erasing_at": notErasing}
+		"hold": bson.M{"$exists": false}, "erasing": notErasing}
 	if org == "" {
 		filter["org_id"] = bson.M{"$in": bson.A{"", nil}}
 	}
@@ -174,4 +197,33 @@ func (s *Store) ExpiredCases(ctx context.Context, org string, before time.Time, 
 		ids = append(ids, d.ID)
 	}
 	return ids, nil
+}
+
+// StalledErasures finds cases marked as being erased before a time, and receipts of
+// erasures requested before it that never finished.
+func (s *Store) StalledErasures(ctx context.Context, before time.Time, limit int) ([]string, error) {
+	ids := map[string]bool{}
+	for _, q := range []struct {
+		coll   *mongo.Collection
+		filter bson.M
+	}{
+		{s.cases, bson.M{"erasing.at": bson.M{"$lt": before}}},
+		{s.erasures, bson.M{"erased_at": bson.M{"$exists": false}, "requested_at": bson.M{"$lt": before}}},
+	} {
+		cur, err := q.coll.Find(ctx, q.filter, options.Find().SetLimit(int64(limit)).SetProjection(bson.M{"_id": 1}))
+		if err != nil {
+			return nil, fmt.Errorf("find stalled erasures: %w", err)
+		}
+		var docs []struct {
+			ID string `bson:"_id"`
+		}
+		if err := cur.All(ctx, &docs); err != nil {
+			return nil, fmt.Errorf("find stalled erasures: %w", err)
+		}
+		for _, d := range docs {
+			ids[d.ID] = true
+		}
+	}
+	out := slices.Sorted(maps.Keys(ids))
+	return out[:min(len(out), limit)], nil
 }

@@ -116,6 +116,7 @@ func (s *Store) ensureIndexes(ctx context.Context) error {
 		{s.cases, "user_id_1_created_at_-1", bson.D{{Key: "user_id", Value: 1}, {Key: "created_at", Value: -1}}},
 		{s.cases, "org_id_1_created_at_-1", bson.D{{Key: "org_id", Value: 1}, {Key: "created_at", Value: -1}}},
 		{s.cases, "org_id_1_status_1_updated_at_1", bson.D{{Key: "org_id", Value: 1}, {Key: "status", Value: 1}, {Key: "updated_at", Value: 1}}},
+		{s.cases, "erasing.at_1", bson.D{{Key: "erasing.at", Value: 1}}},
 		{s.parties, "case_id_1_seq_1", bson.D{{Key: "case_id", Value: 1}, {Key: "seq", Value: 1}}},
 		{s.tickets, "case_id_1_created_at_1", bson.D{{Key: "case_id", Value: 1}, {Key: "created_at", Value: 1}}},
 		{s.audit, "at_-1", bson.D{{Key: "at", Value: -1}}},

@@ -17,6 +17,8 @@ var erasureTests = []subtest{
 	{"ReceiptOutlivesTheCase", testErasureReceipt},
 	{"MissingIsNotFound", testErasureMissing},
 	{"ExpiredCases", testExpiredCases},
+	{"StalledErasures", testStalledErasures},
+	{"ErasedCasesLeaveTheListButCount", testErasedCasesCount},
 }
 
 // beginErasure begins the erasure of case id, which must begin.
@@ -107,8 +109,7 @@ func testEraseCaseData(t *testing.T, s store.Store) {
 	if evs := listEvents(t, s, c.ID, 0, 10); len(evs) != 0 {
 		t.Errorf("events after erasure: %d", len(evs))
 	}
-	// A straggler written after the erasure (a late activity) goes with the next one,
-	// and its events number from 1 again without colliding.
+	// A straggler written after the erasure (a late activity) goes with the next one.
 	appendRecords(t, s, record(c.ID, 2, 1))
 	if _, err := s.AppendEvents(t.Context(), c.ID, event("late", "a")); err != nil {
 		t.Fatalf("AppendEvents after erasure = %v", err)
@@ -134,8 +135,8 @@ func testErasureReceipt(t *testing.T, s store.Store) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if e.OrgID != c.OrgID || e.UserID != c.UserID || e.RequestedBy != "admin-1" || e.Reason != store.ErasureRequested ||
-		!sameTime(e.RequestedAt, asked) || e.ErasedAt != nil {
+	if e.OrgID != c.OrgID || e.UserID != c.UserID || !sameTime(e.CaseCreatedAt, c.CreatedAt) || e.RequestedBy != "admin-1" ||
+		e.Reason != store.ErasureRequested || e.ErasedAt != nil || !sameTime(e.RequestedAt, asked) {
 		t.Fatalf("receipt = %+v; want the stored case's owner, unfinished", e)
 	}
 	if _, err := s.EraseCaseData(t.Context(), c.ID); err != nil {
@@ -215,5 +216,68 @@ func testExpiredCases(t *testing.T, s store.Store) {
 	}
 	if got, err := s.ExpiredCases(t.Context(), org, time.Now().Add(-clockSkew), 10); err != nil || len(got) != 0 {
 		t.Errorf("ExpiredCases before they closed = %v, %v; want none", got, err)
+	}
+}
+
+func testStalledErasures(t *testing.T, s store.Store) {
+	stalled, finished := createCase(t, s), createCase(t, s)
+	beginErasure(t, s, stalled.ID)
+	beginErasure(t, s, finished.ID)
+	if _, err := s.EraseCaseData(t.Context(), finished.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.FinishErasure(t.Context(), finished.ID, store.Erased{Cases: 1}, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.StalledErasures(t.Context(), time.Now().Add(clockSkew), 1000)
+	if err != nil || !slices.Contains(got, stalled.ID) || slices.Contains(got, finished.ID) {
+		t.Errorf("StalledErasures = %v, %v; want %s and not the finished %s", got, err, stalled.ID, finished.ID)
+	}
+	// Its data deleted, the erasure is stalled still, by its receipt.
+	if _, err := s.EraseCaseData(t.Context(), stalled.ID); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.StalledErasures(t.Context(), time.Now().Add(clockSkew), 1000); err != nil || !slices.Contains(got, stalled.ID) {
+		t.Errorf("StalledErasures after the data went = %v, %v; want %s", got, err, stalled.ID)
+	}
+	if got, err := s.StalledErasures(t.Context(), time.Now().Add(-clockSkew), 1000); err != nil || slices.Contains(got, stalled.ID) {
+		t.Errorf("StalledErasures begun before it = %v, %v", got, err)
+	}
+}
+
+func testErasedCasesCount(t *testing.T, s store.Store) {
+	c := createCase(t, s)
+	since := c.CreatedAt.Add(-time.Second)
+	count := func() int {
+		t.Helper()
+		n, err := s.CountCases(t.Context(), c.OrgID, c.UserID, since)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	listed := func() bool {
+		t.Helper()
+		cases, err := s.ListCases(t.Context(), c.OrgID, c.UserID, "", 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return slices.ContainsFunc(cases, func(l store.Case) bool { return l.ID == c.ID })
+	}
+	if !listed() || count() != 1 {
+		t.Fatalf("before the erasure: listed %v, counted %d", listed(), count())
+	}
+	beginErasure(t, s, c.ID)
+	if listed() || count() != 1 {
+		t.Errorf("being erased: listed %v, counted %d; want it counted, not listed", listed(), count())
+	}
+	if _, err := s.EraseCaseData(t.Context(), c.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.FinishErasure(t.Context(), c.ID, store.Erased{Cases: 1}, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if n := count(); n != 1 {
+		t.Errorf("erased: counted %d, want 1: an erased case still counts towards the day's cases", n)
 	}
 }
