@@ -10,13 +10,18 @@ import (
 
 	commonpb "go.temporal.io/api/common/v1"
 	"go.temporal.io/api/enums/v1"
+	"go.temporal.io/api/proxy"
+	"go.temporal.io/sdk/client"
 	"google.golang.org/protobuf/encoding/protojson"
+
+	"github.com/google/uuid"
 
 	"github.com/lexflow/lexflow/e2e/stack"
 	"github.com/lexflow/lexflow/internal/auth"
 	"github.com/lexflow/lexflow/internal/codec"
 	"github.com/lexflow/lexflow/internal/devenv"
 	"github.com/lexflow/lexflow/schemas"
+	"github.com/lexflow/lexflow/store"
 )
 
 // startPayloads are the sealed input payloads of a case's workflow, as its history
@@ -201,5 +206,65 @@ func TestCodecServerForTheCLI(t *testing.T) {
 	tok := s.Mint(t, auth.Identity{Subject: "desk", Org: "acme", Roles: []string{schemas.RoleSupport}})
 	if out := show("--codec-endpoint", s.APIURL+"/codec", "--codec-auth", "Bearer "+tok); !strings.Contains(out, canary) {
 		t.Errorf("the CLI with the codec and a support token does not show the description:\n%.2000s", out)
+	}
+}
+
+// TestCaseStartedBeforeTheCodec: a case stored and started as before the codec
+// existed (its document in clear, its workflow's input unsealed) goes on under workers
+// that seal: it answers a turn, is closed, and its workflow completes, its old input
+// still unsealed and what followed sealed.
+func TestCaseStartedBeforeTheCodec(t *testing.T) {
+	ctx := t.Context()
+	plain, err := client.Dial(client.Options{HostPort: s.Temporal.Address})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer plain.Close()
+	const description = "An old case about a neighbour's leaking roof"
+	owner := s.Token(t, "old-client")
+	id := uuid.NewString()
+	if _, err := s.Raw.CreateCase(ctx, store.Case{ID: id, UserID: "old-client", OrgID: "acme", Description: description, Language: "en",
+		Phase: schemas.PhaseTiering, Status: schemas.StatusOpen, Details: store.NewDetails(description)}); err != nil {
+		t.Fatal(err)
+	}
+	first, err := plain.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: schemas.CaseWorkflowID(id), TaskQueue: stack.TaskQueue},
+		schemas.CaseWorkflow, schemas.CaseInput{CaseID: id, UserID: "old-client", OrgID: "acme", Language: "en", MaxSteps: 5,
+			Description: description, UserWait: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Send(t, owner, id, "show me the case details")
+	if r := s.Call(t, "POST", "/v1/cases/"+id+"/close", owner, nil); r.Status != http.StatusOK || r.Body["status"] != schemas.StatusClosed {
+		t.Fatalf("close: %d %s", r.Status, r.Raw)
+	}
+	var result schemas.CaseResult
+	if err := s.TC.GetWorkflow(ctx, schemas.CaseWorkflowID(id), "").Get(ctx, &result); err != nil || result.State.Status != schemas.StatusClosed {
+		t.Fatalf("the case's result = %+v, %v", result.State, err)
+	}
+	// The first run (the case may have continued as new since) holds both.
+	var sealed, unsealed int
+	iter := s.TC.GetWorkflowHistory(ctx, schemas.CaseWorkflowID(id), first.GetRunID(), false, enums.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+	for iter.HasNext() {
+		ev, err := iter.Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = proxy.VisitPayloads(ctx, ev, proxy.VisitPayloadsOptions{SkipSearchAttributes: true,
+			Visitor: func(_ *proxy.VisitPayloadsContext, ps []*commonpb.Payload) ([]*commonpb.Payload, error) {
+				for _, p := range ps {
+					if codec.Encrypted(p) {
+						sealed++
+					} else {
+						unsealed++
+					}
+				}
+				return ps, nil
+			}})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if unsealed == 0 || sealed == 0 {
+		t.Errorf("the history has %d unsealed and %d sealed payloads; want the old input unsealed and what followed sealed", unsealed, sealed)
 	}
 }

@@ -70,7 +70,9 @@ func (s *Store) SetHold(ctx context.Context, caseID string, h *store.Hold) error
 	if h != nil {
 		update = bson.M{"$set": bson.M{"hold": hold(*h)}}
 	}
+	unlock := s.lock("case:" + caseID)
 	res, err := s.cases.UpdateOne(ctx, bson.M{"_id": caseID, "erasing": notErasing}, update)
+	unlock()
 	if err != nil {
 		return fmt.Errorf("set hold: %w", err)
 	}
@@ -95,8 +97,10 @@ func (s *Store) BeginErasure(ctx context.Context, e store.Erasure) (store.Erasur
 		mark.At = time.Now().UTC()
 	}
 	var c caseDoc
+	unlock := s.lock("case:" + e.CaseID)
 	err := s.cases.FindOneAndUpdate(ctx, bson.M{"_id": e.CaseID, "hold": bson.M{"$exists": false}, "erasing": notErasing},
 		bson.M{"$set": bson.M{"erasing": mark}}).Decode(&c) // FerretDB takes no projection here
+	unlock()
 	if errors.Is(err, mongo.ErrNoDocuments) {
 		err = s.cases.FindOne(ctx, bson.M{"_id": e.CaseID}).Decode(&c)
 		switch {
@@ -141,7 +145,9 @@ func (s *Store) EraseCaseData(ctx context.Context, caseID string) (store.Erased,
 	}
 	s.lastSeen.Delete(caseID)
 	// The case goes last, so a crash midway leaves it for the retry to find.
+	unlock := s.lock("case:" + caseID)
 	res, err := s.cases.DeleteOne(ctx, bson.M{"_id": caseID})
+	unlock()
 	if err != nil {
 		return store.Erased{}, fmt.Errorf("erase case: %w", err)
 	}

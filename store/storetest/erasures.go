@@ -2,7 +2,9 @@ package storetest
 
 import (
 	"errors"
+	"fmt"
 	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -19,6 +21,7 @@ var erasureTests = []subtest{
 	{"ExpiredCases", testExpiredCases},
 	{"StalledErasures", testStalledErasures},
 	{"ErasedCasesLeaveTheListButCount", testErasedCasesCount},
+	{"HoldsSurviveConcurrentUpdates", testHoldsSurviveConcurrentUpdates},
 }
 
 // beginErasure begins the erasure of case id, which must begin.
@@ -279,5 +282,35 @@ func testErasedCasesCount(t *testing.T, s store.Store) {
 	}
 	if n := count(); n != 1 {
 		t.Errorf("erased: counted %d, want 1: an erased case still counts towards the day's cases", n)
+	}
+}
+
+// testHoldsSurviveConcurrentUpdates lifts a hold, and sets it again, while the case's
+// workflow writes its details: neither the lifting nor the writes are lost.
+func testHoldsSurviveConcurrentUpdates(t *testing.T, s store.Store) {
+	for round := range 5 {
+		c := createCase(t, s)
+		held := &store.Hold{By: "admin", Reason: "r", At: time.Now().UTC()}
+		if err := s.SetHold(t.Context(), c.ID, held); err != nil {
+			t.Fatal(err)
+		}
+		var wg sync.WaitGroup
+		for i := range 8 {
+			wg.Go(func() {
+				if _, err := s.UpdateDetails(t.Context(), c.ID, 0, "", map[string]any{fmt.Sprintf("notes.n%d", i): "x"}); err != nil {
+					t.Error(err)
+				}
+			})
+		}
+		wg.Go(func() {
+			if err := s.SetHold(t.Context(), c.ID, nil); err != nil {
+				t.Error(err)
+			}
+		})
+		wg.Wait()
+		got := getCase(t, s, c.ID)
+		if got.Hold != nil || len(detail(t, got.Details, "notes").(map[string]any)) != 8 {
+			t.Fatalf("round %d: hold %+v, notes %v; want the hold lifted and 8 notes", round, got.Hold, got.Details["notes"])
+		}
 	}
 }
