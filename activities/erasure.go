@@ -42,8 +42,14 @@ const MaxExpiredPerRun = 100
 
 // StalledAfter is how long after it began an unfinished erasure is taken up again by
 // the Retention workflow: its Erase workflow failed, or its worker died before it
-// started one.
-const StalledAfter = time.Hour
+// started one. It is longer than a healthy erasure can take (its steps retry for an
+// hour each, and it waits out the key cache, at most an hour); one still running is
+// left to run.
+const StalledAfter = 6 * time.Hour
+
+// MaxStalledPerRun bounds the stalled erasures one run takes up, so that erasures
+// that keep failing cannot crowd out the ones retention asks for.
+const MaxStalledPerRun = 20
 
 // BeginErasure records the erasure's start and returns its receipt. A case under a
 // legal hold is a non-retryable ErrLegalHold, a case never stored ErrInvalidArgs.
@@ -133,11 +139,12 @@ func (a *Erasure) FinishErasure(ctx context.Context, caseID string, erased store
 }
 
 // ExpiredCases returns the cases to erase: those whose erasure stalled (see
-// StalledAfter), then the closed cases that their organization's retention period has
-// passed, organization by organization in name order; at most MaxExpiredPerRun.
+// StalledAfter; at most MaxStalledPerRun, oldest first), then the closed cases that
+// their organization's retention period has passed, organization by organization in
+// name order; at most MaxExpiredPerRun in all.
 func (a *Erasure) ExpiredCases(ctx context.Context) ([]string, error) {
 	now := time.Now().UTC()
-	out, err := a.Store.StalledErasures(ctx, now.Add(-StalledAfter), MaxExpiredPerRun)
+	out, err := a.Store.StalledErasures(ctx, now.Add(-StalledAfter), MaxStalledPerRun)
 	if err != nil {
 		return nil, err
 	}

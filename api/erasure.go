@@ -131,13 +131,16 @@ func (h *Handlers) eraseCase(c echo.Context) error {
 	case ctx.Err() != nil:
 		return ctx.Err()
 	}
-	// The wait ended before the erasure did.
-	d, derr := h.Temporal.DescribeWorkflowExecution(ctx, run.GetID(), run.GetRunID())
-	if derr == nil && d.GetWorkflowExecutionInfo().GetStatus() == enums.WORKFLOW_EXECUTION_STATUS_RUNNING {
-		c.Response().Header().Set(echo.HeaderLocation, "/v1/cases/"+id+"/erasure")
-		if begun, err := h.Store.GetErasure(ctx, id); err == nil {
-			e = begun
+	// The wait ended first; the erasure may have finished since, or still run.
+	if got, gerr := h.Store.GetErasure(ctx, id); gerr == nil {
+		if got.ErasedAt != nil {
+			return c.JSON(http.StatusOK, erasureView(got))
 		}
+		e = got
+	}
+	d, derr := h.Temporal.DescribeWorkflowExecution(ctx, run.GetID(), run.GetRunID())
+	if derr != nil || d.GetWorkflowExecutionInfo().GetStatus() == enums.WORKFLOW_EXECUTION_STATUS_RUNNING {
+		c.Response().Header().Set(echo.HeaderLocation, "/v1/cases/"+id+"/erasure")
 		return c.JSON(http.StatusAccepted, erasureView(e))
 	}
 	return fmt.Errorf("%w: the erasure failed and may be asked for again: %w", errUnavailable, err)

@@ -31,7 +31,7 @@ func (h *Handlers) putHold(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := mayChangeHold(c, cs.Hold); err != nil {
+	if err := othersHold(c, cs.Hold); err != nil {
 		return err
 	}
 	var req HoldRequest
@@ -60,7 +60,7 @@ func (h *Handlers) liftHold(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := mayChangeHold(c, cs.Hold); err != nil {
+	if err := othersHold(c, cs.Hold); err != nil {
 		return err
 	}
 	if err := h.audit(c, auditHoldLift, cs.OrgID, cs.ID, nil); err != nil {
@@ -72,19 +72,26 @@ func (h *Handlers) liftHold(c echo.Context) error {
 	return c.JSON(http.StatusOK, map[string]any{"case_id": cs.ID})
 }
 
-// mayChangeHold refuses a firm's admin a hold the operator's staff set (an authority's
-// request, say), which only they replace or lift.
-func mayChangeHold(c echo.Context, hold *store.Hold) error {
+// errOthersHold is the refusal of a hold the operator's staff set to a firm's admin.
+var errOthersHold = problemf(errForbidden, "this legal hold was set by the operator's staff; only they change or lift it")
+
+// othersHold refuses, before the attempt is audited, a hold that is not the calling
+// admin's to change (see store.Erasures.SetHold); the store refuses it again if the
+// hold changed since it was read.
+func othersHold(c echo.Context, hold *store.Hold) error {
 	if who := identity(c); hold != nil && who.Org != "" && hold.Org != who.Org {
-		return problemf(errForbidden, "this legal hold was set by the operator's staff; only they change or lift it")
+		return errOthersHold
 	}
 	return nil
 }
 
-// setHold sets or lifts a hold in the store, answering for its refusals.
+// setHold sets or lifts a hold in the store for the caller, answering for its
+// refusals.
 func (h *Handlers) setHold(c echo.Context, caseID string, hold *store.Hold) error {
-	err := h.Store.SetHold(c.Request().Context(), caseID, hold)
+	err := h.Store.SetHold(c.Request().Context(), caseID, identity(c).Org, hold)
 	switch {
+	case errors.Is(err, store.ErrOthersHold):
+		return errOthersHold
 	case errors.Is(err, store.ErrErasing):
 		return problemf(errErasing, "the case's erasure has begun; it can no longer be held")
 	case errors.Is(err, store.ErrNotFound):

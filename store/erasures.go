@@ -12,6 +12,9 @@ var (
 	ErrHeld = errors.New("case under legal hold")
 	// ErrErasing means a case's erasure has begun, so nothing may hold it any more.
 	ErrErasing = errors.New("case being erased")
+	// ErrOthersHold means a case's hold was set by the operator's staff, or another
+	// organization's, whom it is left to.
+	ErrOthersHold = errors.New("hold set by others")
 )
 
 // Hold is a legal hold on a case: while it stands, the case is not erased, at its
@@ -79,9 +82,12 @@ func (a Erased) Add(b Erased) Erased {
 
 // Erasures keeps legal holds and the receipts of erasures, and deletes a case's data.
 type Erasures interface {
-	// SetHold puts a legal hold on a case, replacing one it has, or lifts it (h nil).
-	// It returns ErrNotFound, or ErrErasing once the case's erasure has begun.
-	SetHold(ctx context.Context, caseID string, h *Hold) error
+	// SetHold puts a legal hold on a case, replacing one it has, or lifts it (h nil),
+	// for an admin of organization org (empty: the operator's staff, who may change
+	// any hold; an organization's admin changes only a hold of its own, else
+	// ErrOthersHold). It returns ErrNotFound, or ErrErasing once the case's erasure has
+	// begun.
+	SetHold(ctx context.Context, caseID, org string, h *Hold) error
 	// BeginErasure records that a case's erasure has begun (at e.RequestedAt, or now
 	// if it is zero), taking the case's owner and creation time from the store, unless the case is under a legal hold
 	// (ErrHeld). Beginning again returns the first receipt, with the first requester
@@ -104,6 +110,6 @@ type Erasures interface {
 	// oldest first, at most limit.
 	ExpiredCases(ctx context.Context, org string, before time.Time, limit int) ([]string, error)
 	// StalledErasures returns the IDs of cases whose erasure began before a time and
-	// has not finished, at most limit.
+	// has not finished, oldest first, at most limit.
 	StalledErasures(ctx context.Context, before time.Time, limit int) ([]string, error)
 }

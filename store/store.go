@@ -94,7 +94,8 @@ type Cases interface {
 	// recorded one: confirming twice keeps the first.
 	SetPayment(ctx context.Context, id string, p Payment) (Payment, error)
 	// CountCases counts the cases created since a time by an organization's subject, or
-	// by the whole organization when subject is empty.
+	// by the whole organization when subject is empty, those being or having been
+	// erased included.
 	CountCases(ctx context.Context, org, subject string, since time.Time) (int, error)
 	// ListCases returns the cases of an organization's subject (org empty: a user of no
 	// organization), newest first, at most limit, without their case_details: those

@@ -34,11 +34,14 @@ func Retention(ctx workflow.Context) (int, error) {
 	for i, f := range futures {
 		err := f.Get(ctx, nil)
 		var app *temporal.ApplicationError
+		var running *temporal.ChildWorkflowExecutionAlreadyStartedError
 		switch {
 		case err == nil:
 			erased++
 		case errors.As(err, &app) && app.Type() == schemas.ErrLegalHold:
 			workflow.GetLogger(ctx).Info("Retention skips a case under legal hold", "case", ids[i])
+		case errors.As(err, &running):
+			workflow.GetLogger(ctx).Info("Retention leaves a running erasure to run", "case", ids[i])
 		default:
 			workflow.GetLogger(ctx).Warn("Retention could not erase a case", "case", ids[i], "error", err)
 		}

@@ -261,7 +261,8 @@ func (s *Store) ListCases(ctx context.Context, org, subject, after string, limit
 }
 
 // CountCases counts the cases created since a time by an organization's subject, or by
-// the organization: those stored, and those whose erasure finished.
+// the organization: those stored and not being erased, and those whose erasure began
+// (their receipts, which carry the case's owner and creation time).
 func (s *Store) CountCases(ctx context.Context, org, subject string, since time.Time) (int, error) {
 	filter := bson.M{"org_id": org, "created_at": bson.M{"$gte": since}}
 	if org == "" {
@@ -270,14 +271,14 @@ func (s *Store) CountCases(ctx context.Context, org, subject string, since time.
 	if subject != "" {
 		filter["user_id"] = subject
 	}
-	n, err := s.cases.CountDocuments(ctx, filter)
-	if err != nil {
-		return 0, fmt.Errorf("count cases: %w", err)
-	}
-	filter["erased_at"] = bson.M{"$exists": true}
 	erased, err := s.erasures.CountDocuments(ctx, filter)
 	if err != nil {
 		return 0, fmt.Errorf("count erased cases: %w", err)
+	}
+	filter["erasing"] = notErasing
+	n, err := s.cases.CountDocuments(ctx, filter)
+	if err != nil {
+		return 0, fmt.Errorf("count cases: %w", err)
 	}
 	return int(n + erased), nil
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
 	"slices"
 	"time"
 
@@ -64,14 +63,19 @@ func (d erasureDoc) toErasure() store.Erasure {
 // notErasing matches a case whose erasure has not begun (field "erasing").
 var notErasing = bson.M{"$exists": false}
 
-// SetHold sets or lifts a case's legal hold where its erasure has not begun.
-func (s *Store) SetHold(ctx context.Context, caseID string, h *store.Hold) error {
+// SetHold sets or lifts a case's legal hold where its erasure has not begun and, for
+// an organization's admin, where the case has no hold or one of theirs.
+func (s *Store) SetHold(ctx context.Context, caseID, org string, h *store.Hold) error {
 	update := bson.M{"$unset": bson.M{"hold": ""}}
 	if h != nil {
 		update = bson.M{"$set": bson.M{"hold": hold(*h)}}
 	}
+	filter := bson.M{"_id": caseID, "erasing": notErasing}
+	if org != "" {
+		filter["$or"] = bson.A{bson.M{"hold": bson.M{"$exists": false}}, bson.M{"hold.org": org}}
+	}
 	unlock := s.lock("case:" + caseID)
-	res, err := s.cases.UpdateOne(ctx, bson.M{"_id": caseID, "erasing": notErasing}, update)
+	res, err := s.cases.UpdateOne(ctx, filter, update)
 	unlock()
 	if err != nil {
 		return fmt.Errorf("set hold: %w", err)
@@ -79,10 +83,17 @@ func (s *Store) SetHold(ctx context.Context, caseID string, h *store.Hold) error
 	if res.MatchedCount > 0 {
 		return nil
 	}
-	if _, _, err := s.CaseOwner(ctx, caseID); err != nil {
-		return err
+	var c caseDoc
+	err = s.cases.FindOne(ctx, bson.M{"_id": caseID}).Decode(&c)
+	switch {
+	case errors.Is(err, mongo.ErrNoDocuments):
+		return fmt.Errorf("case %s: %w", caseID, store.ErrNotFound)
+	case err != nil:
+		return fmt.Errorf("set hold: %w", err)
+	case c.Erasing != nil:
+		return fmt.Errorf("case %s: %w", caseID, store.ErrErasing)
 	}
-	return fmt.Errorf("case %s: %w", caseID, store.ErrErasing)
+	return fmt.Errorf("case %s: %w", caseID, store.ErrOthersHold)
 }
 
 // BeginErasure marks the case as being erased where it has no hold, then stores the
@@ -205,18 +216,21 @@ func (s *Store) ExpiredCases(ctx context.Context, org string, before time.Time, 
 	return ids, nil
 }
 
-// StalledErasures finds cases marked as being erased before a time, and receipts of
-// erasures requested before it that never finished.
+// StalledErasures finds cases marked as being erased before a time, then receipts of
+// erasures requested before it that never finished, each oldest first.
 func (s *Store) StalledErasures(ctx context.Context, before time.Time, limit int) ([]string, error) {
-	ids := map[string]bool{}
+	var out []string
 	for _, q := range []struct {
 		coll   *mongo.Collection
 		filter bson.M
+		by     string
 	}{
-		{s.cases, bson.M{"erasing.at": bson.M{"$lt": before}}},
-		{s.erasures, bson.M{"erased_at": bson.M{"$exists": false}, "requested_at": bson.M{"$lt": before}}},
+		{s.cases, bson.M{"erasing.at": bson.M{"$lt": before}}, "erasing.at"},
+		{s.erasures, bson.M{"erased_at": bson.M{"$exists": false}, "requested_at": bson.M{"$lt": before}}, "requested_at"},
 	} {
-		cur, err := q.coll.Find(ctx, q.filter, options.Find().SetLimit(int64(limit)).SetProjection(bson.M{"_id": 1}))
+		opts := options.Find().SetSort(bson.D{{Key: q.by, Value: 1}, {Key: "_id", Value: 1}}).
+			SetLimit(int64(limit)).SetProjection(bson.M{"_id": 1})
+		cur, err := q.coll.Find(ctx, q.filter, opts)
 		if err != nil {
 			return nil, fmt.Errorf("find stalled erasures: %w", err)
 		}
@@ -227,9 +241,10 @@ func (s *Store) StalledErasures(ctx context.Context, before time.Time, limit int
 			return nil, fmt.Errorf("find stalled erasures: %w", err)
 		}
 		for _, d := range docs {
-			ids[d.ID] = true
+			if !slices.Contains(out, d.ID) {
+				out = append(out, d.ID)
+			}
 		}
 	}
-	out := slices.Sorted(maps.Keys(ids))
 	return out[:min(len(out), limit)], nil
 }

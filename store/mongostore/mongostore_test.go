@@ -218,3 +218,34 @@ func TestOpenMigratesMemories(t *testing.T) {
 		t.Errorf("%d ambiguous memories set aside, want 2 (%v)", n, err)
 	}
 }
+
+// TestErasureMarkWithoutReceipt: a worker that died between marking a case as being
+// erased and storing the receipt leaves the mark alone; the erasure is stalled, and
+// beginning it again stores the receipt as the first request asked.
+func TestErasureMarkWithoutReceipt(t *testing.T) {
+	ctx := t.Context()
+	db := fmt.Sprintf("test_%d", time.Now().UnixNano())
+	s := openDB(t, db)
+	c, err := s.CreateCase(ctx, store.Case{ID: "c-marked", UserID: "u", OrgID: "o", Description: "d", Language: "en",
+		Phase: "active", Status: "open", Details: store.NewDetails("d")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	client, err := mongo.Connect(options.Client().ApplyURI(uri))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { client.Disconnect(context.Background()) })
+	asked := time.Now().Add(-2 * time.Hour).UTC().Truncate(time.Millisecond)
+	if _, err := client.Database(db).Collection(mongostore.CasesCollection).UpdateOne(ctx, bson.M{"_id": c.ID},
+		bson.M{"$set": bson.M{"erasing": bson.M{"at": asked, "by": "the-owner", "reason": store.ErasureRequested}}}); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.StalledErasures(ctx, time.Now().Add(-time.Hour), 10); err != nil || !slices.Equal(got, []string{c.ID}) {
+		t.Fatalf("StalledErasures = %v, %v; want the marked case", got, err)
+	}
+	e, err := s.BeginErasure(ctx, store.Erasure{CaseID: c.ID, RequestedBy: store.ErasureRetention, Reason: store.ErasureRetention})
+	if err != nil || e.RequestedBy != "the-owner" || e.Reason != store.ErasureRequested || !e.RequestedAt.Equal(asked) {
+		t.Fatalf("BeginErasure = %+v, %v; want the first request's receipt", e, err)
+	}
+}

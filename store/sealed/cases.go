@@ -63,7 +63,7 @@ func (s *Store) ListCases(ctx context.Context, org, subject, after string, limit
 }
 
 // SetHold seals the hold's reason: the admin's words may tell of the case.
-func (s *Store) SetHold(ctx context.Context, caseID string, h *store.Hold) error {
+func (s *Store) SetHold(ctx context.Context, caseID, org string, h *store.Hold) error {
 	if h != nil {
 		k, err := s.caseKey(ctx, caseID)
 		if err != nil {
@@ -73,7 +73,7 @@ func (s *Store) SetHold(ctx context.Context, caseID string, h *store.Hold) error
 		sealedHold.Reason = sealString(k, h.Reason)
 		h = &sealedHold
 	}
-	return s.Store.SetHold(ctx, caseID, h)
+	return s.Store.SetHold(ctx, caseID, org, h)
 }
 
 // openCase opens a case's description, case_details and hold reason.

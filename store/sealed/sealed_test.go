@@ -84,7 +84,7 @@ func TestNothingInClear(t *testing.T) {
 	if _, err := s.PutMemory(ctx, store.OwnerID("o", "u"), "remember "+word); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.SetHold(ctx, id, &store.Hold{By: "admin", Reason: word + " sues", At: time.Now()}); err != nil {
+	if err := s.SetHold(ctx, id, "", &store.Hold{By: "admin", Reason: word + " sues", At: time.Now()}); err != nil {
 		t.Fatal(err)
 	}
 	if got, err := s.GetCase(ctx, id); err != nil || got.Hold == nil || got.Hold.Reason != word+" sues" {

@@ -22,6 +22,7 @@ var erasureTests = []subtest{
 	{"StalledErasures", testStalledErasures},
 	{"ErasedCasesLeaveTheListButCount", testErasedCasesCount},
 	{"HoldsSurviveConcurrentUpdates", testHoldsSurviveConcurrentUpdates},
+	{"AnOrganizationChangesOnlyItsOwnHold", testOthersHold},
 }
 
 // beginErasure begins the erasure of case id, which must begin.
@@ -38,7 +39,7 @@ func beginErasure(t *testing.T, s store.Store, id string) store.Erasure {
 func testHoldBlocksErasure(t *testing.T, s store.Store) {
 	c := createCase(t, s)
 	h := store.Hold{By: "admin-1", Reason: "litigation pending", At: time.Now().UTC()}
-	if err := s.SetHold(t.Context(), c.ID, &h); err != nil {
+	if err := s.SetHold(t.Context(), c.ID, "", &h); err != nil {
 		t.Fatalf("SetHold = %v", err)
 	}
 	got := getCase(t, s, c.ID)
@@ -51,7 +52,7 @@ func testHoldBlocksErasure(t *testing.T, s store.Store) {
 	if _, err := s.GetErasure(t.Context(), c.ID); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("GetErasure after a refused erasure = %v, want ErrNotFound", err)
 	}
-	if err := s.SetHold(t.Context(), c.ID, nil); err != nil {
+	if err := s.SetHold(t.Context(), c.ID, "", nil); err != nil {
 		t.Fatalf("SetHold(nil) = %v", err)
 	}
 	if got := getCase(t, s, c.ID); got.Hold != nil {
@@ -65,11 +66,11 @@ func testHoldBlocksErasure(t *testing.T, s store.Store) {
 func testNoHoldOnceErasing(t *testing.T, s store.Store) {
 	c := createCase(t, s)
 	beginErasure(t, s, c.ID)
-	err := s.SetHold(t.Context(), c.ID, &store.Hold{By: "admin-1", Reason: "too late", At: time.Now().UTC()})
+	err := s.SetHold(t.Context(), c.ID, "", &store.Hold{By: "admin-1", Reason: "too late", At: time.Now().UTC()})
 	if !errors.Is(err, store.ErrErasing) {
 		t.Fatalf("SetHold on a case being erased = %v, want ErrErasing", err)
 	}
-	if err := s.SetHold(t.Context(), newID("case"), &store.Hold{By: "a"}); !errors.Is(err, store.ErrNotFound) {
+	if err := s.SetHold(t.Context(), newID("case"), "", &store.Hold{By: "a"}); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("SetHold on a missing case = %v, want ErrNotFound", err)
 	}
 }
@@ -197,7 +198,7 @@ func testExpiredCases(t *testing.T, s store.Store) {
 	first, second := mk("closed"), mk("closed")
 	held, erasing := mk("closed"), mk("closed")
 	mk("active")
-	if err := s.SetHold(t.Context(), held.ID, &store.Hold{By: "admin", Reason: "r", At: time.Now()}); err != nil {
+	if err := s.SetHold(t.Context(), held.ID, "", &store.Hold{By: "admin", Reason: "r", At: time.Now()}); err != nil {
 		t.Fatal(err)
 	}
 	beginErasure(t, s, erasing.ID)
@@ -277,6 +278,9 @@ func testErasedCasesCount(t *testing.T, s store.Store) {
 	if _, err := s.EraseCaseData(t.Context(), c.ID); err != nil {
 		t.Fatal(err)
 	}
+	if n := count(); n != 1 {
+		t.Errorf("its data deleted, the erasure not finished: counted %d, want 1", n)
+	}
 	if _, err := s.FinishErasure(t.Context(), c.ID, store.Erased{Cases: 1}, time.Now()); err != nil {
 		t.Fatal(err)
 	}
@@ -291,7 +295,7 @@ func testHoldsSurviveConcurrentUpdates(t *testing.T, s store.Store) {
 	for round := range 5 {
 		c := createCase(t, s)
 		held := &store.Hold{By: "admin", Reason: "r", At: time.Now().UTC()}
-		if err := s.SetHold(t.Context(), c.ID, held); err != nil {
+		if err := s.SetHold(t.Context(), c.ID, "", held); err != nil {
 			t.Fatal(err)
 		}
 		var wg sync.WaitGroup
@@ -303,7 +307,7 @@ func testHoldsSurviveConcurrentUpdates(t *testing.T, s store.Store) {
 			})
 		}
 		wg.Go(func() {
-			if err := s.SetHold(t.Context(), c.ID, nil); err != nil {
+			if err := s.SetHold(t.Context(), c.ID, "", nil); err != nil {
 				t.Error(err)
 			}
 		})
@@ -312,5 +316,34 @@ func testHoldsSurviveConcurrentUpdates(t *testing.T, s store.Store) {
 		if got.Hold != nil || len(detail(t, got.Details, "notes").(map[string]any)) != 8 {
 			t.Fatalf("round %d: hold %+v, notes %v; want the hold lifted and 8 notes", round, got.Hold, got.Details["notes"])
 		}
+	}
+}
+
+func testOthersHold(t *testing.T, s store.Store) {
+	c := createCase(t, s)
+	firm := &store.Hold{By: "firm-admin", Org: c.OrgID, Reason: "litigation", At: time.Now().UTC()}
+	if err := s.SetHold(t.Context(), c.ID, c.OrgID, firm); err != nil {
+		t.Fatalf("the firm's hold: %v", err)
+	}
+	if err := s.SetHold(t.Context(), c.ID, c.OrgID, firm); err != nil {
+		t.Fatalf("the firm replacing its own hold: %v", err)
+	}
+	operator := &store.Hold{By: "ops", Reason: "an authority's request", At: time.Now().UTC()}
+	if err := s.SetHold(t.Context(), c.ID, "", operator); err != nil {
+		t.Fatalf("the operator's hold over the firm's: %v", err)
+	}
+	for _, h := range []*store.Hold{nil, firm} {
+		if err := s.SetHold(t.Context(), c.ID, c.OrgID, h); !errors.Is(err, store.ErrOthersHold) {
+			t.Errorf("the firm changing the operator's hold (%v) = %v, want ErrOthersHold", h, err)
+		}
+	}
+	if got := getCase(t, s, c.ID); got.Hold == nil || got.Hold.By != "ops" {
+		t.Fatalf("hold = %+v, want the operator's", got.Hold)
+	}
+	if err := s.SetHold(t.Context(), c.ID, "", nil); err != nil {
+		t.Fatalf("the operator lifting it: %v", err)
+	}
+	if err := s.SetHold(t.Context(), c.ID, "other-org", firm); err != nil {
+		t.Errorf("any organization in scope holding a case without a hold: %v", err)
 	}
 }
