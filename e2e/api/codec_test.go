@@ -10,7 +10,6 @@ import (
 
 	commonpb "go.temporal.io/api/common/v1"
 	"go.temporal.io/api/enums/v1"
-	"go.temporal.io/api/proxy"
 	"go.temporal.io/sdk/client"
 	"google.golang.org/protobuf/encoding/protojson"
 
@@ -243,27 +242,13 @@ func TestCaseStartedBeforeTheCodec(t *testing.T) {
 	}
 	// The first run (the case may have continued as new since) holds both.
 	var sealed, unsealed int
-	iter := s.TC.GetWorkflowHistory(ctx, schemas.CaseWorkflowID(id), first.GetRunID(), false, enums.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
-	for iter.HasNext() {
-		ev, err := iter.Next()
-		if err != nil {
-			t.Fatal(err)
+	s.VisitHistoryPayloads(t, schemas.CaseWorkflowID(id), first.GetRunID(), func(p *commonpb.Payload) {
+		if codec.Encrypted(p) {
+			sealed++
+		} else {
+			unsealed++
 		}
-		err = proxy.VisitPayloads(ctx, ev, proxy.VisitPayloadsOptions{SkipSearchAttributes: true,
-			Visitor: func(_ *proxy.VisitPayloadsContext, ps []*commonpb.Payload) ([]*commonpb.Payload, error) {
-				for _, p := range ps {
-					if codec.Encrypted(p) {
-						sealed++
-					} else {
-						unsealed++
-					}
-				}
-				return ps, nil
-			}})
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	if unsealed == 0 || sealed == 0 {
 		t.Errorf("the history has %d unsealed and %d sealed payloads; want the old input unsealed and what followed sealed", unsealed, sealed)
 	}

@@ -80,39 +80,25 @@ func (s *Stack) CheckErased(t *testing.T, id string, canaries ...string) {
 			t.Fatal(err)
 		}
 		for _, e := range resp.Executions {
-			iter := s.TC.GetWorkflowHistory(ctx, e.GetExecution().GetWorkflowId(), e.GetExecution().GetRunId(), false, enums.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
-			for iter.HasNext() {
-				ev, err := iter.Next()
-				if err != nil {
-					t.Fatal(err)
-				}
-				err = proxy.VisitPayloads(ctx, ev, proxy.VisitPayloadsOptions{SkipSearchAttributes: true,
-					Visitor: func(_ *proxy.VisitPayloadsContext, ps []*commonpb.Payload) ([]*commonpb.Payload, error) {
-						for _, p := range ps {
-							if !codec.Encrypted(p) {
-								for _, canary := range canaries {
-									if strings.Contains(string(p.GetData()), canary) {
-										t.Errorf("an unsealed payload of the erased case holds its canary %q", canary)
-									}
-								}
-								continue
-							}
-							sealedPayloads++
-							if out, err := c.Decode([]*commonpb.Payload{p}); err == nil {
-								opened++
-								for _, canary := range canaries {
-									if strings.Contains(string(out[0].GetData()), canary) {
-										t.Errorf("a payload of the erased case opens to its canary %q", canary)
-									}
-								}
-							}
+			s.VisitHistoryPayloads(t, e.GetExecution().GetWorkflowId(), e.GetExecution().GetRunId(), func(p *commonpb.Payload) {
+				if !codec.Encrypted(p) {
+					for _, canary := range canaries {
+						if strings.Contains(string(p.GetData()), canary) {
+							t.Errorf("an unsealed payload of the erased case holds its canary %q", canary)
 						}
-						return ps, nil
-					}})
-				if err != nil {
-					t.Fatal(err)
+					}
+					return
 				}
-			}
+				sealedPayloads++
+				if out, err := c.Decode([]*commonpb.Payload{p}); err == nil {
+					opened++
+					for _, canary := range canaries {
+						if strings.Contains(string(out[0].GetData()), canary) {
+							t.Errorf("a payload of the erased case opens to its canary %q", canary)
+						}
+					}
+				}
+			})
 		}
 		if token = resp.NextPageToken; len(token) == 0 {
 			break
@@ -120,5 +106,29 @@ func (s *Stack) CheckErased(t *testing.T, id string, canaries ...string) {
 	}
 	if sealedPayloads < 3 || opened != 0 {
 		t.Errorf("%d of the erased case's %d sealed history payloads open; want none of them, and some", opened, sealedPayloads)
+	}
+}
+
+// VisitHistoryPayloads calls visit with every payload of a workflow run's history, as
+// the server stores it (search attributes aside).
+func (s *Stack) VisitHistoryPayloads(t *testing.T, workflowID, runID string, visit func(*commonpb.Payload)) {
+	t.Helper()
+	ctx := t.Context()
+	iter := s.TC.GetWorkflowHistory(ctx, workflowID, runID, false, enums.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+	for iter.HasNext() {
+		ev, err := iter.Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = proxy.VisitPayloads(ctx, ev, proxy.VisitPayloadsOptions{SkipSearchAttributes: true,
+			Visitor: func(_ *proxy.VisitPayloadsContext, ps []*commonpb.Payload) ([]*commonpb.Payload, error) {
+				for _, p := range ps {
+					visit(p)
+				}
+				return ps, nil
+			}})
+		if err != nil {
+			t.Fatal(err)
+		}
 	}
 }

@@ -52,8 +52,7 @@ type TemporalServer struct {
 	Address string
 	// UIURL is the Web UI's URL, empty when it runs without one.
 	UIURL string
-	cmd   *exec.Cmd
-	done  chan struct{}
+	p     *process
 	tail  *tailBuffer
 	// ui is the UI server, when UIServer serves the Web UI.
 	ui *TemporalUI
@@ -133,32 +132,21 @@ func startTemporal(ctx context.Context, o TemporalOptions) (*TemporalServer, err
 	} else {
 		args = append(args, "--headless")
 	}
-	cmd := exec.Command(o.CLI, args...)
-	tail := &tailBuffer{}
-	var out io.Writer = tail
-	if o.Output != nil {
-		out = io.MultiWriter(o.Output, tail)
-	}
-	cmd.Stdout, cmd.Stderr = out, out
-	cmd.SysProcAttr = childProcAttr()
-	if err := cmd.Start(); err != nil {
+	p, tail, err := startProcess(o.CLI, args, o.Output)
+	if err != nil {
 		return nil, fmt.Errorf("start Temporal dev server (%s): %w", o.CLI, err)
 	}
-	s := &TemporalServer{Address: fmt.Sprintf("127.0.0.1:%d", o.Port), cmd: cmd, done: make(chan struct{}), tail: tail}
+	s := &TemporalServer{Address: fmt.Sprintf("127.0.0.1:%d", o.Port), p: p, tail: tail}
 	if o.UIPort > 0 && o.UIServer == "" {
 		s.UIURL = fmt.Sprintf("http://127.0.0.1:%d", o.UIPort)
 	}
-	go func() {
-		_ = cmd.Wait()
-		close(s.done)
-	}()
 	if err := s.waitHealthy(ctx); err != nil {
 		s.Stop()
 		return nil, err
 	}
 	if o.UIPort > 0 && o.UIServer != "" {
 		s.ui, err = StartTemporalUI(ctx, UIOptions{Server: o.UIServer, Frontend: s.Address, Port: o.UIPort,
-			CodecEndpoint: o.UICodecEndpoint, Dir: filepath.Join(filepath.Dir(o.DBFile), "temporal-ui"), Output: out})
+			CodecEndpoint: o.UICodecEndpoint, Dir: filepath.Join(filepath.Dir(o.DBFile), "temporal-ui"), Output: o.Output})
 		if err != nil {
 			s.Stop()
 			return nil, err
@@ -180,7 +168,7 @@ func (s *TemporalServer) waitHealthy(ctx context.Context) error {
 			return nil
 		}
 		select {
-		case <-s.done:
+		case <-s.p.done:
 			return fmt.Errorf("%w (%v); its last output:\n%s", errExited, err, s.tail.String())
 		case <-ctx.Done():
 			return errors.Join(fmt.Errorf("temporal dev server not ready: %w", ctx.Err()), err)
@@ -223,7 +211,7 @@ func (s *TemporalServer) Stop() {
 	if s.ui != nil {
 		s.ui.Stop()
 	}
-	(&process{cmd: s.cmd, done: s.done}).stop()
+	s.p.stop()
 }
 
 // FindTemporalCLI resolves the Temporal CLI (see findBinary).

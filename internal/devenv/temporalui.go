@@ -6,9 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"syscall"
 	"time"
 )
 
@@ -74,22 +72,11 @@ func StartTemporalUI(ctx context.Context, o UIOptions) (*TemporalUI, error) {
 	if err := os.WriteFile(filepath.Join(o.Dir, "config", "development.yaml"), []byte(config), 0o644); err != nil {
 		return nil, err
 	}
-	cmd := exec.Command(o.Server, "--root", o.Dir, "--config", "config", "--env", "development", "start")
-	tail := &tailBuffer{}
-	var out io.Writer = tail
-	if o.Output != nil {
-		out = io.MultiWriter(o.Output, tail)
-	}
-	cmd.Stdout, cmd.Stderr = out, out
-	cmd.SysProcAttr = childProcAttr()
-	if err := cmd.Start(); err != nil {
+	p, tail, err := startProcess(o.Server, []string{"--root", o.Dir, "--config", "config", "--env", "development", "start"}, o.Output)
+	if err != nil {
 		return nil, fmt.Errorf("start the Temporal UI server (%s): %w", o.Server, err)
 	}
-	u := &TemporalUI{URL: fmt.Sprintf("http://127.0.0.1:%d", o.Port), p: &process{cmd: cmd, done: make(chan struct{})}}
-	go func() {
-		_ = cmd.Wait()
-		close(u.p.done)
-	}()
+	u := &TemporalUI{URL: fmt.Sprintf("http://127.0.0.1:%d", o.Port), p: p}
 	for {
 		err := uiHealthy(ctx, u.URL)
 		if err == nil {
@@ -108,20 +95,3 @@ func StartTemporalUI(ctx context.Context, o UIOptions) (*TemporalUI, error) {
 
 // Stop stops the UI server.
 func (u *TemporalUI) Stop() { u.p.stop() }
-
-// process is a child process and the channel closed when it has exited.
-type process struct {
-	cmd  *exec.Cmd
-	done chan struct{}
-}
-
-// stop asks the process to end and kills it if it has not within 15 seconds.
-func (p *process) stop() {
-	_ = p.cmd.Process.Signal(syscall.SIGTERM)
-	select {
-	case <-p.done:
-	case <-time.After(15 * time.Second):
-		_ = p.cmd.Process.Kill()
-		<-p.done
-	}
-}
