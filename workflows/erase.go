@@ -45,10 +45,10 @@ const sweepMargin = 10 * time.Second
 // Erase erases a case: it records the erasure's start (refused under a legal hold),
 // ends the case's workflow, deletes the case's store data and blobs, destroys its data
 // key, waits until no process holds the key any more (its cache's TTL, and a margin
-// for writes on their way), deletes what a late write stored meanwhile (with the key gone, nothing more can be written), and
-// records the receipt. The case's Temporal histories stay, sealed
-// with a key that no longer exists. Its own payloads use the system key. An erasure
-// already finished returns its receipt.
+// for writes on their way), deletes what a late write stored meanwhile (with the key
+// gone, nothing more can be written), and records the receipt. The case's Temporal
+// histories stay, sealed with a key that no longer exists. Its own payloads use the
+// system key. An erasure already finished returns its receipt.
 func Erase(ctx workflow.Context, in schemas.EraseInput) (store.Erasure, error) {
 	ctx = workflow.WithActivityOptions(ctx, erasureOptions)
 	var receipt store.Erasure

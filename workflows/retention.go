@@ -11,10 +11,11 @@ import (
 	"github.com/lexflow/lexflow/store"
 )
 
-// Retention erases the closed cases whose organization's retention period has passed
-// (at most activities.MaxExpiredPerRun a run; the schedule that runs it takes the
-// rest next time), each by its own Erase workflow, and returns how many it erased. A
-// case whose erasure is already running, or that a legal hold now keeps, is skipped.
+// Retention takes up stalled erasures and erases the closed cases whose
+// organization's retention period has passed (activities.Erasure.ExpiredCases: at
+// most activities.MaxExpiredPerRun a run; the schedule that runs it takes the rest
+// next time), each by its own Erase workflow, and returns how many it erased. A case
+// whose erasure is still running, or that a legal hold now keeps, is skipped.
 func Retention(ctx workflow.Context) (int, error) {
 	var ids []string
 	if err := workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, erasureOptions), eraseActs.ExpiredCases).Get(ctx, &ids); err != nil {
