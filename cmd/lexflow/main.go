@@ -27,6 +27,8 @@ commands:
            or streamed turns: lexflow bench stream [--turns N] [--chunk-delay D]
   model    serve the offline model: lexflow model --addr 127.0.0.1:8090
   keys     rewrap every data key under LEXFLOW_MASTER_KEY after a rotation: lexflow keys rotate
+  probe    GET a URL, failing unless it answers 2xx within 5 s (containers' health checks):
+           lexflow probe http://127.0.0.1:8080/healthz
 
 Configuration comes from the environment; see README.md.
 `
@@ -63,6 +65,8 @@ func main() {
 		err = runBench(ctx, cfg, args, os.Stdout, log)
 	case "keys":
 		err = runKeys(ctx, cfg, args, os.Stdout)
+	case "probe":
+		err = runProbe(ctx, args, os.Stdout)
 	case "help", "-h", "--help":
 		fmt.Print(usage)
 	default:

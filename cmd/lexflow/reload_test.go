@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"os"
@@ -50,7 +51,13 @@ func TestReloadReachesSeparateWorker(t *testing.T) {
 		t.Fatal(err)
 	}
 	model := stack.StartModelRecorder(t)
-	d.vars = append(d.vars, "TEMPORAL_ADDRESS="+ts.Address, "MONGODB_URI="+ferret.URI, "LEXFLOW_PROMPTS_DIR="+promptsDir,
+	healthPort, err := devenv.FreePort()
+	if err != nil {
+		t.Fatal(err)
+	}
+	workerHealth := fmt.Sprintf("http://127.0.0.1:%d/healthz", healthPort)
+	d.vars = append(d.vars, fmt.Sprintf("LEXFLOW_WORKER_HTTP_ADDR=127.0.0.1:%d", healthPort),
+		"TEMPORAL_ADDRESS="+ts.Address, "MONGODB_URI="+ferret.URI, "LEXFLOW_PROMPTS_DIR="+promptsDir,
 		"LEXFLOW_ASSISTANT_BASE_URL="+model.URL+"/v1", "LEXFLOW_ASSISTANT_MODEL="+offline.ModelName,
 		"LEXFLOW_JWT_SECRET=reload-test-secret-reload-test-secret")
 	for _, role := range []string{"worker", "api"} {
@@ -86,6 +93,16 @@ func TestReloadReachesSeparateWorker(t *testing.T) {
 	}
 	if got := turn("hello"); !strings.Contains(got, "# Lexflow assistant") {
 		t.Fatalf("the first turn's system prompt lacks the shipped heading: %.200s", got)
+	}
+	// The worker, which has answered a turn, is healthy by `lexflow probe`, the
+	// containers' health check; a refusal or no URL fails the probe.
+	if out, err := d.command("probe", workerHealth).CombinedOutput(); err != nil || !strings.Contains(string(out), `"temporal":"ok"`) {
+		t.Errorf("probe %s: %v\n%s", workerHealth, err, out)
+	}
+	for _, args := range [][]string{{"probe", d.httpURL + "/v1/cases"}, {"probe"}} {
+		if out, err := d.command(args...).CombinedOutput(); err == nil {
+			t.Errorf("lexflow %v succeeded: %s", args, out)
+		}
 	}
 
 	// The same number of bytes, the same modification time: only a reload can tell.

@@ -298,6 +298,11 @@ func runWorker(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 		return err
 	}
 	defer stop()
+	if cfg.WorkerHTTPAddr != "" {
+		if err := serveWorkerHealth(ctx, cfg.WorkerHTTPAddr, b, log); err != nil {
+			return fmt.Errorf("worker health on %s: %w", cfg.WorkerHTTPAddr, err)
+		}
+	}
 	log.Info("Worker running", "task_queue", cfg.TaskQueue, "temporal", cfg.TemporalAddress)
 	<-ctx.Done()
 	return nil

@@ -1,0 +1,56 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"go.temporal.io/sdk/client"
+)
+
+// serveWorkerHealth serves GET /healthz on addr for a worker, which has no API of its
+// own: 200 while Temporal and the store answer, 503 naming the one that does not. It
+// stops when ctx ends.
+func serveWorkerHealth(ctx context.Context, addr string, b *backends, log *slog.Logger) error {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
+		ctx, cancel := context.WithTimeout(r.Context(), 3*time.Second)
+		defer cancel()
+		res, code := map[string]string{"status": "ok", "temporal": "ok", "store": "ok"}, http.StatusOK
+		down := func(service string, err error) {
+			log.Warn("Health check failed", "service", service, "error", err)
+			res[service], res["status"], code = "unavailable", "unavailable", http.StatusServiceUnavailable
+		}
+		if _, err := b.tc.CheckHealth(ctx, &client.CheckHealthRequest{}); err != nil {
+			down("temporal", err)
+		}
+		if err := b.st.Ping(ctx); err != nil {
+			down("store", err)
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(code)
+		_ = json.NewEncoder(w).Encode(res)
+	})
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
+	go func() {
+		<-ctx.Done()
+		shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = srv.Shutdown(shutdown)
+	}()
+	go func() {
+		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			log.Error("Worker health server failed", "error", err)
+		}
+	}()
+	log.Info("Worker health", "addr", ln.Addr().String())
+	return nil
+}
