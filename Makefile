@@ -11,10 +11,17 @@ STRIPE_MOCK_VERSION   := v0.203.0
 BIN := $(CURDIR)/bin
 export GOBIN := $(BIN)
 
-.PHONY: dev test browser-test lint fuzz npm chromium histories bench bench-stream bench-pdf pdftools tools clean corpus-archive
+.PHONY: build dev test browser-test lint fuzz npm chromium histories bench bench-stream bench-pdf pdftools tools clean corpus-archive
 
 # apt installs Debian packages, through sudo unless we are root.
 APT := $(if $(filter 0,$(shell id -u)),,sudo) env DEBIAN_FRONTEND=noninteractive apt-get
+
+# GO_BUILD builds the one static lexflow binary; the Dockerfile runs the same command.
+GO_BUILD := CGO_ENABLED=0 go build -trimpath
+
+## build: the static lexflow binary into ./bin, as the Docker image holds it
+build:
+	$(GO_BUILD) -o bin/lexflow ./cmd/lexflow
 
 ## dev: start the Temporal dev server (UI on :8233), FerretDB, the worker and the API on :8080
 dev: bin/temporal bin/temporal-ui

@@ -1,0 +1,22 @@
+# The one lexflow binary, static, on a distroless image with no shell: `lexflow api`,
+# `lexflow worker`, and `lexflow probe` for health checks. The legal corpus is built
+# into the image, so every worker reads the same. docker-compose.yml builds it;
+# deploy/compose_test.go checks that it builds the way `make build` does.
+
+FROM golang:1.26-bookworm AS build
+WORKDIR /src
+COPY go.mod go.sum ./
+RUN go mod download
+COPY . .
+RUN CGO_ENABLED=0 go build -trimpath -o /out/lexflow ./cmd/lexflow
+RUN LEXFLOW_CORPUS_DB=/out/corpus.db /out/lexflow corpus load && mkdir /out/data
+
+FROM gcr.io/distroless/static-debian12:nonroot
+COPY --from=build /out/lexflow /lexflow
+COPY --from=build /out/corpus.db /corpus/corpus.db
+COPY --from=build --chown=65532:65532 /out/data /data
+ENV LEXFLOW_CORPUS_DB=/corpus/corpus.db LEXFLOW_DATA_DIR=/data
+USER 65532:65532
+EXPOSE 8080
+ENTRYPOINT ["/lexflow"]
+CMD ["api"]
