@@ -153,9 +153,8 @@ func streamSetup(ctx context.Context, cfg config.Config, split bool, turns int, 
 		return nil, nil, err
 	}
 	cfg.HTTPAddr = l.Addr().String()
-	l.Close()
 	served := make(chan error, 1)
-	go func() { served <- serveAPI(ctx, cfg, b, log, false) }()
+	go func() { served <- serveAPI(ctx, cfg, b, log, false, l) }()
 	defer func() { cancel(); <-served }()
 	sign, err := signer(cfg)
 	if err != nil {

@@ -21,6 +21,11 @@ func runDev(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 	if err := os.MkdirAll(cfg.DataDir, 0o755); err != nil {
 		return err
 	}
+	l, err := listenAPI(cfg)
+	if err != nil {
+		return err
+	}
+	defer l.Close()
 	cli, err := devenv.FindTemporalCLI(cfg.TemporalCLI)
 	if err != nil {
 		return err
@@ -88,5 +93,5 @@ Get a token:   go run ./cmd/lexflow token --sub alice --org acme --role user
 	if cfg.TemporalUIURL == "" {
 		cfg.TemporalUIURL = ts.UIURL
 	}
-	return serveAPI(ctx, cfg, b, log, true)
+	return serveAPI(ctx, cfg, b, log, true, l)
 }

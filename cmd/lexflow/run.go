@@ -161,9 +161,11 @@ func startWorker(ctx context.Context, cfg config.Config, b *backends, log *slog.
 	return func() { w.Stop(); stopModels(); lc.Close() }, nil
 }
 
-// serveAPI serves the API on cfg.HTTPAddr until ctx ends, then drains requests. dev
-// serves the route table's dev-only routes too.
-func serveAPI(ctx context.Context, cfg config.Config, b *backends, log *slog.Logger, dev bool) error {
+// serveAPI serves the API on l, the listener of cfg.HTTPAddr, until ctx ends, then
+// drains requests; l is closed when it returns. dev serves the route table's dev-only
+// routes too.
+func serveAPI(ctx context.Context, cfg config.Config, b *backends, log *slog.Logger, dev bool, l net.Listener) error {
+	defer l.Close()
 	sign, err := signer(cfg)
 	if err != nil {
 		return err
@@ -203,12 +205,7 @@ func serveAPI(ctx context.Context, cfg config.Config, b *backends, log *slog.Log
 	if dev {
 		h.DevTokens = &sign
 	}
-	e := api.New(h)
-	l, err := net.Listen("tcp", cfg.HTTPAddr)
-	if err != nil {
-		return fmt.Errorf("API: %w", err)
-	}
-	srv := &http.Server{Handler: e, ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{Handler: api.New(h), ReadHeaderTimeout: 10 * time.Second}
 	srv.RegisterOnShutdown(h.EndStreams)
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(l) }()
@@ -278,13 +275,28 @@ func (b *backends) close() {
 }
 
 func runAPI(ctx context.Context, cfg config.Config, log *slog.Logger) error {
+	l, err := listenAPI(cfg)
+	if err != nil {
+		return err
+	}
+	defer l.Close()
 	b, err := openBackends(ctx, cfg, mongoURI(cfg), log)
 	if err != nil {
 		return err
 	}
 	defer b.close()
 	log.Info("API listening", "addr", cfg.HTTPAddr)
-	return serveAPI(ctx, cfg, b, log, false)
+	return serveAPI(ctx, cfg, b, log, false, l)
+}
+
+// listenAPI takes the API's address before anything else starts, so that a port in
+// use fails at once, and no other process takes it while the rest starts.
+func listenAPI(cfg config.Config) (net.Listener, error) {
+	l, err := net.Listen("tcp", cfg.HTTPAddr)
+	if err != nil {
+		return nil, fmt.Errorf("API: %w", err)
+	}
+	return l, nil
 }
 
 func runWorker(ctx context.Context, cfg config.Config, log *slog.Logger) error {
