@@ -12,10 +12,14 @@ RUN CGO_ENABLED=0 go build -trimpath -o /out/lexflow ./cmd/lexflow
 RUN LEXFLOW_CORPUS_DB=/out/corpus.db /out/lexflow corpus load && mkdir /out/data
 
 FROM gcr.io/distroless/static-debian12:nonroot
+# The build ID a versioned worker joins its deployment under (the image has no VCS
+# revision): docker build --build-arg LEXFLOW_BUILD_ID=$(git rev-parse HEAD) .
+ARG LEXFLOW_BUILD_ID=
 COPY --from=build /out/lexflow /lexflow
 COPY --from=build /out/corpus.db /corpus/corpus.db
 COPY --from=build --chown=65532:65532 /out/data /data
-ENV LEXFLOW_CORPUS_DB=/corpus/corpus.db LEXFLOW_DATA_DIR=/data
+ENV LEXFLOW_CORPUS_DB=/corpus/corpus.db LEXFLOW_DATA_DIR=/data LEXFLOW_HTTP_ADDR=0.0.0.0:8080 \
+    LEXFLOW_BUILD_ID=${LEXFLOW_BUILD_ID}
 USER 65532:65532
 EXPOSE 8080
 ENTRYPOINT ["/lexflow"]

@@ -5,6 +5,7 @@ package deploy_test
 
 import (
 	"bufio"
+	"net"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -57,11 +58,15 @@ func TestComposeServices(t *testing.T) {
 		t.Fatalf("services = %v, want %v", got, want)
 	}
 	for name, s := range p.Services {
-		if s.Restart == "" {
-			t.Errorf("%s has no restart policy", name)
-		}
 		if slices.Contains(jobs, name) {
+			// A job restarted after it succeeded would never be done for those waiting on it.
+			if s.Restart != "no" && !strings.HasPrefix(s.Restart, "on-failure") {
+				t.Errorf("job %s restarts %q; want on-failure or no", name, s.Restart)
+			}
 			continue
+		}
+		if s.Restart == "" || s.Restart == "no" {
+			t.Errorf("%s has no restart policy", name)
 		}
 		if s.HealthCheck == nil || s.HealthCheck.Disable || len(s.HealthCheck.Test) == 0 {
 			t.Errorf("%s has no health check", name)
@@ -144,13 +149,12 @@ func TestComposeLexflowConfiguration(t *testing.T) {
 				t.Setenv(key, "")
 				os.Unsetenv(key)
 			}
+			// An empty KEY= in an env file is set, empty, as compose passes it.
 			for key, value := range example {
 				if value == "" && (key == "LEXFLOW_JWT_SECRET" || key == "LEXFLOW_MASTER_KEY") {
 					value = strings.Repeat("s", 64)
 				}
-				if value != "" {
-					t.Setenv(key, value)
-				}
+				t.Setenv(key, value)
 			}
 			for key, value := range env {
 				t.Setenv(key, value)
@@ -163,9 +167,13 @@ func TestComposeLexflowConfiguration(t *testing.T) {
 			if command == "worker" {
 				addr = cfg.WorkerHTTPAddr
 			}
-			_, port, _ := strings.Cut(addr, ":")
+			// It serves on every interface of its container, and probes that port.
+			host, port, err := net.SplitHostPort(addr)
+			if err != nil || (host != "0.0.0.0" && host != "::" && host != "") {
+				t.Errorf("it serves on %q (%v); want every interface of its container", addr, err)
+			}
 			probe := []string{"CMD", "/lexflow", "probe", "http://127.0.0.1:" + port + "/healthz"}
-			if addr == "" || !slices.Equal(s.HealthCheck.Test, probe) {
+			if !slices.Equal(s.HealthCheck.Test, probe) {
 				t.Errorf("health check %v, want %v: the address it serves (%q)", s.HealthCheck.Test, probe, addr)
 			}
 			if cfg.TemporalAddress != "temporal:7233" || !strings.Contains(cfg.MongoURI, "replicaSet=rs0") {

@@ -311,9 +311,11 @@ func runWorker(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 	}
 	defer stop()
 	if cfg.WorkerHTTPAddr != "" {
-		if err := serveWorkerHealth(ctx, cfg.WorkerHTTPAddr, b, log); err != nil {
+		healthDone, err := serveWorkerHealth(ctx, cfg.WorkerHTTPAddr, b, log)
+		if err != nil {
 			return fmt.Errorf("worker health on %s: %w", cfg.WorkerHTTPAddr, err)
 		}
+		defer func() { <-healthDone }() // before the backends close
 	}
 	log.Info("Worker running", "task_queue", cfg.TaskQueue, "temporal", cfg.TemporalAddress)
 	<-ctx.Done()

@@ -14,8 +14,8 @@ import (
 
 // serveWorkerHealth serves GET /healthz on addr for a worker, which has no API of its
 // own: 200 while Temporal and the store answer, 503 naming the one that does not. It
-// stops when ctx ends.
-func serveWorkerHealth(ctx context.Context, addr string, b *backends, log *slog.Logger) error {
+// stops when ctx ends; the returned channel closes once it has.
+func serveWorkerHealth(ctx context.Context, addr string, b *backends, log *slog.Logger) (<-chan struct{}, error) {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
 		ctx, cancel := context.WithTimeout(r.Context(), 3*time.Second)
@@ -37,10 +37,12 @@ func serveWorkerHealth(ctx context.Context, addr string, b *backends, log *slog.
 	})
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
+	done := make(chan struct{})
 	go func() {
+		defer close(done)
 		<-ctx.Done()
 		shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
@@ -52,5 +54,5 @@ func serveWorkerHealth(ctx context.Context, addr string, b *backends, log *slog.
 		}
 	}()
 	log.Info("Worker health", "addr", ln.Addr().String())
-	return nil
+	return done, nil
 }
