@@ -45,21 +45,8 @@ func (s *Stack) CheckErased(t *testing.T, id string, canaries ...string) {
 	}
 	// What outlives the case (its receipt, the audit log, payments, token counts)
 	// holds its ID, never its content.
-	for _, coll := range []string{mongostore.ErasuresCollection, mongostore.AuditCollection, mongostore.CheckoutsCollection,
-		mongostore.TokenUseCollection} {
-		cur, err := db.Collection(coll).Find(ctx, bson.M{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		for cur.Next(ctx) {
-			for _, canary := range canaries {
-				if strings.Contains(cur.Current.String(), canary) {
-					t.Errorf("a document of %s holds the erased case's canary %q", coll, canary)
-				}
-			}
-		}
-		cur.Close(ctx)
-	}
+	s.CheckDocumentsFree(t, []string{mongostore.ErasuresCollection, mongostore.AuditCollection, mongostore.CheckoutsCollection,
+		mongostore.TokenUseCollection}, canaries)
 	if _, err := os.Stat(filepath.Join(s.BlobDir, "cases", id)); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("the erased case's blob folder: %v", err)
 	}
@@ -131,4 +118,40 @@ func (s *Stack) VisitHistoryPayloads(t *testing.T, workflowID, runID string, vis
 			t.Fatal(err)
 		}
 	}
+}
+
+// CheckDocumentsFree reads every document of the named collections of the stack's
+// database (every collection when names is nil), fails t for each that holds one of
+// canaries, and returns how many documents it read.
+func (s *Stack) CheckDocumentsFree(t *testing.T, names, canaries []string) int {
+	t.Helper()
+	ctx := t.Context()
+	mc, err := mongo.Connect(options.Client().ApplyURI(s.MongoURI))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer mc.Disconnect(context.Background())
+	db := mc.Database("lexflow")
+	if names == nil {
+		if names, err = db.ListCollectionNames(ctx, bson.M{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	docs := 0
+	for _, name := range names {
+		cur, err := db.Collection(name).Find(ctx, bson.M{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for cur.Next(ctx) {
+			docs++
+			for _, c := range canaries {
+				if strings.Contains(cur.Current.String(), c) {
+					t.Errorf("a document of %s holds the canary %q", name, c)
+				}
+			}
+		}
+		cur.Close(ctx)
+	}
+	return docs
 }

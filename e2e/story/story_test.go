@@ -15,9 +15,6 @@ import (
 	"testing"
 	"time"
 
-	"go.mongodb.org/mongo-driver/v2/bson"
-	"go.mongodb.org/mongo-driver/v2/mongo"
-	"go.mongodb.org/mongo-driver/v2/mongo/options"
 	"go.temporal.io/api/enums/v1"
 	"go.temporal.io/api/workflowservice/v1"
 	"google.golang.org/protobuf/proto"
@@ -321,34 +318,7 @@ func pdfText(t *testing.T, r stack.Response) string {
 // and fails if any holds a canary.
 func checkStoreFree(t *testing.T, canaries []string) {
 	t.Helper()
-	ctx := t.Context()
-	client, err := mongo.Connect(options.Client().ApplyURI(s.MongoURI))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer client.Disconnect(context.Background())
-	db := client.Database("lexflow")
-	names, err := db.ListCollectionNames(ctx, bson.M{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	docs := 0
-	for _, name := range names {
-		cur, err := db.Collection(name).Find(ctx, bson.M{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		for cur.Next(ctx) {
-			docs++
-			for _, c := range canaries {
-				if strings.Contains(cur.Current.String(), c) {
-					t.Errorf("a document of %s holds the canary %q", name, c)
-				}
-			}
-		}
-		cur.Close(ctx)
-	}
-	if docs < 50 {
+	if docs := s.CheckDocumentsFree(t, nil, canaries); docs < 50 {
 		t.Errorf("read %d documents; the case alone wrote more", docs)
 	}
 }
