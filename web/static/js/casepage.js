@@ -62,24 +62,9 @@ export function casePage(app, id) {
     e.preventDefault();
     sendMessage();
   });
-  // Closing asks twice: the first press arms the button, the second closes.
-  closeForm.addEventListener("submit", (e) => {
-    e.preventDefault();
-    if (closeButton.dataset.armed) closeCase();
-    else {
-      closeButton.dataset.armed = "1";
-      closeButton.textContent = t("close_confirm");
-    }
-  });
-  // Erasing asks twice too, and cannot be undone.
-  eraseForm.addEventListener("submit", (e) => {
-    e.preventDefault();
-    if (eraseButton.dataset.armed) eraseCase();
-    else {
-      eraseButton.dataset.armed = "1";
-      eraseButton.textContent = t("erase_confirm");
-    }
-  });
+  // Closing, and erasing, which cannot be undone, ask twice.
+  askTwice(closeForm, closeButton, t("close_confirm"), closeCase);
+  askTwice(eraseForm, eraseButton, t("erase_confirm"), eraseCase);
   input.addEventListener("keydown", (e) => {
     if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) composer.requestSubmit();
   });
@@ -244,4 +229,17 @@ export function casePage(app, id) {
     ctl.abort();
     clearTimeout(refreshing);
   };
+}
+
+// askTwice makes a form ask twice: its first submit arms the button, saying confirm on
+// it, and the second runs act.
+function askTwice(form, button, confirm, act) {
+  form.addEventListener("submit", (e) => {
+    e.preventDefault();
+    if (button.dataset.armed) act();
+    else {
+      button.dataset.armed = "1";
+      button.textContent = confirm;
+    }
+  });
 }
