@@ -23,8 +23,8 @@ GO_BUILD := CGO_ENABLED=0 go build -trimpath
 build:
 	$(GO_BUILD) -o bin/lexflow ./cmd/lexflow
 
-## dev: start the Temporal dev server (UI on :8233), FerretDB, the worker and the API on :8080
-dev: bin/temporal bin/temporal-ui
+## dev: start the Temporal dev server (UI on :8233), FerretDB (LEXFLOW_STORE=firestore: the Firestore emulator), the worker and the API on :8080
+dev: bin/temporal bin/temporal-ui $(if $(filter firestore,$(LEXFLOW_STORE)),npm)
 	go run ./cmd/lexflow dev
 
 # TEST_CORPUS is the legal corpus the test packages share (package internal/testcorpus),
@@ -79,18 +79,22 @@ bench-pdf:
 	go run ./cmd/lexflow bench pdf
 
 # NPM_DIR holds the npm packages the tests run: panva's oidc-provider, a real OpenID
-# Provider for the sign-in tests, and axe-core, the accessibility check the browser
-# tests run in the page. node comes from apt when it is missing.
+# Provider for the sign-in tests; axe-core, the accessibility check the browser tests
+# run in the page; and @firestore-emulator/server, the Firestore emulator. node comes
+# from apt when it is missing.
 NPM_DIR := $(CURDIR)/data/npm
 OIDC_PROVIDER_VERSION := 9.13.3
 AXE_CORE_VERSION := 4.14.1
+FIRESTORE_EMULATOR_VERSION := 0.3.15
+NPM_PACKAGES := $(NPM_DIR)/node_modules/oidc-provider $(NPM_DIR)/node_modules/axe-core $(NPM_DIR)/node_modules/@firestore-emulator/server
 
-## npm: the npm packages the tests run, into data/npm
-npm: $(NPM_DIR)/node_modules/oidc-provider $(NPM_DIR)/node_modules/axe-core
+## npm: the npm packages the tests and the Firestore dev store run, into data/npm
+npm: $(NPM_PACKAGES)
 
-$(NPM_DIR)/node_modules/oidc-provider $(NPM_DIR)/node_modules/axe-core &:
+$(NPM_PACKAGES) &:
 	command -v node >/dev/null && command -v npm >/dev/null || ($(APT) update && $(APT) install -y nodejs npm)
-	npm install --prefix $(NPM_DIR) --no-audit --no-fund --no-save oidc-provider@$(OIDC_PROVIDER_VERSION) axe-core@$(AXE_CORE_VERSION)
+	npm install --prefix $(NPM_DIR) --no-audit --no-fund --no-save oidc-provider@$(OIDC_PROVIDER_VERSION) axe-core@$(AXE_CORE_VERSION) \
+		@firestore-emulator/server@$(FIRESTORE_EMULATOR_VERSION)
 
 ## chromium: Debian's headless Chromium, which the browser tests drive
 chromium:

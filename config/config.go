@@ -48,9 +48,17 @@ type Config struct {
 	// TemporalUIURL is the Temporal Web UI that support's case page links to.
 	TemporalUIURL string
 
+	// Store is the database: StoreMongoDB or StoreFirestore.
+	Store         string
 	MongoURI      string
 	MongoDatabase string
 	DevMongoAddr  string
+	// FirestoreProject is the Google Cloud project whose Firestore holds the data;
+	// FirestoreEmulatorHost, when set, an emulator to use instead; DevFirestoreAddr
+	// where `lexflow dev` starts one when none is set.
+	FirestoreProject      string
+	FirestoreEmulatorHost string
+	DevFirestoreAddr      string
 
 	JWTSecret string
 	JWTIssuer string
@@ -152,9 +160,13 @@ var Vars = []Var{
 	{"LEXFLOW_TEMPORAL_UI_URL", "", "the Temporal Web UI's base URL, which the web app's support pages link each case's workflow to; empty means none, except under `lexflow dev`, which links its own"},
 	{"LEXFLOW_TEMPORAL_CLI", "./bin/temporal", "Temporal CLI used by `lexflow dev` and the tests (`make dev` installs it)"},
 	{"LEXFLOW_TEMPORAL_UI_SERVER", "./bin/temporal-ui", "Temporal UI server that serves `lexflow dev`'s Web UI, sending the web app's codec session to the codec server (`make dev` installs it); when missing, the dev server's own UI, where staff tick \"Include cross-origin credentials\" in its codec settings"},
+	{"LEXFLOW_STORE", StoreMongoDB, "the database: `mongodb` (MongoDB, or under `lexflow dev` the embedded FerretDB) or `firestore`"},
 	{"MONGODB_URI", "", "MongoDB to use; empty means the embedded FerretDB that `lexflow dev` serves on LEXFLOW_DEV_MONGO_ADDR"},
 	{"MONGODB_DATABASE", "lexflow", "database name"},
 	{"LEXFLOW_DEV_MONGO_ADDR", "127.0.0.1:27017", "listen address of the embedded FerretDB"},
+	{"FIRESTORE_PROJECT_ID", "lexflow-dev", "with `LEXFLOW_STORE=firestore`: the Google Cloud project whose Firestore (default database) to use, with the application's default credentials; its composite indexes are in deploy/firestore/firestore.indexes.json"},
+	{"FIRESTORE_EMULATOR_HOST", "", "with `LEXFLOW_STORE=firestore`: a Firestore emulator to use instead (host:port); empty under `lexflow dev` means the one it starts on LEXFLOW_DEV_FIRESTORE_ADDR"},
+	{"LEXFLOW_DEV_FIRESTORE_ADDR", "127.0.0.1:8086", "where `lexflow dev` starts the Firestore emulator (@firestore-emulator/server, installed by `make npm`), which keeps its data in memory"},
 	{"LEXFLOW_JWT_SECRET", "", "HS256 secret, at least 32 bytes; empty means one generated once into LEXFLOW_DATA_DIR/jwt-secret"},
 	{"LEXFLOW_JWT_ISSUER", "lexflow-dev", "required `iss` claim"},
 	{"LEXFLOW_MASTER_KEY", "", "the master key's secret (at least 32 characters, e.g. `openssl rand -hex 32`), which wraps every case's data key; every api and worker process needs the same one, and without it nothing encrypted can be read again: back it up apart from the database; empty means one generated once into LEXFLOW_DATA_DIR/master-key"},
@@ -203,6 +215,12 @@ var Vars = []Var{
 	{"LEXFLOW_PAYMENTS_WEBHOOK_SECRET", "", "the webhook endpoint's signing secret (whsec_…), required with LEXFLOW_STRIPE_KEY; empty in dev means one generated once into LEXFLOW_DATA_DIR/payments-webhook-secret"},
 }
 
+// The databases LEXFLOW_STORE names.
+const (
+	StoreMongoDB   = "mongodb"
+	StoreFirestore = "firestore"
+)
+
 // Var is one environment variable with its default and meaning.
 type Var struct {
 	Name, Default, Doc string
@@ -233,9 +251,12 @@ func FromEnv() (Config, error) {
 		WorkerDeployment:  get("LEXFLOW_WORKER_DEPLOYMENT"),
 		BuildID:           get("LEXFLOW_BUILD_ID"),
 		TemporalUIURL:     get("LEXFLOW_TEMPORAL_UI_URL"),
+		Store:             get("LEXFLOW_STORE"),
 		MongoURI:          get("MONGODB_URI"),
 		MongoDatabase:     get("MONGODB_DATABASE"),
 		DevMongoAddr:      get("LEXFLOW_DEV_MONGO_ADDR"),
+		FirestoreProject:  get("FIRESTORE_PROJECT_ID"),
+		DevFirestoreAddr:  get("LEXFLOW_DEV_FIRESTORE_ADDR"),
 		PromptsDir:        get("LEXFLOW_PROMPTS_DIR"),
 		CorpusDB:          get("LEXFLOW_CORPUS_DB"),
 		SearXNGURL:        get("SEARXNG_URL"),
@@ -266,6 +287,10 @@ func FromEnv() (Config, error) {
 			Model:   get("LEXFLOW_REASONER_MODEL"),
 			APIKey:  get("LEXFLOW_REASONER_API_KEY"),
 		},
+	}
+	c.FirestoreEmulatorHost = get("FIRESTORE_EMULATOR_HOST")
+	if c.Store != StoreMongoDB && c.Store != StoreFirestore {
+		return c, fmt.Errorf("LEXFLOW_STORE: want %s or %s, got %q", StoreMongoDB, StoreFirestore, c.Store)
 	}
 	var err error
 	if c.TemporalUIPort, err = strconv.Atoi(get("LEXFLOW_TEMPORAL_UI_PORT")); err != nil {

@@ -3,8 +3,8 @@
 // audit log of staff actions, model-token use and budgets, the cases' event logs, the
 // wrapped data keys that encrypt clients' data, legal holds and erasure receipts) as
 // interfaces, with the errors every implementation returns. Package mongostore
-// implements them on MongoDB; package storetest is the conformance suite any
-// implementation must pass.
+// implements them on MongoDB, package firestore on Firestore; package storetest is the
+// conformance suite every implementation passes.
 package store
 
 import (

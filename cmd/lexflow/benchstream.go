@@ -87,7 +87,7 @@ func benchStream(ctx context.Context, cfg config.Config, args []string, out io.W
 	_, _ = rand.Read(secret)
 	bc := cfg
 	bc.DataDir, bc.BlobDir = dir, filepath.Join(dir, "blobs")
-	bc.TemporalAddress, bc.MongoURI, bc.MongoDatabase = ts.Address, ferret.URI, "lexflow"
+	bc.TemporalAddress, bc.Store, bc.MongoURI, bc.MongoDatabase = ts.Address, config.StoreMongoDB, ferret.URI, "lexflow"
 	bc.Assistant = config.Model{BaseURL: model.url + "/v1", Model: offline.ModelName}
 	bc.Reasoner = bc.Assistant
 	bc.JWTSecret = hex.EncodeToString(secret)
@@ -126,7 +126,7 @@ func pct(d []time.Duration, p int) string {
 func streamSetup(ctx context.Context, cfg config.Config, split bool, turns int, model *timedModel, log *slog.Logger) (first, last []time.Duration, err error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	b, err := openBackends(ctx, cfg, cfg.MongoURI, log)
+	b, err := openBackends(ctx, cfg, log)
 	if err != nil {
 		return nil, nil, err
 	}

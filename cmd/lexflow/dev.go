@@ -2,9 +2,12 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -13,10 +16,12 @@ import (
 )
 
 // runDev starts the whole product on one machine: the Temporal dev server with its Web
-// UI, embedded FerretDB (unless MONGODB_URI is set), the worker with the offline model
-// (unless endpoints are configured) and the API. State persists under the data
-// directory, so running it again resumes the open cases. It stops everything it started
-// when ctx ends (Ctrl-C).
+// UI, the store (embedded FerretDB unless MONGODB_URI is set; with
+// LEXFLOW_STORE=firestore, the Firestore emulator unless FIRESTORE_EMULATOR_HOST is
+// set), the worker with the offline model (unless endpoints are configured) and the
+// API. State persists under the data directory, so running it again resumes the open
+// cases, except on the Firestore emulator it starts, which keeps nothing. It stops
+// everything it started when ctx ends (Ctrl-C).
 func runDev(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 	if err := os.MkdirAll(cfg.DataDir, 0o755); err != nil {
 		return err
@@ -45,9 +50,18 @@ func runDev(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 	if err != nil {
 		log.Warn("The Web UI will not send the codec session: staff tick \"Include cross-origin credentials\" in its codec settings", "error", err)
 	}
-	log.Info("Starting Temporal dev server", "cli", cli, "ui", ui, "db", cfg.Path("temporal.db"))
+	db := cfg.Path("temporal.db")
+	if cfg.Store == config.StoreFirestore && cfg.FirestoreEmulatorHost == "" {
+		// The emulator keeps nothing across runs: Temporal starts afresh with it, so
+		// that no workflow goes on with a case that is gone.
+		db = cfg.Path("temporal-firestore.db")
+		if err := os.Remove(db); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return err
+		}
+	}
+	log.Info("Starting Temporal dev server", "cli", cli, "ui", ui, "db", db)
 	ts, err := devenv.StartTemporal(startCtx, devenv.TemporalOptions{
-		CLI: cli, DBFile: cfg.Path("temporal.db"), Port: port, UIPort: cfg.TemporalUIPort, Output: serverLog,
+		CLI: cli, DBFile: db, Port: port, UIPort: cfg.TemporalUIPort, Output: serverLog,
 		UICodecEndpoint: strings.TrimSuffix(cfg.PublicURL, "/") + "/codec", UIServer: ui,
 	})
 	if err != nil {
@@ -55,16 +69,12 @@ func runDev(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 	}
 	defer ts.Stop()
 
-	uri := cfg.MongoURI
-	if uri == "" {
-		f, err := devenv.StartFerretDB(ctx, cfg.DevMongoAddr, cfg.Path("ferretdb"), log)
-		if err != nil {
-			return err
-		}
-		defer f.Stop()
-		uri = f.URI
+	stopStore, err := startDevStore(startCtx, &cfg, log)
+	if err != nil {
+		return err
 	}
-	b, err := openBackends(startCtx, cfg, uri, log)
+	defer stopStore()
+	b, err := openBackends(startCtx, cfg, log)
 	if err != nil {
 		return err
 	}
@@ -85,13 +95,55 @@ Lexflow is running. Ctrl-C stops everything.
   API          http://%s  (health: /healthz)
   Temporal UI  %s/namespaces/%s/workflows
   Temporal     %s
-  MongoDB      %s
+  Store        %s
   Model        %s
 Get a token:   go run ./cmd/lexflow token --sub alice --org acme --role user
 
-`, strings.TrimSuffix(cfg.PublicURL, "/"), cfg.HTTPAddr, ts.UIURL, cfg.TemporalNamespace, ts.Address, uri, model)
+`, strings.TrimSuffix(cfg.PublicURL, "/"), cfg.HTTPAddr, ts.UIURL, cfg.TemporalNamespace, ts.Address, storeName(cfg), model)
 	if cfg.TemporalUIURL == "" {
 		cfg.TemporalUIURL = ts.UIURL
 	}
 	return serveAPI(ctx, cfg, b, log, true, l)
+}
+
+// startDevStore starts the database `lexflow dev` runs on, unless cfg names one, and
+// points cfg at it; it returns what stops it.
+func startDevStore(ctx context.Context, cfg *config.Config, log *slog.Logger) (stop func(), err error) {
+	switch {
+	case cfg.Store == config.StoreFirestore && cfg.FirestoreEmulatorHost == "":
+		_, port, err := net.SplitHostPort(cfg.DevFirestoreAddr)
+		if err != nil {
+			return nil, fmt.Errorf("LEXFLOW_DEV_FIRESTORE_ADDR: %w", err)
+		}
+		n, err := strconv.Atoi(port)
+		if err != nil {
+			return nil, fmt.Errorf("LEXFLOW_DEV_FIRESTORE_ADDR: %w", err)
+		}
+		f, err := devenv.StartFirestore(ctx, n)
+		if err != nil {
+			return nil, err
+		}
+		log.Warn("The Firestore emulator keeps its data in memory: each run of lexflow dev on it starts afresh", "addr", f.Host)
+		cfg.FirestoreEmulatorHost = f.Host
+		return f.Stop, nil
+	case cfg.Store == config.StoreMongoDB && cfg.MongoURI == "":
+		f, err := devenv.StartFerretDB(ctx, cfg.DevMongoAddr, cfg.Path("ferretdb"), log)
+		if err != nil {
+			return nil, err
+		}
+		cfg.MongoURI = f.URI
+		return f.Stop, nil
+	}
+	return func() {}, nil
+}
+
+// storeName says which database cfg names, for the banner.
+func storeName(cfg config.Config) string {
+	if cfg.Store == config.StoreFirestore {
+		if cfg.FirestoreEmulatorHost != "" {
+			return "Firestore emulator at " + cfg.FirestoreEmulatorHost
+		}
+		return "Firestore, project " + cfg.FirestoreProject
+	}
+	return cfg.MongoURI
 }

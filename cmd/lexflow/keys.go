@@ -7,7 +7,6 @@ import (
 	"io"
 
 	"github.com/lexflow/lexflow/config"
-	"github.com/lexflow/lexflow/store/mongostore"
 )
 
 // runKeys runs `lexflow keys rotate`: every data key that a retired master key wrapped
@@ -17,7 +16,7 @@ func runKeys(ctx context.Context, cfg config.Config, args []string, out io.Write
 	if len(args) != 1 || args[0] != "rotate" {
 		return errors.New("usage: lexflow keys rotate")
 	}
-	st, err := mongostore.Open(ctx, mongoURI(cfg), cfg.MongoDatabase)
+	st, err := openStore(ctx, cfg)
 	if err != nil {
 		return err
 	}

@@ -76,7 +76,7 @@ func newDevEnv(t *testing.T) devEnv {
 		}
 		return p
 	}
-	temporalPort, uiPort, httpPort, mongoPort := port(), port(), port(), port()
+	temporalPort, uiPort, httpPort, mongoPort, firestorePort := port(), port(), port(), port(), port()
 	d := devEnv{
 		vars: []string{
 			asCommand + "=1",
@@ -88,11 +88,13 @@ func newDevEnv(t *testing.T) devEnv {
 			fmt.Sprintf("LEXFLOW_HTTP_ADDR=127.0.0.1:%d", httpPort),
 			fmt.Sprintf("LEXFLOW_DEV_MONGO_ADDR=127.0.0.1:%d", mongoPort),
 			"MONGODB_URI=",
+			fmt.Sprintf("LEXFLOW_DEV_FIRESTORE_ADDR=127.0.0.1:%d", firestorePort),
+			"FIRESTORE_EMULATOR_HOST=",
 		},
 		httpURL: fmt.Sprintf("http://127.0.0.1:%d", httpPort),
 		uiURL:   fmt.Sprintf("http://127.0.0.1:%d", uiPort),
 	}
-	for _, p := range []int{temporalPort, uiPort, httpPort, mongoPort} {
+	for _, p := range []int{temporalPort, uiPort, httpPort, mongoPort, firestorePort} {
 		d.ports = append(d.ports, fmt.Sprintf("127.0.0.1:%d", p))
 	}
 	return d
@@ -201,6 +203,19 @@ func (d devEnv) call(t *testing.T, method, path, tok string, body any) map[strin
 	return out
 }
 
+// status sends a request without a body and returns its status code.
+func (d devEnv) status(t *testing.T, method, path, tok string) int {
+	t.Helper()
+	req, _ := http.NewRequest(method, d.httpURL+path, nil)
+	req.Header.Set("Authorization", "Bearer "+tok)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	return resp.StatusCode
+}
+
 // TestDevRoundTrip is the README's story: start lexflow dev, mint a token, open a case,
 // ask for its details, stop with Ctrl-C, start again and carry on with the same case.
 func TestDevRoundTrip(t *testing.T) {
@@ -261,6 +276,50 @@ func TestDevRoundTrip(t *testing.T) {
 	msgs := d.call(t, "GET", "/v1/cases/"+id+"/messages", tok, nil)["messages"].([]any)
 	if len(msgs) != 7 { // the tiering notice, then three records per turn
 		t.Errorf("transcript after restart has %d records, want 7", len(msgs))
+	}
+	d.stop(t, cmd)
+}
+
+// TestDevOnFirestore runs `LEXFLOW_STORE=firestore lexflow dev`: the whole product on
+// the Firestore emulator it starts, for two turns of a case; run again, it starts
+// afresh, as the emulator keeps nothing.
+func TestDevOnFirestore(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts the whole product twice")
+	}
+	d := newDevEnv(t).withCorpus()
+	d.vars = append(d.vars, "LEXFLOW_STORE=firestore")
+	out, err := d.command("token", "--sub", "alice", "--role", "user").Output()
+	if err != nil {
+		t.Fatalf("lexflow token: %v", err)
+	}
+	tok := strings.TrimSpace(string(out))
+	out, err = d.command("token", "--sub", "root", "--role", "admin").Output()
+	if err != nil {
+		t.Fatalf("lexflow token: %v", err)
+	}
+	admin := strings.TrimSpace(string(out))
+
+	cmd := d.start(t)
+	d.call(t, "PUT", "/v1/admin/subscriptions/user:alice", admin, map[string]any{"plan": "solo", "credits": map[string]int{"1": 5, "2": 5, "3": 5}})
+	id := d.call(t, "POST", "/v1/cases", tok, map[string]any{"description": "Neighbour's tree damaged my roof"})["case_id"].(string)
+	d.call(t, "POST", "/v1/cases/"+id+"/messages", tok, map[string]any{"message": "show me the case details"})
+	turn := d.call(t, "POST", "/v1/cases/"+id+"/messages", tok, map[string]any{"message": "fact: the storm was on 2 May"})
+	if turn["turn_id"] != "case:"+id+":turn:2" {
+		t.Fatalf("second turn: %v", turn)
+	}
+	got := d.call(t, "GET", "/v1/cases/"+id, tok, nil)
+	if facts := got["case_details"].(map[string]any)["facts"].([]any); len(facts) != 1 {
+		t.Errorf("facts = %v, want the one the second turn recorded", facts)
+	}
+	if msgs := d.call(t, "GET", "/v1/cases/"+id+"/messages", tok, nil)["messages"].([]any); len(msgs) != 7 {
+		t.Errorf("transcript has %d records, want 7: the tiering notice, then three per turn", len(msgs))
+	}
+	d.stop(t, cmd)
+
+	cmd = d.start(t)
+	if code := d.status(t, "GET", "/v1/cases/"+id, tok); code != http.StatusNotFound {
+		t.Errorf("GET the case after a restart on the emulator = %d, want 404: it starts afresh", code)
 	}
 	d.stop(t, cmd)
 }

@@ -31,19 +31,10 @@ import (
 	"github.com/lexflow/lexflow/llm/offline"
 	"github.com/lexflow/lexflow/schemas"
 	"github.com/lexflow/lexflow/store"
-	"github.com/lexflow/lexflow/store/mongostore"
 	"github.com/lexflow/lexflow/store/sealed"
 	"github.com/lexflow/lexflow/tools"
 	"github.com/lexflow/lexflow/worker"
 )
-
-// mongoURI is MONGODB_URI, or the embedded FerretDB's address that `lexflow dev` serves.
-func mongoURI(cfg config.Config) string {
-	if cfg.MongoURI != "" {
-		return cfg.MongoURI
-	}
-	return "mongodb://" + cfg.DevMongoAddr + "/"
-}
 
 // dialTemporal connects to Temporal with a client whose payloads kr encrypts.
 func dialTemporal(cfg config.Config, kr *keys.Keyring, log *slog.Logger) (client.Client, error) {
@@ -238,13 +229,14 @@ type backends struct {
 	hub *eventhub.Hub
 }
 
-// openBackends connects to MongoDB at uri and to Temporal, and loads the prompts.
-func openBackends(ctx context.Context, cfg config.Config, uri string, log *slog.Logger) (*backends, error) {
+// openBackends connects to the store (see openStore) and to Temporal, and loads the
+// prompts.
+func openBackends(ctx context.Context, cfg config.Config, log *slog.Logger) (*backends, error) {
 	lib, err := prompts.Load(cfg.PromptsDir)
 	if err != nil {
 		return nil, err
 	}
-	raw, err := mongostore.Open(ctx, uri, cfg.MongoDatabase)
+	raw, err := openStore(ctx, cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -280,7 +272,7 @@ func runAPI(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 		return err
 	}
 	defer l.Close()
-	b, err := openBackends(ctx, cfg, mongoURI(cfg), log)
+	b, err := openBackends(ctx, cfg, log)
 	if err != nil {
 		return err
 	}
@@ -300,7 +292,7 @@ func listenAPI(cfg config.Config) (net.Listener, error) {
 }
 
 func runWorker(ctx context.Context, cfg config.Config, log *slog.Logger) error {
-	b, err := openBackends(ctx, cfg, mongoURI(cfg), log)
+	b, err := openBackends(ctx, cfg, log)
 	if err != nil {
 		return err
 	}

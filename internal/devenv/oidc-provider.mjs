@@ -4,13 +4,13 @@
 // in CLAIMS (JSON) added, signed with a fresh key whose kid is KID. With WEB_REDIRECTS
 // (a JSON list of URIs) it also has the web app's public client, lexflow-web: the
 // authorization-code grant with PKCE through oidc-provider's development login pages.
-// It prints "ready" once it listens. Environment: OIDC_PROVIDER_DIR (where
+// It prints "ready" once it listens. Environment: NPM_DIR (where
 // node_modules/oidc-provider is), PORT, KID, CLAIMS, WEB_REDIRECTS.
 import { generateKeyPairSync } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import path from 'node:path';
 
-const { default: Provider } = await import(pathToFileURL(path.join(process.env.OIDC_PROVIDER_DIR, 'node_modules/oidc-provider/lib/index.js')).href);
+const { default: Provider } = await import(pathToFileURL(path.join(process.env.NPM_DIR, 'node_modules/oidc-provider/lib/index.js')).href);
 
 const port = Number(process.env.PORT);
 const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });

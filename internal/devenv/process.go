@@ -46,3 +46,9 @@ func (p *process) stop() {
 		<-p.done
 	}
 }
+
+// kill kills the process and waits for it to exit.
+func (p *process) kill() {
+	_ = p.cmd.Process.Kill()
+	<-p.done
+}

@@ -1,6 +1,7 @@
 package storetest
 
 import (
+	"math/rand/v2"
 	"reflect"
 	"testing"
 	"time"
@@ -12,6 +13,7 @@ import (
 var auditTests = []subtest{
 	{"RecordIsIdempotent", testRecordAuditIsIdempotent},
 	{"ListNewestFirstByOrgAndCase", testListAudit},
+	{"ListAcrossOrganizations", testListAuditAcrossOrgs},
 }
 
 func testRecordAuditIsIdempotent(t *testing.T, s store.Store) {
@@ -69,9 +71,36 @@ func testListAudit(t *testing.T, s store.Store) {
 		{store.AuditFilter{OrgID: org, Limit: 2}, []string{e2.ID, e1.ID}},
 		{store.AuditFilter{OrgID: org, Before: e2.At}, []string{e1.ID, e0.ID}},
 		{store.AuditFilter{CaseID: caseA}, []string{e2.ID, e0.ID}},
+		{store.AuditFilter{OrgID: org, CaseID: caseA, Limit: 1}, []string{e2.ID}},
 	} {
 		if got := ids(c.f); !reflect.DeepEqual(got, c.want) {
 			t.Errorf("ListAudit(%+v) = %v, want %v", c.f, got, c.want)
 		}
+	}
+}
+
+// testListAuditAcrossOrgs lists the operator's view, every organization's entries: two
+// recorded at a moment of 2001 no other test uses, found by Before.
+func testListAuditAcrossOrgs(t *testing.T, s store.Store) {
+	at := time.Date(2001, 1, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(rand.Int64N(int64(365*24*time.Hour))) / time.Millisecond * time.Millisecond)
+	var want []string
+	for i, org := range []string{newID("org"), newID("org")} {
+		e := store.AuditEntry{ID: newID("audit"), At: at.Add(time.Duration(i) * time.Second), Actor: "olga",
+			Roles: []string{"admin"}, Action: "case.hold", OrgID: org}
+		if err := s.RecordAudit(t.Context(), e); err != nil {
+			t.Fatalf("RecordAudit = %v", err)
+		}
+		want = append([]string{e.ID}, want...)
+	}
+	got, err := s.ListAudit(t.Context(), store.AuditFilter{Before: at.Add(2 * time.Second), Limit: 2})
+	if err != nil {
+		t.Fatalf("ListAudit = %v", err)
+	}
+	var ids []string
+	for _, e := range got {
+		ids = append(ids, e.ID)
+	}
+	if !reflect.DeepEqual(ids, want) {
+		t.Errorf("ListAudit of every organization before %v = %v, want %v, newest first", at.Add(2*time.Second), ids, want)
 	}
 }

@@ -1,6 +1,6 @@
 // Package storetest is the conformance suite that every implementation of the store
 // interfaces must pass: it states once, as tests, what the doc comments in package store
-// promise, so that every store (MongoDB's today, Firestore's next) behaves the same.
+// promise, so that every store (MongoDB's and Firestore's) behaves the same.
 //
 // An implementation's tests call Run with a function that opens a store:
 //

@@ -1,0 +1,60 @@
+package firestore
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	fs "cloud.google.com/go/firestore"
+
+	"github.com/lexflow/lexflow/store"
+)
+
+// auditData is an audit entry as stored.
+type auditData struct {
+	ID       string         `firestore:"id"`
+	At       time.Time      `firestore:"at"`
+	Actor    string         `firestore:"actor"`
+	ActorOrg string         `firestore:"actor_org,omitempty"`
+	Roles    []string       `firestore:"roles"`
+	Action   string         `firestore:"action"`
+	OrgID    string         `firestore:"org_id,omitempty"`
+	CaseID   string         `firestore:"case_id,omitempty"`
+	Detail   map[string]any `firestore:"detail,omitempty"`
+}
+
+// RecordAudit creates the entry's document unless it exists.
+func (s *Store) RecordAudit(ctx context.Context, e store.AuditEntry) error {
+	e.At = e.At.UTC()
+	if _, err := s.doc(AuditCollection, e.ID).Create(ctx, auditData(e)); err != nil && !exists(err) {
+		return fmt.Errorf("record audit entry: %w", err)
+	}
+	return nil
+}
+
+// ListAudit returns the entries f selects, newest first.
+func (s *Store) ListAudit(ctx context.Context, f store.AuditFilter) ([]store.AuditEntry, error) {
+	q := s.client.Collection(AuditCollection).Query
+	if f.OrgID != "" {
+		q = q.Where("org_id", "==", f.OrgID)
+	}
+	if f.CaseID != "" {
+		q = q.Where("case_id", "==", f.CaseID)
+	}
+	if !f.Before.IsZero() {
+		q = q.Where("at", "<", f.Before.UTC())
+	}
+	q = q.OrderBy("at", fs.Desc).OrderBy("id", fs.Desc)
+	if f.Limit > 0 {
+		q = q.Limit(f.Limit)
+	}
+	docs, err := all[auditData](ctx, q)
+	if err != nil {
+		return nil, fmt.Errorf("list audit entries: %w", err)
+	}
+	out := make([]store.AuditEntry, len(docs))
+	for i, d := range docs {
+		out[i] = store.AuditEntry(d)
+	}
+	return out, nil
+}

@@ -1,0 +1,264 @@
+package firestore
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	fs "cloud.google.com/go/firestore"
+
+	"github.com/lexflow/lexflow/schemas"
+	"github.com/lexflow/lexflow/store"
+)
+
+// hold is a legal hold as stored on its case.
+type hold struct {
+	By     string    `firestore:"by"`
+	Org    string    `firestore:"org,omitempty"`
+	Reason string    `firestore:"reason"`
+	At     time.Time `firestore:"at"`
+}
+
+// erasureData is an erasure receipt as stored, under the case's ID. OrgID is written
+// even when empty, as on a case, for CountCases.
+type erasureData struct {
+	CaseID      string     `firestore:"case_id"`
+	OrgID       string     `firestore:"org_id"`
+	UserID      string     `firestore:"user_id"`
+	CreatedAt   time.Time  `firestore:"created_at"`
+	RequestedBy string     `firestore:"requested_by"`
+	Reason      string     `firestore:"reason"`
+	RequestedAt time.Time  `firestore:"requested_at"`
+	Finished    bool       `firestore:"finished"`
+	ErasedAt    *time.Time `firestore:"erased_at,omitempty"`
+	Erased      erased     `firestore:"erased"`
+}
+
+// erased is store.Erased as stored.
+type erased struct {
+	Cases          int        `firestore:"cases"`
+	Records        int        `firestore:"records"`
+	Parties        int        `firestore:"parties"`
+	Tickets        int        `firestore:"tickets"`
+	Events         int        `firestore:"events"`
+	Blobs          int        `firestore:"blobs"`
+	KeyDestroyedAt *time.Time `firestore:"key_destroyed_at,omitempty"`
+}
+
+func (d erasureData) erasure() store.Erasure {
+	return store.Erasure{CaseID: d.CaseID, OrgID: d.OrgID, UserID: d.UserID, CaseCreatedAt: d.CreatedAt,
+		RequestedBy: d.RequestedBy, Reason: d.Reason, RequestedAt: d.RequestedAt, ErasedAt: d.ErasedAt, Erased: store.Erased(d.Erased)}
+}
+
+// SetHold sets or lifts a case's legal hold, in a transaction, where its erasure has
+// not begun and, for an organization's admin, where the case has no hold or one of
+// theirs.
+func (s *Store) SetHold(ctx context.Context, caseID, org string, h *store.Hold) error {
+	ref := s.caseDoc(caseID)
+	return s.update(ctx, ref, func(ctx context.Context, tx *fs.Transaction) error {
+		d, err := s.readCase(ctx, tx, caseID)
+		switch {
+		case err != nil:
+			return err
+		case d.BeingErased:
+			return fmt.Errorf("case %s: %w", caseID, store.ErrErasing)
+		case org != "" && d.Hold != nil && d.Hold.Org != org:
+			return fmt.Errorf("case %s: %w", caseID, store.ErrOthersHold)
+		}
+		d.Hold, d.Held = nil, h != nil
+		if h != nil {
+			d.Hold = &hold{By: h.By, Org: h.Org, Reason: h.Reason, At: h.At.UTC()}
+		}
+		return tx.Set(ref, d)
+	})
+}
+
+// BeginErasure marks the case as being erased and stores its receipt in one
+// transaction, unless the case has a hold or a receipt already.
+func (s *Store) BeginErasure(ctx context.Context, e store.Erasure) (store.Erasure, error) {
+	ref, receipt := s.caseDoc(e.CaseID), s.doc(ErasuresCollection, e.CaseID)
+	var out erasureData
+	err := s.update(ctx, ref, func(ctx context.Context, tx *fs.Transaction) error {
+		snap, err := tx.Get(receipt)
+		if err == nil {
+			return snap.DataTo(&out)
+		}
+		if !notFound(err) {
+			return err
+		}
+		d, err := s.readCase(ctx, tx, e.CaseID)
+		if err != nil {
+			return err
+		}
+		if d.Held {
+			return fmt.Errorf("case %s: %w", e.CaseID, store.ErrHeld)
+		}
+		at := e.RequestedAt.UTC()
+		if at.IsZero() {
+			at = time.Now().UTC()
+		}
+		out = erasureData{CaseID: e.CaseID, OrgID: d.OrgID, UserID: d.UserID, CreatedAt: d.CreatedAt,
+			RequestedBy: e.RequestedBy, Reason: e.Reason, RequestedAt: at}
+		d.BeingErased = true
+		if err := tx.Set(ref, d); err != nil {
+			return err
+		}
+		return tx.Create(receipt, out)
+	})
+	if err != nil {
+		return store.Erasure{}, fmt.Errorf("begin erasure: %w", err)
+	}
+	return out.erasure(), nil
+}
+
+// deleteBatch is how many documents one transaction of EraseCaseData deletes, below
+// Firestore's 500 writes to a commit.
+const deleteBatch = 400
+
+// EraseCaseData deletes the case's subcollections and then its document.
+func (s *Store) EraseCaseData(ctx context.Context, caseID string) (store.Erased, error) {
+	var out store.Erased
+	for _, c := range []struct {
+		name  string
+		count *int
+	}{
+		{RecordsCollection, &out.Records}, {PartiesCollection, &out.Parties}, {TicketsCollection, &out.Tickets},
+		// An event's ID goes before the event, so that no ID is left naming a deleted
+		// number.
+		{eventIDsCollection, nil}, {EventsCollection, &out.Events},
+	} {
+		n, err := s.deleteAll(ctx, s.sub(caseID, c.name))
+		if err != nil {
+			return store.Erased{}, fmt.Errorf("erase %s: %w", c.name, err)
+		}
+		if c.count != nil {
+			*c.count = n
+		}
+	}
+	// The case goes last, so a crash midway leaves it for the retry to find.
+	ref := s.caseDoc(caseID)
+	err := s.update(ctx, ref, func(ctx context.Context, tx *fs.Transaction) error {
+		snap, err := tx.Get(ref)
+		if notFound(err) {
+			out.Cases = 0
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		out.Cases = 1
+		return tx.Delete(snap.Ref)
+	})
+	if err != nil {
+		return store.Erased{}, fmt.Errorf("erase case: %w", err)
+	}
+	return out, nil
+}
+
+// deleteAll deletes every document of a collection, a batch at a time, and counts them.
+func (s *Store) deleteAll(ctx context.Context, c *fs.CollectionRef) (int, error) {
+	n := 0
+	for {
+		docs, err := c.Select().Limit(deleteBatch).Documents(ctx).GetAll()
+		if err != nil || len(docs) == 0 {
+			return n, err
+		}
+		err = s.client.RunTransaction(ctx, func(ctx context.Context, tx *fs.Transaction) error {
+			for _, d := range docs {
+				if err := tx.Delete(d.Ref); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return n, err
+		}
+		n += len(docs)
+	}
+}
+
+// FinishErasure sets the receipt's counts and time unless they are set.
+func (s *Store) FinishErasure(ctx context.Context, caseID string, e store.Erased, at time.Time) (store.Erasure, error) {
+	ref := s.doc(ErasuresCollection, caseID)
+	var d erasureData
+	err := s.update(ctx, ref, func(ctx context.Context, tx *fs.Transaction) error {
+		var err error
+		if d, err = s.readErasure(ctx, tx, caseID); err != nil || d.Finished {
+			return err
+		}
+		at := at.UTC()
+		d.Finished, d.ErasedAt, d.Erased = true, &at, erased(e)
+		return tx.Set(ref, d)
+	})
+	if err != nil {
+		return store.Erasure{}, fmt.Errorf("finish erasure: %w", err)
+	}
+	return d.erasure(), nil
+}
+
+// readErasure reads a receipt, in tx when it is not nil, or store.ErrNotFound.
+func (s *Store) readErasure(ctx context.Context, tx *fs.Transaction, caseID string) (erasureData, error) {
+	ref := s.doc(ErasuresCollection, caseID)
+	var snap *fs.DocumentSnapshot
+	var err error
+	if tx != nil {
+		snap, err = tx.Get(ref)
+	} else {
+		snap, err = ref.Get(ctx)
+	}
+	if notFound(err) {
+		return erasureData{}, fmt.Errorf("erasure of case %s: %w", caseID, store.ErrNotFound)
+	}
+	var d erasureData
+	if err == nil {
+		err = snap.DataTo(&d)
+	}
+	if err != nil {
+		return erasureData{}, fmt.Errorf("read erasure: %w", err)
+	}
+	return d, nil
+}
+
+// GetErasure returns a case's erasure receipt, or store.ErrNotFound.
+func (s *Store) GetErasure(ctx context.Context, caseID string) (store.Erasure, error) {
+	d, err := s.readErasure(ctx, nil, caseID)
+	if err != nil {
+		return store.Erasure{}, err
+	}
+	return d.erasure(), nil
+}
+
+// ExpiredCases finds closed cases of org updated before a time, without a hold or
+// an erasure begun, oldest first.
+func (s *Store) ExpiredCases(ctx context.Context, org string, before time.Time, limit int) ([]string, error) {
+	q := s.client.Collection(CasesCollection).Select("id").Where("org_id", "==", org).
+		Where("status", "==", schemas.StatusClosed).Where("held", "==", false).Where("being_erased", "==", false).
+		Where("updated_at", "<", before).OrderBy("updated_at", fs.Asc).OrderBy("id", fs.Asc).Limit(limit)
+	docs, err := all[caseData](ctx, q)
+	if err != nil {
+		return nil, fmt.Errorf("find expired cases: %w", err)
+	}
+	ids := make([]string, len(docs))
+	for i, d := range docs {
+		ids[i] = d.ID
+	}
+	return ids, nil
+}
+
+// StalledErasures finds receipts of erasures requested before a time that never
+// finished, oldest first. A case is marked as being erased in the transaction that
+// stores its receipt, so the receipts name every erasure begun.
+func (s *Store) StalledErasures(ctx context.Context, before time.Time, limit int) ([]string, error) {
+	q := s.client.Collection(ErasuresCollection).Select("case_id").Where("finished", "==", false).
+		Where("requested_at", "<", before).OrderBy("requested_at", fs.Asc).OrderBy("case_id", fs.Asc).Limit(limit)
+	docs, err := all[erasureData](ctx, q)
+	if err != nil {
+		return nil, fmt.Errorf("find stalled erasures: %w", err)
+	}
+	ids := make([]string, len(docs))
+	for i, d := range docs {
+		ids[i] = d.CaseID
+	}
+	return ids, nil
+}
