@@ -11,7 +11,7 @@ STRIPE_MOCK_VERSION   := v0.203.0
 BIN := $(CURDIR)/bin
 export GOBIN := $(BIN)
 
-.PHONY: build dev test browser-test lint fuzz npm chromium histories bench bench-stream bench-pdf pdftools tools clean corpus-archive
+.PHONY: build dev test test-firestore browser-test lint fuzz npm chromium histories bench bench-stream bench-pdf pdftools tools clean corpus-archive
 
 # apt installs Debian packages, through sudo unless we are root.
 APT := $(if $(filter 0,$(shell id -u)),,sudo) env DEBIAN_FRONTEND=noninteractive apt-get
@@ -37,6 +37,11 @@ test: bin/temporal bin/temporal-ui bin/stripe-mock pdftools npm chromium lint
 	LEXFLOW_CORPUS_DB=$(TEST_CORPUS) go run ./cmd/lexflow corpus load
 	LEXFLOW_TEST_CORPUS=$(TEST_CORPUS) go test -race -timeout 20m ./...
 	$(MAKE) --no-print-directory fuzz FUZZTIME=20000x
+
+## test-firestore: the end-to-end API tests and case stories with the Firestore emulator as the store
+test-firestore: bin/temporal bin/temporal-ui bin/stripe-mock pdftools npm
+	LEXFLOW_CORPUS_DB=$(TEST_CORPUS) go run ./cmd/lexflow corpus load
+	LEXFLOW_STORE=firestore LEXFLOW_TEST_CORPUS=$(TEST_CORPUS) go test -race -count=1 -timeout 20m ./e2e/api/ ./e2e/story/
 
 # FUZZ_TARGETS are package:target pairs; `go test -fuzz` runs one target at a time.
 # FUZZTIME counts inputs (Nx) rather than time: on Go 1.26 a duration can end a clean

@@ -42,7 +42,8 @@ type Budgets interface {
 	// and its tenant; recording a use again finishes counting it, and never counts it
 	// twice when the first attempt ended.
 	RecordTokens(ctx context.Context, u TokenUse) error
-	// TokensUsed is what a case and its tenant used on a day.
+	// TokensUsed is what a case and its tenant used on a day; for no case (caseID
+	// empty), both are the tenant's.
 	TokensUsed(ctx context.Context, tenant, caseID, day string) (TokensUsed, error)
 	// GetBudget returns a tenant's budget, or ErrNotFound if none was set.
 	GetBudget(ctx context.Context, tenant string) (Budget, error)

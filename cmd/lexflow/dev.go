@@ -119,7 +119,7 @@ func startDevStore(ctx context.Context, cfg *config.Config, log *slog.Logger) (s
 		if err != nil {
 			return nil, fmt.Errorf("LEXFLOW_DEV_FIRESTORE_ADDR: %w", err)
 		}
-		f, err := devenv.StartFirestore(ctx, n)
+		f, err := devenv.StartFirestore(ctx, n, 0)
 		if err != nil {
 			return nil, err
 		}

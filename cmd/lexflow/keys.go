@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/lexflow/lexflow/store/backend"
+
 	"github.com/lexflow/lexflow/config"
 )
 
@@ -16,7 +18,7 @@ func runKeys(ctx context.Context, cfg config.Config, args []string, out io.Write
 	if len(args) != 1 || args[0] != "rotate" {
 		return errors.New("usage: lexflow keys rotate")
 	}
-	st, err := openStore(ctx, cfg)
+	st, err := backend.Open(ctx, cfg)
 	if err != nil {
 		return err
 	}

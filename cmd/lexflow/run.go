@@ -12,6 +12,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lexflow/lexflow/store/backend"
+
 	"go.temporal.io/sdk/client"
 	tlog "go.temporal.io/sdk/log"
 
@@ -229,14 +231,14 @@ type backends struct {
 	hub *eventhub.Hub
 }
 
-// openBackends connects to the store (see openStore) and to Temporal, and loads the
+// openBackends connects to the store (see backend.Open) and to Temporal, and loads the
 // prompts.
 func openBackends(ctx context.Context, cfg config.Config, log *slog.Logger) (*backends, error) {
 	lib, err := prompts.Load(cfg.PromptsDir)
 	if err != nil {
 		return nil, err
 	}
-	raw, err := openStore(ctx, cfg)
+	raw, err := backend.Open(ctx, cfg)
 	if err != nil {
 		return nil, err
 	}

@@ -1,7 +1,6 @@
 package stack
 
 import (
-	"context"
 	"errors"
 	"io/fs"
 	"os"
@@ -9,9 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"go.mongodb.org/mongo-driver/v2/bson"
-	"go.mongodb.org/mongo-driver/v2/mongo"
-	"go.mongodb.org/mongo-driver/v2/mongo/options"
 	commonpb "go.temporal.io/api/common/v1"
 	"go.temporal.io/api/enums/v1"
 	"go.temporal.io/api/proxy"
@@ -30,17 +26,13 @@ import (
 func (s *Stack) CheckErased(t *testing.T, id string, canaries ...string) {
 	t.Helper()
 	ctx := t.Context()
-	mc, err := mongo.Connect(options.Client().ApplyURI(s.MongoURI))
+	left, err := s.db.caseDocuments(ctx, id)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer mc.Disconnect(context.Background())
-	db := mc.Database("lexflow")
-	for _, coll := range []string{mongostore.CasesCollection, mongostore.TranscriptsCollection, mongostore.PartiesCollection,
-		mongostore.TicketsCollection, mongostore.EventsCollection} {
-		n, err := db.Collection(coll).CountDocuments(ctx, bson.M{"$or": bson.A{bson.M{"_id": id}, bson.M{"case_id": id}}})
-		if err != nil || n != 0 {
-			t.Errorf("%s holds %d documents of the erased case (%v)", coll, n, err)
+	for coll, n := range left {
+		if n != 0 {
+			t.Errorf("%s holds %d documents of the erased case", coll, n)
 		}
 	}
 	// What outlives the case (its receipt, the audit log, payments, token counts)
@@ -125,33 +117,20 @@ func (s *Stack) VisitHistoryPayloads(t *testing.T, workflowID, runID string, vis
 // canaries, and returns how many documents it read.
 func (s *Stack) CheckDocumentsFree(t *testing.T, names, canaries []string) int {
 	t.Helper()
-	ctx := t.Context()
-	mc, err := mongo.Connect(options.Client().ApplyURI(s.MongoURI))
+	docs, err := s.db.documents(t.Context(), names)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer mc.Disconnect(context.Background())
-	db := mc.Database("lexflow")
-	if names == nil {
-		if names, err = db.ListCollectionNames(ctx, bson.M{}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	docs := 0
-	for _, name := range names {
-		cur, err := db.Collection(name).Find(ctx, bson.M{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		for cur.Next(ctx) {
-			docs++
+	n := 0
+	for name, texts := range docs {
+		for _, text := range texts {
+			n++
 			for _, c := range canaries {
-				if strings.Contains(cur.Current.String(), c) {
+				if strings.Contains(text, c) {
 					t.Errorf("a document of %s holds the canary %q", name, c)
 				}
 			}
 		}
-		cur.Close(ctx)
 	}
-	return docs
+	return n
 }

@@ -34,7 +34,7 @@ import (
 	"github.com/lexflow/lexflow/llm"
 	"github.com/lexflow/lexflow/schemas"
 	"github.com/lexflow/lexflow/store"
-	"github.com/lexflow/lexflow/store/mongostore"
+	"github.com/lexflow/lexflow/store/backend"
 	"github.com/lexflow/lexflow/store/sealed"
 	"github.com/lexflow/lexflow/worker"
 )
@@ -49,7 +49,6 @@ const ContinueAsNewAfter = 60
 // Stack is one test package's running servers and the clients of them.
 type Stack struct {
 	Temporal *devenv.TemporalServer
-	MongoURI string
 	// CorpusDB is the legal corpus's database file, Corpus the store open on it.
 	CorpusDB string
 	Corpus   *corpus.Store
@@ -60,12 +59,17 @@ type Stack struct {
 	// process does; Keys holds the data keys in Store, wrapped by MasterKey.
 	TC   client.Client
 	Keys *keys.Keyring
-	// Store seals what clients write in Raw, the database itself.
-	Store   *sealed.Store
-	Raw     *mongostore.Store
-	Prompts *prompts.Library
-	Signer  auth.HS256
-	Log     *slog.Logger
+	// Store seals what clients write in Raw, the database itself: FerretDB's, or with
+	// LEXFLOW_STORE=firestore in the environment the Firestore emulator's. db reads
+	// its documents as stored, and storeEnv is the environment that points a helper
+	// worker at it.
+	Store    *sealed.Store
+	Raw      store.Store
+	db       database
+	storeEnv []string
+	Prompts  *prompts.Library
+	Signer   auth.HS256
+	Log      *slog.Logger
 	// APIURL is the API that the HTTP helpers call; UseQueue points it at another.
 	APIURL string
 	// Payments is the test-mode payment provider of every API the stack serves, as in
@@ -162,13 +166,12 @@ func start() (s *Stack, stop func(), err error) {
 		return nil, stop, err
 	}
 	undo = append(undo, s.Temporal.Stop)
-	ferret, err := devenv.StartFerretDB(ctx, "127.0.0.1:0", filepath.Join(dir, "ferretdb"), s.Log)
+	dbConfig, stopDB, err := s.startDatabase(ctx, dir)
 	if err != nil {
 		return nil, stop, err
 	}
-	undo = append(undo, ferret.Stop)
-	s.MongoURI = ferret.URI
-	if s.Raw, err = mongostore.Open(ctx, s.MongoURI, "lexflow"); err != nil {
+	undo = append(undo, stopDB)
+	if s.Raw, err = backend.Open(ctx, dbConfig); err != nil {
 		return nil, stop, err
 	}
 	undo = append(undo, func() { _ = s.Raw.Close(ctx) })

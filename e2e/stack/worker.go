@@ -22,7 +22,7 @@ import (
 	"github.com/lexflow/lexflow/internal/prompts"
 	"github.com/lexflow/lexflow/llm"
 	"github.com/lexflow/lexflow/store"
-	"github.com/lexflow/lexflow/store/mongostore"
+	"github.com/lexflow/lexflow/store/backend"
 	"github.com/lexflow/lexflow/store/sealed"
 	"github.com/lexflow/lexflow/worker"
 )
@@ -47,11 +47,11 @@ func runHelperWorker() int {
 func helperWorker() error {
 	ctx := context.Background()
 	log := tlog.NewStructuredLogger(newLogger())
-	raw, err := mongostore.Open(ctx, os.Getenv("MONGODB_URI"), "lexflow")
+	cfg, err := config.FromEnv()
 	if err != nil {
 		return err
 	}
-	cfg, err := config.FromEnv()
+	raw, err := backend.Open(ctx, cfg)
 	if err != nil {
 		return err
 	}
@@ -138,10 +138,10 @@ func (s *Stack) StartHelperWorker(t *testing.T, queue string, slow time.Duration
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), helperEnv+"=worker", "TEMPORAL_ADDRESS="+s.Temporal.Address,
-		"MONGODB_URI="+s.MongoURI, "LEXFLOW_TASK_QUEUE="+queue, "LEXFLOW_CORPUS_DB="+s.CorpusDB,
+		"LEXFLOW_TASK_QUEUE="+queue, "LEXFLOW_CORPUS_DB="+s.CorpusDB,
 		"LEXFLOW_BLOB_DIR="+s.BlobDir, "LEXFLOW_MODEL_TIMEOUT=30s", "LEXFLOW_MASTER_KEY="+MasterKey,
 		"LEXFLOW_KEY_CACHE_TTL="+KeyCacheTTL.String())
-	cmd.Env = append(cmd.Env, env...)
+	cmd.Env = append(append(cmd.Env, s.storeEnv...), env...)
 	if slow > 0 {
 		cmd.Env = append(cmd.Env, helperSlowTool+"="+slow.String())
 	}

@@ -20,25 +20,35 @@ var firestoreEmulatorScript []byte
 type Firestore struct {
 	// Host is its address, what FIRESTORE_EMULATOR_HOST names.
 	Host string
-	p    *process
+	// DocumentsURL, when the emulator was started with a dump port, answers GET with
+	// every document it holds, as a JSON list of {"path", "fields"}.
+	DocumentsURL string
+	p            *process
 }
 
-// StartFirestore starts the emulator on a loopback port (0: a free one) and returns
-// once it serves, or fails when ctx ends first.
-func StartFirestore(ctx context.Context, port int) (*Firestore, error) {
+// StartFirestore starts the emulator on a loopback port (0: a free one), with its
+// documents dump on dumpPort (0: none), and returns once it serves, or fails when ctx
+// ends first.
+func StartFirestore(ctx context.Context, port, dumpPort int) (*Firestore, error) {
 	if port == 0 {
 		var err error
 		if port, err = FreePort(); err != nil {
 			return nil, err
 		}
 	}
+	env := []string{"PORT=" + strconv.Itoa(port)}
+	f := &Firestore{Host: fmt.Sprintf("127.0.0.1:%d", port)}
+	if dumpPort != 0 {
+		env = append(env, "DUMP_PORT="+strconv.Itoa(dumpPort))
+		f.DocumentsURL = fmt.Sprintf("http://127.0.0.1:%d/documents", dumpPort)
+	}
 	p, err := startNode(ctx, "firestore-emulator", firestoreEmulatorScript, "@firestore-emulator/server",
-		fmt.Sprintf("`make npm` installs it (npm install --prefix %s @firestore-emulator/server@%s)", NPMDir, FirestoreEmulatorVersion),
-		"PORT="+strconv.Itoa(port))
+		fmt.Sprintf("`make npm` installs it (npm install --prefix %s @firestore-emulator/server@%s)", NPMDir, FirestoreEmulatorVersion), env...)
 	if err != nil {
 		return nil, err
 	}
-	return &Firestore{Host: fmt.Sprintf("127.0.0.1:%d", port), p: p}, nil
+	f.p = p
+	return f, nil
 }
 
 // Stop ends the emulator, and with it everything stored in it.
@@ -48,7 +58,7 @@ func (f *Firestore) Stop() { f.p.kill() }
 // own, with FIRESTORE_EMULATOR_HOST set to it, and returns the exit code:
 // func TestMain(m *testing.M) { os.Exit(devenv.MainWithFirestore(m.Run)) }.
 func MainWithFirestore(run func() int) int {
-	f, err := StartFirestore(context.Background(), 0)
+	f, err := StartFirestore(context.Background(), 0, 0)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1

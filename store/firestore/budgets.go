@@ -37,13 +37,13 @@ type budgetData struct {
 func tokenCounter(tenant, caseID, day string) string { return "#" + day + "/" + tenant + "/" + caseID }
 
 // RecordTokens stores u and adds its tokens to the day's counters of its tenant and of
-// its case, in one transaction: a use stored is counted, and a use found stored is
+// its case (if it has one), in one transaction: a use stored is counted, and a use found stored is
 // not counted again.
 func (s *Store) RecordTokens(ctx context.Context, u store.TokenUse) error {
 	use := s.doc(TokenUseCollection, u.ID)
-	counters := []*fs.DocumentRef{
-		s.doc(TokenUseCollection, tokenCounter(u.Tenant, "", u.Day)),
-		s.doc(TokenUseCollection, tokenCounter(u.Tenant, u.CaseID, u.Day)),
+	counters := []*fs.DocumentRef{s.doc(TokenUseCollection, tokenCounter(u.Tenant, "", u.Day))}
+	if u.CaseID != "" {
+		counters = append(counters, s.doc(TokenUseCollection, tokenCounter(u.Tenant, u.CaseID, u.Day)))
 	}
 	defer s.lock(counters[0])() // the tenant's counter: every use of the tenant writes it
 	err := s.client.RunTransaction(ctx, func(ctx context.Context, tx *fs.Transaction) error {
@@ -74,24 +74,28 @@ func (s *Store) RecordTokens(ctx context.Context, u store.TokenUse) error {
 	return nil
 }
 
-// TokensUsed reads the day's counters of the case and its tenant.
+// TokensUsed reads the day's counters of the case and its tenant: for no case, the
+// tenant's alone (Firestore refuses to read one document twice in a call).
 func (s *Store) TokensUsed(ctx context.Context, tenant, caseID, day string) (store.TokensUsed, error) {
-	snaps, err := s.client.GetAll(ctx, []*fs.DocumentRef{
-		s.doc(TokenUseCollection, tokenCounter(tenant, "", day)),
-		s.doc(TokenUseCollection, tokenCounter(tenant, caseID, day)),
-	})
+	refs := []*fs.DocumentRef{s.doc(TokenUseCollection, tokenCounter(tenant, "", day))}
+	if caseID != "" {
+		refs = append(refs, s.doc(TokenUseCollection, tokenCounter(tenant, caseID, day)))
+	}
+	snaps, err := s.client.GetAll(ctx, refs)
 	if err != nil {
 		return store.TokensUsed{}, fmt.Errorf("read token use: %w", err)
 	}
-	var counts [2]counterData
+	counts := make([]int64, len(snaps))
 	for i, snap := range snaps {
+		var c counterData
 		if snap.Exists() {
-			if err := snap.DataTo(&counts[i]); err != nil {
+			if err := snap.DataTo(&c); err != nil {
 				return store.TokensUsed{}, fmt.Errorf("decode token use: %w", err)
 			}
 		}
+		counts[i] = c.Tokens
 	}
-	return store.TokensUsed{Tenant: counts[0].Tokens, Case: counts[1].Tokens}, nil
+	return store.TokensUsed{Tenant: counts[0], Case: counts[len(counts)-1]}, nil
 }
 
 // GetBudget returns a tenant's budget, or store.ErrNotFound.

@@ -41,6 +41,7 @@ func testTokensUsed(t *testing.T, s store.Store) {
 		{newID("case"), "2026-11-22", store.TokensUsed{Tenant: 123}},
 		{caseA, "2026-11-21", store.TokensUsed{Case: 5000, Tenant: 5000}},
 		{caseA, "2026-11-23", store.TokensUsed{}},
+		{"", "2026-11-22", store.TokensUsed{Case: 123, Tenant: 123}}, // no case: the tenant's, as an admin reads it
 	} {
 		got, err := s.TokensUsed(t.Context(), tenant, c.caseID, c.day)
 		if err != nil || got != c.want {

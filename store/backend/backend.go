@@ -1,4 +1,5 @@
-package main
+// Package backend opens the database a Lexflow process's configuration names.
+package backend
 
 import (
 	"context"
@@ -10,19 +11,20 @@ import (
 	"github.com/lexflow/lexflow/store/mongostore"
 )
 
-// mongoURI is MONGODB_URI, or the embedded FerretDB's address that `lexflow dev` serves.
-func mongoURI(cfg config.Config) string {
+// MongoURI is MONGODB_URI, or the embedded FerretDB's address that `lexflow dev`
+// serves.
+func MongoURI(cfg config.Config) string {
 	if cfg.MongoURI != "" {
 		return cfg.MongoURI
 	}
 	return "mongodb://" + cfg.DevMongoAddr + "/"
 }
 
-// openStore opens the database LEXFLOW_STORE names, unsealed: MongoDB at mongoURI, or
+// Open opens the database LEXFLOW_STORE names, unsealed: MongoDB at MongoURI, or
 // Firestore, the emulator at FIRESTORE_EMULATOR_HOST when that is set.
-func openStore(ctx context.Context, cfg config.Config) (store.Store, error) {
+func Open(ctx context.Context, cfg config.Config) (store.Store, error) {
 	if cfg.Store != config.StoreFirestore {
-		return mongostore.Open(ctx, mongoURI(cfg), cfg.MongoDatabase)
+		return mongostore.Open(ctx, MongoURI(cfg), cfg.MongoDatabase)
 	}
 	if cfg.FirestoreEmulatorHost != "" {
 		// The client library finds the emulator by this variable alone.
