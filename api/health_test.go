@@ -28,19 +28,25 @@ func (downStore) Ping(context.Context) error {
 	return errors.New("server selection error: mongodb://lexflow:s3cret@mongo.internal:27017")
 }
 
-// TestHealthHidesDriverErrors: /healthz answers anyone, so it says what is down and
-// never the driver's error.
-func TestHealthHidesDriverErrors(t *testing.T) {
+// TestReadyHidesDriverErrors: /readyz answers anyone, so it says what is down and
+// never the driver's error; /healthz, the liveness check, stays 200 meanwhile.
+func TestReadyHidesDriverErrors(t *testing.T) {
 	h := &Handlers{Temporal: downTemporal{}, Store: downStore{}, Log: slog.New(slog.DiscardHandler)}
+	srv := newServer(h, routes)
 	rec := httptest.NewRecorder()
-	newServer(h, routes).ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/healthz", nil))
+	srv.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/readyz", nil))
 	body := rec.Body.String()
 	if rec.Code != http.StatusServiceUnavailable || !strings.Contains(body, `"temporal":"unavailable"`) || !strings.Contains(body, `"store":"unavailable"`) {
-		t.Errorf("healthz: %d %s", rec.Code, body)
+		t.Errorf("readyz: %d %s", rec.Code, body)
 	}
 	for _, leak := range []string{"10.0.3.7", "s3cret", "mongo.internal"} {
 		if strings.Contains(body, leak) {
-			t.Errorf("healthz shows %q to an anonymous caller: %s", leak, body)
+			t.Errorf("readyz shows %q to an anonymous caller: %s", leak, body)
 		}
+	}
+	rec = httptest.NewRecorder()
+	srv.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/healthz", nil))
+	if rec.Code != http.StatusOK {
+		t.Errorf("healthz with Temporal and the store down = %d %s, want 200: the process itself is alive", rec.Code, rec.Body)
 	}
 }

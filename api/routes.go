@@ -49,6 +49,7 @@ type Route struct {
 // it rather than keep lists of their own.
 var routes = []Route{
 	{http.MethodGet, "/healthz", Public, false, (*Handlers).health},
+	{http.MethodGet, "/readyz", Public, false, (*Handlers).ready},
 	{http.MethodGet, "/", Public, false, (*Handlers).appIndex},
 	{http.MethodGet, "/app/config.json", Public, false, (*Handlers).appConfig},
 	{http.MethodGet, "/app/*", Public, false, (*Handlers).appAsset},

@@ -39,7 +39,7 @@ type Config struct {
 	TemporalCLI       string
 	// TemporalUIServer is the Temporal UI server `lexflow dev` serves the Web UI with.
 	TemporalUIServer string
-	// WorkerHTTPAddr, when set, is where `lexflow worker` serves its /healthz.
+	// WorkerHTTPAddr, when set, is where `lexflow worker` serves its /healthz and /readyz.
 	WorkerHTTPAddr string
 	// WorkerDeployment, when set, is the Worker Deployment that workers join with build
 	// BuildID (see worker.Version).
@@ -154,7 +154,7 @@ var Vars = []Var{
 	{"TEMPORAL_NAMESPACE", "default", "Temporal namespace"},
 	{"LEXFLOW_TASK_QUEUE", schemas.TaskQueue, "task queue the worker polls and the API starts cases on"},
 	{"LEXFLOW_TEMPORAL_UI_PORT", "8233", "Web UI port of the dev server started by `lexflow dev`"},
-	{"LEXFLOW_WORKER_HTTP_ADDR", "", "where `lexflow worker` serves `GET /healthz` (Temporal and the store answer), e.g. `0.0.0.0:8081`; empty: nowhere"},
+	{"LEXFLOW_WORKER_HTTP_ADDR", "", "where `lexflow worker` serves `GET /healthz` (alive) and `GET /readyz` (Temporal, the store and the corpus answer), e.g. `0.0.0.0:8081`; empty: nowhere"},
 	{"LEXFLOW_WORKER_DEPLOYMENT", "", "the Temporal Worker Deployment that `lexflow worker` joins, e.g. `lexflow` (see \"Deploying new workflow code\"); empty: unversioned workers"},
 	{"LEXFLOW_BUILD_ID", "", "the worker's build within the deployment; empty: the binary's VCS revision"},
 	{"LEXFLOW_TEMPORAL_UI_URL", "", "the Temporal Web UI's base URL, which the web app's support pages link each case's workflow to; empty means none, except under `lexflow dev`, which links its own"},

@@ -228,6 +228,12 @@ func (s *Store) archiveSum(ctx context.Context) string {
 	return sum
 }
 
+// Ping reads the database's metadata, which fails when the file is gone or unreadable.
+func (s *Store) Ping(ctx context.Context) error {
+	var n int
+	return s.db.QueryRowContext(ctx, `SELECT count(*) FROM meta`).Scan(&n)
+}
+
 // Close closes the database.
 func (s *Store) Close() error { return errors.Join(s.queries.Close(), s.db.Close()) }
 

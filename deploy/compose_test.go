@@ -167,12 +167,13 @@ func TestComposeLexflowConfiguration(t *testing.T) {
 			if command == "worker" {
 				addr = cfg.WorkerHTTPAddr
 			}
-			// It serves on every interface of its container, and probes that port.
+			// It serves on every interface of its container, and probes that port for
+			// readiness, so that depends_on waits until it can work.
 			host, port, err := net.SplitHostPort(addr)
 			if err != nil || (host != "0.0.0.0" && host != "::" && host != "") {
 				t.Errorf("it serves on %q (%v); want every interface of its container", addr, err)
 			}
-			probe := []string{"CMD", "/lexflow", "probe", "http://127.0.0.1:" + port + "/healthz"}
+			probe := []string{"CMD", "/lexflow", "probe", "http://127.0.0.1:" + port + "/readyz"}
 			if !slices.Equal(s.HealthCheck.Test, probe) {
 				t.Errorf("health check %v, want %v: the address it serves (%q)", s.HealthCheck.Test, probe, addr)
 			}

@@ -142,7 +142,7 @@ func streamSetup(ctx context.Context, cfg config.Config, split bool, turns int, 
 		}
 		defer stop()
 	} else {
-		stop, err := startWorker(ctx, cfg, b, log)
+		stop, _, err := startWorker(ctx, cfg, b, log)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -250,12 +250,12 @@ func (c *benchClient) request(ctx context.Context, method, path, body string) (*
 	return http.DefaultClient.Do(req)
 }
 
-// healthy waits, a bounded time, until the API answers.
+// healthy waits, a bounded time, until the API is ready.
 func (c *benchClient) healthy(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	for {
-		resp, err := c.request(ctx, "GET", "/healthz", "")
+		resp, err := c.request(ctx, "GET", "/readyz", "")
 		if err == nil {
 			resp.Body.Close()
 			if resp.StatusCode == http.StatusOK {
@@ -264,7 +264,7 @@ func (c *benchClient) healthy(ctx context.Context) error {
 		}
 		select {
 		case <-ctx.Done():
-			return fmt.Errorf("the API did not answer /healthz: %v", err)
+			return fmt.Errorf("the API did not answer /readyz: %v", err)
 		case <-time.After(50 * time.Millisecond):
 		}
 	}

@@ -79,7 +79,7 @@ func runDev(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 		return err
 	}
 	defer b.close()
-	stopWorker, err := startWorker(ctx, cfg, b, log)
+	stopWorker, _, err := startWorker(ctx, cfg, b, log)
 	if err != nil {
 		return err
 	}
@@ -92,7 +92,7 @@ func runDev(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 	fmt.Fprintf(os.Stderr, `
 Lexflow is running. Ctrl-C stops everything.
   Web app      %s/  (sign in with any name: this is dev mode)
-  API          http://%s  (health: /healthz)
+  API          http://%s  (health: /healthz, /readyz)
   Temporal UI  %s/namespaces/%s/workflows
   Temporal     %s
   Store        %s

@@ -28,7 +28,7 @@ commands:
   model    serve the offline model: lexflow model --addr 127.0.0.1:8090
   keys     rewrap every data key under LEXFLOW_MASTER_KEY after a rotation: lexflow keys rotate
   probe    GET a URL, failing unless it answers 2xx within 5 s (containers' health checks):
-           lexflow probe http://127.0.0.1:8080/healthz
+           lexflow probe http://127.0.0.1:8080/readyz
 
 Configuration comes from the environment; see README.md.
 `

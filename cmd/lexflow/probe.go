@@ -16,7 +16,7 @@ const probeTimeout = 5 * time.Second
 // container images' health check, which have no shell or curl.
 func runProbe(ctx context.Context, args []string, out io.Writer) error {
 	if len(args) != 1 {
-		return errors.New("usage: lexflow probe <url>, e.g. lexflow probe http://127.0.0.1:8080/healthz")
+		return errors.New("usage: lexflow probe <url>, e.g. lexflow probe http://127.0.0.1:8080/readyz")
 	}
 	ctx, cancel := context.WithTimeout(ctx, probeTimeout)
 	defer cancel()

@@ -55,7 +55,7 @@ func TestReloadReachesSeparateWorker(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	workerHealth := fmt.Sprintf("http://127.0.0.1:%d/healthz", healthPort)
+	workerHealth := fmt.Sprintf("http://127.0.0.1:%d", healthPort)
 	d.vars = append(d.vars, fmt.Sprintf("LEXFLOW_WORKER_HTTP_ADDR=127.0.0.1:%d", healthPort),
 		"TEMPORAL_ADDRESS="+ts.Address, "MONGODB_URI="+ferret.URI, "LEXFLOW_PROMPTS_DIR="+promptsDir,
 		"LEXFLOW_ASSISTANT_BASE_URL="+model.URL+"/v1", "LEXFLOW_ASSISTANT_MODEL="+offline.ModelName,
@@ -96,8 +96,11 @@ func TestReloadReachesSeparateWorker(t *testing.T) {
 	}
 	// The worker, which has answered a turn, is healthy by `lexflow probe`, the
 	// containers' health check; a refusal or no URL fails the probe.
-	if out, err := d.command("probe", workerHealth).CombinedOutput(); err != nil || !strings.Contains(string(out), `"temporal":"ok"`) {
-		t.Errorf("probe %s: %v\n%s", workerHealth, err, out)
+	if out, err := d.command("probe", workerHealth+"/readyz").CombinedOutput(); err != nil || !strings.Contains(string(out), `"corpus":"ok"`) {
+		t.Errorf("probe %s/readyz: %v\n%s", workerHealth, err, out)
+	}
+	if out, err := d.command("probe", workerHealth+"/healthz").CombinedOutput(); err != nil || !strings.Contains(string(out), `"status":"ok"`) {
+		t.Errorf("probe %s/healthz: %v\n%s", workerHealth, err, out)
 	}
 	for _, args := range [][]string{{"probe", d.httpURL + "/v1/cases"}, {"probe"}} {
 		if out, err := d.command(args...).CombinedOutput(); err == nil {

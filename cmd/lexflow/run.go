@@ -108,28 +108,29 @@ func paymentProvider(cfg config.Config, dev bool) (payments.Provider, []byte, er
 }
 
 // startWorker opens what the worker needs and starts it; stop undoes all of it. The
-// legal corpus is built first if it is missing or older than the shipped archive.
-func startWorker(ctx context.Context, cfg config.Config, b *backends, log *slog.Logger) (stop func(), err error) {
+// legal corpus is built first if it is missing or older than the shipped archive; lc
+// is the worker's, open until stop.
+func startWorker(ctx context.Context, cfg config.Config, b *backends, log *slog.Logger) (stop func(), lc *corpus.Store, err error) {
 	version, err := worker.VersionOf(cfg.WorkerDeployment, cfg.BuildID)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if _, built, err := corpus.Ensure(ctx, cfg.CorpusDB); err != nil {
-		return nil, err
+		return nil, nil, err
 	} else if built {
 		log.Info("Built the legal corpus", "db", cfg.CorpusDB)
 	}
 	if err := worker.RegisterSearchAttributes(ctx, b.tc, cfg.TemporalNamespace); err != nil {
 		log.Warn("Cannot register the search attributes; register them by hand (see README)", "error", err)
 	}
-	lc, err := corpus.Open(cfg.CorpusDB)
+	lc, err = corpus.Open(cfg.CorpusDB)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	models, stopModels, err := llm.Roles(cfg)
 	if err != nil {
 		lc.Close()
-		return nil, err
+		return nil, nil, err
 	}
 	deps := worker.Deps{Store: eventhub.Notifying{Store: b.st, Hub: b.hub}, Models: models, Prompts: b.lib, Corpus: lc, Blobs: b.blobs,
 		Budgets: cfg.TokenLimits(), Keys: b.keys, Retention: cfg.Retention}
@@ -143,15 +144,15 @@ func startWorker(ctx context.Context, cfg config.Config, b *backends, log *slog.
 	if err := w.Start(); err != nil {
 		stopModels()
 		lc.Close()
-		return nil, fmt.Errorf("start worker: %w", err)
+		return nil, nil, fmt.Errorf("start worker: %w", err)
 	}
 	if err := worker.EnsureRetentionSchedule(ctx, b.tc, cfg.TaskQueue); err != nil {
 		w.Stop()
 		stopModels()
 		lc.Close()
-		return nil, err
+		return nil, nil, err
 	}
-	return func() { w.Stop(); stopModels(); lc.Close() }, nil
+	return func() { w.Stop(); stopModels(); lc.Close() }, lc, nil
 }
 
 // serveAPI serves the API on l, the listener of cfg.HTTPAddr, until ctx ends, then
@@ -299,13 +300,13 @@ func runWorker(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 		return err
 	}
 	defer b.close()
-	stop, err := startWorker(ctx, cfg, b, log)
+	stop, lc, err := startWorker(ctx, cfg, b, log)
 	if err != nil {
 		return err
 	}
 	defer stop()
 	if cfg.WorkerHTTPAddr != "" {
-		healthDone, err := serveWorkerHealth(ctx, cfg.WorkerHTTPAddr, b, log)
+		healthDone, err := serveWorkerHealth(ctx, cfg.WorkerHTTPAddr, b, lc, log)
 		if err != nil {
 			return fmt.Errorf("worker health on %s: %w", cfg.WorkerHTTPAddr, err)
 		}

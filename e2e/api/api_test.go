@@ -249,9 +249,11 @@ func TestRomanianCase(t *testing.T) {
 }
 
 func TestHealth(t *testing.T) {
-	r := s.Call(t, "GET", "/healthz", "", nil)
-	if r.Status != 200 || r.Body["temporal"] != "ok" || r.Body["store"] != "ok" {
-		t.Fatalf("healthz: %d %s", r.Status, r.Raw)
+	if r := s.Call(t, "GET", "/healthz", "", nil); r.Status != 200 || r.Body["status"] != "ok" {
+		t.Errorf("healthz: %d %s", r.Status, r.Raw)
+	}
+	if r := s.Call(t, "GET", "/readyz", "", nil); r.Status != 200 || r.Body["temporal"] != "ok" || r.Body["store"] != "ok" {
+		t.Errorf("readyz: %d %s", r.Status, r.Raw)
 	}
 }
 
