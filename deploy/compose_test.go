@@ -1,6 +1,7 @@
-// Package deploy_test checks the deployment files that no engine can run here: the
-// root docker-compose.yml, loaded by compose-go as `docker compose` loads it, and the
-// Dockerfile, against Lexflow's configuration and Makefile.
+// Package deploy_test checks the deployment files that no engine can run here against
+// Lexflow's configuration, route table and Makefile: the root docker-compose.yml,
+// loaded by compose-go as `docker compose` loads it, the Dockerfile, and the Kubernetes
+// overlays, rendered by kustomize's Go API and decoded into the Kubernetes API's types.
 package deploy_test
 
 import (
