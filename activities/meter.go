@@ -167,6 +167,14 @@ func (m *Meter) now() time.Time {
 // Day names t's UTC day, as budgets count it.
 func Day(t time.Time) string { return t.UTC().Format(time.DateOnly) }
 
+// countTokens adds a model call's tokens to the worker's schemas.MetricModelTokens, by
+// role: every answered call, charged to a budget or not.
+func countTokens(ctx context.Context, role schemas.ModelRole, n int64) {
+	if activity.IsActivity(ctx) {
+		activity.GetMetricsHandler(ctx).WithTags(map[string]string{"role": string(role)}).Counter(schemas.MetricModelTokens).Inc(n)
+	}
+}
+
 // tokens is what a call cost: the total the endpoint reported, else its prompt and
 // completion tokens, else, from an endpoint that reports no usage, an estimate of a
 // token per four bytes of the conversation and the reply.

@@ -102,6 +102,7 @@ func (m *Model) CallModel(ctx context.Context, req schemas.ModelRequest) (schema
 	if err != nil {
 		return resp, err
 	}
+	countTokens(ctx, req.Role, tokens(resp, msgs))
 	step := schemas.ModelStepEvent{Role: req.Role, ToolCalls: []string{}, FinishReason: resp.FinishReason}
 	for _, c := range resp.ToolCalls {
 		step.ToolCalls = append(step.ToolCalls, c.Name)

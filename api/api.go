@@ -13,6 +13,7 @@ import (
 	"github.com/lexflow/lexflow/internal/blob"
 	"github.com/lexflow/lexflow/internal/eventhub"
 	"github.com/lexflow/lexflow/internal/keys"
+	"github.com/lexflow/lexflow/internal/metrics"
 	"github.com/lexflow/lexflow/internal/payments"
 	"github.com/lexflow/lexflow/internal/prompts"
 	"github.com/lexflow/lexflow/schemas"
@@ -23,6 +24,8 @@ import (
 type Handlers struct {
 	Temporal client.Client
 	Store    store.Store
+	// Metrics, when set, counts and times the requests and the streamed events.
+	Metrics *metrics.Metrics
 	// Auth verifies bearer tokens: auth.Verifiers (dev HS256 and OIDC), or one of them.
 	Auth auth.Verifier
 	// Prompts is reloaded by POST /v1/admin/prompts/reload.
@@ -96,6 +99,7 @@ func New(h *Handlers) *echo.Echo {
 	return newServer(h, routes)
 }
 
+// logRequests logs each request and records it in h.Metrics by its route's pattern.
 func (h *Handlers) logRequests(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		start := time.Now()
@@ -104,8 +108,10 @@ func (h *Handlers) logRequests(next echo.HandlerFunc) echo.HandlerFunc {
 		if err != nil {
 			status = toProblem(err).Status
 		}
+		took := time.Since(start)
 		h.Log.Info("Request", "method", c.Request().Method, "path", c.Request().URL.Path,
-			"status", status, "ms", time.Since(start).Milliseconds())
+			"status", status, "ms", took.Milliseconds())
+		h.Metrics.Request(c.Path(), c.Request().Method, status, took)
 		return err
 	}
 }

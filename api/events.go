@@ -209,6 +209,7 @@ func (f *follower) write(id int64, typ string, data any) error {
 		return err
 	}
 	res.Flush()
+	f.h.Metrics.EventStreamed()
 	return nil
 }
 

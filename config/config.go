@@ -39,8 +39,10 @@ type Config struct {
 	TemporalCLI       string
 	// TemporalUIServer is the Temporal UI server `lexflow dev` serves the Web UI with.
 	TemporalUIServer string
-	// WorkerHTTPAddr, when set, is where `lexflow worker` serves its /healthz and /readyz.
+	// WorkerHTTPAddr, when set, is where `lexflow worker` serves its /healthz, /readyz and /metrics.
 	WorkerHTTPAddr string
+	// MetricsAddr, when set, is where the API serves /metrics.
+	MetricsAddr string
 	// WorkerDeployment, when set, is the Worker Deployment that workers join with build
 	// BuildID (see worker.Version).
 	WorkerDeployment string
@@ -154,7 +156,8 @@ var Vars = []Var{
 	{"TEMPORAL_NAMESPACE", "default", "Temporal namespace"},
 	{"LEXFLOW_TASK_QUEUE", schemas.TaskQueue, "task queue the worker polls and the API starts cases on"},
 	{"LEXFLOW_TEMPORAL_UI_PORT", "8233", "Web UI port of the dev server started by `lexflow dev`"},
-	{"LEXFLOW_WORKER_HTTP_ADDR", "", "where `lexflow worker` serves `GET /healthz` (alive) and `GET /readyz` (Temporal, the store and the corpus answer), e.g. `0.0.0.0:8081`; empty: nowhere"},
+	{"LEXFLOW_WORKER_HTTP_ADDR", "", "where `lexflow worker` serves `GET /healthz` (alive), `GET /readyz` (Temporal, the store and the corpus answer) and `GET /metrics`, e.g. `0.0.0.0:8081`; empty: nowhere"},
+	{"LEXFLOW_METRICS_ADDR", "", "where `lexflow api` (and `lexflow dev`) serves `GET /metrics` in Prometheus's format, apart from the public API, e.g. `0.0.0.0:9090`; empty: nowhere (a worker serves its /metrics on LEXFLOW_WORKER_HTTP_ADDR)"},
 	{"LEXFLOW_WORKER_DEPLOYMENT", "", "the Temporal Worker Deployment that `lexflow worker` joins, e.g. `lexflow` (see \"Deploying new workflow code\"); empty: unversioned workers"},
 	{"LEXFLOW_BUILD_ID", "", "the worker's build within the deployment; empty: the binary's VCS revision"},
 	{"LEXFLOW_TEMPORAL_UI_URL", "", "the Temporal Web UI's base URL, which the web app's support pages link each case's workflow to; empty means none, except under `lexflow dev`, which links its own"},
@@ -248,6 +251,7 @@ func FromEnv() (Config, error) {
 		TemporalCLI:       get("LEXFLOW_TEMPORAL_CLI"),
 		TemporalUIServer:  get("LEXFLOW_TEMPORAL_UI_SERVER"),
 		WorkerHTTPAddr:    get("LEXFLOW_WORKER_HTTP_ADDR"),
+		MetricsAddr:       get("LEXFLOW_METRICS_ADDR"),
 		WorkerDeployment:  get("LEXFLOW_WORKER_DEPLOYMENT"),
 		BuildID:           get("LEXFLOW_BUILD_ID"),
 		TemporalUIURL:     get("LEXFLOW_TEMPORAL_UI_URL"),

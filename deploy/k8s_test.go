@@ -111,8 +111,8 @@ func TestKubernetesOverlays(t *testing.T) {
 					len(c.deployments), len(c.services), len(c.ingresses), len(c.budgets), len(c.scalers), cm != nil)
 			}
 			cfg := startsWith(t, cm.Data)
-			checkDeployment(t, c, "lexflow-api", "api", cfg.HTTPAddr)
-			checkDeployment(t, c, "lexflow-worker", "worker", cfg.WorkerHTTPAddr)
+			checkDeployment(t, c, "lexflow-api", "api", cfg.HTTPAddr, cfg.MetricsAddr)
+			checkDeployment(t, c, "lexflow-worker", "worker", cfg.WorkerHTTPAddr, cfg.WorkerHTTPAddr)
 			checkService(t, c)
 			checkIngress(t, c, cfg)
 			checkBudgetsAndScalers(t, c)
@@ -156,8 +156,8 @@ func startsWith(t *testing.T, data map[string]string) config.Config {
 }
 
 // checkDeployment checks a Deployment of the lexflow image running command, which
-// serves its probes on addr.
-func checkDeployment(t *testing.T, c cluster, name, command, addr string) {
+// serves its probes on addr and /metrics on metricsAddr.
+func checkDeployment(t *testing.T, c cluster, name, command, addr, metricsAddr string) {
 	t.Helper()
 	d := c.deployments[name]
 	if d == nil {
@@ -210,6 +210,15 @@ func checkDeployment(t *testing.T, c cluster, name, command, addr string) {
 		if command == "api" && !apiServes(p.path) {
 			t.Errorf("%s probes %s, which is not in the API's route table", name, p.path)
 		}
+	}
+	_, metricsPort, err := net.SplitHostPort(metricsAddr)
+	if err != nil {
+		t.Fatalf("%s serves /metrics on %q: %v", name, metricsAddr, err)
+	}
+	ann := d.Spec.Template.Annotations
+	if ann["prometheus.io/scrape"] != "true" || ann["prometheus.io/path"] != "/metrics" || ann["prometheus.io/port"] != metricsPort ||
+		containerPort(ct, metricsPort) != metricsPort {
+		t.Errorf("%s: Prometheus scrapes %v, and the container has ports %v; want /metrics on %s, where it serves them", name, ann, ct.Ports, metricsPort)
 	}
 	if ct.Resources.Requests.Cpu().IsZero() || ct.Resources.Requests.Memory().IsZero() || ct.Resources.Limits.Memory().IsZero() {
 		t.Errorf("%s's resources = %+v; want CPU and memory requests and a memory limit", name, ct.Resources)

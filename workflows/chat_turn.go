@@ -18,8 +18,11 @@ import (
 // records the tool calls and the answer. A cancel signal, or the turn's deadline,
 // stops the step it is waiting for (an activity being retried is cancelled) and ends
 // the turn with what it has. A turn that fails publishes turn.failed before it fails.
+// Every turn is counted in the worker's metrics (recordTurn).
 func ChatTurn(ctx workflow.Context, in schemas.ChatTurnInput) (schemas.TurnResult, error) {
+	start := workflow.Now(ctx)
 	res, err := chatTurn(ctx, in)
+	recordTurn(ctx, res, err, workflow.Now(ctx).Sub(start))
 	if err == nil || temporal.IsCanceledError(err) || ctx.Err() != nil {
 		return res, err
 	}

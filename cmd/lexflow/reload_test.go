@@ -18,12 +18,20 @@ import (
 	promptfiles "github.com/lexflow/lexflow/prompts"
 )
 
-// TestReloadReachesSeparateWorker runs `lexflow api` and `lexflow worker` as separate
-// processes on one prompts directory, edits a prompt file so that its size and
-// modification time stay the same (as a ConfigMap swap or `cp -p` leaves them, which the
-// worker's own change check cannot see), and checks that the worker's model calls use
-// the new text after POST /v1/admin/prompts/reload on the API, and not before.
-func TestReloadReachesSeparateWorker(t *testing.T) {
+// separate is `lexflow api` and `lexflow worker` running as two processes on a
+// Temporal dev server and a FerretDB of their own, with a recording model.
+type separate struct {
+	devEnv
+	// opsURL is the worker's LEXFLOW_WORKER_HTTP_ADDR, metricsURL the API's
+	// LEXFLOW_METRICS_ADDR, each as http://host:port.
+	opsURL, metricsURL string
+	promptsDir         string
+	model              *stack.ModelRecorder
+}
+
+// startSeparate starts the two processes and waits until the API answers.
+func startSeparate(t *testing.T) separate {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("starts Temporal, FerretDB and two Lexflow processes")
 	}
@@ -39,24 +47,27 @@ func TestReloadReachesSeparateWorker(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer ts.Stop()
+	t.Cleanup(ts.Stop)
 	ferret, err := devenv.StartFerretDB(ctx, "127.0.0.1:0", filepath.Join(dir, "ferretdb"), slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer ferret.Stop()
+	t.Cleanup(ferret.Stop)
 
 	promptsDir := filepath.Join(dir, "prompts")
 	if err := os.CopyFS(promptsDir, promptfiles.Files); err != nil {
 		t.Fatal(err)
 	}
 	model := stack.StartModelRecorder(t)
-	healthPort, err := devenv.FreePort()
+	opsPort, err := devenv.FreePort()
 	if err != nil {
 		t.Fatal(err)
 	}
-	workerHealth := fmt.Sprintf("http://127.0.0.1:%d", healthPort)
-	d.vars = append(d.vars, fmt.Sprintf("LEXFLOW_WORKER_HTTP_ADDR=127.0.0.1:%d", healthPort),
+	metricsPort, err := devenv.FreePort()
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.vars = append(d.vars, fmt.Sprintf("LEXFLOW_WORKER_HTTP_ADDR=127.0.0.1:%d", opsPort), fmt.Sprintf("LEXFLOW_METRICS_ADDR=127.0.0.1:%d", metricsPort),
 		"TEMPORAL_ADDRESS="+ts.Address, "MONGODB_URI="+ferret.URI, "LEXFLOW_PROMPTS_DIR="+promptsDir,
 		"LEXFLOW_ASSISTANT_BASE_URL="+model.URL+"/v1", "LEXFLOW_ASSISTANT_MODEL="+offline.ModelName,
 		"LEXFLOW_JWT_SECRET=reload-test-secret-reload-test-secret")
@@ -76,6 +87,18 @@ func TestReloadReachesSeparateWorker(t *testing.T) {
 		})
 	}
 	d.waitHealthy(t)
+	return separate{devEnv: d, opsURL: fmt.Sprintf("http://127.0.0.1:%d", opsPort), metricsURL: fmt.Sprintf("http://127.0.0.1:%d", metricsPort),
+		promptsDir: promptsDir, model: model}
+}
+
+// TestReloadReachesSeparateWorker runs `lexflow api` and `lexflow worker` as separate
+// processes on one prompts directory, edits a prompt file so that its size and
+// modification time stay the same (as a ConfigMap swap or `cp -p` leaves them, which the
+// worker's own change check cannot see), and checks that the worker's model calls use
+// the new text after POST /v1/admin/prompts/reload on the API, and not before.
+func TestReloadReachesSeparateWorker(t *testing.T) {
+	p := startSeparate(t)
+	d, model, promptsDir, workerHealth := p.devEnv, p.model, p.promptsDir, p.opsURL
 	user, admin := d.token(t, "--sub", "rita", "--org", "reload"), d.token(t, "--sub", "root", "--role", "admin")
 	d.call(t, "PUT", "/v1/admin/subscriptions/org:reload", admin, map[string]any{"plan": "firm", "credits": map[string]int{"1": 5, "2": 5, "3": 5}})
 	id := d.call(t, "POST", "/v1/cases", user, map[string]any{"description": "Neighbour's tree damaged my roof", "language": "en"})["case_id"].(string)

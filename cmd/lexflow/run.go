@@ -12,8 +12,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lexflow/lexflow/store/backend"
-
 	"go.temporal.io/sdk/client"
 	tlog "go.temporal.io/sdk/log"
 
@@ -26,6 +24,7 @@ import (
 	"github.com/lexflow/lexflow/internal/eventhub"
 	"github.com/lexflow/lexflow/internal/keys"
 	"github.com/lexflow/lexflow/internal/lexetools"
+	"github.com/lexflow/lexflow/internal/metrics"
 	"github.com/lexflow/lexflow/internal/payments"
 	"github.com/lexflow/lexflow/internal/prompts"
 	"github.com/lexflow/lexflow/internal/searxng"
@@ -33,17 +32,20 @@ import (
 	"github.com/lexflow/lexflow/llm/offline"
 	"github.com/lexflow/lexflow/schemas"
 	"github.com/lexflow/lexflow/store"
+	"github.com/lexflow/lexflow/store/backend"
 	"github.com/lexflow/lexflow/store/sealed"
 	"github.com/lexflow/lexflow/tools"
 	"github.com/lexflow/lexflow/worker"
 )
 
-// dialTemporal connects to Temporal with a client whose payloads kr encrypts.
-func dialTemporal(cfg config.Config, kr *keys.Keyring, log *slog.Logger) (client.Client, error) {
+// dialTemporal connects to Temporal with a client whose payloads kr encrypts and whose
+// metrics (the SDK's, and those workflows and activities record) go to m.
+func dialTemporal(cfg config.Config, kr *keys.Keyring, m *metrics.Metrics, log *slog.Logger) (client.Client, error) {
 	c, err := client.Dial(codec.Apply(client.Options{
-		HostPort:  cfg.TemporalAddress,
-		Namespace: cfg.TemporalNamespace,
-		Logger:    tlog.NewStructuredLogger(log.With("component", "temporal")),
+		HostPort:       cfg.TemporalAddress,
+		Namespace:      cfg.TemporalNamespace,
+		Logger:         tlog.NewStructuredLogger(log.With("component", "temporal")),
+		MetricsHandler: m.Temporal,
 	}, kr, cfg.CompressPayloads))
 	if err != nil {
 		return nil, fmt.Errorf("connect to Temporal at %s: %w", cfg.TemporalAddress, err)
@@ -176,7 +178,7 @@ func serveAPI(ctx context.Context, cfg config.Config, b *backends, log *slog.Log
 		}
 		log.Info("Accepting OIDC tokens", "issuer", cfg.OIDCIssuer, "audience", cfg.OIDCAudience)
 	}
-	h := &api.Handlers{Temporal: b.tc, Store: b.st, Auth: verifiers, Prompts: b.lib, TaskQueue: cfg.TaskQueue,
+	h := &api.Handlers{Temporal: b.tc, Store: b.st, Metrics: b.metrics, Auth: verifiers, Prompts: b.lib, TaskQueue: cfg.TaskQueue,
 		MaxSteps: cfg.MaxSteps, Unavailable: cfg.Unavailable(tools.NeedsSearXNG), Log: log,
 		Blobs: b.blobs, UserWait: cfg.UserWait, StuckAfter: cfg.StuckAfter, TurnTimeout: cfg.TurnTimeout, Dev: dev,
 		CasesPerDay: cfg.CasesPerDay, OrgCasesPerDay: cfg.OrgCasesPerDay,
@@ -198,6 +200,13 @@ func serveAPI(ctx context.Context, cfg config.Config, b *backends, log *slog.Log
 	}
 	if dev {
 		h.DevTokens = &sign
+	}
+	if cfg.MetricsAddr != "" {
+		opsDone, err := serveOps(ctx, cfg.MetricsAddr, metricsOps(b), log)
+		if err != nil {
+			return fmt.Errorf("LEXFLOW_METRICS_ADDR %s: %w", cfg.MetricsAddr, err)
+		}
+		defer func() { <-opsDone }()
 	}
 	srv := &http.Server{Handler: api.New(h), ReadHeaderTimeout: 10 * time.Second}
 	srv.RegisterOnShutdown(h.EndStreams)
@@ -230,6 +239,8 @@ type backends struct {
 	blobs blob.Store
 	// hub wakes the API's event streams when this process's worker appends events.
 	hub *eventhub.Hub
+	// metrics is the process's registry, which its Temporal client records into.
+	metrics *metrics.Metrics
 }
 
 // openBackends connects to the store (see backend.Open) and to Temporal, and loads the
@@ -249,7 +260,12 @@ func openBackends(ctx context.Context, cfg config.Config, log *slog.Logger) (*ba
 		return nil, err
 	}
 	st := sealed.New(raw, kr)
-	tc, err := dialTemporal(cfg, kr, log)
+	m, err := metrics.New()
+	if err != nil {
+		_ = st.Close(context.Background())
+		return nil, err
+	}
+	tc, err := dialTemporal(cfg, kr, m, log)
 	if err != nil {
 		_ = st.Close(context.Background())
 		return nil, err
@@ -261,7 +277,7 @@ func openBackends(ctx context.Context, cfg config.Config, log *slog.Logger) (*ba
 		return nil, err
 	}
 	blobs := blob.Sealed{Store: dir, Keys: kr}
-	return &backends{st: st, tc: tc, keys: kr, lib: lib, blobs: blobs, hub: eventhub.New()}, nil
+	return &backends{st: st, tc: tc, keys: kr, lib: lib, blobs: blobs, hub: eventhub.New(), metrics: m}, nil
 }
 
 func (b *backends) close() {
@@ -306,11 +322,11 @@ func runWorker(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 	}
 	defer stop()
 	if cfg.WorkerHTTPAddr != "" {
-		healthDone, err := serveWorkerHealth(ctx, cfg.WorkerHTTPAddr, b, lc, log)
+		opsDone, err := serveOps(ctx, cfg.WorkerHTTPAddr, workerOps(b, lc, log), log)
 		if err != nil {
-			return fmt.Errorf("worker health on %s: %w", cfg.WorkerHTTPAddr, err)
+			return fmt.Errorf("LEXFLOW_WORKER_HTTP_ADDR %s: %w", cfg.WorkerHTTPAddr, err)
 		}
-		defer func() { <-healthDone }() // before the backends close
+		defer func() { <-opsDone }() // before the backends close
 	}
 	log.Info("Worker running", "task_queue", cfg.TaskQueue, "temporal", cfg.TemporalAddress)
 	<-ctx.Done()

@@ -14,11 +14,11 @@ import (
 	"github.com/lexflow/lexflow/corpus"
 )
 
-// serveWorkerHealth serves a worker's health on addr, since it has no API of its own:
-// GET /healthz, the liveness check, 200 while the process serves; GET /readyz, 200
-// while Temporal, the store and the legal corpus answer, 503 naming the one that does
-// not. It stops when ctx ends; the returned channel closes once it has.
-func serveWorkerHealth(ctx context.Context, addr string, b *backends, lc *corpus.Store, log *slog.Logger) (<-chan struct{}, error) {
+// workerOps is what a worker serves on LEXFLOW_WORKER_HTTP_ADDR, since it has no API of
+// its own: GET /healthz, the liveness check, 200 while the process serves; GET
+// /readyz, 200 while Temporal, the store and the legal corpus answer, 503 naming the
+// one that does not; and GET /metrics.
+func workerOps(b *backends, lc *corpus.Store, log *slog.Logger) *http.ServeMux {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
@@ -42,6 +42,22 @@ func serveWorkerHealth(ctx context.Context, addr string, b *backends, lc *corpus
 		}
 		writeJSON(w, code, res)
 	})
+	mux.Handle("GET /metrics", b.metrics.Handler())
+	return mux
+}
+
+// metricsOps is what `lexflow api` serves on LEXFLOW_METRICS_ADDR: GET /metrics, apart
+// from the API's own address, which the public reaches.
+func metricsOps(b *backends) *http.ServeMux {
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", b.metrics.Handler())
+	return mux
+}
+
+// serveOps serves mux on addr, an address for the operator's tools (probes, Prometheus)
+// rather than the public, until ctx ends; the returned channel closes once it has
+// stopped.
+func serveOps(ctx context.Context, addr string, mux *http.ServeMux, log *slog.Logger) (<-chan struct{}, error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, err
@@ -57,10 +73,10 @@ func serveWorkerHealth(ctx context.Context, addr string, b *backends, lc *corpus
 	}()
 	go func() {
 		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
-			log.Error("Worker health server failed", "error", err)
+			log.Error("Operations server failed", "addr", addr, "error", err)
 		}
 	}()
-	log.Info("Worker health", "addr", ln.Addr().String())
+	log.Info("Serving operations", "addr", ln.Addr().String())
 	return done, nil
 }
 
