@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/labstack/echo/v4"
+	"go.opentelemetry.io/otel/trace"
 	"go.temporal.io/sdk/client"
 
 	"github.com/lexflow/lexflow/internal/auth"
@@ -26,6 +27,8 @@ type Handlers struct {
 	Store    store.Store
 	// Metrics, when set, counts and times the requests and the streamed events.
 	Metrics *metrics.Metrics
+	// Tracer, when set, starts a span for each request (see traceRequests).
+	Tracer trace.Tracer
 	// Auth verifies bearer tokens: auth.Verifiers (dev HS256 and OIDC), or one of them.
 	Auth auth.Verifier
 	// Prompts is reloaded by POST /v1/admin/prompts/reload.

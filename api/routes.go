@@ -117,7 +117,7 @@ func newServer(h *Handlers, table []Route) *echo.Echo {
 	e.HTTPErrorHandler = errorHandler(h.Log)
 	bodyLimit := middleware.BodyLimitWithConfig(middleware.BodyLimitConfig{Limit: maxBody,
 		Skipper: func(c echo.Context) bool { return strings.HasPrefix(c.Request().URL.Path, codecPath+"/") }})
-	e.Use(middleware.Recover(), bodyLimit, h.logRequests)
+	e.Use(middleware.Recover(), bodyLimit, h.traceRequests, h.logRequests)
 	h.limits = rateLimits{perUser: h.RequestsPerMinute, perOrg: h.OrgRequestsPerMinute}
 	authed := e.Group(v1, h.authenticate, h.limitRequests)
 	for _, r := range table {

@@ -43,6 +43,9 @@ type Config struct {
 	WorkerHTTPAddr string
 	// MetricsAddr, when set, is where the API serves /metrics.
 	MetricsAddr string
+	// OTLPEndpoint, when set, is where traces go; ServiceName names the process in them.
+	OTLPEndpoint string
+	ServiceName  string
 	// WorkerDeployment, when set, is the Worker Deployment that workers join with build
 	// BuildID (see worker.Version).
 	WorkerDeployment string
@@ -158,6 +161,8 @@ var Vars = []Var{
 	{"LEXFLOW_TEMPORAL_UI_PORT", "8233", "Web UI port of the dev server started by `lexflow dev`"},
 	{"LEXFLOW_WORKER_HTTP_ADDR", "", "where `lexflow worker` serves `GET /healthz` (alive), `GET /readyz` (Temporal, the store and the corpus answer) and `GET /metrics`, e.g. `0.0.0.0:8081`; empty: nowhere"},
 	{"LEXFLOW_METRICS_ADDR", "", "where `lexflow api` (and `lexflow dev`) serves `GET /metrics` in Prometheus's format, apart from the public API, e.g. `0.0.0.0:9090`; empty: nowhere (a worker serves its /metrics on LEXFLOW_WORKER_HTTP_ADDR)"},
+	{"OTEL_EXPORTER_OTLP_ENDPOINT", "", "an OpenTelemetry collector's OTLP/HTTP endpoint (e.g. `http://otel-collector:4318`) that every process sends its traces to (the other `OTEL_EXPORTER_OTLP_*` variables apply too); empty: no traces"},
+	{"OTEL_SERVICE_NAME", "", "the traces' service name; empty: `lexflow-api`, `lexflow-worker` or `lexflow-dev`"},
 	{"LEXFLOW_WORKER_DEPLOYMENT", "", "the Temporal Worker Deployment that `lexflow worker` joins, e.g. `lexflow` (see \"Deploying new workflow code\"); empty: unversioned workers"},
 	{"LEXFLOW_BUILD_ID", "", "the worker's build within the deployment; empty: the binary's VCS revision"},
 	{"LEXFLOW_TEMPORAL_UI_URL", "", "the Temporal Web UI's base URL, which the web app's support pages link each case's workflow to; empty means none, except under `lexflow dev`, which links its own"},
@@ -252,6 +257,8 @@ func FromEnv() (Config, error) {
 		TemporalUIServer:  get("LEXFLOW_TEMPORAL_UI_SERVER"),
 		WorkerHTTPAddr:    get("LEXFLOW_WORKER_HTTP_ADDR"),
 		MetricsAddr:       get("LEXFLOW_METRICS_ADDR"),
+		OTLPEndpoint:      get("OTEL_EXPORTER_OTLP_ENDPOINT"),
+		ServiceName:       get("OTEL_SERVICE_NAME"),
 		WorkerDeployment:  get("LEXFLOW_WORKER_DEPLOYMENT"),
 		BuildID:           get("LEXFLOW_BUILD_ID"),
 		TemporalUIURL:     get("LEXFLOW_TEMPORAL_UI_URL"),

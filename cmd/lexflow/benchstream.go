@@ -126,7 +126,7 @@ func pct(d []time.Duration, p int) string {
 func streamSetup(ctx context.Context, cfg config.Config, split bool, turns int, model *timedModel, log *slog.Logger) (first, last []time.Duration, err error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	b, err := openBackends(ctx, cfg, log)
+	b, err := openBackends(ctx, cfg, "bench", log)
 	if err != nil {
 		return nil, nil, err
 	}

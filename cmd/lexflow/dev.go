@@ -74,7 +74,7 @@ func runDev(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 		return err
 	}
 	defer stopStore()
-	b, err := openBackends(startCtx, cfg, log)
+	b, err := openBackends(startCtx, cfg, "dev", log)
 	if err != nil {
 		return err
 	}

@@ -29,8 +29,9 @@ type separate struct {
 	model              *stack.ModelRecorder
 }
 
-// startSeparate starts the two processes and waits until the API answers.
-func startSeparate(t *testing.T) separate {
+// startSeparate starts the two processes, with env added to their environment, and
+// waits until the API answers.
+func startSeparate(t *testing.T, env ...string) separate {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("starts Temporal, FerretDB and two Lexflow processes")
@@ -71,6 +72,7 @@ func startSeparate(t *testing.T) separate {
 		"TEMPORAL_ADDRESS="+ts.Address, "MONGODB_URI="+ferret.URI, "LEXFLOW_PROMPTS_DIR="+promptsDir,
 		"LEXFLOW_ASSISTANT_BASE_URL="+model.URL+"/v1", "LEXFLOW_ASSISTANT_MODEL="+offline.ModelName,
 		"LEXFLOW_JWT_SECRET=reload-test-secret-reload-test-secret")
+	d.vars = append(d.vars, env...)
 	for _, role := range []string{"worker", "api"} {
 		cmd := d.command(role)
 		out := &syncBuffer{}

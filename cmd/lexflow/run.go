@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/interceptor"
 	tlog "go.temporal.io/sdk/log"
 
 	"github.com/lexflow/lexflow/api"
@@ -28,6 +29,7 @@ import (
 	"github.com/lexflow/lexflow/internal/payments"
 	"github.com/lexflow/lexflow/internal/prompts"
 	"github.com/lexflow/lexflow/internal/searxng"
+	"github.com/lexflow/lexflow/internal/tracing"
 	"github.com/lexflow/lexflow/llm"
 	"github.com/lexflow/lexflow/llm/offline"
 	"github.com/lexflow/lexflow/schemas"
@@ -38,15 +40,20 @@ import (
 	"github.com/lexflow/lexflow/worker"
 )
 
-// dialTemporal connects to Temporal with a client whose payloads kr encrypts and whose
-// metrics (the SDK's, and those workflows and activities record) go to m.
-func dialTemporal(cfg config.Config, kr *keys.Keyring, m *metrics.Metrics, log *slog.Logger) (client.Client, error) {
-	c, err := client.Dial(codec.Apply(client.Options{
+// dialTemporal connects to Temporal with a client whose payloads kr encrypts, whose
+// metrics (the SDK's, and those workflows and activities record) go to m, and which
+// traces with tr's interceptor, if it has one.
+func dialTemporal(cfg config.Config, kr *keys.Keyring, m *metrics.Metrics, tr *tracing.Tracing, log *slog.Logger) (client.Client, error) {
+	opts := client.Options{
 		HostPort:       cfg.TemporalAddress,
 		Namespace:      cfg.TemporalNamespace,
 		Logger:         tlog.NewStructuredLogger(log.With("component", "temporal")),
 		MetricsHandler: m.Temporal,
-	}, kr, cfg.CompressPayloads))
+	}
+	if tr.Interceptor != nil {
+		opts.Interceptors = []interceptor.ClientInterceptor{tr.Interceptor}
+	}
+	c, err := client.Dial(codec.Apply(opts, kr, cfg.CompressPayloads))
 	if err != nil {
 		return nil, fmt.Errorf("connect to Temporal at %s: %w", cfg.TemporalAddress, err)
 	}
@@ -201,6 +208,9 @@ func serveAPI(ctx context.Context, cfg config.Config, b *backends, log *slog.Log
 	if dev {
 		h.DevTokens = &sign
 	}
+	if b.tracing.Interceptor != nil {
+		h.Tracer = b.tracing.Provider.Tracer("lexflow/api")
+	}
 	if cfg.MetricsAddr != "" {
 		opsDone, err := serveOps(ctx, cfg.MetricsAddr, metricsOps(b), log)
 		if err != nil {
@@ -239,13 +249,15 @@ type backends struct {
 	blobs blob.Store
 	// hub wakes the API's event streams when this process's worker appends events.
 	hub *eventhub.Hub
-	// metrics is the process's registry, which its Temporal client records into.
+	// metrics is the process's registry, which its Temporal client records into;
+	// tracing its traces, which the client's interceptor adds to.
 	metrics *metrics.Metrics
+	tracing *tracing.Tracing
 }
 
 // openBackends connects to the store (see backend.Open) and to Temporal, and loads the
-// prompts.
-func openBackends(ctx context.Context, cfg config.Config, log *slog.Logger) (*backends, error) {
+// prompts, for the process named process ("api", "worker", "dev").
+func openBackends(ctx context.Context, cfg config.Config, process string, log *slog.Logger) (*backends, error) {
 	lib, err := prompts.Load(cfg.PromptsDir)
 	if err != nil {
 		return nil, err
@@ -265,7 +277,16 @@ func openBackends(ctx context.Context, cfg config.Config, log *slog.Logger) (*ba
 		_ = st.Close(context.Background())
 		return nil, err
 	}
-	tc, err := dialTemporal(cfg, kr, m, log)
+	service := cfg.ServiceName
+	if service == "" {
+		service = "lexflow-" + process
+	}
+	tr, err := tracing.New(ctx, cfg.OTLPEndpoint != "", service)
+	if err != nil {
+		_ = st.Close(context.Background())
+		return nil, err
+	}
+	tc, err := dialTemporal(cfg, kr, m, tr, log)
 	if err != nil {
 		_ = st.Close(context.Background())
 		return nil, err
@@ -277,12 +298,15 @@ func openBackends(ctx context.Context, cfg config.Config, log *slog.Logger) (*ba
 		return nil, err
 	}
 	blobs := blob.Sealed{Store: dir, Keys: kr}
-	return &backends{st: st, tc: tc, keys: kr, lib: lib, blobs: blobs, hub: eventhub.New(), metrics: m}, nil
+	return &backends{st: st, tc: tc, keys: kr, lib: lib, blobs: blobs, hub: eventhub.New(), metrics: m, tracing: tr}, nil
 }
 
 func (b *backends) close() {
 	b.tc.Close()
 	_ = b.st.Close(context.Background())
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	_ = b.tracing.Shutdown(ctx) // sends the last spans
 }
 
 func runAPI(ctx context.Context, cfg config.Config, log *slog.Logger) error {
@@ -291,7 +315,7 @@ func runAPI(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 		return err
 	}
 	defer l.Close()
-	b, err := openBackends(ctx, cfg, log)
+	b, err := openBackends(ctx, cfg, "api", log)
 	if err != nil {
 		return err
 	}
@@ -311,7 +335,7 @@ func listenAPI(cfg config.Config) (net.Listener, error) {
 }
 
 func runWorker(ctx context.Context, cfg config.Config, log *slog.Logger) error {
-	b, err := openBackends(ctx, cfg, log)
+	b, err := openBackends(ctx, cfg, "worker", log)
 	if err != nil {
 		return err
 	}
