@@ -7,11 +7,14 @@ TEMPORAL_UI_VERSION   := v2.42.1
 STATICCHECK_VERSION   := v0.8.2
 WORKFLOWCHECK_VERSION := v0.6.0
 STRIPE_MOCK_VERSION   := v0.203.0
+# TEMPORAL_SERVER_VERSION is the Temporal server (and its SQL tool and PostgreSQL
+# schema) of the cluster tests: the one the pinned CLI's dev server embeds.
+TEMPORAL_SERVER_VERSION := v1.29.1
 
 BIN := $(CURDIR)/bin
 export GOBIN := $(BIN)
 
-.PHONY: build dev test test-firestore browser-test lint fuzz npm chromium histories bench bench-stream bench-pdf pdftools tools clean corpus-archive
+.PHONY: build dev test test-firestore cluster-test postgres browser-test lint fuzz npm chromium histories bench bench-stream bench-pdf pdftools tools clean corpus-archive
 
 # apt installs Debian packages, through sudo unless we are root.
 APT := $(if $(filter 0,$(shell id -u)),,sudo) env DEBIAN_FRONTEND=noninteractive apt-get
@@ -33,7 +36,7 @@ dev: bin/temporal bin/temporal-ui $(if $(filter firestore,$(LEXFLOW_STORE)),npm)
 TEST_CORPUS := $(CURDIR)/data/test/corpus.db
 
 ## test: vet, lint, and run every test (unit, integration and end-to-end) with the race detector
-test: bin/temporal bin/temporal-ui bin/stripe-mock pdftools npm chromium lint
+test: bin/temporal bin/temporal-ui bin/stripe-mock bin/temporal-server pdftools npm chromium postgres lint
 	LEXFLOW_CORPUS_DB=$(TEST_CORPUS) go run ./cmd/lexflow corpus load
 	LEXFLOW_TEST_CORPUS=$(TEST_CORPUS) go test -race -timeout 20m ./...
 	$(MAKE) --no-print-directory fuzz FUZZTIME=20000x
@@ -42,6 +45,11 @@ test: bin/temporal bin/temporal-ui bin/stripe-mock pdftools npm chromium lint
 test-firestore: bin/temporal bin/temporal-ui bin/stripe-mock pdftools npm
 	LEXFLOW_CORPUS_DB=$(TEST_CORPUS) go run ./cmd/lexflow corpus load
 	LEXFLOW_STORE=firestore LEXFLOW_TEST_CORPUS=$(TEST_CORPUS) go test -race -count=1 -timeout 20m ./e2e/api/ ./e2e/story/
+
+## cluster-test: a case's story on a Temporal server on PostgreSQL with two workers and two APIs, one of each killed mid-story (make test runs a one-turn smoke of it)
+cluster-test: bin/temporal-server postgres
+	LEXFLOW_CORPUS_DB=$(TEST_CORPUS) go run ./cmd/lexflow corpus load
+	LEXFLOW_CLUSTER_FAILOVER=1 LEXFLOW_TEST_CORPUS=$(TEST_CORPUS) go test -count=1 -v -timeout 10m -run '^TestCluster' ./e2e/cluster/
 
 # FUZZ_TARGETS are package:target pairs; `go test -fuzz` runs one target at a time.
 # FUZZTIME counts inputs (Nx) rather than time: on Go 1.26 a duration can end a clean
@@ -123,7 +131,22 @@ corpus-archive:
 	cd ../shared/data && tar --sort=name --mtime='2026-01-01 00:00Z' --owner=0 --group=0 --numeric-owner -cf - legal \
 		| gzip -n -9 > $(CURDIR)/corpus/data/legal.tar.gz
 
-tools: bin/temporal bin/temporal-ui bin/staticcheck bin/workflowcheck bin/stripe-mock
+tools: bin/temporal bin/temporal-ui bin/staticcheck bin/workflowcheck bin/stripe-mock bin/temporal-server
+
+# The Temporal server and temporal-sql-tool, built from the module proxy (about 3
+# minutes), and the PostgreSQL schema of that server version, copied from the module.
+bin/temporal-server bin/temporal-sql-tool bin/temporal-schema &:
+	GOBIN=$(BIN)/.install go install go.temporal.io/server/cmd/server@$(TEMPORAL_SERVER_VERSION) go.temporal.io/server/cmd/tools/sql@$(TEMPORAL_SERVER_VERSION)
+	mv $(BIN)/.install/server $(BIN)/temporal-server
+	mv $(BIN)/.install/sql $(BIN)/temporal-sql-tool
+	rmdir $(BIN)/.install
+	rm -rf $(BIN)/temporal-schema
+	cp -r $$(go env GOMODCACHE)/go.temporal.io/server@$(TEMPORAL_SERVER_VERSION)/schema/postgresql/v12 $(BIN)/temporal-schema
+	chmod -R u+w $(BIN)/temporal-schema
+
+## postgres: Debian's PostgreSQL 15, which the cluster tests run Temporal on
+postgres:
+	test -x /usr/lib/postgresql/15/bin/postgres || ($(APT) update && $(APT) install -y postgresql)
 
 bin/temporal:
 	go install github.com/temporalio/cli/cmd/temporal@$(TEMPORAL_CLI_VERSION)

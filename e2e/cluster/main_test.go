@@ -1,0 +1,73 @@
+// Package cluster_test runs Lexflow as it is deployed: `lexflow worker` and `lexflow
+// api` processes, two of each, on a Temporal server that is not the dev server (every
+// service in one process, on PostgreSQL, schema set up by temporal-sql-tool), sharing
+// one database. TestClusterSmoke runs one turn through it in `make test`;
+// TestClusterFailover, `make cluster-test`, kills a worker and an API process in the
+// middle of a case's turns.
+package cluster_test
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/lexflow/lexflow/internal/devenv"
+	"github.com/lexflow/lexflow/internal/testcorpus"
+)
+
+// cluster is the package's cluster: the servers and the lexflow binary.
+var cluster struct {
+	temporal *devenv.TemporalCluster
+	mongoURI string
+	corpusDB string
+	blobDir  string
+	lexflow  string
+}
+
+// namespace is the cluster's namespace: not "default", as a deployment's would not be.
+const namespace = "lexflow"
+
+func TestMain(m *testing.M) {
+	code, err := run(m)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "cluster:", err)
+		code = 1
+	}
+	os.Exit(code)
+}
+
+// run builds lexflow, starts the cluster and the database, and runs the tests.
+func run(m *testing.M) (int, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	dir, err := os.MkdirTemp("", "lexflow-cluster-")
+	if err != nil {
+		return 0, err
+	}
+	defer os.RemoveAll(dir)
+	cluster.lexflow = filepath.Join(dir, "lexflow")
+	build := exec.CommandContext(ctx, "go", "build", "-o", cluster.lexflow, "github.com/lexflow/lexflow/cmd/lexflow")
+	if out, err := build.CombinedOutput(); err != nil {
+		return 0, fmt.Errorf("go build lexflow: %w\n%s", err, out)
+	}
+	if cluster.temporal, err = devenv.StartTemporalCluster(ctx, devenv.ClusterOptions{Namespace: namespace}); err != nil {
+		return 0, err
+	}
+	defer cluster.temporal.Stop()
+	ferret, err := devenv.StartFerretDB(ctx, "127.0.0.1:0", filepath.Join(dir, "ferretdb"), slog.New(slog.DiscardHandler))
+	if err != nil {
+		return 0, err
+	}
+	defer ferret.Stop()
+	cluster.mongoURI = ferret.URI
+	if cluster.corpusDB, err = testcorpus.Path(ctx, dir); err != nil {
+		return 0, err
+	}
+	cluster.blobDir = filepath.Join(dir, "blobs")
+	return m.Run(), nil
+}

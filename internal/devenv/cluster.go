@@ -1,0 +1,211 @@
+package devenv
+
+import (
+	"bytes"
+	"context"
+	_ "embed"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"text/template"
+	"time"
+
+	"go.temporal.io/api/serviceerror"
+	"go.temporal.io/api/workflowservice/v1"
+	"go.temporal.io/sdk/client"
+	"google.golang.org/protobuf/types/known/durationpb"
+)
+
+// TemporalServerVersion is the Temporal server that `make cluster-test` installs into
+// ./bin as temporal-server, with temporal-sql-tool and the server's PostgreSQL schema
+// (./bin/temporal-schema).
+const TemporalServerVersion = "v1.29.1"
+
+//go:embed cluster.yaml.tmpl
+var clusterConfig string
+
+// clusterDynamicConfig is the server's dynamic configuration: one task-queue partition,
+// which spares a single-node cluster the forwarding between partitions.
+const clusterDynamicConfig = `matching.numTaskqueueReadPartitions:
+  - value: 1
+matching.numTaskqueueWritePartitions:
+  - value: 1
+`
+
+// ClusterOptions says how to start a Temporal cluster.
+type ClusterOptions struct {
+	// Server, SQLTool and Schema are the temporal-server binary, temporal-sql-tool and
+	// the PostgreSQL schema directory; empty means those `make cluster-test` installs
+	// into ./bin.
+	Server, SQLTool, Schema string
+	// Namespace is the namespace to register.
+	Namespace string
+	// Output receives PostgreSQL's and the server's logs; nil discards them.
+	Output io.Writer
+}
+
+// TemporalCluster is a Temporal server that is not the dev server: the server binary
+// with every service in one process, persisting to a PostgreSQL of its own whose
+// schema temporal-sql-tool set up, with SQL visibility.
+type TemporalCluster struct {
+	// Address is the frontend's host:port.
+	Address string
+	pg      *Postgres
+	dir     string
+	p       *process
+	tail    *tailBuffer
+}
+
+// StartTemporalCluster starts PostgreSQL, sets up Temporal's two databases with the
+// server's SQL tool, starts the server and registers the namespace, and returns once
+// the namespace takes requests, or fails when ctx ends first.
+func StartTemporalCluster(ctx context.Context, o ClusterOptions) (tc *TemporalCluster, err error) {
+	bins := map[string]*string{"bin/temporal-server": &o.Server, "bin/temporal-sql-tool": &o.SQLTool, "bin/temporal-schema": &o.Schema}
+	for path, to := range bins {
+		if *to != "" {
+			continue
+		}
+		if *to, err = findBinary(path, filepath.Base(path)); err != nil {
+			return nil, fmt.Errorf("%w; `make cluster-test` installs it (Temporal server %s)", err, TemporalServerVersion)
+		}
+	}
+	tc = &TemporalCluster{}
+	defer func() {
+		if err != nil {
+			tc.Stop()
+		}
+	}()
+	if tc.pg, err = StartPostgres(ctx, o.Output); err != nil {
+		return nil, err
+	}
+	for db, schema := range map[string]string{"temporal": "temporal", "temporal_visibility": "visibility"} {
+		if err := tc.setUpSchema(ctx, o.SQLTool, db, filepath.Join(o.Schema, schema, "versioned")); err != nil {
+			return nil, err
+		}
+	}
+	if tc.dir, err = os.MkdirTemp("", "lexflow-temporal-"); err != nil {
+		return nil, err
+	}
+	ports := map[string]int{}
+	for _, name := range []string{"FrontendPort", "FrontendMembershipPort", "FrontendHTTPPort", "MatchingPort", "MatchingMembershipPort",
+		"HistoryPort", "HistoryMembershipPort", "WorkerPort", "WorkerMembershipPort"} {
+		if ports[name], err = freeSmallPort(); err != nil {
+			return nil, err
+		}
+	}
+	if err := tc.writeConfig(ports); err != nil {
+		return nil, err
+	}
+	tc.Address = "127.0.0.1:" + strconv.Itoa(ports["FrontendPort"])
+	if tc.p, tc.tail, err = startProcess(o.Server, []string{"--root", tc.dir, "--config", "config", "--env", "cluster",
+		"--allow-no-auth", "start"}, o.Output); err != nil {
+		return nil, fmt.Errorf("start the Temporal server: %w", err)
+	}
+	return tc, tc.registerNamespace(ctx, o.Namespace)
+}
+
+// freeSmallPort returns a free loopback port below 32768: the server stores its
+// services' membership ports in a PostgreSQL smallint, and the ports the kernel hands
+// out (FreePort) are above it.
+func freeSmallPort() (int, error) {
+	for range 100 {
+		port := 20000 + rand.IntN(12000)
+		l, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(port))
+		if err == nil {
+			l.Close()
+			return port, nil
+		}
+	}
+	return 0, errors.New("no free port between 20000 and 32000 in 100 tries")
+}
+
+// setUpSchema creates database db and brings it to the newest version under schema.
+func (tc *TemporalCluster) setUpSchema(ctx context.Context, tool, db, schema string) error {
+	base := []string{"--plugin", "postgres12", "--endpoint", "127.0.0.1", "--port", strconv.Itoa(tc.pg.Port),
+		"--user", "postgres", "--database", db}
+	for _, step := range [][]string{{"create-database"}, {"setup-schema", "-v", "0.0"}, {"update-schema", "-d", schema}} {
+		out, err := exec.CommandContext(ctx, tool, append(base, step...)...).CombinedOutput()
+		if err != nil {
+			return fmt.Errorf("temporal-sql-tool %s on %s: %w\n%s", step[0], db, err, out)
+		}
+	}
+	return nil
+}
+
+// writeConfig writes the server's configuration and dynamic configuration into its
+// directory.
+func (tc *TemporalCluster) writeConfig(ports map[string]int) error {
+	dynamic := filepath.Join(tc.dir, "dynamicconfig.yaml")
+	if err := os.WriteFile(dynamic, []byte(clusterDynamicConfig), 0o644); err != nil {
+		return err
+	}
+	data := map[string]any{"DBPort": tc.pg.Port, "DynamicConfig": dynamic}
+	for name, port := range ports {
+		data[name] = port
+	}
+	var buf bytes.Buffer
+	if err := template.Must(template.New("cluster").Parse(clusterConfig)).Execute(&buf, data); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Join(tc.dir, "config"), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(tc.dir, "config", "cluster.yaml"), buf.Bytes(), 0o644)
+}
+
+// registerNamespace registers the namespace once the frontend answers, and waits
+// until requests in it are taken: the server's services learn of a new namespace
+// when they next refresh their namespace caches.
+func (tc *TemporalCluster) registerNamespace(ctx context.Context, ns string) error {
+	var c client.Client
+	for {
+		var err error
+		if c == nil {
+			c, err = client.Dial(client.Options{HostPort: tc.Address, Namespace: ns, Logger: discardLogger{}})
+		}
+		if err == nil {
+			_, err = c.WorkflowService().RegisterNamespace(ctx, &workflowservice.RegisterNamespaceRequest{
+				Namespace: ns, WorkflowExecutionRetentionPeriod: durationpb.New(24 * time.Hour)})
+			var exists *serviceerror.NamespaceAlreadyExists
+			if errors.As(err, &exists) {
+				err = nil
+			}
+		}
+		if err == nil {
+			_, err = c.CountWorkflow(ctx, &workflowservice.CountWorkflowExecutionsRequest{Namespace: ns})
+		}
+		if err == nil {
+			c.Close()
+			return nil
+		}
+		select {
+		case <-tc.p.done:
+			return fmt.Errorf("the Temporal server exited (%v); its last output:\n%s", err, tc.tail.String())
+		case <-ctx.Done():
+			if c != nil {
+				c.Close()
+			}
+			return errors.Join(fmt.Errorf("the Temporal cluster is not ready: %w", ctx.Err()), err)
+		case <-time.After(250 * time.Millisecond):
+		}
+	}
+}
+
+// Stop stops the server and PostgreSQL and removes their files.
+func (tc *TemporalCluster) Stop() {
+	if tc.p != nil {
+		tc.p.stop()
+	}
+	if tc.pg != nil {
+		tc.pg.Stop()
+	}
+	if tc.dir != "" {
+		os.RemoveAll(tc.dir)
+	}
+}
