@@ -13,6 +13,7 @@ import (
 	"github.com/lexflow/lexflow/internal/auth"
 	"github.com/lexflow/lexflow/internal/blob"
 	"github.com/lexflow/lexflow/internal/eventhub"
+	"github.com/lexflow/lexflow/internal/health"
 	"github.com/lexflow/lexflow/internal/keys"
 	"github.com/lexflow/lexflow/internal/metrics"
 	"github.com/lexflow/lexflow/internal/payments"
@@ -29,6 +30,8 @@ type Handlers struct {
 	Metrics *metrics.Metrics
 	// Tracer, when set, starts a span for each request (see traceRequests).
 	Tracer trace.Tracer
+	// readiness keeps /readyz's last answer for a second.
+	readiness health.Readiness
 	// Auth verifies bearer tokens: auth.Verifiers (dev HS256 and OIDC), or one of them.
 	Auth auth.Verifier
 	// Prompts is reloaded by POST /v1/admin/prompts/reload.

@@ -11,8 +11,9 @@ import (
 	"github.com/lexflow/lexflow/internal/metrics"
 )
 
-// TestRequestMetricsByRoute: requests are counted by their route's pattern, so an
-// unknown path, whatever it is, adds no series of its own.
+// TestRequestMetricsByRoute: requests are counted by their route's pattern and a
+// method HTTP defines, so an unknown path or a made-up method adds no series of its
+// own.
 func TestRequestMetricsByRoute(t *testing.T) {
 	m, err := metrics.New()
 	if err != nil {
@@ -21,6 +22,9 @@ func TestRequestMetricsByRoute(t *testing.T) {
 	srv := newServer(&Handlers{Metrics: m, Log: slog.New(slog.DiscardHandler)}, routes)
 	for _, path := range []string{"/healthz", "/healthz", "/no/such/path-1", "/no/such/path-2", "/v1/cases/abc"} {
 		srv.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest(http.MethodGet, path, nil))
+	}
+	for _, method := range []string{"FOO1", "FOO2"} {
+		srv.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest(method, "/healthz", nil))
 	}
 	rec := httptest.NewRecorder()
 	m.Handler().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/metrics", nil))
@@ -35,7 +39,10 @@ func TestRequestMetricsByRoute(t *testing.T) {
 			t.Errorf("/metrics lacks %s", want)
 		}
 	}
-	if strings.Contains(string(body), "path-1") {
-		t.Error("/metrics has a series for an unknown path")
+	if strings.Contains(string(body), "path-1") || strings.Contains(string(body), "FOO1") {
+		t.Error("/metrics has a series for an unknown path or method")
+	}
+	if !strings.Contains(string(body), `method="OTHER"`) {
+		t.Error(`/metrics counts made-up methods under no method="OTHER"`)
 	}
 }

@@ -22,6 +22,7 @@ import (
 
 	"github.com/lexflow/lexflow/api"
 	"github.com/lexflow/lexflow/config"
+	"github.com/lexflow/lexflow/worker"
 )
 
 // overlays are deploy/k8s's overlays and the namespace each deploys to.
@@ -110,20 +111,29 @@ func TestKubernetesOverlays(t *testing.T) {
 				t.Fatalf("rendered %d deployments, %d services, %d ingresses, %d budgets, %d autoscalers, config %v; want the API and the worker, each with its budget and autoscaler, and the API's service and ingress",
 					len(c.deployments), len(c.services), len(c.ingresses), len(c.budgets), len(c.scalers), cm != nil)
 			}
-			cfg := startsWith(t, cm.Data)
-			checkDeployment(t, c, "lexflow-api", "api", cfg.HTTPAddr, cfg.MetricsAddr)
-			checkDeployment(t, c, "lexflow-worker", "worker", cfg.WorkerHTTPAddr, cfg.WorkerHTTPAddr)
+			api := startsWith(t, cm.Data, "api")
+			worker := startsWith(t, cm.Data, "worker")
+			checkDeployment(t, c, "lexflow-api", "api", api.HTTPAddr, api.MetricsAddr)
+			checkDeployment(t, c, "lexflow-worker", "worker", worker.WorkerHTTPAddr, worker.WorkerHTTPAddr)
 			checkService(t, c)
-			checkIngress(t, c, cfg)
+			checkIngress(t, c, api)
 			checkBudgetsAndScalers(t, c)
 		})
 	}
 }
 
-// startsWith checks that a process given the ConfigMap's variables, and the Secret's
-// keys filled in as deploy/k8s/secrets.env.example asks, reads only variables config
-// knows and starts; it returns that configuration.
-func startsWith(t *testing.T, data map[string]string) config.Config {
+// roleSecrets are the secrets only one role's process may hold: the API signs and
+// checks tokens and takes payments, the worker calls the models.
+var roleSecrets = map[string][]string{
+	"api":    {"LEXFLOW_JWT_SECRET", "LEXFLOW_STRIPE_KEY", "LEXFLOW_PAYMENTS_WEBHOOK_SECRET"},
+	"worker": {"LEXFLOW_ASSISTANT_API_KEY", "LEXFLOW_REASONER_API_KEY"},
+}
+
+// startsWith checks that a process of role given the ConfigMap's variables, and the
+// keys of the Secrets it reads (lexflow-secrets and its role's) filled in as their
+// examples ask, reads only variables config knows, holds no other role's secret, and
+// starts; it returns that configuration.
+func startsWith(t *testing.T, data map[string]string, role string) config.Config {
 	t.Helper()
 	known := map[string]bool{}
 	for _, v := range config.Vars {
@@ -131,10 +141,16 @@ func startsWith(t *testing.T, data map[string]string) config.Config {
 		t.Setenv(v.Name, "")
 		os.Unsetenv(v.Name)
 	}
-	secretKeys := readEnvFile(t, filepath.Join("k8s", "secrets.env.example"))
-	for key := range secretKeys {
-		if !known[key] {
-			t.Errorf("secrets.env.example sets %s, which Lexflow does not read", key)
+	for _, example := range []string{"secrets.env.example", role + "-secrets.env.example"} {
+		for key := range readEnvFile(t, filepath.Join("k8s", example)) {
+			if !known[key] {
+				t.Errorf("%s sets %s, which Lexflow does not read", example, key)
+			}
+			for other, keys := range roleSecrets {
+				if other != role && slices.Contains(keys, key) {
+					t.Errorf("%s gives the %s %s, which only the %s uses", example, role, key, other)
+				}
+			}
 		}
 	}
 	t.Setenv("LEXFLOW_JWT_SECRET", strings.Repeat("s", 64))
@@ -151,6 +167,11 @@ func startsWith(t *testing.T, data map[string]string) config.Config {
 	cfg, err := config.FromEnv()
 	if err != nil {
 		t.Fatalf("lexflow would not start: %v", err)
+	}
+	// A versioned worker needs a build ID the image does not record (no .git in the
+	// build context): the binary here records none either.
+	if _, err := worker.VersionOf(cfg.WorkerDeployment, cfg.BuildID); err != nil {
+		t.Errorf("the worker would not start: %v", err)
 	}
 	return cfg
 }
@@ -176,17 +197,18 @@ func checkDeployment(t *testing.T, c cluster, name, command, addr, metricsAddr s
 	if !slices.Equal(ct.Args, []string{command}) || ct.Command != nil || !strings.Contains(ct.Image, "lexflow") {
 		t.Errorf("%s runs %q %v %v, want the lexflow image with args [%s]", name, ct.Image, ct.Command, ct.Args, command)
 	}
-	var fromConfig, fromSecret bool
+	var fromConfig bool
+	var secretRefs []string
 	for _, e := range ct.EnvFrom {
 		if e.ConfigMapRef != nil && c.configMaps[e.ConfigMapRef.Name] != nil {
 			fromConfig = true
 		}
-		if e.SecretRef != nil && e.SecretRef.Name == "lexflow-secrets" {
-			fromSecret = true
+		if e.SecretRef != nil {
+			secretRefs = append(secretRefs, e.SecretRef.Name)
 		}
 	}
-	if !fromConfig || !fromSecret {
-		t.Errorf("%s takes its environment from %+v; want lexflow-config and the Secret lexflow-secrets", name, ct.EnvFrom)
+	if want := []string{"lexflow-secrets", "lexflow-" + command + "-secrets"}; !fromConfig || !slices.Equal(secretRefs, want) {
+		t.Errorf("%s takes its environment from %+v; want lexflow-config and the Secrets %v", name, ct.EnvFrom, want)
 	}
 	for _, e := range ct.Env {
 		t.Errorf("%s sets %s itself; settings go in lexflow-config, secrets in lexflow-secrets", name, e.Name)

@@ -7,6 +7,7 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/lexflow/lexflow/schemas"
+	"github.com/lexflow/lexflow/tools"
 )
 
 // recordTurn records a finished turn's series (schemas.MetricTurns and the others)
@@ -32,7 +33,13 @@ func recordTurn(ctx workflow.Context, res schemas.TurnResult, err error, took ti
 	tagged.Counter(schemas.MetricTurnSteps).Inc(int64(res.Steps))
 	m.Timer(schemas.MetricTurnLatency).Record(took)
 	for _, use := range res.ToolsUsed {
-		m.WithTags(map[string]string{"tool": use.Tool, "status": use.Status}).Counter(schemas.MetricToolCalls).Inc(1)
+		// The name is the model's: a tool the registry does not know is "unknown", so
+		// that a model steered into inventing names adds no series.
+		name := use.Tool
+		if _, ok := tools.Get(name); !ok {
+			name = "unknown"
+		}
+		m.WithTags(map[string]string{"tool": name, "status": use.Status}).Counter(schemas.MetricToolCalls).Inc(1)
 		if use.Rung != "" {
 			m.WithTags(map[string]string{"rung": use.Rung}).Counter(schemas.MetricLadderRungs).Inc(1)
 		}

@@ -106,6 +106,10 @@ Get a token:   go run ./cmd/lexflow token --sub alice --org acme --role user
 	return serveAPI(ctx, cfg, b, log, true, l)
 }
 
+// devFirestoreProject is the project `lexflow dev` uses on its emulator when
+// FIRESTORE_PROJECT_ID names none.
+const devFirestoreProject = "lexflow-dev"
+
 // startDevStore starts the database `lexflow dev` runs on, unless cfg names one, and
 // points cfg at it; it returns what stops it.
 func startDevStore(ctx context.Context, cfg *config.Config, log *slog.Logger) (stop func(), err error) {
@@ -125,6 +129,9 @@ func startDevStore(ctx context.Context, cfg *config.Config, log *slog.Logger) (s
 		}
 		log.Warn("The Firestore emulator keeps its data in memory: each run of lexflow dev on it starts afresh", "addr", f.Host)
 		cfg.FirestoreEmulatorHost = f.Host
+		if cfg.FirestoreProject == "" {
+			cfg.FirestoreProject = devFirestoreProject
+		}
 		return f.Stop, nil
 	case cfg.Store == config.StoreMongoDB && cfg.MongoURI == "":
 		f, err := devenv.StartFerretDB(ctx, cfg.DevMongoAddr, cfg.Path("ferretdb"), log)

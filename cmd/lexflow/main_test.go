@@ -106,7 +106,7 @@ func (d devEnv) command(args ...string) *exec.Cmd {
 	return cmd
 }
 
-// start runs `lexflow dev` and waits until its API answers /healthz.
+// start runs `lexflow dev` and waits until its API answers /readyz.
 func (d devEnv) start(t *testing.T) *exec.Cmd {
 	t.Helper()
 	cmd := d.command("dev")
@@ -118,7 +118,7 @@ func (d devEnv) start(t *testing.T) *exec.Cmd {
 	t.Cleanup(func() { _ = cmd.Process.Kill() })
 	deadline := time.Now().Add(3 * time.Minute)
 	for {
-		resp, err := http.Get(d.httpURL + "/healthz")
+		resp, err := http.Get(d.httpURL + "/readyz")
 		if err == nil {
 			resp.Body.Close()
 			if resp.StatusCode == http.StatusOK {
@@ -223,16 +223,8 @@ func TestDevRoundTrip(t *testing.T) {
 		t.Skip("starts the whole product twice")
 	}
 	d := newDevEnv(t).withCorpus()
-	out, err := d.command("token", "--sub", "alice", "--org", "acme", "--role", "user").Output()
-	if err != nil {
-		t.Fatalf("lexflow token: %v", err)
-	}
-	tok := strings.TrimSpace(string(out))
-	out, err = d.command("token", "--sub", "root", "--role", "admin").Output()
-	if err != nil {
-		t.Fatalf("lexflow token: %v", err)
-	}
-	admin := strings.TrimSpace(string(out))
+	tok := d.token(t, "--sub", "alice", "--org", "acme", "--role", "user")
+	admin := d.token(t, "--sub", "root", "--role", "admin")
 
 	cmd := d.start(t)
 	d.call(t, "PUT", "/v1/admin/subscriptions/org:acme", admin, map[string]any{"plan": "firm", "credits": map[string]int{"1": 5, "2": 5, "3": 5}})
@@ -289,16 +281,8 @@ func TestDevOnFirestore(t *testing.T) {
 	}
 	d := newDevEnv(t).withCorpus()
 	d.vars = append(d.vars, "LEXFLOW_STORE=firestore")
-	out, err := d.command("token", "--sub", "alice", "--role", "user").Output()
-	if err != nil {
-		t.Fatalf("lexflow token: %v", err)
-	}
-	tok := strings.TrimSpace(string(out))
-	out, err = d.command("token", "--sub", "root", "--role", "admin").Output()
-	if err != nil {
-		t.Fatalf("lexflow token: %v", err)
-	}
-	admin := strings.TrimSpace(string(out))
+	tok := d.token(t, "--sub", "alice", "--role", "user")
+	admin := d.token(t, "--sub", "root", "--role", "admin")
 
 	cmd := d.start(t)
 	d.call(t, "PUT", "/v1/admin/subscriptions/user:alice", admin, map[string]any{"plan": "solo", "credits": map[string]int{"1": 5, "2": 5, "3": 5}})

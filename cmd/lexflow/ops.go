@@ -12,6 +12,7 @@ import (
 	"go.temporal.io/sdk/client"
 
 	"github.com/lexflow/lexflow/corpus"
+	"github.com/lexflow/lexflow/internal/health"
 )
 
 // workerOps is what a worker serves on LEXFLOW_WORKER_HTTP_ADDR, since it has no API of
@@ -23,23 +24,15 @@ func workerOps(b *backends, lc *corpus.Store, log *slog.Logger) *http.ServeMux {
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 	})
+	var readiness health.Readiness
 	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, r *http.Request) {
-		ctx, cancel := context.WithTimeout(r.Context(), 3*time.Second)
-		defer cancel()
-		res, code := map[string]string{"status": "ok", "temporal": "ok", "store": "ok", "corpus": "ok"}, http.StatusOK
-		down := func(service string, err error) {
-			log.Warn("Readiness check failed", "service", service, "error", err)
-			res[service], res["status"], code = "unavailable", "unavailable", http.StatusServiceUnavailable
-		}
-		if _, err := b.tc.CheckHealth(ctx, &client.CheckHealthRequest{}); err != nil {
-			down("temporal", err)
-		}
-		if err := b.st.Ping(ctx); err != nil {
-			down("store", err)
-		}
-		if err := lc.Ping(ctx); err != nil {
-			down("corpus", err)
-		}
+		res, code := readiness.Check(r.Context(), log,
+			health.Check{Name: "temporal", Ping: func(ctx context.Context) error {
+				_, err := b.tc.CheckHealth(ctx, &client.CheckHealthRequest{})
+				return err
+			}},
+			health.Check{Name: "store", Ping: b.st.Ping},
+			health.Check{Name: "corpus", Ping: lc.Ping})
 		writeJSON(w, code, res)
 	})
 	mux.Handle("GET /metrics", b.metrics.Handler())

@@ -162,12 +162,12 @@ func TestReloadReachesSeparateWorker(t *testing.T) {
 	}
 }
 
-// waitHealthy waits until the API answers /healthz with 200.
+// waitHealthy waits until the API answers /readyz with 200.
 func (d devEnv) waitHealthy(t *testing.T) {
 	t.Helper()
 	deadline := time.Now().Add(2 * time.Minute)
 	for {
-		resp, err := http.Get(d.httpURL + "/healthz")
+		resp, err := http.Get(d.httpURL + "/readyz")
 		if err == nil {
 			resp.Body.Close()
 			if resp.StatusCode == http.StatusOK {

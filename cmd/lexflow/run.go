@@ -212,11 +212,14 @@ func serveAPI(ctx context.Context, cfg config.Config, b *backends, log *slog.Log
 		h.Tracer = b.tracing.Provider.Tracer("lexflow/api")
 	}
 	if cfg.MetricsAddr != "" {
-		opsDone, err := serveOps(ctx, cfg.MetricsAddr, metricsOps(b), log)
+		// The metrics server stops with the API, however the API stops.
+		opsCtx, stopOps := context.WithCancel(ctx)
+		opsDone, err := serveOps(opsCtx, cfg.MetricsAddr, metricsOps(b), log)
 		if err != nil {
+			stopOps()
 			return fmt.Errorf("LEXFLOW_METRICS_ADDR %s: %w", cfg.MetricsAddr, err)
 		}
-		defer func() { <-opsDone }()
+		defer func() { stopOps(); <-opsDone }()
 	}
 	srv := &http.Server{Handler: api.New(h), ReadHeaderTimeout: 10 * time.Second}
 	srv.RegisterOnShutdown(h.EndStreams)
@@ -272,6 +275,11 @@ func openBackends(ctx context.Context, cfg config.Config, process string, log *s
 		return nil, err
 	}
 	st := sealed.New(raw, kr)
+	dir, err := blob.NewDir(cfg.BlobDir)
+	if err != nil {
+		_ = st.Close(context.Background())
+		return nil, err
+	}
 	m, err := metrics.New()
 	if err != nil {
 		_ = st.Close(context.Background())
@@ -289,12 +297,7 @@ func openBackends(ctx context.Context, cfg config.Config, process string, log *s
 	tc, err := dialTemporal(cfg, kr, m, tr, log)
 	if err != nil {
 		_ = st.Close(context.Background())
-		return nil, err
-	}
-	dir, err := blob.NewDir(cfg.BlobDir)
-	if err != nil {
-		_ = st.Close(context.Background())
-		tc.Close()
+		_ = tr.Shutdown(context.Background())
 		return nil, err
 	}
 	blobs := blob.Sealed{Store: dir, Keys: kr}

@@ -41,12 +41,14 @@ func TestClusterFailover(t *testing.T) {
 	events := stack.OpenEvents(t.Context(), t, a2.url, user, id, "")
 	started := func(n int) {
 		t.Helper()
-		for {
-			e := stack.NextEvent(t, events, time.Minute)
+		deadline := time.Now().Add(time.Minute)
+		for time.Now().Before(deadline) {
+			e := stack.NextEvent(t, events, time.Until(deadline))
 			if e.Type == schemas.EventTurnStarted && e.View.TurnID == turnID(id, n) {
 				return
 			}
 		}
+		t.Fatalf("turn %d did not start within a minute", n)
 	}
 	send := func(base, msg string, headers ...string) <-chan answerOrErr {
 		out := make(chan answerOrErr, 1)

@@ -58,8 +58,9 @@ func start(t *testing.T, name, role string, env ...string) *proc {
 		}
 	})
 	deadline := time.Now().Add(time.Minute)
+	probe := &http.Client{Timeout: 5 * time.Second}
 	for {
-		resp, err := http.Get(p.url + "/readyz")
+		resp, err := probe.Get(p.url + "/readyz")
 		if err == nil {
 			resp.Body.Close()
 			if resp.StatusCode == http.StatusOK {

@@ -10,9 +10,9 @@ import (
 // TestClusterSmoke runs one turn on the cluster with two workers and two APIs: the
 // case opened through one API, the turn sent through the other.
 func TestClusterSmoke(t *testing.T) {
-	w1, w2 := start(t, "worker-1", "worker"), start(t, "worker-2", "worker")
+	start(t, "worker-1", "worker")
+	start(t, "worker-2", "worker")
 	a1, a2 := start(t, "api-1", "api"), start(t, "api-2", "api")
-	_, _ = w1, w2
 	user := token(t, "sam", "smoke", schemas.RoleUser)
 	id := openCase(t, a1.url, user, "smoke")
 	turn := must(t, http.StatusOK, a2.url, "POST", "/v1/cases/"+id+"/messages", user, map[string]any{"message": "show me the case details"})

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -17,6 +16,7 @@ import (
 
 	"github.com/lexflow/lexflow/config"
 	"github.com/lexflow/lexflow/internal/devenv"
+	"github.com/lexflow/lexflow/store/firestore"
 	"github.com/lexflow/lexflow/store/mongostore"
 )
 
@@ -177,7 +177,7 @@ func (f firestoreDB) caseDocuments(ctx context.Context, caseID string) (map[stri
 		return nil, err
 	}
 	out := map[string]int{}
-	root := "cases/" + url.PathEscape(caseID)
+	root := "cases/" + firestore.DocID(caseID)
 	for path := range docs {
 		if path == root || strings.HasPrefix(path, root+"/") {
 			segs := strings.Split(path, "/")

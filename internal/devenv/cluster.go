@@ -92,12 +92,10 @@ func StartTemporalCluster(ctx context.Context, o ClusterOptions) (tc *TemporalCl
 	if tc.dir, err = os.MkdirTemp("", "lexflow-temporal-"); err != nil {
 		return nil, err
 	}
-	ports := map[string]int{}
-	for _, name := range []string{"FrontendPort", "FrontendMembershipPort", "FrontendHTTPPort", "MatchingPort", "MatchingMembershipPort",
-		"HistoryPort", "HistoryMembershipPort", "WorkerPort", "WorkerMembershipPort"} {
-		if ports[name], err = freeSmallPort(); err != nil {
-			return nil, err
-		}
+	ports, err := freeSmallPorts("FrontendPort", "FrontendMembershipPort", "FrontendHTTPPort", "MatchingPort",
+		"MatchingMembershipPort", "HistoryPort", "HistoryMembershipPort", "WorkerPort", "WorkerMembershipPort")
+	if err != nil {
+		return nil, err
 	}
 	if err := tc.writeConfig(ports); err != nil {
 		return nil, err
@@ -110,19 +108,28 @@ func StartTemporalCluster(ctx context.Context, o ClusterOptions) (tc *TemporalCl
 	return tc, tc.registerNamespace(ctx, o.Namespace)
 }
 
-// freeSmallPort returns a free loopback port below 32768: the server stores its
-// services' membership ports in a PostgreSQL smallint, and the ports the kernel hands
-// out (FreePort) are above it.
-func freeSmallPort() (int, error) {
-	for range 100 {
-		port := 20000 + rand.IntN(12000)
-		l, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(port))
-		if err == nil {
-			l.Close()
-			return port, nil
+// freeSmallPorts returns a free loopback port below 32768 for each name, no two the
+// same: the server stores its services' membership ports in a PostgreSQL smallint, and
+// the ports the kernel hands out (FreePort) are above it. Each port is held until all
+// are chosen.
+func freeSmallPorts(names ...string) (map[string]int, error) {
+	ports := map[string]int{}
+	for _, name := range names {
+		for try := 0; ; try++ {
+			if try == 100 {
+				return nil, errors.New("no free port between 20000 and 32000 in 100 tries")
+			}
+			port := 20000 + rand.IntN(12000)
+			l, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(port))
+			if err != nil {
+				continue
+			}
+			defer l.Close()
+			ports[name] = port
+			break
 		}
 	}
-	return 0, errors.New("no free port between 20000 and 32000 in 100 tries")
+	return ports, nil
 }
 
 // setUpSchema creates database db and brings it to the newest version under schema.
@@ -186,6 +193,9 @@ func (tc *TemporalCluster) registerNamespace(ctx context.Context, ns string) err
 		}
 		select {
 		case <-tc.p.done:
+			if c != nil {
+				c.Close()
+			}
 			return fmt.Errorf("the Temporal server exited (%v); its last output:\n%s", err, tc.tail.String())
 		case <-ctx.Done():
 			if c != nil {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+	"time"
 )
 
 // FirestoreEmulatorVersion is the npm package @firestore-emulator/server that
@@ -58,7 +59,9 @@ func (f *Firestore) Stop() { f.p.kill() }
 // own, with FIRESTORE_EMULATOR_HOST set to it, and returns the exit code:
 // func TestMain(m *testing.M) { os.Exit(devenv.MainWithFirestore(m.Run)) }.
 func MainWithFirestore(run func() int) int {
-	f, err := StartFirestore(context.Background(), 0, 0)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	f, err := StartFirestore(ctx, 0, 0)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1

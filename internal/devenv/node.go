@@ -27,8 +27,8 @@ func startNode(ctx context.Context, name string, script []byte, pkg, install str
 	if _, err := os.Stat(filepath.Join(dir, "node_modules", pkg)); err != nil {
 		return nil, fmt.Errorf("%s is not installed in %s; %s", pkg, dir, install)
 	}
-	path := filepath.Join(dir, "lexflow-"+name+".mjs")
-	if err := os.WriteFile(path, script, 0o644); err != nil {
+	path, err := writeScript(dir, "lexflow-"+name+".mjs", script)
+	if err != nil {
 		return nil, err
 	}
 	cmd := exec.Command("node", path)
@@ -65,4 +65,26 @@ func startNode(ctx context.Context, name string, script []byte, pkg, install str
 		p.kill()
 		return nil, fmt.Errorf("%s not ready: %w", name, ctx.Err())
 	}
+}
+
+// writeScript writes script into dir as name, by a rename, so that a node process that
+// another test package starts meanwhile reads the whole file, never a half-written one.
+func writeScript(dir, name string, script []byte) (string, error) {
+	tmp, err := os.CreateTemp(dir, "."+name+".tmp-*")
+	if err != nil {
+		return "", err
+	}
+	_, err = tmp.Write(script)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	path := filepath.Join(dir, name)
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+		return "", err
+	}
+	return path, nil
 }

@@ -117,10 +117,10 @@ func postgresCredential(dir, data string) (*syscall.Credential, error) {
 	return &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid)}, nil
 }
 
-// Stop shuts the server down (a fast shutdown), kills it if it has not stopped within
-// 15 seconds, and removes its data.
+// Stop asks the server to shut down (SIGTERM: a smart shutdown, which waits for its
+// clients to leave), kills it if it has not stopped within 15 seconds, and removes its
+// data.
 func (pg *Postgres) Stop() {
 	pg.p.stop()
 	os.RemoveAll(pg.dir)
 }
-

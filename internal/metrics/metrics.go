@@ -15,9 +15,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	otelprom "go.opentelemetry.io/otel/exporters/prometheus"
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
-	temporalotel "go.temporal.io/sdk/contrib/opentelemetry"
 	"go.temporal.io/sdk/client"
-
+	temporalotel "go.temporal.io/sdk/contrib/opentelemetry"
 )
 
 // secondBuckets are the histograms' buckets, in seconds: from a tool step's
@@ -70,7 +69,8 @@ func (m *Metrics) Handler() http.Handler {
 }
 
 // Request records one answered request: route is its route's pattern (not the path,
-// whose IDs would make a series per case), or "unmatched".
+// whose IDs would make a series per case), or "unmatched"; the method is one of
+// HTTP's own, or "OTHER" (see Method).
 func (m *Metrics) Request(route, method string, status int, took time.Duration) {
 	if m == nil {
 		return
@@ -78,8 +78,21 @@ func (m *Metrics) Request(route, method string, status int, took time.Duration) 
 	if route == "" {
 		route = "unmatched"
 	}
+	method = Method(method)
 	m.requests.WithLabelValues(route, method, strconv.Itoa(status)).Inc()
 	m.latency.WithLabelValues(route, method).Observe(took.Seconds())
+}
+
+// Method is an HTTP method as a label: the method if HTTP defines it, else "OTHER".
+// Go's server takes any token as a method, so a label of the raw method would let
+// anyone add series without end.
+func Method(method string) string {
+	switch method {
+	case http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete,
+		http.MethodOptions, http.MethodConnect, http.MethodTrace:
+		return method
+	}
+	return "OTHER"
 }
 
 // EventStreamed records one event written to an event stream.

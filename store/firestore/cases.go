@@ -75,24 +75,7 @@ func (s *Store) CreateCase(ctx context.Context, c store.Case) (store.Case, error
 
 // readCase reads a case's document, in tx when it is not nil.
 func (s *Store) readCase(ctx context.Context, tx *fs.Transaction, id string) (caseData, error) {
-	var snap *fs.DocumentSnapshot
-	var err error
-	if tx != nil {
-		snap, err = tx.Get(s.caseDoc(id))
-	} else {
-		snap, err = s.caseDoc(id).Get(ctx)
-	}
-	if notFound(err) {
-		return caseData{}, fmt.Errorf("case %s: %w", id, store.ErrNotFound)
-	}
-	if err != nil {
-		return caseData{}, fmt.Errorf("read case: %w", err)
-	}
-	var d caseData
-	if err := snap.DataTo(&d); err != nil {
-		return caseData{}, fmt.Errorf("decode case %s: %w", id, err)
-	}
-	return d, nil
+	return read[caseData](ctx, tx, s.caseDoc(id), "case "+id)
 }
 
 // GetCase returns the case with that ID, or store.ErrNotFound.

@@ -40,27 +40,9 @@ func (s *Store) OpenCheckout(ctx context.Context, c store.Checkout) (store.Check
 	return s.GetCheckout(ctx, c.ID)
 }
 
-// readCheckout reads a checkout, in tx when it is not nil, or store.ErrNotFound.
+// readCheckout reads a checkout, in tx when it is not nil.
 func (s *Store) readCheckout(ctx context.Context, tx *fs.Transaction, id string) (checkoutData, error) {
-	ref := s.doc(CheckoutsCollection, id)
-	var snap *fs.DocumentSnapshot
-	var err error
-	if tx != nil {
-		snap, err = tx.Get(ref)
-	} else {
-		snap, err = ref.Get(ctx)
-	}
-	if notFound(err) {
-		return checkoutData{}, fmt.Errorf("checkout %s: %w", id, store.ErrNotFound)
-	}
-	var d checkoutData
-	if err == nil {
-		err = snap.DataTo(&d)
-	}
-	if err != nil {
-		return checkoutData{}, fmt.Errorf("read checkout: %w", err)
-	}
-	return d, nil
+	return read[checkoutData](ctx, tx, s.doc(CheckoutsCollection, id), "checkout "+id)
 }
 
 // GetCheckout returns a checkout, or store.ErrNotFound.

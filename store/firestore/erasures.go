@@ -197,27 +197,9 @@ func (s *Store) FinishErasure(ctx context.Context, caseID string, e store.Erased
 	return d.erasure(), nil
 }
 
-// readErasure reads a receipt, in tx when it is not nil, or store.ErrNotFound.
+// readErasure reads a receipt, in tx when it is not nil.
 func (s *Store) readErasure(ctx context.Context, tx *fs.Transaction, caseID string) (erasureData, error) {
-	ref := s.doc(ErasuresCollection, caseID)
-	var snap *fs.DocumentSnapshot
-	var err error
-	if tx != nil {
-		snap, err = tx.Get(ref)
-	} else {
-		snap, err = ref.Get(ctx)
-	}
-	if notFound(err) {
-		return erasureData{}, fmt.Errorf("erasure of case %s: %w", caseID, store.ErrNotFound)
-	}
-	var d erasureData
-	if err == nil {
-		err = snap.DataTo(&d)
-	}
-	if err != nil {
-		return erasureData{}, fmt.Errorf("read erasure: %w", err)
-	}
-	return d, nil
+	return read[erasureData](ctx, tx, s.doc(ErasuresCollection, caseID), "erasure of case "+caseID)
 }
 
 // GetErasure returns a case's erasure receipt, or store.ErrNotFound.

@@ -58,10 +58,11 @@ func (s *Store) AppendEvents(ctx context.Context, caseID string, events ...store
 	}
 	idRefs := make([]*fs.DocumentRef, len(events))
 	for i, e := range events {
-		idRefs[i] = s.sub(caseID, eventIDsCollection).Doc(docID(e.ID))
+		idRefs[i] = s.sub(caseID, eventIDsCollection).Doc(DocID(e.ID))
 	}
 	var out []store.Event
-	err := s.update(ctx, s.sub(caseID, EventsCollection).Parent, func(ctx context.Context, tx *fs.Transaction) error {
+	// Appends take the case document's lock, which its updates take too.
+	err := s.update(ctx, s.caseDoc(caseID), func(ctx context.Context, tx *fs.Transaction) error {
 		// Every read comes before the first write, as Firestore's transactions ask.
 		last, err := lastSeq(tx.Documents(s.lastEventQuery(caseID)))
 		if err != nil {

@@ -1,5 +1,6 @@
 // Package firestore implements the store interfaces on Google Cloud Firestore, or on
-// its emulator (FIRESTORE_EMULATOR_HOST), as Relex kept its cases.
+// its emulator (FIRESTORE_EMULATOR_HOST): where Relex, one of the systems Lexflow
+// unifies, kept its cases.
 //
 // Each case's transcript, parties, tickets and events live in subcollections of its
 // document (cases/<id>/records and so on), so reading them needs no index across cases
@@ -82,10 +83,10 @@ func (s *Store) Ping(ctx context.Context) error {
 // Close releases the connection.
 func (s *Store) Close(context.Context) error { return s.client.Close() }
 
-// docID is the Firestore document ID of an ID: the ID itself, path-escaped, so that
+// DocID is the Firestore document ID of an ID: the ID itself, path-escaped, so that
 // IDs with a slash, or those Firestore reserves (".", "..", "__x__"), stay usable and
 // no two IDs share a document.
-func docID(id string) string {
+func DocID(id string) string {
 	d := url.PathEscape(id)
 	if d == "." || d == ".." || strings.HasPrefix(d, "__") {
 		d = fmt.Sprintf("%%%02X", d[0]) + d[1:]
@@ -95,7 +96,7 @@ func docID(id string) string {
 
 // doc is the document of an ID in a top-level collection.
 func (s *Store) doc(collection, id string) *fs.DocumentRef {
-	return s.client.Collection(collection).Doc(docID(id))
+	return s.client.Collection(collection).Doc(DocID(id))
 }
 
 // caseDoc is a case's document.
@@ -128,6 +129,29 @@ func (s *Store) lock(ref *fs.DocumentRef) func() {
 func (s *Store) update(ctx context.Context, ref *fs.DocumentRef, fn func(ctx context.Context, tx *fs.Transaction) error) error {
 	defer s.lock(ref)()
 	return s.client.RunTransaction(ctx, fn)
+}
+
+// read reads ref, in tx when it is not nil, into a T; a document that does not exist
+// is store.ErrNotFound, wrapped with what names it.
+func read[T any](ctx context.Context, tx *fs.Transaction, ref *fs.DocumentRef, what string) (T, error) {
+	var d T
+	var snap *fs.DocumentSnapshot
+	var err error
+	if tx != nil {
+		snap, err = tx.Get(ref)
+	} else {
+		snap, err = ref.Get(ctx)
+	}
+	if notFound(err) {
+		return d, fmt.Errorf("%s: %w", what, store.ErrNotFound)
+	}
+	if err == nil {
+		err = snap.DataTo(&d)
+	}
+	if err != nil {
+		return d, fmt.Errorf("read %s: %w", what, err)
+	}
+	return d, nil
 }
 
 // all runs q and decodes each document it finds into a T.

@@ -31,27 +31,9 @@ func (s *Store) CreateKey(ctx context.Context, k store.DataKey) (store.DataKey, 
 	return s.GetKey(ctx, k.ID)
 }
 
-// readKey reads a key, in tx when it is not nil, or store.ErrNotFound.
+// readKey reads a key, in tx when it is not nil.
 func (s *Store) readKey(ctx context.Context, tx *fs.Transaction, id string) (keyData, error) {
-	ref := s.doc(KeysCollection, id)
-	var snap *fs.DocumentSnapshot
-	var err error
-	if tx != nil {
-		snap, err = tx.Get(ref)
-	} else {
-		snap, err = ref.Get(ctx)
-	}
-	if notFound(err) {
-		return keyData{}, fmt.Errorf("key %s: %w", id, store.ErrNotFound)
-	}
-	var d keyData
-	if err == nil {
-		err = snap.DataTo(&d)
-	}
-	if err != nil {
-		return keyData{}, fmt.Errorf("read key %s: %w", id, err)
-	}
-	return d, nil
+	return read[keyData](ctx, tx, s.doc(KeysCollection, id), "key "+id)
 }
 
 // GetKey returns the key with ID id.

@@ -28,17 +28,9 @@ func (d subscriptionData) subscription(id string) store.Subscription {
 	return store.Subscription{ID: id, Plan: d.Plan, Credits: d.Credits, Cases: d.Cases, UpdatedAt: d.UpdatedAt}
 }
 
-// readSubscription reads a subscription in tx, or store.ErrNotFound.
+// readSubscription reads a subscription in tx.
 func (s *Store) readSubscription(tx *fs.Transaction, id string) (subscriptionData, error) {
-	snap, err := tx.Get(s.doc(SubscriptionsCollection, id))
-	if notFound(err) {
-		return subscriptionData{}, fmt.Errorf("subscription %s: %w", id, store.ErrNotFound)
-	}
-	var d subscriptionData
-	if err == nil {
-		err = snap.DataTo(&d)
-	}
-	return d, err
+	return read[subscriptionData](context.Background(), tx, s.doc(SubscriptionsCollection, id), "subscription "+id)
 }
 
 // PutSubscription creates or replaces a subscription's plan and credits, keeping the

@@ -37,7 +37,7 @@ func (d ticketData) ticket(caseID string) store.Ticket {
 // CreateTicket creates the ticket's document unless it exists, and returns the stored
 // ticket.
 func (s *Store) CreateTicket(ctx context.Context, t store.Ticket) (store.Ticket, error) {
-	ref := s.sub(t.CaseID, TicketsCollection).Doc(docID(t.ID))
+	ref := s.sub(t.CaseID, TicketsCollection).Doc(DocID(t.ID))
 	d := ticketData{ID: t.ID, UserID: t.UserID, Description: t.Description, Snapshot: t.Snapshot,
 		Status: store.TicketOpen, CreatedAt: time.Now().UTC()}
 	if _, err := ref.Create(ctx, d); err != nil && !exists(err) {

@@ -39,7 +39,7 @@ func (s *Store) AppendRecords(ctx context.Context, recs ...store.Record) error {
 	for _, r := range recs {
 		d := recordData{ID: r.ID, CaseID: r.CaseID, UserID: r.UserID, TurnID: r.TurnID, TurnNo: r.TurnNo, Seq: r.Seq,
 			Role: r.Role, Content: r.Content, Tool: (*toolRecord)(r.Tool), CreatedAt: r.CreatedAt.UTC()}
-		if _, err := s.sub(r.CaseID, RecordsCollection).Doc(docID(r.ID)).Create(ctx, d); err != nil && !exists(err) {
+		if _, err := s.sub(r.CaseID, RecordsCollection).Doc(DocID(r.ID)).Create(ctx, d); err != nil && !exists(err) {
 			return fmt.Errorf("store transcript record: %w", err)
 		}
 	}
