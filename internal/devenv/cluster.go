@@ -105,7 +105,10 @@ func StartTemporalCluster(ctx context.Context, o ClusterOptions) (tc *TemporalCl
 		"--allow-no-auth", "start"}, o.Output); err != nil {
 		return nil, fmt.Errorf("start the Temporal server: %w", err)
 	}
-	return tc, tc.registerNamespace(ctx, o.Namespace)
+	if err = tc.registerNamespace(ctx, o.Namespace); err != nil {
+		return nil, err
+	}
+	return tc, nil
 }
 
 // freeSmallPorts returns a free loopback port below 32768 for each name, no two the
