@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"net"
 	"os"
 	"os/exec"
@@ -111,26 +110,19 @@ func StartTemporalCluster(ctx context.Context, o ClusterOptions) (tc *TemporalCl
 	return tc, nil
 }
 
-// freeSmallPorts returns a free loopback port below 32768 for each name, no two the
-// same: the server stores its services' membership ports in a PostgreSQL smallint, and
-// the ports the kernel hands out (FreePort) are above it. Each port is held until all
-// are chosen.
+// freeSmallPorts returns a free loopback port for each name, no two the same, held
+// until all are chosen. They come from below the kernel's ephemeral range (see
+// FreePort), as the server needs: it stores its services' membership ports in a
+// PostgreSQL smallint, which holds no port above 32767.
 func freeSmallPorts(names ...string) (map[string]int, error) {
 	ports := map[string]int{}
 	for _, name := range names {
-		for try := 0; ; try++ {
-			if try == 100 {
-				return nil, errors.New("no free port between 20000 and 32000 in 100 tries")
-			}
-			port := 20000 + rand.IntN(12000)
-			l, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(port))
-			if err != nil {
-				continue
-			}
-			defer l.Close()
-			ports[name] = port
-			break
+		l, err := listenLowPort()
+		if err != nil {
+			return nil, err
 		}
+		defer l.Close()
+		ports[name] = l.Addr().(*net.TCPAddr).Port
 	}
 	return ports, nil
 }

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -106,6 +107,20 @@ func freeTemporalPort() (int, error) {
 	return 0, errors.New("no free run of four ports on 127.0.0.1")
 }
 
+// devServerConfig is the dynamic configuration every dev server starts with:
+//   - the single history shard's transfer queue is read at most 20 times a second by
+//     default: past a short burst, every workflow and activity task then waits ~50 ms
+//     to be dispatched, ~100 ms per activity; the limit is lifted;
+//   - a task queue has one partition instead of four: with four, a task now and then
+//     waits out matching's sync match and the forwarding between partitions, a tail of
+//     up to 2 s on a turn (six no-op activities: p99 2.1 s with four, 103 ms with one),
+//     and one server process gains nothing from more.
+var devServerConfig = []string{
+	"history.transferProcessorMaxPollRPS=10000",
+	"matching.numTaskqueueReadPartitions=1",
+	"matching.numTaskqueueWritePartitions=1",
+}
+
 func startTemporal(ctx context.Context, o TemporalOptions) (*TemporalServer, error) {
 	// The HTTP API is unused; a free port keeps it from colliding with other servers.
 	httpPort, err := FreePort()
@@ -118,10 +133,7 @@ func startTemporal(ctx context.Context, o TemporalOptions) (*TemporalServer, err
 		// A write-ahead log synced at checkpoints: every write survives the process
 		// being killed, and a turn no longer waits for a dozen fsyncs.
 		"--sqlite-pragma", "journal_mode=wal", "--sqlite-pragma", "synchronous=normal"}
-	// The dev server has a single history shard, whose transfer queue is read at most 20
-	// times a second by default: past a short burst, every workflow and activity task
-	// then waits ~50 ms to be dispatched, ~100 ms per activity. Lift that limit.
-	for _, kv := range append([]string{"history.transferProcessorMaxPollRPS=10000"}, o.DynamicConfig...) {
+	for _, kv := range append(slices.Clone(devServerConfig), o.DynamicConfig...) {
 		args = append(args, "--dynamic-config-value", kv)
 	}
 	if o.UIPort > 0 && o.UIServer == "" {
