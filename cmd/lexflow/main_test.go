@@ -106,8 +106,15 @@ func (d devEnv) command(args ...string) *exec.Cmd {
 	return cmd
 }
 
-// start runs `lexflow dev` and waits until its API answers /readyz.
-func (d devEnv) start(t *testing.T) *exec.Cmd {
+// devProc is a running `lexflow dev`; exited yields its Wait's error once it exits.
+type devProc struct {
+	cmd    *exec.Cmd
+	exited chan error
+}
+
+// start runs `lexflow dev` and waits until its API answers /readyz, failing at once
+// if it exits first.
+func (d devEnv) start(t *testing.T) *devProc {
 	t.Helper()
 	cmd := d.command("dev")
 	out := &syncBuffer{}
@@ -115,8 +122,10 @@ func (d devEnv) start(t *testing.T) *exec.Cmd {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	p := &devProc{cmd: cmd, exited: make(chan error, 1)}
+	go func() { p.exited <- cmd.Wait() }()
 	t.Cleanup(func() { _ = cmd.Process.Kill() })
-	deadline := time.Now().Add(3 * time.Minute)
+	deadline := time.After(3 * time.Minute)
 	for {
 		resp, err := http.Get(d.httpURL + "/readyz")
 		if err == nil {
@@ -125,30 +134,31 @@ func (d devEnv) start(t *testing.T) *exec.Cmd {
 				break
 			}
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("lexflow dev not healthy: %v\n%s", err, out.String())
+		select {
+		case werr := <-p.exited:
+			t.Fatalf("lexflow dev exited (%v) before it was ready:\n%s", werr, out.String())
+		case <-deadline:
+			t.Fatalf("lexflow dev not ready within 3 minutes: %v\n%s", err, out.String())
+		case <-time.After(200 * time.Millisecond):
 		}
-		time.Sleep(200 * time.Millisecond)
 	}
 	for _, want := range []string{"Lexflow is running", "Temporal UI  " + d.uiURL, "lexflow token --sub alice"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("banner lacks %q:\n%s", want, out.String())
 		}
 	}
-	return cmd
+	return p
 }
 
 // stop interrupts `lexflow dev` as Ctrl-C does and checks that everything it started is
 // gone: every port it listened on is free again.
-func (d devEnv) stop(t *testing.T, cmd *exec.Cmd) {
+func (d devEnv) stop(t *testing.T, p *devProc) {
 	t.Helper()
-	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+	if err := p.cmd.Process.Signal(syscall.SIGINT); err != nil {
 		t.Fatal(err)
 	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
 	select {
-	case err := <-done:
+	case err := <-p.exited:
 		if err != nil {
 			t.Fatalf("lexflow dev exited with %v", err)
 		}
