@@ -100,16 +100,9 @@ func (s *Store) TokensUsed(ctx context.Context, tenant, caseID, day string) (sto
 
 // GetBudget returns a tenant's budget, or store.ErrNotFound.
 func (s *Store) GetBudget(ctx context.Context, tenant string) (store.Budget, error) {
-	snap, err := s.doc(BudgetsCollection, tenant).Get(ctx)
-	if notFound(err) {
-		return store.Budget{}, store.ErrNotFound
-	}
-	var d budgetData
-	if err == nil {
-		err = snap.DataTo(&d)
-	}
+	d, err := read[budgetData](ctx, nil, s.doc(BudgetsCollection, tenant), "budget of "+tenant)
 	if err != nil {
-		return store.Budget{}, fmt.Errorf("get budget: %w", err)
+		return store.Budget{}, err
 	}
 	return store.Budget{Tenant: tenant, TokensPerDay: d.TokensPerDay, CaseTokensPerDay: d.CaseTokensPerDay,
 		SetBy: d.SetBy, UpdatedAt: d.UpdatedAt}, nil

@@ -2,6 +2,7 @@ package firestore
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -79,11 +80,8 @@ func (s *Store) BeginErasure(ctx context.Context, e store.Erasure) (store.Erasur
 	ref, receipt := s.caseDoc(e.CaseID), s.doc(ErasuresCollection, e.CaseID)
 	var out erasureData
 	err := s.update(ctx, ref, func(ctx context.Context, tx *fs.Transaction) error {
-		snap, err := tx.Get(receipt)
-		if err == nil {
-			return snap.DataTo(&out)
-		}
-		if !notFound(err) {
+		var err error
+		if out, err = s.readErasure(ctx, tx, e.CaseID); !errors.Is(err, store.ErrNotFound) {
 			return err
 		}
 		d, err := s.readCase(ctx, tx, e.CaseID)

@@ -2,6 +2,7 @@ package firestore
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -16,16 +17,12 @@ type memoryData struct {
 
 // GetMemory returns a user's memory, empty when there is none.
 func (s *Store) GetMemory(ctx context.Context, owner string) (store.Memory, error) {
-	snap, err := s.doc(MemoryCollection, owner).Get(ctx)
-	if notFound(err) {
+	d, err := read[memoryData](ctx, nil, s.doc(MemoryCollection, owner), "memory of "+owner)
+	if errors.Is(err, store.ErrNotFound) {
 		return store.Memory{UserID: owner}, nil
 	}
 	if err != nil {
-		return store.Memory{}, fmt.Errorf("read memory: %w", err)
-	}
-	var d memoryData
-	if err := snap.DataTo(&d); err != nil {
-		return store.Memory{}, fmt.Errorf("decode memory: %w", err)
+		return store.Memory{}, err
 	}
 	return store.Memory{UserID: owner, Text: d.Text, UpdatedAt: d.UpdatedAt}, nil
 }

@@ -2,9 +2,12 @@ package firestore
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	fs "cloud.google.com/go/firestore"
+
+	"github.com/lexflow/lexflow/store"
 )
 
 // promptsDocID is the settings document that holds the prompts version.
@@ -22,7 +25,7 @@ func (s *Store) BumpPromptsVersion(ctx context.Context) (int64, error) {
 	var v versionData
 	err := s.update(ctx, ref, func(ctx context.Context, tx *fs.Transaction) error {
 		var err error
-		if v, err = readVersion(tx.Get(ref)); err != nil {
+		if v, err = s.readVersion(ctx, tx); err != nil {
 			return err
 		}
 		v.Version++
@@ -36,21 +39,16 @@ func (s *Store) BumpPromptsVersion(ctx context.Context) (int64, error) {
 
 // PromptsVersion returns the prompts version, 0 before the first bump.
 func (s *Store) PromptsVersion(ctx context.Context) (int64, error) {
-	v, err := readVersion(s.doc(SettingsCollection, promptsDocID).Get(ctx))
-	if err != nil {
-		return 0, fmt.Errorf("read prompts version: %w", err)
-	}
-	return v.Version, nil
+	v, err := s.readVersion(ctx, nil)
+	return v.Version, err
 }
 
-// readVersion decodes a read of a version document: zero when it does not exist.
-func readVersion(snap *fs.DocumentSnapshot, err error) (versionData, error) {
-	var v versionData
-	if notFound(err) {
-		return v, nil
+// readVersion reads the prompts version, in tx when it is not nil: zero before the
+// first bump.
+func (s *Store) readVersion(ctx context.Context, tx *fs.Transaction) (versionData, error) {
+	v, err := read[versionData](ctx, tx, s.doc(SettingsCollection, promptsDocID), "prompts version")
+	if errors.Is(err, store.ErrNotFound) {
+		return versionData{}, nil
 	}
-	if err != nil {
-		return v, err
-	}
-	return v, snap.DataTo(&v)
+	return v, err
 }

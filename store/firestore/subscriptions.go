@@ -28,9 +28,9 @@ func (d subscriptionData) subscription(id string) store.Subscription {
 	return store.Subscription{ID: id, Plan: d.Plan, Credits: d.Credits, Cases: d.Cases, UpdatedAt: d.UpdatedAt}
 }
 
-// readSubscription reads a subscription in tx.
-func (s *Store) readSubscription(tx *fs.Transaction, id string) (subscriptionData, error) {
-	return read[subscriptionData](context.Background(), tx, s.doc(SubscriptionsCollection, id), "subscription "+id)
+// readSubscription reads a subscription, in tx when it is not nil.
+func (s *Store) readSubscription(ctx context.Context, tx *fs.Transaction, id string) (subscriptionData, error) {
+	return read[subscriptionData](ctx, tx, s.doc(SubscriptionsCollection, id), "subscription "+id)
 }
 
 // PutSubscription creates or replaces a subscription's plan and credits, keeping the
@@ -40,7 +40,7 @@ func (s *Store) PutSubscription(ctx context.Context, sub store.Subscription) (st
 	var d subscriptionData
 	err := s.update(ctx, ref, func(ctx context.Context, tx *fs.Transaction) error {
 		var err error
-		if d, err = s.readSubscription(tx, sub.ID); err != nil && !errors.Is(err, store.ErrNotFound) {
+		if d, err = s.readSubscription(ctx, tx, sub.ID); err != nil && !errors.Is(err, store.ErrNotFound) {
 			return err
 		}
 		d.Plan, d.Credits, d.UpdatedAt = sub.Plan, sub.Credits, time.Now().UTC()
@@ -57,16 +57,9 @@ func (s *Store) PutSubscription(ctx context.Context, sub store.Subscription) (st
 
 // GetSubscription returns a subscription, or store.ErrNotFound.
 func (s *Store) GetSubscription(ctx context.Context, id string) (store.Subscription, error) {
-	snap, err := s.doc(SubscriptionsCollection, id).Get(ctx)
-	if notFound(err) {
-		return store.Subscription{}, fmt.Errorf("subscription %s: %w", id, store.ErrNotFound)
-	}
+	d, err := s.readSubscription(ctx, nil, id)
 	if err != nil {
-		return store.Subscription{}, fmt.Errorf("read subscription: %w", err)
-	}
-	var d subscriptionData
-	if err := snap.DataTo(&d); err != nil {
-		return store.Subscription{}, fmt.Errorf("decode subscription: %w", err)
+		return store.Subscription{}, err
 	}
 	return d.subscription(id), nil
 }
@@ -78,7 +71,7 @@ func (s *Store) UseCredit(ctx context.Context, id string, tier int, caseID strin
 	key := strconv.Itoa(tier)
 	var used bool
 	err := s.update(ctx, ref, func(ctx context.Context, tx *fs.Transaction) error {
-		d, err := s.readSubscription(tx, id)
+		d, err := s.readSubscription(ctx, tx, id)
 		if err != nil {
 			return err
 		}

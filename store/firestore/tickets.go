@@ -43,12 +43,9 @@ func (s *Store) CreateTicket(ctx context.Context, t store.Ticket) (store.Ticket,
 	if _, err := ref.Create(ctx, d); err != nil && !exists(err) {
 		return store.Ticket{}, fmt.Errorf("store ticket: %w", err)
 	}
-	snap, err := ref.Get(ctx)
-	if err == nil {
-		err = snap.DataTo(&d)
-	}
+	d, err := read[ticketData](ctx, nil, ref, "ticket "+t.ID)
 	if err != nil {
-		return store.Ticket{}, fmt.Errorf("read ticket: %w", err)
+		return store.Ticket{}, err
 	}
 	return d.ticket(t.CaseID), nil
 }
