@@ -14,7 +14,7 @@ TEMPORAL_SERVER_VERSION := v1.29.1
 BIN := $(CURDIR)/bin
 export GOBIN := $(BIN)
 
-.PHONY: build dev test test-firestore cluster-test postgres browser-test lint fuzz npm chromium histories bench bench-stream bench-pdf pdftools tools clean corpus-archive
+.PHONY: build dev test test-firestore cluster-test postgres browser-test lint fuzz npm chromium histories bench eval bench-stream bench-pdf pdftools tools clean corpus-archive
 
 # apt installs Debian packages, through sudo unless we are root.
 APT := $(if $(filter 0,$(shell id -u)),,sudo) env DEBIAN_FRONTEND=noninteractive apt-get
@@ -81,6 +81,10 @@ histories: bin/temporal pdftools
 ## bench: chat turns through Temporal next to the same loop in-process
 bench: bin/temporal
 	go test -run '^$$' -bench . -benchtime 200x ./e2e/bench/
+
+## eval: the citation check and kb_search measured on the evaluation set in eval/ (the README's tables)
+eval:
+	go run ./cmd/lexflow eval
 
 ## bench-stream: streamed turns, from the model's chunks to an SSE client, worker in the API's process and apart
 bench-stream: bin/temporal

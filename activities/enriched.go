@@ -42,14 +42,14 @@ func (a *Enriched) LexSearchEnriched(ctx context.Context, args schemas.LexSearch
 	results := make([]schemas.EnrichedResult, len(found.Results))
 	refs := []schemas.Reference{}
 	for i, r := range found.Results {
-		cits, err := a.Corpus.CheckCitations(ctx, r.Title+"\n"+r.Content)
+		cits, err := a.Corpus.CheckCitations(ctx, r.Title+"\n"+r.Content, args.Language)
 		if err != nil {
 			return nil, err
 		}
 		results[i] = schemas.EnrichedResult{Title: r.Title, URL: r.URL, Content: r.Content, Vigenza: vigenza(cits)}
 		for _, c := range cits {
 			if !containsRef(refs, c) {
-				refs = append(refs, schemas.Reference{Text: c.Text, Verified: c.Verified, InForce: c.InForce, DocID: c.DocID})
+				refs = append(refs, schemas.Reference{Text: c.Text, Verified: c.Held(), InForce: c.InForce, DocID: c.DocID})
 			}
 		}
 	}
@@ -102,9 +102,9 @@ func vigenza(cits []corpus.Citation) string {
 	status := ""
 	for _, c := range cits {
 		switch {
-		case c.Verified && !c.InForce:
+		case c.Held() && !c.InForce:
 			return abrogato
-		case c.Verified:
+		case c.Held():
 			status = vigente
 		case status == "":
 			status = nonVerificato

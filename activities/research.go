@@ -217,26 +217,3 @@ func reference(d corpus.Decision) string {
 // romanSections abbreviates the Cassazione's sections.
 var romanSections = map[string]string{"Prima": "I", "Seconda": "II", "Terza": "III", "Quarta": "IV", "Quinta": "V",
 	"Sesta": "VI", "Settima": "VII", "Sezioni Unite": "U"}
-
-// unverifiedLabels mark an unverified citation in a reply, per language.
-var unverifiedLabels = map[string]string{"en": "[unverified]", "ro": "[neverificat]", "it": "[non verificato]"}
-
-// CheckCitations finds the legal citations of a reply, resolves each against the corpus
-// and marks those that cannot be verified, so that none passes silently; it publishes
-// what it found.
-func (a *Research) CheckCitations(ctx context.Context, in schemas.CheckCitations) (schemas.CheckedReply, error) {
-	cits, err := a.Corpus.CheckCitations(ctx, in.Reply)
-	if err != nil {
-		return schemas.CheckedReply{}, err
-	}
-	label := unverifiedLabels[in.Language]
-	if label == "" {
-		label = unverifiedLabels["en"]
-	}
-	out := schemas.CheckedReply{Reply: corpus.MarkUnverified(in.Reply, cits, label), Citations: []schemas.Citation{}}
-	for _, c := range cits {
-		out.Citations = append(out.Citations, schemas.Citation{Text: c.Text, Verified: c.Verified, DocID: c.DocID, URL: c.URL})
-	}
-	a.Events.Tell(ctx, schemas.EventCitations, schemas.EventCitations, schemas.CitationsEvent{Citations: out.Citations})
-	return out, nil
-}

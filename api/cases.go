@@ -17,6 +17,7 @@ import (
 	"go.temporal.io/sdk/client"
 
 	"github.com/lexflow/lexflow/internal/auth"
+	"github.com/lexflow/lexflow/internal/language"
 	"github.com/lexflow/lexflow/schemas"
 	"github.com/lexflow/lexflow/store"
 )
@@ -31,7 +32,7 @@ var caseIDSpace = uuid.MustParse("4f1c2b1e-8a0f-4a53-9a43-6c1f0e3d2b77")
 type CreateCaseRequest struct {
 	Description string `json:"description"`
 	// Language is "en", "ro" or "it"; empty means the description's language (see
-	// guessLanguage).
+	// language.Guess).
 	Language string `json:"language"`
 }
 
@@ -58,7 +59,7 @@ func (h *Handlers) createCase(c echo.Context) error {
 	case utf8.RuneCountInString(req.Description) > maxDescriptionChars:
 		return problemf(errInvalidInput, fmt.Sprintf("description is longer than %d characters", maxDescriptionChars))
 	case req.Language == "":
-		req.Language = guessLanguage(req.Description)
+		req.Language = language.Guess(req.Description)
 	case !slices.Contains(schemas.Languages, req.Language):
 		return problemf(errInvalidInput, fmt.Sprintf("language must be one of %s", strings.Join(schemas.Languages, ", ")))
 	}

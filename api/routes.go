@@ -72,6 +72,7 @@ var routes = []Route{
 	{http.MethodGet, "/v1/cases/:id/drafts", User, false, (*Handlers).listDrafts},
 	{http.MethodGet, "/v1/cases/:id/drafts/:name/:revision", User, false, (*Handlers).downloadDraft},
 	{http.MethodGet, "/v1/tools", User, false, (*Handlers).listTools},
+	{http.MethodPost, "/v1/citations/check", User, false, (*Handlers).checkCitations},
 	{http.MethodGet, "/v1/me/memory", User, false, (*Handlers).getMemory},
 	{http.MethodPut, "/v1/me/memory", User, false, (*Handlers).putMemory},
 	{http.MethodGet, "/v1/support/cases", Support, false, (*Handlers).supportCases},

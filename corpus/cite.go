@@ -4,174 +4,234 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 )
 
-// Citation is one legal citation found in a text, checked against the corpus.
-type Citation struct {
-	Text     string `json:"text"`
-	Verified bool   `json:"verified"`
-	DocID    string `json:"doc_id,omitempty"`
-	URL      string `json:"url,omitempty"`
-	// InForce is false for a verified article that has been repealed.
-	InForce bool `json:"in_force"`
-	// Start and End locate Text in the checked text, in bytes.
-	Start int `json:"-"`
-	End   int `json:"-"`
-}
-
-// The citation forms the checker recognizes.
-var (
-	artNum = `(\d+(?:[-\s]?(?:bis|ter|quater|quinquies|sexies|septies|octies|novies|decies))?(?:\^\d+)?)`
-	// "art. 2043 c.c.", "articolo 575 del codice penale", "art. 1357 Cod civil",
-	// "articolul 1 din Constituția României".
-	citeCodeArticle = regexp.MustCompile(`(?i)\bart(?:icolo|icolul|icle|\.)?\s*` + artNum + `\s*,?\s*(?:(?:del(?:l[ao])?|din|of the)\s+)?` +
-		`(c\.\s?c\.|c\.\s?p\.|cod\.\s?civ\.|cod\.\s?pen\.|codice civile|codice penale|(?:noul\s+)?cod(?:ul)?\s+(?:civil|penal|muncii|fiscal|administrativ|de\s+procedur[aă]\s+(?:civil[aă]|penal[aă]|fiscal[aă]))|constitu[tț]i[ae](?:\s+rom[aâ]niei)?)`)
-	// "art. 5 d.lgs. 231/2001", "art. 5 del D.Lgs. n. 231/2001".
-	citeDlgsArticle = regexp.MustCompile(`(?i)\bart(?:icolo|\.)?\s*` + artNum + `\s*(?:del\s+)?d\.\s?lgs\.?\s*(?:n\.\s*)?(\d+)/(\d{4})`)
-	// "Regolamento (UE) 2016/679, art. 17", "Regulation (EU) 2016/679, Article 17".
-	citeEUAfter = regexp.MustCompile(`(?i)\b(regolamento|regulation|regulamentul|regulamentului)\s*\((?:ue|eu)\)\s*(?:n\.\s*|nr\.\s*)?(\d{4})/(\d+)\s*,?\s*(?:art(?:icolo|icolul|icle|\.)?)\s*(\d+)`)
-	// "art. 17 del Regolamento (UE) 2016/679", "art. 17 GDPR".
-	citeEUBefore = regexp.MustCompile(`(?i)\bart(?:icolo|icolul|icle|\.)?\s*(\d+)\s*,?\s*(?:(?:del|din|of)\s+(?:the\s+)?)?(?:(regolamento|regulation|regulamentul|regulamentului)\s*\((?:ue|eu)\)\s*(?:n\.\s*|nr\.\s*)?(\d{4})/(\d+)|(gdpr|rgpd))`)
-	// "Legea nr. 287/2009".
-	citeRoLaw = regexp.MustCompile(`(?i)\blegea\s+(?:nr\.\s*)?(\d+)/(\d{4})`)
-	// "Cass. pen., Sez. VI, n. 10387/2025", "Cass., Sez. Un., n. 12759/2024".
-	citeCass = regexp.MustCompile(`(?i)\bcass(?:azione)?\.?\s*(?:pen\.|penale)?\s*,?\s*(?:sez\.\s*([ivx]+|un\.?|unite|u)\s*\.?\s*,?\s*)?n\.\s*(\d+)/(\d{4})`)
-	// "Decizia nr. 11/2023", "decizia nr. 724/2021".
-	citeRoDecision = regexp.MustCompile(`(?i)\b(?:decizia|decizie|sentin[tț]a|hot[aă]r[aâ]rea)\s+(?:civil[aă]\s+)?nr\.\s*(\d+)/(\d{4})`)
+// What a citation cites.
+const (
+	KindArticle  = "article"
+	KindAct      = "act"
+	KindDecision = "decision"
 )
 
-// euLanguages tells an EU act citation's language by the word used.
-var euLanguages = map[string]string{"regolamento": "it", "regulation": "en", "regulamentul": "ro", "regulamentului": "ro"}
+// What the corpus says of a citation.
+const (
+	// StatusVerified: the corpus holds what it cites, and any quotation attached is
+	// in the cited text.
+	StatusVerified = "verified"
+	// StatusNotFound: the corpus holds the whole act and it has no such article, or it
+	// holds the cited decision and the citation contradicts it.
+	StatusNotFound = "not_found"
+	// StatusUnknownSource: the corpus does not hold the source, or holds only part of
+	// it, so nothing can be said. Unavailable is not nonexistent.
+	StatusUnknownSource = "unknown_source"
+	// StatusRepealed: the corpus holds the article and it has been repealed.
+	StatusRepealed = "repealed"
+	// StatusMisquoted: the quotation attached is not in the cited text.
+	StatusMisquoted = "misquoted"
+)
 
-// romanSection turns "VI" into the corpus's "Sesta", "U" into "Sezioni Unite".
-var romanSection = map[string]string{"i": "Prima", "ii": "Seconda", "iii": "Terza", "iv": "Quarta", "v": "Quinta",
-	"vi": "Sesta", "vii": "Settima", "u": "Sezioni Unite", "un": "Sezioni Unite", "un.": "Sezioni Unite", "unite": "Sezioni Unite"}
+// Citation is one legal citation found in a text, checked against the corpus.
+type Citation struct {
+	Text   string
+	Kind   string
+	Status string
+	// RefersTo names the act or court the citation was read as, e.g. "Codice di
+	// procedura civile": a citation the corpus cannot check still says what it cites.
+	RefersTo string
+	// Article is the cited article's number, for an article citation.
+	Article string
+	DocID   string
+	URL     string
+	// InForce is false for an article of the corpus that has been repealed; it
+	// means nothing when the corpus does not hold the article.
+	InForce bool
+	// AsOf is the date the corpus's text of the source is current as of.
+	AsOf string
+	// Quote is the quotation attached to the citation, when it was checked, and
+	// Passage the closest passage of the cited text when it is misquoted.
+	Quote   string
+	Passage string
+	// Start and End locate Text in the checked text, in bytes. The articles of a
+	// list ("artt. 81 e 110 c.p.") share them.
+	Start int
+	End   int
+}
 
-// CheckCitations finds the legal citations in text and resolves each against the
-// corpus: articles of codes and of the GDPR, Romanian laws, Cassazione and Romanian
-// decisions. A citation is verified when the corpus holds what it cites. Overlapping
-// matches keep the first and longest.
-func (s *Store) CheckCitations(ctx context.Context, text string) ([]Citation, error) {
-	type finder struct {
-		re      *regexp.Regexp
-		resolve func(m []string) (Article, Decision, error)
-	}
-	finders := []finder{
-		{citeEUAfter, func(m []string) (Article, Decision, error) {
-			return s.euCited(ctx, m[2], m[3], m[4], euLanguages[strings.ToLower(m[1])])
-		}},
-		{citeEUBefore, func(m []string) (Article, Decision, error) {
-			if m[5] != "" { // GDPR
-				return s.euCited(ctx, "2016", "679", m[1], "")
-			}
-			return s.euCited(ctx, m[3], m[4], m[1], euLanguages[strings.ToLower(m[2])])
-		}},
-		{citeDlgsArticle, func(m []string) (Article, Decision, error) {
-			a, err := s.ArticleOf(ctx, ActRef{Type: "d.lgs", Number: m[2], Date: m[3]}, m[1])
-			return a, Decision{}, err
-		}},
-		{citeCodeArticle, func(m []string) (Article, Decision, error) {
-			a, err := s.ArticleOf(ctx, ActRef{Type: m[2]}, m[1])
-			return a, Decision{}, err
-		}},
-		{citeRoLaw, func(m []string) (Article, Decision, error) {
-			return s.actArticle(ctx, `jurisdiction = 'ro' AND act_type = 'lege' AND act_number = ? AND act_year = ?`, m[1], m[2])
-		}},
-		{citeCass, func(m []string) (Article, Decision, error) {
-			d, err := s.decision(ctx, `jurisdiction = 'it' AND number = ? AND year = ?`, m[2], m[3])
-			if err == nil && m[1] != "" && romanSection[strings.ToLower(m[1])] != d.Section {
-				err = ErrNoArticle
-			}
-			return Article{}, d, err
-		}},
-		{citeRoDecision, func(m []string) (Article, Decision, error) {
-			d, err := s.decision(ctx, `jurisdiction = 'ro' AND number = ?`, m[1]+"/"+m[2])
-			return Article{}, d, err
-		}},
-	}
-	var out []Citation
-	taken := func(start, end int) bool {
-		return slices.ContainsFunc(out, func(c Citation) bool { return start < c.End && c.Start < end })
-	}
-	for _, f := range finders {
-		for _, loc := range f.re.FindAllStringSubmatchIndex(text, -1) {
-			if taken(loc[0], loc[1]) {
-				continue
-			}
-			m := make([]string, len(loc)/2)
-			for i := range m {
-				if loc[2*i] >= 0 {
-					m[i] = text[loc[2*i]:loc[2*i+1]]
+// Verified reports whether the corpus confirms the citation.
+func (c Citation) Verified() bool { return c.Status == StatusVerified }
+
+// Held reports whether the corpus holds what the citation cites.
+func (c Citation) Held() bool { return c.DocID != "" && c.Status != StatusNotFound }
+
+// CheckCitations finds the legal citations of text, written in lang ("ro", "it" or
+// "en", which settles abbreviations both Italian and Romanian lawyers use), and checks
+// each against the corpus: that the act or decision is there, the article exists and
+// is in force, and any quotation attached is in its text.
+func (s *Store) CheckCitations(ctx context.Context, text, lang string) ([]Citation, error) {
+	refs := findReferences(text, lang)
+	quotes := findQuotes(text)
+	out := []Citation{}
+	for i, r := range refs {
+		base := Citation{Text: strings.TrimSpace(text[r.start:r.end]), Kind: r.kind, Start: r.start, End: r.end}
+		quote, quoted := attachedQuote(text, quotes, refs, i)
+		var cits []Citation
+		var cited []string
+		switch r.kind {
+		case KindArticle:
+			for _, n := range r.articles {
+				c := base
+				c.Article = n
+				body, err := s.resolveArticle(ctx, &c, r.act, n)
+				if err != nil {
+					return nil, err
 				}
+				cits, cited = append(cits, c), append(cited, body)
 			}
-			c := Citation{Text: strings.TrimSpace(m[0]), Start: loc[0], End: loc[1]}
-			art, dec, err := f.resolve(m)
-			switch {
-			case err == nil && art.DocID != "":
-				c.Verified, c.DocID, c.URL, c.InForce = true, art.DocID, art.URL, art.InForce
-			case err == nil && dec.DocID != "":
-				c.Verified, c.DocID, c.URL, c.InForce = true, dec.DocID, dec.URL, true
-			case err != nil && !errors.Is(err, ErrNoArticle) && !errors.Is(err, ErrNoAct):
+		case KindAct:
+			c := base
+			if err := s.resolveAct(ctx, &c, r.act); err != nil {
 				return nil, err
 			}
-			out = append(out, c)
+			cits = append(cits, c)
+		case KindDecision:
+			c := base
+			body, err := s.resolveDecision(ctx, &c, r.decision)
+			if err != nil {
+				return nil, err
+			}
+			cits, cited = append(cits, c), append(cited, body)
 		}
+		if quoted {
+			checkQuote(cits, cited, quote)
+		}
+		out = append(out, cits...)
 	}
-	slices.SortFunc(out, func(a, b Citation) int { return a.Start - b.Start })
 	return out, nil
 }
 
-// euCited resolves an EU article citation, in lang or, when it is empty, any language.
-func (s *Store) euCited(ctx context.Context, year, number, article, lang string) (Article, Decision, error) {
-	y, _ := strconv.Atoi(year)
-	n, _ := strconv.Atoi(number)
-	for _, l := range []string{lang, "en", "it", "ro"} {
-		if l == "" {
+// actOf returns the act of the corpus a name cites, or ok false.
+func (s *Store) actOf(ctx context.Context, name actName) (act, bool, error) {
+	switch {
+	case name.id != "":
+		return s.heldActByID(ctx, name.id)
+	case name.form != "":
+		return s.heldActByNumber(ctx, name.jurisdiction, name.form, name.number, name.year, name.lang)
+	}
+	return act{}, false, nil
+}
+
+// resolveAct checks the citation of a whole act.
+func (s *Store) resolveAct(ctx context.Context, c *Citation, name actName) error {
+	c.RefersTo, c.Status = name.name, StatusUnknownSource
+	a, ok, err := s.actOf(ctx, name)
+	if !ok {
+		return err
+	}
+	c.RefersTo, c.Status, c.DocID, c.URL, c.AsOf, c.InForce = a.title, StatusVerified, a.id, a.url, a.asOf, true
+	return nil
+}
+
+// resolveArticle checks the citation of one article and returns the article's text.
+func (s *Store) resolveArticle(ctx context.Context, c *Citation, name actName, article string) (string, error) {
+	c.RefersTo, c.Status = name.name, StatusUnknownSource
+	a, ok, err := s.actOf(ctx, name)
+	if !ok {
+		return "", err
+	}
+	c.RefersTo, c.AsOf = a.title, a.asOf
+	art, ok, err := s.articleIn(ctx, a, article)
+	if err != nil {
+		return "", err
+	}
+	if !ok {
+		c.Status, c.URL = absentArticle(a, article), a.url
+		return "", nil
+	}
+	c.Status, c.DocID, c.URL, c.InForce = StatusVerified, art.DocID, art.URL, art.InForce
+	if !art.InForce {
+		c.Status = StatusRepealed
+	}
+	return art.Text, nil
+}
+
+// absentArticle says what an article's absence from a held act means. Only a source
+// that holds the whole act can disprove an article: a plain number past the act's
+// last, or a suffixed one ("2043-bis") when the source keeps suffixed articles. A plain
+// number within the act that the source lacks is a gap in the source, not proof.
+func absentArticle(a act, article string) string {
+	n, err := strconv.Atoi(article)
+	switch {
+	case !a.complete:
+		return StatusUnknownSource
+	case err == nil && n > a.lastArticle:
+		return StatusNotFound
+	case err != nil && a.suffixed:
+		return StatusNotFound
+	}
+	return StatusUnknownSource
+}
+
+// resolveDecision checks the citation of a court decision and returns the decision's
+// texts.
+func (s *Store) resolveDecision(ctx context.Context, c *Citation, name decisionName) (string, error) {
+	c.RefersTo, c.Status = name.court, StatusUnknownSource
+	var cond string
+	var args []any
+	switch {
+	case name.ecli != "":
+		c.RefersTo = "ECLI"
+		cond, args = `ecli = ?`, []any{name.ecli}
+	case name.court == courtCassazione && name.branch != "civ" && name.year != "":
+		// The questions referred to the Sezioni Unite carry their number as "N/YYYY".
+		cond, args = `jurisdiction = 'it' AND (number = ? OR number = ?) AND year = ?`, []any{name.number, name.number + "/" + name.year, name.year}
+	case name.court == courtICCJ || strings.HasPrefix(name.court, "Curtea de Apel "):
+		cond, args = `jurisdiction = 'ro' AND number = ?`, []any{name.number}
+	default:
+		return "", nil
+	}
+	decs, err := s.decisions(ctx, cond, args...)
+	if err != nil {
+		return "", err
+	}
+	for _, d := range decs {
+		if name.court != courtCassazione && name.ecli == "" && Fold(d.Court) != Fold(name.court) {
+			continue // Romanian courts number their decisions each on its own
+		}
+		if name.section != "" && name.section != d.Section {
+			if name.branch == "pen" {
+				c.Status, c.RefersTo = StatusNotFound, d.Court+", "+d.Section
+			}
 			continue
 		}
-		a, err := s.EUArticle(ctx, y, n, article, l)
-		if !errors.Is(err, ErrNoArticle) {
-			return a, Decision{}, err
+		if c.AsOf, err = s.sourceAsOf(ctx, d.Source); err != nil {
+			return "", err
 		}
+		c.Status, c.RefersTo, c.DocID, c.URL, c.InForce = StatusVerified, d.Court, d.DocID, d.URL, true
+		return d.Massima + "\n" + d.Summary + "\n" + d.FullText, nil
 	}
-	return Article{}, Decision{}, ErrNoArticle
+	return "", nil
 }
 
-// actArticle returns the first article of the act a condition selects.
-func (s *Store) actArticle(ctx context.Context, cond string, args ...any) (Article, Decision, error) {
-	a, err := s.oneArticle(ctx, `SELECT `+articleColumns+` FROM legislatie WHERE `+cond+` ORDER BY rowid LIMIT 1`, args...)
-	return a, Decision{}, err
-}
-
-// decision returns the first decision a condition selects.
-func (s *Store) decision(ctx context.Context, cond string, args ...any) (Decision, error) {
-	var d Decision
-	err := s.db.QueryRowContext(ctx, `SELECT doc_id, section, url FROM jurisprudenta WHERE `+cond+` ORDER BY rowid LIMIT 1`, args...).
-		Scan(&d.DocID, &d.Section, &d.URL)
-	if errors.Is(err, sql.ErrNoRows) {
-		return Decision{}, ErrNoArticle
+// decisions returns the decisions a condition selects.
+func (s *Store) decisions(ctx context.Context, cond string, args ...any) ([]Decision, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT doc_id, court, section, url, massima, summary, full_text, source
+		FROM jurisprudenta WHERE `+cond+` ORDER BY rowid`, args...)
+	if err != nil {
+		return nil, err
 	}
-	return d, err
-}
-
-// MarkUnverified writes label after every citation of text that is not verified, so
-// that no unverified citation passes silently.
-func MarkUnverified(text string, cits []Citation, label string) string {
-	var b strings.Builder
-	last := 0
-	for _, c := range cits {
-		if c.Verified || c.Start < last {
-			continue
+	defer rows.Close()
+	var out []Decision
+	for rows.Next() {
+		var d Decision
+		if err := rows.Scan(&d.DocID, &d.Court, &d.Section, &d.URL, &d.Massima, &d.Summary, &d.FullText, &d.Source); err != nil {
+			return nil, err
 		}
-		end := c.Start + len(strings.TrimRight(text[c.Start:c.End], " "))
-		b.WriteString(text[last:end])
-		b.WriteString(" " + label)
-		last = end
+		out = append(out, d)
 	}
-	b.WriteString(text[last:])
-	return b.String()
+	if err := rows.Err(); err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return nil, err
+	}
+	return out, nil
 }

@@ -2,57 +2,168 @@ package corpus
 
 import (
 	"context"
+	"strings"
 	"testing"
 )
 
-func TestCheckCitations(t *testing.T) {
-	text := `Secondo l'art. 2043 c.c. e il Regolamento (UE) 2016/679, art. 17, il danno va risarcito.
-Potrivit art. 1357 Cod civil și Legea nr. 287/2009, vezi și Cass. pen., Sez. VI, n. 10387/2025 și Decizia nr. 11/2023.
-Non esistono l'art. 9999 c.c., la Legea nr. 1/1800 né Cass. pen., Sez. I, n. 10387/2025; l'art. 17 GDPR sì, e l'art. 5 d.lgs. 231/2001.`
-	got, err := db.CheckCitations(context.Background(), text)
+// want is what a test expects of one citation.
+type want struct {
+	text, status, docID string
+}
+
+func checkCitations(t *testing.T, text, lang string, wants []want) []Citation {
+	t.Helper()
+	got, err := db.CheckCitations(context.Background(), text, lang)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []struct {
-		text     string
-		verified bool
-		docID    string
-	}{
-		{"art. 2043 c.c.", true, "it/rd-262-1942/art-2043"},
-		{"Regolamento (UE) 2016/679, art. 17", true, "eu/32016R0679/it/art-17"},
-		{"art. 1357 Cod civil", true, "ro/legea-287-2009/art-1357"},
-		{"Legea nr. 287/2009", true, "ro/legea-287-2009/art-1"},
-		{"Cass. pen., Sez. VI, n. 10387/2025", true, "it/cass/10387-2025"},
-		{"Decizia nr. 11/2023", true, "ro/iccj/ril-11-2023"},
-		{"art. 9999 c.c.", false, ""},
-		{"Legea nr. 1/1800", false, ""},
-		// The number exists, but in another section.
-		{"Cass. pen., Sez. I, n. 10387/2025", false, ""},
-		{"art. 17 GDPR", true, "eu/32016R0679/en/art-17"},
-		{"art. 5 d.lgs. 231/2001", true, "it/dlgs-231-2001/art-5"},
+	if len(got) != len(wants) {
+		t.Fatalf("found %d citations, want %d:\n%s", len(got), len(wants), describeCitations(got))
 	}
-	if len(got) != len(want) {
-		t.Fatalf("found %d citations, want %d: %+v", len(got), len(want), got)
+	for i, w := range wants {
+		if got[i].Text != w.text || got[i].Status != w.status || got[i].DocID != w.docID {
+			t.Errorf("citation %d = %q %s %q (%s), want %q %s %q", i, got[i].Text, got[i].Status, got[i].DocID, got[i].RefersTo,
+				w.text, w.status, w.docID)
+		}
+		if got[i].DocID != "" && got[i].URL == "" {
+			t.Errorf("%s has no URL", got[i].Text)
+		}
+		if got[i].DocID != "" && got[i].AsOf == "" {
+			t.Errorf("%s has no as_of date", got[i].Text)
+		}
 	}
-	for i, w := range want {
-		if got[i].Text != w.text || got[i].Verified != w.verified || got[i].DocID != w.docID {
-			t.Errorf("citation %d = %+v, want %+v", i, got[i], w)
-		}
-		if w.verified && got[i].URL == "" {
-			t.Errorf("%s has no URL", w.text)
-		}
+	return got
+}
+
+func describeCitations(cits []Citation) string {
+	var b strings.Builder
+	for _, c := range cits {
+		b.WriteString("  " + c.Text + " → " + c.Status + " " + c.DocID + " (" + c.RefersTo + ")\n")
+	}
+	return b.String()
+}
+
+// TestProcedureCodesAreNotThePenalCode: "art. 360 c.p.c." once came back verified as
+// art. 360 of the Codice penale. The corpus holds neither Italian code of procedure.
+func TestProcedureCodesAreNotThePenalCode(t *testing.T) {
+	got := checkCitations(t, "Ricorso ex art. 360 c.p.c. e opposizione ex art. 640 c.p.p.; vedi art. 640 c.p.", "it", []want{
+		{"art. 360 c.p.c.", StatusUnknownSource, ""},
+		{"art. 640 c.p.p.", StatusUnknownSource, ""},
+		{"art. 640 c.p.", StatusVerified, "it/rd-1398-1930/art-640"},
+	})
+	if got[0].RefersTo != "Codice di procedura civile" || got[1].RefersTo != "Codice di procedura penale" {
+		t.Errorf("the codes of procedure were read as %q and %q", got[0].RefersTo, got[1].RefersTo)
 	}
 }
 
-func TestMarkUnverified(t *testing.T) {
-	text := "Vedi art. 2043 c.c. e art. 9999 c.c., poi Legea nr. 1/1800."
-	cits, err := db.CheckCitations(context.Background(), text)
+// TestFormsLawyersWrite: forms that once produced no citation at all.
+func TestFormsLawyersWrite(t *testing.T) {
+	checkCitations(t, "Vedi art. 111 Cost., art. 3 L. 241/1990, art. 6 CEDU e l'OUG nr. 34/2006.", "it", []want{
+		{"art. 111 Cost.", StatusUnknownSource, ""},
+		{"art. 3 L. 241/1990", StatusUnknownSource, ""},
+		{"art. 6 CEDU", StatusUnknownSource, ""},
+		{"OUG nr. 34/2006", StatusUnknownSource, ""},
+	})
+	checkCitations(t, "Potrivit art. 194 C.proc.civ. și art. 1270 alin. (1) C.civ., precum și art. 1.350 din Codul civil, "+
+		"art. 21 din Constituție și art. 53 alin. (1) din Legea nr. 101/2016.", "ro", []want{
+		{"art. 194 C.proc.civ.", StatusVerified, "ro/legea-134-2010/art-194"},
+		{"art. 1270 alin. (1) C.civ.", StatusVerified, "ro/legea-287-2009/art-1270"},
+		{"art. 1.350 din Codul civil", StatusVerified, "ro/legea-287-2009/art-1350"},
+		{"art. 21 din Constituție", StatusVerified, "ro/constitutia-1991/art-21"},
+		{"art. 53 alin. (1) din Legea nr. 101/2016", StatusUnknownSource, ""},
+	})
+	checkCitations(t, "Under Article 6(1)(f) GDPR, Article 267 TFEU, Article 8 of the Charter, Directive 95/46/EC, "+
+		"Regulation (EU) 2022/2065, Article 120 GDPR and Case C-131/12; see also ECLI:EU:C:2014:317 and "+
+		"Bărbulescu v. Romania [GC], no. 61496/08.", "en", []want{
+		{"Article 6(1)(f) GDPR", StatusVerified, "eu/32016R0679/en/art-6"},
+		{"Article 267 TFEU", StatusUnknownSource, ""},
+		{"Article 8 of the Charter", StatusUnknownSource, ""},
+		{"Directive 95/46/EC", StatusUnknownSource, ""},
+		{"Regulation (EU) 2022/2065", StatusUnknownSource, ""},
+		{"Article 120 GDPR", StatusNotFound, ""},
+		{"Case C-131/12", StatusUnknownSource, ""},
+		{"ECLI:EU:C:2014:317", StatusUnknownSource, ""},
+		{"Bărbulescu v. Romania [GC], no. 61496/08", StatusUnknownSource, ""},
+	})
+	checkCitations(t, "Il danno ex artt. 2043 e 2059 c.c.; l'art. 2, comma 1, lett. a), d.lgs. n. 231 del 2001; "+
+		"l'art. 17 del Regolamento (UE) 2016/679.", "it", []want{
+		{"artt. 2043 e 2059 c.c.", StatusVerified, "it/rd-262-1942/art-2043"},
+		{"artt. 2043 e 2059 c.c.", StatusVerified, "it/rd-262-1942/art-2059"},
+		{"art. 2, comma 1, lett. a), d.lgs. n. 231 del 2001", StatusVerified, "it/dlgs-231-2001/art-2"},
+		{"art. 17 del Regolamento (UE) 2016/679", StatusVerified, "eu/32016R0679/it/art-17"},
+	})
+}
+
+// TestNotFoundNeedsACompleteSource: a complete act disproves an article past its
+// last; a source that lacks part of an act, or holds a few decisions of a court,
+// disproves nothing.
+func TestNotFoundNeedsACompleteSource(t *testing.T) {
+	checkCitations(t, "Né l'art. 3000 c.c. né l'art. 2014 c.c.; Cass. pen., Sez. I, n. 10387/2025, "+
+		"Cass., Sez. I, n. 10387/2025, Cass. pen., Sez. VI, n. 10387/2025, Cass. civ., Sez. VI, n. 10387/2025 e Cass. pen., n. 1/1999.", "it", []want{
+		{"art. 3000 c.c.", StatusNotFound, ""},
+		// Within the code's numbers but missing from the source: a gap, not proof.
+		{"art. 2014 c.c.", StatusUnknownSource, ""},
+		// The decision is in the Sesta: the citation contradicts it.
+		{"Cass. pen., Sez. I, n. 10387/2025", StatusNotFound, ""},
+		// Civil and criminal decisions are numbered apart: unspecified, it may be civil.
+		{"Cass., Sez. I, n. 10387/2025", StatusUnknownSource, ""},
+		{"Cass. pen., Sez. VI, n. 10387/2025", StatusVerified, "it/cass/10387-2025"},
+		{"Cass. civ., Sez. VI, n. 10387/2025", StatusUnknownSource, ""},
+		{"Cass. pen., n. 1/1999", StatusUnknownSource, ""},
+	})
+	checkCitations(t, "Decizia nr. 11/2023 a ÎCCJ (RIL), decizia nr. 11/2023, Decizia CCR nr. 22/2016.", "ro", []want{
+		{"Decizia nr. 11/2023", StatusVerified, "ro/iccj/ril-11-2023"},
+		// No court named: Romanian courts each number their own decisions.
+		{"decizia nr. 11/2023", StatusUnknownSource, ""},
+		{"Decizia CCR nr. 22/2016", StatusUnknownSource, ""},
+	})
+}
+
+// TestQuotationsAreChecked: a quotation must be in the cited text, whatever its case,
+// diacritics, spacing and ellipses.
+func TestQuotationsAreChecked(t *testing.T) {
+	got := checkCitations(t, `L'art. 2043 c.c. dispone: «Qualunque fatto doloso obbliga lo Stato al risarcimento». `+
+		`Invece l'art. 2043 c.c. dice «qualunque fatto doloso o colposo ... obbliga colui che ha commesso il fatto a risarcire il danno».`, "it", []want{
+		{"art. 2043 c.c.", StatusMisquoted, "it/rd-262-1942/art-2043"},
+		{"art. 2043 c.c.", StatusVerified, "it/rd-262-1942/art-2043"},
+	})
+	if !strings.Contains(Fold(got[0].Passage), "qualunque fatto doloso o colposo") {
+		t.Errorf("the closest passage is %q", got[0].Passage)
+	}
+	checkCitations(t, `„Cel care cauzeaza altuia un prejudiciu printr-o fapta ilicita” (art. 1357 C.civ.), `+
+		`iar art. 1357 C.civ. spune „cel care cauzează altuia un folos este obligat să îl plătească”.`, "ro", []want{
+		{"art. 1357 C.civ.", StatusVerified, "ro/legea-287-2009/art-1357"},
+		{"art. 1357 C.civ.", StatusMisquoted, "ro/legea-287-2009/art-1357"},
+	})
+	checkCitations(t, `Cass. pen., Sez. VI, n. 10387/2025 afferma che «il giudice deve sempre ammettere i crediti senza prova».`, "it", []want{
+		{"Cass. pen., Sez. VI, n. 10387/2025", StatusMisquoted, "it/cass/10387-2025"},
+	})
+}
+
+// TestRepealedArticles are reported as such, not as verified.
+func TestRepealedArticles(t *testing.T) {
+	got := checkCitations(t, "Si veda l'art. 12 c.c.", "it", []want{{"art. 12 c.c.", StatusRepealed, "it/rd-262-1942/art-12"}})
+	if got[0].InForce {
+		t.Error("a repealed article is in force")
+	}
+}
+
+func TestMark(t *testing.T) {
+	text := "Vedi art. 2043 c.c., art. 9999 c.c., art. 12 c.c., artt. 2043 e 9998 c.c. e art. 360 c.p.c."
+	cits, err := db.CheckCitations(context.Background(), text, "it")
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := MarkUnverified(text, cits, "[non verificato]")
-	want := "Vedi art. 2043 c.c. e art. 9999 c.c. [non verificato], poi Legea nr. 1/1800 [non verificato]."
+	got := Mark(text, cits, "it")
+	want := "Vedi art. 2043 c.c., art. 9999 c.c. [non trovato], art. 12 c.c. [abrogato], artt. 2043 e 9998 c.c. [art. 9998: non trovato] e art. 360 c.p.c." +
+		"\n\nNon verificate (la fonte non è nel corpus di Lexflow, il che non le rende errate): art. 360 c.p.c."
 	if got != want {
 		t.Errorf("got  %q\nwant %q", got, want)
 	}
+}
+
+// TestBareArticlesAreNoCitations: an article with no act named cannot be checked, and
+// a word that merely looks like an abbreviation is no act.
+func TestBareArticlesAreNoCitations(t *testing.T) {
+	checkCitations(t, "L'articolo 5 stabilisce che il termine decorre; cc: avv. Rossi; dsa e cedo.", "it", nil)
 }

@@ -33,6 +33,7 @@ type Article struct {
 	URN          string // Normattiva URN, for Italian acts
 	CELEX        string // for EU acts
 	InForce      bool
+	Source       string // the shipped source it came from, e.g. SourceNormattiva
 }
 
 // Decision is one court decision: the row of table jurisprudenta.
@@ -52,6 +53,7 @@ type Decision struct {
 	Summary      string
 	FullText     string
 	URL          string
+	Source       string // the shipped source it came from, e.g. SourceCassazione
 }
 
 // schema creates the tables and their full-text indexes. The indexes fold case and
@@ -73,7 +75,8 @@ CREATE TABLE legislatie (
 	url TEXT NOT NULL,
 	urn TEXT NOT NULL,
 	celex TEXT NOT NULL,
-	in_force INTEGER NOT NULL
+	in_force INTEGER NOT NULL,
+	source TEXT NOT NULL
 );
 CREATE INDEX legislatie_article ON legislatie (jurisdiction, act_type, article);
 CREATE VIRTUAL TABLE legislatie_fts USING fts5(
@@ -94,7 +97,8 @@ CREATE TABLE jurisprudenta (
 	massima TEXT NOT NULL,
 	summary TEXT NOT NULL,
 	full_text TEXT NOT NULL,
-	url TEXT NOT NULL
+	url TEXT NOT NULL,
+	source TEXT NOT NULL
 );
 CREATE INDEX jurisprudenta_number ON jurisprudenta (jurisdiction, number, year);
 CREATE VIRTUAL TABLE jurisprudenta_fts USING fts5(
@@ -103,7 +107,23 @@ CREATE VIRTUAL TABLE jurisprudenta_fts USING fts5(
 CREATE TABLE sources (
 	source TEXT PRIMARY KEY,
 	articles INTEGER NOT NULL,
-	decisions INTEGER NOT NULL
+	decisions INTEGER NOT NULL,
+	complete INTEGER NOT NULL,
+	suffixed INTEGER NOT NULL,
+	as_of TEXT NOT NULL
+);
+CREATE TABLE acts (
+	act_id TEXT PRIMARY KEY,
+	jurisdiction TEXT NOT NULL,
+	language TEXT NOT NULL,
+	act_type TEXT NOT NULL,
+	act_number TEXT NOT NULL,
+	act_year INTEGER NOT NULL,
+	act_title TEXT NOT NULL,
+	url TEXT NOT NULL,
+	source TEXT NOT NULL,
+	last_article INTEGER NOT NULL,
+	as_of TEXT NOT NULL
 );
 CREATE TABLE meta (
 	key TEXT PRIMARY KEY,
@@ -155,29 +175,41 @@ func fill(ctx context.Context, db *sql.DB, archiveSum string, arts []Article, de
 		return err
 	}
 	defer tx.Rollback()
-	ins, err := tx.PrepareContext(ctx, `INSERT INTO legislatie VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`)
+	ins, err := tx.PrepareContext(ctx, `INSERT INTO legislatie VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`)
 	if err != nil {
 		return err
 	}
 	for _, a := range arts {
 		if _, err := ins.ExecContext(ctx, a.DocID, a.Jurisdiction, a.Language, a.ActType, a.ActNumber, a.ActYear, a.ActDate,
-			a.ActTitle, a.Article, a.Title, clip(a.Text, summaryChars), a.Text, a.URL, a.URN, a.CELEX, a.InForce); err != nil {
+			a.ActTitle, a.Article, a.Title, clip(a.Text, summaryChars), a.Text, a.URL, a.URN, a.CELEX, a.InForce, a.Source); err != nil {
 			return fmt.Errorf("insert %s: %w", a.DocID, err)
 		}
 	}
-	ins, err = tx.PrepareContext(ctx, `INSERT INTO jurisprudenta VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`)
+	ins, err = tx.PrepareContext(ctx, `INSERT INTO jurisprudenta VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`)
 	if err != nil {
 		return err
 	}
 	for _, d := range decs {
 		if _, err := ins.ExecContext(ctx, d.DocID, d.Jurisdiction, d.Language, d.Kind, d.Court, d.Section, d.Number, d.Year, d.Date,
-			d.ECLI, d.Materia, d.Massima, d.Summary, d.FullText, d.URL); err != nil {
+			d.ECLI, d.Materia, d.Massima, d.Summary, d.FullText, d.URL, d.Source); err != nil {
 			return fmt.Errorf("insert %s: %w", d.DocID, err)
 		}
 	}
 	for source, c := range counts {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO sources VALUES (?,?,?)`, source, c.Articles, c.Decisions); err != nil {
+		info := sourceInfos[source]
+		if _, err := tx.ExecContext(ctx, `INSERT INTO sources VALUES (?,?,?,?,?,?)`, source, c.Articles, c.Decisions,
+			info.complete, info.suffixed, info.asOf); err != nil {
 			return err
+		}
+	}
+	for _, act := range actsOf(arts) {
+		asOf, ok := actAsOf[act.id]
+		if !ok {
+			asOf = sourceInfos[act.Source].asOf
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO acts VALUES (?,?,?,?,?,?,?,?,?,?,?)`, act.id, act.Jurisdiction, act.Language,
+			act.ActType, act.ActNumber, act.ActYear, act.ActTitle, act.URL, act.Source, act.lastArticle, asOf); err != nil {
+			return fmt.Errorf("insert act %s: %w", act.id, err)
 		}
 	}
 	if _, err := tx.ExecContext(ctx, `INSERT INTO meta VALUES ('archive_sha256', ?)`, archiveSum); err != nil {

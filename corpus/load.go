@@ -37,6 +37,9 @@ func Build(ctx context.Context, path string) (Counts, error) {
 		if err != nil {
 			return nil, err
 		}
+		for i := range a {
+			a[i].Source = src.name
+		}
 		counts[src.name] = SourceCount{Articles: len(a)}
 		arts = append(arts, a...)
 	}
@@ -48,6 +51,9 @@ func Build(ctx context.Context, path string) (Counts, error) {
 		d, err := src.load(f)
 		if err != nil {
 			return nil, err
+		}
+		for i := range d {
+			d[i].Source = src.name
 		}
 		counts[src.name] = SourceCount{Decisions: len(d)}
 		decs = append(decs, d...)
@@ -83,8 +89,15 @@ func current(ctx context.Context, path string) (counts Counts, ok bool) {
 	return counts, err == nil
 }
 
-// archiveSum is the checksum of the shipped archive.
+// buildVersion names what the loaders write: raise it when they change, so that
+// Ensure rebuilds databases an older binary built from the same archive.
+const buildVersion = "2"
+
+// archiveSum is the checksum of the shipped archive, the schema and the build version:
+// a database carrying another was built by other code or from other data.
 func archiveSum() string {
-	sum := sha256.Sum256(Archive)
-	return hex.EncodeToString(sum[:])
+	h := sha256.New()
+	h.Write([]byte(buildVersion + "\x00" + schema + "\x00"))
+	h.Write(Archive)
+	return hex.EncodeToString(h.Sum(nil))
 }

@@ -19,6 +19,7 @@ const (
 	SupportTicketWorkflow = "SupportTicket"
 	EraseWorkflow         = "Erase"
 	RetentionWorkflow     = "Retention"
+	CitationCheckWorkflow = "CitationCheck"
 )
 
 // Update, signal and query names of the Case workflow, and the ChatTurn's cancel signal.

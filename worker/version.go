@@ -86,4 +86,5 @@ var behaviors = map[string]workflow.VersioningBehavior{
 	schemas.DraftWorkflow:         workflow.VersioningBehaviorPinned,
 	schemas.EraseWorkflow:         workflow.VersioningBehaviorPinned,
 	schemas.RetentionWorkflow:     workflow.VersioningBehaviorPinned,
+	schemas.CitationCheckWorkflow: workflow.VersioningBehaviorPinned,
 }

@@ -112,4 +112,5 @@ var workflowsByName = map[string]any{
 	schemas.SupportTicketWorkflow: workflows.SupportTicket,
 	schemas.EraseWorkflow:         workflows.Erase,
 	schemas.RetentionWorkflow:     workflows.Retention,
+	schemas.CitationCheckWorkflow: workflows.CitationCheck,
 }

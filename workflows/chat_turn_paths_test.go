@@ -317,7 +317,7 @@ func TestChatTurnChecksCitations(t *testing.T) {
 	env.OnActivity(researchActs.CheckCitations, mock.Anything, mock.Anything).Return(
 		func(_ context.Context, in schemas.CheckCitations) (schemas.CheckedReply, error) {
 			asked = in
-			return schemas.CheckedReply{Reply: "Vedi art. 9999 c.c. [non verificato]",
+			return schemas.CheckedReply{Reply: "Vedi art. 9999 c.c. [non trovato]",
 				Citations: []schemas.Citation{{Text: "art. 9999 c.c.", Verified: false}}}, nil
 		})
 	var recorded schemas.RecordTurn
@@ -333,7 +333,7 @@ func TestChatTurnChecksCitations(t *testing.T) {
 	if asked.Reply != "Vedi art. 9999 c.c." || asked.Language != "it" {
 		t.Errorf("checked %+v", asked)
 	}
-	if res.Reply != "Vedi art. 9999 c.c. [non verificato]" || len(res.Citations) != 1 || res.Citations[0].Verified {
+	if res.Reply != "Vedi art. 9999 c.c. [non trovato]" || len(res.Citations) != 1 || res.Citations[0].Verified {
 		t.Errorf("result %q, %+v", res.Reply, res.Citations)
 	}
 	if recorded.Result.Reply != res.Reply {

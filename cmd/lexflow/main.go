@@ -25,6 +25,7 @@ commands:
   bench    time the research tools: lexflow bench research [--articles N] [--queries N]
            or draft PDFs against WeasyPrint: lexflow bench pdf [--pages N] [--runs N]
            or streamed turns: lexflow bench stream [--turns N] [--chunk-delay D]
+  eval     measure the citation check and kb_search on the set in eval/: lexflow eval [--misses]
   model    serve the offline model: lexflow model --addr 127.0.0.1:8090
   keys     rewrap every data key under LEXFLOW_MASTER_KEY after a rotation: lexflow keys rotate
   probe    GET a URL, failing unless it answers 2xx within 5 s (containers' health checks):
@@ -63,6 +64,8 @@ func main() {
 		err = runCorpus(ctx, cfg, args, os.Stdout)
 	case "bench":
 		err = runBench(ctx, cfg, args, os.Stdout, log)
+	case "eval":
+		err = runEval(ctx, cfg, args, os.Stdout)
 	case "keys":
 		err = runKeys(ctx, cfg, args, os.Stdout)
 	case "probe":

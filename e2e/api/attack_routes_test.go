@@ -36,6 +36,7 @@ var attackBodies = map[string]any{
 	"PUT /v1/admin/budgets/:tenant":            map[string]any{"tokens_per_day": 1, "case_tokens_per_day": 1},
 	"PUT /v1/admin/cases/:id/hold":             map[string]any{"reason": "holding another firm's case"},
 	"POST /v1/billing/cases/:id/payments":      map[string]any{"reference": "fake", "amount": "0.01 EUR", "note": "free case"},
+	"POST /v1/citations/check":                 map[string]any{"text": "art. 2043 c.c.", "language": "it"},
 	"GET /v1/support/cases":                    nil,
 	"GET /v1/cases/:id/drafts/:name/:revision": nil,
 }

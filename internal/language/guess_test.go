@@ -1,4 +1,4 @@
-package api
+package language
 
 import "testing"
 
@@ -13,8 +13,8 @@ func TestGuessLanguage(t *testing.T) {
 		"GDPR":           "en",
 		"Società con sede a Milano, contratto di fornitura e penale per ritardo": "it",
 	} {
-		if got := guessLanguage(text); got != want {
-			t.Errorf("guessLanguage(%q) = %q, want %q", text, got, want)
+		if got := Guess(text); got != want {
+			t.Errorf("Guess(%q) = %q, want %q", text, got, want)
 		}
 	}
 }

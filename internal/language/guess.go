@@ -1,11 +1,12 @@
-package api
+// Package language tells which of Lexflow's languages a text is in.
+package language
 
 import (
 	"strings"
 	"unicode"
 )
 
-// languageWords are frequent words that mark a language: a description's language is
+// languageWords are frequent words that mark a language: a text's language is
 // the one whose words (and, for Romanian, letters) it uses most.
 var languageWords = map[string][]string{
 	"ro": {"și", "şi", "nu", "în", "îmi", "mi", "pentru", "este", "sunt", "care", "meu", "mea", "mei", "cu", "pe", "la", "din", "am", "vreau", "să", "că", "dar"},
@@ -13,11 +14,11 @@ var languageWords = map[string][]string{
 	"en": {"the", "my", "and", "is", "to", "of", "i", "me", "for", "with", "was", "want", "but", "not", "has", "have", "it"},
 }
 
-// guessLanguage is the language of a case whose client named none: the description's
-// language, among Romanian, Italian and English, and English when it cannot tell.
+// Guess is the language of a text among Romanian, Italian and English: the one whose
+// frequent words it uses most, and English when it cannot tell.
 // Romanian's ă, ș and ț count as words of Romanian; a tie goes to Romanian, then
 // Italian, the languages the product serves first.
-func guessLanguage(text string) string {
+func Guess(text string) string {
 	lower := strings.ToLower(text)
 	score := map[string]int{"ro": strings.Count(lower, "ă") + strings.Count(lower, "ș") + strings.Count(lower, "ş") +
 		strings.Count(lower, "ț") + strings.Count(lower, "ţ")}

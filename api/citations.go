@@ -1,0 +1,77 @@
+package api
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/google/uuid"
+	"github.com/labstack/echo/v4"
+	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/temporal"
+
+	"github.com/lexflow/lexflow/internal/language"
+	"github.com/lexflow/lexflow/schemas"
+)
+
+// citationWait bounds how long POST /v1/citations/check waits for its check, and
+// citationRunLimit how long the check's workflow may run: a check no worker picks up
+// ends there rather than waiting on.
+const (
+	citationWait     = 15 * time.Second
+	citationRunLimit = time.Minute
+)
+
+// checkLanguages are the languages a text to check may be in.
+var checkLanguages = []string{"ro", "it", "en"}
+
+// checkCitations answers POST /v1/citations/check: every legal citation of a text with
+// what the corpus says of it. Any signed-in user may ask; the text is not stored
+// beyond the check's workflow history, which is encrypted like every payload. The
+// language settles abbreviations Italian and Romanian lawyers share ("c.p."); without
+// one it is guessed from the text.
+func (h *Handlers) checkCitations(c echo.Context) error {
+	var req schemas.CitationCheck
+	if err := bindJSON(c, &req); err != nil {
+		return err
+	}
+	switch {
+	case strings.TrimSpace(req.Text) == "":
+		return problemf(errInvalidInput, "text is required")
+	case len(req.Text) > schemas.MaxCheckedText:
+		return problemf(errInvalidInput, fmt.Sprintf("text is at most %d bytes", schemas.MaxCheckedText))
+	case !utf8.ValidString(req.Text):
+		return problemf(errInvalidInput, "text is not UTF-8")
+	case req.Language == "":
+		req.Language = language.Guess(req.Text)
+	case !slices.Contains(checkLanguages, req.Language):
+		return problemf(errInvalidInput, "language must be one of ro, it, en")
+	}
+	ctx, cancel := context.WithTimeout(c.Request().Context(), citationWait)
+	defer cancel()
+	run, err := h.Temporal.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
+		ID:                       schemas.CitationCheckWorkflowID(uuid.NewString()),
+		TaskQueue:                h.TaskQueue,
+		WorkflowExecutionTimeout: citationRunLimit,
+	}, schemas.CitationCheckWorkflow, req)
+	if err != nil {
+		return fmt.Errorf("%w: start the citation check: %w", errUnavailable, err)
+	}
+	var rep schemas.CitationReport
+	err = run.Get(ctx, &rep)
+	var app *temporal.ApplicationError
+	switch {
+	case err == nil:
+		return c.JSON(http.StatusOK, rep)
+	case errors.As(err, &app) && app.Type() == schemas.ErrInvalidArgs:
+		return problemf(errInvalidInput, app.Error())
+	case c.Request().Context().Err() != nil:
+		return c.Request().Context().Err()
+	}
+	return fmt.Errorf("%w: the citation check did not finish: %w", errUnavailable, err)
+}

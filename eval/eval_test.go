@@ -1,0 +1,61 @@
+package eval
+
+import (
+	"context"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/lexflow/lexflow/corpus"
+	"github.com/lexflow/lexflow/internal/testcorpus"
+)
+
+// TestTargets holds the citation check to the targets over the shipped set,
+// so that a regression fails CI, and logs both tables.
+func TestTargets(t *testing.T) {
+	ctx := context.Background()
+	path, err := testcorpus.Path(ctx, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := corpus.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	items, err := CitationItems()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(items) < 300 {
+		t.Errorf("the set has %d citations, fewer than 300", len(items))
+	}
+	results, err := RunCitations(ctx, s, items)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range Targets(results) {
+		t.Error(f)
+	}
+	questions, err := RetrievalItems()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(questions) < 100 {
+		t.Errorf("the set has %d questions, fewer than 100", len(questions))
+	}
+	ranks, err := RunRetrieval(ctx, s, questions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var table strings.Builder
+	Write(&table, CitationRows(results), RetrievalRows(ranks))
+	t.Log("\n" + table.String())
+	if os.Getenv("LEXFLOW_EVAL_MISSES") != "" {
+		for _, r := range results {
+			if !r.Right() {
+				t.Logf("%s %s %q: got %q %s %s (%s), want %s %s", r.Item.ID, r.Item.Class, r.Item.Citation, r.Got.Text, r.Status(), r.Got.DocID, r.Got.RefersTo, r.Item.Status, r.Item.DocID)
+			}
+		}
+	}
+}
