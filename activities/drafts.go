@@ -17,6 +17,7 @@ import (
 
 	"github.com/lexflow/lexflow/internal/blob"
 	"github.com/lexflow/lexflow/internal/draft"
+	"github.com/lexflow/lexflow/internal/language"
 	"github.com/lexflow/lexflow/schemas"
 	"github.com/lexflow/lexflow/store"
 )
@@ -60,7 +61,8 @@ var partyFields = map[string]func(store.Party) string{
 // (case, name, revision): the same content gives the same PDF, stored once; other
 // content under a stored revision is refused, naming the next free revision. Faults of
 // the draft are answers for the model; store and blob errors are retried.
-func (a *Drafts) RenderDraft(ctx context.Context, args schemas.GenerateDraftPDFArgs) (schemas.RenderDraftResult, error) {
+func (a *Drafts) RenderDraft(ctx context.Context, in schemas.RenderDraftInput) (schemas.RenderDraftResult, error) {
+	args := in.GenerateDraftPDFArgs
 	refuse := func(format string, v ...any) (schemas.RenderDraftResult, error) {
 		return schemas.RenderDraftResult{ErrorMessage: fmt.Sprintf(format, v...)}, nil
 	}
@@ -96,7 +98,8 @@ func (a *Drafts) RenderDraft(ctx context.Context, args schemas.GenerateDraftPDFA
 		}
 	}
 	filled := draft.Substitute(args.MarkdownContent, func(r draft.Ref) string { return partyFields[r.Field](byID[r.Party]) })
-	pdf, err := draft.Render(filled, draft.Options{Title: strings.ReplaceAll(args.DraftName, "_", " ")})
+	pdf, err := draft.Render(filled, draft.Options{Title: strings.ReplaceAll(args.DraftName, "_", " "),
+		Appendix: citationsToCheckPage(in.Citations, language.Guess(args.MarkdownContent))})
 	if err != nil {
 		return refuse("%v", err)
 	}
@@ -104,6 +107,7 @@ func (a *Drafts) RenderDraft(ctx context.Context, args schemas.GenerateDraftPDFA
 	d := schemas.RenderedDraft{
 		DraftID: schemas.DraftID(args.DraftName, args.Revision), DraftName: args.DraftName, Revision: args.Revision,
 		Path: schemas.DraftPath(args.CaseID, args.DraftName, args.Revision), SHA256: hex.EncodeToString(sum[:]), Size: int64(len(pdf)),
+		Citations: in.Citations,
 	}
 	recorded, err := listDrafts(ctx, a.Cases, args.CaseID)
 	if err != nil {
@@ -163,6 +167,13 @@ func (a *Drafts) RecordDraft(ctx context.Context, in schemas.RecordDraft) error 
 	if !slices.ContainsFunc(recorded, func(r schemas.RenderedDraft) bool { return r.DraftID == d.DraftID }) {
 		entry := map[string]any{"draft_name": d.DraftName, "revision": d.Revision, "path": d.Path, "sha256": d.SHA256,
 			"size": d.Size, "created_at": d.CreatedAt, "status": "generated"}
+		if len(d.Citations) > 0 {
+			cits := make([]any, len(d.Citations))
+			for i, c := range d.Citations {
+				cits[i] = schemas.RecordedCitation(c)
+			}
+			entry["citations"] = cits
+		}
 		_, err = a.Cases.UpdateDetails(ctx, in.CaseID, 0, "", map[string]any{"draft_status." + d.DraftID: entry})
 		if err != nil {
 			return permanent(fmt.Errorf("record the draft in case_details: %w", err))
@@ -170,7 +181,8 @@ func (a *Drafts) RecordDraft(ctx context.Context, in schemas.RecordDraft) error 
 	}
 	return a.Events.Publish(ctx, schemas.EventDraftReady, schemas.EventDraftReady, "", schemas.DraftReadyEvent{
 		DraftName: d.DraftName, Revision: d.Revision, SHA256: d.SHA256, Size: d.Size,
-		Download: fmt.Sprintf("/v1/cases/%s/drafts/%s/%d", in.CaseID, d.DraftName, d.Revision)})
+		Download:         fmt.Sprintf("/v1/cases/%s/drafts/%s/%d", in.CaseID, d.DraftName, d.Revision),
+		CitationsToCheck: d.CitationsToCheck()})
 }
 
 // listDrafts reads a case and returns its recorded draft revisions (see

@@ -2,9 +2,11 @@ package activities
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -31,14 +33,14 @@ func TestRenderDraft(t *testing.T) {
 	args := schemas.GenerateDraftPDFArgs{CaseID: id, DraftName: "Cerere", Revision: 1,
 		MarkdownContent: "# Cerere\n\nReclamant: **{{party0.fullName}}**, CNP {{party0.cnp}}."}
 
-	first, err := a.RenderDraft(ctx, args)
+	first, err := a.RenderDraft(ctx, schemas.RenderDraftInput{GenerateDraftPDFArgs: args})
 	if err != nil || first.ErrorMessage != "" || first.Draft.Path != schemas.DraftPath(id, "Cerere", 1) {
 		t.Fatalf("render: %+v, %v", first, err)
 	}
 	if err := a.RecordDraft(ctx, schemas.RecordDraft{CaseID: id, Draft: first.Draft}); err != nil {
 		t.Fatal(err)
 	}
-	again, err := a.RenderDraft(ctx, args)
+	again, err := a.RenderDraft(ctx, schemas.RenderDraftInput{GenerateDraftPDFArgs: args})
 	if err != nil || again.Draft.SHA256 != first.Draft.SHA256 || !again.Draft.CreatedAt.Equal(first.Draft.CreatedAt.Truncate(time.Millisecond)) {
 		t.Errorf("the same revision again: %+v, %v; want the recorded one", again, err)
 	}
@@ -70,7 +72,7 @@ func TestRenderDraft(t *testing.T) {
 	} {
 		bad := args
 		c.change(&bad)
-		got, err := a.RenderDraft(ctx, bad)
+		got, err := a.RenderDraft(ctx, schemas.RenderDraftInput{GenerateDraftPDFArgs: bad})
 		if err != nil || !strings.Contains(got.ErrorMessage, c.want) {
 			t.Errorf("%+v: %q, %v; want %q", bad, got.ErrorMessage, err, c.want)
 		}
@@ -95,5 +97,57 @@ func TestRecordDraftFailsForGoodOnABadRecord(t *testing.T) {
 	var appErr *temporal.ApplicationError
 	if !errors.As(err, &appErr) || !appErr.NonRetryable() || appErr.Type() != schemas.ErrInvalidArgs {
 		t.Fatalf("RecordDraft on a bad draft_status = %v; want a non-retryable %s", err, schemas.ErrInvalidArgs)
+	}
+}
+
+// TestDraftCitationsAreRecorded: a draft's checked citations are recorded with its
+// revision, and those to check listed on the PDF's last page in the draft's language.
+func TestDraftCitationsAreRecorded(t *testing.T) {
+	ctx := context.Background()
+	blobs, err := blob.NewDir(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := &Drafts{Cases: st, Parties: st, Blobs: blobs}
+	id := newCase(t, "draft-citations")
+	cits := []schemas.Citation{
+		{Text: "art. 1357 C.civ.", Kind: "article", Status: schemas.CitationVerified, Verified: true, Article: "1357", DocID: "ro/legea-287-2009/art-1357"},
+		{Text: "art. 9999 C.civ.", Kind: "article", Status: schemas.CitationNotFound, Article: "9999"},
+		{Text: "art. 1350 C.civ.", Kind: "article", Status: schemas.CitationMisquoted, Article: "1350", Passage: "Orice persoană trebuie să își execute obligațiile"},
+	}
+	in := schemas.RenderDraftInput{GenerateDraftPDFArgs: schemas.GenerateDraftPDFArgs{CaseID: id, DraftName: "Cerere", Revision: 1,
+		MarkdownContent: "# Cerere\n\nPotrivit art. 1357 C.civ. și art. 9999 C.civ., pârâtul răspunde."}, Citations: cits}
+	got, err := a.RenderDraft(ctx, in)
+	if err != nil || got.ErrorMessage != "" {
+		t.Fatalf("render: %+v, %v", got, err)
+	}
+	if want := []string{"art. 9999 C.civ.: not_found", "art. 1350 C.civ.: misquoted"}; !slices.Equal(got.Draft.CitationsToCheck(), want) {
+		t.Errorf("to check = %q, want %q", got.Draft.CitationsToCheck(), want)
+	}
+	if err := a.RecordDraft(ctx, schemas.RecordDraft{CaseID: id, Draft: got.Draft}); err != nil {
+		t.Fatal(err)
+	}
+	drafts, err := listDrafts(ctx, st, id)
+	if err != nil || len(drafts) != 1 || len(drafts[0].Citations) != 3 || drafts[0].Citations[1].Status != schemas.CitationNotFound {
+		t.Fatalf("recorded = %+v, %v", drafts, err)
+	}
+	page := citationsToCheckPage(cits, "ro")
+	for _, want := range []string{"# Citări de verificat", "- art. 9999 C.civ.: **negăsit**", "**citat inexact**; textul este: «Orice persoană"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("page lacks %q:\n%s", want, page)
+		}
+	}
+	if citationsToCheckPage(cits[:1], "ro") != "" {
+		t.Error("a draft whose citations are all verified has a citations page")
+	}
+}
+
+// TestRenderDraftReadsOldInput: a render scheduled before drafts were checked carries
+// the tool's arguments alone, and still decodes.
+func TestRenderDraftReadsOldInput(t *testing.T) {
+	old, _ := json.Marshal(schemas.GenerateDraftPDFArgs{CaseID: "c", DraftName: "Cerere", Revision: 2, MarkdownContent: "# x"})
+	var in schemas.RenderDraftInput
+	if err := json.Unmarshal(old, &in); err != nil || in.DraftName != "Cerere" || in.Revision != 2 || in.CaseID != "c" || in.Citations != nil {
+		t.Errorf("decoded %+v, %v", in, err)
 	}
 }

@@ -59,6 +59,9 @@ type DraftReadyEvent struct {
 	SHA256    string `json:"sha256"`
 	Size      int64  `json:"size"`
 	Download  string `json:"download"`
+	// CitationsToCheck are the draft's citations listed on its last page (see
+	// RenderedDraft.CitationsToCheck).
+	CitationsToCheck []string `json:"citations_to_check,omitempty"`
 }
 
 // ModelStepEvent is model.step's body: the model role that answered, the tools it

@@ -10,12 +10,27 @@ import (
 // PDF in the blob store, and records the revision in case_details.draft_status. Only the
 // RenderDraft activity sees the parties' data; the workflow sees paths and digests.
 // A draft at fault (a placeholder naming no party of the case, a revision taken by other
-// content) is the tool's error answer, for the model to correct.
+// content) is the tool's error answer, for the model to correct. Its citations are
+// checked first: a draft citing what the corpus disproves, misquotes or repealed is
+// still rendered, with a last page listing those citations, and the answer names them
+// for the model to tell the client.
 func Draft(ctx workflow.Context, args schemas.GenerateDraftPDFArgs) (schemas.DraftResult, error) {
+	in := schemas.RenderDraftInput{GenerateDraftPDFArgs: args}
+	if workflow.GetVersion(ctx, changeDraftCitations, workflow.DefaultVersion, 1) >= 1 {
+		copts := citationOptions
+		copts.Summary = "Check the draft's citations"
+		var checked schemas.CitationReport
+		err := workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, copts), researchActs.CheckText,
+			schemas.CitationCheck{Text: args.MarkdownContent}).Get(ctx, &checked)
+		if err != nil {
+			return schemas.DraftResult{}, err
+		}
+		in.Citations = checked.Citations
+	}
 	opts := toolOptions(schemas.ToolGenerateDraftPDF)
 	opts.Summary = "Render the draft PDF"
 	var rendered schemas.RenderDraftResult
-	if err := workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, opts), draftActs.RenderDraft, args).Get(ctx, &rendered); err != nil {
+	if err := workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, opts), draftActs.RenderDraft, in).Get(ctx, &rendered); err != nil {
 		return schemas.DraftResult{}, err
 	}
 	if rendered.ErrorMessage != "" {
@@ -29,5 +44,6 @@ func Draft(ctx workflow.Context, args schemas.GenerateDraftPDFArgs) (schemas.Dra
 	if err != nil {
 		return schemas.DraftResult{}, err
 	}
-	return schemas.DraftResult{Status: schemas.ResultSuccess, PDFPath: rendered.Draft.Path, DraftID: rendered.Draft.DraftID}, nil
+	return schemas.DraftResult{Status: schemas.ResultSuccess, PDFPath: rendered.Draft.Path, DraftID: rendered.Draft.DraftID,
+		CitationsToCheck: rendered.Draft.CitationsToCheck()}, nil
 }

@@ -48,4 +48,10 @@ const (
 	// before it fails, where before a failed turn left no event. The version is
 	// recorded where the failure arrives.
 	changeTurnFailedEvent = "turn-failed-event"
+
+	// changeDraftCitations (version 1): a Draft checks its draft's citations (the
+	// CheckText activity) before rendering; those the corpus disproves, finds misquoted
+	// or repealed are listed on a last "Citations to check" page, recorded with the
+	// revision and answered to the model, where before a draft was rendered unchecked.
+	changeDraftCitations = "draft-citations"
 )

@@ -2,7 +2,11 @@ package api_test
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -35,5 +39,42 @@ func TestDraftDownloadReadsOnlyItsCase(t *testing.T) {
 	stack.WantProblem(t, r, http.StatusNotFound, "not-found")
 	if detail, _ := r.Body["detail"].(string); !strings.Contains(detail, "missing from the blob store") {
 		t.Errorf("the forged record was not found as a record (%q): the test did not reach the download", detail)
+	}
+}
+
+// TestDraftCitationsAreChecked runs a draft citing an article the Codul civil lacks
+// through chat: the draft is rendered with a last page listing it, the check is
+// recorded with the revision, and the turn's reply tells the client.
+func TestDraftCitationsAreChecked(t *testing.T) {
+	tok := s.Token(t, "ana")
+	r := s.Call(t, "POST", "/v1/cases", tok, map[string]any{"description": "Cerere de despăgubire pentru un prejudiciu", "language": "ro"})
+	id := r.Body["case_id"].(string)
+	turn := s.Send(t, tok, id, "proiect: Cerere\n# Cerere\n\nPotrivit art. 1357 C.civ. și art. 9999 C.civ., pârâtul răspunde.")
+	reply, _ := turn.Body["reply"].(string)
+	if !strings.Contains(reply, "Citări de verificat în proiect") || !strings.Contains(reply, "art. 9999 C.civ. [negăsit]") {
+		t.Errorf("the reply does not tell the client: %q", reply)
+	}
+	r = s.Call(t, "GET", "/v1/cases/"+id+"/drafts", tok, nil)
+	var list struct {
+		Drafts []schemas.RenderedDraft `json:"drafts"`
+	}
+	if err := json.Unmarshal(r.Raw, &list); err != nil || len(list.Drafts) != 1 {
+		t.Fatalf("drafts: %s, %v", r.Raw, err)
+	}
+	if got := list.Drafts[0].CitationsToCheck(); len(got) != 1 || got[0] != "art. 9999 C.civ.: not_found" || len(list.Drafts[0].Citations) != 2 {
+		t.Errorf("recorded citations %+v", list.Drafts[0].Citations)
+	}
+	pdf := s.Call(t, "GET", "/v1/cases/"+id+"/drafts/Cerere/1", tok, nil)
+	path := filepath.Join(t.TempDir(), "draft.pdf")
+	if err := os.WriteFile(path, pdf.Raw, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command("pdftotext", path, "-").Output()
+	if err != nil {
+		t.Fatalf("pdftotext: %v", err)
+	}
+	pages := strings.Split(string(out), "\f")
+	if len(pages) < 2 || !strings.Contains(pages[len(pages)-2], "Citări de verificat") || !strings.Contains(pages[len(pages)-2], "art. 9999 C.civ.: negăsit") {
+		t.Errorf("the PDF's last page: %q", pages)
 	}
 }

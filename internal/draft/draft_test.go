@@ -361,3 +361,17 @@ func FuzzRender(f *testing.F) {
 		}
 	})
 }
+
+// TestAppendixStartsItsOwnPage: the appendix (a draft's citations to check) follows
+// the draft on a page of its own.
+func TestAppendixStartsItsOwnPage(t *testing.T) {
+	pdf, err := Render("# Cerere\n\nReclamant: Ion.", Options{Title: "Test", Appendix: "# Citări de verificat\n\n- art. 9999 C.civ.: **negăsit**\n"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pages := pdfText(t, pdf, false)
+	if len(pages) != 2 || strings.Contains(pages[0], "verificat") || !strings.Contains(pages[1], "Citări de verificat") ||
+		!strings.Contains(pages[1], "art. 9999 C.civ.: negăsit") {
+		t.Errorf("pages = %q", pages)
+	}
+}

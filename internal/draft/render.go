@@ -16,6 +16,9 @@ import (
 // Options are the settings of a rendered PDF.
 type Options struct {
 	Title string // the PDF's metadata title
+	// Appendix is Markdown rendered on pages of its own after the draft, such as
+	// the citations a reader must check; empty for none.
+	Appendix string
 }
 
 // Page geometry, in millimetres.
@@ -53,8 +56,8 @@ var bullets = []string{"•", "◦", "▪"}
 // epoch is the fixed creation date that keeps output byte-identical.
 var epoch = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 
-// Render converts a Markdown draft to an A4 PDF with numbered pages. The same input
-// always gives the same bytes.
+// Render converts a Markdown draft to an A4 PDF with numbered pages, and any appendix
+// after it on a new page. The same input always gives the same bytes.
 func Render(markdown string, opt Options) ([]byte, error) {
 	src := []byte(markdown)
 	doc := markdownParser.Parser().Parse(text.NewReader(src))
@@ -84,6 +87,11 @@ func Render(markdown string, opt Options) ([]byte, error) {
 	})
 	pdf.AddPage()
 	r.blocks(doc)
+	if opt.Appendix != "" {
+		r.src = []byte(opt.Appendix)
+		pdf.AddPage()
+		r.blocks(markdownParser.Parser().Parse(text.NewReader(r.src)))
+	}
 
 	var buf bytes.Buffer
 	if err := pdf.Output(&buf); err != nil {

@@ -437,7 +437,9 @@ func describe(r toolResult, w wording) (string, bool) {
 		ActTitle     string           `json:"act_title"`
 		ArticleTitle string           `json:"article_title"`
 		ArticleText  string           `json:"article_text"`
-		Massime      []struct {
+		// CitationsToCheck are a draft's citations to check (generate_draft_pdf).
+		CitationsToCheck []string `json:"citations_to_check"`
+		Massime          []struct {
 			Autorita string `json:"autorita"`
 		} `json:"massime"`
 		PartyID string `json:"partyId"`
@@ -512,6 +514,9 @@ func describe(r toolResult, w wording) (string, bool) {
 	if res.Results != nil {
 		return fmt.Sprintf(w.rows, len(res.Results), clip(compactRows(res.Results), 400)), true
 	}
+	if res.Status == "success" && len(res.CitationsToCheck) > 0 {
+		return fmt.Sprintf(w.done, r.name) + " " + fmt.Sprintf(w.toCheck, strings.Join(res.CitationsToCheck, "; ")), true
+	}
 	if res.Status == "success" {
 		return fmt.Sprintf(w.done, r.name), true
 	}
@@ -520,7 +525,7 @@ func describe(r toolResult, w wording) (string, bool) {
 
 // wording holds the offline model's phrases in one language.
 type wording struct {
-	intro, sources, failed, details, done, rows, none, analysis, party, help, lookup string
+	intro, sources, failed, details, done, rows, none, analysis, party, help, lookup, toCheck string
 }
 
 var phrases = map[string]wording{
@@ -531,6 +536,7 @@ var phrases = map[string]wording{
 		failed:   "%s failed: %s",
 		details:  "Case summary: %s. Facts recorded: %d.",
 		done:     "%s succeeded.",
+		toCheck:  "Citations to check in the draft, listed on its last page: %s.",
 		rows:     "The query returned %d rows: %s",
 		none:     "%s found nothing.",
 		party:    "The party is {{%s}} in drafts.",
@@ -546,6 +552,7 @@ var phrases = map[string]wording{
 		failed:   "%s a eșuat: %s",
 		details:  "Rezumatul cazului: %s. Fapte înregistrate: %d.",
 		done:     "%s a reușit.",
+		toCheck:  "Citări de verificat în proiect, enumerate pe ultima lui pagină: %s.",
 		rows:     "Interogarea a întors %d rânduri: %s",
 		none:     "%s nu a găsit nimic.",
 		party:    "Partea este {{%s}} în proiecte.",
@@ -561,6 +568,7 @@ var phrases = map[string]wording{
 		failed:   "%s non è riuscito: %s",
 		details:  "Riassunto del caso: %s. Fatti registrati: %d.",
 		done:     "%s è riuscito.",
+		toCheck:  "Citazioni da verificare nella bozza, elencate nella sua ultima pagina: %s.",
 		rows:     "La query ha restituito %d righe: %s",
 		none:     "%s non ha trovato nulla.",
 		party:    "La parte è {{%s}} nelle bozze.",

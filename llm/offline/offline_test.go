@@ -131,3 +131,20 @@ func TestWordingsComplete(t *testing.T) {
 		}
 	}
 }
+
+// TestDraftCitationsToCheckAreTold: the client hears, in the turn's reply, which of
+// the draft's citations to check.
+func TestDraftCitationsToCheckAreTold(t *testing.T) {
+	call := toolCall{ID: "call_1", Type: "function"}
+	call.Function.Name = "generate_draft_pdf"
+	in := []message{
+		msg("system", "Language: ro"),
+		msg("user", "proiect: Cerere\n# Cerere"),
+		{Role: "assistant", ToolCalls: []toolCall{call}},
+		{Role: "tool", ToolCallID: "call_1", Content: mustJSON(`{"status":"success","pdf_gcs_path":"cases/x/drafts/Cerere/rev-1.pdf","citations_to_check":["art. 9999 C.civ.: not_found"]}`)},
+	}
+	r := decide(in, allTools)
+	if !strings.Contains(r.content, "generate_draft_pdf a reușit. Citări de verificat în proiect, enumerate pe ultima lui pagină: art. 9999 C.civ.: not_found.") {
+		t.Errorf("answer = %q", r.content)
+	}
+}
