@@ -126,7 +126,7 @@ func (b corpusBackend) Normattiva(ctx context.Context, args schemas.NormattivaSe
 		return nil, err
 	}
 	return asJSON(schemas.NormattivaResult{Text: art.Text, URN: art.URN, Vigente: art.InForce, Title: art.Title,
-		ActTitle: art.ActTitle, DocID: art.DocID, URL: art.URL})
+		ActTitle: art.ActTitle, DocID: art.DocID, URL: art.URL, Jurisdiction: art.Jurisdiction, Article: art.Article})
 }
 
 // Eurlex answers from the corpus, in the case's language (or the one asked for).

@@ -44,6 +44,10 @@ type (
 		ActTitle string `json:"act_title,omitempty"`
 		DocID    string `json:"doc_id,omitempty"`
 		URL      string `json:"url,omitempty"`
+		// Jurisdiction is "ro" for a Romanian article, which has no Normattiva URN:
+		// it is named by its act and Article, from the Portal Legislativ.
+		Jurisdiction string `json:"jurisdiction,omitempty"`
+		Article      string `json:"article,omitempty"`
 	}
 	EurlexResult struct {
 		Text         string `json:"text"`

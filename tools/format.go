@@ -67,16 +67,29 @@ func formatNormattiva(name string, result []byte) (string, string) {
 		return Failed(name, reason), reason
 	}
 	var r struct {
-		Text    string `json:"text"`
-		URN     string `json:"urn"`
-		Vigente *bool  `json:"vigente"`
+		Text         string `json:"text"`
+		URN          string `json:"urn"`
+		Vigente      *bool  `json:"vigente"`
+		ActTitle     string `json:"act_title"`
+		Article      string `json:"article"`
+		URL          string `json:"url"`
+		Jurisdiction string `json:"jurisdiction"`
 	}
 	_ = json.Unmarshal(result, &r)
 	if r.Text == "" {
 		return "[Normattiva: Nessun risultato]", ""
 	}
+	repealed := r.Vigente != nil && !*r.Vigente
+	if r.Jurisdiction == "ro" {
+		// Romanian law is the Portal Legislativ's, named by its act and article.
+		status := "în vigoare"
+		if repealed {
+			status = "abrogat"
+		}
+		return fmt.Sprintf("[Portal Legislativ (legislatie.just.ro): %s, art. %s - %s]\n%s\n%s", r.ActTitle, r.Article, status, r.URL, r.Text), ""
+	}
 	status := "VIGENTE"
-	if r.Vigente != nil && !*r.Vigente {
+	if repealed {
 		status = "NON VIGENTE"
 	}
 	return fmt.Sprintf("[Normattiva: %s - %s]\n%s", r.URN, status, r.Text), ""

@@ -27,6 +27,9 @@ func TestFormattersFollowSeed000(t *testing.T) {
 	for _, tc := range []struct{ tool, result, want string }{
 		{"normattiva_search", `{"text":"Art. 2043 - Risarcimento per fatto illecito.","urn":"urn:nir:stato:regio.decreto:1942-03-16;262~art2043","vigente":true}`,
 			"[Normattiva: urn:nir:stato:regio.decreto:1942-03-16;262~art2043 - VIGENTE]\nArt. 2043 - Risarcimento per fatto illecito."},
+		// Romanian law is not Normattiva's: it has its own label, identifier and URL.
+		{"normattiva_search", `{"text":"(1) Cel care cauzează altuia un prejudiciu","vigente":true,"act_title":"Codul civil","article":"1357","jurisdiction":"ro","url":"https://legislatie.just.ro/Public/FormaPrintabila/00000G1TT7EZVJJX6870CWN6ZG1TWPAC"}`,
+			"[Portal Legislativ (legislatie.just.ro): Codul civil, art. 1357 - în vigoare]\nhttps://legislatie.just.ro/Public/FormaPrintabila/00000G1TT7EZVJJX6870CWN6ZG1TWPAC\n(1) Cel care cauzează altuia un prejudiciu"},
 		{"eurlex_search", `{"text":"Articolo 17 - Diritto alla cancellazione","title":"Regolamento (UE) 2016/679 (GDPR)","celex":"32016R0679"}`,
 			"[EUR-Lex: 32016R0679 - Regolamento (UE) 2016/679 (GDPR)]\nArticolo 17 - Diritto alla cancellazione"},
 		{"web_search", `{"success":true,"query":"q","results":[{"title":"T","url":"u","content":"snippet"}]}`, "- T: snippet"},

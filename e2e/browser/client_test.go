@@ -85,7 +85,7 @@ func TestClientStory(t *testing.T) {
 		t.Errorf("tool calls of the first turn = %q, want normattiva_search done", tools)
 	}
 	cite := p.text(".citations li.verified")
-	if !strings.Contains(cite, "1357") || !strings.Contains(cite, "verificată") {
+	if !strings.Contains(cite, "1357") || !strings.Contains(cite, "verificată") || !strings.Contains(cite, "text la 2009-07-24") {
 		t.Errorf("citation = %q, want art. 1357 verified", cite)
 	}
 	p.shot("04-chat")
@@ -118,9 +118,12 @@ func TestClientStory(t *testing.T) {
 	p.waitFor("the party in the list", `document.querySelector(".parties")?.innerText.includes("party0")`, 10*time.Second)
 
 	// A draft: it appears when its draft.ready event arrives, and downloads as a PDF.
-	p.fill("#message", "draft: Cerere_chemare_judecata\n# Cerere de chemare în judecată\n\nReclamant: **{{party0.fullName}}**, CNP {{party0.cnp}}, domiciliat în {{party0.address}}.")
+	// It cites an article the Codul civil lacks: the notice and the turn's citations say so.
+	p.fill("#message", "draft: Cerere_chemare_judecata\n# Cerere de chemare în judecată\n\nReclamant: **{{party0.fullName}}**, CNP {{party0.cnp}}, domiciliat în {{party0.address}}, potrivit art. 9999 C.civ.")
 	p.click(".composer button[type=submit]")
 	p.waitFor("the draft", `document.querySelector(".drafts")?.innerText.includes("Cerere_chemare_judecata")`, time.Minute)
+	p.waitFor("the draft's citations to check", `document.querySelector(".draft-to-check")?.innerText.includes("art. 9999 C.civ.")`, 10*time.Second)
+	p.waitFor("the not-found citation", `[...document.querySelectorAll(".citations li.not_found")].some((li) => li.innerText.includes("9999") && li.innerText.includes("negăsită"))`, 10*time.Second)
 	if chat := p.text(".transcript"); strings.Contains(chat, "1800101221144") || strings.Contains(chat, "Popescu") {
 		t.Errorf("the chat shows a party's data: %q", chat)
 	}

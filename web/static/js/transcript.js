@@ -136,7 +136,9 @@ export class Transcript {
         this.system("draft", h("p", {}, t("draft_ready", { name: b.draft_name, revision: b.revision }), " ",
           // The token goes only to this case's drafts, whatever the event names.
           String(b.download).startsWith(`/v1/cases/${encodeURIComponent(this.caseId)}/drafts/`) &&
-            h("button", { class: "link", onclick: () => downloadDraft(b.download, b.draft_name, b.revision).catch(this.onError) }, t("download"))));
+            h("button", { class: "link", onclick: () => downloadDraft(b.download, b.draft_name, b.revision).catch(this.onError) }, t("download")),
+          Array.isArray(b.citations_to_check) && b.citations_to_check.length > 0 &&
+            h("span", { class: "draft-to-check" }, " " + t("draft_to_check", { list: b.citations_to_check.join("; ") }))));
         break;
     }
   }
@@ -144,14 +146,22 @@ export class Transcript {
   citations(turn, list) {
     replace(turn.citations, list.map((c) => {
       const url = c.url && safeURL(c.url);
-      return h("li", { class: c.verified ? "verified" : "unverified" },
-        h("span", { class: "mark", "aria-hidden": "true" }, c.verified ? "✓" : "!"), " ",
+      // Citations recorded before statuses carry only verified.
+      const status = c.status || (c.verified ? "verified" : "unverified");
+      const label = status === "verified" || status === "unverified" ? t(status) : t("cite_" + status);
+      return h("li", { class: status },
+        h("span", { class: "mark", "aria-hidden": "true" }, citationMarks[status] || "!"), " ",
         h("span", {}, c.text), " ",
-        h("span", { class: "cite-state" }, c.verified ? t("verified") : t("unverified")),
+        h("span", { class: "cite-state" }, label),
+        c.as_of && c.doc_id && [" ", h("span", { class: "cite-as-of" }, "(" + t("cite_as_of", { date: c.as_of }) + ")")],
+        status === "misquoted" && c.passage && [" ", h("q", { class: "cite-passage" }, t("cite_reads", { passage: c.passage }))],
         url && [" ", h("a", { href: url, target: "_blank", rel: "noopener noreferrer" }, t("source"))]);
     }));
   }
 }
+
+// citationMarks mark a citation's status at a glance; the words say it too.
+const citationMarks = { verified: "✓", not_found: "✗", misquoted: "!", repealed: "!", unknown_source: "?", unverified: "!" };
 
 // escalationText says what a rung of the ladder did.
 export function escalationText(b) {
