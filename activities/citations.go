@@ -39,7 +39,7 @@ func (a *Research) CheckText(ctx context.Context, in schemas.CitationCheck) (sch
 	if err != nil {
 		return schemas.CitationReport{}, err
 	}
-	return schemas.CitationReport{Citations: citationsOf(cits)}, nil
+	return schemas.CitationReport{Citations: citationsOf(cits), Truncated: len(cits) >= corpus.MaxCitations}, nil
 }
 
 // citationsOf gives the corpus's citations their API shape.

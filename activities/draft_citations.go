@@ -47,7 +47,12 @@ func citationsToCheckPage(cits []schemas.Citation, lang string) string {
 
 // markdownSpecials are the characters a citation's text could use to change the page's
 // Markdown.
-var markdownSpecials = strings.NewReplacer(`\`, `\\`, "*", `\*`, "_", `\_`, "`", "\\`", "[", `\[`, "]", `\]`, "#", `\#`, "<", `\<`, "{", `\{`)
+var markdownSpecials = strings.NewReplacer(`\`, `\\`, "*", `\*`, "_", `\_`, "`", "\\`", "[", `\[`, "]", `\]`, "#", `\#`,
+	"<", `\<`, ">", `\>`, "{", `\{`, "|", `\|`, ".", `\.`, "-", `\-`, "+", `\+`)
 
-// escapeMarkdown makes text literal in Markdown.
-func escapeMarkdown(text string) string { return markdownSpecials.Replace(text) }
+// escapeMarkdown makes text literal inline Markdown on one line: its white space, new
+// lines included, becomes single spaces, and every character that could start a
+// block or a span is escaped.
+func escapeMarkdown(text string) string {
+	return markdownSpecials.Replace(strings.Join(strings.Fields(text), " "))
+}

@@ -103,11 +103,11 @@ func (a *Drafts) RenderDraft(ctx context.Context, in schemas.RenderDraftInput) (
 	if err != nil {
 		return refuse("%v", err)
 	}
-	sum := sha256.Sum256(pdf)
+	sum, content := sha256.Sum256(pdf), sha256.Sum256([]byte(filled))
 	d := schemas.RenderedDraft{
 		DraftID: schemas.DraftID(args.DraftName, args.Revision), DraftName: args.DraftName, Revision: args.Revision,
 		Path: schemas.DraftPath(args.CaseID, args.DraftName, args.Revision), SHA256: hex.EncodeToString(sum[:]), Size: int64(len(pdf)),
-		Citations: in.Citations,
+		ContentSHA256: hex.EncodeToString(content[:]), Citations: in.Citations,
 	}
 	recorded, err := listDrafts(ctx, a.Cases, args.CaseID)
 	if err != nil {
@@ -123,10 +123,14 @@ func (a *Drafts) RenderDraft(ctx context.Context, in schemas.RenderDraftInput) (
 		}
 	}
 	if same >= 0 {
-		if recorded[same].SHA256 != d.SHA256 {
+		// The same text is the same revision, whatever its citation page says today
+		// (the corpus may have changed); revisions recorded before drafts were checked
+		// have only their PDF's digest.
+		r := recorded[same]
+		if (r.ContentSHA256 != "" && r.ContentSHA256 != d.ContentSHA256) || (r.ContentSHA256 == "" && r.SHA256 != d.SHA256) {
 			return refuse("Revision %d of %s exists with other content; use revision %d", args.Revision, args.DraftName, next)
 		}
-		return schemas.RenderDraftResult{Draft: recorded[same]}, nil
+		return schemas.RenderDraftResult{Draft: r}, nil
 	}
 	// A revision stored by a render whose recording never ran keeps its PDF.
 	if stored, err := a.read(ctx, d.Path); err != nil {
@@ -166,7 +170,7 @@ func (a *Drafts) RecordDraft(ctx context.Context, in schemas.RecordDraft) error 
 	d := in.Draft
 	if !slices.ContainsFunc(recorded, func(r schemas.RenderedDraft) bool { return r.DraftID == d.DraftID }) {
 		entry := map[string]any{"draft_name": d.DraftName, "revision": d.Revision, "path": d.Path, "sha256": d.SHA256,
-			"size": d.Size, "created_at": d.CreatedAt, "status": "generated"}
+			"content_sha256": d.ContentSHA256, "size": d.Size, "created_at": d.CreatedAt, "status": "generated"}
 		if len(d.Citations) > 0 {
 			cits := make([]any, len(d.Citations))
 			for i, c := range d.Citations {

@@ -132,7 +132,7 @@ func TestDraftCitationsAreRecorded(t *testing.T) {
 		t.Fatalf("recorded = %+v, %v", drafts, err)
 	}
 	page := citationsToCheckPage(cits, "ro")
-	for _, want := range []string{"# Citări de verificat", "- art. 9999 C.civ.: **negăsit**", "**citat inexact**; textul este: «Orice persoană"} {
+	for _, want := range []string{"# Citări de verificat", `- art\. 9999 C\.civ\.: **negăsit**`, "**citat inexact**; textul este: «Orice persoană"} {
 		if !strings.Contains(page, want) {
 			t.Errorf("page lacks %q:\n%s", want, page)
 		}
@@ -149,5 +149,30 @@ func TestRenderDraftReadsOldInput(t *testing.T) {
 	var in schemas.RenderDraftInput
 	if err := json.Unmarshal(old, &in); err != nil || in.DraftName != "Cerere" || in.Revision != 2 || in.CaseID != "c" || in.Citations != nil {
 		t.Errorf("decoded %+v, %v", in, err)
+	}
+}
+
+// TestSameDraftAfterItsCitationsChanged: the same text under the same revision is the
+// same revision, though its citation page changed since (a corpus rebuilt).
+func TestSameDraftAfterItsCitationsChanged(t *testing.T) {
+	ctx := context.Background()
+	blobs, err := blob.NewDir(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := &Drafts{Cases: st, Parties: st, Blobs: blobs}
+	id := newCase(t, "draft-recheck")
+	args := schemas.GenerateDraftPDFArgs{CaseID: id, DraftName: "Cerere", Revision: 1, MarkdownContent: "# Cerere\n\nart. 9999 C.civ."}
+	first, err := a.RenderDraft(ctx, schemas.RenderDraftInput{GenerateDraftPDFArgs: args,
+		Citations: []schemas.Citation{{Text: "art. 9999 C.civ.", Status: schemas.CitationNotFound}}})
+	if err != nil || first.ErrorMessage != "" {
+		t.Fatalf("render: %+v, %v", first, err)
+	}
+	if err := a.RecordDraft(ctx, schemas.RecordDraft{CaseID: id, Draft: first.Draft}); err != nil {
+		t.Fatal(err)
+	}
+	again, err := a.RenderDraft(ctx, schemas.RenderDraftInput{GenerateDraftPDFArgs: args})
+	if err != nil || again.ErrorMessage != "" || again.Draft.SHA256 != first.Draft.SHA256 {
+		t.Errorf("the same text again: %+v, %v; want the recorded revision", again, err)
 	}
 }

@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/google/uuid"
 	"github.com/labstack/echo/v4"
@@ -45,8 +44,6 @@ func (h *Handlers) checkCitations(c echo.Context) error {
 		return problemf(errInvalidInput, "text is required")
 	case len(req.Text) > schemas.MaxCheckedText:
 		return problemf(errInvalidInput, fmt.Sprintf("text is at most %d bytes", schemas.MaxCheckedText))
-	case !utf8.ValidString(req.Text):
-		return problemf(errInvalidInput, "text is not UTF-8")
 	case req.Language == "":
 		req.Language = language.Guess(req.Text)
 	case !slices.Contains(checkLanguages, req.Language):

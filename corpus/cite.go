@@ -2,8 +2,6 @@ package corpus
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 	"strconv"
 	"strings"
 )
@@ -63,48 +61,45 @@ type Citation struct {
 func (c Citation) Verified() bool { return c.Status == StatusVerified }
 
 // Held reports whether the corpus holds what the citation cites.
-func (c Citation) Held() bool { return c.DocID != "" && c.Status != StatusNotFound }
+func (c Citation) Held() bool { return c.DocID != "" }
+
+// MaxCitations bounds the citations one text gives: a hostile text of thousands would
+// cost a lookup each, and an answer too large to carry.
+const MaxCitations = 500
 
 // CheckCitations finds the legal citations of text, written in lang ("ro", "it" or
 // "en", which settles abbreviations both Italian and Romanian lawyers use), and checks
 // each against the corpus: that the act or decision is there, the article exists and
-// is in force, and any quotation attached is in its text.
+// is in force, and any quotation attached is in its text. It checks the first
+// MaxCitations.
 func (s *Store) CheckCitations(ctx context.Context, text, lang string) ([]Citation, error) {
 	refs := findReferences(text, lang)
-	quotes := findQuotes(text)
+	quotes := newQuotations(text, refs)
 	out := []Citation{}
 	for i, r := range refs {
+		if len(out) >= MaxCitations {
+			break
+		}
 		base := Citation{Text: strings.TrimSpace(text[r.start:r.end]), Kind: r.kind, Start: r.start, End: r.end}
-		quote, quoted := attachedQuote(text, quotes, refs, i)
 		var cits []Citation
 		var cited []string
+		var err error
 		switch r.kind {
 		case KindArticle:
-			for _, n := range r.articles {
-				c := base
-				c.Article = n
-				body, err := s.resolveArticle(ctx, &c, r.act, n)
-				if err != nil {
-					return nil, err
-				}
-				cits, cited = append(cits, c), append(cited, body)
-			}
+			cits, cited, err = s.resolveArticles(ctx, base, r.act, r.articles[:min(len(r.articles), MaxCitations-len(out))])
 		case KindAct:
-			c := base
-			if err := s.resolveAct(ctx, &c, r.act); err != nil {
-				return nil, err
-			}
-			cits = append(cits, c)
+			err = s.resolveAct(ctx, &base, r.act)
+			cits = []Citation{base}
 		case KindDecision:
-			c := base
-			body, err := s.resolveDecision(ctx, &c, r.decision)
-			if err != nil {
-				return nil, err
-			}
-			cits, cited = append(cits, c), append(cited, body)
+			var body string
+			body, err = s.resolveDecision(ctx, &base, r.decision)
+			cits, cited = []Citation{base}, []string{body}
 		}
-		if quoted {
-			checkQuote(cits, cited, quote)
+		if err != nil {
+			return nil, err
+		}
+		if quote, ok := quotes.of(i); ok {
+			quotes.check(cits, cited, quote)
 		}
 		out = append(out, cits...)
 	}
@@ -133,27 +128,40 @@ func (s *Store) resolveAct(ctx context.Context, c *Citation, name actName) error
 	return nil
 }
 
-// resolveArticle checks the citation of one article and returns the article's text.
-func (s *Store) resolveArticle(ctx context.Context, c *Citation, name actName, article string) (string, error) {
-	c.RefersTo, c.Status = name.name, StatusUnknownSource
-	a, ok, err := s.actOf(ctx, name)
-	if !ok {
-		return "", err
-	}
-	c.RefersTo, c.AsOf = a.title, a.asOf
-	art, ok, err := s.articleIn(ctx, a, article)
+// resolveArticles checks the citations of the articles of one act, asking for the act
+// once, and returns each article's text.
+func (s *Store) resolveArticles(ctx context.Context, base Citation, name actName, articles []string) ([]Citation, []string, error) {
+	base.RefersTo, base.Status = name.name, StatusUnknownSource
+	a, held, err := s.actOf(ctx, name)
 	if err != nil {
-		return "", err
+		return nil, nil, err
 	}
-	if !ok {
-		c.Status, c.URL = absentArticle(a, article), a.url
-		return "", nil
+	if held {
+		base.RefersTo, base.AsOf = a.title, a.asOf
 	}
-	c.Status, c.DocID, c.URL, c.InForce = StatusVerified, art.DocID, art.URL, art.InForce
-	if !art.InForce {
-		c.Status = StatusRepealed
+	cits := make([]Citation, 0, len(articles))
+	texts := make([]string, 0, len(articles))
+	for _, n := range articles {
+		c := base
+		c.Article = n
+		var text string
+		if held {
+			art, ok, err := s.articleIn(ctx, a, n)
+			switch {
+			case err != nil:
+				return nil, nil, err
+			case !ok:
+				c.Status, c.URL = absentArticle(a, n), a.url
+			default:
+				c.Status, c.DocID, c.URL, c.InForce, text = StatusVerified, art.DocID, art.URL, art.InForce, art.Text
+				if !art.InForce {
+					c.Status = StatusRepealed
+				}
+			}
+		}
+		cits, texts = append(cits, c), append(texts, text)
 	}
-	return art.Text, nil
+	return cits, texts, nil
 }
 
 // absentArticle says what an article's absence from a held act means. Only a source
@@ -230,8 +238,5 @@ func (s *Store) decisions(ctx context.Context, cond string, args ...any) ([]Deci
 		}
 		out = append(out, d)
 	}
-	if err := rows.Err(); err != nil && !errors.Is(err, sql.ErrNoRows) {
-		return nil, err
-	}
-	return out, nil
+	return out, rows.Err()
 }

@@ -3,6 +3,7 @@ package corpus
 import (
 	"regexp"
 	"slices"
+	"sort"
 	"strings"
 )
 
@@ -31,28 +32,43 @@ const (
 	courtICCJ       = "Înalta Curte de Casație și Justiție"
 	courtCCR        = "Curtea Constituțională"
 	courtCorteCost  = "Corte costituzionale"
-	courtCJEU       = "Court of Justice of the EU"
-	courtECtHR      = "European Court of Human Rights"
+	// courtOtherItalian is a section cited after another Italian court's name.
+	courtOtherItalian = "another Italian court"
+	courtCJEU         = "Court of Justice of the EU"
+	courtECtHR        = "European Court of Human Rights"
 )
 
 // Patterns of the citations that are not names of acts.
 var (
 	// articleRef is "art. 2043", "artt. 81, 110 e 640", "Article 6(1)(f)",
-	// "art. 1270 alin. (1)", "art. 2, comma 1, lett. a)", "articolul 1.350".
-	articleNumber = `(?:\d{1,2}\.\d{3}|\d+)(?:\s?\^\s?\d+|[¹²³⁴⁵⁶⁷⁸⁹⁰]+)?(?:(?:-\s*|\s)?` + latinSuffix + `\b)?`
+	// "art. 1270 alin. (1)", "art. 2, comma 1, lett. a)", "articolul 1.350"; articleItem
+	// is one article of it, read in turn from its start.
+	articleWord   = `art(?:t|s|icol(?:o|i|ul|ele|ului)|icles?)?\.?\s*`
+	articleDigits = `(\d{1,2}\.\d{3}|\d+)`
+	numberSuffix  = `((?:\s?\^\s?\d+|[¹²³⁴⁵⁶⁷⁸⁹⁰]+)?(?:(?:-\s*|\s)?` + latinSuffix + `\b)?)`
 	latinSuffix   = `(?:bis|ter|quater|quinquies|sexies|septies|octies|novies|decies|undecies|duodecies|terdecies|quaterdecies|quinquiesdecies|sexiesdecies|septiesdecies|octiesdecies|undevicies)`
 	// ordinals are "secondo", "secondo, terzo e quarto".
 	ordinal  = `(?:primo|secondo|terzo|quarto|quinto|sesto|settimo|ottavo|nono|decimo|ultimo|penultimo)`
 	ordinals = ordinal + `(?:\s*(?:,|\be\b)\s*` + ordinal + `)*`
+	// A paragraph's number, and the words that join several: a paragraph list is read
+	// as such only after a plural ("commi 1 e 2"), in brackets ("alin. (1) și (2)") or as
+	// a range ("comma 1-3"), so that "artt. 81, comma 2, e 110" keeps article 110.
+	paragraphNumber = `\(?\d+(?:\^\d+)?\)?(?:-?\s*` + latinSuffix + `\b)?`
+	listJoin        = `\s*(?:,|\be\b|[sșş]i\s|\band\b)\s*`
+	// A letter is "a)" or "(a)"; the first of a list may also be a bare "a".
+	letter = `\(?[a-z](?:\)|\b)`
 	// articleQualifier is a paragraph, letter or point of an article: "comma 1",
-	// "comma terzo", "secondo e terzo comma", "alin. (1)", "lit. a)", "(1)(f)", "e ss.".
-	articleQualifier = `(?:\s*,?\s*(?:comma|commi|co\.|c\.|alin(?:\.|eatul|eatele)|alineatul|paragraph|para\.|par\.|paragraful|paragrafo|paragrafele|§|pct\.|punctul|n\.|nr\.|teza|cpv\.?|capoverso)\s*\(?\d+(?:\^\d+)?\)?(?:-?\s*` + latinSuffix + `\b)?` +
-		`|\s*,?\s*(?:lett(?:era|\.)|lit(?:era|\.)|literele|point)\s*\(?[a-z](?:\)|\b)` +
+	// "comma terzo", "secondo e terzo comma", "alin. (1)", "lit. a) și b)", "(1)(f)",
+	// "e ss.".
+	articleQualifier = `(?:\s*,?\s*(?:comma|co\.|c\.|alin\.|alineatul|paragraph|para\.|par\.|paragraful|paragrafo|§|pct\.|punctul|n\.|nr\.|teza|cpv\.?|capoverso)\s*` +
+		paragraphNumber + `(?:\s*[-–]\s*` + paragraphNumber + `|(?:` + listJoin + `\(\d+\))*)` +
+		`|\s*,?\s*(?:commi|alineatele|paragrafele|paragraphs|paragrafi|punctele)\s*` + paragraphNumber + `(?:(?:` + listJoin + `|\s*[-–]\s*)` + paragraphNumber + `)*` +
+		`|\s*,?\s*(?:lett(?:era|ere|\.)|lit(?:era|\.)|literele|points?)\s*` + letter + `(?:(?:` + listJoin + `|\s*[-–]\s*)\(?[a-z]\))*` +
 		`|\s*\(\d+\)(?:\s*[-–]\s*\(\d+\))?|\s*\([a-z]{1,2}\)|\s*,?\s*` + ordinals + `\s+(?:comma|commi|periodo)|\s*,?\s*(?:comma|commi|periodo)\s+` + ordinals +
 		`|\s*,?\s*(?:e\s+)?ss\.|\s*,?\s*e\s+seguenti|\s*[sșş]i\s+urm(?:\.|ătoarele)|\s*et\s+seq\.|\s*,?\s*(?:first|second|third)\s+(?:paragraph|subparagraph|sentence))*`
-	articleSep  = `\s*(?:,\s*(?:(?:e|ed|and|or|sau)\b|[sșş]i\s)?|;|\be\b|\bed\b|[sșş]i\s|\band\b|\bor\b|\bo\b|\bsau\b|-|–)\s*(?:art(?:t|s|icol(?:o|ul|ele)|icles?)?\.?\s*)?`
-	articleRef  = regexp.MustCompile(`(?i)\bart(?:t|s|icol(?:o|i|ul|ele|ului)|icles?)?\.?\s*` + articleNumber + articleQualifier + `(?:` + articleSep + articleNumber + articleQualifier + `)*`)
-	articleItem = regexp.MustCompile(`(?i)(?:^\s*art(?:t|s|icol(?:o|i|ul|ele|ului)|icles?)?\.?\s*|` + articleSep + `)(\d{1,2}\.\d{3}|\d+)`)
+	articleSep  = `\s*(?:,\s*(?:(?:e|ed|and|or|sau)\b|[sșş]i\s)?|;|\be\b|\bed\b|[sșş]i\s|\band\b|\bor\b|\bo\b|\bsau\b|-|–)\s*(?:` + articleWord + `)?`
+	articleRef  = regexp.MustCompile(`(?i)\b` + articleWord + articleDigits + numberSuffix + articleQualifier + `(?:` + articleSep + articleDigits + numberSuffix + articleQualifier + `)*`)
+	articleItem = regexp.MustCompile(`(?i)^(?:\s*` + articleWord + `|` + articleSep + `)` + articleDigits + numberSuffix + articleQualifier)
 	// actConnector joins an article to its act: "del", "din", "of the", ", ".
 	actConnector = regexp.MustCompile(`^\s*,?\s*(?:(?:del(?:la|lo|l['’]|le|l)?|dei|degli|dal(?:la)?|din|al|ale|a|of(?:\s+the)?|from|under|in)\s+)?`)
 
@@ -71,8 +87,8 @@ var (
 		`(?:\s*/\s*(?P<year>\d{4})|,?\s+del(?:l['’])?\s*(?:\d{1,2}\s?[./-]\s?\d{1,2}\s?[./-]\s?|\d{1,2}\s+\p{L}+\s+)?(?P<year2>\d{4}))?`
 
 	// roDecision is "Decizia nr. 11/2023", "sentința civilă nr. 101 din 28 mai 2021",
-	// "Decizia CCR nr. 22/2016".
-	roDecision = regexp.MustCompile(`(?i)\b(?:decizi(?:a|ei|e)|sentin[tțţ](?:a|ei)|[iî]ncheierea|[iî]ncheierii|hot[aă]r[aâ]r(?:ea|ii))` +
+	// "Decizia CCR nr. 22/2016". It starts a word (startsWord: Go's \b knows no "î").
+	roDecision = regexp.MustCompile(`(?i)(?:decizi(?:a|ei|e)|sentin[tțţ](?:a|ei)|[iî]ncheierea|[iî]ncheierii|hot[aă]r[aâ]r(?:ea|ii))` +
 		`(?:\s+(?:civil[aă]|penal[aă]))?(?P<before>\s+(?:a\s+)?(?:CCR|[iî]\.?\s?C\.?\s?C\.?\s?J\.?|Cur[tțţ]ii\s+Constitu[tțţ]ionale|[iî]naltei\s+Cur[tțţ]ii?\s+de\s+Casa[tțţ]ie\s+[sșş]i\s+Justi[tțţ]ie|RIL|HP))?` +
 		`\s*(?:nr\.|num[aă]rul)\s*(?P<num>\d+)\s*(?:/\s*(?:\d{1,2}\.\d{1,2}\.)?(?P<year>\d{4})|\s+din\s+(?:\d{1,2}[./]\d{1,2}[./]|\d{1,2}\s+\p{L}+\s+)?(?P<year2>\d{4}))`)
 	// roCourt names the court after a Romanian decision's number.
@@ -92,6 +108,10 @@ var (
 	echrCase = regexp.MustCompile(`(?:\p{Lu}[\p{L}'’-]+(?:\s+(?:and\s+Others|e\s+altri|[sșş]i\s+al[tțţ]ii))?\s+(?:v\.|c\.|contro|[iî]mpotriva)\s+\p{Lu}[\p{L}]+(?:\s+\p{Lu}[\p{L}]+)?(?:\s*\[(?:GC|MC)\])?\s*,\s*|(?i:application|ricorso|cererea|requête)\s+)(?i:nos?|nr|n)\.?\s*\d+/\d{2}\b`)
 	// ecli is a European Case Law Identifier.
 	ecli = regexp.MustCompile(`\bECLI:[A-Z]{2}:[A-Z0-9.]+:\d{4}:[A-Za-z0-9._]*[A-Za-z0-9_]`)
+	// otherCourt ends a text just before "Sez. VI, n. …" when the section is another
+	// court's: the Consiglio di Stato's, a TAR's, the Corte dei conti's, an appeal
+	// court's or a tribunal's.
+	otherCourt = regexp.MustCompile(`(?i)(?:cons\.?\s*(?:di\s+)?st(?:ato|\.)|consiglio\s+di\s+stato|t\.?a\.?r\.?(?:\s+\p{L}+)?|corte\s+dei\s+conti|c\.\s*conti|corte\s+d['’]\s*appello(?:\s+di\s+\p{L}+)?|app\.(?:\s+\p{L}+)?|trib(?:unale|\.)(?:\s+(?:di\s+)?\p{L}+)?)\s*,?\s*$`)
 )
 
 // cassazioneSections turns "VI", "6", "U" into the corpus's section names.
@@ -99,44 +119,62 @@ var cassazioneSections = map[string]string{"i": "Prima", "1": "Prima", "ii": "Se
 	"iv": "Quarta", "4": "Quarta", "v": "Quinta", "5": "Quinta", "vi": "Sesta", "6": "Sesta", "vii": "Settima", "7": "Settima",
 	"u": "Sezioni Unite", "un": "Sezioni Unite", "un.": "Sezioni Unite", "unite": "Sezioni Unite"}
 
-// findReferences finds the citations of text written in lang. Where two overlap,
-// articles win over decisions and decisions over bare names of acts, and then the
-// first.
-func findReferences(text, lang string) []reference {
-	var out []reference
-	free := func(start, end int) bool {
-		return !slices.ContainsFunc(out, func(r reference) bool { return start < r.end && r.start < end })
+// spans are references that do not overlap, in the order of the text, so that a
+// new one is placed and checked against them in logarithmic time: a hostile text
+// brings thousands.
+type spans []reference
+
+// free reports whether [start, end) overlaps none of s.
+func (s spans) free(start, end int) bool {
+	i := sort.Search(len(s), func(i int) bool { return s[i].end > start })
+	return i == len(s) || s[i].start >= end
+}
+
+// add places r among s when it overlaps none, and reports whether it did.
+func (s *spans) add(r reference) bool {
+	if !s.free(r.start, r.end) {
+		return false
 	}
-	add := func(refs []reference) {
-		for _, r := range refs {
-			if free(r.start, r.end) {
-				out = append(out, r)
-			}
+	i := sort.Search(len(*s), func(i int) bool { return (*s)[i].start > r.start })
+	*s = slices.Insert(*s, i, r)
+	return true
+}
+
+// endingAt returns the reference of s that ends at end, if any.
+func (s spans) endingAt(end int) (reference, bool) {
+	i := sort.Search(len(s), func(i int) bool { return s[i].end >= end })
+	if i < len(s) && s[i].end == end {
+		return s[i], true
+	}
+	return reference{}, false
+}
+
+// findReferences finds the citations of text written in lang, in order. Where two
+// overlap, articles win over decisions and decisions over bare names of acts, and then
+// the first.
+func findReferences(text, lang string) []reference {
+	var out spans
+	acts := findActs(text, lang)
+	for _, found := range [][]reference{findArticles(text, lang, acts), findDecisions(text), acts} {
+		for _, r := range found {
+			out.add(r)
 		}
 	}
-	acts := findActs(text, lang)
-	add(findArticles(text, lang, acts))
-	add(findDecisions(text))
-	add(acts)
-	slices.SortFunc(out, func(a, b reference) int { return a.start - b.start })
 	return out
 }
 
 // findActs finds the names of acts that are citations on their own.
-func findActs(text, lang string) []reference {
-	var out []reference
+func findActs(text, lang string) spans {
+	var out spans
 	for _, p := range actPatterns {
 		if p.anywhere == nil {
 			continue
 		}
 		for _, loc := range p.anywhere.FindAllStringSubmatchIndex(text, -1) {
-			if !endsAtBoundary(text, loc[1]) || !standaloneWord(text[loc[0]:loc[1]]) {
+			if !endsAtBoundary(text, loc[1]) || cutsAbbreviation(text, loc[1]) || !standaloneWord(text[loc[0]:loc[1]]) {
 				continue
 			}
-			if slices.ContainsFunc(out, func(r reference) bool { return loc[0] < r.end && r.start < loc[1] }) {
-				continue
-			}
-			out = append(out, reference{kind: KindAct, start: loc[0], end: loc[1], act: p.name(groupsOf(p.anywhere, text, loc), lang)})
+			out.add(reference{kind: KindAct, start: loc[0], end: loc[1], act: p.name(groupsOf(p.anywhere, text, loc), lang)})
 		}
 	}
 	return out
@@ -144,7 +182,7 @@ func findActs(text, lang string) []reference {
 
 // findArticles finds articles cited with their act, after them ("art. 2043 c.c.") or
 // just before ("GDPR, Article 17"). An article with no act named is no citation.
-func findArticles(text, lang string, acts []reference) []reference {
+func findArticles(text, lang string, acts spans) []reference {
 	var out []reference
 	for _, loc := range articleRef.FindAllStringIndex(text, -1) {
 		r := reference{kind: KindArticle, start: loc[0], end: loc[1], articles: articleNumbers(text[loc[0]:loc[1]])}
@@ -156,33 +194,37 @@ func findArticles(text, lang string, acts []reference) []reference {
 			continue
 		}
 		before := strings.TrimRight(text[:loc[0]], " ,")
-		if i := slices.IndexFunc(acts, func(a reference) bool { return a.end == len(before) && loc[0]-a.end <= 3 }); i >= 0 {
-			r.act, r.start = acts[i].act, acts[i].start
+		if a, ok := acts.endingAt(len(before)); ok && loc[0]-a.end <= 3 {
+			r.act, r.start = a.act, a.start
 			out = append(out, r)
 		}
 	}
 	return out
 }
 
-// articleNumbers reads the article numbers of an article reference, as the corpus
-// writes them.
+// maxArticlesPerReference bounds the articles one reference lists: a hostile list of
+// thousands would cost a lookup each and repeat the reference's text in each result.
+const maxArticlesPerReference = 50
+
+// articleNumbers reads the article numbers of an article reference in turn, as the
+// corpus writes them, at most maxArticlesPerReference.
 func articleNumbers(ref string) []string {
 	var out []string
-	for _, m := range articleItem.FindAllStringSubmatchIndex(ref, -1) {
-		end := m[1]
-		n := normalizeArticle(strings.ReplaceAll(ref[m[2]:end], ".", ""))
-		// The number group stops at the digits; take the suffix that follows.
-		if suffix := articleSuffix.FindString(ref[end:]); suffix != "" {
-			n += suffixOf(suffix)
+	seen := map[string]bool{}
+	for pos := 0; pos < len(ref) && len(out) < maxArticlesPerReference; {
+		m := articleItem.FindStringSubmatchIndex(ref[pos:])
+		if m == nil || m[1] == 0 {
+			break
 		}
-		if !slices.Contains(out, n) {
+		n := normalizeArticle(strings.ReplaceAll(ref[pos+m[2]:pos+m[3]], ".", "")) + suffixOf(ref[pos+m[4]:pos+m[5]])
+		if !seen[n] {
+			seen[n] = true
 			out = append(out, n)
 		}
+		pos += m[1]
 	}
 	return out
 }
-
-var articleSuffix = regexp.MustCompile(`(?i)^(?:\s?\^\s?\d+|[¹²³⁴⁵⁶⁷⁸⁹⁰]+)?(?:(?:-\s*|\s)?` + latinSuffix + `\b)?`)
 
 // superscripts maps superscript digits to digits.
 var superscripts = strings.NewReplacer("¹", "1", "²", "2", "³", "3", "⁴", "4", "⁵", "5", "⁶", "6", "⁷", "7", "⁸", "8", "⁹", "9", "⁰", "0")
@@ -205,16 +247,19 @@ func suffixOf(s string) string {
 // findDecisions finds citations of court decisions, the more specific forms first.
 func findDecisions(text string) []reference {
 	var out []reference
-	each := func(re *regexp.Regexp, f func(g groups) decisionName) {
+	each := func(re *regexp.Regexp, f func(g groups, start int) decisionName) {
 		for _, loc := range re.FindAllStringSubmatchIndex(text, -1) {
-			out = append(out, reference{kind: KindDecision, start: loc[0], end: loc[1], decision: f(groupsOf(re, text, loc))})
+			out = append(out, reference{kind: KindDecision, start: loc[0], end: loc[1], decision: f(groupsOf(re, text, loc), loc[0])})
 		}
 	}
 	for _, loc := range ecli.FindAllStringIndex(text, -1) {
 		out = append(out, reference{kind: KindDecision, start: loc[0], end: loc[1], decision: decisionName{ecli: text[loc[0]:loc[1]]}})
 	}
 	for _, re := range []*regexp.Regexp{cassazione, massimario} {
-		each(re, func(g groups) decisionName {
+		each(re, func(g groups, start int) decisionName {
+			if re == massimario && otherCourt.MatchString(text[max(0, start-60):start]) {
+				return decisionName{court: courtOtherItalian}
+			}
 			d := decisionName{court: courtCassazione, number: g("num"), year: g("year") + g("year2")}
 			if d.year == "" {
 				d.year = g("dyear") + g("dyear2")
@@ -233,7 +278,12 @@ func findDecisions(text string) []reference {
 			return d
 		})
 	}
-	ro := roDecision.FindAllStringSubmatchIndex(text, -1)
+	var ro [][]int
+	for _, loc := range roDecision.FindAllStringSubmatchIndex(text, -1) {
+		if startsWord(text, loc[0]) {
+			ro = append(ro, loc)
+		}
+	}
 	for i, loc := range ro {
 		g := groupsOf(roDecision, text, loc)
 		d := decisionName{number: g("num") + "/" + g("year") + g("year2"), year: g("year") + g("year2")}

@@ -94,14 +94,14 @@ const (
 	sh       = `[sșş]`
 )
 
-// euAct reads an EU act's number: "2016/679" is year/number since 2015, "45/2001" is
-// number/year before; "95/46" (directives) is year/number.
+// euAct reads an EU act's number: "2016/679" is year/number since 2015, "45/2001" and
+// "1215/2012" number/year before; "95/46" (directives) is year/number.
 func euAct(label, form string, yearFirst bool) func(groups, string) actName {
 	return func(g groups, lang string) actName {
 		a, b := g("a"), g("b")
 		year, number := a, b
-		if len(b) == 4 && len(a) < 4 && !yearFirst {
-			year, number = b, a
+		if !yearFirst && !plausibleYear(a) && plausibleYear(b) {
+			year, number = b, a // "(EC) No 45/2001", "(EU) No 1215/2012"
 		}
 		n := actName{jurisdiction: "eu", form: form, number: strings.TrimLeft(number, "0"), year: year4(year), lang: lang}
 		n.name = label + " " + strconv.Itoa(n.year) + "/" + n.number
@@ -110,6 +110,12 @@ func euAct(label, form string, yearFirst bool) func(groups, string) actName {
 		}
 		return n
 	}
+}
+
+// plausibleYear reports whether a four-digit number can be an EU act's year.
+func plausibleYear(s string) bool {
+	y, err := strconv.Atoi(s)
+	return err == nil && len(s) == 4 && y >= 1950 && y <= 2100
 }
 
 // euWordLanguage tells which language an EU act's name is written in.
@@ -225,7 +231,7 @@ func standaloneWord(text string) bool {
 func actAt(text, lang string) (actName, int, bool) {
 	for _, p := range actPatterns {
 		loc := p.at.FindStringSubmatchIndex(text)
-		if loc == nil || !endsAtBoundary(text, loc[1]) {
+		if loc == nil || !endsAtBoundary(text, loc[1]) || cutsAbbreviation(text, loc[1]) {
 			continue
 		}
 		return p.name(groupsOf(p.at, text, loc), lang), loc[1], true
@@ -242,6 +248,23 @@ func endsAtBoundary(text string, end int) bool {
 	next, _ := utf8.DecodeRuneInString(text[end:])
 	return !(isWordRune(last) && isWordRune(next))
 }
+
+// startsWord reports whether a match starting at start does not start inside a word.
+func startsWord(text string, start int) bool {
+	if start == 0 {
+		return true
+	}
+	prev, _ := utf8.DecodeLastRuneInString(text[:start])
+	return !isWordRune(prev)
+}
+
+// cutsAbbreviation reports whether a match ending at end with a full stop is the start
+// of a longer dotted abbreviation: "c.c." in "c.c.n.l.", "c.p." in "c.p.a.".
+func cutsAbbreviation(text string, end int) bool {
+	return strings.HasSuffix(text[:end], ".") && abbreviationGoesOn.MatchString(text[end:])
+}
+
+var abbreviationGoesOn = regexp.MustCompile(`^\s?\pL\.`)
 
 func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
 

@@ -2,7 +2,9 @@ package corpus
 
 import (
 	"regexp"
+	"sort"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -25,62 +27,97 @@ var (
 // maxQuoteGap is how far after a citation, in bytes, its quotation may start.
 const maxQuoteGap = 80
 
-func findQuotes(text string) []quotation {
-	var out []quotation
+// quotations are a text's quotations and the citation each is attached to: one that
+// starts soon after a citation in the same sentence, before the next citation
+// (`art. 2043 c.c.: «…»`), or one that ends just before a citation in brackets
+// (`«…» (art. 2043 c.c.)`). A quotation belongs to one citation at most.
+type quotations struct {
+	attached map[int]string // reference index → the quotation's words
+	// words caches the folded words of the texts checked, by their documents.
+	words map[string][]word
+}
+
+func newQuotations(text string, refs []reference) *quotations {
+	var quotes []quotation
 	for _, m := range quoted.FindAllStringSubmatchIndex(text, -1) {
 		for g := 1; g < len(m)/2; g++ {
 			if m[2*g] >= 0 {
-				out = append(out, quotation{start: m[0], end: m[1], inner: text[m[2*g]:m[2*g+1]]})
+				quotes = append(quotes, quotation{start: m[0], end: m[1], inner: text[m[2*g]:m[2*g+1]]})
 			}
 		}
 	}
-	return out
-}
-
-// attachedQuote returns the quotation of citation i: one that starts soon after it in
-// the same sentence, before the next citation (`art. 2043 c.c.: «…»`), or one that ends
-// just before it (`«…» (art. 2043 c.c.)`).
-func attachedQuote(text string, quotes []quotation, refs []reference, i int) (string, bool) {
-	r := refs[i]
-	next := len(text)
-	if i+1 < len(refs) {
-		next = refs[i+1].start
-	}
-	prev := 0
-	if i > 0 {
-		prev = refs[i-1].end
-	}
-	for _, q := range quotes {
-		if q.start >= r.end && q.start-r.end <= maxQuoteGap && q.start < next && !sentenceEnd.MatchString(text[r.end:q.start]) {
-			return q.inner, true
+	q := &quotations{attached: map[int]string{}, words: map[string][]word{}}
+	used := map[int]bool{}
+	for i, r := range refs {
+		next := len(text)
+		if i+1 < len(refs) {
+			next = refs[i+1].start
 		}
-		if q.end <= r.start && q.start >= prev && strings.Trim(text[q.end:r.start], " ,(–—-") == "" {
-			return q.inner, true
+		// The first quotation after the citation.
+		j := sort.Search(len(quotes), func(j int) bool { return quotes[j].start >= r.end })
+		if j < len(quotes) && quotes[j].start-r.end <= maxQuoteGap && quotes[j].start < next && sameSentence(text, r, quotes[j].start) {
+			q.attached[i], used[j] = quotes[j].inner, true
+			continue
+		}
+		// The last quotation before it, if the citation is in brackets right after it.
+		j = sort.Search(len(quotes), func(j int) bool { return quotes[j].end > r.start }) - 1
+		if j >= 0 && !used[j] && (i == 0 || quotes[j].start >= refs[i-1].end) &&
+			strings.Trim(text[quotes[j].end:r.start], " ,–—-") == "(" {
+			q.attached[i], used[j] = quotes[j].inner, true
 		}
 	}
-	return "", false
+	return q
 }
 
-// checkQuote marks as misquoted the citations the corpus holds whose texts lack the
-// quotation, with the closest passage. The articles of a list share the quotation, so
-// it is looked for in all their texts.
-func checkQuote(cits []Citation, texts []string, quote string) {
+// sameSentence reports whether nothing ends a sentence between a citation and a
+// quotation starting at start: a full stop then a capital, or a new line. A citation
+// ending in an abbreviation's full stop ("c.c.") counts it too.
+func sameSentence(text string, r reference, start int) bool {
+	gap := text[r.end:start]
+	if strings.HasSuffix(text[r.start:r.end], ".") && sentenceStart.MatchString(gap) {
+		return false
+	}
+	return !sentenceEnd.MatchString(gap)
+}
+
+// sentenceStart is a gap that begins a new sentence.
+var sentenceStart = regexp.MustCompile(`^\s+\p{Lu}`)
+
+// of returns the quotation attached to reference i.
+func (q *quotations) of(i int) (string, bool) {
+	quote, ok := q.attached[i]
+	return quote, ok
+}
+
+// check marks as misquoted the citations the corpus holds whose texts lack the
+// quotation, with the closest passage; a repealed article stays repealed, which
+// says more. The articles of a list share the quotation, so it is looked for in all
+// their texts.
+func (q *quotations) check(cits []Citation, texts []string, quote string) {
 	var body strings.Builder
+	var key []string
 	for i, c := range cits {
 		if c.Held() && i < len(texts) {
 			body.WriteString(texts[i] + "\n")
+			key = append(key, c.DocID)
 		}
 	}
 	if body.Len() == 0 {
 		return
 	}
-	ok, passage := quoteIn(quote, body.String())
+	k := strings.Join(key, "\n")
+	words, ok := q.words[k]
+	if !ok {
+		words = wordsOf(body.String())
+		q.words[k] = words
+	}
+	found, passage := quoteIn(quote, body.String(), words)
 	for i := range cits {
 		if !cits[i].Held() {
 			continue
 		}
 		cits[i].Quote = quote
-		if !ok {
+		if !found && cits[i].Status != StatusRepealed {
 			cits[i].Status, cits[i].Passage = StatusMisquoted, passage
 		}
 	}
@@ -98,7 +135,8 @@ func wordsOf(text string) []word {
 	var out []word
 	start := -1
 	for i, r := range text {
-		if isWordRune(r) {
+		// A combining mark belongs to its letter: "ț" may come as t and U+0326.
+		if isWordRune(r) || unicode.Is(unicode.Mn, r) {
 			if start < 0 {
 				start = i
 			}
@@ -115,11 +153,10 @@ func wordsOf(text string) []word {
 	return out
 }
 
-// quoteIn reports whether quote is in body, ignoring case, diacritics, spacing and
-// punctuation, each piece between ellipses in order; when it is not, passage is the
-// passage of body closest to it.
-func quoteIn(quote, body string) (ok bool, passage string) {
-	words := wordsOf(body)
+// quoteIn reports whether quote is in body, whose words are words, ignoring case,
+// diacritics, spacing and punctuation, each piece between ellipses in order; when it
+// is not, passage is the passage of body closest to it.
+func quoteIn(quote, body string, words []word) (ok bool, passage string) {
 	pos := 0
 	ok = true
 	for _, piece := range ellipsis.Split(quote, -1) {

@@ -2,6 +2,7 @@ package corpus
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -166,4 +167,75 @@ func TestMark(t *testing.T) {
 // a word that merely looks like an abbreviation is no act.
 func TestBareArticlesAreNoCitations(t *testing.T) {
 	checkCitations(t, "L'articolo 5 stabilisce che il termine decorre; cc: avv. Rossi; dsa e cedo.", "it", nil)
+}
+
+// TestLookalikesAreNotCitations: longer abbreviations that start like a code's, and
+// sections of other courts, are not read as the codes or the Cassazione.
+func TestLookalikesAreNotCitations(t *testing.T) {
+	checkCitations(t, "Ai sensi dell'art. 38 c.c.n.l. e dell'art. 5 c.p.a.; Cons. Stato, Sez. VI, n. 10387/2025.", "it", []want{
+		{"Sez. VI, n. 10387/2025", StatusUnknownSource, ""},
+	})
+	got := checkCitations(t, "Vedi Regulation (EU) No 1215/2012 e încheierea nr. 5/2021 a Curții de Apel București.", "it", []want{
+		{"Regulation (EU) No 1215/2012", StatusUnknownSource, ""},
+		{"încheierea nr. 5/2021", StatusUnknownSource, ""},
+	})
+	if got[0].RefersTo != "Regulation 2012/1215" || got[1].RefersTo != "Curtea de Apel București" {
+		t.Errorf("read as %q and %q", got[0].RefersTo, got[1].RefersTo)
+	}
+}
+
+// TestParagraphListsAreNotArticles: "commi 1 e 2" and "alin. (1) și (2)" are paragraphs
+// of one article; "artt. 81, comma 2, e 110" are two articles.
+func TestParagraphListsAreNotArticles(t *testing.T) {
+	checkCitations(t, "L'art. 2, commi 1 e 2, d.lgs. n. 231 del 2001 e gli artt. 81, comma 2, e 110 c.p.", "it", []want{
+		{"art. 2, commi 1 e 2, d.lgs. n. 231 del 2001", StatusVerified, "it/dlgs-231-2001/art-2"},
+		{"artt. 81, comma 2, e 110 c.p.", StatusVerified, "it/rd-1398-1930/art-81"},
+		{"artt. 81, comma 2, e 110 c.p.", StatusVerified, "it/rd-1398-1930/art-110"},
+	})
+	checkCitations(t, "Potrivit art. 1357 alin. (1) și (2) C.civ. și lit. a) și b).", "ro", []want{
+		{"art. 1357 alin. (1) și (2) C.civ.", StatusVerified, "ro/legea-287-2009/art-1357"},
+	})
+}
+
+// TestEachQuotationBelongsToOneCitation: a quotation after one citation is not also
+// read as the quotation before the next; a repealed article stays repealed whatever
+// is quoted; a quotation written with combining marks matches.
+func TestEachQuotationBelongsToOneCitation(t *testing.T) {
+	checkCitations(t, "L'art. 2043 c.c.: «Qualunque fatto doloso o colposo», art. 2059 c.c.: «Il danno non patrimoniale deve essere risarcito». "+
+		"L'art. 12 c.c.: «un testo qualsiasi».", "it", []want{
+		{"art. 2043 c.c.", StatusVerified, "it/rd-262-1942/art-2043"},
+		{"art. 2059 c.c.", StatusVerified, "it/rd-262-1942/art-2059"},
+		{"art. 12 c.c.", StatusRepealed, "it/rd-262-1942/art-12"},
+	})
+	decomposed := "Cel care cauzeaza\u0306 altuia un prejudiciu printr-o fapta\u0306 ilicita\u0306" // ă as a + U+0306
+	checkCitations(t, "Art. 1357 C.civ.: „"+decomposed+"”.", "ro", []want{
+		{"Art. 1357 C.civ.", StatusVerified, "ro/legea-287-2009/art-1357"},
+	})
+	// A quotation in the next sentence is not the citation's.
+	checkCitations(t, "Si veda l'art. 2043 c.c. Il cliente scrive: «nessuna di queste parole».", "it", []want{
+		{"art. 2043 c.c.", StatusVerified, "it/rd-262-1942/art-2043"},
+	})
+}
+
+// TestHostileTextsAreBounded: texts built to cost the most give at most MaxCitations
+// citations, each list at most maxArticlesPerReference articles.
+func TestHostileTextsAreBounded(t *testing.T) {
+	var list strings.Builder
+	list.WriteString("artt. 1")
+	for i := 2; i <= 5_000; i++ {
+		fmt.Fprintf(&list, ", %d", i)
+	}
+	list.WriteString(" c.c.")
+	for _, text := range []string{list.String(), strings.Repeat("GDPR ", 10_000), strings.Repeat("art. 1 c.c. «x» ", 3_000)} {
+		cits, err := db.CheckCitations(context.Background(), text, "it")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(cits) == 0 || len(cits) > MaxCitations {
+			t.Errorf("%.20q…: %d citations", text, len(cits))
+		}
+	}
+	if n := len(articleNumbers(list.String())); n != maxArticlesPerReference {
+		t.Errorf("a list of 5,000 articles gave %d", n)
+	}
 }

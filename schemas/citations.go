@@ -68,6 +68,9 @@ type CitationCheck struct {
 // CitationReport answers it.
 type CitationReport struct {
 	Citations []Citation `json:"citations"`
+	// Truncated is set when the text reached the limit of citations checked (500):
+	// any after those were not checked.
+	Truncated bool `json:"truncated,omitempty"`
 }
 
 // citationCheckPrefix starts the workflow IDs of POST /v1/citations/check.

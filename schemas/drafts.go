@@ -29,6 +29,9 @@ type RenderedDraft struct {
 	SHA256    string    `json:"sha256"`
 	Size      int64     `json:"size"`
 	CreatedAt time.Time `json:"created_at"`
+	// ContentSHA256 is the digest of the filled-in text, which says whether a render
+	// is the same revision again; empty for revisions recorded before it was kept.
+	ContentSHA256 string `json:"content_sha256,omitempty"`
 	// Citations are the draft's citations as checked before rendering; none for a
 	// draft rendered before drafts were checked.
 	Citations []Citation `json:"citations,omitempty"`
@@ -86,6 +89,7 @@ func RecordedDrafts(details map[string]any) []RenderedDraft {
 		d.DraftName, _ = e["draft_name"].(string)
 		d.Path, _ = e["path"].(string)
 		d.SHA256, _ = e["sha256"].(string)
+		d.ContentSHA256, _ = e["content_sha256"].(string)
 		d.Revision, d.Size = int(number(e["revision"])), number(e["size"])
 		d.CreatedAt, _ = e["created_at"].(time.Time)
 		d.Citations = recordedCitations(e["citations"])

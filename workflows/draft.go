@@ -13,7 +13,7 @@ import (
 // content) is the tool's error answer, for the model to correct. Its citations are
 // checked first: a draft citing what the corpus disproves, misquotes or repealed is
 // still rendered, with a last page listing those citations, and the answer names them
-// for the model to tell the client.
+// for the model to tell the client. A draft the check fails on is rendered unchecked.
 func Draft(ctx workflow.Context, args schemas.GenerateDraftPDFArgs) (schemas.DraftResult, error) {
 	in := schemas.RenderDraftInput{GenerateDraftPDFArgs: args}
 	if workflow.GetVersion(ctx, changeDraftCitations, workflow.DefaultVersion, 1) >= 1 {
@@ -22,8 +22,10 @@ func Draft(ctx workflow.Context, args schemas.GenerateDraftPDFArgs) (schemas.Dra
 		var checked schemas.CitationReport
 		err := workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, copts), researchActs.CheckText,
 			schemas.CitationCheck{Text: args.MarkdownContent}).Get(ctx, &checked)
+		// The check advises; a draft it cannot check (too long, the corpus
+		// unreadable through the retries) is rendered without it.
 		if err != nil {
-			return schemas.DraftResult{}, err
+			workflow.GetLogger(ctx).Warn("Draft rendered without its citation check", "error", err)
 		}
 		in.Citations = checked.Citations
 	}
