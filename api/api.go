@@ -80,6 +80,8 @@ type Handlers struct {
 	EventsPoll time.Duration
 	streams    streamGate
 	limits     rateLimits
+	// openAPIBody is GET /v1/openapi.json's answer, built once per server.
+	openAPIBody func() ([]byte, error)
 	// Payments opens checkouts (nil: payments are not configured), at Prices by tier.
 	// WebhookSecret verifies the provider's webhooks. PublicURL is where clients reach
 	// Lexflow, which the provider sends them back to.

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
@@ -53,6 +54,7 @@ var routes = []Route{
 	{http.MethodGet, "/", Public, false, (*Handlers).appIndex},
 	{http.MethodGet, "/app/config.json", Public, false, (*Handlers).appConfig},
 	{http.MethodGet, "/app/*", Public, false, (*Handlers).appAsset},
+	{http.MethodGet, "/v1/openapi.json", Public, false, (*Handlers).openapi},
 	{http.MethodPost, "/v1/cases", User, false, (*Handlers).createCase},
 	{http.MethodGet, "/v1/cases", User, false, (*Handlers).listCases},
 	{http.MethodGet, "/v1/cases/:id", User, false, (*Handlers).getCase},
@@ -120,6 +122,7 @@ func newServer(h *Handlers, table []Route) *echo.Echo {
 		Skipper: func(c echo.Context) bool { return strings.HasPrefix(c.Request().URL.Path, codecPath+"/") }})
 	e.Use(middleware.Recover(), bodyLimit, h.traceRequests, h.logRequests)
 	h.limits = rateLimits{perUser: h.RequestsPerMinute, perOrg: h.OrgRequestsPerMinute}
+	h.openAPIBody = sync.OnceValues(func() ([]byte, error) { return openAPIJSON(table) })
 	authed := e.Group(v1, h.authenticate, h.limitRequests)
 	for _, r := range table {
 		if r.DevOnly && !h.Dev {

@@ -1,0 +1,198 @@
+package api
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"reflect"
+	"strconv"
+	"strings"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/getkin/kin-openapi/openapi3gen"
+	"github.com/labstack/echo/v4"
+
+	"github.com/lexflow/lexflow/tools"
+)
+
+// OpenAPI returns the API's OpenAPI 3.1 document, built from the route table and
+// operations: every route's path, parameters and who may call it, its request and
+// answer bodies (schemas generated from the Go types the handlers use), every error as
+// a problem with its types listed, and each tool's argument schema as schemas/tools
+// holds it.
+func OpenAPI() (*openapi3.T, error) { return openAPIDocument(Routes()) }
+
+// openAPIJSON is the document of table as GET /v1/openapi.json serves it.
+func openAPIJSON(table []Route) ([]byte, error) {
+	doc, err := openAPIDocument(table)
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(doc)
+}
+
+// openapi answers GET /v1/openapi.json, the document built once per server.
+func (h *Handlers) openapi(c echo.Context) error {
+	body, err := h.openAPIBody()
+	if err != nil {
+		return err
+	}
+	return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, body)
+}
+
+// Names of the document's shared parts.
+const (
+	problemSchema = "Problem"
+	bearerScheme  = "bearer"
+	cookieScheme  = "codecCookie"
+	toolPrefix    = "tool."
+)
+
+func openAPIDocument(table []Route) (*openapi3.T, error) {
+	doc := &openapi3.T{
+		OpenAPI: "3.1.0",
+		Info: &openapi3.Info{Title: "Lexflow API", Version: "1",
+			Description: "Lexflow's REST API: cases, chat turns, parties, drafts, citations, support and administration. Errors are application/problem+json (RFC 9457)."},
+		Paths: openapi3.NewPaths(),
+		Components: &openapi3.Components{
+			Schemas: openapi3.Schemas{},
+			SecuritySchemes: openapi3.SecuritySchemes{
+				bearerScheme: {Value: openapi3.NewJWTSecurityScheme()},
+				cookieScheme: {Value: openapi3.NewSecurityScheme().WithType("apiKey").WithIn("cookie").WithName(codecCookie)},
+			},
+		},
+	}
+	problem, err := schemaOf(Problem{})
+	if err != nil {
+		return nil, err
+	}
+	for _, k := range problemKinds {
+		problem.Value.Properties["type"].Value.Enum = append(problem.Value.Properties["type"].Value.Enum, ProblemTypeBase+k.typ)
+	}
+	doc.Components.Schemas[problemSchema] = problem
+	for _, t := range tools.All() {
+		s, err := toolSchema(t)
+		if err != nil {
+			return nil, err
+		}
+		doc.Components.Schemas[toolPrefix+t.Name] = s
+	}
+	for _, r := range table {
+		op, ok := operations[r.Method+" "+r.Path]
+		if !ok {
+			return nil, fmt.Errorf("openapi: route %s %s has no operation", r.Method, r.Path)
+		}
+		o, err := operationOf(r, op)
+		if err != nil {
+			return nil, fmt.Errorf("openapi: %s %s: %w", r.Method, r.Path, err)
+		}
+		path, params := openAPIPath(r.Path)
+		o.Parameters = params
+		item := doc.Paths.Value(path)
+		if item == nil {
+			item = &openapi3.PathItem{}
+			doc.Paths.Set(path, item)
+		}
+		item.SetOperation(r.Method, o)
+	}
+	return doc, nil
+}
+
+// operationOf documents one route.
+func operationOf(r Route, op operation) (*openapi3.Operation, error) {
+	o := openapi3.NewOperation()
+	o.OperationID, o.Summary = op.id, op.summary
+	o.Extensions = map[string]any{"x-lexflow-auth": string(r.Auth)}
+	if r.DevOnly {
+		o.Extensions["x-dev-only"] = true
+	}
+	switch r.Auth {
+	case User, Support, Admin, Billing:
+		o.Security = &openapi3.SecurityRequirements{{bearerScheme: {}}}
+	case Codec:
+		o.Security = &openapi3.SecurityRequirements{{bearerScheme: {}}, {cookieScheme: {}}}
+	}
+	if op.request != nil {
+		s, err := schemaOf(op.request)
+		if err != nil {
+			return nil, err
+		}
+		o.RequestBody = &openapi3.RequestBodyRef{Value: openapi3.NewRequestBody().WithRequired(true).WithJSONSchemaRef(s)}
+	}
+	o.Responses = openapi3.NewResponses()
+	for _, resp := range op.responses {
+		content := openapi3.Content{}
+		switch {
+		case resp.media != "":
+			content[resp.media] = &openapi3.MediaType{}
+		case resp.body != nil:
+			s, err := schemaOf(resp.body)
+			if err != nil {
+				return nil, err
+			}
+			content[echo.MIMEApplicationJSON] = openapi3.NewMediaType().WithSchemaRef(s)
+		}
+		status := strconv.Itoa(resp.status)
+		if existing := o.Responses.Value(status); existing != nil {
+			for k, v := range content {
+				existing.Value.Content[k] = v
+			}
+			continue
+		}
+		o.Responses.Set(status, &openapi3.ResponseRef{Value: openapi3.NewResponse().WithDescription(resp.desc).WithContent(content)})
+	}
+	problem := openapi3.NewSchemaRef("#/components/schemas/"+problemSchema, nil)
+	o.Responses.Set("default", &openapi3.ResponseRef{Value: openapi3.NewResponse().
+		WithDescription("A problem (RFC 9457); its type says which").
+		WithContent(openapi3.Content{ProblemContentType: openapi3.NewMediaType().WithSchemaRef(problem)})})
+	return o, nil
+}
+
+// openAPIPath turns an Echo path into an OpenAPI one, with its parameters: ":id" is
+// {id}, a trailing "*" {path}.
+func openAPIPath(p string) (string, openapi3.Parameters) {
+	var params openapi3.Parameters
+	segments := strings.Split(p, "/")
+	for i, s := range segments {
+		name := ""
+		switch {
+		case strings.HasPrefix(s, ":"):
+			name = s[1:]
+		case s == "*":
+			name = "path"
+		default:
+			continue
+		}
+		segments[i] = "{" + name + "}"
+		params = append(params, &openapi3.ParameterRef{Value: openapi3.NewPathParameter(name).WithSchema(openapi3.NewStringSchema())})
+	}
+	return strings.Join(segments, "/"), params
+}
+
+// rawJSON is any JSON value.
+var rawJSON = reflect.TypeOf(json.RawMessage{})
+
+// schemaOf generates the schema of a Go value's JSON. Raw JSON and interface values
+// may be any JSON value.
+func schemaOf(v any) (*openapi3.SchemaRef, error) {
+	return openapi3gen.NewSchemaRefForValue(v, nil, openapi3gen.SchemaCustomizer(
+		func(_ string, t reflect.Type, _ reflect.StructTag, s *openapi3.Schema) error {
+			if t == rawJSON || t.Kind() == reflect.Interface {
+				*s = openapi3.Schema{}
+			}
+			return nil
+		}))
+}
+
+// toolSchema is a tool's argument schema as schemas/tools holds it.
+func toolSchema(t *tools.Tool) (*openapi3.SchemaRef, error) {
+	raw, err := json.Marshal(t.JSONSchema)
+	if err != nil {
+		return nil, err
+	}
+	s := openapi3.NewSchema()
+	if err := json.Unmarshal(raw, s); err != nil {
+		return nil, fmt.Errorf("tool %s's schema: %w", t.Name, err)
+	}
+	return openapi3.NewSchemaRef("", s), nil
+}
