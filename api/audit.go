@@ -44,6 +44,11 @@ const (
 	maxAuditLimit     = 1000
 )
 
+// AuditList answers GET /v1/admin/audit.
+type AuditList struct {
+	Entries []store.AuditEntry `json:"entries"`
+}
+
 // listAudit answers GET /v1/admin/audit: the audit log, newest first, filtered by
 // ?org=, ?case= and ?before= (RFC 3339), at most ?limit= entries (100 unless said,
 // 1000 at most). An admin of an organization reads only their organization's entries.
@@ -73,5 +78,5 @@ func (h *Handlers) listAudit(c echo.Context) error {
 	if entries == nil {
 		entries = []store.AuditEntry{}
 	}
-	return c.JSON(http.StatusOK, map[string]any{"entries": entries})
+	return c.JSON(http.StatusOK, AuditList{Entries: entries})
 }

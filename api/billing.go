@@ -22,6 +22,15 @@ type OfflinePaymentRequest struct {
 	Note string `json:"note"`
 }
 
+// OfflinePaymentView answers POST /v1/billing/cases/{id}/payments: the payment, and
+// the case's phase once it is confirmed, or the status "confirming" until then.
+type OfflinePaymentView struct {
+	CaseID  string                   `json:"case_id"`
+	Payment schemas.PaymentConfirmed `json:"payment"`
+	Phase   string                   `json:"phase,omitempty"`
+	Status  string                   `json:"status,omitempty"`
+}
+
 // recordOfflinePayment confirms a case's payment that the operator's billing staff
 // received outside the provider (a firm's own billing staff cannot: they would make
 // their own cases free). It is audited first, then sent to the case, and answers like the
@@ -63,7 +72,7 @@ func (h *Handlers) recordOfflinePayment(c echo.Context) error {
 		return fmt.Errorf("%w: signal payment: %w", errUnavailable, err)
 	}
 	if st, ok := h.settle(ctx, cs.ID, p.At); ok && st.Payment != nil {
-		return c.JSON(http.StatusOK, map[string]any{"case_id": cs.ID, "payment": st.Payment, "phase": st.Phase})
+		return c.JSON(http.StatusOK, OfflinePaymentView{CaseID: cs.ID, Payment: *st.Payment, Phase: st.Phase})
 	}
-	return c.JSON(http.StatusAccepted, map[string]any{"case_id": cs.ID, "payment": p, "status": "confirming"})
+	return c.JSON(http.StatusAccepted, OfflinePaymentView{CaseID: cs.ID, Payment: p, Status: "confirming"})
 }

@@ -162,6 +162,13 @@ func (h *Handlers) caseState(ctx context.Context, caseID string) (schemas.CaseSt
 	return st, err
 }
 
+// CloseView answers POST /v1/cases/{id}/close: the case's status, "closing" until
+// its workflow has it.
+type CloseView struct {
+	CaseID string `json:"case_id"`
+	Status string `json:"status"`
+}
+
 // CloseRequest closes a case.
 type CloseRequest struct {
 	Note string `json:"note"`
@@ -184,7 +191,7 @@ func (h *Handlers) closeCase(c echo.Context) error {
 		return problemf(errInvalidInput, "note is at most 2000 characters")
 	}
 	if cs.Status == schemas.StatusClosed {
-		return c.JSON(http.StatusOK, map[string]any{"case_id": cs.ID, "status": cs.Status})
+		return c.JSON(http.StatusOK, CloseView{CaseID: cs.ID, Status: cs.Status})
 	}
 	ctx := c.Request().Context()
 	cl := schemas.CloseCase{Note: strings.TrimSpace(req.Note), By: identity(c).Subject, At: time.Now().UTC()}
@@ -203,9 +210,9 @@ func (h *Handlers) closeCase(c echo.Context) error {
 		}
 	}
 	if st.Status == schemas.StatusClosed {
-		return c.JSON(http.StatusOK, map[string]any{"case_id": cs.ID, "status": st.Status})
+		return c.JSON(http.StatusOK, CloseView{CaseID: cs.ID, Status: st.Status})
 	}
-	return c.JSON(http.StatusAccepted, map[string]any{"case_id": cs.ID, "status": "closing"})
+	return c.JSON(http.StatusAccepted, CloseView{CaseID: cs.ID, Status: "closing"})
 }
 
 // checkCasesPerDay refuses a new case past the day's limits of its user and of their

@@ -223,6 +223,14 @@ func (h *Handlers) mayDecode(c echo.Context, who auth.Identity, keyID string) (b
 	return inScope(who, org), org, nil
 }
 
+// CodecSession answers POST /v1/support/codec-session: where the Web UI's codec
+// endpoint is, the Web UI itself, and when the session's cookie expires.
+type CodecSession struct {
+	Endpoint   string    `json:"endpoint"`
+	TemporalUI string    `json:"temporal_ui"`
+	ExpiresAt  time.Time `json:"expires_at"`
+}
+
 // openCodecSession answers POST /v1/support/codec-session: it sets the HttpOnly,
 // SameSite=Strict cookie, scoped to /codec, that lets the Temporal Web UI reach the
 // codec server as the calling staff member for CodecSessionTTL.
@@ -236,8 +244,8 @@ func (h *Handlers) openCodecSession(c echo.Context) error {
 	}
 	expires := time.Now().Add(CodecSessionTTL).UTC()
 	c.SetCookie(h.codecSessionCookie(token, int(CodecSessionTTL.Seconds())))
-	return c.JSON(http.StatusOK, map[string]any{"endpoint": strings.TrimSuffix(h.PublicURL, "/") + codecPath,
-		"temporal_ui": h.App.TemporalUI, "expires_at": expires})
+	return c.JSON(http.StatusOK, CodecSession{Endpoint: strings.TrimSuffix(h.PublicURL, "/") + codecPath,
+		TemporalUI: h.App.TemporalUI, ExpiresAt: expires})
 }
 
 // closeCodecSession answers DELETE /v1/support/codec-session: the cookie is cleared.

@@ -15,6 +15,13 @@ import (
 	"github.com/lexflow/lexflow/store"
 )
 
+// DraftList answers GET /v1/cases/{id}/drafts: each revision with its download path
+// and citation check.
+type DraftList struct {
+	CaseID string                  `json:"case_id"`
+	Drafts []schemas.RenderedDraft `json:"drafts"`
+}
+
 // listDrafts lists a case's draft revisions.
 func (h *Handlers) listDrafts(c echo.Context) error {
 	cs, err := h.ownCase(c)
@@ -25,7 +32,7 @@ func (h *Handlers) listDrafts(c echo.Context) error {
 	for i := range drafts {
 		drafts[i].Path = fmt.Sprintf("/v1/cases/%s/drafts/%s/%d", cs.ID, drafts[i].DraftName, drafts[i].Revision)
 	}
-	return c.JSON(http.StatusOK, map[string]any{"case_id": cs.ID, "drafts": drafts})
+	return c.JSON(http.StatusOK, DraftList{CaseID: cs.ID, Drafts: drafts})
 }
 
 // downloadDraft serves one revision's PDF.

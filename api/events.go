@@ -43,6 +43,13 @@ type EventView struct {
 	Body   json.RawMessage `json:"body,omitempty"`
 }
 
+// EventPage answers GET /v1/cases/{id}/events as JSON: the events, and the cursor
+// to ask for the next page with (?after=).
+type EventPage struct {
+	Events []EventView `json:"events"`
+	Next   int64       `json:"next"`
+}
+
 func eventView(e store.Event) EventView {
 	return EventView{Seq: e.Seq, Type: e.Type, TurnID: e.TurnID, At: e.At, Body: e.Body}
 }
@@ -94,7 +101,7 @@ func (h *Handlers) events(c echo.Context, cs store.Case) error {
 		views[i] = eventView(e)
 		after = e.Seq
 	}
-	return c.JSON(http.StatusOK, map[string]any{"events": views, "next": after})
+	return c.JSON(http.StatusOK, EventPage{Events: views, Next: after})
 }
 
 // eventCursor is the number a client has seen: Last-Event-ID, else ?after, else 0.

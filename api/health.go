@@ -10,11 +10,16 @@ import (
 	"github.com/lexflow/lexflow/internal/health"
 )
 
+// Health answers GET /healthz.
+type Health struct {
+	Status string `json:"status"`
+}
+
 // health is the liveness check: the process serves requests. It asks nothing of the
 // services the API depends on, so that an orchestrator does not restart every API
 // process when one of those is down.
 func (h *Handlers) health(c echo.Context) error {
-	return c.JSON(http.StatusOK, map[string]string{"status": "ok"})
+	return c.JSON(http.StatusOK, Health{Status: "ok"})
 }
 
 // ready is the readiness check: 200 while Temporal and the store answer, 503 naming

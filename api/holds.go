@@ -22,6 +22,12 @@ type HoldRequest struct {
 	Reason string `json:"reason"`
 }
 
+// HoldView answers the hold routes: the case's legal hold, none once lifted.
+type HoldView struct {
+	CaseID    string      `json:"case_id"`
+	LegalHold *store.Hold `json:"legal_hold,omitempty"`
+}
+
 // putHold answers PUT /v1/admin/cases/{id}/hold: an admin in scope puts a legal hold
 // on a case, or replaces its reason, so that it is not erased; audited (the reason
 // stays with the hold, sealed with the case's key). A case whose erasure has begun is
@@ -50,7 +56,7 @@ func (h *Handlers) putHold(c echo.Context) error {
 	if err := h.setHold(c, cs.ID, &hold); err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, map[string]any{"case_id": cs.ID, "legal_hold": hold})
+	return c.JSON(http.StatusOK, HoldView{CaseID: cs.ID, LegalHold: &hold})
 }
 
 // liftHold answers DELETE /v1/admin/cases/{id}/hold: an admin in scope lifts a case's
@@ -69,7 +75,7 @@ func (h *Handlers) liftHold(c echo.Context) error {
 	if err := h.setHold(c, cs.ID, nil); err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, map[string]any{"case_id": cs.ID})
+	return c.JSON(http.StatusOK, HoldView{CaseID: cs.ID})
 }
 
 // errOthersHold is the refusal of a hold the operator's staff set to a firm's admin.

@@ -156,6 +156,18 @@ func updateError(err error) error {
 	return fmt.Errorf("%w: %w", errTurnFailed, err)
 }
 
+// CancelView answers POST /v1/cases/{id}/turns/current/cancel.
+type CancelView struct {
+	TurnID string `json:"turn_id"`
+	Status string `json:"status"`
+}
+
+// Transcript answers GET /v1/cases/{id}/messages and support's read of it.
+type Transcript struct {
+	CaseID   string         `json:"case_id"`
+	Messages []store.Record `json:"messages"`
+}
+
 // cancelTurn asks the case's running turn to stop: the step under way is cancelled.
 // The turn's own request then answers with what it has, marked cancelled.
 func (h *Handlers) cancelTurn(c echo.Context) error {
@@ -180,7 +192,7 @@ func (h *Handlers) cancelTurn(c echo.Context) error {
 	if err != nil {
 		return updateError(err)
 	}
-	return c.JSON(http.StatusAccepted, map[string]string{"turn_id": res.TurnID, "status": "cancel_requested"})
+	return c.JSON(http.StatusAccepted, CancelView{TurnID: res.TurnID, Status: "cancel_requested"})
 }
 
 func (h *Handlers) listMessages(c echo.Context) error {
@@ -213,5 +225,5 @@ func (h *Handlers) transcript(c echo.Context, cs store.Case) error {
 	if recs == nil {
 		recs = []store.Record{}
 	}
-	return c.JSON(http.StatusOK, map[string]any{"case_id": cs.ID, "messages": recs})
+	return c.JSON(http.StatusOK, Transcript{CaseID: cs.ID, Messages: recs})
 }

@@ -3,8 +3,10 @@ package api
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -66,8 +68,8 @@ func openAPIDocument(table []Route) (*openapi3.T, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, k := range problemKinds {
-		problem.Value.Properties["type"].Value.Enum = append(problem.Value.Properties["type"].Value.Enum, ProblemTypeBase+k.typ)
+	for _, typ := range slices.Sorted(maps.Keys(problemTypes())) {
+		problem.Value.Properties["type"].Value.Enum = append(problem.Value.Properties["type"].Value.Enum, ProblemTypeBase+typ)
 	}
 	doc.Components.Schemas[problemSchema] = problem
 	for _, t := range tools.All() {
@@ -82,7 +84,7 @@ func openAPIDocument(table []Route) (*openapi3.T, error) {
 		if !ok {
 			return nil, fmt.Errorf("openapi: route %s %s has no operation", r.Method, r.Path)
 		}
-		o, err := operationOf(r, op)
+		o, err := operationOf(r, op, problem.Value)
 		if err != nil {
 			return nil, fmt.Errorf("openapi: %s %s: %w", r.Method, r.Path, err)
 		}
@@ -98,8 +100,9 @@ func openAPIDocument(table []Route) (*openapi3.T, error) {
 	return doc, nil
 }
 
-// operationOf documents one route.
-func operationOf(r Route, op operation) (*openapi3.Operation, error) {
+// operationOf documents one route; its problems refer to the Problem schema, whose
+// value the reference carries too, so that the document works unmarshalled as built.
+func operationOf(r Route, op operation, problemRef *openapi3.Schema) (*openapi3.Operation, error) {
 	o := openapi3.NewOperation()
 	o.OperationID, o.Summary = op.id, op.summary
 	o.Extensions = map[string]any{"x-lexflow-auth": string(r.Auth)}
@@ -141,7 +144,7 @@ func operationOf(r Route, op operation) (*openapi3.Operation, error) {
 		}
 		o.Responses.Set(status, &openapi3.ResponseRef{Value: openapi3.NewResponse().WithDescription(resp.desc).WithContent(content)})
 	}
-	problem := openapi3.NewSchemaRef("#/components/schemas/"+problemSchema, nil)
+	problem := openapi3.NewSchemaRef("#/components/schemas/"+problemSchema, problemRef)
 	o.Responses.Set("default", &openapi3.ResponseRef{Value: openapi3.NewResponse().
 		WithDescription("A problem (RFC 9457); its type says which").
 		WithContent(openapi3.Content{ProblemContentType: openapi3.NewMediaType().WithSchemaRef(problem)})})

@@ -16,8 +16,7 @@ type operation struct {
 	responses   []response
 }
 
-// response is one documented answer: a JSON body of the Go type of body (nil for an
-// object the handler builds as a map, documented as an object for now), or media of
+// response is one documented answer: a JSON body of the Go type of body, or media of
 // its own (a stream, a PDF, a web asset).
 type response struct {
 	status int
@@ -26,8 +25,9 @@ type response struct {
 	media  string
 }
 
-// object is an answer's body whose handler builds it as a map.
-type object = map[string]any
+// codecPayloads is the codec server's body: Temporal's payloads, as the Web UI sends
+// and reads them.
+type codecPayloads = map[string]any
 
 func ok(desc string, body any) response       { return response{http.StatusOK, desc, body, ""} }
 func created(desc string, body any) response  { return response{http.StatusCreated, desc, body, ""} }
@@ -39,8 +39,8 @@ func media(status int, desc, mediaType string) response {
 // operations documents every route of the route table by its "METHOD path" key; a
 // test fails on a route without one, or one without a route.
 var operations = map[string]operation{
-	"GET /healthz":         {"health", "Liveness: the process answers", nil, []response{ok("alive", object{})}},
-	"GET /readyz":          {"ready", "Readiness: Temporal and the store answer", nil, []response{ok("ready", object{}), {http.StatusServiceUnavailable, "what is down", object{}, ""}}},
+	"GET /healthz":         {"health", "Liveness: the process answers", nil, []response{ok("alive", Health{})}},
+	"GET /readyz":          {"ready", "Readiness: Temporal and the store answer", nil, []response{ok("ready", map[string]string{}), {http.StatusServiceUnavailable, "what is down", map[string]string{}, ""}}},
 	"GET /":                {"appIndex", "The web app", nil, []response{media(http.StatusOK, "the app's page", "text/html")}},
 	"GET /app/config.json": {"appConfig", "The web app's configuration", nil, []response{ok("configuration", AppConfig{})}},
 	"GET /app/*":           {"appAsset", "A web app asset", nil, []response{media(http.StatusOK, "the asset", "application/octet-stream")}},
@@ -52,43 +52,43 @@ var operations = map[string]operation{
 	"DELETE /v1/cases/:id":                     {"eraseCase", "Erase a case", nil, []response{ok("erased", ErasureView{}), accepted("erasing", ErasureView{})}},
 	"GET /v1/cases/:id/erasure":                {"getErasure", "A case's erasure receipt", nil, []response{ok("the receipt", ErasureView{})}},
 	"POST /v1/cases/:id/messages":              {"sendMessage", "Send a message: one chat turn, answered whole or streamed", SendMessageRequest{}, []response{ok("the turn's result", schemas.TurnResult{}), media(http.StatusOK, "the turn's events, with Accept: text/event-stream", "text/event-stream")}},
-	"GET /v1/cases/:id/messages":               {"listMessages", "A case's transcript", nil, []response{ok("the transcript", object{})}},
-	"GET /v1/cases/:id/events":                 {"caseEvents", "A case's events, as a list or a stream", nil, []response{ok("a page of events", object{}), media(http.StatusOK, "the events, with Accept: text/event-stream", "text/event-stream")}},
-	"POST /v1/cases/:id/turns/current/cancel":  {"cancelTurn", "Cancel the running turn", nil, []response{accepted("cancel requested", object{})}},
+	"GET /v1/cases/:id/messages":               {"listMessages", "A case's transcript", nil, []response{ok("the transcript", Transcript{})}},
+	"GET /v1/cases/:id/events":                 {"caseEvents", "A case's events, as a list or a stream", nil, []response{ok("a page of events", EventPage{}), media(http.StatusOK, "the events, with Accept: text/event-stream", "text/event-stream")}},
+	"POST /v1/cases/:id/turns/current/cancel":  {"cancelTurn", "Cancel the running turn", nil, []response{accepted("cancel requested", CancelView{})}},
 	"POST /v1/cases/:id/parties":               {"addParty", "Add a party to a case", PartyRequest{}, []response{created("the party", store.Party{})}},
-	"GET /v1/cases/:id/parties":                {"listParties", "A case's parties", nil, []response{ok("the parties", object{})}},
+	"GET /v1/cases/:id/parties":                {"listParties", "A case's parties", nil, []response{ok("the parties", PartyList{})}},
 	"GET /v1/cases/:id/parties/:party":         {"getParty", "One party", nil, []response{ok("the party", store.Party{})}},
 	"POST /v1/cases/:id/payment":               {"paymentGone", "Gone: clients no longer confirm payments", nil, nil},
 	"GET /v1/cases/:id/price":                  {"casePrice", "What the case costs at its tier", nil, []response{ok("the price", PriceView{})}},
 	"POST /v1/cases/:id/checkout":              {"checkout", "Open a checkout with the payment provider", nil, []response{created("the checkout", CheckoutView{})}},
-	"POST /v1/cases/:id/close":                 {"closeCase", "Close a case", CloseRequest{}, []response{ok("closed", object{}), accepted("closing", object{})}},
-	"GET /v1/cases/:id/drafts":                 {"listDrafts", "A case's draft revisions, with their citation checks", nil, []response{ok("the drafts", object{})}},
+	"POST /v1/cases/:id/close":                 {"closeCase", "Close a case", CloseRequest{}, []response{ok("closed", CloseView{}), accepted("closing", CloseView{})}},
+	"GET /v1/cases/:id/drafts":                 {"listDrafts", "A case's draft revisions, with their citation checks", nil, []response{ok("the drafts", DraftList{})}},
 	"GET /v1/cases/:id/drafts/:name/:revision": {"downloadDraft", "A draft revision's PDF", nil, []response{media(http.StatusOK, "the PDF", "application/pdf")}},
-	"GET /v1/tools":                            {"listTools", "The tool registry as the caller's role sees it", nil, []response{ok("the tools", object{})}},
+	"GET /v1/tools":                            {"listTools", "The tool registry as the caller's role sees it", nil, []response{ok("the tools", ToolList{})}},
 	"POST /v1/citations/check":                 {"checkCitations", "Check a text's legal citations against the corpus", schemas.CitationCheck{}, []response{ok("the citations", schemas.CitationReport{})}},
 	"GET /v1/me/memory":                        {"getMemory", "The caller's memory", nil, []response{ok("the memory", store.Memory{})}},
 	"PUT /v1/me/memory":                        {"putMemory", "Replace the caller's memory", MemoryRequest{}, []response{ok("the memory", store.Memory{})}},
 
-	"GET /v1/support/cases":              {"supportCases", "Cases by status, for support", nil, []response{ok("the cases", object{})}},
-	"GET /v1/support/cases/:id/tickets":  {"supportTickets", "A case's support tickets", nil, []response{ok("the tickets", object{})}},
-	"GET /v1/support/cases/:id/messages": {"supportMessages", "A case's transcript, for support (audited)", nil, []response{ok("the transcript", object{})}},
-	"GET /v1/support/cases/:id/events":   {"supportEvents", "A case's events, for support (audited)", nil, []response{ok("a page of events", object{}), media(http.StatusOK, "the events, with Accept: text/event-stream", "text/event-stream")}},
-	"POST /v1/support/cases/:id/resume":  {"resumeCase", "Resume a paused case", ResumeRequest{}, []response{ok("resumed", object{}), accepted("resuming", object{})}},
-	"POST /v1/support/codec-session":     {"openCodecSession", "Open a codec session for the Temporal Web UI", nil, []response{ok("the session", object{})}},
+	"GET /v1/support/cases":              {"supportCases", "Cases by status, for support", nil, []response{ok("the cases", SupportCaseList{})}},
+	"GET /v1/support/cases/:id/tickets":  {"supportTickets", "A case's support tickets", nil, []response{ok("the tickets", TicketList{})}},
+	"GET /v1/support/cases/:id/messages": {"supportMessages", "A case's transcript, for support (audited)", nil, []response{ok("the transcript", Transcript{})}},
+	"GET /v1/support/cases/:id/events":   {"supportEvents", "A case's events, for support (audited)", nil, []response{ok("a page of events", EventPage{}), media(http.StatusOK, "the events, with Accept: text/event-stream", "text/event-stream")}},
+	"POST /v1/support/cases/:id/resume":  {"resumeCase", "Resume a paused case", ResumeRequest{}, []response{ok("resumed", ResumeView{}), accepted("resuming", ResumeView{})}},
+	"POST /v1/support/codec-session":     {"openCodecSession", "Open a codec session for the Temporal Web UI", nil, []response{ok("the session", CodecSession{})}},
 	"DELETE /v1/support/codec-session":   {"closeCodecSession", "Close the codec session", nil, []response{{http.StatusNoContent, "closed", nil, ""}}},
 
-	"PUT /v1/admin/cases/:id/hold":        {"putHold", "Put a legal hold on a case", HoldRequest{}, []response{ok("the hold", object{})}},
-	"DELETE /v1/admin/cases/:id/hold":     {"liftHold", "Lift a legal hold", nil, []response{ok("lifted", object{})}},
+	"PUT /v1/admin/cases/:id/hold":        {"putHold", "Put a legal hold on a case", HoldRequest{}, []response{ok("the hold", HoldView{})}},
+	"DELETE /v1/admin/cases/:id/hold":     {"liftHold", "Lift a legal hold", nil, []response{ok("lifted", HoldView{})}},
 	"PUT /v1/admin/subscriptions/:id":     {"putSubscription", "Set a subscription's plan and credits", SubscriptionRequest{}, []response{ok("the subscription", store.Subscription{})}},
 	"POST /v1/admin/prompts/reload":       {"reloadPrompts", "Reload the system prompts", nil, []response{ok("what the files hold", ReloadResponse{})}},
-	"GET /v1/admin/audit":                 {"listAudit", "The audit log", nil, []response{ok("the entries", object{})}},
+	"GET /v1/admin/audit":                 {"listAudit", "The audit log", nil, []response{ok("the entries", AuditList{})}},
 	"GET /v1/admin/budgets/:tenant":       {"getBudget", "A tenant's model-token budget", nil, []response{ok("the budget", BudgetView{})}},
 	"PUT /v1/admin/budgets/:tenant":       {"putBudget", "Set a tenant's model-token budget", BudgetRequest{}, []response{ok("the budget", BudgetView{})}},
-	"POST /v1/billing/cases/:id/payments": {"recordOfflinePayment", "Record a payment made outside the provider", OfflinePaymentRequest{}, []response{ok("recorded", object{}), accepted("confirming", object{})}},
-	"POST /v1/webhooks/payments":          {"paymentWebhook", "The payment provider's signed event", nil, []response{ok("handled", object{})}},
+	"POST /v1/billing/cases/:id/payments": {"recordOfflinePayment", "Record a payment made outside the provider", OfflinePaymentRequest{}, []response{ok("recorded", OfflinePaymentView{}), accepted("confirming", OfflinePaymentView{})}},
+	"POST /v1/webhooks/payments":          {"paymentWebhook", "The payment provider's signed event", nil, []response{ok("handled", WebhookAnswer{})}},
 
-	"POST /codec/decode": {"codecDecode", "Decode payloads for the Temporal Web UI", object{}, []response{ok("the payloads", object{})}},
-	"POST /codec/encode": {"codecEncode", "Encode payloads", object{}, []response{ok("the payloads", object{})}},
+	"POST /codec/decode": {"codecDecode", "Decode payloads for the Temporal Web UI", codecPayloads{}, []response{ok("the payloads", codecPayloads{})}},
+	"POST /codec/encode": {"codecEncode", "Encode payloads", codecPayloads{}, []response{ok("the payloads", codecPayloads{})}},
 	"OPTIONS /codec/:op": {"codecPreflight", "CORS preflight of the codec routes", nil, []response{{http.StatusNoContent, "allowed", nil, ""}}},
 	"POST /dev/token":    {"devToken", "Mint a token (lexflow dev only)", DevTokenRequest{}, []response{created("the token", DevToken{})}},
 	"GET /pay/:session":  {"testPayPage", "The test checkout's page (lexflow dev only)", nil, []response{media(http.StatusOK, "the page", "text/html")}},

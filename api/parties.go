@@ -103,12 +103,18 @@ func (h *Handlers) caseParties(c echo.Context) (string, []store.Party, error) {
 	return cs.ID, parties, nil
 }
 
+// PartyList answers GET /v1/cases/{id}/parties.
+type PartyList struct {
+	CaseID  string        `json:"case_id"`
+	Parties []store.Party `json:"parties"`
+}
+
 func (h *Handlers) listParties(c echo.Context) error {
 	caseID, parties, err := h.caseParties(c)
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, map[string]any{"case_id": caseID, "parties": parties})
+	return c.JSON(http.StatusOK, PartyList{CaseID: caseID, Parties: parties})
 }
 
 func (h *Handlers) getParty(c echo.Context) error {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"slices"
 	"strconv"
 	"time"
 
@@ -164,21 +165,42 @@ func toProblem(err error) Problem {
 	var he *echo.HTTPError
 	if errors.As(err, &he) {
 		title := http.StatusText(he.Code)
-		p := Problem{Title: title, Status: he.Code}
-		switch he.Code {
-		case http.StatusNotFound:
+		p := Problem{Title: title, Status: he.Code, Type: ProblemTypeBase + httpErrorType}
+		if he.Code == http.StatusNotFound {
 			p.Type = ProblemTypeBase + "not-found"
-		case http.StatusMethodNotAllowed:
-			p.Type = ProblemTypeBase + "method-not-allowed"
-		case http.StatusRequestEntityTooLarge:
-			p.Type = ProblemTypeBase + "too-large"
-		default:
-			p.Type = ProblemTypeBase + "http-error"
+		}
+		for _, k := range routerProblems {
+			if k.status == he.Code {
+				p.Type = ProblemTypeBase + k.typ
+			}
 		}
 		if msg, ok := he.Message.(string); ok && msg != title {
 			p.Detail = msg
 		}
 		return p
 	}
-	return Problem{Type: ProblemTypeBase + "internal", Title: "Internal error", Status: http.StatusInternalServerError}
+	return Problem{Type: ProblemTypeBase + internalProblem.typ, Title: internalProblem.title, Status: internalProblem.status}
+}
+
+// routerProblems are the problems Echo's router and middleware raise: a method a path
+// does not have, a body over the limit.
+var routerProblems = []problemKind{
+	{nil, http.StatusMethodNotAllowed, "method-not-allowed", "Method not allowed"},
+	{nil, http.StatusRequestEntityTooLarge, "too-large", "Request body too large"},
+}
+
+// internalProblem answers a failure no kind describes; its detail is never the error.
+var internalProblem = problemKind{nil, http.StatusInternalServerError, "internal", "Internal error"}
+
+// httpErrorType is any other HTTP error Echo raises, with its own status.
+const httpErrorType = "http-error"
+
+// problemTypes are every problem type the API answers, with its status (0 for
+// http-error, whose status varies).
+func problemTypes() map[string]int {
+	out := map[string]int{httpErrorType: 0, internalProblem.typ: internalProblem.status}
+	for _, k := range append(slices.Clone(problemKinds), routerProblems...) {
+		out[k.typ] = k.status
+	}
+	return out
 }

@@ -47,6 +47,29 @@ func supportQuery(status, org string, now time.Time, stuckAfter time.Duration) s
 	return q + fmt.Sprintf("CaseStatus = '%s'", status)
 }
 
+// SupportCaseList answers GET /v1/support/cases: the status asked for, the visibility
+// query that found the cases, and the cases.
+type SupportCaseList struct {
+	Status string        `json:"status"`
+	Query  string        `json:"query"`
+	Cases  []SupportCase `json:"cases"`
+}
+
+// TicketList answers GET /v1/support/cases/{id}/tickets.
+type TicketList struct {
+	CaseID  string         `json:"case_id"`
+	Tickets []store.Ticket `json:"tickets"`
+}
+
+// ResumeView answers POST /v1/support/cases/{id}/resume: the resumption, and the
+// case's status once handled (busy when its retry runs as a turn), or "resuming".
+type ResumeView struct {
+	CaseID string         `json:"case_id"`
+	Resume schemas.Resume `json:"resume"`
+	Status string         `json:"status"`
+	Busy   bool           `json:"busy,omitempty"`
+}
+
 // supportCases lists the cases paused for support, waiting for a client's answer,
 // waiting on their model-token budget, or stuck: working with no progress for longer
 // than the stuck threshold. Staff of an organization see only its cases.
@@ -93,7 +116,7 @@ func (h *Handlers) supportCases(c echo.Context) error {
 			break
 		}
 	}
-	return c.JSON(http.StatusOK, map[string]any{"status": status, "query": query, "cases": out})
+	return c.JSON(http.StatusOK, SupportCaseList{Status: status, Query: query, Cases: out})
 }
 
 // supportTickets lists a case's support tickets; the read is audited, since tickets
@@ -114,7 +137,7 @@ func (h *Handlers) supportTickets(c echo.Context) error {
 	if tickets == nil {
 		tickets = []store.Ticket{}
 	}
-	return c.JSON(http.StatusOK, map[string]any{"case_id": id, "tickets": tickets})
+	return c.JSON(http.StatusOK, TicketList{CaseID: id, Tickets: tickets})
 }
 
 // ResumeRequest is support's resumption of a case.
@@ -160,9 +183,9 @@ func (h *Handlers) resumeCase(c echo.Context) error {
 		return fmt.Errorf("%w: signal resume: %w", errUnavailable, err)
 	}
 	if st, ok := h.settle(ctx, id, r.At); ok {
-		return c.JSON(http.StatusOK, map[string]any{"case_id": id, "resume": r, "status": st.Status, "busy": st.Busy})
+		return c.JSON(http.StatusOK, ResumeView{CaseID: id, Resume: r, Status: st.Status, Busy: st.Busy})
 	}
-	return c.JSON(http.StatusAccepted, map[string]any{"case_id": id, "resume": r, "status": "resuming"})
+	return c.JSON(http.StatusAccepted, ResumeView{CaseID: id, Resume: r, Status: "resuming"})
 }
 
 // decodeAttr decodes a search attribute of a listed workflow into v, leaving v alone

@@ -28,6 +28,11 @@ type RetryInfo struct {
 	RetryOn       string `json:"retry_on,omitempty"`
 }
 
+// ToolList answers GET /v1/tools.
+type ToolList struct {
+	Tools []ToolInfo `json:"tools"`
+}
+
 // listTools answers the registry as the caller's roles see it.
 func (h *Handlers) listTools(c echo.Context) error {
 	roles := identity(c).Roles
@@ -46,5 +51,5 @@ func (h *Handlers) listTools(c echo.Context) error {
 		}
 		out = append(out, info)
 	}
-	return c.JSON(http.StatusOK, map[string]any{"tools": out})
+	return c.JSON(http.StatusOK, ToolList{Tools: out})
 }

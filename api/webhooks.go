@@ -24,6 +24,13 @@ var errBadWebhook = errors.New("bad webhook")
 // maxWebhook bounds a webhook's body; Stripe's checkout events are a few kilobytes.
 const maxWebhook = 64 << 10
 
+// WebhookAnswer answers the payment provider: the event, and what came of it
+// (applied, duplicate, ignored, not-due, case-not-running).
+type WebhookAnswer struct {
+	Event  string `json:"event"`
+	Status string `json:"status"`
+}
+
 // paymentWebhook applies the payment provider's event. It answers 400 unless the event
 // is signed with LEXFLOW_PAYMENTS_WEBHOOK_SECRET within the tolerance and names an open
 // checkout with the same case, amount and currency; then the checkout is marked paid
@@ -48,7 +55,7 @@ func (h *Handlers) paymentWebhook(c echo.Context) error {
 		return problemf(errBadWebhook, err.Error())
 	}
 	if !ev.Paid() {
-		return c.JSON(http.StatusOK, map[string]any{"event": ev.ID, "status": "ignored"})
+		return c.JSON(http.StatusOK, WebhookAnswer{Event: ev.ID, Status: "ignored"})
 	}
 	ctx := c.Request().Context()
 	session := ev.Data.Object
@@ -68,7 +75,7 @@ func (h *Handlers) paymentWebhook(c echo.Context) error {
 		return fmt.Errorf("%w: mark the checkout paid: %w", errUnavailable, err)
 	}
 	if co.EventID != ev.ID {
-		return c.JSON(http.StatusOK, map[string]any{"event": ev.ID, "status": "duplicate"})
+		return c.JSON(http.StatusOK, WebhookAnswer{Event: ev.ID, Status: "duplicate"})
 	}
 	qctx, cancelQuery := context.WithTimeout(ctx, webhookSettle)
 	st, err := h.caseState(qctx, co.CaseID)
@@ -76,16 +83,16 @@ func (h *Handlers) paymentWebhook(c echo.Context) error {
 	switch {
 	case err != nil && h.caseEnded(ctx, co.CaseID):
 		h.Log.Warn("Payment for a case whose workflow has ended: refund due", "case", co.CaseID, "checkout", co.ID)
-		return c.JSON(http.StatusOK, map[string]any{"event": ev.ID, "status": "case-not-running"})
+		return c.JSON(http.StatusOK, WebhookAnswer{Event: ev.ID, Status: "case-not-running"})
 	case err != nil:
 		// No worker answered (a deploy, a restart): the provider delivers the event
 		// again, and the checkout, paid by this event, lets it through.
 		return fmt.Errorf("%w: read the case: %w", errUnavailable, err)
 	case st.Payment != nil && st.Payment.Reference == co.ID:
-		return c.JSON(http.StatusOK, map[string]any{"event": ev.ID, "status": "applied"})
+		return c.JSON(http.StatusOK, WebhookAnswer{Event: ev.ID, Status: "applied"})
 	case !st.PaymentDue():
 		h.Log.Warn("Payment for a case with no payment due: refund due", "case", co.CaseID, "checkout", co.ID, "phase", st.Phase)
-		return c.JSON(http.StatusOK, map[string]any{"event": ev.ID, "status": "not-due"})
+		return c.JSON(http.StatusOK, WebhookAnswer{Event: ev.ID, Status: "not-due"})
 	}
 	p := schemas.PaymentConfirmed{Reference: co.ID, Method: schemas.PaymentCheckout, Amount: co.Amount, Currency: co.Currency,
 		By: co.Provider, At: time.Now().UTC()}
@@ -97,7 +104,7 @@ func (h *Handlers) paymentWebhook(c echo.Context) error {
 	sctx, cancel := context.WithTimeout(ctx, webhookSettle)
 	defer cancel()
 	h.settle(sctx, co.CaseID, p.At)
-	return c.JSON(http.StatusOK, map[string]any{"event": ev.ID, "status": "applied"})
+	return c.JSON(http.StatusOK, WebhookAnswer{Event: ev.ID, Status: "applied"})
 }
 
 // webhookSettle bounds the wait for the case's state and for the case to handle a

@@ -35,6 +35,7 @@ func (s *Stack) Call(t testing.TB, method, path, tok string, body any, headers .
 }
 
 // Request sends a request to the stack's API; it may run outside the test's goroutine.
+// An answer that breaks the API's OpenAPI document is an error (see checkContract).
 func (s *Stack) Request(method, path, tok string, body any, headers ...string) (Response, error) {
 	var rd io.Reader
 	switch b := body.(type) {
@@ -74,7 +75,7 @@ func (s *Stack) Request(method, path, tok string, body any, headers ...string) (
 			return r, fmt.Errorf("%s %s: body is not JSON: %s", method, path, raw)
 		}
 	}
-	return r, nil
+	return r, checkContract(req, resp.StatusCode, resp.Header, raw)
 }
 
 // CreateCase opens a case with the token's identity and returns its ID.
