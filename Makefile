@@ -97,13 +97,17 @@ bench-pdf:
 
 # NPM_DIR holds the npm packages the tests run: panva's oidc-provider, a real OpenID
 # Provider for the sign-in tests; axe-core, the accessibility check the browser tests
-# run in the page; and @firestore-emulator/server, the Firestore emulator. node comes
-# from apt when it is missing.
+# run in the page; @firestore-emulator/server, the Firestore emulator; and
+# openapi-typescript with typescript, which generate and compile a client of the API's
+# OpenAPI document. node comes from apt when it is missing.
 NPM_DIR := $(CURDIR)/data/npm
 OIDC_PROVIDER_VERSION := 9.13.3
 AXE_CORE_VERSION := 4.14.1
 FIRESTORE_EMULATOR_VERSION := 0.3.15
-NPM_PACKAGES := $(NPM_DIR)/node_modules/oidc-provider $(NPM_DIR)/node_modules/axe-core $(NPM_DIR)/node_modules/@firestore-emulator/server
+OPENAPI_TYPESCRIPT_VERSION := 7.13.0
+TYPESCRIPT_VERSION := 5.9.3
+NPM_PACKAGES := $(NPM_DIR)/node_modules/oidc-provider $(NPM_DIR)/node_modules/axe-core $(NPM_DIR)/node_modules/@firestore-emulator/server \
+	$(NPM_DIR)/node_modules/openapi-typescript $(NPM_DIR)/node_modules/typescript
 
 ## npm: the npm packages the tests and the Firestore dev store run, into data/npm
 npm: $(NPM_PACKAGES)
@@ -111,7 +115,7 @@ npm: $(NPM_PACKAGES)
 $(NPM_PACKAGES) &:
 	command -v node >/dev/null && command -v npm >/dev/null || ($(APT) update && $(APT) install -y nodejs npm)
 	npm install --prefix $(NPM_DIR) --no-audit --no-fund --no-save oidc-provider@$(OIDC_PROVIDER_VERSION) axe-core@$(AXE_CORE_VERSION) \
-		@firestore-emulator/server@$(FIRESTORE_EMULATOR_VERSION)
+		@firestore-emulator/server@$(FIRESTORE_EMULATOR_VERSION) openapi-typescript@$(OPENAPI_TYPESCRIPT_VERSION) typescript@$(TYPESCRIPT_VERSION)
 
 ## chromium: Debian's headless Chromium, which the browser tests drive
 chromium:
