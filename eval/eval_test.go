@@ -23,30 +23,19 @@ func TestTargets(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	items, err := CitationItems()
+	res, err := Run(ctx, s)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(items) < 300 {
-		t.Errorf("the set has %d citations, fewer than 300", len(items))
+	if len(res.Citations) < 300 {
+		t.Errorf("the set has %d citations, fewer than 300", len(res.Citations))
 	}
-	results, err := RunCitations(ctx, s, items)
-	if err != nil {
-		t.Fatal(err)
+	if len(res.Retrieval) < 100 {
+		t.Errorf("the set has %d questions, fewer than 100", len(res.Retrieval))
 	}
+	results, ranks := res.Citations, res.Retrieval
 	for _, f := range Targets(results) {
 		t.Error(f)
-	}
-	questions, err := RetrievalItems()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(questions) < 100 {
-		t.Errorf("the set has %d questions, fewer than 100", len(questions))
-	}
-	ranks, err := RunRetrieval(ctx, s, questions)
-	if err != nil {
-		t.Fatal(err)
 	}
 	var table strings.Builder
 	Write(&table, CitationRows(results), RetrievalRows(ranks))

@@ -8,11 +8,14 @@ package eval
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"embed"
 	"encoding/json"
 	"fmt"
 	"io/fs"
 	"strings"
+
+	"github.com/lexflow/lexflow/corpus"
 )
 
 // CitationItem is one citation of the set, in the text it was found in or written for.
@@ -100,4 +103,28 @@ func readLines[T any](name string, data []byte) ([]T, error) {
 		out = append(out, v)
 	}
 	return out, sc.Err()
+}
+
+// Results are a run of the whole shipped set.
+type Results struct {
+	Citations []CitationResult
+	Retrieval []RetrievalResult
+}
+
+// Run reads the shipped set and runs every citation and question of it against s.
+func Run(ctx context.Context, s *corpus.Store) (Results, error) {
+	items, err := CitationItems()
+	if err != nil {
+		return Results{}, err
+	}
+	cits, err := RunCitations(ctx, s, items)
+	if err != nil {
+		return Results{}, err
+	}
+	questions, err := RetrievalItems()
+	if err != nil {
+		return Results{}, err
+	}
+	ranks, err := RunRetrieval(ctx, s, questions)
+	return Results{Citations: cits, Retrieval: ranks}, err
 }

@@ -30,23 +30,12 @@ func runEval(ctx context.Context, cfg config.Config, args []string, out io.Write
 		return err
 	}
 	defer s.Close()
-	items, err := eval.CitationItems()
+	res, err := eval.Run(ctx, s)
 	if err != nil {
 		return err
 	}
-	cits, err := eval.RunCitations(ctx, s, items)
-	if err != nil {
-		return err
-	}
-	questions, err := eval.RetrievalItems()
-	if err != nil {
-		return err
-	}
-	ranks, err := eval.RunRetrieval(ctx, s, questions)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(out, "%d citations, %d questions\n\n", len(items), len(questions))
+	cits, ranks := res.Citations, res.Retrieval
+	fmt.Fprintf(out, "%d citations, %d questions\n\n", len(cits), len(ranks))
 	eval.Write(out, eval.CitationRows(cits), eval.RetrievalRows(ranks))
 	if *misses {
 		fmt.Fprintln(out)
