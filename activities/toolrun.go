@@ -77,7 +77,7 @@ func (r *ToolRunner) RunTool(ctx context.Context, in schemas.RunToolInput) (sche
 	r.Events.Tell(ctx, fmt.Sprintf("%s#%d", schemas.EventToolStarted, attempt), schemas.EventToolStarted,
 		schemas.ToolStartedEvent{Tool: tool.Name, Args: args})
 	start := time.Now()
-	o, err := r.call(ctx, tool, method, typed, in.ResultKey)
+	o, err := r.call(ctx, tool, method, typed, in.ResultKey, in.Raw)
 	finished := schemas.ToolFinishedEvent{Tool: tool.Name, Status: schemas.ToolOK, LatencyMS: time.Since(start).Milliseconds(),
 		Summary: tools.Clip(o.Text, schemas.EventSummaryChars), ResultRef: o.Ref}
 	switch {
@@ -90,8 +90,9 @@ func (r *ToolRunner) RunTool(ctx context.Context, in schemas.RunToolInput) (sche
 	return o, err
 }
 
-// call runs the tool's method and formats, bounds and, when large, keeps its result.
-func (r *ToolRunner) call(ctx context.Context, tool *tools.Tool, method reflect.Value, typed any, resultKey string) (schemas.ToolOutput, error) {
+// call runs the tool's method and formats, bounds and, when large, keeps its result;
+// a small one is returned as it is too when wantRaw.
+func (r *ToolRunner) call(ctx context.Context, tool *tools.Tool, method reflect.Value, typed any, resultKey string, wantRaw bool) (schemas.ToolOutput, error) {
 	out := method.Call([]reflect.Value{reflect.ValueOf(ctx), reflect.ValueOf(typed)})
 	if e, _ := out[1].Interface().(error); e != nil {
 		return schemas.ToolOutput{}, e
@@ -107,6 +108,8 @@ func (r *ToolRunner) call(ctx context.Context, tool *tools.Tool, method reflect.
 			return schemas.ToolOutput{}, fmt.Errorf("keep the result: %w", err)
 		}
 		o.Ref = resultKey
+	} else if wantRaw {
+		o.Raw = raw
 	}
 	return o, nil
 }

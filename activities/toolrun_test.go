@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"go.temporal.io/sdk/temporal"
@@ -40,6 +41,14 @@ func TestRunToolKeepsLargeResultsInTheBlobStore(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(small))); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("a small result was stored: %v", err)
+	}
+	if out.Raw != nil {
+		t.Errorf("a call that did not ask for its raw result got it: %s", out.Raw)
+	}
+	out, err = r.RunTool(t.Context(), schemas.RunToolInput{Tool: schemas.ToolLegalSQL, ResultKey: small, Raw: true,
+		Args: []byte(`{"query_string": "SELECT doc_id FROM legislatie LIMIT 2", "table_name": "legislatie"}`)})
+	if err != nil || !strings.Contains(string(out.Raw), `"doc_id"`) || out.Ref != "" {
+		t.Fatalf("small result asked raw: %+v, %v", out, err)
 	}
 	for _, bad := range []schemas.RunToolInput{
 		{Tool: "no_such_tool", Args: []byte(`{}`), ResultKey: key},

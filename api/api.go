@@ -67,6 +67,9 @@ type Handlers struct {
 	// an organization's; 0 means no bound.
 	RequestsPerMinute    int
 	OrgRequestsPerMinute int
+	// ToolRunsPerMinute bounds the tools one admin runs directly through this process
+	// (POST /v1/admin/tools/execute); 0 means no bound.
+	ToolRunsPerMinute int
 	// OrgConcurrentTurns bounds the cases of one organization (or one user without
 	// one) working on a turn at once; 0 means no bound.
 	OrgConcurrentTurns int

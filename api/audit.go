@@ -24,6 +24,7 @@ const (
 	auditErase          = "case.erase"
 	auditHoldSet        = "case.hold.set"
 	auditHoldLift       = "case.hold.lift"
+	auditToolRun        = "tool.execute"
 )
 
 // audit records a staff action on organization org's case caseID (either may be

@@ -89,6 +89,7 @@ var routes = []Route{
 	{http.MethodPut, "/v1/admin/subscriptions/:id", Admin, false, (*Handlers).putSubscription},
 	{http.MethodPost, "/v1/admin/prompts/reload", Admin, false, (*Handlers).reloadPrompts},
 	{http.MethodGet, "/v1/admin/audit", Admin, false, (*Handlers).listAudit},
+	{http.MethodPost, "/v1/admin/tools/execute", Admin, false, (*Handlers).executeTool},
 	{http.MethodGet, "/v1/admin/budgets/:tenant", Admin, false, (*Handlers).getBudget},
 	{http.MethodPut, "/v1/admin/budgets/:tenant", Admin, false, (*Handlers).putBudget},
 	{http.MethodPost, "/v1/billing/cases/:id/payments", Billing, false, (*Handlers).recordOfflinePayment},

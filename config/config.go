@@ -123,6 +123,9 @@ type Config struct {
 	// OrgRequestsPerMinute an organization's; 0 means no bound.
 	RequestsPerMinute    int
 	OrgRequestsPerMinute int
+	// ToolRunsPerMinute bounds the tools one admin runs directly through one API
+	// process; 0 means no bound.
+	ToolRunsPerMinute int
 	// OrgConcurrentTurns bounds one organization's cases working on a turn at once.
 	OrgConcurrentTurns int
 	// CaseTokensPerDay and TokensPerDay are the default model-token budgets of a case
@@ -212,6 +215,7 @@ var Vars = []Var{
 	{"LEXFLOW_ORG_CASES_PER_DAY", "500", "cases one organization may open in a UTC day; 0 means no limit"},
 	{"LEXFLOW_REQUESTS_PER_MINUTE", "120", "requests one user may send to one API process in a minute (a token bucket holding ten seconds' worth); N replicas allow N times as many; 0 means no limit"},
 	{"LEXFLOW_ORG_REQUESTS_PER_MINUTE", "1200", "requests one organization may send to one API process in a minute; 0 means no limit"},
+	{"LEXFLOW_TOOL_RUNS_PER_MINUTE", "10", "tools one admin may run directly (`POST /v1/admin/tools/execute`) through one API process in a minute: each may read a case's data in clear, so bulk reading is slowed; 0 means no limit"},
 	{"LEXFLOW_ORG_CONCURRENT_TURNS", "20", "cases of one organization (or one user without one) that may work on a turn at once, counted by Temporal's visibility across API replicas; more answer 429; 0 means no limit"},
 	{"LEXFLOW_CASE_TOKENS_PER_DAY", "1000000", "model tokens (as the endpoint reports them, tiering and the reasoner included) one case may use in a UTC day; past it the case waits in waiting_budget until the day turns or an admin raises its tenant's budget; 0 means no limit"},
 	{"LEXFLOW_TOKENS_PER_DAY", "10000000", "model tokens all the cases of one organization (or of one user without one) may use in a UTC day; 0 means no limit"},
@@ -330,7 +334,7 @@ func FromEnv() (Config, error) {
 		to   *int
 	}{{"LEXFLOW_CASES_PER_DAY", &c.CasesPerDay}, {"LEXFLOW_ORG_CASES_PER_DAY", &c.OrgCasesPerDay},
 		{"LEXFLOW_REQUESTS_PER_MINUTE", &c.RequestsPerMinute}, {"LEXFLOW_ORG_REQUESTS_PER_MINUTE", &c.OrgRequestsPerMinute},
-		{"LEXFLOW_ORG_CONCURRENT_TURNS", &c.OrgConcurrentTurns}} {
+		{"LEXFLOW_ORG_CONCURRENT_TURNS", &c.OrgConcurrentTurns}, {"LEXFLOW_TOOL_RUNS_PER_MINUTE", &c.ToolRunsPerMinute}} {
 		if *n.to, err = strconv.Atoi(get(n.name)); err != nil || *n.to < 0 {
 			return c, fmt.Errorf("%s: want 0 or more, got %q", n.name, get(n.name))
 		}

@@ -20,6 +20,7 @@ const (
 	EraseWorkflow         = "Erase"
 	RetentionWorkflow     = "Retention"
 	CitationCheckWorkflow = "CitationCheck"
+	ToolExecutionWorkflow = "ToolExecution"
 )
 
 // Update, signal and query names of the Case workflow, and the ChatTurn's cancel signal.

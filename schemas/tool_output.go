@@ -12,6 +12,9 @@ type RunToolInput struct {
 	Tool      string          `json:"tool"`
 	Args      json.RawMessage `json:"args"`
 	ResultKey string          `json:"result_key"`
+	// Raw asks for the raw result in ToolOutput.Raw too, when it is smaller than the
+	// claim-check size; a larger one is kept under ResultKey as for any call.
+	Raw bool `json:"raw,omitempty"`
 }
 
 // ToolOutput is what a tool call gives the turn: the bounded text the model reads,
@@ -21,6 +24,9 @@ type ToolOutput struct {
 	Text    string `json:"text"`
 	Failure string `json:"failure,omitempty"`
 	Ref     string `json:"ref,omitempty"`
+	// Raw is the raw result, for a call that asked for it (RunToolInput.Raw) and
+	// whose result is not kept under Ref.
+	Raw json.RawMessage `json:"raw,omitempty"`
 }
 
 // ToolResultKey is the blob key of a turn's call n's raw result.

@@ -36,6 +36,17 @@ func (p Policy) Options() workflow.ActivityOptions {
 	}
 }
 
+// Longest is the longest a call may take under the policy: every attempt's timeout
+// and every wait between them. It does not count the time a call waits for a worker.
+func (p Policy) Longest() time.Duration {
+	total, wait := p.Timeout, p.RetryInterval
+	for range max(p.MaxAttempts, 1) - 1 {
+		total += wait + p.Timeout
+		wait *= 2
+	}
+	return total
+}
+
 // The policies of the tools, named and declared once.
 var (
 	// lexeNoRetry is LEXE's table for web_search, normattiva_search, eurlex_search and

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/lexflow/lexflow/schemas"
 )
@@ -76,6 +77,22 @@ func TestPolicies(t *testing.T) {
 	}
 	if kb, _ := Get("kb_search"); kb.Policy.RetryInterval.String() != "1s" {
 		t.Errorf("kb_search retries after %v, want 1s", kb.Policy.RetryInterval)
+	}
+}
+
+func TestPolicyLongest(t *testing.T) {
+	for _, tc := range []struct {
+		p    Policy
+		want string
+	}{
+		{lexeNoRetry, "30s"},
+		// 10 s, 1 s, 10 s, 2 s, 10 s.
+		{caseToolPolicy, "33s"},
+		{Policy{Timeout: time.Second}, "1s"},
+	} {
+		if got := tc.p.Longest().String(); got != tc.want {
+			t.Errorf("%+v: Longest = %s, want %s", tc.p, got, tc.want)
+		}
 	}
 }
 

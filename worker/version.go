@@ -87,4 +87,5 @@ var behaviors = map[string]workflow.VersioningBehavior{
 	schemas.EraseWorkflow:         workflow.VersioningBehaviorPinned,
 	schemas.RetentionWorkflow:     workflow.VersioningBehaviorPinned,
 	schemas.CitationCheckWorkflow: workflow.VersioningBehaviorPinned,
+	schemas.ToolExecutionWorkflow: workflow.VersioningBehaviorPinned,
 }

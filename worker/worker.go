@@ -113,4 +113,5 @@ var workflowsByName = map[string]any{
 	schemas.EraseWorkflow:         workflows.Erase,
 	schemas.RetentionWorkflow:     workflows.Retention,
 	schemas.CitationCheckWorkflow: workflows.CitationCheck,
+	schemas.ToolExecutionWorkflow: workflows.ToolExecution,
 }

@@ -190,7 +190,7 @@ func serveAPI(ctx context.Context, cfg config.Config, b *backends, log *slog.Log
 		Blobs: b.blobs, UserWait: cfg.UserWait, StuckAfter: cfg.StuckAfter, TurnTimeout: cfg.TurnTimeout, Dev: dev,
 		CasesPerDay: cfg.CasesPerDay, OrgCasesPerDay: cfg.OrgCasesPerDay,
 		RequestsPerMinute: cfg.RequestsPerMinute, OrgRequestsPerMinute: cfg.OrgRequestsPerMinute, OrgConcurrentTurns: cfg.OrgConcurrentTurns,
-		Budgets: cfg.TokenLimits(), Hub: b.hub, EventsPoll: cfg.EventsPoll,
+		ToolRunsPerMinute: cfg.ToolRunsPerMinute, Budgets: cfg.TokenLimits(), Hub: b.hub, EventsPoll: cfg.EventsPoll,
 		Payments: provider, Prices: cfg.Prices, WebhookSecret: webhookSecret, PublicURL: cfg.PublicURL,
 		App: api.AppConfig{TemporalUI: cfg.TemporalUIURL, Namespace: cfg.TemporalNamespace}, Keys: b.keys}
 	codecTokens := sign

@@ -157,6 +157,11 @@ func TestEveryRouteAgainstOtherTenants(t *testing.T) {
 			body = v.payloads
 		}
 		aboutTheVictim := strings.Contains(r.Path, ":id") || strings.Contains(r.Path, ":tenant")
+		if key == "POST /v1/admin/tools/execute" {
+			// The case is named in the body: a tool that would rewrite it.
+			body = map[string]any{"tool": schemas.ToolUpdateCaseDetails, "case_id": v.caseID, "args": map[string]any{"updates": map[string]any{"summary": "rewritten"}}}
+			aboutTheVictim = true
+		}
 		for who, tok := range attackers {
 			attacked++
 			resp := s.Call(t, r.Method, path, tok, body)

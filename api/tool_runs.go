@@ -1,0 +1,188 @@
+package api
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"net/http"
+	"slices"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/labstack/echo/v4"
+	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/temporal"
+
+	"github.com/lexflow/lexflow/internal/pii"
+	"github.com/lexflow/lexflow/schemas"
+	"github.com/lexflow/lexflow/store"
+	"github.com/lexflow/lexflow/tools"
+)
+
+// ToolRun asks POST /v1/admin/tools/execute to run one tool, on a case or on none.
+type ToolRun struct {
+	Tool   string          `json:"tool"`
+	Args   json.RawMessage `json:"args"`
+	CaseID string          `json:"case_id,omitempty"`
+}
+
+// ToolRunResult answers it: the run's workflow, the arguments as the tool ran with
+// them (validated, defaults filled, bound to the case), those its schema does not know
+// and left out, the tool's status and raw result, the text the model would read, and
+// how long the call took.
+type ToolRunResult struct {
+	WorkflowID string          `json:"workflow_id"`
+	Tool       string          `json:"tool"`
+	Args       map[string]any  `json:"args"`
+	Dropped    []string        `json:"dropped,omitempty"`
+	Status     string          `json:"status"`
+	Result     json.RawMessage `json:"result,omitempty"`
+	Text       string          `json:"text"`
+	Error      string          `json:"error,omitempty"`
+	LatencyMS  int64           `json:"latency_ms"`
+}
+
+// toolRunMargin is how much longer than its tool's policy allows a run is waited
+// for: the time to start the workflow and dispatch its activity.
+const toolRunMargin = 15 * time.Second
+
+// executeTool answers POST /v1/admin/tools/execute, Sanctum's admin tool execution: it
+// runs the tool through the same registry, validation, binding, policy and activity as
+// a turn, as a ToolExecution workflow the Web UI shows, and answers its raw result,
+// the text the model would read and its latency. Each call is audited first, with its
+// arguments masked, and each admin's calls are rate limited. A tool that acts on a
+// case (its arguments bound to a case or a user) needs case_id; tools that run as child
+// workflows of a turn (a draft, a ticket) are not run here.
+func (h *Handlers) executeTool(c echo.Context) error {
+	var req ToolRun
+	if err := bindJSON(c, &req); err != nil {
+		return err
+	}
+	tool, args, err := h.runnableTool(&req)
+	if err != nil {
+		return err
+	}
+	if err := h.limitToolRuns(c); err != nil {
+		return err
+	}
+	run := schemas.ToolExecution{ID: uuid.NewString(), Tool: tool.Name, Args: req.Args}
+	ctx := c.Request().Context()
+	parties := pii.Names{}
+	if req.CaseID != "" {
+		cs, err := h.staffCaseByID(c, req.CaseID)
+		if err != nil {
+			return err
+		}
+		run.CaseID, run.UserID, run.OrgID, run.Language = cs.ID, cs.UserID, cs.OrgID, cs.Language
+		ps, err := h.Store.ListParties(ctx, cs.ID)
+		if err != nil {
+			return fmt.Errorf("%w: read the case's parties: %w", errUnavailable, err)
+		}
+		parties = partyNames(ps)
+	}
+	id := schemas.ToolExecutionWorkflowID(run.CaseID, run.ID)
+	// A run on no case is the admin's organization's business, for its audit log.
+	org := run.OrgID
+	if run.CaseID == "" {
+		org = identity(c).Org
+	}
+	if err := h.audit(c, auditToolRun, org, run.CaseID, map[string]any{"tool": tool.Name, "args": maskArgs(args, parties), "workflow_id": id}); err != nil {
+		return err
+	}
+	wait := tool.Policy.Longest() + toolRunMargin
+	ctx, cancel := context.WithTimeout(ctx, wait)
+	defer cancel()
+	wf, err := h.Temporal.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: id, TaskQueue: h.TaskQueue, WorkflowExecutionTimeout: wait,
+		StaticSummary: "Admin runs " + tool.Name}, schemas.ToolExecutionWorkflow, run)
+	if err != nil {
+		return fmt.Errorf("%w: start the tool run: %w", errUnavailable, err)
+	}
+	var res schemas.ToolExecutionResult
+	err = wf.Get(ctx, &res)
+	var app *temporal.ApplicationError
+	switch {
+	case errors.As(err, &app) && app.Type() == schemas.ErrInvalidArgs:
+		return problemf(errInvalidInput, app.Error())
+	case err != nil && c.Request().Context().Err() != nil:
+		return c.Request().Context().Err()
+	case err != nil:
+		return fmt.Errorf("%w: the tool run did not finish: %w", errUnavailable, err)
+	}
+	if err := h.takeKeptResult(ctx, run, &res); err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, ToolRunResult{WorkflowID: id, Tool: res.Tool, Args: res.Args, Dropped: res.Dropped, Status: res.Status,
+		Result: res.Result, Text: res.Text, Error: res.Error, LatencyMS: res.LatencyMS})
+}
+
+// runnableTool is the tool the request names, if an admin may run it here, and its
+// arguments decoded; arguments left out are {}.
+func (h *Handlers) runnableTool(req *ToolRun) (*tools.Tool, map[string]any, error) {
+	if len(req.Args) == 0 {
+		req.Args = json.RawMessage(`{}`)
+	}
+	var args map[string]any
+	tool, ok := tools.Get(req.Tool)
+	switch {
+	case req.Tool == "":
+		return nil, nil, problemf(errInvalidInput, "tool is required")
+	case !ok:
+		return nil, nil, problemf(errInvalidInput, "no tool "+req.Tool+"; GET /v1/tools lists them")
+	case tool.Workflow != "":
+		return nil, nil, problemf(errInvalidInput, tool.Name+" runs as a child workflow of a turn, which a case's turn starts; it is not run on its own")
+	case tool.Activity == "" || slices.Contains(h.Unavailable, tool.Name):
+		return nil, nil, problemf(errInvalidInput, tool.Name+" is not available in this deployment")
+	case len(req.Args) > schemas.MaxToolArgsBytes:
+		return nil, nil, problemf(errInvalidInput, fmt.Sprintf("args have %d bytes; the limit is %d", len(req.Args), schemas.MaxToolArgsBytes))
+	case json.Unmarshal(req.Args, &args) != nil || args == nil:
+		return nil, nil, problemf(errInvalidInput, "args must be a JSON object, {} for none")
+	case req.CaseID == "" && slices.ContainsFunc(tool.Bound, func(b tools.Binding) bool { return b.From == "case" || b.From == "user" }):
+		return nil, nil, problemf(errInvalidInput, tool.Name+" acts on a case: case_id is required")
+	}
+	return tool, args, nil
+}
+
+// limitToolRuns refuses an admin's tool run past ToolRunsPerMinute with 429.
+func (h *Handlers) limitToolRuns(c echo.Context) error {
+	if h.ToolRunsPerMinute == 0 {
+		return nil
+	}
+	who, now := identity(c), time.Now()
+	r := h.limits.bucket("tool-runs/"+store.OwnerID(who.Org, who.Subject), h.ToolRunsPerMinute, now).ReserveN(now, 1)
+	if delay := r.DelayFrom(now); delay > 0 {
+		r.CancelAt(now)
+		return tooMany(fmt.Sprintf("your tool runs are past %d a minute", h.ToolRunsPerMinute), time.Duration(math.Ceil(delay.Seconds()))*time.Second)
+	}
+	return nil
+}
+
+// takeKeptResult reads into res a raw result too large to travel in the run's
+// answer, which the run kept in the blob store, and deletes it: nothing else reads it.
+func (h *Handlers) takeKeptResult(ctx context.Context, run schemas.ToolExecution, res *schemas.ToolExecutionResult) error {
+	if res.ResultRef == "" {
+		return nil
+	}
+	folder := schemas.ToolExecutionResultFolder(run.CaseID, run.ID)
+	if res.ResultRef != folder+run.Tool+".json" {
+		return fmt.Errorf("the tool run kept its result under %q, outside its folder %q", res.ResultRef, folder)
+	}
+	r, err := h.Blobs.Open(ctx, res.ResultRef)
+	if err != nil {
+		return fmt.Errorf("%w: read the tool's result: %w", errUnavailable, err)
+	}
+	var raw bytes.Buffer
+	_, err = io.Copy(&raw, r)
+	r.Close()
+	if err != nil {
+		return fmt.Errorf("%w: read the tool's result: %w", errUnavailable, err)
+	}
+	if _, err := h.Blobs.DeletePrefix(ctx, folder); err != nil {
+		h.Log.Warn("A tool run's kept result was not deleted", "folder", folder, "error", err)
+	}
+	res.Result, res.ResultRef = raw.Bytes(), ""
+	return nil
+}

@@ -1,0 +1,76 @@
+package pii
+
+import (
+	"slices"
+	"testing"
+)
+
+func TestFind(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		want []Kind
+	}{
+		{"CNP 1800101221144, domiciliat în Cluj", []Kind{CNP}},
+		{"CNP 1800101221145 (cifra de control greșită)", nil},
+		{"codice fiscale RSSMRA85T10A562S", []Kind{CodiceFiscale}},
+		{"codice fiscale RSSMRA85T10A562T", nil},
+		{"IBAN RO49AAAA1B31007593840000 la BT", []Kind{IBAN}},
+		{"IBAN RO49 AAAA 1B31 0075 9384 0000", []Kind{IBAN}},
+		{"IBAN IT60X0542811101000000123456", []Kind{IBAN}},
+		{"IBAN RO48AAAA1B31007593840000", nil},
+		{"scrivere a mario.rossi@example.it o chiamare +39 333 123 4567", []Kind{Email, Phone}},
+		{"tel. 0721 234 567 sau 0721234567 sau +40 721 234 567", []Kind{Phone, Phone, Phone}},
+		{"Roma, tel. 06 1234 5678; cell. 3331234567", []Kind{Phone, Phone}},
+		// Legal references, dates and case numbers are not personal data.
+		{"art. 1357 C.civ., Legea nr. 554/2004, Cass. pen. n. 12345/2020", nil},
+		{"udienza del 05.03.2024 10:30, sentenza del 12/01/2023", nil},
+		{"case 3f6c1a2e-9b7d-4c1e-8a2b-0d9e8f7a6b5c", nil},
+	} {
+		var got []Kind
+		for _, m := range Find(tc.text) {
+			got = append(got, m.Kind)
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("Find(%q) = %v, want %v", tc.text, got, tc.want)
+		}
+	}
+}
+
+func TestMask(t *testing.T) {
+	got := Mask("Ion, CNP 1800101221144, ion@example.ro, IBAN RO49AAAA1B31007593840000.")
+	want := "Ion, CNP [cnp], [email], IBAN [iban]."
+	if got != want {
+		t.Errorf("Mask = %q, want %q", got, want)
+	}
+	if s := "nimic personal"; Mask(s) != s {
+		t.Errorf("Mask changed %q", s)
+	}
+}
+
+// FuzzMask checks that masking never panics and leaves no match behind.
+func FuzzMask(f *testing.F) {
+	f.Add("CNP 1800101221144 +40 721 234 567 RSSMRA85T10A562S")
+	f.Fuzz(func(t *testing.T, s string) {
+		masked := Mask(s)
+		if ms := Find(masked); len(ms) > 0 && Mask(masked) != masked {
+			t.Errorf("Mask(%q) = %q still holds %v", s, masked, ms)
+		}
+	})
+}
+
+func TestNames(t *testing.T) {
+	n := NewNames("Ion Popescu", "Popescu", "Ana", " ", "x", "Str. Lungă 3")
+	for text, want := range map[string]string{
+		"Ion Popescu și ana popescu":       "[party] și [party] [party]",
+		"analiza lui Popescului":           "analiza lui Popescului",
+		"domiciliat în str. lungă 3, Iași": "domiciliat în [party], Iași",
+		"x marks nothing":                  "x marks nothing",
+	} {
+		if got := n.Mask(text, "[party]"); got != want {
+			t.Errorf("Mask(%q) = %q, want %q", text, got, want)
+		}
+	}
+	if got := NewNames().Mask("Ion", "[party]"); got != "Ion" {
+		t.Errorf("no names masked %q", got)
+	}
+}
