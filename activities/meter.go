@@ -17,8 +17,8 @@ import (
 
 // Meter charges each model call to the daily budgets of its case and its tenant, and
 // refuses calls once either budget is used up. The case is the one whose workflow runs
-// the activity (schemas.CaseOfWorkflow); activities outside a case are not metered.
-// A nil Meter meters nothing.
+// the activity (schemas.CaseOfWorkflow); a call outside a case is charged to the
+// tenant For names, and is not metered without one. A nil Meter meters nothing.
 type Meter struct {
 	Cases   store.Cases
 	Budgets store.Budgets
@@ -27,6 +27,19 @@ type Meter struct {
 	Limits schemas.TokenLimits
 	// Now is the clock that names the day; nil means time.Now.
 	Now func() time.Time
+	// tenant is charged for calls outside a case (see For).
+	tenant string
+}
+
+// For returns the meter that charges calls outside a case to tenant (a
+// schemas.TenantKey; "" for none): a POST /v1/query's.
+func (m *Meter) For(tenant string) *Meter {
+	if m == nil || tenant == "" {
+		return m
+	}
+	cp := *m
+	cp.tenant = tenant
+	return &cp
 }
 
 // account is what a metered call is charged to.
@@ -67,15 +80,15 @@ func (m *Meter) Complete(ctx context.Context, client *llm.Client, msgs []schemas
 	return resp, nil
 }
 
-// account finds the case of the activity's workflow and its tenant; ok is false when
-// the call is not a case's.
+// account finds the case of the activity's workflow and its tenant, or for a call
+// outside a case the tenant For named; ok is false when there is neither.
 func (m *Meter) account(ctx context.Context) (account, bool, error) {
 	if m == nil || !activity.IsActivity(ctx) {
 		return account{}, false, nil
 	}
 	caseID := schemas.CaseOfWorkflow(activity.GetInfo(ctx).WorkflowExecution.ID)
 	if caseID == "" {
-		return account{}, false, nil
+		return account{tenant: m.tenant}, m.tenant != "", nil
 	}
 	org, subject, err := m.Cases.CaseOwner(ctx, caseID)
 	if errors.Is(err, store.ErrNotFound) {
@@ -109,7 +122,7 @@ func (m *Meter) check(ctx context.Context, a account) error {
 	}
 	out := schemas.BudgetExhausted{ResumeAt: schemas.NextUTCDay(now)}
 	switch {
-	case limits.CaseTokensPerDay > 0 && used.Case >= limits.CaseTokensPerDay:
+	case a.caseID != "" && limits.CaseTokensPerDay > 0 && used.Case >= limits.CaseTokensPerDay:
 		out.Scope, out.Limit, out.Used = schemas.BudgetCase, limits.CaseTokensPerDay, used.Case
 	case limits.TokensPerDay > 0 && used.Tenant >= limits.TokensPerDay:
 		out.Scope, out.Limit, out.Used = schemas.BudgetTenant, limits.TokensPerDay, used.Tenant

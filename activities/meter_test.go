@@ -65,6 +65,44 @@ func TestMeterChargesAndRefuses(t *testing.T) {
 	}
 }
 
+// TestMeterChargesAQueryToItsTenant: a call outside any case that For names a tenant
+// is charged to the tenant, and refused once the tenant's budget is used; a case's
+// budget does not apply to it.
+func TestMeterChargesAQueryToItsTenant(t *testing.T) {
+	org := "query-" + uuid.NewString()[:8]
+	tenant := schemas.TenantKey(org, "")
+	now := time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)
+	if err := st.PutBudget(t.Context(), store.Budget{Tenant: tenant, CaseTokensPerDay: 10, TokensPerDay: 200}); err != nil {
+		t.Fatal(err)
+	}
+	model, got := recordingModel(t)
+	meter := (&Meter{Cases: st, Budgets: st, Now: func() time.Time { return now }}).For(tenant)
+	msgs := []schemas.ChatMessage{{Role: schemas.MsgUser, Content: strings.Repeat("lease ", 100)}} // 150 tokens
+	call := func() error {
+		return runAsActivity(schemas.QueryWorkflowID(uuid.NewString()), func(ctx context.Context) error {
+			_, err := meter.Complete(ctx, model, msgs, nil, nil)
+			return err
+		})
+	}
+	if err := call(); err != nil {
+		t.Fatalf("first query: %v", err)
+	}
+	used, err := st.TokensUsed(t.Context(), tenant, "", "2026-11-22")
+	if err != nil || used.Tenant != 151 {
+		t.Fatalf("after one query, used = %+v, %v; want 151 on the tenant", used, err)
+	}
+	if err := call(); err != nil {
+		t.Fatalf("second query, under the tenant's 200: %v", err)
+	}
+	var appErr *temporal.ApplicationError
+	if err := call(); !errors.As(err, &appErr) || appErr.Type() != schemas.ErrBudgetExhausted {
+		t.Errorf("third query, past the tenant's budget: %v", err)
+	}
+	if len(*got) != 2 {
+		t.Errorf("the endpoint got %d calls, want 2", len(*got))
+	}
+}
+
 func newMeteredCase(t *testing.T, org string) string {
 	t.Helper()
 	c, err := st.CreateCase(t.Context(), store.Case{ID: uuid.NewString(), UserID: "ana", OrgID: org, Phase: schemas.PhaseActive, Status: schemas.StatusOpen})

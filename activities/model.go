@@ -49,9 +49,12 @@ func (m *Model) CallModel(ctx context.Context, req schemas.ModelRequest) (schema
 		m.Events.Tell(ctx, fmt.Sprintf("%s#%d", schemas.EventModelRetry, attempt), schemas.EventModelRetry,
 			schemas.ModelRetryEvent{Role: req.Role, Attempt: attempt})
 	}
-	earlier, err := m.Transcripts.ListRecords(ctx, req.CaseID, req.TurnNo, 0)
-	if err != nil {
-		return schemas.ModelResponse{}, err
+	var earlier []store.Record
+	if req.CaseID != "" {
+		var err error
+		if earlier, err = m.Transcripts.ListRecords(ctx, req.CaseID, req.TurnNo, 0); err != nil {
+			return schemas.ModelResponse{}, err
+		}
 	}
 	pc := prompts.Context{CaseID: req.CaseID, Language: req.Language, LegalToolsOff: req.LegalToolsOff}
 	if req.UseMemory && req.UserID != "" {
@@ -91,7 +94,7 @@ func (m *Model) CallModel(ctx context.Context, req schemas.ModelRequest) (schema
 		text, endText = m.Events.deltas(ctx, req.Role, attempt)
 	}
 	defer endText()
-	resp, err := m.Meter.Complete(ctx, client, msgs, defs, text)
+	resp, err := m.Meter.For(req.Tenant).Complete(ctx, client, msgs, defs, text)
 	endText() // the deltas go before model.step
 	if isBudgetExhausted(err) {
 		return schemas.ModelResponse{}, err

@@ -66,6 +66,7 @@ var operations = map[string]operation{
 	"GET /v1/cases/:id/drafts/:name/:revision": {"downloadDraft", "A draft revision's PDF", nil, []response{media(http.StatusOK, "the PDF", "application/pdf")}},
 	"GET /v1/tools":                            {"listTools", "The tool registry as the caller's role sees it", nil, []response{ok("the tools", ToolList{})}},
 	"POST /v1/citations/check":                 {"checkCitations", "Check a text's legal citations against the corpus", schemas.CitationCheck{}, []response{ok("the citations", schemas.CitationReport{})}},
+	"POST /v1/query":                           {"query", "Answer a question from the corpus, suggesting a web search instead of running one", QueryRequest{}, []response{ok("the answer, its sources and checked citations", schemas.QueryAnswer{})}},
 	"GET /v1/me/memory":                        {"getMemory", "The caller's memory", nil, []response{ok("the memory", store.Memory{})}},
 	"PUT /v1/me/memory":                        {"putMemory", "Replace the caller's memory", MemoryRequest{}, []response{ok("the memory", store.Memory{})}},
 

@@ -75,6 +75,7 @@ var routes = []Route{
 	{http.MethodGet, "/v1/cases/:id/drafts/:name/:revision", User, false, (*Handlers).downloadDraft},
 	{http.MethodGet, "/v1/tools", User, false, (*Handlers).listTools},
 	{http.MethodPost, "/v1/citations/check", User, false, (*Handlers).checkCitations},
+	{http.MethodPost, "/v1/query", User, false, (*Handlers).query},
 	{http.MethodGet, "/v1/me/memory", User, false, (*Handlers).getMemory},
 	{http.MethodPut, "/v1/me/memory", User, false, (*Handlers).putMemory},
 	{http.MethodGet, "/v1/support/cases", Support, false, (*Handlers).supportCases},

@@ -3,6 +3,7 @@ package corpus
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -108,6 +109,12 @@ func TestArticles(t *testing.T) {
 		if r[0] != tc.title || !strings.HasPrefix(r[1], tc.textPrefix) {
 			t.Errorf("%s: title %q, text %.120q", tc.docID, r[0], r[1])
 		}
+		if a, err := db.ArticleByID(t.Context(), tc.docID); err != nil || a.DocID != tc.docID || a.Title != tc.title {
+			t.Errorf("ArticleByID(%s) = %+v, %v", tc.docID, a, err)
+		}
+	}
+	if _, err := db.ArticleByID(t.Context(), "it/rd-262-1942/art-99999"); !errors.Is(err, ErrNoArticle) {
+		t.Errorf("ArticleByID of no article = %v, want ErrNoArticle", err)
 	}
 	// The Romanian texts use comma-below ș and ț only, and no HTML is left.
 	if r := row(t, `SELECT count(*) FROM legislatie WHERE text GLOB '*[şţŞŢ]*' OR title GLOB '*[şţŞŢ]*' OR title LIKE '%<%'`); r[0] != "0" {

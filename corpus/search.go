@@ -101,6 +101,12 @@ func (s *Store) EUArticle(ctx context.Context, year, number int, article, lang s
 		year, strconv.Itoa(number), normalizeArticle(article), lang)
 }
 
+// ArticleByID returns the article of a doc_id ("it/rd-262-1942/art-2043"), or
+// ErrNoArticle.
+func (s *Store) ArticleByID(ctx context.Context, docID string) (Article, error) {
+	return s.oneArticle(ctx, `SELECT `+articleColumns+` FROM legislatie WHERE doc_id = ?`, docID)
+}
+
 const articleColumns = `doc_id, jurisdiction, language, act_type, act_number, act_year, act_date, act_title,
 	article, title, text, url, urn, celex, in_force`
 

@@ -12,12 +12,15 @@ const (
 	ModelTiering ModelRole = "tiering"
 	// ModelEscalation advises on a failed tool; the reasoner's endpoint serves it.
 	ModelEscalation ModelRole = "escalation"
+	// ModelQuery answers POST /v1/query from the sources it is given; the assistant's
+	// endpoint serves it.
+	ModelQuery ModelRole = "query"
 )
 
 // Endpoint is the role whose model endpoint serves r.
 func (r ModelRole) Endpoint() ModelRole {
 	switch r {
-	case ModelTiering:
+	case ModelTiering, ModelQuery:
 		return ModelAssistant
 	case ModelEscalation:
 		return ModelReasoner
@@ -69,6 +72,9 @@ type ModelRequest struct {
 	UseMemory bool   `json:"use_memory,omitempty"`
 	UseRAG    bool   `json:"use_rag,omitempty"`
 	Query     string `json:"query,omitempty"`
+	// Tenant is charged for a call outside any case's workflow (a POST /v1/query), a
+	// TenantKey; a case's calls are charged to the case and its tenant.
+	Tenant string `json:"tenant,omitempty"`
 }
 
 // ModelResponse is the model's next step: tool calls, or a final answer in Content.

@@ -21,6 +21,7 @@ const (
 	RetentionWorkflow     = "Retention"
 	CitationCheckWorkflow = "CitationCheck"
 	ToolExecutionWorkflow = "ToolExecution"
+	QueryWorkflow         = "Query"
 )
 
 // Update, signal and query names of the Case workflow, and the ChatTurn's cancel signal.

@@ -88,4 +88,5 @@ var behaviors = map[string]workflow.VersioningBehavior{
 	schemas.RetentionWorkflow:     workflow.VersioningBehaviorPinned,
 	schemas.CitationCheckWorkflow: workflow.VersioningBehaviorPinned,
 	schemas.ToolExecutionWorkflow: workflow.VersioningBehaviorPinned,
+	schemas.QueryWorkflow:         workflow.VersioningBehaviorPinned,
 }

@@ -114,4 +114,5 @@ var workflowsByName = map[string]any{
 	schemas.RetentionWorkflow:     workflows.Retention,
 	schemas.CitationCheckWorkflow: workflows.CitationCheck,
 	schemas.ToolExecutionWorkflow: workflows.ToolExecution,
+	schemas.QueryWorkflow:         workflows.Query,
 }

@@ -401,7 +401,7 @@ func TestReloadPromptsIsForAdmins(t *testing.T) {
 	stack.WantProblem(t, s.Call(t, "POST", "/v1/admin/prompts/reload", s.Token(t, "alice"), nil), http.StatusForbidden, "forbidden")
 	admin, _ := s.Signer.Mint(auth.Identity{Subject: "root", Roles: []string{schemas.RoleAdmin}}, time.Hour)
 	r := s.Call(t, "POST", "/v1/admin/prompts/reload", admin, nil)
-	if r.Status != 200 || r.Body["docs_count"] != float64(18) {
+	if r.Status != 200 || r.Body["docs_count"] != float64(21) {
 		t.Errorf("reload: %d %s", r.Status, r.Raw)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -80,6 +81,8 @@ type Stack struct {
 	// Budgets are the default model-token budgets its worker enforces: the
 	// deployment's defaults.
 	Budgets schemas.TokenLimits
+	// WebSearches counts the searches its SearXNG stand-in answered.
+	WebSearches atomic.Int64
 }
 
 // Main runs a test package's tests against a stack that it starts first and stops
@@ -209,6 +212,7 @@ func start() (s *Stack, stop func(), err error) {
 	undo = append(undo, stopModels)
 	// A loopback server answers as SearXNG does, so the web search tools run for real.
 	searx := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.WebSearches.Add(1)
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = w.Write([]byte(searxngAnswer))
 	}))

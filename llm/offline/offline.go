@@ -209,8 +209,8 @@ var (
 // It says which tool it asks before calling it ("One moment: I am asking
 // get_case_details."), as many real models do, so that a streamed turn shows text
 // before its tool runs. Anything else gets a short reply that says what the offline
-// model can do. The tiering role classifies (see classify) and the escalation role
-// advises (see advise).
+// model can do. The tiering role classifies (see classify), the escalation role
+// advises (see advise) and the query role answers from its sources (see answerQuery).
 func decide(msgs []message, offered map[string]bool) reply {
 	lang, caseID, role, system := "en", "", "assistant", ""
 	for _, m := range msgs {
@@ -248,6 +248,8 @@ func decide(msgs []message, offered map[string]bool) reply {
 		return reply{content: classify(system, user, lang)}
 	case "escalation":
 		return reply{content: advise(user, lang)}
+	case "query":
+		return reply{content: answerQuery(user, lang)}
 	}
 	if results := toolResults(msgs[lastUser+1:]); len(results) > 0 {
 		return reply{content: answer(results, words, citedIn(user, lang))}

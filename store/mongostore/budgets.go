@@ -35,13 +35,16 @@ type budgetDoc struct {
 }
 
 // RecordTokens inserts u unless a use with its ID exists, and adds its tokens to the
-// day's counters of its tenant and of its case, which TokensUsed reads by _id (FerretDB
+// day's counters of its tenant and of its case (if it has one), which TokensUsed reads by _id (FerretDB
 // narrows no other query). The use lists the counters still to add it to, and drops
 // each once added: recording it again finishes what an earlier attempt left, so a use
 // is counted at least once, and twice in a counter only when an attempt stopped
 // between adding to that counter and dropping it.
 func (s *Store) RecordTokens(ctx context.Context, u store.TokenUse) error {
-	counters := []string{tokenCounter(u.Tenant, "", u.Day), tokenCounter(u.Tenant, u.CaseID, u.Day)}
+	counters := []string{tokenCounter(u.Tenant, "", u.Day)}
+	if u.CaseID != "" {
+		counters = append(counters, tokenCounter(u.Tenant, u.CaseID, u.Day))
+	}
 	d := tokenUseDoc{ID: u.ID, Tenant: u.Tenant, CaseID: u.CaseID, Day: u.Day, Tokens: u.Tokens, At: u.At.UTC(), Pending: counters}
 	defer s.lock("tokens:" + u.Tenant)() // the pending counters are read and dropped under it
 	_, err := s.tokenUse.InsertOne(ctx, d)

@@ -32,16 +32,17 @@ func testTokensUsed(t *testing.T, s store.Store) {
 	recordTokens(t, s, tenant, caseB, "2026-11-22", 3)
 	recordTokens(t, s, tenant, caseA, "2026-11-21", 5000)
 	recordTokens(t, s, other, caseA, "2026-11-22", 7000)
+	recordTokens(t, s, tenant, "", "2026-11-22", 7) // a query's, on no case: the tenant's alone
 	for _, c := range []struct {
 		caseID, day string
 		want        store.TokensUsed
 	}{
-		{caseA, "2026-11-22", store.TokensUsed{Case: 120, Tenant: 123}},
-		{caseB, "2026-11-22", store.TokensUsed{Case: 3, Tenant: 123}},
-		{newID("case"), "2026-11-22", store.TokensUsed{Tenant: 123}},
+		{caseA, "2026-11-22", store.TokensUsed{Case: 120, Tenant: 130}},
+		{caseB, "2026-11-22", store.TokensUsed{Case: 3, Tenant: 130}},
+		{newID("case"), "2026-11-22", store.TokensUsed{Tenant: 130}},
 		{caseA, "2026-11-21", store.TokensUsed{Case: 5000, Tenant: 5000}},
 		{caseA, "2026-11-23", store.TokensUsed{}},
-		{"", "2026-11-22", store.TokensUsed{Case: 123, Tenant: 123}}, // no case: the tenant's, as an admin reads it
+		{"", "2026-11-22", store.TokensUsed{Case: 130, Tenant: 130}}, // no case: the tenant's, as an admin reads it
 	} {
 		got, err := s.TokensUsed(t.Context(), tenant, c.caseID, c.day)
 		if err != nil || got != c.want {

@@ -1,0 +1,61 @@
+package activities
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/lexflow/lexflow/corpus"
+	"github.com/lexflow/lexflow/schemas"
+)
+
+// Bounds of a query's sources.
+const (
+	// queryArticles caps the articles a question cites that are looked up.
+	queryArticles = 5
+	// sourceExcerptChars caps each source's excerpt.
+	sourceExcerptChars = 1200
+)
+
+// Retrieve finds the sources POST /v1/query answers from, without any web tool: the
+// articles the question cites that the corpus holds (as normattiva_search and
+// eurlex_search read them), then the decisions kb_search ranks first for it.
+func (a *Research) Retrieve(ctx context.Context, in schemas.Retrieval) ([]schemas.QuerySource, error) {
+	sources := []schemas.QuerySource{}
+	cits, err := a.Corpus.CheckCitations(ctx, in.Question, in.Language)
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range cits {
+		if c.Kind != corpus.KindArticle || c.DocID == "" || len(sources) == queryArticles {
+			continue
+		}
+		art, err := a.Corpus.ArticleByID(ctx, c.DocID)
+		if errors.Is(err, corpus.ErrNoArticle) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		tool := schemas.ToolNormattivaSearch
+		if art.Jurisdiction == "eu" {
+			tool = schemas.ToolEurlexSearch
+		}
+		sources = append(sources, schemas.QuerySource{Tool: tool, Reference: c.Text, DocID: art.DocID, URL: art.URL,
+			Excerpt: clip(art.Title+"\n"+art.Text, sourceExcerptChars)})
+	}
+	raw, err := backendResult(a.backend().KB(ctx, schemas.KBSearchArgs{Query: in.Question, TopK: in.TopK}))
+	if err != nil {
+		return nil, err
+	}
+	var kb schemas.KBSearchResult
+	if err := json.Unmarshal(raw, &kb); err != nil {
+		return nil, fmt.Errorf("kb_search's answer: %w", err)
+	}
+	for _, h := range kb.Results {
+		sources = append(sources, schemas.QuerySource{Tool: schemas.ToolKBSearch, Reference: h.Riferimento, DocID: h.ID, URL: h.URL,
+			Excerpt: clip(h.Testo, sourceExcerptChars)})
+	}
+	return sources, nil
+}

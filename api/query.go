@@ -1,0 +1,106 @@
+package api
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/google/uuid"
+	"github.com/labstack/echo/v4"
+	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/temporal"
+
+	"github.com/lexflow/lexflow/internal/language"
+	"github.com/lexflow/lexflow/schemas"
+	"github.com/lexflow/lexflow/tools"
+)
+
+// QueryRequest is POST /v1/query's body, Sanctum's: a question, the tools whose hints
+// are wanted, how many knowledge-base results to read, and the answer's language.
+type QueryRequest struct {
+	Question string   `json:"question"`
+	Tools    []string `json:"tools,omitempty"`
+	TopK     int      `json:"top_k,omitempty"`
+	Language string   `json:"language,omitempty"`
+}
+
+// queryWait bounds how long POST /v1/query waits for its answer, and how long the
+// Query workflow may run: a model call, retried, and two reads of the corpus.
+const queryWait = 3 * time.Minute
+
+// webSearchAliases are the names that turn web hints on: the registry's and Sanctum's.
+var webSearchAliases = []string{schemas.ToolWebSearch, "web-search"}
+
+// query answers POST /v1/query: Sanctum's retrieval-only endpoint. It answers from
+// the corpus (the articles the question cites and kb_search's decisions) and never runs
+// a web tool; when tools names web_search (or web-search) the answer may carry a
+// search_term for the client to show or to run as a chat turn with web_search on. The
+// model's tokens count against the caller's tenant's budget (402 budget-exhausted when
+// it is used up), and the answer's citations are checked as a turn's are.
+func (h *Handlers) query(c echo.Context) error {
+	var req QueryRequest
+	if err := bindJSON(c, &req); err != nil {
+		return err
+	}
+	q, err := queryOf(req)
+	if err != nil {
+		return err
+	}
+	who := identity(c)
+	q.Tenant = schemas.TenantKey(who.Org, who.Subject)
+	ctx, cancel := context.WithTimeout(c.Request().Context(), queryWait)
+	defer cancel()
+	run, err := h.Temporal.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
+		ID: schemas.QueryWorkflowID(uuid.NewString()), TaskQueue: h.TaskQueue, WorkflowExecutionTimeout: queryWait,
+	}, schemas.QueryWorkflow, q)
+	if err != nil {
+		return fmt.Errorf("%w: start the query: %w", errUnavailable, err)
+	}
+	var out schemas.QueryAnswer
+	err = run.Get(ctx, &out)
+	var app *temporal.ApplicationError
+	switch {
+	case err == nil:
+		return c.JSON(http.StatusOK, out)
+	case errors.As(err, &app) && app.Type() == schemas.ErrBudgetExhausted:
+		b, _ := schemas.BudgetExhaustedOf(err)
+		return &budgetWait{&detailed{kind: errBudgetExhausted, detail: app.Message()}, b.ResumeAt}
+	case c.Request().Context().Err() != nil:
+		return c.Request().Context().Err()
+	}
+	return fmt.Errorf("%w: the query did not finish: %w", errUnavailable, err)
+}
+
+// queryOf checks a query request and gives it its defaults: top_k 5, the language
+// guessed from the question.
+func queryOf(req QueryRequest) (schemas.Query, error) {
+	q := schemas.Query{Question: strings.TrimSpace(req.Question), Language: req.Language, TopK: req.TopK}
+	switch {
+	case q.Question == "":
+		return q, problemf(errInvalidInput, "question is required")
+	case utf8.RuneCountInString(q.Question) > schemas.MaxQuestionChars:
+		return q, problemf(errInvalidInput, fmt.Sprintf("question is at most %d characters", schemas.MaxQuestionChars))
+	case q.TopK < 0 || q.TopK > schemas.MaxQueryTopK:
+		return q, problemf(errInvalidInput, fmt.Sprintf("top_k is from 1 to %d", schemas.MaxQueryTopK))
+	case q.Language != "" && !slices.Contains(schemas.Languages, q.Language):
+		return q, problemf(errInvalidInput, "language must be one of ro, it, en")
+	}
+	for _, name := range req.Tools {
+		if _, ok := tools.Get(name); !ok && !slices.Contains(webSearchAliases, name) {
+			return q, problemf(errInvalidInput, "no tool "+name+"; GET /v1/tools lists them")
+		}
+		q.WebHints = q.WebHints || slices.Contains(webSearchAliases, name)
+	}
+	if q.TopK == 0 {
+		q.TopK = schemas.DefaultQueryTopK
+	}
+	if q.Language == "" {
+		q.Language = language.Guess(q.Question)
+	}
+	return q, nil
+}
