@@ -1,6 +1,7 @@
 package api
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -80,7 +81,8 @@ func openAPIDocument(table []Route) (*openapi3.T, error) {
 		doc.Components.Schemas[toolPrefix+t.Name] = s
 	}
 	for _, r := range table {
-		op, ok := operations[r.Method+" "+r.Path]
+		key := r.Method + " " + r.Path
+		op, ok := operations[key]
 		if !ok {
 			return nil, fmt.Errorf("openapi: route %s %s has no operation", r.Method, r.Path)
 		}
@@ -88,7 +90,11 @@ func openAPIDocument(table []Route) (*openapi3.T, error) {
 		if err != nil {
 			return nil, fmt.Errorf("openapi: %s %s: %w", r.Method, r.Path, err)
 		}
+		o.Extensions["x-lexflow-retry"] = cmp.Or(retries[key], retrySafe)
 		path, params := openAPIPath(r.Path)
+		if o.Extensions["x-lexflow-retry"] == retryWithKey {
+			params = append(params, idempotencyKeyParameter())
+		}
 		o.Parameters = params
 		item := doc.Paths.Value(path)
 		if item == nil {
@@ -133,6 +139,7 @@ func operationOf(r Route, op operation, problemRef *openapi3.Schema) (*openapi3.
 			if err != nil {
 				return nil, err
 			}
+			markRequired(reflect.TypeOf(resp.body), s.Value)
 			content[echo.MIMEApplicationJSON] = openapi3.NewMediaType().WithSchemaRef(s)
 		}
 		status := strconv.Itoa(resp.status)
@@ -145,10 +152,49 @@ func operationOf(r Route, op operation, problemRef *openapi3.Schema) (*openapi3.
 		o.Responses.Set(status, &openapi3.ResponseRef{Value: openapi3.NewResponse().WithDescription(resp.desc).WithContent(content)})
 	}
 	problem := openapi3.NewSchemaRef("#/components/schemas/"+problemSchema, problemRef)
+	problemContent := openapi3.Content{ProblemContentType: openapi3.NewMediaType().WithSchemaRef(problem)}
 	o.Responses.Set("default", &openapi3.ResponseRef{Value: openapi3.NewResponse().
-		WithDescription("A problem (RFC 9457); its type says which").
-		WithContent(openapi3.Content{ProblemContentType: openapi3.NewMediaType().WithSchemaRef(problem)})})
+		WithDescription("A problem (RFC 9457); its type says which").WithContent(problemContent)})
+	if o.Security != nil {
+		// Every route behind a token is rate limited (see limitRequests).
+		retryAfter := &openapi3.HeaderRef{Value: &openapi3.Header{Parameter: openapi3.Parameter{
+			Description: "Seconds until the limit lifts: a request-rate limit refills within a minute, the concurrent-turn limit answers 10, a daily limit names the next UTC day's start",
+			Schema:      openapi3.NewIntegerSchema().NewRef()}}}
+		resp := openapi3.NewResponse().WithDescription("too-many-requests: a limit is reached; retry after Retry-After").WithContent(problemContent)
+		resp.Headers = openapi3.Headers{"Retry-After": retryAfter}
+		o.Responses.Set(strconv.Itoa(http.StatusTooManyRequests), &openapi3.ResponseRef{Value: resp})
+	}
 	return o, nil
+}
+
+// How a request may be sent again after a timeout or a dropped connection, as each
+// operation's x-lexflow-retry says (and the README's "Retrying" table).
+const (
+	// retrySafe: the request changes nothing, or sets a state; again, it answers the
+	// same (or, for a state already left, its 409).
+	retrySafe = "safe"
+	// retryWithKey: safe with the same Idempotency-Key, not without one.
+	retryWithKey = "with-idempotency-key"
+	// retryUnsafe: each request does its work again; read the state before retrying.
+	retryUnsafe = "unsafe"
+)
+
+// retries are the operations that are not simply safe to retry.
+var retries = map[string]string{
+	"POST /v1/cases":                    retryWithKey,
+	"POST /v1/cases/:id/messages":       retryWithKey,
+	"POST /v1/cases/:id/parties":        retryUnsafe,
+	"POST /v1/cases/:id/checkout":       retryUnsafe,
+	"POST /v1/support/cases/:id/resume": retryUnsafe,
+	"POST /v1/admin/tools/execute":      retryUnsafe,
+	"POST /pay/:session":                retryUnsafe,
+}
+
+// idempotencyKeyParameter is the Idempotency-Key header, as idempotencyKey checks it.
+func idempotencyKeyParameter() *openapi3.ParameterRef {
+	s := openapi3.NewStringSchema().WithMaxLength(maxIdempotencyKey).WithPattern(`^[ -~]*$`)
+	return &openapi3.ParameterRef{Value: openapi3.NewHeaderParameter("Idempotency-Key").WithSchema(s).WithDescription(
+		"Makes a retry safe: at most 255 printable ASCII characters. For POST /v1/cases it is scoped to the caller (organization and subject) and kept for good: the same key answers the same case. For POST /v1/cases/{id}/messages it is scoped to the caller and the case and kept for 24 hours: a repeat answers the earlier turn's result.")}
 }
 
 // openAPIPath turns an Echo path into an OpenAPI one, with its parameters: ":id" is
@@ -185,6 +231,52 @@ func schemaOf(v any) (*openapi3.SchemaRef, error) {
 			}
 			return nil
 		}))
+}
+
+// markRequired lists as required, in an answer's schema s of Go type t and in those of
+// its fields, every field encoding/json always writes: those without omitempty or
+// omitzero. (A request's fields are left optional: which ones a handler needs is its
+// own business, and its 422 says so.)
+func markRequired(t reflect.Type, s *openapi3.Schema) {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if s == nil || t == rawJSON {
+		return
+	}
+	switch t.Kind() {
+	case reflect.Slice, reflect.Array:
+		if s.Items != nil {
+			markRequired(t.Elem(), s.Items.Value)
+		}
+	case reflect.Map:
+		if s.AdditionalProperties.Schema != nil {
+			markRequired(t.Elem(), s.AdditionalProperties.Schema.Value)
+		}
+	case reflect.Struct:
+		for i := range t.NumField() {
+			f := t.Field(i)
+			tag, hasTag := f.Tag.Lookup("json")
+			name, opts, _ := strings.Cut(tag, ",")
+			switch {
+			case !f.IsExported() || name == "-":
+				continue
+			case f.Anonymous && !hasTag:
+				markRequired(f.Type, s) // flattened into s
+				continue
+			case name == "":
+				name = f.Name
+			}
+			prop := s.Properties[name]
+			if prop == nil {
+				continue
+			}
+			if !strings.Contains(","+opts+",", ",omitempty,") && !strings.Contains(","+opts+",", ",omitzero,") && !slices.Contains(s.Required, name) {
+				s.Required = append(s.Required, name)
+			}
+			markRequired(f.Type, prop.Value)
+		}
+	}
 }
 
 // toolSchema is a tool's argument schema as schemas/tools holds it.

@@ -88,3 +88,39 @@ func TestOpenAPICoversTheRouteTable(t *testing.T) {
 		t.Errorf("the document has %d operations, the table %d routes", ops, len(Routes()))
 	}
 }
+
+// TestOpenAPIRetryContract: the retry classes name routes of the table; the routes
+// that take an Idempotency-Key document it, and every route behind a token documents
+// 429 with Retry-After.
+func TestOpenAPIRetryContract(t *testing.T) {
+	routes := map[string]Route{}
+	for _, r := range Routes() {
+		routes[r.Method+" "+r.Path] = r
+	}
+	for key := range retries {
+		if _, ok := routes[key]; !ok {
+			t.Errorf("retries names %s, which the route table lacks", key)
+		}
+	}
+	doc, err := OpenAPI()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for path, item := range doc.Paths.Map() {
+		for method, op := range item.Operations() {
+			hasKey := op.Parameters.GetByInAndName("header", "Idempotency-Key") != nil
+			if want := op.Extensions["x-lexflow-retry"] == retryWithKey; hasKey != want {
+				t.Errorf("%s %s: Idempotency-Key documented %v, retry %v", method, path, hasKey, op.Extensions["x-lexflow-retry"])
+			}
+			tooMany := op.Responses.Value("429")
+			if protected := op.Security != nil; protected != (tooMany != nil && tooMany.Value.Headers["Retry-After"] != nil) {
+				t.Errorf("%s %s: behind a token %v, but 429 with Retry-After %v", method, path, protected, tooMany != nil)
+			}
+		}
+	}
+	for _, key := range []string{"POST /v1/cases", "POST /v1/cases/:id/messages"} {
+		if retries[key] != retryWithKey {
+			t.Errorf("%s is documented %q; its handler reads an Idempotency-Key", key, retries[key])
+		}
+	}
+}

@@ -21,6 +21,8 @@ func TestContractCatchesBrokenAnswers(t *testing.T) {
 	}{
 		{"a citation report", "POST", "/v1/citations/check", 200, json, `{"citations": [{"text": "art. 1 c.c.", "kind": "article", "status": "verified", "verified": true}]}`, true},
 		{"a field of the wrong type", "POST", "/v1/citations/check", 200, json, `{"citations": [{"text": 1}]}`, false},
+		{"a field always written, missing", "POST", "/v1/citations/check", 200, json, `{"citations": [{"text": "art. 1 c.c.", "kind": "article", "status": "verified"}]}`, false},
+		{"a 429 with its problem", "POST", "/v1/query", 429, problem, `{"type": "https://lexflow.dev/problems/too-many-requests", "title": "A limit is reached", "status": 429}`, true},
 		{"a status the operation lacks", "POST", "/v1/citations/check", 201, json, `{"citations": []}`, false},
 		{"a known problem", "GET", "/v1/cases/x", 404, problem, `{"type": "https://lexflow.dev/problems/not-found", "title": "Not found", "status": 404}`, true},
 		{"an unknown problem type", "GET", "/v1/cases/x", 404, problem, `{"type": "https://lexflow.dev/problems/oops", "title": "Oops", "status": 404}`, false},
