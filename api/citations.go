@@ -66,7 +66,7 @@ func (h *Handlers) checkCitations(c echo.Context) error {
 	case err == nil:
 		return c.JSON(http.StatusOK, rep)
 	case errors.As(err, &app) && app.Type() == schemas.ErrInvalidArgs:
-		return problemf(errInvalidInput, app.Error())
+		return problemf(errInvalidInput, app.Message())
 	case c.Request().Context().Err() != nil:
 		return c.Request().Context().Err()
 	}

@@ -155,8 +155,7 @@ func operationOf(r Route, op operation, problemRef *openapi3.Schema) (*openapi3.
 	problemContent := openapi3.Content{ProblemContentType: openapi3.NewMediaType().WithSchemaRef(problem)}
 	o.Responses.Set("default", &openapi3.ResponseRef{Value: openapi3.NewResponse().
 		WithDescription("A problem (RFC 9457); its type says which").WithContent(problemContent)})
-	if o.Security != nil {
-		// Every route behind a token is rate limited (see limitRequests).
+	if rateLimited(r) {
 		retryAfter := &openapi3.HeaderRef{Value: &openapi3.Header{Parameter: openapi3.Parameter{
 			Description: "Seconds until the limit lifts: a request-rate limit refills within a minute, the concurrent-turn limit answers 10, a daily limit names the next UTC day's start",
 			Schema:      openapi3.NewIntegerSchema().NewRef()}}}
@@ -165,6 +164,12 @@ func operationOf(r Route, op operation, problemRef *openapi3.Schema) (*openapi3.
 		o.Responses.Set(strconv.Itoa(http.StatusTooManyRequests), &openapi3.ResponseRef{Value: resp})
 	}
 	return o, nil
+}
+
+// rateLimited reports whether limitRequests guards the route: every route behind a
+// token but the codec server's, which the Web UI calls once per history event.
+func rateLimited(r Route) bool {
+	return slices.Contains([]Auth{User, Support, Admin, Billing}, r.Auth)
 }
 
 // How a request may be sent again after a timeout or a dropped connection, as each

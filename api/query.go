@@ -30,8 +30,9 @@ type QueryRequest struct {
 }
 
 // queryWait bounds how long POST /v1/query waits for its answer, and how long the
-// Query workflow may run: a model call, retried, and two reads of the corpus.
-const queryWait = 3 * time.Minute
+// Query workflow may run: a model call and two reads of the corpus, each retried once,
+// fit in it (see workflows.queryModelOptions).
+const queryWait = 4 * time.Minute
 
 // webSearchAliases are the names that turn web hints on: the registry's and Sanctum's.
 var webSearchAliases = []string{schemas.ToolWebSearch, "web-search"}

@@ -1,7 +1,6 @@
 package api
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -46,6 +45,17 @@ type ToolRunResult struct {
 	LatencyMS  int64           `json:"latency_ms"`
 }
 
+// modelTools are the tools that call a model themselves: their tokens are metered to
+// the case a run is on, so they run on one.
+var modelTools = []string{schemas.ToolLexSearchEnriched, schemas.ToolConsultReasoner}
+
+// Bounds of reading a raw result the run kept in the blob store: the time (the
+// request's own wait may be nearly spent) and the size.
+const (
+	keptResultWait = 30 * time.Second
+	maxKeptResult  = 64 << 20
+)
+
 // toolRunMargin is how much longer than its tool's policy allows a run is waited
 // for: the time to start the workflow and dispatch its activity.
 const toolRunMargin = 15 * time.Second
@@ -77,6 +87,12 @@ func (h *Handlers) executeTool(c echo.Context) error {
 		if err != nil {
 			return err
 		}
+		switch _, err := h.Store.GetErasure(ctx, cs.ID); {
+		case err == nil:
+			return problemf(errErasing, "the case's erasure has begun: no tool runs on it")
+		case !errors.Is(err, store.ErrNotFound):
+			return fmt.Errorf("%w: read the case's erasure: %w", errUnavailable, err)
+		}
 		run.CaseID, run.UserID, run.OrgID, run.Language = cs.ID, cs.UserID, cs.OrgID, cs.Language
 		ps, err := h.Store.ListParties(ctx, cs.ID)
 		if err != nil {
@@ -106,13 +122,13 @@ func (h *Handlers) executeTool(c echo.Context) error {
 	var app *temporal.ApplicationError
 	switch {
 	case errors.As(err, &app) && app.Type() == schemas.ErrInvalidArgs:
-		return problemf(errInvalidInput, app.Error())
+		return problemf(errInvalidInput, app.Message())
 	case err != nil && c.Request().Context().Err() != nil:
 		return c.Request().Context().Err()
 	case err != nil:
 		return fmt.Errorf("%w: the tool run did not finish: %w", errUnavailable, err)
 	}
-	if err := h.takeKeptResult(ctx, run, &res); err != nil {
+	if err := h.takeKeptResult(c.Request().Context(), run, &res); err != nil {
 		return err
 	}
 	return c.JSON(http.StatusOK, ToolRunResult{WorkflowID: id, Tool: res.Tool, Args: res.Args, Dropped: res.Dropped, Status: res.Status,
@@ -142,6 +158,8 @@ func (h *Handlers) runnableTool(req *ToolRun) (*tools.Tool, map[string]any, erro
 		return nil, nil, problemf(errInvalidInput, "args must be a JSON object, {} for none")
 	case req.CaseID == "" && slices.ContainsFunc(tool.Bound, func(b tools.Binding) bool { return b.From == "case" || b.From == "user" }):
 		return nil, nil, problemf(errInvalidInput, tool.Name+" acts on a case: case_id is required")
+	case req.CaseID == "" && slices.Contains(modelTools, tool.Name):
+		return nil, nil, problemf(errInvalidInput, tool.Name+" calls a model, whose tokens a case's budget pays: case_id is required")
 	}
 	return tool, args, nil
 }
@@ -161,8 +179,9 @@ func (h *Handlers) limitToolRuns(c echo.Context) error {
 }
 
 // takeKeptResult reads into res a raw result too large to travel in the run's
-// answer, which the run kept in the blob store, and deletes it: nothing else reads it.
-func (h *Handlers) takeKeptResult(ctx context.Context, run schemas.ToolExecution, res *schemas.ToolExecutionResult) error {
+// answer, which the run kept in the blob store (at most maxKeptResult of it), and
+// deletes it, whatever the client does meanwhile: nothing else reads it.
+func (h *Handlers) takeKeptResult(reqCtx context.Context, run schemas.ToolExecution, res *schemas.ToolExecutionResult) error {
 	if res.ResultRef == "" {
 		return nil
 	}
@@ -170,19 +189,25 @@ func (h *Handlers) takeKeptResult(ctx context.Context, run schemas.ToolExecution
 	if res.ResultRef != folder+run.Tool+".json" {
 		return fmt.Errorf("the tool run kept its result under %q, outside its folder %q", res.ResultRef, folder)
 	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(reqCtx), keptResultWait)
+	defer cancel()
+	defer func() {
+		if _, err := h.Blobs.DeletePrefix(ctx, folder); err != nil {
+			h.Log.Warn("A tool run's kept result was not deleted", "folder", folder, "error", err)
+		}
+	}()
 	r, err := h.Blobs.Open(ctx, res.ResultRef)
 	if err != nil {
 		return fmt.Errorf("%w: read the tool's result: %w", errUnavailable, err)
 	}
-	var raw bytes.Buffer
-	_, err = io.Copy(&raw, r)
-	r.Close()
-	if err != nil {
+	defer r.Close()
+	raw, err := io.ReadAll(io.LimitReader(r, maxKeptResult+1))
+	switch {
+	case err != nil:
 		return fmt.Errorf("%w: read the tool's result: %w", errUnavailable, err)
+	case len(raw) > maxKeptResult:
+		return fmt.Errorf("the tool's result has more than %d bytes", maxKeptResult)
 	}
-	if _, err := h.Blobs.DeletePrefix(ctx, folder); err != nil {
-		h.Log.Warn("A tool run's kept result was not deleted", "folder", folder, "error", err)
-	}
-	res.Result, res.ResultRef = raw.Bytes(), ""
+	res.Result, res.ResultRef = raw, ""
 	return nil
 }

@@ -131,12 +131,8 @@ func prepareLadderCall(tool *tools.Tool, name string, args map[string]any, in sc
 // parseAdvice reads the reasoner's JSON advice, perhaps fenced or among other text; an
 // answer it cannot read means asking the client.
 func parseAdvice(content string) schemas.Advice {
-	s := trimFence(content)
-	if i, j := strings.IndexByte(s, '{'), strings.LastIndexByte(s, '}'); i >= 0 && j > i {
-		s = s[i : j+1]
-	}
 	var a schemas.Advice
-	if json.Unmarshal([]byte(s), &a) != nil {
+	if json.Unmarshal([]byte(jsonObjectIn(content)), &a) != nil {
 		return schemas.Advice{Action: schemas.AdviceAskUser}
 	}
 	switch a.Action {

@@ -45,9 +45,13 @@ func TestQuery(t *testing.T) {
 	}
 }
 
-func TestParseQueryAnswerTakesPlainText(t *testing.T) {
+func TestParseQueryAnswer(t *testing.T) {
 	got := parseQueryAnswer("  Just text, not JSON.  ", true)
 	if got.Answer != "Just text, not JSON." || got.SearchTerm != "" || got.ClarifyingQuestions == nil {
-		t.Errorf("%+v", got)
+		t.Errorf("plain text: %+v", got)
+	}
+	got = parseQueryAnswer(`Here is my answer: {"answer": "", "clarifying_questions": ["When was the lease signed?"]} Hope it helps.`, false)
+	if got.Answer != "" || len(got.ClarifyingQuestions) != 1 {
+		t.Errorf("questions only, amid words: %+v", got)
 	}
 }

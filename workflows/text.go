@@ -44,6 +44,16 @@ func trimFence(s string) string {
 	return strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(s), "```"))
 }
 
+// jsonObjectIn is the JSON object a model wrote, perhaps in a code fence or with words
+// around it: from its first "{" to its last "}".
+func jsonObjectIn(content string) string {
+	s := trimFence(content)
+	if i, j := strings.IndexByte(s, '{'), strings.LastIndexByte(s, '}'); i >= 0 && j > i {
+		s = s[i : j+1]
+	}
+	return s
+}
+
 // rawArgs keeps a model's arguments for the record: as they are when they are JSON,
 // as a JSON string when they are not.
 func rawArgs(s string) json.RawMessage {

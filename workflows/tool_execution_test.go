@@ -44,6 +44,21 @@ func TestToolExecutionRunsTheToolBoundToTheCase(t *testing.T) {
 	}
 }
 
+// TestToolExecutionOnNoCaseLeavesTheLanguageToTheTool: a run on no case has no
+// language to bind a search's language from; the argument stays out.
+func TestToolExecutionOnNoCaseLeavesTheLanguageToTheTool(t *testing.T) {
+	env := newToolExecutionEnv()
+	env.OnActivity(toolActs.RunTool, mock.Anything, mock.Anything).Return(schemas.ToolOutput{Text: "found"}, nil)
+	env.ExecuteWorkflow(ToolExecution, schemas.ToolExecution{ID: "r", Tool: schemas.ToolLexSearch, Args: []byte(`{"query": "locațiune"}`)})
+	var res schemas.ToolExecutionResult
+	if err := env.GetWorkflowResult(&res); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := res.Args["language"]; ok {
+		t.Errorf("args %v bind an empty language", res.Args)
+	}
+}
+
 // TestToolExecutionRefuses: arguments that break the schema, name another case, or a
 // tool no activity runs on its own fail the run as invalid, and no tool runs.
 func TestToolExecutionRefuses(t *testing.T) {

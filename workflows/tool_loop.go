@@ -273,6 +273,10 @@ func bind(tool *tools.Tool, args map[string]any, in schemas.ChatTurnInput) (map[
 			args[b.Arg] = nil
 			continue
 		}
+		if want == "" && b.Default {
+			// Nothing to fill it with (an admin's run on no case): left to the tool.
+			continue
+		}
 		args[b.Arg] = want
 	}
 	return args, ""

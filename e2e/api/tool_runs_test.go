@@ -12,6 +12,7 @@ import (
 	"github.com/lexflow/lexflow/internal/auth"
 	"github.com/lexflow/lexflow/internal/blob"
 	"github.com/lexflow/lexflow/schemas"
+	"github.com/lexflow/lexflow/store"
 )
 
 // runTool asks POST /v1/admin/tools/execute and wants 200.
@@ -126,6 +127,7 @@ func TestAdminToolRunRefusals(t *testing.T) {
 		{"unknown tool", admin, map[string]any{"tool": "shell"}, 422, "invalid-input"},
 		{"a child workflow's tool", admin, map[string]any{"tool": "generate_draft_pdf", "case_id": id}, 422, "invalid-input"},
 		{"a case tool on no case", admin, map[string]any{"tool": "get_case_details"}, 422, "invalid-input"},
+		{"a tool calling a model, on no case", admin, map[string]any{"tool": "lex_search_enriched", "args": map[string]any{"query": "locațiune"}}, 422, "invalid-input"},
 		{"args not an object", admin, map[string]any{"tool": "kb_search", "args": []string{"x"}}, 422, "invalid-input"},
 		{"args against the schema", admin, map[string]any{"tool": "kb_search", "args": map[string]any{"query": 3}}, 422, "invalid-input"},
 		{"args naming another case", admin, map[string]any{"tool": "get_case_details", "case_id": id, "args": map[string]any{"case_id": "c-other"}}, 422, "invalid-input"},
@@ -141,6 +143,11 @@ func TestAdminToolRunRefusals(t *testing.T) {
 	if entries := audit.Body["entries"].([]any); len(entries) != 1 || !strings.Contains(string(audit.Raw), "c-other") {
 		t.Errorf("audited %s; want the one attempted run", audit.Raw)
 	}
+	// A case whose erasure has begun runs no more tools.
+	if _, err := s.Store.BeginErasure(t.Context(), store.Erasure{CaseID: id, RequestedBy: "tool-run-victim", Reason: store.ErasureRequested}); err != nil {
+		t.Fatal(err)
+	}
+	stack.WantProblem(t, s.Call(t, "POST", "/v1/admin/tools/execute", admin, map[string]any{"tool": "get_case_details", "case_id": id}), http.StatusConflict, "erasing")
 }
 
 // TestAdminToolRunsAreRateLimited: past its rate, an admin's run is refused with 429

@@ -1,15 +1,19 @@
 package pii
 
 import (
+	"cmp"
 	"regexp"
 	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
 )
 
 // Names masks known names (a case's parties, their aliases and addresses) wherever
-// they stand as whole words, whatever their case.
+// they stand as whole words, whatever their case and diacritics: "Stefan" and
+// "ŞTEFAN" (with a cedilla) are "Ștefan".
 type Names struct {
 	re *regexp.Regexp
 }
@@ -21,14 +25,16 @@ func NewNames(names ...string) Names {
 	var quoted []string
 	for _, n := range names {
 		if n = strings.Join(strings.Fields(n), " "); utf8.RuneCountInString(n) > 1 {
-			quoted = append(quoted, regexp.QuoteMeta(n))
+			f, _ := fold(n)
+			quoted = append(quoted, regexp.QuoteMeta(f))
 		}
 	}
 	if len(quoted) == 0 {
 		return Names{}
 	}
-	slices.SortFunc(quoted, func(a, b string) int { return len(b) - len(a) })
-	return Names{re: regexp.MustCompile(`(?i)` + strings.Join(quoted, "|"))}
+	slices.SortFunc(quoted, func(a, b string) int { return cmp.Or(len(b)-len(a), strings.Compare(a, b)) })
+	quoted = slices.Compact(quoted)
+	return Names{re: regexp.MustCompile(strings.Join(quoted, "|"))}
 }
 
 // Mask returns s with each known name that stands as a whole word replaced by with.
@@ -36,21 +42,51 @@ func (n Names) Mask(s, with string) string {
 	if n.re == nil {
 		return s
 	}
+	folded, at := fold(s)
 	var b strings.Builder
 	last := 0
-	for _, loc := range n.re.FindAllStringIndex(s, -1) {
-		if !wordAt(s, loc[0], loc[1]) {
+	for pos := 0; pos < len(folded); {
+		loc := n.re.FindStringIndex(folded[pos:])
+		if loc == nil {
+			break
+		}
+		start, end := at[pos+loc[0]], at[pos+loc[1]]
+		if !wordAt(s, start, end) {
+			// A name inside a longer word ("ana" in "Diana"): the search goes on
+			// from the next character, where a name may start ("Diana Ionescu").
+			_, size := utf8.DecodeRuneInString(folded[pos+loc[0]:])
+			pos += loc[0] + size
 			continue
 		}
-		b.WriteString(s[last:loc[0]])
+		b.WriteString(s[last:start])
 		b.WriteString(with)
-		last = loc[1]
+		last, pos = end, pos+loc[1]
 	}
 	if last == 0 {
 		return s
 	}
 	b.WriteString(s[last:])
 	return b.String()
+}
+
+// fold is s in lower case without diacritics, and for each of its bytes (and its
+// end) the offset in s of the character it comes from.
+func fold(s string) (string, []int) {
+	var b strings.Builder
+	at := make([]int, 0, len(s)+1)
+	for i, r := range s {
+		for _, d := range norm.NFD.String(string(r)) {
+			if unicode.Is(unicode.Mn, d) {
+				continue
+			}
+			l := string(unicode.ToLower(d))
+			b.WriteString(l)
+			for range len(l) {
+				at = append(at, i)
+			}
+		}
+	}
+	return b.String(), append(at, len(s))
 }
 
 // wordAt reports whether s[start:end] is not part of a longer word.

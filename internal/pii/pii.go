@@ -50,15 +50,25 @@ var finders = []finder{
 func Find(s string) []Match {
 	var out []Match
 	for _, f := range finders {
-		for _, loc := range f.re.FindAllStringIndex(s, -1) {
-			m := Match{Kind: f.kind, Start: loc[0], End: loc[1]}
+		for pos := 0; pos < len(s); {
+			loc := f.re.FindStringIndex(s[pos:])
+			if loc == nil {
+				break
+			}
+			m := Match{Kind: f.kind, Start: pos + loc[0], End: pos + loc[1]}
 			if f.valid != nil {
 				m.End = m.Start + validPrefix(s[m.Start:m.End], f.valid)
 			}
-			if m.End == m.Start || overlaps(out, m) {
+			pos += loc[1]
+			if m.End == m.Start {
 				continue
 			}
-			out = append(out, m)
+			// A candidate cut back to its valid part leaves the rest to be searched
+			// (a second IBAN after a space).
+			pos = min(pos, m.End)
+			if !overlaps(out, m) {
+				out = append(out, m)
+			}
 		}
 	}
 	slices.SortFunc(out, func(a, b Match) int { return a.Start - b.Start })

@@ -18,6 +18,7 @@ func TestFind(t *testing.T) {
 		{"IBAN RO49 AAAA 1B31 0075 9384 0000", []Kind{IBAN}},
 		{"IBAN IT60X0542811101000000123456", []Kind{IBAN}},
 		{"IBAN RO48AAAA1B31007593840000", nil},
+		{"IBAN-uri: RO49 AAAA 1B31 0075 9384 0000 IT60 X054 2811 1010 0000 0123 456", []Kind{IBAN, IBAN}},
 		{"scrivere a mario.rossi@example.it o chiamare +39 333 123 4567", []Kind{Email, Phone}},
 		{"tel. 0721 234 567 sau 0721234567 sau +40 721 234 567", []Kind{Phone, Phone, Phone}},
 		{"Roma, tel. 06 1234 5678; cell. 3331234567", []Kind{Phone, Phone}},
@@ -59,12 +60,18 @@ func FuzzMask(f *testing.F) {
 }
 
 func TestNames(t *testing.T) {
-	n := NewNames("Ion Popescu", "Popescu", "Ana", " ", "x", "Str. Lungă 3")
+	n := NewNames("Ion Popescu", "Popescu", "Ana", " ", "x", "Str. Lungă 3", "Ana Ionescu", "Ștefan Țurcanu")
 	for text, want := range map[string]string{
 		"Ion Popescu și ana popescu":       "[party] și [party] [party]",
 		"analiza lui Popescului":           "analiza lui Popescului",
 		"domiciliat în str. lungă 3, Iași": "domiciliat în [party], Iași",
 		"x marks nothing":                  "x marks nothing",
+		// "ana Ionescu" inside "Diana Ionescu" is no name, and what follows a
+		// rejected match is still searched.
+		"Diana Ionescu și Ana Ionescu": "Diana Ionescu și [party]",
+		"Diana Popescu":                "Diana [party]",
+		// Without diacritics, with cedillas, in capitals.
+		"Stefan Turcanu, ŞTEFAN ŢURCANU, ștefan țurcanu": "[party], [party], [party]",
 	} {
 		if got := n.Mask(text, "[party]"); got != want {
 			t.Errorf("Mask(%q) = %q, want %q", text, got, want)
