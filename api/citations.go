@@ -1,8 +1,6 @@
 package api
 
 import (
-	"context"
-	"errors"
 	"fmt"
 	"net/http"
 	"slices"
@@ -12,7 +10,6 @@ import (
 	"github.com/google/uuid"
 	"github.com/labstack/echo/v4"
 	"go.temporal.io/sdk/client"
-	"go.temporal.io/sdk/temporal"
 
 	"github.com/lexflow/lexflow/internal/language"
 	"github.com/lexflow/lexflow/schemas"
@@ -49,26 +46,10 @@ func (h *Handlers) checkCitations(c echo.Context) error {
 	case !slices.Contains(checkLanguages, req.Language):
 		return problemf(errInvalidInput, "language must be one of ro, it, en")
 	}
-	ctx, cancel := context.WithTimeout(c.Request().Context(), citationWait)
-	defer cancel()
-	run, err := h.Temporal.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
-		ID:                       schemas.CitationCheckWorkflowID(uuid.NewString()),
-		TaskQueue:                h.TaskQueue,
-		WorkflowExecutionTimeout: citationRunLimit,
-	}, schemas.CitationCheckWorkflow, req)
-	if err != nil {
-		return fmt.Errorf("%w: start the citation check: %w", errUnavailable, err)
-	}
 	var rep schemas.CitationReport
-	err = run.Get(ctx, &rep)
-	var app *temporal.ApplicationError
-	switch {
-	case err == nil:
-		return c.JSON(http.StatusOK, rep)
-	case errors.As(err, &app) && app.Type() == schemas.ErrInvalidArgs:
-		return problemf(errInvalidInput, app.Message())
-	case c.Request().Context().Err() != nil:
-		return c.Request().Context().Err()
+	opts := client.StartWorkflowOptions{ID: schemas.CitationCheckWorkflowID(uuid.NewString()), WorkflowExecutionTimeout: citationRunLimit}
+	if err := h.runShort(c, opts, citationWait, "citation check", schemas.CitationCheckWorkflow, req, &rep); err != nil {
+		return err
 	}
-	return fmt.Errorf("%w: the citation check did not finish: %w", errUnavailable, err)
+	return c.JSON(http.StatusOK, rep)
 }

@@ -1,8 +1,6 @@
 package api
 
 import (
-	"context"
-	"errors"
 	"fmt"
 	"net/http"
 	"slices"
@@ -13,7 +11,6 @@ import (
 	"github.com/google/uuid"
 	"github.com/labstack/echo/v4"
 	"go.temporal.io/sdk/client"
-	"go.temporal.io/sdk/temporal"
 
 	"github.com/lexflow/lexflow/internal/language"
 	"github.com/lexflow/lexflow/schemas"
@@ -54,27 +51,12 @@ func (h *Handlers) query(c echo.Context) error {
 	}
 	who := identity(c)
 	q.Tenant = schemas.TenantKey(who.Org, who.Subject)
-	ctx, cancel := context.WithTimeout(c.Request().Context(), queryWait)
-	defer cancel()
-	run, err := h.Temporal.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
-		ID: schemas.QueryWorkflowID(uuid.NewString()), TaskQueue: h.TaskQueue, WorkflowExecutionTimeout: queryWait,
-	}, schemas.QueryWorkflow, q)
-	if err != nil {
-		return fmt.Errorf("%w: start the query: %w", errUnavailable, err)
-	}
 	var out schemas.QueryAnswer
-	err = run.Get(ctx, &out)
-	var app *temporal.ApplicationError
-	switch {
-	case err == nil:
-		return c.JSON(http.StatusOK, out)
-	case errors.As(err, &app) && app.Type() == schemas.ErrBudgetExhausted:
-		b, _ := schemas.BudgetExhaustedOf(err)
-		return &budgetWait{&detailed{kind: errBudgetExhausted, detail: app.Message()}, b.ResumeAt}
-	case c.Request().Context().Err() != nil:
-		return c.Request().Context().Err()
+	opts := client.StartWorkflowOptions{ID: schemas.QueryWorkflowID(uuid.NewString()), WorkflowExecutionTimeout: queryWait}
+	if err := h.runShort(c, opts, queryWait, "query", schemas.QueryWorkflow, q, &out); err != nil {
+		return err
 	}
-	return fmt.Errorf("%w: the query did not finish: %w", errUnavailable, err)
+	return c.JSON(http.StatusOK, out)
 }
 
 // queryOf checks a query request and gives it its defaults: top_k 5, the language

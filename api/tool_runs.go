@@ -14,7 +14,6 @@ import (
 	"github.com/google/uuid"
 	"github.com/labstack/echo/v4"
 	"go.temporal.io/sdk/client"
-	"go.temporal.io/sdk/temporal"
 
 	"github.com/lexflow/lexflow/internal/pii"
 	"github.com/lexflow/lexflow/schemas"
@@ -110,25 +109,12 @@ func (h *Handlers) executeTool(c echo.Context) error {
 		return err
 	}
 	wait := tool.Policy.Longest() + toolRunMargin
-	ctx, cancel := context.WithTimeout(ctx, wait)
-	defer cancel()
-	wf, err := h.Temporal.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: id, TaskQueue: h.TaskQueue, WorkflowExecutionTimeout: wait,
-		StaticSummary: "Admin runs " + tool.Name}, schemas.ToolExecutionWorkflow, run)
-	if err != nil {
-		return fmt.Errorf("%w: start the tool run: %w", errUnavailable, err)
-	}
 	var res schemas.ToolExecutionResult
-	err = wf.Get(ctx, &res)
-	var app *temporal.ApplicationError
-	switch {
-	case errors.As(err, &app) && app.Type() == schemas.ErrInvalidArgs:
-		return problemf(errInvalidInput, app.Message())
-	case err != nil && c.Request().Context().Err() != nil:
-		return c.Request().Context().Err()
-	case err != nil:
-		return fmt.Errorf("%w: the tool run did not finish: %w", errUnavailable, err)
+	opts := client.StartWorkflowOptions{ID: id, WorkflowExecutionTimeout: wait, StaticSummary: "Admin runs " + tool.Name}
+	if err := h.runShort(c, opts, wait, "tool run", schemas.ToolExecutionWorkflow, run, &res); err != nil {
+		return err
 	}
-	if err := h.takeKeptResult(c.Request().Context(), run, &res); err != nil {
+	if err := h.takeKeptResult(ctx, run, &res); err != nil {
 		return err
 	}
 	return c.JSON(http.StatusOK, ToolRunResult{WorkflowID: id, Tool: res.Tool, Args: res.Args, Dropped: res.Dropped, Status: res.Status,

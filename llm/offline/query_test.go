@@ -18,9 +18,9 @@ func TestAnswerQuery(t *testing.T) {
 		"[2] Cass. pen., Sez. VI, n. 10387/2025 (kb_search)\nIl reato di peculato. Altro.\n"
 	for _, tc := range []struct {
 		name, lang, message string
-		answerHas          []string
-		clarify            bool
-		searchTerm         string
+		answerHas           []string
+		clarify             bool
+		searchTerm          string
 	}{
 		{"sources, no hints", "it", "Question: Che cosa dice l'art. 2043 c.c. sul danno?\nWeb search hints: off\n" + sources,
 			[]string{"Dalla base di conoscenza:", "- art. 2043 c.c.: Risarcimento per fatto illecito.", "- Cass. pen., Sez. VI, n. 10387/2025: Il reato di peculato."}, false, ""},
