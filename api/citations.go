@@ -23,9 +23,6 @@ const (
 	citationRunLimit = time.Minute
 )
 
-// checkLanguages are the languages a text to check may be in.
-var checkLanguages = []string{"ro", "it", "en"}
-
 // checkCitations answers POST /v1/citations/check: every legal citation of a text with
 // what the corpus says of it. Any signed-in user may ask; the text is not stored
 // beyond the check's workflow history, which is encrypted like every payload. The
@@ -43,7 +40,7 @@ func (h *Handlers) checkCitations(c echo.Context) error {
 		return problemf(errInvalidInput, fmt.Sprintf("text is at most %d bytes", schemas.MaxCheckedText))
 	case req.Language == "":
 		req.Language = language.Guess(req.Text)
-	case !slices.Contains(checkLanguages, req.Language):
+	case !slices.Contains(schemas.Languages, req.Language):
 		return problemf(errInvalidInput, "language must be one of ro, it, en")
 	}
 	var rep schemas.CitationReport

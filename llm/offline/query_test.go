@@ -34,7 +34,7 @@ func TestAnswerQuery(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			system := lib.System("query", prompts.Context{Language: tc.lang})
-			r := decide([]message{{Role: "system", Content: mustRaw(system)}, {Role: "user", Content: mustRaw(tc.message)}}, nil)
+			r := decide([]message{msg("system", system), msg("user", tc.message)}, nil)
 			var got struct {
 				Answer              string   `json:"answer"`
 				ClarifyingQuestions []string `json:"clarifying_questions"`
@@ -56,9 +56,4 @@ func TestAnswerQuery(t *testing.T) {
 	if got := searchTerm("What is the latest Bitcoin price in January 2026?"); !slices.Equal(strings.Fields(got), []string{"latest", "Bitcoin", "price", "January", "2026"}) {
 		t.Errorf("searchTerm = %q", got)
 	}
-}
-
-func mustRaw(s string) json.RawMessage {
-	raw, _ := json.Marshal(s)
-	return raw
 }
