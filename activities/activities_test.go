@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -134,6 +135,53 @@ func TestCallModelAssemblesTheSystemPrompt(t *testing.T) {
 	}
 	if sys := systemOf((*got)[1]); strings.Contains(sys, "ATENȚIE") || strings.Contains(sys, "## Memorie") || strings.Contains(sys, "Mai devreme") {
 		t.Errorf("system prompt with everything off:\n%s", sys)
+	}
+}
+
+// TestCallModelSendsTheLastRecords checks the history a model call carries: the user
+// and assistant records among the last historyRecords of the earlier turns, whether
+// or not retrieval reads them all.
+func TestCallModelSendsTheLastRecords(t *testing.T) {
+	ctx := context.Background()
+	lib, err := prompts.Load("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	client, got := recordingModel(t)
+	m := &Model{Clients: map[schemas.ModelRole]*llm.Client{schemas.ModelAssistant: client}, Transcripts: st, Memories: st, Prompts: &SystemPrompts{Library: lib, Versions: st}}
+	caseID := fmt.Sprint("history-", time.Now().UnixNano())
+	var recs []store.Record
+	for turn := 1; turn <= 10; turn++ { // 30 records: a user's, a tool's and an assistant's per turn
+		for seq, role := range []schemas.RecordRole{schemas.RecordUser, schemas.RecordTool, schemas.RecordAssistant} {
+			recs = append(recs, store.Record{ID: fmt.Sprintf("%s:%d:%d", caseID, turn, seq), CaseID: caseID, TurnNo: turn, Seq: seq,
+				Role: role, Content: fmt.Sprintf("turn %d %s", turn, role)})
+		}
+	}
+	if err := st.AppendRecords(ctx, recs...); err != nil {
+		t.Fatal(err)
+	}
+	// The last 20 records start at turn 4's tool record.
+	var want []string
+	for turn := 4; turn <= 10; turn++ {
+		if turn > 4 {
+			want = append(want, fmt.Sprintf("turn %d user", turn))
+		}
+		want = append(want, fmt.Sprintf("turn %d assistant", turn))
+	}
+	for i, rag := range []bool{false, true} {
+		req := schemas.ModelRequest{Role: schemas.ModelAssistant, CaseID: caseID, TurnNo: 11, Language: "en", UseRAG: rag, Query: "turn",
+			Messages: []schemas.ChatMessage{{Role: schemas.MsgUser, Content: "now"}}}
+		if _, err := m.CallModel(ctx, req); err != nil {
+			t.Fatal(err)
+		}
+		msgs := (*got)[i]["messages"].([]any)
+		var sent []string
+		for _, msg := range msgs[1 : len(msgs)-1] {
+			sent = append(sent, msg.(map[string]any)["content"].(string))
+		}
+		if !slices.Equal(sent, want) {
+			t.Errorf("retrieval %v: the history sent is\n%q\nwant\n%q", rag, sent, want)
+		}
 	}
 }
 

@@ -51,8 +51,13 @@ func (m *Model) CallModel(ctx context.Context, req schemas.ModelRequest) (schema
 	}
 	var earlier []store.Record
 	if req.CaseID != "" {
+		// Retrieval searches every earlier record; the history keeps the last few.
+		limit := historyRecords
+		if req.UseRAG {
+			limit = 0
+		}
 		var err error
-		if earlier, err = m.Transcripts.ListRecords(ctx, req.CaseID, req.TurnNo, 0); err != nil {
+		if earlier, err = m.Transcripts.ListRecords(ctx, req.CaseID, req.TurnNo, limit); err != nil {
 			return schemas.ModelResponse{}, err
 		}
 	}

@@ -65,8 +65,9 @@ func vcsRevision() string {
 	return rev
 }
 
-// options are the worker options of the version.
-func (v Version) options() worker.Options {
+// Options are the worker options of a worker of the version: New's, and the
+// benchmark's floor's.
+func (v Version) Options() worker.Options {
 	if v.Deployment == "" {
 		return worker.Options{}
 	}

@@ -51,7 +51,7 @@ type Deps struct {
 // New returns a worker for taskQueue with every workflow and activity registered, in
 // the Worker Deployment version v names, if it names one.
 func New(c client.Client, taskQueue string, d Deps, v Version) worker.Worker {
-	w := worker.New(c, taskQueue, v.options())
+	w := worker.New(c, taskQueue, v.Options())
 	d.Temporal = c
 	Register(w, d)
 	return w

@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/uuid"
+	"go.temporal.io/api/history/v1"
 	"go.temporal.io/sdk/client"
 
 	"github.com/lexflow/lexflow/activities"
@@ -31,25 +33,47 @@ var benchSelection = schemas.Selection{Tools: []string{schemas.ToolGetCaseDetail
 // continue-as-new threshold, so that the figures are of turns alone.
 const turnsPerCase = 4
 
-// BenchmarkTurn runs chat turns with the offline model, first in-process (the tool loop
-// calling the activities' code directly) and then through Temporal (the Case workflow's
-// send-message update, a ChatTurn child, an activity per step). It reports turns per
-// second and, for Temporal, the overhead per loop step over the in-process median:
-// (turn latency − in-process median turn latency) / steps.
+// BenchmarkTurn runs chat turns with the offline model three ways: in-process (the
+// tool loop calling the activities' code directly), the floor (a bare workflow of the
+// same shape whose activities do nothing; see floorCase), and through Temporal (the
+// Case workflow's send-message update, a ChatTurn child, an activity per step). It
+// reports each one's turns per second and latency, for Temporal the overhead per loop
+// step over the in-process median, (turn latency − in-process median turn latency) /
+// steps, and the ratio the speed target bounds: Temporal's p50 over the floor's p50
+// plus the in-process p50. Then it prints where the time went, step by step, in
+// its last in-process and Temporal runs.
 func BenchmarkTurn(b *testing.B) {
-	var baseline time.Duration
+	ctx := context.Background()
+	var baseline, floor time.Duration
+	var inProcess, temporal strings.Builder
+	defer func() { fmt.Print(inProcess.String(), temporal.String()) }()
 	b.Run("in-process", func(b *testing.B) {
-		lat, steps := benchInProcess(b, b.N)
+		lat, steps, parts := benchInProcess(b, b.N)
 		baseline = median(lat)
 		report(b, lat)
 		b.ReportMetric(float64(steps)/float64(b.N), "steps/turn")
+		inProcess.Reset()
+		printTable(&inProcess, "where an in-process turn's time goes", inProcessParts, parts)
+	})
+	b.Run("floor", func(b *testing.B) {
+		shape, err := turnShape(ctx)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ResetTimer()
+		lat, err := benchFloor(ctx, b.N, shape)
+		if err != nil {
+			b.Fatal(err)
+		}
+		floor = median(lat)
+		report(b, lat)
 	})
 	b.Run("temporal", func(b *testing.B) {
 		if baseline == 0 {
-			lat, _ := benchInProcess(b, 50)
+			lat, _, _ := benchInProcess(b, 50)
 			baseline = median(lat)
 		}
-		lat, steps := benchTemporal(b, b.N)
+		lat, steps, times := benchTemporal(b, b.N)
 		report(b, lat)
 		overhead := make([]time.Duration, len(lat))
 		for i, l := range lat {
@@ -58,23 +82,47 @@ func BenchmarkTurn(b *testing.B) {
 		slices.Sort(overhead)
 		b.ReportMetric(ms(overhead[len(overhead)/2]), "p50-step-overhead-ms")
 		b.ReportMetric(ms(overhead[len(overhead)*99/100]), "p99-step-overhead-ms")
+		if floor > 0 {
+			b.ReportMetric(float64(median(lat))/float64(floor+baseline), "p50/(floor+in-process)")
+		}
+		temporal.Reset()
+		printBreakdown(&temporal, times)
 	})
 }
 
-// benchInProcess runs n turns without Temporal and returns each turn's latency and the
-// total number of loop steps.
-func benchInProcess(b *testing.B, n int) ([]time.Duration, int) {
+// The parts of an in-process turn, as benchInProcess times them.
+const (
+	partRecordUser = "record the user's message"
+	partModel      = "model calls"
+	partTool       = "tool calls"
+	partCitations  = "citation check"
+	partRecordTurn = "record the turn"
+)
+
+var inProcessParts = []string{partRecordUser, partModel, partTool, partCitations, partRecordTurn}
+
+// benchInProcess runs n turns without Temporal and returns each turn's latency, the
+// total number of loop steps, and the time each turn spent in each of its parts.
+func benchInProcess(b *testing.B, n int) ([]time.Duration, int, map[string][]time.Duration) {
 	ctx := context.Background()
 	models, stop, err := llm.Roles(config.Config{ModelTimeout: 30 * time.Second})
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer stop()
-	exec := directExecutor{ctx: ctx, model: &activities.Model{Clients: models, Transcripts: s.Store, Memories: s.Store, Prompts: &activities.SystemPrompts{Library: s.Prompts, Versions: s.Store}}, cases: &activities.Cases{Store: s.Store}}
+	exec := &directExecutor{ctx: ctx, model: &activities.Model{Clients: models, Transcripts: s.Store, Memories: s.Store, Prompts: &activities.SystemPrompts{Library: s.Prompts, Versions: s.Store}}, cases: &activities.Cases{Store: s.Store}}
 	transcript := &activities.Transcript{Store: s.Store}
 	research := &activities.Research{Corpus: s.Corpus}
 	var caseID string
 	lat := make([]time.Duration, n)
+	parts := map[string][]time.Duration{}
+	timed := func(part string, f func() error) {
+		start := time.Now()
+		if err := f(); err != nil {
+			b.Fatal(err)
+		}
+		parts[part][len(parts[part])-1] += time.Since(start)
+	}
 	steps := 0
 	b.ResetTimer()
 	for i := range n {
@@ -87,69 +135,135 @@ func benchInProcess(b *testing.B, n int) ([]time.Duration, int) {
 			}
 			b.StartTimer()
 		}
+		for _, p := range inProcessParts {
+			parts[p] = append(parts[p], 0)
+		}
+		exec.parts = parts
 		turnNo := i%turnsPerCase + 1
 		in := schemas.ChatTurnInput{CaseID: caseID, UserID: "bench", TurnID: schemas.TurnWorkflowID(caseID, turnNo), TurnNo: turnNo,
 			Message: benchMessage, Language: "en", MaxSteps: schemas.DefaultMaxSteps, Selection: benchSelection}
 		start := time.Now()
-		if err := transcript.RecordUserMessage(ctx, schemas.RecordUserMessage{CaseID: caseID, UserID: "bench", TurnID: in.TurnID, TurnNo: turnNo, Message: in.Message, At: start}); err != nil {
-			b.Fatal(err)
-		}
+		timed(partRecordUser, func() error {
+			return transcript.RecordUserMessage(ctx, schemas.RecordUserMessage{CaseID: caseID, UserID: "bench", TurnID: in.TurnID, TurnNo: turnNo, Message: in.Message, At: start})
+		})
 		res, err := workflows.RunTurn(in, exec)
 		if err != nil {
 			b.Fatal(err)
 		}
-		checked, err := research.CheckCitations(ctx, schemas.CheckCitations{Reply: res.Reply, Language: in.Language})
-		if err != nil {
-			b.Fatal(err)
-		}
-		res.Reply, res.Citations = checked.Reply, checked.Citations
-		if err := transcript.RecordTurn(ctx, schemas.RecordTurn{CaseID: caseID, UserID: "bench", TurnNo: turnNo, Result: res, At: time.Now()}); err != nil {
-			b.Fatal(err)
-		}
+		timed(partCitations, func() error {
+			checked, err := research.CheckCitations(ctx, schemas.CheckCitations{Reply: res.Reply, Language: in.Language})
+			res.Reply, res.Citations = checked.Reply, checked.Citations
+			return err
+		})
+		timed(partRecordTurn, func() error {
+			return transcript.RecordTurn(ctx, schemas.RecordTurn{CaseID: caseID, UserID: "bench", TurnNo: turnNo, Result: res, At: time.Now()})
+		})
 		lat[i] = time.Since(start)
 		steps += res.Steps
 	}
-	return lat, steps
+	return lat, steps, parts
 }
 
-// benchTemporal runs n turns through the Case workflow and returns each turn's latency
-// and step count.
-func benchTemporal(b *testing.B, n int) ([]time.Duration, []int) {
+// turnShape runs one turn through Temporal, on a case of its own, and returns its
+// ChatTurn's commands in order: the floor's shape.
+func turnShape(ctx context.Context) ([]string, error) {
+	caseID, _, err := startCase(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer s.TC.TerminateWorkflow(ctx, schemas.CaseWorkflowID(caseID), "", "bench: the shape is read")
+	res, _, err := sendMessage(ctx, caseID)
+	if err != nil {
+		return nil, err
+	}
+	turn, err := historyOf(ctx, s.TC, res.TurnID)
+	if err != nil {
+		return nil, err
+	}
+	t, err := timeTurnEvents(turn)
+	return t.shape, err
+}
+
+// startCase creates a case and starts its Case workflow, which goes active with the
+// offline model's tiering, and returns the case's ID and the workflow's first run.
+func startCase(ctx context.Context) (caseID, runID string, err error) {
+	caseID = uuid.NewString()
+	if _, err := s.Store.CreateCase(ctx, store.Case{ID: caseID, UserID: "bench", OrgID: "acme", Phase: schemas.PhaseTiering, Status: schemas.StatusOpen,
+		Details: store.NewDetails("Benchmark case")}); err != nil {
+		return "", "", err
+	}
+	run, err := s.TC.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: schemas.CaseWorkflowID(caseID), TaskQueue: stack.TaskQueue},
+		schemas.CaseWorkflow, schemas.CaseInput{CaseID: caseID, UserID: "bench", OrgID: "acme", Language: "en", MaxSteps: schemas.DefaultMaxSteps,
+			Description: "Benchmark: a question about a lease"})
+	if err != nil {
+		return "", "", err
+	}
+	return caseID, run.GetRunID(), nil
+}
+
+// sendMessage sends the bench's message to a case and returns the turn's result and
+// the update's ID.
+func sendMessage(ctx context.Context, caseID string) (schemas.TurnResult, string, error) {
+	id := uuid.NewString()
+	h, err := s.TC.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{
+		WorkflowID: schemas.CaseWorkflowID(caseID), UpdateName: schemas.UpdateSendMessage, UpdateID: id,
+		Args: []any{schemas.SendMessageRequest{Message: benchMessage, Selection: benchSelection}}, WaitForStage: client.WorkflowUpdateStageCompleted,
+	})
+	var res schemas.TurnResult
+	if err == nil {
+		err = h.Get(ctx, &res)
+	}
+	return res, id, err
+}
+
+// benchTemporal runs n turns through the Case workflow and returns each turn's latency,
+// step count and breakdown.
+func benchTemporal(b *testing.B, n int) ([]time.Duration, []int, []turnTimes) {
 	ctx := context.Background()
 	lat := make([]time.Duration, n)
 	steps := make([]int, n)
-	var caseID string
+	type sent struct {
+		caseID, runID, updateID, turnID string
+		at, answered                    time.Time
+	}
+	turns := make([]sent, n)
+	var caseID, runID string
 	b.ResetTimer()
 	for i := range n {
 		if i%turnsPerCase == 0 {
 			b.StopTimer()
-			caseID = uuid.NewString()
-			if _, err := s.Store.CreateCase(ctx, store.Case{ID: caseID, UserID: "bench", OrgID: "acme", Phase: schemas.PhaseTiering, Status: schemas.StatusOpen,
-				Details: store.NewDetails("Benchmark case")}); err != nil {
-				b.Fatal(err)
-			}
-			if _, err := s.TC.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: schemas.CaseWorkflowID(caseID), TaskQueue: stack.TaskQueue},
-				schemas.CaseWorkflow, schemas.CaseInput{CaseID: caseID, UserID: "bench", OrgID: "acme", Language: "en", MaxSteps: schemas.DefaultMaxSteps,
-					Description: "Benchmark: a question about a lease"}); err != nil {
+			var err error
+			if caseID, runID, err = startCase(ctx); err != nil {
 				b.Fatal(err)
 			}
 			b.StartTimer()
 		}
 		start := time.Now()
-		h, err := s.TC.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{
-			WorkflowID: schemas.CaseWorkflowID(caseID), UpdateName: schemas.UpdateSendMessage,
-			Args: []any{schemas.SendMessageRequest{Message: benchMessage, Selection: benchSelection}}, WaitForStage: client.WorkflowUpdateStageCompleted,
-		})
-		var res schemas.TurnResult
-		if err == nil {
-			err = h.Get(ctx, &res)
-		}
+		res, updateID, err := sendMessage(ctx, caseID)
 		if err != nil {
 			b.Fatal(err)
 		}
-		lat[i], steps[i] = time.Since(start), res.Steps
+		answered := time.Now()
+		lat[i], steps[i] = answered.Sub(start), res.Steps
+		turns[i] = sent{caseID, runID, updateID, res.TurnID, start, answered}
 	}
-	return lat, steps
+	b.StopTimer()
+	times := make([]turnTimes, n)
+	cases := map[string][]*history.HistoryEvent{}
+	for i, t := range turns {
+		if cases[t.caseID] == nil {
+			h, err := caseHistory(ctx, s.TC, schemas.CaseWorkflowID(t.caseID), t.runID)
+			if err != nil {
+				b.Fatal(err)
+			}
+			cases[t.caseID] = h
+		}
+		var err error
+		if times[i], err = timeTurn(ctx, s.TC, cases[t.caseID], t.updateID, t.turnID, t.at, t.answered); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return lat, steps, times
 }
 
 // directExecutor runs a turn's steps by calling the activities' code in-process.
@@ -157,31 +271,40 @@ type directExecutor struct {
 	ctx   context.Context
 	model *activities.Model
 	cases *activities.Cases
+	// parts is where it adds the current turn's model and tool calls' time.
+	parts map[string][]time.Duration
 }
 
-func (e directExecutor) Now() time.Time { return time.Now() }
+// add adds the time since start to the current turn's part.
+func (e *directExecutor) add(part string, start time.Time) {
+	e.parts[part][len(e.parts[part])-1] += time.Since(start)
+}
 
-func (e directExecutor) Stopped() string { return "" }
+func (e *directExecutor) Now() time.Time { return time.Now() }
 
-func (e directExecutor) Timeout() time.Duration { return 0 }
+func (e *directExecutor) Stopped() string { return "" }
 
-func (e directExecutor) StopsSteps() bool { return false }
+func (e *directExecutor) Timeout() time.Duration { return 0 }
 
-func (e directExecutor) PausesForBudget() bool { return true }
+func (e *directExecutor) StopsSteps() bool { return false }
 
-func (e directExecutor) CallModel(req schemas.ModelRequest) (schemas.ModelResponse, error) {
+func (e *directExecutor) PausesForBudget() bool { return true }
+
+func (e *directExecutor) CallModel(req schemas.ModelRequest) (schemas.ModelResponse, error) {
+	defer e.add(partModel, time.Now())
 	return e.model.CallModel(e.ctx, req)
 }
 
-func (e directExecutor) Consult(args schemas.ConsultReasonerArgs) (schemas.ConsultReasonerResult, error) {
+func (e *directExecutor) Consult(args schemas.ConsultReasonerArgs) (schemas.ConsultReasonerResult, error) {
 	return e.model.ConsultReasoner(e.ctx, args)
 }
 
-func (e directExecutor) OpenTicket(in schemas.SupportTicketInput) (schemas.TicketResult, error) {
+func (e *directExecutor) OpenTicket(in schemas.SupportTicketInput) (schemas.TicketResult, error) {
 	return schemas.TicketResult{}, fmt.Errorf("tickets are not opened in-process")
 }
 
-func (e directExecutor) RunTool(tool *tools.Tool, args any) (schemas.ToolOutput, error) {
+func (e *directExecutor) RunTool(tool *tools.Tool, args any) (schemas.ToolOutput, error) {
+	defer e.add(partTool, time.Now())
 	var out any
 	var err error
 	switch a := args.(type) {
