@@ -14,7 +14,7 @@ TEMPORAL_SERVER_VERSION := v1.29.1
 BIN := $(CURDIR)/bin
 export GOBIN := $(BIN)
 
-.PHONY: build dev test test-firestore cluster-test postgres browser-test lint fuzz npm chromium histories bench eval bench-stream bench-pdf pdftools tools clean corpus-archive
+.PHONY: build dev test test-firestore cluster-test postgres browser-test lint fuzz npm chromium histories bench eval bench-stream bench-load bench-chaos bench-pdf pdftools tools clean corpus-archive
 
 # apt installs Debian packages, through sudo unless we are root.
 APT := $(if $(filter 0,$(shell id -u)),,sudo) env DEBIAN_FRONTEND=noninteractive apt-get
@@ -78,7 +78,7 @@ histories: bin/temporal pdftools
 	@test -n "$(SET)" || { echo 'usage: make histories SET=<name>, e.g. SET=$$(date +%F)-what-changed'; exit 1; }
 	LEXFLOW_RECORD_HISTORIES=$(CURDIR)/workflows/testdata/histories/$(SET) go test -count=1 -run '^(TestCaseStory|TestLongCaseContinuesAsNew|TestBudgetExhaustedWaitsUntilRaised|TestRetention)$$' ./e2e/api/ ./e2e/story/
 
-## bench: chat turns through Temporal next to the same loop in-process
+## bench: chat turns through Temporal next to the floor (a bare workflow of the same shape) and the same loop in-process, and where their time goes
 bench: bin/temporal
 	go test -run '^$$' -bench . -benchtime 200x ./e2e/bench/
 
@@ -89,6 +89,17 @@ eval:
 ## bench-stream: streamed turns, from the model's chunks to an SSE client, worker in the API's process and apart
 bench-stream: bin/temporal
 	go run ./cmd/lexflow bench stream
+
+## bench-load: 200 cases × 5 turns at once through the HTTP API, the API and the worker as processes, its audit, then wrk on the read routes (LOAD_FLAGS: more flags, see `lexflow bench load -h`)
+## bench-chaos: the same load with the worker killed (SIGKILL) 50 times and the API restarted 3 times, and its audit
+bench-load: bin/temporal
+	command -v wrk >/dev/null || ($(APT) update && $(APT) install -y wrk)
+	LEXFLOW_CORPUS_DB=$(TEST_CORPUS) go run ./cmd/lexflow corpus load
+	LEXFLOW_CORPUS_DB=$(TEST_CORPUS) go run ./cmd/lexflow bench load $(LOAD_FLAGS)
+
+bench-chaos: bin/temporal
+	LEXFLOW_CORPUS_DB=$(TEST_CORPUS) go run ./cmd/lexflow corpus load
+	LEXFLOW_CORPUS_DB=$(TEST_CORPUS) go run ./cmd/lexflow bench load --chaos --wrk 0 $(LOAD_FLAGS)
 
 ## bench-pdf: a 10-page draft rendered by Lexflow's pure-Go renderer next to WeasyPrint
 bench-pdf:

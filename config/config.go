@@ -239,9 +239,14 @@ type Var struct {
 }
 
 // FromEnv reads the configuration from the environment variables listed in Vars.
-func FromEnv() (Config, error) {
+func FromEnv() (Config, error) { return From(os.LookupEnv) }
+
+// From reads the configuration from the variables listed in Vars as lookup finds
+// them: the environment's for FromEnv, or an environment a process is about to be
+// started with.
+func From(lookup func(name string) (string, bool)) (Config, error) {
 	get := func(name string) string {
-		if v, ok := os.LookupEnv(name); ok {
+		if v, ok := lookup(name); ok {
 			return v
 		}
 		for _, v := range Vars {

@@ -14,7 +14,8 @@ import (
 	"github.com/lexflow/lexflow/corpus"
 )
 
-// runBench runs `lexflow bench pdf` (see benchPDF) or `lexflow bench research`: the
+// runBench runs `lexflow bench pdf` (see benchPDF), `lexflow bench stream` (see
+// benchStream), `lexflow bench load` (see benchLoad) or `lexflow bench research`: the
 // research tools' lookups against the naive LIKE scan, on the shipped corpus and on a
 // synthetic one (built once, then reused).
 func runBench(ctx context.Context, cfg config.Config, args []string, out io.Writer, log *slog.Logger) error {
@@ -24,8 +25,11 @@ func runBench(ctx context.Context, cfg config.Config, args []string, out io.Writ
 	if len(args) > 0 && args[0] == "stream" {
 		return benchStream(ctx, cfg, args[1:], out, log)
 	}
+	if len(args) > 0 && args[0] == "load" {
+		return benchLoad(ctx, cfg, args[1:], out, log)
+	}
 	if len(args) == 0 || args[0] != "research" {
-		return errors.New("usage: lexflow bench research [--articles N] [--queries N] | lexflow bench pdf [--pages N] [--runs N] | lexflow bench stream [--turns N] [--chunk-delay D]")
+		return errors.New("usage: lexflow bench research [--articles N] [--queries N] | lexflow bench pdf [--pages N] [--runs N] | lexflow bench stream [--turns N] [--chunk-delay D] | lexflow bench load [--cases N] [--turns M] [--chaos] (see --help)")
 	}
 	fs := flag.NewFlagSet("bench research", flag.ContinueOnError)
 	articles := fs.Int("articles", 1_000_000, "articles in the synthetic corpus")

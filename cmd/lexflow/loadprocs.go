@@ -1,0 +1,122 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"sync"
+	"time"
+)
+
+// proc is a `lexflow api` or `lexflow worker` process of the load bench, run from this
+// executable. The bench kills it and starts it again; an exit it did not cause is
+// noted, and fails the run.
+type proc struct {
+	name string // "api" or "worker"
+	env  []string
+	log  *os.File
+
+	mu      sync.Mutex
+	cmd     *exec.Cmd
+	exited  chan struct{}
+	killing bool
+	// crashed says how the process exited when nobody killed it.
+	crashed []string
+}
+
+// startProc starts `lexflow <name>` with the environment env, its output appended to
+// log.
+func startProc(name string, env []string, log *os.File) (*proc, error) {
+	p := &proc{name: name, env: env, log: log}
+	return p, p.start()
+}
+
+func (p *proc) start() error {
+	exe, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	cmd := exec.Command(exe, p.name)
+	cmd.Env, cmd.Stdout, cmd.Stderr = p.env, p.log, p.log
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("start lexflow %s: %w", p.name, err)
+	}
+	exited := make(chan struct{})
+	p.mu.Lock()
+	p.cmd, p.exited, p.killing = cmd, exited, false
+	p.mu.Unlock()
+	go func() {
+		err := cmd.Wait()
+		p.mu.Lock()
+		if !p.killing {
+			p.crashed = append(p.crashed, fmt.Sprintf("lexflow %s exited by itself: %v (its log: %s)", p.name, err, p.log.Name()))
+		}
+		p.mu.Unlock()
+		close(exited)
+	}()
+	return nil
+}
+
+// kill sends SIGKILL and waits until the process is gone.
+func (p *proc) kill() {
+	p.mu.Lock()
+	p.killing = true
+	cmd, exited := p.cmd, p.exited
+	p.mu.Unlock()
+	_ = cmd.Process.Kill()
+	<-exited
+}
+
+// stop kills the process for good and closes its log.
+func (p *proc) stop() {
+	p.kill()
+	p.log.Close()
+}
+
+// restart kills the process and starts it again.
+func (p *proc) restart() error {
+	p.kill()
+	return p.start()
+}
+
+// crashes are the process's exits that nobody caused.
+func (p *proc) crashes() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.crashed
+}
+
+// chaos is what the load bench's chaos did.
+type chaos struct {
+	kills, apiRestarts int
+}
+
+// runChaos kills the worker with SIGKILL and starts it again, kills times, at random
+// moments between half and one and a half times every, and restarts the API
+// apiRestarts times, spread evenly among the kills, until done or ctx ends. It stops
+// early, with what it did, when a restart fails.
+func runChaos(ctx context.Context, worker, api *proc, kills, apiRestarts int, every time.Duration) (chaos, error) {
+	var did chaos
+	for did.kills < kills {
+		pause := time.Duration(float64(every) * (0.5 + rand.Float64()))
+		select {
+		case <-ctx.Done():
+			return did, nil
+		case <-time.After(pause):
+		}
+		if err := worker.restart(); err != nil {
+			return did, err
+		}
+		did.kills++
+		// The API restarts after kills k·kills/(apiRestarts+1), for k = 1..apiRestarts.
+		if did.apiRestarts < apiRestarts && did.kills*(apiRestarts+1) >= (did.apiRestarts+1)*kills {
+			if err := api.restart(); err != nil {
+				return did, err
+			}
+			did.apiRestarts++
+		}
+	}
+	return did, nil
+}
