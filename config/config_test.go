@@ -3,6 +3,7 @@ package config
 import (
 	"maps"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -105,17 +106,23 @@ func TestRetention(t *testing.T) {
 // TestBenchProfile checks deploy/bench.env against Vars: it sets every variable whose
 // meaning ends "0 means no limit" to 0, so a limit added later must join it, and the
 // configuration it makes is valid.
+func TestReadEnvFileRefusesOtherLines(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "bad.env")
+	if err := os.WriteFile(path, []byte("# a comment\n\nA=1\nnot a setting\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadEnvFile(path); err == nil || !strings.Contains(err.Error(), "bad.env:4: not KEY=VALUE") {
+		t.Errorf("a line without = read as %v", err)
+	}
+}
+
 func TestBenchProfile(t *testing.T) {
-	raw, err := os.ReadFile("../deploy/bench.env")
+	profile, err := ReadEnvFile("../deploy/bench.env")
 	if err != nil {
 		t.Fatal(err)
 	}
-	profile := map[string]string{}
-	for line := range strings.SplitSeq(string(raw), "\n") {
-		if name, value, ok := strings.Cut(strings.TrimSpace(line), "="); ok && !strings.HasPrefix(line, "#") {
-			profile[name] = value
-			t.Setenv(name, value)
-		}
+	for name, value := range profile {
+		t.Setenv(name, value)
 	}
 	for _, v := range Vars {
 		if strings.HasSuffix(v.Doc, "0 means no limit") && profile[v.Name] != "0" {

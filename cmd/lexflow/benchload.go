@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -218,9 +217,9 @@ func benchLoad(ctx context.Context, cfg config.Config, args []string, out io.Wri
 // profile's variables and the servers' addresses over it, and that environment's
 // configuration.
 func startLoadServers(ctx context.Context, cfg config.Config, o loadOptions, dir string) (config.Config, []string, func(), error) {
-	env, err := readEnvFile(o.profile)
+	env, err := config.ReadEnvFile(o.profile)
 	if err != nil {
-		return config.Config{}, nil, nil, err
+		return config.Config{}, nil, nil, fmt.Errorf("the bench profile: %w", err)
 	}
 	cli, err := devenv.FindTemporalCLI(cfg.TemporalCLI)
 	if err != nil {
@@ -272,30 +271,6 @@ func startLoadServers(ctx context.Context, cfg config.Config, o loadOptions, dir
 		environ = append(environ, k+"="+env[k])
 	}
 	return lc, environ, stop, nil
-}
-
-// readEnvFile reads a KEY=VALUE file such as deploy/bench.env, skipping blank lines
-// and comments.
-func readEnvFile(path string) (map[string]string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("the bench profile: %w", err)
-	}
-	defer f.Close()
-	env := map[string]string{}
-	sc := bufio.NewScanner(f)
-	for n := 1; sc.Scan(); n++ {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		k, v, ok := strings.Cut(line, "=")
-		if !ok {
-			return nil, fmt.Errorf("%s:%d: not KEY=VALUE", path, n)
-		}
-		env[k] = v
-	}
-	return env, sc.Err()
 }
 
 // startLoadProcs starts the worker and the API as processes with the environment env,
