@@ -357,12 +357,12 @@ func printLoad(out io.Writer, o loadOptions, runs []caseRun, stats *loadStats, d
 	}
 	fmt.Fprintf(out, "the whole run: %s\n", elapsed.Round(time.Millisecond))
 	if len(opens) > 0 {
-		fmt.Fprintf(out, "case opened and tiered: p50 %s, p95 %s, p99 %s\n", pctDur(opens, 50), pctDur(opens, 95), pctDur(opens, 99))
+		fmt.Fprintf(out, "case opened and tiered: p50 %s, p95 %s, p99 %s\n", ms(percentile(opens, 50)), ms(percentile(opens, 95)), ms(percentile(opens, 99)))
 	}
 	if len(lat) > 0 {
 		span := last.Sub(first)
 		fmt.Fprintf(out, "turns: %d answered in %s, from the first sent to the last answered: %.1f turns/s\n", len(lat), span.Round(time.Millisecond), float64(len(lat))/span.Seconds())
-		fmt.Fprintf(out, "turn latency: p50 %s, p95 %s, p99 %s\n", pctDur(lat, 50), pctDur(lat, 95), pctDur(lat, 99))
+		fmt.Fprintf(out, "turn latency: p50 %s, p95 %s, p99 %s\n", ms(percentile(lat, 50)), ms(percentile(lat, 95)), ms(percentile(lat, 99)))
 	}
 	var ok, limited, server, other []string
 	for _, code := range slices.Sorted(maps.Keys(stats.statuses)) {
@@ -392,9 +392,5 @@ func printLoad(out io.Writer, o loadOptions, runs []caseRun, stats *loadStats, d
 	a.print(out)
 }
 
-// pctDur is the p-th percentile of d, rounded to the millisecond.
-func pctDur(d []time.Duration, p int) time.Duration {
-	s := slices.Clone(d)
-	slices.Sort(s)
-	return s[min(len(s)*p/100, len(s)-1)].Round(time.Millisecond)
-}
+// ms rounds d to the millisecond, for the report.
+func ms(d time.Duration) time.Duration { return d.Round(time.Millisecond) }

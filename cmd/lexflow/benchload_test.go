@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"log/slog"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -129,4 +130,25 @@ func TestLoadAuditFindsProblems(t *testing.T) {
 	if len(a.problems) != 2 {
 		t.Errorf("the audit found %d problems, want 2:\n%s", len(a.problems), strings.Join(a.problems, "\n"))
 	}
+}
+
+// TestProcNotesACrash starts a process that exits by itself: its crash is noted with
+// the end of its log.
+func TestProcNotesACrash(t *testing.T) {
+	t.Setenv(asCommand, "1")
+	logFile, err := os.Create(filepath.Join(t.TempDir(), "crash.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := startProc("no-such-command", os.Environ(), logFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-p.exited
+	crashed := p.crashes()
+	if len(crashed) != 1 || !strings.Contains(crashed[0], "lexflow no-such-command exited by itself: exit status 2") ||
+		!strings.Contains(crashed[0], `lexflow: unknown command "no-such-command"`) {
+		t.Errorf("crashes: %q", crashed)
+	}
+	logFile.Close()
 }

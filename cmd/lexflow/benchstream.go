@@ -2,11 +2,9 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -15,11 +13,9 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/lexflow/lexflow/config"
@@ -33,6 +29,9 @@ import (
 // streamMessage is the bench's message: the offline model answers it in text, in one
 // model call, with no tool.
 const streamMessage = "Hello, who are you?"
+
+// streamCase is the description of the bench's cases.
+const streamCase = "A question about the deposit of my lease"
 
 // streamTurnsPerCase keeps each case of the bench short.
 const streamTurnsPerCase = 20
@@ -115,9 +114,14 @@ func benchStream(ctx context.Context, cfg config.Config, args []string, out io.W
 
 // pct is the p-th percentile of durations, in milliseconds.
 func pct(d []time.Duration, p int) string {
+	return fmt.Sprintf("%.1f ms", float64(percentile(d, p).Microseconds())/1000)
+}
+
+// percentile is the p-th percentile of d.
+func percentile(d []time.Duration, p int) time.Duration {
 	s := slices.Clone(d)
 	slices.Sort(s)
-	return fmt.Sprintf("%.1f ms", float64(s[min(len(s)*p/100, len(s)-1)].Microseconds())/1000)
+	return s[min(len(s)*p/100, len(s)-1)]
 }
 
 // streamSetup runs turns streamed turns on an API in this process and a worker here
@@ -135,12 +139,17 @@ func streamSetup(ctx context.Context, cfg config.Config, split bool, turns int, 
 		Credits: map[string]int{"1": turns, "2": turns, "3": turns}}); err != nil {
 		return nil, nil, err
 	}
+	var worker *proc
 	if split {
-		stop, err := startWorkerProcess(cfg)
+		logFile, err := os.Create(filepath.Join(cfg.DataDir, fmt.Sprintf("worker-%s.log", cfg.TaskQueue)))
 		if err != nil {
 			return nil, nil, err
 		}
-		defer stop()
+		if worker, err = startProc("worker", streamWorkerEnv(cfg), logFile); err != nil {
+			logFile.Close()
+			return nil, nil, err
+		}
+		defer worker.stop()
 	} else {
 		stop, _, err := startWorker(ctx, cfg, b, log)
 		if err != nil {
@@ -168,16 +177,20 @@ func streamSetup(ctx context.Context, cfg config.Config, split bool, turns int, 
 	if err := c.healthy(ctx); err != nil {
 		return nil, nil, err
 	}
+	opener := &loadClient{base: c.base, tok: tok, stats: &loadStats{statuses: map[int]int{}}}
 	var caseID string
 	for i := range turns {
 		if i%streamTurnsPerCase == 0 {
-			if caseID, err = c.openCase(ctx); err != nil {
+			if caseID, err = opener.openCase(ctx, fmt.Sprintf("%s-case-%d", cfg.TaskQueue, i), streamCase); err != nil {
 				return nil, nil, err
 			}
 		}
 		n := model.calls()
 		got, err := c.streamTurn(ctx, caseID)
 		if err != nil {
+			if crashed := worker.crashes(); len(crashed) > 0 {
+				err = fmt.Errorf("%w; %s", err, strings.Join(crashed, "; "))
+			}
 			return nil, nil, fmt.Errorf("turn %d: %w", i+1, err)
 		}
 		firstChunk, lastChunk := model.span(n)
@@ -190,43 +203,14 @@ func streamSetup(ctx context.Context, cfg config.Config, split bool, turns int, 
 	return first, last, nil
 }
 
-// startWorkerProcess runs `lexflow worker` (this executable) on cfg's Temporal, store,
-// model and task queue, until stop. Its log is kept, and printed if it exits first.
-func startWorkerProcess(cfg config.Config) (stop func(), err error) {
-	exe, err := os.Executable()
-	if err != nil {
-		return nil, err
-	}
-	cmd := exec.Command(exe, "worker")
-	cmd.Env = append(os.Environ(), "TEMPORAL_ADDRESS="+cfg.TemporalAddress, "MONGODB_URI="+cfg.MongoURI,
+// streamWorkerEnv is the environment of the bench's `lexflow worker`: cfg's Temporal,
+// store, model and task queue.
+func streamWorkerEnv(cfg config.Config) []string {
+	return append(os.Environ(), "TEMPORAL_ADDRESS="+cfg.TemporalAddress, "MONGODB_URI="+cfg.MongoURI,
 		"MONGODB_DATABASE="+cfg.MongoDatabase, "LEXFLOW_TASK_QUEUE="+cfg.TaskQueue,
 		"LEXFLOW_ASSISTANT_BASE_URL="+cfg.Assistant.BaseURL, "LEXFLOW_ASSISTANT_MODEL="+cfg.Assistant.Model,
 		"LEXFLOW_REASONER_BASE_URL=", "LEXFLOW_CORPUS_DB="+cfg.CorpusDB, "LEXFLOW_DATA_DIR="+cfg.DataDir,
 		"LEXFLOW_BLOB_DIR="+cfg.BlobDir, "LEXFLOW_CASE_TOKENS_PER_DAY=0", "LEXFLOW_TOKENS_PER_DAY=0")
-	var output bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &output, &output
-	if err := cmd.Start(); err != nil {
-		return nil, err
-	}
-	exited := make(chan struct{})
-	stopping := false
-	var mu sync.Mutex
-	go func() {
-		err := cmd.Wait()
-		mu.Lock()
-		if !stopping {
-			fmt.Fprintf(os.Stderr, "lexflow worker exited: %v\n%s", err, output.Bytes())
-		}
-		mu.Unlock()
-		close(exited)
-	}()
-	return func() {
-		mu.Lock()
-		stopping = true
-		mu.Unlock()
-		_ = cmd.Process.Kill()
-		<-exited
-	}, nil
 }
 
 // benchClient is the bench's client of the API.
@@ -265,43 +249,6 @@ func (c *benchClient) healthy(ctx context.Context) error {
 		select {
 		case <-ctx.Done():
 			return fmt.Errorf("the API did not answer /readyz: %v", err)
-		case <-time.After(50 * time.Millisecond):
-		}
-	}
-}
-
-// openCase opens a case and waits, a bounded time, until it is active.
-func (c *benchClient) openCase(ctx context.Context) (string, error) {
-	resp, err := c.request(ctx, "POST", "/v1/cases", `{"description":"A question about the deposit of my lease"}`)
-	if err != nil {
-		return "", err
-	}
-	var created struct {
-		CaseID string `json:"case_id"`
-	}
-	err = json.NewDecoder(resp.Body).Decode(&created)
-	resp.Body.Close()
-	if err != nil || resp.StatusCode != http.StatusCreated {
-		return "", fmt.Errorf("open a case: %d %v", resp.StatusCode, err)
-	}
-	ctx, cancel := context.WithTimeout(ctx, time.Minute)
-	defer cancel()
-	for {
-		resp, err := c.request(ctx, "GET", "/v1/cases/"+created.CaseID, "")
-		if err != nil {
-			return "", fmt.Errorf("the case did not become active: %w", err)
-		}
-		var cs struct {
-			Phase string `json:"phase"`
-		}
-		_ = json.NewDecoder(resp.Body).Decode(&cs)
-		resp.Body.Close()
-		if cs.Phase == schemas.PhaseActive {
-			return created.CaseID, nil
-		}
-		select {
-		case <-ctx.Done():
-			return "", fmt.Errorf("the case is still %q after a minute", cs.Phase)
 		case <-time.After(50 * time.Millisecond):
 		}
 	}

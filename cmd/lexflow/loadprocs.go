@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"os/exec"
+	"slices"
 	"sync"
 	"time"
 )
@@ -51,7 +52,7 @@ func (p *proc) start() error {
 		err := cmd.Wait()
 		p.mu.Lock()
 		if !p.killing {
-			p.crashed = append(p.crashed, fmt.Sprintf("lexflow %s exited by itself: %v (its log: %s)", p.name, err, p.log.Name()))
+			p.crashed = append(p.crashed, fmt.Sprintf("lexflow %s exited by itself: %v; the end of its log (%s):\n%s", p.name, err, p.log.Name(), logTail(p.log.Name())))
 		}
 		p.mu.Unlock()
 		close(exited)
@@ -81,11 +82,26 @@ func (p *proc) restart() error {
 	return p.start()
 }
 
-// crashes are the process's exits that nobody caused.
+// crashes are the process's exits that nobody caused; a nil proc has none.
 func (p *proc) crashes() []string {
+	if p == nil {
+		return nil
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return p.crashed
+	return slices.Clone(p.crashed)
+}
+
+// logTailBytes is how much of a crashed process's log its crash quotes.
+const logTailBytes = 2048
+
+// logTail is the end of the file at path, or why it cannot be read.
+func logTail(path string) string {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return err.Error()
+	}
+	return string(raw[max(len(raw)-logTailBytes, 0):])
 }
 
 // chaos is what the load bench's chaos did.
