@@ -88,14 +88,20 @@ func systemOf(req map[string]any) string {
 	return req["messages"].([]any)[0].(map[string]any)["content"].(string)
 }
 
-func TestCallModelAssemblesTheSystemPrompt(t *testing.T) {
-	ctx := context.Background()
+// recordingModelCalls is a Model on the store whose assistant is recordingModel's.
+func recordingModelCalls(t *testing.T) (*Model, *[]map[string]any) {
 	lib, err := prompts.Load("")
 	if err != nil {
 		t.Fatal(err)
 	}
 	client, got := recordingModel(t)
-	m := &Model{Clients: map[schemas.ModelRole]*llm.Client{schemas.ModelAssistant: client}, Transcripts: st, Memories: st, Prompts: &SystemPrompts{Library: lib, Versions: st}}
+	return &Model{Clients: map[schemas.ModelRole]*llm.Client{schemas.ModelAssistant: client}, Transcripts: st, Memories: st,
+		Prompts: &SystemPrompts{Library: lib, Versions: st}}, got
+}
+
+func TestCallModelAssemblesTheSystemPrompt(t *testing.T) {
+	ctx := context.Background()
+	m, got := recordingModelCalls(t)
 	caseID := fmt.Sprint("model-", time.Now().UnixNano())
 	if _, err := st.PutMemory(ctx, store.OwnerID("", "ana"), "Clienta preferă răspunsuri scurte."); err != nil {
 		t.Fatal(err)
@@ -143,12 +149,7 @@ func TestCallModelAssemblesTheSystemPrompt(t *testing.T) {
 // or not retrieval reads them all.
 func TestCallModelSendsTheLastRecords(t *testing.T) {
 	ctx := context.Background()
-	lib, err := prompts.Load("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	client, got := recordingModel(t)
-	m := &Model{Clients: map[schemas.ModelRole]*llm.Client{schemas.ModelAssistant: client}, Transcripts: st, Memories: st, Prompts: &SystemPrompts{Library: lib, Versions: st}}
+	m, got := recordingModelCalls(t)
 	caseID := fmt.Sprint("history-", time.Now().UnixNano())
 	var recs []store.Record
 	for turn := 1; turn <= 10; turn++ { // 30 records: a user's, a tool's and an assistant's per turn
