@@ -139,7 +139,8 @@ func (s *Store) BeginErasure(ctx context.Context, e store.Erasure) (store.Erasur
 	return s.GetErasure(ctx, e.CaseID)
 }
 
-// EraseCaseData deletes the case and every document of it in the other collections.
+// EraseCaseData deletes the case and every document of it in the other collections
+// (on FerretDB its turn documents too, which the receipt does not count).
 func (s *Store) EraseCaseData(ctx context.Context, caseID string) (store.Erased, error) {
 	var out store.Erased
 	for _, d := range []struct {
@@ -153,6 +154,11 @@ func (s *Store) EraseCaseData(ctx context.Context, caseID string) (store.Erased,
 			return store.Erased{}, fmt.Errorf("erase %s: %w", d.coll.Name(), err)
 		}
 		*d.count = int(res.DeletedCount)
+	}
+	if s.turns != nil {
+		if _, err := s.turns.DeleteMany(ctx, bson.M{"case_id": caseID}); err != nil {
+			return store.Erased{}, fmt.Errorf("erase %s: %w", s.turns.Name(), err)
+		}
 	}
 	s.lastSeen.Delete(caseID)
 	// The case goes last, so a crash midway leaves it for the retry to find.

@@ -59,6 +59,8 @@ type Store struct {
 	events      *mongo.Collection
 	keys        *mongo.Collection
 	erasures    *mongo.Collection
+	// turns holds each turn's records together, on FerretDB only (see turns.go).
+	turns *mongo.Collection
 	// lastSeen holds, per case, the last event number this process saw stored.
 	lastSeen sync.Map
 	// locks serialize this process's read-modify-write updates (see lock).
@@ -68,9 +70,14 @@ type Store struct {
 var _ store.Store = (*Store)(nil)
 
 // Open connects to uri, uses database db, makes sure the indexes exist, and migrates
-// what earlier versions stored differently (see migrateMemories).
+// what earlier versions stored differently (see migrateMemories, and on FerretDB
+// migrateTurns).
 func Open(ctx context.Context, uri, db string) (*Store, error) {
-	client, err := mongo.Connect(options.Client().ApplyURI(uri).SetTimeout(30 * time.Second))
+	return open(ctx, options.Client().ApplyURI(uri), db)
+}
+
+func open(ctx context.Context, opts *options.ClientOptions, db string) (*Store, error) {
+	client, err := mongo.Connect(opts.SetTimeout(30 * time.Second))
 	if err != nil {
 		return nil, fmt.Errorf("connect to MongoDB: %w", err)
 	}
@@ -98,6 +105,18 @@ func Open(ctx context.Context, uri, db string) (*Store, error) {
 	if err := s.migrateMemories(ctx); err != nil {
 		_ = client.Disconnect(ctx)
 		return nil, err
+	}
+	ferret, err := isFerretDB(ctx, client)
+	if err != nil {
+		_ = client.Disconnect(ctx)
+		return nil, err
+	}
+	if ferret {
+		s.turns = client.Database(db).Collection(TurnsCollection)
+		if err := s.migrateTurns(ctx); err != nil {
+			_ = client.Disconnect(ctx)
+			return nil, err
+		}
 	}
 	return s, nil
 }

@@ -27,20 +27,33 @@ type recordDoc struct {
 	CreatedAt time.Time          `bson:"created_at"`
 }
 
-// AppendRecords inserts records, skipping those whose ID is stored already.
+// AppendRecords inserts records, skipping those whose ID is stored already, and on
+// FerretDB adds each, as stored, to its turn's document (see turns.go).
 func (s *Store) AppendRecords(ctx context.Context, recs ...store.Record) error {
+	stored := make([]recordDoc, 0, len(recs))
 	for _, r := range recs {
 		doc := recordDoc(r)
 		_, err := s.transcripts.InsertOne(ctx, doc)
+		if mongo.IsDuplicateKeyError(err) && s.turns != nil {
+			err = s.transcripts.FindOne(ctx, bson.M{"_id": doc.ID}).Decode(&doc)
+		}
 		if err != nil && !mongo.IsDuplicateKeyError(err) {
 			return fmt.Errorf("insert transcript record: %w", err)
 		}
+		stored = append(stored, doc)
 	}
-	return nil
+	if s.turns == nil {
+		return nil
+	}
+	return s.storeTurns(ctx, stored)
 }
 
-// ListRecords returns a case's records in turn order.
+// ListRecords returns a case's records in turn order: on FerretDB from its turns'
+// documents (see turns.go).
 func (s *Store) ListRecords(ctx context.Context, caseID string, beforeTurn, limit int) ([]store.Record, error) {
+	if s.turns != nil {
+		return s.listTurns(ctx, caseID, beforeTurn, limit)
+	}
 	filter := bson.M{"case_id": caseID}
 	if beforeTurn > 0 {
 		filter["turn_no"] = bson.M{"$lt": beforeTurn}
