@@ -152,14 +152,9 @@ func (h *Handlers) getCase(c echo.Context) error {
 	return c.JSON(http.StatusOK, view)
 }
 
-// caseState queries a case workflow's state.
+// caseState returns a case workflow's state (see caseStates).
 func (h *Handlers) caseState(ctx context.Context, caseID string) (schemas.CaseState, error) {
-	var st schemas.CaseState
-	v, err := h.Temporal.QueryWorkflow(ctx, schemas.CaseWorkflowID(caseID), "", schemas.QueryState)
-	if err == nil {
-		err = v.Get(&st)
-	}
-	return st, err
+	return h.states.get(ctx, h.Temporal, caseID)
 }
 
 // CloseView answers POST /v1/cases/{id}/close: the case's status, "closing" until
