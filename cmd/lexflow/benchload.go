@@ -35,6 +35,7 @@ type loadOptions struct {
 	killEvery, timeout time.Duration
 	wrk                time.Duration
 	profile            string
+	cpuProfile         string
 }
 
 func parseLoadOptions(args []string) (loadOptions, error) {
@@ -51,6 +52,7 @@ func parseLoadOptions(args []string) (loadOptions, error) {
 	fs.DurationVar(&o.timeout, "timeout", 30*time.Minute, "the most the whole run may take")
 	fs.DurationVar(&o.wrk, "wrk", 10*time.Second, "after the load, how long wrk loads each read route (0: not at all)")
 	fs.StringVar(&o.profile, "profile", "deploy/bench.env", "the environment file that lifts the abuse limits (the bench profile)")
+	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write this process's CPU profile (the load's clients and the embedded FerretDB) to this file")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
@@ -152,6 +154,13 @@ func benchLoad(ctx context.Context, cfg config.Config, args []string, out io.Wri
 	base := "http://" + lc.HTTPAddr
 	if err := (&benchClient{base: base}).healthy(ctx); err != nil {
 		return err
+	}
+	if o.cpuProfile != "" {
+		stopProfile, err := startCPUProfile(o.cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer stopProfile()
 	}
 	log.Info("Load running", "cases", o.cases, "turns", o.turns, "organizations", o.orgs, "chaos", o.chaos, "dir", dir)
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -48,7 +49,9 @@ func BenchmarkTurn(b *testing.B) {
 	var inProcess, temporal strings.Builder
 	defer func() { fmt.Print(inProcess.String(), temporal.String()) }()
 	b.Run("in-process", func(b *testing.B) {
+		cpu := startCPU(b)
 		lat, steps, parts := benchInProcess(b, b.N)
+		cpu.report(b)
 		baseline = median(lat)
 		report(b, lat)
 		b.ReportMetric(float64(steps)/float64(b.N), "steps/turn")
@@ -61,10 +64,12 @@ func BenchmarkTurn(b *testing.B) {
 			b.Fatal(err)
 		}
 		b.ResetTimer()
+		cpu := startCPU(b)
 		lat, err := benchFloor(ctx, b.N, shape)
 		if err != nil {
 			b.Fatal(err)
 		}
+		cpu.report(b)
 		floor = median(lat)
 		report(b, lat)
 	})
@@ -73,7 +78,9 @@ func BenchmarkTurn(b *testing.B) {
 			lat, _, _ := benchInProcess(b, 50)
 			baseline = median(lat)
 		}
+		cpu := startCPU(b)
 		lat, steps, times := benchTemporal(b, b.N)
+		cpu.report(b)
 		report(b, lat)
 		overhead := make([]time.Duration, len(lat))
 		for i, l := range lat {
@@ -332,6 +339,39 @@ func report(b *testing.B, lat []time.Duration) {
 	b.ReportMetric(float64(len(lat))/total.Seconds(), "turns/s")
 	b.ReportMetric(ms(sorted[len(sorted)/2]), "p50-turn-ms")
 	b.ReportMetric(ms(sorted[len(sorted)*99/100]), "p99-turn-ms")
+}
+
+// cpuUse is the CPU time the Temporal server and this process had used when a run began.
+type cpuUse struct{ server, self time.Duration }
+
+func startCPU(b *testing.B) cpuUse {
+	server, err := s.Temporal.CPUTime()
+	if err != nil {
+		b.Fatal(err)
+	}
+	return cpuUse{server, selfCPU(b)}
+}
+
+// report reports the CPU time per turn since the run began, of the Temporal server and
+// of this process: the worker, the embedded FerretDB, and the client. On two cores,
+// two seconds of CPU a second are all there is, which bounds the turns per second
+// that concurrent cases can reach.
+func (c cpuUse) report(b *testing.B) {
+	server, err := s.Temporal.CPUTime()
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportMetric(ms(server-c.server)/float64(b.N), "server-cpu-ms/turn")
+	b.ReportMetric(ms(selfCPU(b)-c.self)/float64(b.N), "worker-cpu-ms/turn")
+}
+
+// selfCPU is the CPU time this process has used so far.
+func selfCPU(b *testing.B) time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		b.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 func median(lat []time.Duration) time.Duration {

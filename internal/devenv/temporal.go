@@ -59,6 +59,9 @@ type TemporalServer struct {
 	ui *TemporalUI
 }
 
+// CPUTime is the CPU time the server process has used so far (on Linux).
+func (t *TemporalServer) CPUTime() (time.Duration, error) { return cpuTime(t.p.cmd.Process.Pid) }
+
 // errExited means the server process ended before it was ready.
 var errExited = errors.New("temporal dev server exited before it was ready")
 
