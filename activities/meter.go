@@ -81,12 +81,14 @@ func (m *Meter) Complete(ctx context.Context, client *llm.Client, msgs []schemas
 }
 
 // account finds the case of the activity's workflow and its tenant, or for a call
-// outside a case the tenant For named; ok is false when there is neither.
+// outside a case the tenant For named; ok is false when there is neither, and for
+// code run outside an activity and WithRun.
 func (m *Meter) account(ctx context.Context) (account, bool, error) {
-	if m == nil || !activity.IsActivity(ctx) {
+	r, ok := runOf(ctx)
+	if m == nil || !ok {
 		return account{}, false, nil
 	}
-	caseID := schemas.CaseOfWorkflow(activity.GetInfo(ctx).WorkflowExecution.ID)
+	caseID := schemas.CaseOfWorkflow(r.workflowID)
 	if caseID == "" {
 		return account{tenant: m.tenant}, m.tenant != "", nil
 	}
@@ -146,10 +148,9 @@ const (
 // that fails is made again under the same ID, which finishes counting it, at most
 // chargeTries times in all.
 func (m *Meter) charge(ctx context.Context, a account, n int64) error {
-	info := activity.GetInfo(ctx)
 	now := m.now()
 	use := store.TokenUse{
-		ID:     fmt.Sprintf("%s/%s/%s#%d", info.WorkflowExecution.ID, info.WorkflowExecution.RunID, info.ActivityID, info.Attempt),
+		ID:     fmt.Sprintf("%s#%d", opID(ctx), attemptOf(ctx)),
 		Tenant: a.tenant, CaseID: a.caseID, Day: Day(now), Tokens: n, At: now,
 	}
 	wait := chargeBackoff

@@ -1,19 +1,15 @@
 package activities
 
-import (
-	"context"
-
-	"go.temporal.io/sdk/activity"
-)
+import "context"
 
 // opID names the running activity's write. It is the same on every attempt of one
 // activity execution, so a store given it applies the write once, even when an
 // attempt's answer was lost and the activity ran again. Outside an activity (a test
 // calling the method) it is "".
 func opID(ctx context.Context) string {
-	if !activity.IsActivity(ctx) {
+	r, ok := runOf(ctx)
+	if !ok {
 		return ""
 	}
-	info := activity.GetInfo(ctx)
-	return info.WorkflowExecution.ID + "/" + info.WorkflowExecution.RunID + "/" + info.ActivityID
+	return r.workflowID + "/" + r.runID + "/" + r.activityID
 }

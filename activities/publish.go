@@ -15,8 +15,8 @@ import (
 // Publisher appends events to the event log of the case whose workflow runs the
 // activity (schemas.CaseOfWorkflow), so that workflow code never writes them. An
 // event's ID is the activity's opID and a name, which the activity's retries share: a
-// retried activity stores each event once. A nil Publisher, or an activity outside a
-// case, publishes nothing.
+// retried activity stores each event once. A nil Publisher, an activity outside a
+// case, or code run outside an activity and WithRun publishes nothing.
 type Publisher struct {
 	Events store.Events
 }
@@ -28,10 +28,10 @@ const publishTimeout = 10 * time.Second
 // attemptOf is the activity's attempt, from 1; 1 for code run outside an activity
 // (the benchmark's in-process turns).
 func attemptOf(ctx context.Context) int32 {
-	if !activity.IsActivity(ctx) {
-		return 1
+	if r, ok := runOf(ctx); ok {
+		return r.attempt
 	}
-	return activity.GetInfo(ctx).Attempt
+	return 1
 }
 
 // Publish appends an event of type typ with body. name tells apart the events of one
@@ -40,10 +40,11 @@ func attemptOf(ctx context.Context) int32 {
 // activities whose step is a store write return its error, so that the step and its
 // event are retried together; see Tell for the others.
 func (p *Publisher) Publish(ctx context.Context, name, typ, turnID string, body any) error {
-	if p == nil || !activity.IsActivity(ctx) {
+	r, ok := runOf(ctx)
+	if p == nil || !ok {
 		return nil
 	}
-	wf := activity.GetInfo(ctx).WorkflowExecution.ID
+	wf := r.workflowID
 	caseID := schemas.CaseOfWorkflow(wf)
 	if caseID == "" {
 		return nil

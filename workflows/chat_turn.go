@@ -41,8 +41,8 @@ func ChatTurn(ctx workflow.Context, in schemas.ChatTurnInput) (schemas.TurnResul
 // chatTurn is ChatTurn's turn.
 func chatTurn(ctx workflow.Context, in schemas.ChatTurnInput) (schemas.TurnResult, error) {
 	workflow.GetLogger(ctx).Info(tools.EnabledLine(in.Selection.Tools), "TurnID", in.TurnID)
-	sctx := workflow.WithActivityOptions(ctx, storeOptions)
-	err := workflow.ExecuteActivity(sctx, transcriptActs.RecordUserMessage, schemas.RecordUserMessage{
+	local := workflow.GetVersion(ctx, changeLocalTurnSteps, workflow.DefaultVersion, 1) >= 1
+	err := turnStep(ctx, local, storeOptions, transcriptActs.RecordUserMessage, schemas.RecordUserMessage{
 		CaseID: in.CaseID, UserID: in.UserID, TurnID: in.TurnID, TurnNo: in.TurnNo,
 		Message: in.Message, At: workflow.Now(ctx), RequestID: in.RequestID,
 	}).Get(ctx, nil)
@@ -66,16 +66,27 @@ func chatTurn(ctx workflow.Context, in schemas.ChatTurnInput) (schemas.TurnResul
 		return schemas.TurnResult{}, err
 	}
 	var checked schemas.CheckedReply
-	cctx := workflow.WithActivityOptions(ctx, citationOptions)
-	err = workflow.ExecuteActivity(cctx, researchActs.CheckCitations, schemas.CheckCitations{Reply: res.Reply, Language: in.Language}).Get(ctx, &checked)
+	err = turnStep(ctx, local, citationOptions, researchActs.CheckCitations, schemas.CheckCitations{Reply: res.Reply, Language: in.Language}).Get(ctx, &checked)
 	if err != nil {
 		return schemas.TurnResult{}, err
 	}
 	res.Reply, res.Citations = checked.Reply, checked.Citations
-	err = workflow.ExecuteActivity(sctx, transcriptActs.RecordTurn, schemas.RecordTurn{
+	err = turnStep(ctx, local, storeOptions, transcriptActs.RecordTurn, schemas.RecordTurn{
 		CaseID: in.CaseID, UserID: in.UserID, TurnNo: in.TurnNo, Result: res, At: workflow.Now(ctx),
 	}).Get(ctx, nil)
 	return res, err
+}
+
+// turnStep runs one of the turn's own steps, which are neither a model call nor a
+// tool: recording the user's message, checking the reply's citations, recording the
+// turn. In turns since changeLocalTurnSteps they are local activities, run by the
+// worker within the workflow task that asks for them, with opts' timeouts and retry
+// policy; before, they were activities.
+func turnStep(ctx workflow.Context, local bool, opts workflow.ActivityOptions, activity, arg any) workflow.Future {
+	if local {
+		return workflow.ExecuteLocalActivity(workflow.WithLocalActivityOptions(ctx, localOptions(opts)), activity, arg)
+	}
+	return workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, opts), activity, arg)
 }
 
 // TurnExecutor runs the steps of a turn. ChatTurn runs them as activities; the benchmark

@@ -69,6 +69,14 @@ var failedTurnOptions = func() workflow.ActivityOptions {
 	return o
 }()
 
+// localOptions are o's timeouts and retry policy for a local activity.
+func localOptions(o workflow.ActivityOptions) workflow.LocalActivityOptions {
+	return workflow.LocalActivityOptions{
+		ScheduleToCloseTimeout: o.ScheduleToCloseTimeout, StartToCloseTimeout: o.StartToCloseTimeout,
+		RetryPolicy: o.RetryPolicy, Summary: o.Summary,
+	}
+}
+
 // citationOptions govern the citation check of a reply: local reads of the corpus.
 var citationOptions = workflow.ActivityOptions{
 	StartToCloseTimeout: 30 * time.Second,

@@ -54,4 +54,11 @@ const (
 	// or repealed are listed on a last "Citations to check" page, recorded with the
 	// revision and answered to the model, where before a draft was rendered unchecked.
 	changeDraftCitations = "draft-citations"
+
+	// changeLocalTurnSteps (version 1): a ChatTurn records the user's message, checks
+	// its reply's citations and records the turn as local activities, run within the
+	// workflow task that asks for them, where before each was an activity dispatched
+	// through the task queue: two fewer workflow tasks and three fewer activity
+	// dispatches a turn. Model calls and tools stay activities.
+	changeLocalTurnSteps = "local-turn-steps"
 )

@@ -1,0 +1,53 @@
+package workflows
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	"github.com/stretchr/testify/mock"
+	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/converter"
+	"go.temporal.io/sdk/workflow"
+
+	"github.com/lexflow/lexflow/schemas"
+)
+
+// TestChatTurnRunsItsOwnStepsLocally checks changeLocalTurnSteps: a turn records the
+// user's message, checks citations and records the turn as local activities, and its
+// model and tool calls as activities; a turn started before the change runs them all
+// as activities, as its history holds.
+func TestChatTurnRunsItsOwnStepsLocally(t *testing.T) {
+	own := []string{"RecordUserMessage", "CheckCitations", "RecordTurn"}
+	for _, tc := range []struct {
+		version            workflow.Version
+		wantLocal, wantAct []string
+	}{
+		{version: 1, wantLocal: own, wantAct: []string{"CallModel", "RunTool", "CallModel"}},
+		{version: workflow.DefaultVersion, wantAct: []string{"RecordUserMessage", "CallModel", "RunTool", "CallModel", "CheckCitations", "RecordTurn"}},
+	} {
+		env := newTurnEnvWithRunTool(t)
+		env.OnGetVersion(changeLocalTurnSteps, workflow.DefaultVersion, 1).Return(tc.version)
+		model := &scriptedModel{replies: []schemas.ModelResponse{
+			callTool(schemas.ToolGetCaseDetails, `{}`),
+			{Content: "Summary: deposit.", FinishReason: "stop"},
+		}}
+		env.OnActivity(modelActs.CallModel, mock.Anything, mock.Anything).Return(model.call)
+		env.OnActivity(toolActs.RunTool, mock.Anything, mock.Anything).Return(schemas.ToolOutput{Text: "deposit"}, nil)
+		env.OnActivity(transcriptActs.RecordTurn, mock.Anything, mock.Anything).Return(nil)
+		var local, acts []string
+		env.SetOnLocalActivityStartedListener(func(info *activity.Info, _ context.Context, _ []any) {
+			local = append(local, info.ActivityType.Name)
+		})
+		env.SetOnActivityStartedListener(func(info *activity.Info, _ context.Context, _ converter.EncodedValues) {
+			acts = append(acts, info.ActivityType.Name)
+		})
+		env.ExecuteWorkflow(ChatTurn, turnIn)
+		if err := env.GetWorkflowError(); err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(local, tc.wantLocal) || !slices.Equal(acts, tc.wantAct) {
+			t.Errorf("version %d: local activities %v, activities %v; want %v and %v", tc.version, local, acts, tc.wantLocal, tc.wantAct)
+		}
+	}
+}
