@@ -182,7 +182,8 @@ func readTurnStream(r io.Reader, out any) error {
 }
 
 // openCase opens a case (retried with its key) and waits, a bounded time, until its
-// tiering is done and it is active.
+// tiering is done and it is active: it reads the case's events, as the web app does,
+// until a status event says so.
 func (c *loadClient) openCase(ctx context.Context, key, description string) (string, error) {
 	var created struct {
 		CaseID string `json:"case_id"`
@@ -193,20 +194,61 @@ func (c *loadClient) openCase(ctx context.Context, key, description string) (str
 	}
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 	defer cancel()
+	var after int64
 	for {
-		var cs struct {
-			Phase string `json:"phase"`
-		}
-		if err := c.send(ctx, http.MethodGet, "/v1/cases/"+created.CaseID, "", "", &cs); err != nil {
-			return "", fmt.Errorf("case %s did not become active: %w", created.CaseID, err)
-		}
-		if cs.Phase == schemas.PhaseActive {
+		active, err := c.awaitActive(ctx, created.CaseID, &after)
+		switch {
+		case active:
 			return created.CaseID, nil
+		case ctx.Err() != nil:
+			return "", fmt.Errorf("case %s is not active after two minutes: %w", created.CaseID, errors.Join(err, ctx.Err()))
 		}
-		select {
+		select { // the stream was cut: read on from the last event seen
 		case <-ctx.Done():
-			return "", fmt.Errorf("case %s is still %q after two minutes", created.CaseID, cs.Phase)
 		case <-time.After(100 * time.Millisecond):
 		}
 	}
+}
+
+// awaitActive reads the case's event stream from after *after until a status event
+// says the case is active, keeping in *after the last event read.
+func (c *loadClient) awaitActive(ctx context.Context, caseID string, after *int64) (bool, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, fmt.Sprintf("%s/v1/cases/%s/events?after=%d", c.base, caseID, *after), nil)
+	if err != nil {
+		return false, err
+	}
+	req.Header.Set("Authorization", "Bearer "+c.tok)
+	req.Header.Set("Accept", "text/event-stream")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return false, err
+	}
+	defer resp.Body.Close()
+	c.stats.answer(resp.StatusCode)
+	if resp.StatusCode != http.StatusOK {
+		return false, fmt.Errorf("events: %s", resp.Status)
+	}
+	sc := bufio.NewScanner(resp.Body)
+	sc.Buffer(make([]byte, 0, 64*1024), 4<<20)
+	for sc.Scan() {
+		data, ok := strings.CutPrefix(sc.Text(), "data: ")
+		if !ok {
+			continue
+		}
+		var e struct {
+			Seq  int64  `json:"seq"`
+			Type string `json:"type"`
+			Body struct {
+				Phase string `json:"phase"`
+			} `json:"body"`
+		}
+		if err := json.Unmarshal([]byte(data), &e); err != nil {
+			return false, fmt.Errorf("read event: %w", err)
+		}
+		*after = e.Seq
+		if e.Type == schemas.EventStatus && e.Body.Phase == schemas.PhaseActive {
+			return true, nil
+		}
+	}
+	return false, errors.Join(errors.New("the event stream ended"), sc.Err())
 }
