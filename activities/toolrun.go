@@ -51,7 +51,9 @@ var contextType = reflect.TypeFor[context.Context]()
 // RunTool runs one call of a tool that an activity runs and returns its bounded text,
 // its failure, and, for a result of ClaimCheckBytes or more, the key the raw result is
 // kept under. The tool's own error is returned as it is, so its policy decides the
-// retries; an unknown tool or arguments it cannot decode are not retried.
+// retries; an unknown tool or arguments it cannot decode are not retried. It
+// heartbeats while the tool runs, so that a worker lost mid-call shows as a heartbeat
+// timeout, not as the tool's.
 func (r *ToolRunner) RunTool(ctx context.Context, in schemas.RunToolInput) (schemas.ToolOutput, error) {
 	tool, ok := tools.Get(in.Tool)
 	var method reflect.Value
@@ -73,6 +75,7 @@ func (r *ToolRunner) RunTool(ctx context.Context, in schemas.RunToolInput) (sche
 	if mt.NumIn() != 2 || mt.In(0) != contextType || mt.In(1) != reflect.TypeOf(typed) || mt.NumOut() != 2 {
 		return schemas.ToolOutput{}, temporal.NewNonRetryableApplicationError(fmt.Sprintf("activity %s does not take %T", tool.Activity, typed), schemas.ErrInvalidArgs, nil)
 	}
+	defer heartbeat(ctx)()
 	attempt := attemptOf(ctx)
 	r.Events.Tell(ctx, fmt.Sprintf("%s#%d", schemas.EventToolStarted, attempt), schemas.EventToolStarted,
 		schemas.ToolStartedEvent{Tool: tool.Name, Args: args})

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"time"
 
+	"go.temporal.io/api/enums/v1"
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
 
@@ -142,6 +143,8 @@ type activityExecutor struct {
 	// them, naming their results' blob keys.
 	claimCheck bool
 	calls      int
+	// lost counts the steps run again because their worker was lost.
+	lost int
 }
 
 func (e *activityExecutor) Now() time.Time { return workflow.Now(e.ctx) }
@@ -172,10 +175,47 @@ func (e *activityExecutor) Stopped() string {
 	return ""
 }
 
-// await starts a step with a context it can cancel and waits for its result into out,
-// or, with a deadline, for the cancel signal or the deadline, whichever comes first;
-// then it cancels the step and returns errStopped.
+// await runs a step, and runs it again while it was lost with its worker (rerun).
 func (e *activityExecutor) await(start func(ctx workflow.Context) workflow.Future, out any) error {
+	for {
+		err := e.awaitOnce(start, out)
+		if !e.rerun(err) {
+			return err
+		}
+	}
+}
+
+// maxLostSteps bounds how many times, over a turn, steps lost with their worker are run
+// again.
+const maxLostSteps = 10
+
+// rerun reports whether a step that failed with err is to run again: an activity whose
+// last attempt's worker stopped heartbeating (it was killed, or cut off from the
+// server), which says nothing of the model or the tool, so the step gets its retry
+// policy's attempts anew, at most maxLostSteps times a turn and within its deadline.
+// Turns since changeRerunLostSteps; the version is recorded where the first such
+// failure arrives.
+func (e *activityExecutor) rerun(err error) bool {
+	ae, ok := err.(*temporal.ActivityError)
+	if !ok || e.lost >= maxLostSteps {
+		return false
+	}
+	te, ok := ae.Unwrap().(*temporal.TimeoutError)
+	if !ok || te.TimeoutType() != enums.TIMEOUT_TYPE_HEARTBEAT {
+		return false
+	}
+	if workflow.GetVersion(e.ctx, changeRerunLostSteps, workflow.DefaultVersion, 1) < 1 {
+		return false
+	}
+	e.lost++
+	workflow.GetLogger(e.ctx).Warn("A step's worker was lost: running the step again", "TurnID", e.in.TurnID, "Lost", e.lost, "Error", err)
+	return true
+}
+
+// awaitOnce starts a step with a context it can cancel and waits for its result into
+// out, or, with a deadline, for the cancel signal or the deadline, whichever comes
+// first; then it cancels the step and returns errStopped.
+func (e *activityExecutor) awaitOnce(start func(ctx workflow.Context) workflow.Future, out any) error {
 	if e.deadline == nil {
 		return start(e.ctx).Get(e.ctx, out)
 	}
@@ -228,6 +268,7 @@ func (e *activityExecutor) RunTool(tool *tools.Tool, args any) (schemas.ToolOutp
 		}, &out)
 		return Format(tool, out), err
 	}
+	opts.HeartbeatTimeout = modelOptions.HeartbeatTimeout // RunTool heartbeats
 	e.calls++
 	in := schemas.RunToolInput{Tool: tool.Name, Args: mustJSON(args), ResultKey: schemas.ToolResultKey(e.in.CaseID, e.in.TurnNo, e.calls, tool.Name)}
 	var res schemas.ToolOutput

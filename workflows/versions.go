@@ -61,4 +61,12 @@ const (
 	// through the task queue: two fewer workflow tasks and three fewer activity
 	// dispatches a turn. Model calls and tools stay activities.
 	changeLocalTurnSteps = "local-turn-steps"
+
+	// changeRerunLostSteps (version 1): a ChatTurn's model call or tool whose last
+	// attempt's worker was lost (a heartbeat timeout) is run again, with its retry
+	// policy's attempts anew, up to maxLostSteps times a turn, where before the step
+	// failed: a worker killed four times under a model call failed the turn. RunTool
+	// heartbeats for this. The version is recorded where the first such failure
+	// arrives.
+	changeRerunLostSteps = "rerun-lost-steps"
 )
