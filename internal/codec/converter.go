@@ -39,8 +39,8 @@ func (f failureConverter) WithSerializationContext(sc converter.SerializationCon
 // Apply sets o's data and failure converters to seal with kr's keys, and returns o.
 // It also turns off the gzip the SDK puts on every gRPC request by default: the
 // payloads, the bulk of what travels, are sealed (and compressed before, when
-// compress is set), so gzip finds nothing to shrink and costs CPU on both ends, about
-// a tenth of the worker's on a turn.
+// compress is set), so gzip finds nothing to shrink and costs CPU on both ends: about
+// 7% of the benchmark's worker process.
 func Apply(o client.Options, kr *keys.Keyring, compress bool) client.Options {
 	o.DataConverter = dataConverter(kr, compress)
 	o.FailureConverter = newFailureConverter(o.DataConverter)
