@@ -12,10 +12,14 @@ import (
 )
 
 // Names masks known names (a case's parties, their aliases and addresses) wherever
-// they stand as whole words, whatever their case and diacritics: "Stefan" and
-// "ŞTEFAN" (with a cedilla) are "Ștefan".
+// they stand as whole words, whatever their case and diacritics and however the
+// spaces between their words are written: "Stefan" and "ŞTEFAN" (with a cedilla) are
+// "Ștefan", and "Ion\nPopescu" is "Ion Popescu".
 type Names struct {
 	re *regexp.Regexp
+	// byFold is each name as NewNames was given it (its spaces made single), by its
+	// folded form; the first given wins.
+	byFold map[string]string
 }
 
 // NewNames returns a masker of names; blank ones and single letters are left out.
@@ -23,22 +27,32 @@ type Names struct {
 // two names.
 func NewNames(names ...string) Names {
 	var quoted []string
+	byFold := map[string]string{}
 	for _, n := range names {
 		if n = strings.Join(strings.Fields(n), " "); utf8.RuneCountInString(n) > 1 {
 			f, _ := fold(n)
-			quoted = append(quoted, regexp.QuoteMeta(f))
+			if _, ok := byFold[f]; ok {
+				continue
+			}
+			byFold[f] = n
+			quoted = append(quoted, strings.ReplaceAll(regexp.QuoteMeta(f), " ", `\s+`))
 		}
 	}
 	if len(quoted) == 0 {
 		return Names{}
 	}
 	slices.SortFunc(quoted, func(a, b string) int { return cmp.Or(len(b)-len(a), strings.Compare(a, b)) })
-	quoted = slices.Compact(quoted)
-	return Names{re: regexp.MustCompile(strings.Join(quoted, "|"))}
+	return Names{re: regexp.MustCompile(strings.Join(quoted, "|")), byFold: byFold}
 }
 
 // Mask returns s with each known name that stands as a whole word replaced by with.
 func (n Names) Mask(s, with string) string {
+	return n.Replace(s, func(string) string { return with })
+}
+
+// Replace returns s with each known name that stands as a whole word replaced by what
+// with returns for it: the name as NewNames was given it.
+func (n Names) Replace(s string, with func(name string) string) string {
 	if n.re == nil {
 		return s
 	}
@@ -59,7 +73,7 @@ func (n Names) Mask(s, with string) string {
 			continue
 		}
 		b.WriteString(s[last:start])
-		b.WriteString(with)
+		b.WriteString(with(n.byFold[strings.Join(strings.Fields(folded[pos+loc[0]:pos+loc[1]]), " ")]))
 		last, pos = end, pos+loc[1]
 	}
 	if last == 0 {

@@ -81,3 +81,13 @@ func TestNames(t *testing.T) {
 		t.Errorf("no names masked %q", got)
 	}
 }
+
+// TestNamesReplace: each name found is replaced by what the function makes of the
+// name as it was given, however the text spells it and spaces it.
+func TestNamesReplace(t *testing.T) {
+	n := NewNames("Ion Popescu", "Popescu", "Ștefan Țurcanu", "ion  popescu")
+	got := n.Replace("ION\nPOPESCU, Stefan   Turcanu și Popescu.", func(name string) string { return "<" + name + ">" })
+	if want := "<Ion Popescu>, <Ștefan Țurcanu> și <Popescu>."; got != want {
+		t.Errorf("Replace = %q, want %q", got, want)
+	}
+}

@@ -1,0 +1,89 @@
+// Package pseudonym turns a document's text into the text the models may read: the
+// case's parties become the {{partyN.field}} placeholders drafts are written with,
+// and other personal data found by its form (internal/pii) becomes a {{doc.kind.N}}
+// marker, the same value the same marker throughout the text.
+package pseudonym
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/lexflow/lexflow/internal/pii"
+	"github.com/lexflow/lexflow/store"
+)
+
+// Text returns s pseudonymized for a case whose parties are parties (their IDs are the
+// placeholders' partyN). A party's values are found whole, whatever their case,
+// diacritics and spacing (pii.Names); where two values are the same, the first
+// party's, and the longer value, win: "Ion Popescu" is the full name, not the last
+// name after a first name.
+func Text(s string, parties []store.Party) string {
+	var names []string
+	field := map[string]string{}
+	add := func(p store.Party, name, value string) {
+		value = strings.Join(strings.Fields(value), " ")
+		if value == "" {
+			return
+		}
+		if _, ok := field[value]; !ok {
+			field[value] = "{{" + p.ID + "." + name + "}}"
+		}
+		names = append(names, value)
+	}
+	for _, p := range parties {
+		if p.FirstName != "" && p.LastName != "" {
+			add(p, "fullName", p.FirstName+" "+p.LastName)
+			add(p, "fullName", p.LastName+" "+p.FirstName) // "POPESCU Ion", as deeds write it
+		}
+		add(p, "companyName", p.CompanyName)
+		add(p, "lastName", p.LastName)
+		add(p, "firstName", p.FirstName)
+		for _, a := range p.Aliases {
+			add(p, "name", a)
+		}
+		add(p, "cnp", p.CNP)
+		add(p, "cui", p.CUI)
+		add(p, "address", p.Address)
+		add(p, "email", p.Email)
+	}
+	s = pii.NewNames(names...).Replace(s, func(name string) string { return field[name] })
+	return markers(s)
+}
+
+// markers replaces the personal data pii.Find finds in s by {{doc.kind.N}}, N counted
+// per kind from 1 in the order the values first appear.
+func markers(s string) string {
+	found := pii.Find(s)
+	if len(found) == 0 {
+		return s
+	}
+	seen := map[string]string{}
+	count := map[pii.Kind]int{}
+	var b strings.Builder
+	last := 0
+	for _, m := range found {
+		key := string(m.Kind) + ":" + normal(s[m.Start:m.End])
+		marker, ok := seen[key]
+		if !ok {
+			count[m.Kind]++
+			marker = fmt.Sprintf("{{doc.%s.%d}}", m.Kind, count[m.Kind])
+			seen[key] = marker
+		}
+		b.WriteString(s[last:m.Start])
+		b.WriteString(marker)
+		last = m.End
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// normal is a value as it is compared: in capitals, without the spaces, dots, dashes
+// and brackets it may be written with.
+func normal(v string) string {
+	return strings.Map(func(r rune) rune {
+		if strings.ContainsRune(" .-()\n\t", r) {
+			return -1
+		}
+		return r
+	}, strings.ToUpper(v))
+}
