@@ -14,7 +14,7 @@ TEMPORAL_SERVER_VERSION := v1.29.1
 BIN := $(CURDIR)/bin
 export GOBIN := $(BIN)
 
-.PHONY: build dev test test-firestore cluster-test postgres browser-test lint fuzz npm chromium histories bench eval bench-stream bench-load bench-chaos bench-pdf pdftools tools clean corpus-archive
+.PHONY: build dev test test-firestore cluster-test postgres browser-test lint fuzz npm chromium histories bench eval bench-stream bench-load bench-chaos bench-pdf pdftools ocr tools clean corpus-archive
 
 # apt installs Debian packages, through sudo unless we are root.
 APT := $(if $(filter 0,$(shell id -u)),,sudo) env DEBIAN_FRONTEND=noninteractive apt-get
@@ -36,7 +36,7 @@ dev: bin/temporal bin/temporal-ui $(if $(filter firestore,$(LEXFLOW_STORE)),npm)
 TEST_CORPUS := $(CURDIR)/data/test/corpus.db
 
 ## test: vet, lint, and run every test (unit, integration and end-to-end) with the race detector
-test: bin/temporal bin/temporal-ui bin/stripe-mock bin/temporal-server pdftools npm chromium postgres lint
+test: bin/temporal bin/temporal-ui bin/stripe-mock bin/temporal-server pdftools ocr npm chromium postgres lint
 	LEXFLOW_CORPUS_DB=$(TEST_CORPUS) go run ./cmd/lexflow corpus load
 	LEXFLOW_TEST_CORPUS=$(TEST_CORPUS) go test -race -timeout 20m ./...
 	$(MAKE) --no-print-directory fuzz FUZZTIME=20000x
@@ -144,6 +144,11 @@ browser-test: bin/temporal bin/temporal-ui npm chromium
 ## pdftools: pdftotext and pdffonts, which the draft tests read PDFs with
 pdftools:
 	command -v pdftotext >/dev/null && command -v pdffonts >/dev/null || ($(APT) update && $(APT) install -y poppler-utils)
+
+## ocr: tesseract with its Romanian and Italian data, which reads scanned and photographed documents
+ocr:
+	command -v tesseract >/dev/null && tesseract --list-langs 2>/dev/null | grep -qx ron && tesseract --list-langs 2>/dev/null | grep -qx ita || \
+		($(APT) update && $(APT) install -y tesseract-ocr tesseract-ocr-ron tesseract-ocr-ita)
 
 ## corpus-archive: rebuild corpus/data/legal.tar.gz from ../shared/data/legal, byte for byte reproducibly
 corpus-archive:

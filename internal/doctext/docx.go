@@ -1,0 +1,89 @@
+package doctext
+
+import (
+	"archive/zip"
+	"bytes"
+	"encoding/xml"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// docxBody is the part of a DOCX that holds its text.
+const docxBody = "word/document.xml"
+
+// readDOCX reads a DOCX's paragraphs, tabs and line breaks from its main part, which
+// may unpack to at most lim.MaxUnpacked bytes. Its header's size is checked before it
+// is unpacked, and archive/zip unpacks no more than the header says: a part that
+// unpacks to more is a damaged archive.
+func readDOCX(data []byte, lim Limits) (Doc, error) {
+	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		return Doc{}, fmt.Errorf("%w: the DOCX is damaged: %v", ErrUnreadable, err)
+	}
+	for _, f := range zr.File {
+		if f.Name != docxBody {
+			continue
+		}
+		if f.UncompressedSize64 > uint64(lim.MaxUnpacked) {
+			return Doc{}, fmt.Errorf("%w: its text unpacks to %d bytes, more than %d", ErrTooLarge, f.UncompressedSize64, lim.MaxUnpacked)
+		}
+		rc, err := f.Open()
+		if err != nil {
+			return Doc{}, fmt.Errorf("%w: the DOCX is damaged: %v", ErrUnreadable, err)
+		}
+		defer rc.Close()
+		text, err := docxText(rc)
+		if err != nil {
+			return Doc{}, fmt.Errorf("%w: the DOCX is damaged: %v", ErrUnreadable, err)
+		}
+		return Doc{Pages: []Page{{N: 1, Text: text}}}, nil
+	}
+	return Doc{}, fmt.Errorf("%w: no %s", ErrUnreadable, docxBody)
+}
+
+// docxText is the text of a WordprocessingML body: its runs' text (w:t), tabs as tabs,
+// breaks (w:br, w:cr) and paragraph ends (w:p) as line breaks.
+func docxText(r io.Reader) (string, error) {
+	const w = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
+	dec := xml.NewDecoder(r)
+	var b strings.Builder
+	inText := false
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			return strings.TrimSpace(b.String()), nil
+		}
+		if err != nil {
+			return "", err
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			if t.Name.Space != w {
+				continue
+			}
+			switch t.Name.Local {
+			case "t":
+				inText = true
+			case "tab":
+				b.WriteByte('\t')
+			case "br", "cr":
+				b.WriteByte('\n')
+			}
+		case xml.EndElement:
+			if t.Name.Space != w {
+				continue
+			}
+			switch t.Name.Local {
+			case "t":
+				inText = false
+			case "p":
+				b.WriteByte('\n')
+			}
+		case xml.CharData:
+			if inText {
+				b.Write(t)
+			}
+		}
+	}
+}

@@ -1,0 +1,44 @@
+package doctext
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"image"
+	_ "image/jpeg" // image.DecodeConfig reads JPEG
+	_ "image/png"  // and PNG
+	"strings"
+	"time"
+)
+
+// ocrLanguages are the languages tesseract reads with: Romanian, Italian, English.
+const ocrLanguages = "ron+ita+eng"
+
+// readImage reads a scan or photo through OCR, once its size is known to be within
+// lim.MaxPixels.
+func readImage(ctx context.Context, data []byte, lim Limits) (Doc, error) {
+	cfg, _, err := image.DecodeConfig(bytes.NewReader(data))
+	if err != nil {
+		return Doc{}, fmt.Errorf("%w: the image cannot be decoded: %v", ErrUnreadable, err)
+	}
+	if px := cfg.Width * cfg.Height; px > lim.MaxPixels {
+		return Doc{}, fmt.Errorf("%w: the image has %d pixels, more than %d", ErrTooLarge, px, lim.MaxPixels)
+	}
+	text, err := ocr(ctx, lim.PageTimeout, data)
+	if err != nil {
+		return Doc{}, err
+	}
+	if strings.TrimSpace(text) == "" {
+		return Doc{}, fmt.Errorf("%w: no text could be read in the image", ErrUnreadable)
+	}
+	return Doc{Pages: []Page{{N: 1, Text: text, OCR: true}}}, nil
+}
+
+// ocr is the text tesseract reads in an image (PNG, JPEG), within timeout.
+func ocr(ctx context.Context, timeout time.Duration, img []byte) (string, error) {
+	out, err := run(ctx, timeout, img, "tesseract", "stdin", "stdout", "-l", ocrLanguages)
+	if err != nil {
+		return "", fmt.Errorf("%w: OCR: %v", ErrUnreadable, err)
+	}
+	return strings.TrimSpace(string(out)), nil
+}

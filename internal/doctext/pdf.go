@@ -1,0 +1,97 @@
+package doctext
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// pagesRe finds the page count in pdfinfo's report.
+var pagesRe = regexp.MustCompile(`(?m)^Pages:\s+(\d+)`)
+
+// readPDF reads a PDF's text layer, page by page, and reads through OCR the pages
+// that have none (scans), at most lim.MaxOCRPages of them. A PDF of more than
+// lim.MaxPages pages is refused before its text is read.
+func readPDF(ctx context.Context, data []byte, lim Limits) (Doc, error) {
+	dir, err := os.MkdirTemp("", "doctext-")
+	if err != nil {
+		return Doc{}, err
+	}
+	defer os.RemoveAll(dir)
+	path := filepath.Join(dir, "doc.pdf")
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		return Doc{}, err
+	}
+	info, err := run(ctx, lim.PageTimeout, nil, "pdfinfo", path)
+	if err != nil {
+		if strings.Contains(err.Error(), "password") {
+			return Doc{}, fmt.Errorf("%w: the PDF is protected by a password", ErrUnreadable)
+		}
+		return Doc{}, fmt.Errorf("%w: the PDF cannot be opened: %v", ErrUnreadable, err)
+	}
+	m := pagesRe.FindSubmatch(info)
+	if m == nil {
+		return Doc{}, fmt.Errorf("%w: the PDF's pages cannot be counted", ErrUnreadable)
+	}
+	pages, _ := strconv.Atoi(string(m[1]))
+	if pages > lim.MaxPages {
+		return Doc{}, fmt.Errorf("%w: the PDF has %d pages, more than %d", ErrTooLarge, pages, lim.MaxPages)
+	}
+	out, err := run(ctx, lim.PageTimeout, nil, "pdftotext", "-enc", "UTF-8", path, "-")
+	if err != nil {
+		return Doc{}, fmt.Errorf("%w: %v", ErrUnreadable, err)
+	}
+	texts := strings.Split(string(out), "\f") // pdftotext ends each page with a form feed
+	doc := Doc{}
+	for n := 1; n <= pages; n++ {
+		p := Page{N: n}
+		if n <= len(texts) {
+			p.Text = strings.TrimSpace(texts[n-1])
+		}
+		if p.Text == "" {
+			if ocrd := countOCR(doc.Pages); ocrd >= lim.MaxOCRPages {
+				doc.Skipped++
+			} else if p.Text, err = ocrPage(ctx, path, dir, n, lim); err != nil {
+				return Doc{}, err
+			} else {
+				p.OCR = true
+			}
+		}
+		doc.Pages = append(doc.Pages, p)
+	}
+	for _, p := range doc.Pages {
+		if p.Text != "" {
+			return doc, nil
+		}
+	}
+	return Doc{}, fmt.Errorf("%w: no text could be read in the PDF, even by OCR", ErrUnreadable)
+}
+
+func countOCR(pages []Page) int {
+	n := 0
+	for _, p := range pages {
+		if p.OCR {
+			n++
+		}
+	}
+	return n
+}
+
+// ocrPage renders page n of the PDF at path to a 300 dpi grey image and reads it
+// through OCR.
+func ocrPage(ctx context.Context, path, dir string, n int, lim Limits) (string, error) {
+	prefix := filepath.Join(dir, "page")
+	page := strconv.Itoa(n)
+	if _, err := run(ctx, lim.PageTimeout, nil, "pdftoppm", "-f", page, "-l", page, "-r", "300", "-gray", "-png", "-singlefile", path, prefix); err != nil {
+		return "", fmt.Errorf("%w: page %d cannot be rendered: %v", ErrUnreadable, n, err)
+	}
+	img, err := os.ReadFile(prefix + ".png")
+	if err != nil {
+		return "", err
+	}
+	return ocr(ctx, lim.PageTimeout, img)
+}
