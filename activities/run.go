@@ -39,3 +39,11 @@ func runOf(ctx context.Context) (r run, ok bool) {
 	r, ok = ctx.Value(runKey{}).(run)
 	return r, ok
 }
+
+type opKey struct{}
+
+// withOp returns ctx in which opID is op, whatever activity runs: a tool call run again
+// as a new activity keeps its first run's op (schemas.RunToolInput.Op).
+func withOp(ctx context.Context, op string) context.Context {
+	return context.WithValue(ctx, opKey{}, op)
+}

@@ -76,6 +76,9 @@ func (r *ToolRunner) RunTool(ctx context.Context, in schemas.RunToolInput) (sche
 		return schemas.ToolOutput{}, temporal.NewNonRetryableApplicationError(fmt.Sprintf("activity %s does not take %T", tool.Activity, typed), schemas.ErrInvalidArgs, nil)
 	}
 	defer heartbeat(ctx)()
+	if in.Op != "" {
+		ctx = withOp(ctx, in.Op)
+	}
 	attempt := attemptOf(ctx)
 	r.Events.Tell(ctx, fmt.Sprintf("%s#%d", schemas.EventToolStarted, attempt), schemas.EventToolStarted,
 		schemas.ToolStartedEvent{Tool: tool.Name, Args: args})

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"time"
 
 	"go.temporal.io/sdk/client"
 	"golang.org/x/sync/singleflight"
@@ -13,6 +14,9 @@ import (
 
 // maxCaseStates bounds the states caseStates keeps; past it, it forgets one at random.
 const maxCaseStates = 10_000
+
+// queryTimeout bounds a state query that readers share.
+const queryTimeout = 10 * time.Second
 
 // caseStates answers a case workflow's state without running the workflow's code
 // while nothing happened to it. A workflow's state is what its history made it, so
@@ -50,8 +54,11 @@ func (s *caseStates) get(ctx context.Context, tc client.Client, caseID string) (
 	}
 	key := fmt.Sprintf("%s/%s/%d", caseID, now.runID, now.length)
 	v, err, _ := s.flight.Do(key, func() (any, error) {
+		// The query is shared: the first reader's cancellation must not fail the others.
+		qctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), queryTimeout)
+		defer cancel()
 		var st schemas.CaseState
-		v, err := tc.QueryWorkflow(ctx, schemas.CaseWorkflowID(caseID), now.runID, schemas.QueryState)
+		v, err := tc.QueryWorkflow(qctx, schemas.CaseWorkflowID(caseID), now.runID, schemas.QueryState)
 		if err == nil {
 			err = v.Get(&st)
 		}
@@ -68,12 +75,16 @@ func (s *caseStates) get(ctx context.Context, tc client.Client, caseID string) (
 	return v.(schemas.CaseState), nil
 }
 
-// keep stores a case's latest answer.
+// keep stores a case's latest answer, unless one of a longer history of the same run
+// came first.
 func (s *caseStates) keep(caseID string, a answeredState) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.byCase == nil {
 		s.byCase = map[string]answeredState{}
+	}
+	if last, ok := s.byCase[caseID]; ok && last.runID == a.runID && last.length > a.length {
+		return
 	}
 	if _, ok := s.byCase[caseID]; !ok && len(s.byCase) >= maxCaseStates {
 		for id := range s.byCase {

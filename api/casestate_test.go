@@ -87,3 +87,18 @@ func TestCaseStatesStayBounded(t *testing.T) {
 		t.Errorf("%d states kept, want %d", n, maxCaseStates)
 	}
 }
+
+// TestCaseStatesKeepTheLatest: an answer for a shorter history, arriving late, does not
+// replace one for a longer history of the same run.
+func TestCaseStatesKeepTheLatest(t *testing.T) {
+	var states caseStates
+	states.keep("c", answeredState{runID: "r", length: 14, state: schemas.CaseState{Turns: 2}})
+	states.keep("c", answeredState{runID: "r", length: 10, state: schemas.CaseState{Turns: 1}})
+	if got := states.byCase["c"]; got.length != 14 || got.state.Turns != 2 {
+		t.Errorf("kept %+v; want the answer at length 14", got)
+	}
+	states.keep("c", answeredState{runID: "r2", length: 3})
+	if got := states.byCase["c"]; got.runID != "r2" {
+		t.Errorf("kept %+v; want the new run's", got)
+	}
+}

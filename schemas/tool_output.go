@@ -15,6 +15,10 @@ type RunToolInput struct {
 	// Raw asks for the raw result in ToolOutput.Raw too, when it is smaller than the
 	// claim-check size; a larger one is kept under ResultKey as for any call.
 	Raw bool `json:"raw,omitempty"`
+	// Op names the call's writes in the store (an appended log entry, say): the same
+	// for every run of the call, so that a call run again after its worker was lost
+	// applies them once. Empty: the activity's own op.
+	Op string `json:"op,omitempty"`
 }
 
 // ToolOutput is what a tool call gives the turn: the bounded text the model reads,

@@ -3,6 +3,8 @@ package workflows
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
+	"slices"
 	"time"
 
 	"go.temporal.io/api/enums/v1"
@@ -46,7 +48,7 @@ func chatTurn(ctx workflow.Context, in schemas.ChatTurnInput) (schemas.TurnResul
 	err := turnStep(ctx, local, storeOptions, transcriptActs.RecordUserMessage, schemas.RecordUserMessage{
 		CaseID: in.CaseID, UserID: in.UserID, TurnID: in.TurnID, TurnNo: in.TurnNo,
 		Message: in.Message, At: workflow.Now(ctx), RequestID: in.RequestID,
-	}).Get(ctx, nil)
+	}, nil)
 	if err != nil {
 		return schemas.TurnResult{}, err
 	}
@@ -67,27 +69,51 @@ func chatTurn(ctx workflow.Context, in schemas.ChatTurnInput) (schemas.TurnResul
 		return schemas.TurnResult{}, err
 	}
 	var checked schemas.CheckedReply
-	err = turnStep(ctx, local, citationOptions, researchActs.CheckCitations, schemas.CheckCitations{Reply: res.Reply, Language: in.Language}).Get(ctx, &checked)
+	err = turnStep(ctx, local, citationOptions, researchActs.CheckCitations, schemas.CheckCitations{Reply: res.Reply, Language: in.Language}, &checked)
 	if err != nil {
 		return schemas.TurnResult{}, err
 	}
 	res.Reply, res.Citations = checked.Reply, checked.Citations
 	err = turnStep(ctx, local, storeOptions, transcriptActs.RecordTurn, schemas.RecordTurn{
 		CaseID: in.CaseID, UserID: in.UserID, TurnNo: in.TurnNo, Result: res, At: workflow.Now(ctx),
-	}).Get(ctx, nil)
+	}, nil)
 	return res, err
 }
 
+// localStepBudget bounds one of the turn's own steps run as a local activity, its
+// retries included.
+const localStepBudget = time.Minute
+
 // turnStep runs one of the turn's own steps, which are neither a model call nor a
 // tool: recording the user's message, checking the reply's citations, recording the
-// turn. In turns since changeLocalTurnSteps they are local activities, run by the
-// worker within the workflow task that asks for them, with opts' timeouts and retry
-// policy; before, they were activities.
-func turnStep(ctx workflow.Context, local bool, opts workflow.ActivityOptions, activity, arg any) workflow.Future {
+// turn, and decodes its result into out. In turns since changeLocalTurnSteps each is
+// first a local activity, run by the worker within the workflow task that asks for
+// it, with opts' timeouts and retry policy for at most localStepBudget; one that fails
+// in that time with an error opts would retry then runs as an activity under opts,
+// whose retries the server schedules, so that a store down for hours does not grow
+// the turn's history with a local retry every few seconds. Before, each was an
+// activity.
+func turnStep(ctx workflow.Context, local bool, opts workflow.ActivityOptions, activity, arg, out any) error {
 	if local {
-		return workflow.ExecuteLocalActivity(workflow.WithLocalActivityOptions(ctx, localOptions(opts)), activity, arg)
+		lo := localOptions(opts)
+		lo.ScheduleToCloseTimeout = localStepBudget
+		err := workflow.ExecuteLocalActivity(workflow.WithLocalActivityOptions(ctx, lo), activity, arg).Get(ctx, out)
+		if err == nil || ctx.Err() != nil || temporal.IsCanceledError(err) || !retried(err, opts) {
+			return err
+		}
+		workflow.GetLogger(ctx).Warn("A local step failed: running it as an activity", "Error", err)
 	}
-	return workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, opts), activity, arg)
+	return workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, opts), activity, arg).Get(ctx, out)
+}
+
+// retried reports whether opts' retry policy retries err: all but application errors
+// marked non-retryable or of a type the policy names.
+func retried(err error, opts workflow.ActivityOptions) bool {
+	var appErr *temporal.ApplicationError
+	if !errors.As(err, &appErr) {
+		return true
+	}
+	return !appErr.NonRetryable() && !slices.Contains(opts.RetryPolicy.NonRetryableErrorTypes, appErr.Type())
 }
 
 // TurnExecutor runs the steps of a turn. ChatTurn runs them as activities; the benchmark
@@ -175,19 +201,23 @@ func (e *activityExecutor) Stopped() string {
 	return ""
 }
 
-// await runs a step, and runs it again while it was lost with its worker (rerun).
-func (e *activityExecutor) await(start func(ctx workflow.Context) workflow.Future, out any) error {
+// await runs a step; a rerunnable one is run again while it is lost with its worker
+// (rerun). Only steps that write nothing, or whose writes a run again applies once,
+// are rerunnable: model calls, and tools through RunTool (RunToolInput.Op) whose
+// policy allows retries.
+func (e *activityExecutor) await(rerunnable bool, start func(ctx workflow.Context) workflow.Future, out any) error {
 	for {
 		err := e.awaitOnce(start, out)
-		if !e.rerun(err) {
+		if !rerunnable || !e.rerun(err) {
 			return err
 		}
 	}
 }
 
 // maxLostSteps bounds how many times, over a turn, steps lost with their worker are run
-// again.
-const maxLostSteps = 10
+// again: a step that takes its worker down each time (say, out of memory) takes down
+// at most (maxLostSteps+1) × its attempts.
+const maxLostSteps = 3
 
 // rerun reports whether a step that failed with err is to run again: an activity whose
 // last attempt's worker stopped heartbeating (it was killed, or cut off from the
@@ -244,7 +274,7 @@ func (e *activityExecutor) CallModel(req schemas.ModelRequest) (schemas.ModelRes
 	var resp schemas.ModelResponse
 	opts := modelOptions
 	opts.Summary = "Model call (" + string(req.Role) + ")"
-	err := e.await(func(ctx workflow.Context) workflow.Future {
+	err := e.await(true, func(ctx workflow.Context) workflow.Future {
 		return workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, opts), modelActs.CallModel, req)
 	}, &resp)
 	return resp, err
@@ -255,7 +285,7 @@ func (e *activityExecutor) RunTool(tool *tools.Tool, args any) (schemas.ToolOutp
 	if tool.Workflow != "" {
 		id, input := childTools[tool.Workflow](args, e.in)
 		opts := workflow.ChildWorkflowOptions{WorkflowID: id, StaticSummary: "Tool " + tool.Name}
-		err := e.await(func(ctx workflow.Context) workflow.Future {
+		err := e.await(false, func(ctx workflow.Context) workflow.Future {
 			return workflow.ExecuteChildWorkflow(workflow.WithChildOptions(ctx, opts), tool.Workflow, input)
 		}, &out)
 		return Format(tool, out), err
@@ -263,16 +293,18 @@ func (e *activityExecutor) RunTool(tool *tools.Tool, args any) (schemas.ToolOutp
 	opts := tool.Policy.Options()
 	opts.Summary = "Tool " + tool.Name
 	if !e.claimCheck {
-		err := e.await(func(ctx workflow.Context) workflow.Future {
+		err := e.await(false, func(ctx workflow.Context) workflow.Future {
 			return workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, opts), tool.Activity, args)
 		}, &out)
 		return Format(tool, out), err
 	}
 	opts.HeartbeatTimeout = modelOptions.HeartbeatTimeout // RunTool heartbeats
 	e.calls++
-	in := schemas.RunToolInput{Tool: tool.Name, Args: mustJSON(args), ResultKey: schemas.ToolResultKey(e.in.CaseID, e.in.TurnNo, e.calls, tool.Name)}
+	info := workflow.GetInfo(e.ctx)
+	in := schemas.RunToolInput{Tool: tool.Name, Args: mustJSON(args), ResultKey: schemas.ToolResultKey(e.in.CaseID, e.in.TurnNo, e.calls, tool.Name),
+		Op: fmt.Sprintf("%s/%s/tool-%d", info.WorkflowExecution.ID, info.WorkflowExecution.RunID, e.calls)}
 	var res schemas.ToolOutput
-	err := e.await(func(ctx workflow.Context) workflow.Future {
+	err := e.await(tool.Policy.MaxAttempts != 1, func(ctx workflow.Context) workflow.Future {
 		return workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, opts), toolActs.RunTool, in)
 	}, &res)
 	return res, err
@@ -290,7 +322,7 @@ func (e *activityExecutor) Consult(args schemas.ConsultReasonerArgs) (schemas.Co
 	var res schemas.ConsultReasonerResult
 	opts := toolOptions(schemas.ToolConsultReasoner)
 	opts.Summary = "Escalation: consult the reasoner"
-	err := e.await(func(ctx workflow.Context) workflow.Future {
+	err := e.await(true, func(ctx workflow.Context) workflow.Future {
 		return workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, opts), modelActs.ConsultReasoner, args)
 	}, &res)
 	return res, err

@@ -2,12 +2,14 @@ package workflows
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/mock"
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/converter"
+	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/lexflow/lexflow/schemas"
@@ -48,6 +50,43 @@ func TestChatTurnRunsItsOwnStepsLocally(t *testing.T) {
 		}
 		if !slices.Equal(local, tc.wantLocal) || !slices.Equal(acts, tc.wantAct) {
 			t.Errorf("version %d: local activities %v, activities %v; want %v and %v", tc.version, local, acts, tc.wantLocal, tc.wantAct)
+		}
+	}
+}
+
+// TestChatTurnLocalStepFallsBackToAnActivity: a turn's own step that keeps failing as a
+// local activity runs as an activity after localStepBudget, whose retries the server
+// schedules; one refused for good (invalid arguments) fails the turn at once.
+func TestChatTurnLocalStepFallsBackToAnActivity(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		localErr error
+		wantErr  bool
+		wantActs int
+	}{
+		{"a store down", errors.New("store unreachable"), false, 1},
+		{"a record refused", temporal.NewNonRetryableApplicationError("refused", schemas.ErrInvalidArgs, nil), true, 0},
+	} {
+		env := newTurnEnvWithRunTool(t)
+		model := &scriptedModel{replies: []schemas.ModelResponse{{Content: "Summary.", FinishReason: "stop"}}}
+		env.OnActivity(modelActs.CallModel, mock.Anything, mock.Anything).Return(model.call)
+		env.OnActivity(transcriptActs.RecordTurnFailed, mock.Anything, mock.Anything).Return(nil).Maybe()
+		locals, acts := 0, 0
+		env.OnActivity(transcriptActs.RecordTurn, mock.Anything, mock.Anything).Return(
+			func(ctx context.Context, _ schemas.RecordTurn) error {
+				if activity.GetInfo(ctx).IsLocalActivity {
+					locals++
+					return tc.localErr
+				}
+				acts++
+				return nil
+			})
+		env.ExecuteWorkflow(ChatTurn, turnIn)
+		if err := env.GetWorkflowError(); (err != nil) != tc.wantErr {
+			t.Errorf("%s: turn error %v; want an error: %v", tc.name, err, tc.wantErr)
+		}
+		if acts != tc.wantActs || locals == 0 || (!tc.wantErr && locals < 2) {
+			t.Errorf("%s: %d local attempts, %d activities; want %d activities after the local attempts", tc.name, locals, acts, tc.wantActs)
 		}
 	}
 }

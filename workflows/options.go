@@ -77,9 +77,11 @@ func localOptions(o workflow.ActivityOptions) workflow.LocalActivityOptions {
 	}
 }
 
-// citationOptions govern the citation check of a reply: local reads of the corpus.
+// citationOptions govern the citation check of a reply: local reads of the corpus,
+// tried three times within two minutes.
 var citationOptions = workflow.ActivityOptions{
-	StartToCloseTimeout: 30 * time.Second,
+	StartToCloseTimeout:    30 * time.Second,
+	ScheduleToCloseTimeout: 2 * time.Minute,
 	RetryPolicy: &temporal.RetryPolicy{
 		InitialInterval:        time.Second,
 		BackoffCoefficient:     2,

@@ -59,14 +59,16 @@ const (
 	// its reply's citations and records the turn as local activities, run within the
 	// workflow task that asks for them, where before each was an activity dispatched
 	// through the task queue: two fewer workflow tasks and three fewer activity
-	// dispatches a turn. Model calls and tools stay activities.
+	// dispatches a turn. Model calls and tools stay activities. A local step that
+	// fails for localStepBudget runs as an activity.
 	changeLocalTurnSteps = "local-turn-steps"
 
-	// changeRerunLostSteps (version 1): a ChatTurn's model call or tool whose last
-	// attempt's worker was lost (a heartbeat timeout) is run again, with its retry
-	// policy's attempts anew, up to maxLostSteps times a turn, where before the step
-	// failed: a worker killed four times under a model call failed the turn. RunTool
-	// heartbeats for this. The version is recorded where the first such failure
-	// arrives.
+	// changeRerunLostSteps (version 1): a ChatTurn's model call, reasoner consultation
+	// or tool run by RunTool (whose policy allows retries) whose last attempt's worker
+	// was lost (a heartbeat timeout) is run again, with its retry policy's attempts
+	// anew, up to maxLostSteps times a turn, where before the step failed: a worker
+	// killed four times under a model call failed the turn. RunTool heartbeats for
+	// this, and a tool's writes carry the call's op (RunToolInput.Op), the same on a
+	// run again. The version is recorded where the first such failure arrives.
 	changeRerunLostSteps = "rerun-lost-steps"
 )

@@ -48,7 +48,9 @@ var (
 	// past MaxUnpacked, an image of too many pixels.
 	ErrTooLarge = errors.New("document too large")
 	// ErrUnreadable is a document of a kind Read reads that yields no text: an
-	// encrypted or damaged PDF, a scan where OCR finds nothing.
+	// encrypted or damaged PDF, a scan where OCR finds nothing, a page that takes
+	// longer than Limits.PageTimeout. Errors of none of these three kinds (the
+	// caller's cancellation, a command not installed) are not the document's fault.
 	ErrUnreadable = errors.New("document unreadable")
 )
 
@@ -65,11 +67,14 @@ type Limits struct {
 	// MaxOCRPages is the most pages of one PDF that OCR reads; the rest are left
 	// without text, and Doc.Skipped counts them.
 	MaxOCRPages int
+	// MaxText is the most text, in bytes, a PDF's text layer may hold.
+	MaxText int
 }
 
 // DefaultLimits are Lexflow's: 500 pages, 50 MB of DOCX text, 40 megapixels, 60 s a
-// page, 50 pages of OCR.
-var DefaultLimits = Limits{MaxPages: 500, MaxUnpacked: 50 << 20, MaxPixels: 40_000_000, PageTimeout: time.Minute, MaxOCRPages: 50}
+// page, 50 pages of OCR, 20 MB of a PDF's text. A caller bounds the whole read with
+// its context.
+var DefaultLimits = Limits{MaxPages: 500, MaxUnpacked: 50 << 20, MaxPixels: 40_000_000, PageTimeout: time.Minute, MaxOCRPages: 50, MaxText: 20 << 20}
 
 // Page is one page's text; OCR says it was read from its image.
 type Page struct {

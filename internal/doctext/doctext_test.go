@@ -153,6 +153,11 @@ func TestRefused(t *testing.T) {
 	locked.Cell(0, 10, "Riservato")
 	blank := newPDF()
 	blank.AddPage()
+	// A page of 7,000 × 7,000 points, which at 300 dpi would be 850 megapixels.
+	huge := newPDF()
+	huge.AddPageFormat("P", fpdf.SizeType{Wd: 2469, Ht: 2469})
+	deep := zipOf(t, map[string]string{"[Content_Types].xml": "<Types/>",
+		docxBody: `<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main">` + strings.Repeat("<w:a>", 100_000)})
 
 	for _, tc := range []struct {
 		name string
@@ -164,6 +169,8 @@ func TestRefused(t *testing.T) {
 		{"a PDF of 3,000 pages", pdfBytes(t, many), ErrTooLarge},
 		{"a PDF behind a password", pdfBytes(t, locked), ErrUnreadable},
 		{"a blank PDF", pdfBytes(t, blank), ErrUnreadable},
+		{"a blank page of 7,000 points square", pdfBytes(t, huge), ErrUnreadable},
+		{"a DOCX of 100,000 nested elements", deep, ErrTooLarge},
 		{"an executable named .pdf", append([]byte("\x7fELF\x02\x01\x01\x00"), make([]byte, 64)...), ErrUnsupported},
 		{"a Windows executable", append([]byte("MZ\x90\x00"), make([]byte, 64)...), ErrUnsupported},
 		{"a ZIP that is no DOCX", zipOf(t, map[string]string{"a.txt": "hi"}), ErrUnsupported},
@@ -236,4 +243,33 @@ func pngHeader(w, h int) []byte {
 	sum := crc32.ChecksumIEEE(img.Bytes()[12:])
 	be(int(sum))
 	return img.Bytes()
+}
+
+// TestRunSaysWhoseFault: a command's timeout or failure is the document's, too much
+// output too; the caller's cancellation and a missing command are not.
+func TestRunSaysWhoseFault(t *testing.T) {
+	ctx := context.Background()
+	cancelled, cancel := context.WithCancel(ctx)
+	cancel()
+	for _, tc := range []struct {
+		name     string
+		ctx      context.Context
+		cmd      []string
+		want     error
+		notClass bool
+	}{
+		{"a command that fails", ctx, []string{"false"}, ErrUnreadable, false},
+		{"a command past its time", ctx, []string{"sleep", "5"}, ErrUnreadable, false},
+		{"too much output", ctx, []string{"yes"}, ErrTooLarge, false},
+		{"a cancelled caller", cancelled, []string{"sleep", "5"}, context.Canceled, true},
+		{"a command not installed", ctx, []string{"lexflow-no-such-command"}, exec.ErrNotFound, true},
+	} {
+		_, err := run(tc.ctx, 200*time.Millisecond, 1000, nil, tc.cmd[0], tc.cmd[1:]...)
+		if !errors.Is(err, tc.want) {
+			t.Errorf("%s: %v; want %v", tc.name, err, tc.want)
+		}
+		if tc.notClass && (errors.Is(err, ErrUnreadable) || errors.Is(err, ErrTooLarge) || errors.Is(err, ErrUnsupported)) {
+			t.Errorf("%s: %v is classed as the document's fault", tc.name, err)
+		}
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"bytes"
 	"encoding/xml"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -34,13 +35,20 @@ func readDOCX(data []byte, lim Limits) (Doc, error) {
 		}
 		defer rc.Close()
 		text, err := docxText(rc)
-		if err != nil {
+		switch {
+		case errors.Is(err, ErrTooLarge):
+			return Doc{}, err
+		case err != nil:
 			return Doc{}, fmt.Errorf("%w: the DOCX is damaged: %v", ErrUnreadable, err)
 		}
 		return Doc{Pages: []Page{{N: 1, Text: text}}}, nil
 	}
 	return Doc{}, fmt.Errorf("%w: no %s", ErrUnreadable, docxBody)
 }
+
+// maxDepth bounds how deeply a DOCX's elements may nest: the XML decoder keeps every
+// open element, so millions of nested ones would take gigabytes.
+const maxDepth = 256
 
 // docxText is the text of a WordprocessingML body: its runs' text (w:t), tabs as tabs,
 // breaks (w:br, w:cr) and paragraph ends (w:p) as line breaks.
@@ -49,6 +57,7 @@ func docxText(r io.Reader) (string, error) {
 	dec := xml.NewDecoder(r)
 	var b strings.Builder
 	inText := false
+	depth := 0
 	for {
 		tok, err := dec.Token()
 		if err == io.EOF {
@@ -59,6 +68,9 @@ func docxText(r io.Reader) (string, error) {
 		}
 		switch t := tok.(type) {
 		case xml.StartElement:
+			if depth++; depth > maxDepth {
+				return "", fmt.Errorf("%w: its elements nest deeper than %d", ErrTooLarge, maxDepth)
+			}
 			if t.Name.Space != w {
 				continue
 			}
@@ -71,6 +83,7 @@ func docxText(r io.Reader) (string, error) {
 				b.WriteByte('\n')
 			}
 		case xml.EndElement:
+			depth--
 			if t.Name.Space != w {
 				continue
 			}

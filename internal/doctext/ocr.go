@@ -34,11 +34,14 @@ func readImage(ctx context.Context, data []byte, lim Limits) (Doc, error) {
 	return Doc{Pages: []Page{{N: 1, Text: text, OCR: true}}}, nil
 }
 
+// maxOCRText bounds the text OCR reads on one page: a dense A4 page holds about 5 KB.
+const maxOCRText = 1 << 20
+
 // ocr is the text tesseract reads in an image (PNG, JPEG), within timeout.
 func ocr(ctx context.Context, timeout time.Duration, img []byte) (string, error) {
-	out, err := run(ctx, timeout, img, "tesseract", "stdin", "stdout", "-l", ocrLanguages)
+	out, err := run(ctx, timeout, maxOCRText, img, "tesseract", "stdin", "stdout", "-l", ocrLanguages)
 	if err != nil {
-		return "", fmt.Errorf("%w: OCR: %v", ErrUnreadable, err)
+		return "", fmt.Errorf("OCR: %w", err)
 	}
 	return strings.TrimSpace(string(out)), nil
 }

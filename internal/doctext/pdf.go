@@ -2,6 +2,7 @@ package doctext
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -26,12 +27,12 @@ func readPDF(ctx context.Context, data []byte, lim Limits) (Doc, error) {
 	if err := os.WriteFile(path, data, 0o600); err != nil {
 		return Doc{}, err
 	}
-	info, err := run(ctx, lim.PageTimeout, nil, "pdfinfo", path)
-	if err != nil {
-		if strings.Contains(err.Error(), "password") {
-			return Doc{}, fmt.Errorf("%w: the PDF is protected by a password", ErrUnreadable)
-		}
-		return Doc{}, fmt.Errorf("%w: the PDF cannot be opened: %v", ErrUnreadable, err)
+	info, err := run(ctx, lim.PageTimeout, 1<<20, nil, "pdfinfo", path)
+	switch {
+	case errors.Is(err, ErrUnreadable) && strings.Contains(err.Error(), "password"):
+		return Doc{}, fmt.Errorf("%w: the PDF is protected by a password", ErrUnreadable)
+	case err != nil:
+		return Doc{}, fmt.Errorf("the PDF cannot be opened: %w", err)
 	}
 	m := pagesRe.FindSubmatch(info)
 	if m == nil {
@@ -41,9 +42,9 @@ func readPDF(ctx context.Context, data []byte, lim Limits) (Doc, error) {
 	if pages > lim.MaxPages {
 		return Doc{}, fmt.Errorf("%w: the PDF has %d pages, more than %d", ErrTooLarge, pages, lim.MaxPages)
 	}
-	out, err := run(ctx, lim.PageTimeout, nil, "pdftotext", "-enc", "UTF-8", path, "-")
+	out, err := run(ctx, lim.PageTimeout, lim.MaxText, nil, "pdftotext", "-enc", "UTF-8", path, "-")
 	if err != nil {
-		return Doc{}, fmt.Errorf("%w: %v", ErrUnreadable, err)
+		return Doc{}, err
 	}
 	texts := strings.Split(string(out), "\f") // pdftotext ends each page with a form feed
 	doc := Doc{}
@@ -81,13 +82,17 @@ func countOCR(pages []Page) int {
 	return n
 }
 
-// ocrPage renders page n of the PDF at path to a 300 dpi grey image and reads it
-// through OCR.
+// ocrScale is the longest side, in pixels, of a page rendered for OCR: an A4 page at
+// 300 dpi. A page of any size renders to at most ocrScale² pixels.
+const ocrScale = "3508"
+
+// ocrPage renders page n of the PDF at path to a grey image, its longest side ocrScale
+// pixels, and reads it through OCR.
 func ocrPage(ctx context.Context, path, dir string, n int, lim Limits) (string, error) {
 	prefix := filepath.Join(dir, "page")
 	page := strconv.Itoa(n)
-	if _, err := run(ctx, lim.PageTimeout, nil, "pdftoppm", "-f", page, "-l", page, "-r", "300", "-gray", "-png", "-singlefile", path, prefix); err != nil {
-		return "", fmt.Errorf("%w: page %d cannot be rendered: %v", ErrUnreadable, n, err)
+	if _, err := run(ctx, lim.PageTimeout, 1<<20, nil, "pdftoppm", "-f", page, "-l", page, "-scale-to", ocrScale, "-gray", "-png", "-singlefile", path, prefix); err != nil {
+		return "", fmt.Errorf("page %d cannot be rendered: %w", n, err)
 	}
 	img, err := os.ReadFile(prefix + ".png")
 	if err != nil {

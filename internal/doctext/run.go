@@ -12,29 +12,57 @@ import (
 )
 
 // run runs a command for at most timeout, with stdin if not nil, and returns what it
-// wrote to its standard output; a failure's error quotes the end of its standard error.
-func run(ctx context.Context, timeout time.Duration, stdin []byte, name string, args ...string) ([]byte, error) {
-	ctx, cancel := context.WithTimeout(ctx, timeout)
+// wrote to its standard output, at most maxOut bytes. Its errors say whose fault a
+// failure is: the command's timeout or failure is the document's (ErrUnreadable), more
+// output than maxOut too (ErrTooLarge); the caller's own cancellation and a command that
+// cannot start (not installed) are not, and come back unclassified, to be retried.
+func run(ctx context.Context, timeout time.Duration, maxOut int, stdin []byte, name string, args ...string) ([]byte, error) {
+	cctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, name, args...)
+	cmd := exec.CommandContext(cctx, name, args...)
 	if stdin != nil {
 		cmd.Stdin = bytes.NewReader(stdin)
 	}
 	// One thread each: the worker runs several documents and tools at once.
 	cmd.Env = append(os.Environ(), "OMP_THREAD_LIMIT=1")
 	cmd.WaitDelay = time.Second
-	var out, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &stderr
+	out := &capped{max: maxOut}
+	var stderr capped
+	stderr.max = 64 << 10
+	cmd.Stdout, cmd.Stderr = out, &stderr
 	err := cmd.Run()
 	switch {
-	case errors.Is(ctx.Err(), context.DeadlineExceeded):
-		return nil, fmt.Errorf("%s: no answer within %s", name, timeout)
-	case err != nil:
-		msg := strings.TrimSpace(stderr.String())
-		if len(msg) > 300 {
-			msg = msg[len(msg)-300:]
-		}
-		return nil, fmt.Errorf("%s: %w: %s", name, err, msg)
+	case err == nil:
+		return out.buf.Bytes(), nil
+	case ctx.Err() != nil:
+		return nil, fmt.Errorf("%s: %w", name, ctx.Err())
+	case errors.Is(cctx.Err(), context.DeadlineExceeded):
+		return nil, fmt.Errorf("%w: %s took longer than %s", ErrUnreadable, name, timeout)
+	case out.over:
+		return nil, fmt.Errorf("%w: %s wrote more than %d bytes", ErrTooLarge, name, maxOut)
+	case cmd.ProcessState == nil:
+		return nil, fmt.Errorf("%s: %w", name, err) // it did not start
 	}
-	return out.Bytes(), nil
+	msg := strings.TrimSpace(stderr.buf.String())
+	if len(msg) > 300 {
+		msg = msg[len(msg)-300:]
+	}
+	return nil, fmt.Errorf("%w: %s: %v: %s", ErrUnreadable, name, err, msg)
+}
+
+// capped keeps at most max bytes written to it, and fails the write past them.
+type capped struct {
+	buf  bytes.Buffer
+	max  int
+	over bool
+}
+
+var errCapped = errors.New("output over its limit")
+
+func (c *capped) Write(p []byte) (int, error) {
+	if c.buf.Len()+len(p) > c.max {
+		c.over = true
+		return 0, errCapped
+	}
+	return c.buf.Write(p)
 }

@@ -14,7 +14,8 @@ import (
 // Names masks known names (a case's parties, their aliases and addresses) wherever
 // they stand as whole words, whatever their case and diacritics and however the
 // spaces between their words are written: "Stefan" and "ŞTEFAN" (with a cedilla) are
-// "Ștefan", and "Ion\nPopescu" is "Ion Popescu".
+// "Ștefan", and "Ion\nPopescu" and "Ion\u00a0Popescu" (a no-break space) are "Ion
+// Popescu".
 type Names struct {
 	re *regexp.Regexp
 	// byFold is each name as NewNames was given it (its spaces made single), by its
@@ -35,7 +36,7 @@ func NewNames(names ...string) Names {
 				continue
 			}
 			byFold[f] = n
-			quoted = append(quoted, strings.ReplaceAll(regexp.QuoteMeta(f), " ", `\s+`))
+			quoted = append(quoted, strings.ReplaceAll(regexp.QuoteMeta(f), " ", `[\s\p{Zs}]+`))
 		}
 	}
 	if len(quoted) == 0 {

@@ -86,8 +86,8 @@ func TestNames(t *testing.T) {
 // name as it was given, however the text spells it and spaces it.
 func TestNamesReplace(t *testing.T) {
 	n := NewNames("Ion Popescu", "Popescu", "Ștefan Țurcanu", "ion  popescu")
-	got := n.Replace("ION\nPOPESCU, Stefan   Turcanu și Popescu.", func(name string) string { return "<" + name + ">" })
-	if want := "<Ion Popescu>, <Ștefan Țurcanu> și <Popescu>."; got != want {
+	got := n.Replace("ION\nPOPESCU, Stefan   Turcanu și Popescu; Ion\u00a0Popescu.", func(name string) string { return "<" + name + ">" })
+	if want := "<Ion Popescu>, <Ștefan Țurcanu> și <Popescu>; <Ion Popescu>."; got != want {
 		t.Errorf("Replace = %q, want %q", got, want)
 	}
 }

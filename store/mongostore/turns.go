@@ -65,13 +65,12 @@ func (s *Store) storeTurns(ctx context.Context, recs []recordDoc) error {
 		byTurn[k] = append(byTurn[k], r)
 		last[r.CaseID] = max(last[r.CaseID], r.TurnNo)
 	}
-	upsert := options.UpdateOne().SetUpsert(true)
 	for k, docs := range byTurn {
 		unlock := s.lock("turns:" + k.caseID)
-		_, err := s.turns.UpdateOne(ctx, bson.M{"_id": turnKey(k.caseID, k.no)}, bson.M{
+		err := s.upsertTurn(ctx, turnKey(k.caseID, k.no), bson.M{
 			"$setOnInsert": bson.M{"case_id": k.caseID},
 			"$addToSet":    bson.M{"records": bson.M{"$each": docs}},
-		}, upsert)
+		})
 		unlock()
 		if err != nil {
 			return fmt.Errorf("store turn %d of case %s: %w", k.no, k.caseID, err)
@@ -79,16 +78,29 @@ func (s *Store) storeTurns(ctx context.Context, recs []recordDoc) error {
 	}
 	for caseID, no := range last {
 		unlock := s.lock("turns:" + caseID)
-		_, err := s.turns.UpdateOne(ctx, bson.M{"_id": turnKey(caseID, 0)}, bson.M{
+		err := s.upsertTurn(ctx, turnKey(caseID, 0), bson.M{
 			"$setOnInsert": bson.M{"case_id": caseID},
 			"$max":         bson.M{"last_turn": no},
-		}, upsert)
+		})
 		unlock()
 		if err != nil {
 			return fmt.Errorf("store the last turn of case %s: %w", caseID, err)
 		}
 	}
 	return nil
+}
+
+// upsertTurn applies update to the turn document id, inserting it if need be. Two
+// processes inserting one document at once (the lock is one process's) leave one of
+// them a duplicate key: the document is there then, and the update applies on a
+// second try.
+func (s *Store) upsertTurn(ctx context.Context, id string, update bson.M) error {
+	upsert := options.UpdateOne().SetUpsert(true)
+	_, err := s.turns.UpdateOne(ctx, bson.M{"_id": id}, update, upsert)
+	if mongo.IsDuplicateKeyError(err) {
+		_, err = s.turns.UpdateOne(ctx, bson.M{"_id": id}, update, upsert)
+	}
+	return err
 }
 
 // listTurns is ListRecords on the turn documents: from the case's last turn (or the
