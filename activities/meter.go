@@ -149,8 +149,9 @@ const (
 // chargeTries times in all.
 func (m *Meter) charge(ctx context.Context, a account, n int64) error {
 	now := m.now()
+	r, _ := runOf(ctx) // the activity's own attempt, not a tool call's op (withOp)
 	use := store.TokenUse{
-		ID:     fmt.Sprintf("%s#%d", opID(ctx), attemptOf(ctx)),
+		ID:     fmt.Sprintf("%s#%d", r.id(), r.attempt),
 		Tenant: a.tenant, CaseID: a.caseID, Day: Day(now), Tokens: n, At: now,
 	}
 	wait := chargeBackoff

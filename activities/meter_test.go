@@ -152,3 +152,24 @@ func TestMeterChargesThroughAFailedRecording(t *testing.T) {
 		t.Errorf("used = %+v, %v; want the call's 151 tokens counted once", used, err)
 	}
 }
+
+// TestMeterChargesEachRunOfAToolCall: a tool call run again after its worker was lost
+// keeps its op for its writes (withOp), but each run's model calls, answered and paid
+// for, are charged.
+func TestMeterChargesEachRunOfAToolCall(t *testing.T) {
+	org := "meter-" + uuid.NewString()[:8]
+	id := newMeteredCase(t, org)
+	model, _ := recordingModel(t)
+	meter := &Meter{Cases: st, Budgets: st, Limits: schemas.TokenLimits{CaseTokensPerDay: 1 << 40, TokensPerDay: 1 << 40}}
+	msgs := []schemas.ChatMessage{{Role: schemas.MsgUser, Content: strings.Repeat("lease ", 100)}}
+	for _, activityID := range []string{"5", "9"} {
+		ctx := withOp(WithRun(t.Context(), schemas.TurnWorkflowID(id, 1), "run", activityID), "the-call's-op")
+		if _, err := meter.Complete(ctx, model, msgs, nil, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	used, err := st.TokensUsed(t.Context(), schemas.TenantKey(org, ""), id, Day(time.Now()))
+	if err != nil || used != (store.TokensUsed{Case: 302, Tenant: 302}) {
+		t.Errorf("used = %+v, %v; want both runs' 151 tokens counted", used, err)
+	}
+}

@@ -14,5 +14,5 @@ func opID(ctx context.Context) string {
 	if !ok {
 		return ""
 	}
-	return r.workflowID + "/" + r.runID + "/" + r.activityID
+	return r.id()
 }

@@ -40,6 +40,9 @@ func runOf(ctx context.Context) (r run, ok bool) {
 	return r, ok
 }
 
+// id names the activity execution: its workflow's run and its activity ID.
+func (r run) id() string { return r.workflowID + "/" + r.runID + "/" + r.activityID }
+
 type opKey struct{}
 
 // withOp returns ctx in which opID is op, whatever activity runs: a tool call run again
