@@ -1,12 +1,8 @@
 package doctext
 
 import (
-	"archive/zip"
-	"bytes"
-	"compress/flate"
 	"context"
 	"errors"
-	"hash/crc32"
 	"os/exec"
 	"strings"
 	"testing"
@@ -14,6 +10,7 @@ import (
 	"unicode"
 
 	"github.com/go-pdf/fpdf"
+	"github.com/lexflow/lexflow/internal/doctext/doctexttest"
 	"golang.org/x/text/unicode/norm"
 )
 
@@ -38,29 +35,29 @@ func read(t *testing.T, data []byte, lim Limits) (Doc, error) {
 }
 
 func TestReadDOCX(t *testing.T) {
-	doc, err := read(t, docxOf(t, leaseRO), DefaultLimits)
+	doc, err := read(t, doctexttest.DOCX(t, doctexttest.LeaseRO), DefaultLimits)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if doc.Kind != DOCX || len(doc.Pages) != 1 || doc.Pages[0].Text != strings.Join(leaseRO, "\n") {
+	if doc.Kind != DOCX || len(doc.Pages) != 1 || doc.Pages[0].Text != strings.Join(doctexttest.LeaseRO, "\n") {
 		t.Errorf("read %+v", doc)
 	}
 }
 
 func TestReadPDFTextLayer(t *testing.T) {
 	needs(t, "pdfinfo", "pdftotext")
-	doc, err := read(t, textPDF(t, summonsIT), DefaultLimits)
+	doc, err := read(t, doctexttest.TextPDF(t, doctexttest.SummonsIT), DefaultLimits)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if doc.Kind != PDF || len(doc.Pages) != 1 || doc.Pages[0].OCR || doc.Pages[0].Text != strings.Join(summonsIT, "\n") {
+	if doc.Kind != PDF || len(doc.Pages) != 1 || doc.Pages[0].OCR || doc.Pages[0].Text != strings.Join(doctexttest.SummonsIT, "\n") {
 		t.Errorf("read %+v", doc)
 	}
 }
 
 func TestReadText(t *testing.T) {
-	doc, err := read(t, []byte(strings.Join(leaseRO, "\n")), DefaultLimits)
-	if err != nil || doc.Kind != Text || doc.Pages[0].Text != strings.Join(leaseRO, "\n") {
+	doc, err := read(t, []byte(strings.Join(doctexttest.LeaseRO, "\n")), DefaultLimits)
+	if err != nil || doc.Kind != Text || doc.Pages[0].Text != strings.Join(doctexttest.LeaseRO, "\n") {
 		t.Errorf("read %+v, %v", doc, err)
 	}
 }
@@ -70,8 +67,8 @@ func TestReadText(t *testing.T) {
 // it can be pseudonymized.
 func TestOCR(t *testing.T) {
 	needs(t, "tesseract", "pdfinfo", "pdftotext", "pdftoppm")
-	scan := scanPNG(t, summonsIT)
-	for name, data := range map[string][]byte{"photo (PNG)": scan, "scanned PDF": scanPDF(t, scan)} {
+	scan := doctexttest.ScanPNG(t, doctexttest.SummonsIT)
+	for name, data := range map[string][]byte{"photo (PNG)": scan, "scanned PDF": doctexttest.ScanPDF(t, scan)} {
 		doc, err := read(t, data, DefaultLimits)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
@@ -80,8 +77,8 @@ func TestOCR(t *testing.T) {
 			t.Fatalf("%s: pages %+v", name, doc.Pages)
 		}
 		got := doc.Pages[0].Text
-		cer := errorRate(got, strings.Join(summonsIT, "\n"))
-		t.Logf("%s: character error rate %.1f%% (%d characters)", name, 100*cer, len([]rune(strings.Join(summonsIT, "\n"))))
+		cer := errorRate(got, strings.Join(doctexttest.SummonsIT, "\n"))
+		t.Logf("%s: character error rate %.1f%% (%d characters)", name, 100*cer, len([]rune(strings.Join(doctexttest.SummonsIT, "\n"))))
 		if cer > 0.05 {
 			t.Errorf("%s: character error rate %.1f%% > 5%%; read:\n%s", name, 100*cer, got)
 		}
@@ -118,45 +115,20 @@ func errorRate(got, want string) float64 {
 // TestRefused: what cannot be read safely is refused, with the reason, quickly.
 func TestRefused(t *testing.T) {
 	needs(t, "pdfinfo", "pdftotext")
-	// A ZIP bomb dressed as a DOCX: its text part unpacks to 200 MB of spaces.
-	var bomb bytes.Buffer
-	zw := zip.NewWriter(&bomb)
-	for _, f := range []struct {
-		name string
-		size int
-	}{{"[Content_Types].xml", 10}, {docxBody, 200 << 20}} {
-		w, err := zw.Create(f.name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		chunk := bytes.Repeat([]byte(" "), 1<<20)
-		for left := f.size; left > 0; left -= len(chunk) {
-			if _, err := w.Write(chunk[:min(len(chunk), left)]); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
 	// The same bomb, its headers claiming 1,000 bytes: archive/zip stops there, and
 	// the archive is damaged.
-	liar := lyingBomb(t, 200<<20)
+	liar := doctexttest.LyingBomb(t, 200<<20)
 
-	many := newPDF()
-	for range 3000 {
-		many.AddPage()
-	}
-	locked := newPDF()
+	locked := doctexttest.NewPDF()
 	locked.SetProtection(fpdf.CnProtectPrint, "user secret", "owner secret")
 	locked.AddPage()
 	locked.Cell(0, 10, "Riservato")
-	blank := newPDF()
+	blank := doctexttest.NewPDF()
 	blank.AddPage()
 	// A page of 7,000 × 7,000 points, which at 300 dpi would be 850 megapixels.
-	huge := newPDF()
+	huge := doctexttest.NewPDF()
 	huge.AddPageFormat("P", fpdf.SizeType{Wd: 2469, Ht: 2469})
-	deep := zipOf(t, map[string]string{"[Content_Types].xml": "<Types/>",
+	deep := doctexttest.Zip(t, map[string]string{"[Content_Types].xml": "<Types/>",
 		docxBody: `<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main">` + strings.Repeat("<w:a>", 100_000)})
 
 	for _, tc := range []struct {
@@ -164,19 +136,19 @@ func TestRefused(t *testing.T) {
 		data []byte
 		want error
 	}{
-		{"a ZIP bomb disguised as a DOCX", bomb.Bytes(), ErrTooLarge},
+		{"a ZIP bomb disguised as a DOCX", doctexttest.ZipBomb(t, 200<<20), ErrTooLarge},
 		{"a ZIP bomb whose header lies", liar, ErrUnreadable},
-		{"a PDF of 3,000 pages", pdfBytes(t, many), ErrTooLarge},
-		{"a PDF behind a password", pdfBytes(t, locked), ErrUnreadable},
-		{"a blank PDF", pdfBytes(t, blank), ErrUnreadable},
-		{"a blank page of 7,000 points square", pdfBytes(t, huge), ErrUnreadable},
+		{"a PDF of 3,000 pages", doctexttest.ManyPages(t, 3000), ErrTooLarge},
+		{"a PDF behind a password", doctexttest.PDFBytes(t, locked), ErrUnreadable},
+		{"a blank PDF", doctexttest.PDFBytes(t, blank), ErrUnreadable},
+		{"a blank page of 7,000 points square", doctexttest.PDFBytes(t, huge), ErrUnreadable},
 		{"a DOCX of 100,000 nested elements", deep, ErrTooLarge},
 		{"an executable named .pdf", append([]byte("\x7fELF\x02\x01\x01\x00"), make([]byte, 64)...), ErrUnsupported},
 		{"a Windows executable", append([]byte("MZ\x90\x00"), make([]byte, 64)...), ErrUnsupported},
-		{"a ZIP that is no DOCX", zipOf(t, map[string]string{"a.txt": "hi"}), ErrUnsupported},
+		{"a ZIP that is no DOCX", doctexttest.Zip(t, map[string]string{"a.txt": "hi"}), ErrUnsupported},
 		{"text in Latin-1", []byte("Garan\xe7ie"), ErrUnsupported},
 		{"an empty file", nil, ErrUnsupported},
-		{"a PNG of 100 megapixels", pngHeader(10000, 10000), ErrTooLarge},
+		{"a PNG of 100 megapixels", doctexttest.PNGHeader(10000, 10000), ErrTooLarge},
 	} {
 		start := time.Now()
 		_, err := read(t, tc.data, DefaultLimits)
@@ -192,57 +164,31 @@ func TestRefused(t *testing.T) {
 	}
 }
 
-// lyingBomb is a DOCX whose text part unpacks to size bytes of spaces while its
-// headers say 1,000.
-func lyingBomb(t *testing.T, size int) []byte {
-	t.Helper()
-	var packed bytes.Buffer
-	fw, err := flate.NewWriter(&packed, flate.BestCompression)
-	if err != nil {
-		t.Fatal(err)
-	}
-	chunk := bytes.Repeat([]byte(" "), 1<<20)
-	for left := size; left > 0; left -= len(chunk) {
-		if _, err := fw.Write(chunk[:min(len(chunk), left)]); err != nil {
-			t.Fatal(err)
+// TestCheck: what Read would refuse as too large, Check refuses without reading the
+// text; what Read reads, Check lets through.
+func TestCheck(t *testing.T) {
+	needs(t, "pdfinfo")
+	for _, tc := range []struct {
+		name string
+		data []byte
+		want error
+	}{
+		{"the lease", doctexttest.DOCX(t, doctexttest.LeaseRO), nil},
+		{"the summons", doctexttest.TextPDF(t, doctexttest.SummonsIT), nil},
+		{"the summons scanned", doctexttest.ScanPNG(t, doctexttest.SummonsIT), nil},
+		{"text", []byte("Chiria se plătește lunar."), nil},
+		{"a ZIP bomb disguised as a DOCX", doctexttest.ZipBomb(t, 200<<20), ErrTooLarge},
+		{"a PDF of 3,000 pages", doctexttest.ManyPages(t, 3000), ErrTooLarge},
+		{"a PNG of 100 megapixels", doctexttest.PNGHeader(10000, 10000), ErrTooLarge},
+	} {
+		kind, err := Sniff(tc.data)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if err := Check(context.Background(), kind, tc.data, DefaultLimits); !errors.Is(err, tc.want) || (tc.want == nil) != (err == nil) {
+			t.Errorf("%s: %v; want %v", tc.name, err, tc.want)
 		}
 	}
-	if err := fw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	var out bytes.Buffer
-	zw := zip.NewWriter(&out)
-	w, err := zw.Create("[Content_Types].xml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	w.Write([]byte("<Types/>"))
-	raw, err := zw.CreateRaw(&zip.FileHeader{Name: docxBody, Method: zip.Deflate,
-		CompressedSize64: uint64(packed.Len()), UncompressedSize64: 1000})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := raw.Write(packed.Bytes()); err != nil {
-		t.Fatal(err)
-	}
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return out.Bytes()
-}
-
-// pngHeader is a PNG's signature and header for an image of w × h pixels, without its
-// data: enough for image.DecodeConfig.
-func pngHeader(w, h int) []byte {
-	var img bytes.Buffer
-	img.WriteString("\x89PNG\r\n\x1a\n\x00\x00\x00\x0dIHDR")
-	be := func(v int) { img.Write([]byte{byte(v >> 24), byte(v >> 16), byte(v >> 8), byte(v)}) }
-	be(w)
-	be(h)
-	img.Write([]byte{8, 0, 0, 0, 0})
-	sum := crc32.ChecksumIEEE(img.Bytes()[12:])
-	be(int(sum))
-	return img.Bytes()
 }
 
 // TestRunSaysWhoseFault: a command's timeout or failure is the document's, too much

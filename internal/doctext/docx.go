@@ -18,32 +18,42 @@ const docxBody = "word/document.xml"
 // is unpacked, and archive/zip unpacks no more than the header says: a part that
 // unpacks to more is a damaged archive.
 func readDOCX(data []byte, lim Limits) (Doc, error) {
-	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+	f, err := docxPart(data, lim)
+	if err != nil {
+		return Doc{}, err
+	}
+	rc, err := f.Open()
 	if err != nil {
 		return Doc{}, fmt.Errorf("%w: the DOCX is damaged: %v", ErrUnreadable, err)
+	}
+	defer rc.Close()
+	text, err := docxText(rc)
+	switch {
+	case errors.Is(err, ErrTooLarge):
+		return Doc{}, err
+	case err != nil:
+		return Doc{}, fmt.Errorf("%w: the DOCX is damaged: %v", ErrUnreadable, err)
+	}
+	return Doc{Pages: []Page{{N: 1, Text: text}}}, nil
+}
+
+// docxPart finds a DOCX's main part, refusing one whose header says it unpacks to
+// more than lim.MaxUnpacked bytes.
+func docxPart(data []byte, lim Limits) (*zip.File, error) {
+	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		return nil, fmt.Errorf("%w: the DOCX is damaged: %v", ErrUnreadable, err)
 	}
 	for _, f := range zr.File {
 		if f.Name != docxBody {
 			continue
 		}
 		if f.UncompressedSize64 > uint64(lim.MaxUnpacked) {
-			return Doc{}, fmt.Errorf("%w: its text unpacks to %d bytes, more than %d", ErrTooLarge, f.UncompressedSize64, lim.MaxUnpacked)
+			return nil, fmt.Errorf("%w: its text unpacks to %d bytes, more than %d", ErrTooLarge, f.UncompressedSize64, lim.MaxUnpacked)
 		}
-		rc, err := f.Open()
-		if err != nil {
-			return Doc{}, fmt.Errorf("%w: the DOCX is damaged: %v", ErrUnreadable, err)
-		}
-		defer rc.Close()
-		text, err := docxText(rc)
-		switch {
-		case errors.Is(err, ErrTooLarge):
-			return Doc{}, err
-		case err != nil:
-			return Doc{}, fmt.Errorf("%w: the DOCX is damaged: %v", ErrUnreadable, err)
-		}
-		return Doc{Pages: []Page{{N: 1, Text: text}}}, nil
+		return f, nil
 	}
-	return Doc{}, fmt.Errorf("%w: no %s", ErrUnreadable, docxBody)
+	return nil, fmt.Errorf("%w: no %s", ErrUnreadable, docxBody)
 }
 
 // maxDepth bounds how deeply a DOCX's elements may nest: the XML decoder keeps every

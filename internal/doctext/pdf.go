@@ -27,20 +27,9 @@ func readPDF(ctx context.Context, data []byte, lim Limits) (Doc, error) {
 	if err := os.WriteFile(path, data, 0o600); err != nil {
 		return Doc{}, err
 	}
-	info, err := run(ctx, lim.PageTimeout, 1<<20, nil, "pdfinfo", path)
-	switch {
-	case errors.Is(err, ErrUnreadable) && strings.Contains(err.Error(), "password"):
-		return Doc{}, fmt.Errorf("%w: the PDF is protected by a password", ErrUnreadable)
-	case err != nil:
-		return Doc{}, fmt.Errorf("the PDF cannot be opened: %w", err)
-	}
-	m := pagesRe.FindSubmatch(info)
-	if m == nil {
-		return Doc{}, fmt.Errorf("%w: the PDF's pages cannot be counted", ErrUnreadable)
-	}
-	pages, _ := strconv.Atoi(string(m[1]))
-	if pages > lim.MaxPages {
-		return Doc{}, fmt.Errorf("%w: the PDF has %d pages, more than %d", ErrTooLarge, pages, lim.MaxPages)
+	pages, err := pdfPages(ctx, path, lim)
+	if err != nil {
+		return Doc{}, err
 	}
 	out, err := run(ctx, lim.PageTimeout, lim.MaxText, nil, "pdftotext", "-enc", "UTF-8", path, "-")
 	if err != nil {
@@ -72,6 +61,28 @@ func readPDF(ctx context.Context, data []byte, lim Limits) (Doc, error) {
 	return Doc{}, fmt.Errorf("%w: no text could be read in the PDF, even by OCR", ErrUnreadable)
 }
 
+// pdfPages counts the pages of the PDF at path with pdfinfo, refusing a PDF locked
+// by a password or of more than lim.MaxPages pages.
+func pdfPages(ctx context.Context, path string, lim Limits) (int, error) {
+	info, err := run(ctx, lim.PageTimeout, 1<<20, nil, "pdfinfo", path)
+	switch {
+	case errors.Is(err, ErrUnreadable) && strings.Contains(err.Error(), "password"):
+		return 0, fmt.Errorf("%w: the PDF is protected by a password", ErrUnreadable)
+	case err != nil:
+		return 0, fmt.Errorf("the PDF cannot be opened: %w", err)
+	}
+	m := pagesRe.FindSubmatch(info)
+	if m == nil {
+		return 0, fmt.Errorf("%w: the PDF's pages cannot be counted", ErrUnreadable)
+	}
+	pages, _ := strconv.Atoi(string(m[1]))
+	if pages > lim.MaxPages {
+		return 0, fmt.Errorf("%w: the PDF has %d pages, more than %d", ErrTooLarge, pages, lim.MaxPages)
+	}
+	return pages, nil
+}
+
+// countOCR counts the pages read through OCR.
 func countOCR(pages []Page) int {
 	n := 0
 	for _, p := range pages {

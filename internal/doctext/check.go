@@ -1,0 +1,38 @@
+package doctext
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// Check looks at a document of the given kind as cheaply as its kind allows, without
+// reading its text, and returns the error Read would return for the document's size:
+// a PDF's page count (pdfinfo), a DOCX's unpacked size (its ZIP header), an image's
+// pixels (its header). An upload checked first is refused before it is stored.
+// ErrUnreadable (a password, a damaged file) is for the read to report.
+func Check(ctx context.Context, kind Kind, data []byte, lim Limits) error {
+	switch kind {
+	case PDF:
+		dir, err := os.MkdirTemp("", "doctext-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(dir)
+		path := filepath.Join(dir, "doc.pdf")
+		if err := os.WriteFile(path, data, 0o600); err != nil {
+			return err
+		}
+		_, err = pdfPages(ctx, path, lim)
+		return err
+	case DOCX:
+		_, err := docxPart(data, lim)
+		return err
+	case JPEG, PNG:
+		return checkImage(data, lim)
+	case Text:
+		return nil
+	}
+	return fmt.Errorf("%w: kind %q", ErrUnsupported, kind)
+}
