@@ -75,6 +75,12 @@ type Handlers struct {
 	// OrgConcurrentTurns bounds the cases of one organization (or one user without
 	// one) working on a turn at once; 0 means no bound.
 	OrgConcurrentTurns int
+	// MaxUploadBytes bounds an uploaded document (DefaultMaxUpload when 0);
+	// DocumentsPerCase the documents a case holds, OrgConcurrentReads the documents of
+	// an organization read at once (0: no bound).
+	MaxUploadBytes     int64
+	DocumentsPerCase   int
+	OrgConcurrentReads int
 	// Budgets are the default model-token budgets the workers enforce, which the
 	// budget routes show.
 	Budgets schemas.TokenLimits

@@ -121,7 +121,11 @@ func operationOf(r Route, op operation, problemRef *openapi3.Schema) (*openapi3.
 	case Codec:
 		o.Security = &openapi3.SecurityRequirements{{bearerScheme: {}}, {cookieScheme: {}}}
 	}
-	if op.request != nil {
+	if _, ok := op.request.(uploadForm); ok {
+		s := openapi3.NewObjectSchema().WithProperty("file", openapi3.NewStringSchema().WithFormat("binary"))
+		s.Required = []string{"file"}
+		o.RequestBody = &openapi3.RequestBodyRef{Value: openapi3.NewRequestBody().WithRequired(true).WithContent(openapi3.NewContentWithFormDataSchema(s))}
+	} else if op.request != nil {
 		s, err := schemaOf(op.request)
 		if err != nil {
 			return nil, err

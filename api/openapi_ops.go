@@ -25,6 +25,10 @@ type response struct {
 	media  string
 }
 
+// uploadForm stands for an upload's body: multipart/form-data, the file in a part
+// named file.
+type uploadForm struct{}
+
 // codecPayloads is the codec server's body: Temporal's payloads, as the Web UI sends
 // and reads them.
 type codecPayloads = map[string]any
@@ -64,11 +68,17 @@ var operations = map[string]operation{
 	"POST /v1/cases/:id/close":                 {"closeCase", "Close a case", CloseRequest{}, []response{ok("closed", CloseView{}), accepted("closing", CloseView{})}},
 	"GET /v1/cases/:id/drafts":                 {"listDrafts", "A case's draft revisions, with their citation checks", nil, []response{ok("the drafts", DraftList{})}},
 	"GET /v1/cases/:id/drafts/:name/:revision": {"downloadDraft", "A draft revision's PDF", nil, []response{media(http.StatusOK, "the PDF", "application/pdf")}},
-	"GET /v1/tools":                            {"listTools", "The tool registry as the caller's role sees it", nil, []response{ok("the tools", ToolList{})}},
-	"POST /v1/citations/check":                 {"checkCitations", "Check a text's legal citations against the corpus", schemas.CitationCheck{}, []response{ok("the citations", schemas.CitationReport{})}},
-	"POST /v1/query":                           {"query", "Answer a question from the corpus, suggesting a web search instead of running one", QueryRequest{}, []response{ok("the answer, its sources and checked citations", schemas.QueryAnswer{})}},
-	"GET /v1/me/memory":                        {"getMemory", "The caller's memory", nil, []response{ok("the memory", store.Memory{})}},
-	"PUT /v1/me/memory":                        {"putMemory", "Replace the caller's memory", MemoryRequest{}, []response{ok("the memory", store.Memory{})}},
+	"POST /v1/cases/:id/documents": {"uploadDocument", "Upload a document (PDF, DOCX, text, JPEG, PNG) for Lexflow to read and summarize",
+		uploadForm{}, []response{accepted("stored; being read", DocumentView{}), ok("the same file, uploaded before", DocumentView{})}},
+	"GET /v1/cases/:id/documents":           {"listDocuments", "A case's documents, with their summaries", nil, []response{ok("the documents", DocumentList{})}},
+	"GET /v1/cases/:id/documents/:doc":      {"downloadDocument", "A document as uploaded", nil, []response{media(http.StatusOK, "the file", "application/octet-stream")}},
+	"GET /v1/cases/:id/documents/:doc/text": {"documentText", "A document's text as read and as the models read it, by pages", nil, []response{ok("the pages", DocumentTextView{})}},
+	"DELETE /v1/cases/:id/documents/:doc":   {"deleteDocument", "Delete a document, its text and its summary", nil, []response{{http.StatusNoContent, "deleted", nil, ""}}},
+	"GET /v1/tools":                         {"listTools", "The tool registry as the caller's role sees it", nil, []response{ok("the tools", ToolList{})}},
+	"POST /v1/citations/check":              {"checkCitations", "Check a text's legal citations against the corpus", schemas.CitationCheck{}, []response{ok("the citations", schemas.CitationReport{})}},
+	"POST /v1/query":                        {"query", "Answer a question from the corpus, suggesting a web search instead of running one", QueryRequest{}, []response{ok("the answer, its sources and checked citations", schemas.QueryAnswer{})}},
+	"GET /v1/me/memory":                     {"getMemory", "The caller's memory", nil, []response{ok("the memory", store.Memory{})}},
+	"PUT /v1/me/memory":                     {"putMemory", "Replace the caller's memory", MemoryRequest{}, []response{ok("the memory", store.Memory{})}},
 
 	"GET /v1/support/cases":              {"supportCases", "Cases by status, for support", nil, []response{ok("the cases", SupportCaseList{})}},
 	"GET /v1/support/cases/:id/tickets":  {"supportTickets", "A case's support tickets", nil, []response{ok("the tickets", TicketList{})}},

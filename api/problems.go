@@ -31,6 +31,10 @@ var (
 	errConflict        = errors.New("conflict")
 	// errTooManyRequests is a limit reached; its retryAfter says when it lifts.
 	errTooManyRequests = errors.New("too many requests")
+	// errTooLarge is an upload past its size, pages, or what it unpacks to;
+	// errUnsupportedMedia one of a kind Lexflow does not read.
+	errTooLarge         = errors.New("too large")
+	errUnsupportedMedia = errors.New("unsupported media type")
 	// errBudgetExhausted is a case waiting on its model-token budget (see budgetWait).
 	errBudgetExhausted = errors.New("budget exhausted")
 )
@@ -60,6 +64,8 @@ var problemKinds = []problemKind{
 	{errLegalHold, http.StatusConflict, "legal-hold", "The case is under a legal hold"},
 	{errErasing, http.StatusConflict, "erasing", "The case is being erased"},
 	{errCaseErased, http.StatusGone, "case-erased", "The case was erased"},
+	{errTooLarge, http.StatusRequestEntityTooLarge, "too-large", "Request body too large"},
+	{errUnsupportedMedia, http.StatusUnsupportedMediaType, "unsupported-media-type", "A kind of document Lexflow does not read"},
 	{errTooManyRequests, http.StatusTooManyRequests, "too-many-requests", "A limit is reached"},
 	{errGone, http.StatusGone, "gone", "This route is gone"},
 	{errBadWebhook, http.StatusBadRequest, "bad-webhook", "The webhook is not signed, stale, or does not match its checkout"},

@@ -3,6 +3,7 @@ package api
 import (
 	"fmt"
 	"net/http"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -73,6 +74,11 @@ var routes = []Route{
 	{http.MethodPost, "/v1/cases/:id/close", User, false, (*Handlers).closeCase},
 	{http.MethodGet, "/v1/cases/:id/drafts", User, false, (*Handlers).listDrafts},
 	{http.MethodGet, "/v1/cases/:id/drafts/:name/:revision", User, false, (*Handlers).downloadDraft},
+	{http.MethodPost, "/v1/cases/:id/documents", User, false, (*Handlers).uploadDocument},
+	{http.MethodGet, "/v1/cases/:id/documents", User, false, (*Handlers).listDocuments},
+	{http.MethodGet, "/v1/cases/:id/documents/:doc", User, false, (*Handlers).downloadDocument},
+	{http.MethodGet, "/v1/cases/:id/documents/:doc/text", User, false, (*Handlers).documentText},
+	{http.MethodDelete, "/v1/cases/:id/documents/:doc", User, false, (*Handlers).deleteDocument},
 	{http.MethodGet, "/v1/tools", User, false, (*Handlers).listTools},
 	{http.MethodPost, "/v1/citations/check", User, false, (*Handlers).checkCitations},
 	{http.MethodPost, "/v1/query", User, false, (*Handlers).query},
@@ -103,6 +109,15 @@ var routes = []Route{
 	{http.MethodPost, "/pay/:session", Public, true, (*Handlers).testPay},
 }
 
+// uploadPath is the path of document uploads.
+var uploadPath = regexp.MustCompile(`^/v1/cases/[^/]+/documents/?$`)
+
+// isUpload reports whether r uploads a document, whose body may be larger than
+// maxBody (see readUpload).
+func isUpload(r *http.Request) bool {
+	return r.Method == http.MethodPost && uploadPath.MatchString(r.URL.Path)
+}
+
 // Routes returns a copy of the route table, for the attack suite to walk.
 func Routes() []Route { return slices.Clone(routes) }
 
@@ -120,8 +135,11 @@ func newServer(h *Handlers, table []Route) *echo.Echo {
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
 	e.HTTPErrorHandler = errorHandler(h.Log)
+	// The codec's routes and uploads have limits of their own.
 	bodyLimit := middleware.BodyLimitWithConfig(middleware.BodyLimitConfig{Limit: maxBody,
-		Skipper: func(c echo.Context) bool { return strings.HasPrefix(c.Request().URL.Path, codecPath+"/") }})
+		Skipper: func(c echo.Context) bool {
+			return strings.HasPrefix(c.Request().URL.Path, codecPath+"/") || isUpload(c.Request())
+		}})
 	e.Use(middleware.Recover(), bodyLimit, h.traceRequests, h.logRequests)
 	h.limits = rateLimits{perUser: h.RequestsPerMinute, perOrg: h.OrgRequestsPerMinute}
 	h.openAPIBody = sync.OnceValues(func() ([]byte, error) { return openAPIJSON(table) })

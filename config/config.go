@@ -128,6 +128,11 @@ type Config struct {
 	ToolRunsPerMinute int
 	// OrgConcurrentTurns bounds one organization's cases working on a turn at once.
 	OrgConcurrentTurns int
+	// MaxUploadMB bounds an uploaded document; DocumentsPerCase the documents a case
+	// holds; OrgConcurrentReads an organization's documents being read at once.
+	MaxUploadMB        int
+	DocumentsPerCase   int
+	OrgConcurrentReads int
 	// CaseTokensPerDay and TokensPerDay are the default model-token budgets of a case
 	// and of a tenant per UTC day; 0 means no budget.
 	CaseTokensPerDay int64
@@ -217,6 +222,9 @@ var Vars = []Var{
 	{"LEXFLOW_ORG_REQUESTS_PER_MINUTE", "1200", "requests one organization may send to one API process in a minute; 0 means no limit"},
 	{"LEXFLOW_TOOL_RUNS_PER_MINUTE", "10", "tools one admin may run directly (`POST /v1/admin/tools/execute`) through one API process in a minute: each may read a case's data in clear, so bulk reading is slowed; 0 means no limit"},
 	{"LEXFLOW_ORG_CONCURRENT_TURNS", "20", "cases of one organization (or one user without one) that may work on a turn at once, counted by Temporal's visibility across API replicas; more answer 429; 0 means no limit"},
+	{"LEXFLOW_MAX_UPLOAD_MB", "20", "the largest document a client may upload, in MB; a larger one answers 413"},
+	{"LEXFLOW_DOCUMENTS_PER_CASE", "50", "documents one case may hold; another upload answers 429; 0 means no limit"},
+	{"LEXFLOW_ORG_CONCURRENT_READS", "4", "documents of one organization (or one user without one) read at once, counted by Temporal's visibility across API replicas; another upload answers 429 until one is read; 0 means no limit"},
 	{"LEXFLOW_CASE_TOKENS_PER_DAY", "1000000", "model tokens (as the endpoint reports them, tiering and the reasoner included) one case may use in a UTC day; past it the case waits in waiting_budget until the day turns or an admin raises its tenant's budget; 0 means no limit"},
 	{"LEXFLOW_TOKENS_PER_DAY", "10000000", "model tokens all the cases of one organization (or of one user without one) may use in a UTC day; 0 means no limit"},
 	{"LEXFLOW_EVENTS_POLL", "100ms", "how often an event stream (`GET /v1/cases/{id}/events`) reads the store for events that another process wrote: the most such an event waits before it is sent"},
@@ -339,7 +347,8 @@ func From(lookup func(name string) (string, bool)) (Config, error) {
 		to   *int
 	}{{"LEXFLOW_CASES_PER_DAY", &c.CasesPerDay}, {"LEXFLOW_ORG_CASES_PER_DAY", &c.OrgCasesPerDay},
 		{"LEXFLOW_REQUESTS_PER_MINUTE", &c.RequestsPerMinute}, {"LEXFLOW_ORG_REQUESTS_PER_MINUTE", &c.OrgRequestsPerMinute},
-		{"LEXFLOW_ORG_CONCURRENT_TURNS", &c.OrgConcurrentTurns}, {"LEXFLOW_TOOL_RUNS_PER_MINUTE", &c.ToolRunsPerMinute}} {
+		{"LEXFLOW_ORG_CONCURRENT_TURNS", &c.OrgConcurrentTurns}, {"LEXFLOW_TOOL_RUNS_PER_MINUTE", &c.ToolRunsPerMinute},
+		{"LEXFLOW_DOCUMENTS_PER_CASE", &c.DocumentsPerCase}, {"LEXFLOW_ORG_CONCURRENT_READS", &c.OrgConcurrentReads}} {
 		if *n.to, err = strconv.Atoi(get(n.name)); err != nil || *n.to < 0 {
 			return c, fmt.Errorf("%s: want 0 or more, got %q", n.name, get(n.name))
 		}
@@ -351,6 +360,9 @@ func From(lookup func(name string) (string, bool)) (Config, error) {
 		if *n.to, err = strconv.ParseInt(get(n.name), 10, 64); err != nil || *n.to < 0 {
 			return c, fmt.Errorf("%s: want 0 or more, got %q", n.name, get(n.name))
 		}
+	}
+	if c.MaxUploadMB, err = strconv.Atoi(get("LEXFLOW_MAX_UPLOAD_MB")); err != nil || c.MaxUploadMB < 1 || c.MaxUploadMB > 1024 {
+		return c, fmt.Errorf("LEXFLOW_MAX_UPLOAD_MB: want 1 to 1024, got %q", get("LEXFLOW_MAX_UPLOAD_MB"))
 	}
 	if c.OIDCLeeway, err = time.ParseDuration(get("LEXFLOW_OIDC_LEEWAY")); err != nil || c.OIDCLeeway < 0 || c.OIDCLeeway > 5*time.Minute {
 		return c, fmt.Errorf("LEXFLOW_OIDC_LEEWAY: want a duration from 0 to 5m, got %q", get("LEXFLOW_OIDC_LEEWAY"))

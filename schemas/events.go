@@ -25,6 +25,10 @@ const (
 	EventStatus        = "status"
 	EventNotice        = "notice"
 	EventDraftReady    = "draft.ready"
+	// The steps of an uploaded document: stored, read and summarized, or failed.
+	EventDocumentReceived = "document.received"
+	EventDocumentRead     = "document.read"
+	EventDocumentFailed   = "document.failed"
 )
 
 // TurnStartedEvent is turn.started's body: the client's message, and the request that

@@ -15,12 +15,15 @@ const (
 	// ModelQuery answers POST /v1/query from the sources it is given; the assistant's
 	// endpoint serves it.
 	ModelQuery ModelRole = "query"
+	// ModelDocument summarizes an uploaded document from its pseudonymized text; the
+	// assistant's endpoint serves it.
+	ModelDocument ModelRole = "document"
 )
 
 // Endpoint is the role whose model endpoint serves r.
 func (r ModelRole) Endpoint() ModelRole {
 	switch r {
-	case ModelTiering, ModelQuery:
+	case ModelTiering, ModelQuery, ModelDocument:
 		return ModelAssistant
 	case ModelEscalation:
 		return ModelReasoner

@@ -22,6 +22,7 @@ const (
 	CitationCheckWorkflow = "CitationCheck"
 	ToolExecutionWorkflow = "ToolExecution"
 	QueryWorkflow         = "Query"
+	DocumentWorkflow      = "Document"
 )
 
 // Update, signal and query names of the Case workflow, and the ChatTurn's cancel signal.

@@ -18,6 +18,8 @@ const (
 	ToolCheckQuota          = "check_quota"
 	ToolCreateSupportTicket = "create_support_ticket"
 	ToolConsultReasoner     = "consult_reasoner"
+	ToolListDocuments       = "list_documents"
+	ToolReadDocument        = "read_document"
 )
 
 // GetCaseDetailsArgs are get_case_details' arguments (seed 003).
@@ -39,7 +41,7 @@ type UpdateCaseDetailsArgs struct {
 // SystemFields are the case_details fields that Lexflow writes and the model's tools
 // may not: a prompt-injected model must not forge a draft (whose record names a PDF), a
 // tier, a payment, support's log or an escalation.
-var SystemFields = []string{"draft_status", "tier", "payment", "support_log", "escalation"}
+var SystemFields = []string{"draft_status", "tier", "payment", "support_log", "escalation", DocumentsField}
 
 // Arguments of each tool, agreeing with schemas/tools/<name>.json (tested).
 type (
@@ -81,6 +83,15 @@ type (
 	LegalSQLArgs struct {
 		QueryString string `json:"query_string"`
 		TableName   string `json:"table_name"`
+	}
+	ListDocumentsArgs struct {
+		CaseID string `json:"case_id"`
+	}
+	ReadDocumentArgs struct {
+		CaseID     string `json:"case_id"`
+		DocumentID string `json:"document_id"`
+		FromPage   int    `json:"from_page"`
+		ToPage     int    `json:"to_page"`
 	}
 	GetPartyIDByNameArgs struct {
 		CaseID        string `json:"case_id"`

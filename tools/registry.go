@@ -132,6 +132,11 @@ var registry = mustLoad([]*Tool{
 		Policy: caseToolPolicy, Ladder: fullLadder, Format: formatStatus, Activity: "GetPartyIDByName", decode: decodeArgs[schemas.GetPartyIDByNameArgs]},
 	{Name: schemas.ToolGenerateDraftPDF, Roles: allRoles, DefaultOn: true, Bound: bindCase,
 		Policy: draftPolicy, Ladder: fullLadder, Format: formatStatus, Workflow: schemas.DraftWorkflow, decode: decodeArgs[schemas.GenerateDraftPDFArgs]},
+	// Documents the client uploaded, pseudonymized.
+	{Name: schemas.ToolListDocuments, Roles: allRoles, DefaultOn: true, Bound: bindCase,
+		Policy: caseToolPolicy, Ladder: fullLadder, Format: formatListDocuments, Activity: "ListDocuments", decode: decodeArgs[schemas.ListDocumentsArgs]},
+	{Name: schemas.ToolReadDocument, Roles: allRoles, DefaultOn: true, Bound: bindCase,
+		Policy: caseToolPolicy, Ladder: fullLadder, Format: formatReadDocument, Activity: "ReadDocument", decode: decodeArgs[schemas.ReadDocumentArgs]},
 	{Name: schemas.ToolCheckQuota, Roles: allRoles, DefaultOn: true,
 		Bound:  []Binding{{Arg: "user_id", From: "user", Refusal: schemas.QuotaUserNotFound}, {Arg: "organization_id", From: "org", Refusal: schemas.QuotaSubscriptionNotFound}},
 		Policy: caseToolPolicy, Ladder: fullLadder, Format: formatStatus, Activity: "CheckQuota", decode: decodeArgs[schemas.CheckQuotaArgs]},

@@ -90,4 +90,5 @@ var behaviors = map[string]workflow.VersioningBehavior{
 	schemas.CitationCheckWorkflow: workflow.VersioningBehaviorPinned,
 	schemas.ToolExecutionWorkflow: workflow.VersioningBehaviorPinned,
 	schemas.QueryWorkflow:         workflow.VersioningBehaviorPinned,
+	schemas.DocumentWorkflow:      workflow.VersioningBehaviorPinned,
 }

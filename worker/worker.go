@@ -82,6 +82,8 @@ func Activities(d Deps) []any {
 		&activities.Payments{Cases: d.Store},
 		&activities.Tickets{Cases: d.Store, Tickets: d.Store, Events: events},
 		&activities.Drafts{Cases: d.Store, Parties: d.Store, Blobs: d.Blobs, Events: events},
+		&activities.Documents{Cases: d.Store, Parties: d.Store, Blobs: d.Blobs, Model: d.Models[schemas.ModelAssistant],
+			Prompts: system, Meter: meter, Events: events},
 		&activities.Research{Corpus: d.Corpus, Backend: d.Research, Events: events},
 		web,
 		&activities.Enriched{Web: web, Corpus: d.Corpus, Reasoner: d.Models[schemas.ModelReasoner], Prompts: system, Meter: meter},
@@ -115,4 +117,5 @@ var workflowsByName = map[string]any{
 	schemas.CitationCheckWorkflow: workflows.CitationCheck,
 	schemas.ToolExecutionWorkflow: workflows.ToolExecution,
 	schemas.QueryWorkflow:         workflows.Query,
+	schemas.DocumentWorkflow:      workflows.Document,
 }

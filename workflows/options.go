@@ -23,6 +23,7 @@ var (
 	paymentActs    *activities.Payments
 	ticketActs     *activities.Tickets
 	draftActs      *activities.Drafts
+	docActs        *activities.Documents
 	toolActs       *activities.ToolRunner
 )
 

@@ -51,6 +51,8 @@ var attackQueries = map[string]string{
 type victim struct {
 	caseID, org, canary string
 	tok                 string
+	// docID is a document of the case, read.
+	docID string
 	// payloads are the case's sealed input, for the codec server's routes.
 	payloads string
 }
@@ -83,6 +85,12 @@ func newVictim(t *testing.T) victim {
 		t.Fatalf("memory: %d %s", r.Status, r.Raw)
 	}
 	s.Send(t, v.tok, v.caseID, "What do you know about my case?")
+	up := s.Upload(t, v.tok, v.caseID, "evidence-"+v.canary+".txt", []byte("A letter from Ilinca "+v.canary+" about the deposit."))
+	if up.Status != http.StatusAccepted {
+		t.Fatalf("upload: %d %s", up.Status, up.Raw)
+	}
+	v.docID = up.Body["id"].(string)
+	s.WaitForDocument(t, v.tok, v.caseID, v.docID)
 	v.payloads = startPayloads(t, v.caseID)
 	return v
 }
@@ -144,7 +152,7 @@ func TestEveryRouteAgainstOtherTenants(t *testing.T) {
 			continue
 		}
 		key := r.Method + " " + r.Path
-		path := strings.NewReplacer(":party", "party0", ":name", "Cerere", ":revision", "1", ":tenant", "org:"+v.org).Replace(r.Path)
+		path := strings.NewReplacer(":party", "party0", ":name", "Cerere", ":revision", "1", ":tenant", "org:"+v.org, ":doc", v.docID).Replace(r.Path)
 		if strings.Contains(path, "/admin/subscriptions/:id") {
 			path = strings.Replace(path, ":id", "org:"+v.org, 1)
 		}

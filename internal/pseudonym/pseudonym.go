@@ -50,6 +50,23 @@ func Text(s string, parties []store.Party) string {
 	return markers(s)
 }
 
+// pageBreak joins a document's pages for Pages: no name and no pattern of personal
+// data spans a NUL, so each page comes back whole.
+const pageBreak = "\n\x00\n"
+
+// Pages is Text over a document's pages at once, so that a value has the same marker
+// on every page; the pages come back in their order, any NUL they held removed.
+func Pages(pages []string, parties []store.Party) []string {
+	clean := make([]string, len(pages))
+	for i, p := range pages {
+		clean[i] = strings.ReplaceAll(p, "\x00", "")
+	}
+	if len(pages) == 0 {
+		return clean
+	}
+	return strings.Split(Text(strings.Join(clean, pageBreak), parties), pageBreak)
+}
+
 // markers replaces the personal data pii.Find finds in s by {{doc.kind.N}}, N counted
 // per kind from 1 in the order the values first appear.
 func markers(s string) string {

@@ -1,6 +1,7 @@
 package pseudonym
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -54,5 +55,18 @@ func TestTextLeavesNoValue(t *testing.T) {
 				t.Errorf("%q survives in %q", v, got)
 			}
 		}
+	}
+}
+
+// TestPages: a value has one marker across pages, and the pages stay apart even
+// where a name runs to a page's end.
+func TestPages(t *testing.T) {
+	got := Pages([]string{"tel. 0722 123 456, Ștefan", "Țurcanu\x00 plătește; tel. 0722123456"}, parties)
+	want := []string{"tel. {{doc.phone.1}}, {{party0.firstName}}", "{{party0.lastName}} plătește; tel. {{doc.phone.1}}"}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+	if got := Pages(nil, parties); len(got) != 0 {
+		t.Errorf("no pages: %q", got)
 	}
 }

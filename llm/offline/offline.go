@@ -202,6 +202,9 @@ var (
 //   - "draft: NAME [rev N]" (or "proiect:", "bozza:") and the Markdown on the next
 //     lines → generate_draft_pdf, revision 1 unless given;
 //   - "party: NAME" (or "parte:", "partea:") → get_party_id_by_name;
+//   - "document: QUESTION" (or "documentul:", "documento:") → list_documents, then
+//     read_document on the newest document read, then an answer quoting its line
+//     that best matches the question (see documentStep);
 //   - "analysis: TEXT" (or "analisi:", "analiză:") → lex_search_enriched;
 //   - "legal search: TEXT" (or "ricerca legale:", "căutare juridică:") → lex_search;
 //   - "search: TEXT" (or "cerca:", "caută:") → web_search.
@@ -210,7 +213,8 @@ var (
 // get_case_details."), as many real models do, so that a streamed turn shows text
 // before its tool runs. Anything else gets a short reply that says what the offline
 // model can do. The tiering role classifies (see classify), the escalation role
-// advises (see advise) and the query role answers from its sources (see answerQuery).
+// advises (see advise), the query role answers from its sources (see answerQuery) and
+// the document role summarizes (see summarizeDocument).
 func decide(msgs []message, offered map[string]bool) reply {
 	lang, caseID, role, system := "en", "", "assistant", ""
 	for _, m := range msgs {
@@ -250,9 +254,8 @@ func decide(msgs []message, offered map[string]bool) reply {
 		return reply{content: advise(user, lang)}
 	case "query":
 		return reply{content: answerQuery(user, lang)}
-	}
-	if results := toolResults(msgs[lastUser+1:]); len(results) > 0 {
-		return reply{content: answer(results, words, citedIn(user, lang))}
+	case "document":
+		return reply{content: summarizeDocument(user, lang)}
 	}
 	call := func(name string, args map[string]any) reply {
 		if caseID != "" {
@@ -262,6 +265,12 @@ func decide(msgs []message, offered map[string]bool) reply {
 		tc := toolCall{ID: "call_" + digest(name+string(raw), len(msgs)), Type: "function"}
 		tc.Function.Name, tc.Function.Arguments = name, string(raw)
 		return reply{calls: []toolCall{tc}}
+	}
+	if results := toolResults(msgs[lastUser+1:]); len(results) > 0 {
+		if r, ok := documentStep(user, lang, results, call); ok && (len(r.calls) == 0 || offered[r.calls[0].Function.Name]) {
+			return withLookup(r, words)
+		}
+		return reply{content: answer(results, words, citedIn(user, lang))}
 	}
 	r := func() reply {
 		switch {
@@ -276,6 +285,8 @@ func decide(msgs []message, offered map[string]bool) reply {
 		case offered["generate_draft_pdf"] && draftRe.MatchString(user):
 			args, _ := draftCall(user)
 			return call("generate_draft_pdf", args)
+		case offered["list_documents"] && documentRe.MatchString(user):
+			return call("list_documents", map[string]any{})
 		case offered["get_party_id_by_name"] && partyRe.MatchString(user):
 			return call("get_party_id_by_name", map[string]any{"mentioned_name": partyRe.FindStringSubmatch(user)[1]})
 		case offered["lex_search_enriched"] && enrichedRe.MatchString(user):
@@ -308,8 +319,12 @@ func decide(msgs []message, offered map[string]bool) reply {
 		}
 		return reply{content: words.help}
 	}()
+	return withLookup(r, words)
+}
+
+// withLookup has a reply that calls a tool say so first, as many real models do.
+func withLookup(r reply, words wording) reply {
 	if len(r.calls) > 0 {
-		// As many real models do, it says what it is about to do before calling a tool.
 		r.content = fmt.Sprintf(words.lookup, r.calls[0].Function.Name)
 	}
 	return r

@@ -1,0 +1,359 @@
+package activities
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"go.temporal.io/sdk/temporal"
+
+	"github.com/lexflow/lexflow/internal/blob"
+	"github.com/lexflow/lexflow/internal/doctext"
+	"github.com/lexflow/lexflow/internal/prompts"
+	"github.com/lexflow/lexflow/internal/pseudonym"
+	"github.com/lexflow/lexflow/llm"
+	"github.com/lexflow/lexflow/schemas"
+	"github.com/lexflow/lexflow/store"
+)
+
+// Documents are the activities of the Document workflow, which reads a client's
+// upload, and of the list_documents and read_document tools. Only ExtractDocument
+// reads the file, and the text it stores is the text as read; every reader for a model
+// pseudonymizes it with the case's parties as they are then, so a party added after
+// the upload is replaced too. Nothing these activities take or return holds a party's
+// value: the workflow's history sees IDs, counts and the pseudonymized summary.
+type Documents struct {
+	Cases   store.Cases
+	Parties store.Parties
+	Blobs   blob.Store
+	// Model is the assistant's endpoint, which summarizes; Prompts its system prompt.
+	Model   *llm.Client
+	Prompts *SystemPrompts
+	Meter   *Meter
+	Events  *Publisher
+	// Limits bound a read; doctext.DefaultLimits when zero.
+	Limits doctext.Limits
+	// Now stamps a read; time.Now when nil.
+	Now func() time.Time
+}
+
+// docIDRe is what a document ID is: "d" and 32 hex digits of its content's hash.
+var docIDRe = regexp.MustCompile(`^d[0-9a-f]{32}$`)
+
+// ValidDocumentID reports whether id is a document ID.
+func ValidDocumentID(id string) bool { return docIDRe.MatchString(id) }
+
+// errDocumentGone is the error of a step whose document was deleted while it ran.
+func errDocumentGone(id string) error {
+	return temporal.NewNonRetryableApplicationError("document "+id+" was deleted", schemas.ErrInvalidArgs, nil)
+}
+
+// document returns a case's recorded document, and whether it is recorded.
+func (a *Documents) document(ctx context.Context, caseID, docID string) (schemas.Document, int64, bool, error) {
+	c, err := a.Cases.GetCase(ctx, caseID)
+	if errors.Is(err, store.ErrNotFound) {
+		return schemas.Document{}, 0, false, nil
+	}
+	if err != nil {
+		return schemas.Document{}, 0, false, err
+	}
+	for _, d := range schemas.RecordedDocuments(c.Details) {
+		if d.ID == docID {
+			return d, c.Version, true, nil
+		}
+	}
+	return schemas.Document{}, c.Version, false, nil
+}
+
+// ExtractDocument reads an upload's text and stores it, sealed with the case's key,
+// beside the file. A document that cannot be read (a password, a blank scan, a page
+// that takes too long) is an answer with its reason; the store's and a command's
+// transient failures are retried.
+func (a *Documents) ExtractDocument(ctx context.Context, in schemas.DocumentInput) (schemas.DocumentRead, error) {
+	d, _, ok, err := a.document(ctx, in.CaseID, in.DocID)
+	if err != nil {
+		return schemas.DocumentRead{}, err
+	}
+	if !ok {
+		return schemas.DocumentRead{}, errDocumentGone(in.DocID)
+	}
+	data, err := readBlob(ctx, a.Blobs, schemas.DocumentBlob(in.CaseID, in.DocID, schemas.DocOriginal))
+	if errors.Is(err, blob.ErrNotExist) {
+		return schemas.DocumentRead{}, errDocumentGone(in.DocID)
+	}
+	if err != nil {
+		return schemas.DocumentRead{}, err
+	}
+	lim := a.Limits
+	if lim == (doctext.Limits{}) {
+		lim = doctext.DefaultLimits
+	}
+	stop := heartbeat(ctx)
+	doc, err := doctext.Read(ctx, doctext.Kind(d.Kind), data, lim)
+	stop()
+	if errors.Is(err, doctext.ErrUnreadable) || errors.Is(err, doctext.ErrTooLarge) || errors.Is(err, doctext.ErrUnsupported) {
+		return schemas.DocumentRead{Reason: err.Error()}, nil
+	}
+	if err != nil {
+		return schemas.DocumentRead{}, err
+	}
+	text := schemas.DocumentText{Pages: make([]string, len(doc.Pages))}
+	read := schemas.DocumentRead{Pages: len(doc.Pages), Skipped: doc.Skipped}
+	for i, p := range doc.Pages {
+		text.Pages[i] = p.Text
+		if p.OCR {
+			read.OCRPages++
+		}
+	}
+	raw, err := json.Marshal(text)
+	if err != nil {
+		return schemas.DocumentRead{}, err
+	}
+	if err := a.Blobs.Put(ctx, schemas.DocumentBlob(in.CaseID, in.DocID, schemas.DocText), raw); err != nil {
+		return schemas.DocumentRead{}, fmt.Errorf("store the document's text: %w", err)
+	}
+	return read, nil
+}
+
+// summaryChars bounds the text of a document the summarizing model reads; a longer
+// document is summarized from its beginning, which says so.
+const summaryChars = 60_000
+
+// SummarizeDocument asks the assistant model for a summary of the document's
+// pseudonymized text, charged to the case's budgets. A model that refuses, or a budget
+// used up, leaves the document without a summary; a transient failure is retried.
+func (a *Documents) SummarizeDocument(ctx context.Context, in schemas.DocumentInput) (schemas.DocumentSummary, error) {
+	d, _, ok, err := a.document(ctx, in.CaseID, in.DocID)
+	if err != nil {
+		return schemas.DocumentSummary{}, err
+	}
+	if !ok {
+		return schemas.DocumentSummary{}, errDocumentGone(in.DocID)
+	}
+	pages, err := a.Pseudonymized(ctx, in.CaseID, in.DocID)
+	if err != nil {
+		return schemas.DocumentSummary{}, err
+	}
+	if a.Model == nil {
+		return schemas.DocumentSummary{}, nil
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "Document: %s\nPages: %d\n", pseudonymizedTitle(ctx, a, in.CaseID, d), len(pages))
+	for i, p := range pages {
+		fmt.Fprintf(&b, "\n--- page %d ---\n%s\n", i+1, p)
+		if b.Len() > summaryChars {
+			break
+		}
+	}
+	system, err := a.Prompts.System(ctx, schemas.ModelDocument, prompts.Context{CaseID: in.CaseID, Language: in.Language})
+	if err != nil {
+		return schemas.DocumentSummary{}, err
+	}
+	msgs := []schemas.ChatMessage{{Role: schemas.MsgSystem, Content: system}, {Role: schemas.MsgUser, Content: clip(b.String(), summaryChars)}}
+	stop := heartbeat(ctx)
+	resp, err := a.Meter.Complete(ctx, a.Model, msgs, nil, nil)
+	stop()
+	if err != nil && llm.Retryable(err) && !isBudgetExhausted(err) {
+		return schemas.DocumentSummary{}, err
+	}
+	if err != nil {
+		return schemas.DocumentSummary{}, nil
+	}
+	return schemas.DocumentSummary{Summary: strings.TrimSpace(resp.Content)}, nil
+}
+
+// pseudonymizedTitle is the document's title for a model. Titles are pseudonymized
+// at upload; this one again with today's parties.
+func pseudonymizedTitle(ctx context.Context, a *Documents, caseID string, d schemas.Document) string {
+	parties, err := a.Parties.ListParties(ctx, caseID)
+	if err != nil {
+		return d.Title
+	}
+	return pseudonym.Text(d.Title, parties)
+}
+
+// RecordDocument records how the document's reading ended in case_details.uploads,
+// unless the document was deleted meanwhile, and publishes document.read or
+// document.failed with a notice in the case's language.
+func (a *Documents) RecordDocument(ctx context.Context, in schemas.RecordDocument) error {
+	d, version, ok, err := a.document(ctx, in.CaseID, in.DocID)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return nil
+	}
+	now := a.now()
+	d.Pages, d.OCRPages, d.Skipped, d.Summary, d.Reason, d.ReadAt = in.Pages, in.OCRPages, in.Skipped, in.Summary, in.Reason, &now
+	d.Status = schemas.DocRead
+	if in.Reason != "" {
+		d.Status = schemas.DocFailed
+	}
+	// Against the version read: a deletion in between wins, and this step reads again.
+	_, err = a.Cases.UpdateDetails(ctx, in.CaseID, version, opID(ctx), map[string]any{schemas.DocumentsField + "." + in.DocID: d.Map()})
+	if errors.Is(err, store.ErrVersionConflict) {
+		return fmt.Errorf("record the document: %w", err)
+	}
+	if err != nil {
+		return permanent(fmt.Errorf("record the document: %w", err))
+	}
+	typ := schemas.EventDocumentRead
+	if d.Status == schemas.DocFailed {
+		typ = schemas.EventDocumentFailed
+	}
+	err = a.Events.Publish(ctx, typ, typ, "", schemas.DocumentEvent{DocID: d.ID, Name: d.Name, Status: d.Status,
+		Pages: d.Pages, OCRPages: d.OCRPages, Summary: d.Summary, Reason: d.Reason})
+	if err != nil {
+		return err
+	}
+	return a.Events.Publish(ctx, schemas.EventNotice, schemas.EventNotice, "", schemas.NoticeEvent{Role: schemas.RecordAssistant,
+		Text: documentNotice(in.Language, d)})
+}
+
+// Pseudonymized returns a document's pages as the models read them: its stored text,
+// pseudonymized with the case's parties.
+func (a *Documents) Pseudonymized(ctx context.Context, caseID, docID string) ([]string, error) {
+	raw, err := readBlob(ctx, a.Blobs, schemas.DocumentBlob(caseID, docID, schemas.DocText))
+	if errors.Is(err, blob.ErrNotExist) {
+		return nil, errDocumentGone(docID)
+	}
+	if err != nil {
+		return nil, err
+	}
+	var text schemas.DocumentText
+	if err := json.Unmarshal(raw, &text); err != nil {
+		return nil, fmt.Errorf("the document's text: %w", err)
+	}
+	parties, err := a.Parties.ListParties(ctx, caseID)
+	if err != nil {
+		return nil, err
+	}
+	return pseudonym.Pages(text.Pages, parties), nil
+}
+
+// ListDocuments is the list_documents tool.
+func (a *Documents) ListDocuments(ctx context.Context, args schemas.ListDocumentsArgs) (schemas.ListDocumentsResult, error) {
+	c, err := a.Cases.GetCase(ctx, args.CaseID)
+	if errors.Is(err, store.ErrNotFound) {
+		return schemas.ListDocumentsResult{Status: schemas.ResultError, ErrorMessage: schemas.CaseNotFound}, nil
+	}
+	if err != nil {
+		return schemas.ListDocumentsResult{}, err
+	}
+	docs := schemas.RecordedDocuments(c.Details)
+	out := schemas.ListDocumentsResult{Status: schemas.ResultSuccess, Documents: make([]schemas.DocumentListing, 0, len(docs))}
+	for _, d := range docs {
+		out.Documents = append(out.Documents, schemas.DocumentListing{DocumentID: d.ID, Title: pseudonymizedTitle(ctx, a, args.CaseID, d),
+			Kind: d.Kind, Status: d.Status, Pages: d.Pages, Summary: d.Summary, Reason: d.Reason})
+	}
+	return out, nil
+}
+
+// ReadDocument is the read_document tool: a page range of a document's pseudonymized
+// text, at most schemas.MaxReadPages pages and schemas.MaxReadChars characters.
+func (a *Documents) ReadDocument(ctx context.Context, args schemas.ReadDocumentArgs) (schemas.ReadDocumentResult, error) {
+	refuse := func(format string, v ...any) (schemas.ReadDocumentResult, error) {
+		return schemas.ReadDocumentResult{Status: schemas.ResultError, ErrorMessage: fmt.Sprintf(format, v...)}, nil
+	}
+	if !ValidDocumentID(args.DocumentID) {
+		return refuse("Invalid document_id %q: use a document_id that list_documents gives", clip(args.DocumentID, 80))
+	}
+	d, _, ok, err := a.document(ctx, args.CaseID, args.DocumentID)
+	if err != nil {
+		return schemas.ReadDocumentResult{}, err
+	}
+	switch {
+	case !ok:
+		return refuse("No document %s in this case: list_documents gives the case's documents", args.DocumentID)
+	case d.Status == schemas.DocReceived:
+		return refuse("Document %s is still being read; ask again in a moment", args.DocumentID)
+	case d.Status == schemas.DocFailed:
+		return refuse("Document %s could not be read: %s. Ask the client to upload it again, as a clearer scan or an unprotected PDF", args.DocumentID, d.Reason)
+	}
+	from := max(args.FromPage, 1)
+	to := args.ToPage
+	if to == 0 || to > from+schemas.MaxReadPages-1 {
+		to = from + schemas.MaxReadPages - 1
+	}
+	if to < from {
+		return refuse("to_page %d is before from_page %d", to, from)
+	}
+	if from > d.Pages {
+		return refuse("Document %s has %d pages; from_page %d is past its end", args.DocumentID, d.Pages, from)
+	}
+	to = min(to, d.Pages)
+	pages, err := a.Pseudonymized(ctx, args.CaseID, args.DocumentID)
+	if err != nil {
+		return schemas.ReadDocumentResult{}, err
+	}
+	out := schemas.ReadDocumentResult{Status: schemas.ResultSuccess, DocumentID: d.ID, Title: pseudonymizedTitle(ctx, a, args.CaseID, d),
+		Pages: len(pages), FromPage: from}
+	chars := 0
+	for n := from; n <= min(to, len(pages)); n++ {
+		text := pages[n-1]
+		if left := schemas.MaxReadChars - chars; utf8.RuneCountInString(text) > left {
+			if n > from {
+				out.NextPage = n
+				break
+			}
+			text = clip(text, left) // one page longer than the bound: its beginning
+		}
+		out.Text = append(out.Text, schemas.DocumentPage{N: n, Text: text})
+		out.ToPage, chars = n, chars+utf8.RuneCountInString(text)
+	}
+	if out.NextPage == 0 && out.ToPage < len(pages) {
+		out.NextPage = out.ToPage + 1
+	}
+	return out, nil
+}
+
+// documentNotices are, per language, the notice of a document read, the word that
+// introduces its summary, and the notice of a document that failed.
+var documentNotices = map[string][3]string{
+	"en": {"Your document “%s” has been read (%d pages).", "Summary:",
+		"Your document “%s” could not be read: %s. You can upload it again, as a clearer scan or a PDF without a password."},
+	"ro": {"Documentul „%s” a fost citit (%d pagini).", "Rezumat:",
+		"Documentul „%s” nu a putut fi citit: %s. Îl puteți încărca din nou, ca o scanare mai clară sau ca PDF fără parolă."},
+	"it": {"Il documento «%s» è stato letto (%d pagine).", "Riassunto:",
+		"Il documento «%s» non è stato letto: %s. Potete caricarlo di nuovo, come scansione più nitida o come PDF senza password."},
+}
+
+// documentNotice tells the client in the case's language how the reading ended.
+func documentNotice(lang string, d schemas.Document) string {
+	w, ok := documentNotices[lang]
+	if !ok {
+		w = documentNotices["en"]
+	}
+	if d.Status == schemas.DocFailed {
+		return fmt.Sprintf(w[2], d.Name, d.Reason)
+	}
+	text := fmt.Sprintf(w[0], d.Name, d.Pages)
+	if d.Summary != "" {
+		text += " " + w[1] + " " + d.Summary
+	}
+	return text
+}
+
+// readBlob returns the blob under key.
+func readBlob(ctx context.Context, blobs blob.Store, key string) ([]byte, error) {
+	r, err := blobs.Open(ctx, key)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	return io.ReadAll(r)
+}
+
+// now stamps a read.
+func (a *Documents) now() time.Time {
+	if a.Now != nil {
+		return a.Now().UTC()
+	}
+	return time.Now().UTC()
+}

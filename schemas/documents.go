@@ -1,0 +1,198 @@
+package schemas
+
+import (
+	"cmp"
+	"encoding/json"
+	"slices"
+	"time"
+)
+
+// DocumentsField is the case_details field that records a case's uploaded documents,
+// each under its ID. It is the system's: the model's tools may not write it, so a
+// prompt-injected model cannot forge a document. (case_details.documents stays the
+// log the model keeps of the documents the conversation mentions: a log is only
+// appended to, and a deleted upload must leave no summary behind.)
+const DocumentsField = "uploads"
+
+// Document statuses: stored and waiting to be read, read (and summarized), or failed
+// with a reason for the client.
+const (
+	DocReceived = "received"
+	DocRead     = "read"
+	DocFailed   = "failed"
+)
+
+// Parts of a document in the blob store, under DocumentBlob: the file as uploaded, and
+// its text (DocumentText) as read and as the models see it.
+const (
+	DocOriginal = "original"
+	DocText     = "text.json"
+)
+
+// DocumentWorkflowID is the ID of the Document workflow that reads one upload.
+func DocumentWorkflowID(caseID, docID string) string {
+	return CaseWorkflowID(caseID) + ":document:" + docID
+}
+
+// DocumentBlob is the blob key of a part of a case's document.
+func DocumentBlob(caseID, docID, part string) string {
+	return DocumentFolder(caseID, docID) + part
+}
+
+// DocumentFolder is the blob folder of a case's document, which its deletion empties.
+func DocumentFolder(caseID, docID string) string {
+	return CaseBlobPrefix(caseID) + "documents/" + docID + "/"
+}
+
+// Document is an uploaded document as case_details.uploads records it. Name is the
+// file's name as uploaded, which only the client sees; Title is that name
+// pseudonymized, which the models see. The record never holds the text.
+type Document struct {
+	ID        string `json:"id"`
+	Name      string `json:"name"`
+	Title     string `json:"title"`
+	Kind      string `json:"kind"`
+	MediaType string `json:"media_type"`
+	Size      int64  `json:"size"`
+	SHA256    string `json:"sha256"`
+	Status    string `json:"status"`
+	// Pages, OCRPages and Skipped count the pages read, those read through OCR, and
+	// those left unread past the OCR limit.
+	Pages    int    `json:"pages,omitempty"`
+	OCRPages int    `json:"ocr_pages,omitempty"`
+	Skipped  int    `json:"skipped,omitempty"`
+	Summary  string `json:"summary,omitempty"`
+	// Reason says why the document failed, for the client and the model.
+	Reason     string     `json:"reason,omitempty"`
+	UploadedAt time.Time  `json:"uploaded_at"`
+	ReadAt     *time.Time `json:"read_at,omitempty"`
+}
+
+// Map is the document as a case_details value.
+func (d Document) Map() map[string]any {
+	raw, _ := json.Marshal(d)
+	var m map[string]any
+	_ = json.Unmarshal(raw, &m)
+	return m
+}
+
+// RecordedDocuments reads case_details.uploads: the documents uploaded and not
+// deleted, oldest first.
+func RecordedDocuments(details map[string]any) []Document {
+	uploads, _ := details[DocumentsField].(map[string]any)
+	out := make([]Document, 0, len(uploads))
+	for id, v := range uploads {
+		e, ok := v.(map[string]any)
+		if !ok {
+			continue // deleted
+		}
+		raw, err := json.Marshal(e)
+		if err != nil {
+			continue
+		}
+		var d Document
+		if json.Unmarshal(raw, &d) != nil {
+			continue
+		}
+		d.ID = id
+		out = append(out, d)
+	}
+	slices.SortFunc(out, func(a, b Document) int { return cmp.Or(a.UploadedAt.Compare(b.UploadedAt), cmp.Compare(a.ID, b.ID)) })
+	return out
+}
+
+// DocumentText is a document's text, page by page, as stored in its text blob: as
+// read (Original), which only the client sees, and pseudonymized (Pages), which the
+// models see.
+type DocumentText struct {
+	Original []string `json:"original"`
+	Pages    []string `json:"pages"`
+}
+
+// DocumentInput starts a Document workflow: the case, the document, and the case's
+// language for the notice. It names no file and holds no text.
+type DocumentInput struct {
+	CaseID   string `json:"case_id"`
+	DocID    string `json:"doc_id"`
+	Language string `json:"language"`
+}
+
+// DocumentRead is what reading a document found: its page counts, or why it cannot
+// be read (Reason).
+type DocumentRead struct {
+	Pages    int    `json:"pages"`
+	OCRPages int    `json:"ocr_pages"`
+	Skipped  int    `json:"skipped"`
+	Reason   string `json:"reason,omitempty"`
+}
+
+// DocumentSummary is the model's summary of a document's pseudonymized text.
+type DocumentSummary struct {
+	Summary string `json:"summary"`
+}
+
+// RecordDocument records the end of a document's reading: its counts and summary, or
+// the reason it failed.
+type RecordDocument struct {
+	DocumentInput
+	DocumentRead
+	Summary string `json:"summary,omitempty"`
+}
+
+// DocumentEvent is the body of document.received, document.read and
+// document.failed.
+type DocumentEvent struct {
+	DocID    string `json:"doc_id"`
+	Name     string `json:"name"`
+	Status   string `json:"status"`
+	Pages    int    `json:"pages,omitempty"`
+	OCRPages int    `json:"ocr_pages,omitempty"`
+	Summary  string `json:"summary,omitempty"`
+	Reason   string `json:"reason,omitempty"`
+}
+
+// Bounds of what read_document returns at once: the model asks again for the pages
+// after ToPage.
+const (
+	MaxReadPages = 10
+	MaxReadChars = 12_000
+)
+
+// DocumentListing is one document as list_documents shows it to the model: its title,
+// never its file name.
+type DocumentListing struct {
+	DocumentID string `json:"document_id"`
+	Title      string `json:"title"`
+	Kind       string `json:"kind"`
+	Status     string `json:"status"`
+	Pages      int    `json:"pages,omitempty"`
+	Summary    string `json:"summary,omitempty"`
+	Reason     string `json:"reason,omitempty"`
+}
+
+// ListDocumentsResult is list_documents' answer.
+type ListDocumentsResult struct {
+	Status       string            `json:"status"`
+	ErrorMessage string            `json:"error_message,omitempty"`
+	Documents    []DocumentListing `json:"documents"`
+}
+
+// DocumentPage is one page of a document's pseudonymized text.
+type DocumentPage struct {
+	N    int    `json:"page"`
+	Text string `json:"text"`
+}
+
+// ReadDocumentResult is read_document's answer: pages FromPage to ToPage of Pages,
+// pseudonymized; NextPage, when set, is where the text goes on.
+type ReadDocumentResult struct {
+	Status       string         `json:"status"`
+	ErrorMessage string         `json:"error_message,omitempty"`
+	DocumentID   string         `json:"document_id,omitempty"`
+	Title        string         `json:"title,omitempty"`
+	Pages        int            `json:"pages,omitempty"`
+	FromPage     int            `json:"from_page,omitempty"`
+	ToPage       int            `json:"to_page,omitempty"`
+	Text         []DocumentPage `json:"text,omitempty"`
+	NextPage     int            `json:"next_page,omitempty"`
+}
