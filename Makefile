@@ -76,7 +76,7 @@ lint: bin/staticcheck bin/workflowcheck
 ## histories: record a set of workflow histories for the replay test: make histories SET=<name> (see README, "Changing workflow code")
 histories: bin/temporal pdftools
 	@test -n "$(SET)" || { echo 'usage: make histories SET=<name>, e.g. SET=$$(date +%F)-what-changed'; exit 1; }
-	LEXFLOW_RECORD_HISTORIES=$(CURDIR)/workflows/testdata/histories/$(SET) go test -count=1 -run '^(TestCaseStory|TestLongCaseContinuesAsNew|TestBudgetExhaustedWaitsUntilRaised|TestRetention)$$' ./e2e/api/ ./e2e/story/
+	LEXFLOW_RECORD_HISTORIES=$(CURDIR)/workflows/testdata/histories/$(SET) go test -count=1 -run '^(TestCaseStory|TestDocumentStory|TestLongCaseContinuesAsNew|TestBudgetExhaustedWaitsUntilRaised|TestRetention)$$' ./e2e/api/ ./e2e/story/
 
 ## bench: chat turns through Temporal next to the floor (a bare workflow of the same shape) and the same loop in-process, and where their time goes
 bench: bin/temporal

@@ -52,10 +52,13 @@ func documentWords(lang string) documentWording {
 	return documentPhrases["en"]
 }
 
+// maxDocumentsRead bounds the documents the document rule reads at once.
+const maxDocumentsRead = 3
+
 // documentStep is the document rule's next step, once the turn has tool results: after
-// list_documents it reads the newest readable document, after read_document it
-// answers with the line of the text that shares most words with the question. It
-// reports false for any other turn.
+// list_documents it reads the newest documents read (at most maxDocumentsRead, in
+// one step), after read_document it answers with the line of their text that shares
+// most words with the question. It reports false for any other turn.
 func documentStep(user, lang string, results []toolResult, call func(string, map[string]any) reply) (reply, bool) {
 	m := documentRe.FindStringSubmatch(user)
 	if m == nil {
@@ -69,52 +72,69 @@ func documentStep(user, lang string, results []toolResult, call func(string, map
 		if len(ids) == 0 {
 			return reply{content: w.none}, true
 		}
-		return call("read_document", map[string]any{"document_id": ids[len(ids)-1][1]}), true
+		var r reply
+		for _, id := range ids[max(0, len(ids)-maxDocumentsRead):] {
+			r.calls = append(r.calls, call("read_document", map[string]any{"document_id": id[1]}).calls...)
+		}
+		return r, true
 	case "read_document":
-		return reply{content: quoteAnswer(m[1], last.content, w)}, true
+		var texts []string
+		for _, res := range results {
+			if res.name == "read_document" {
+				texts = append(texts, res.content)
+			}
+		}
+		return reply{content: quoteAnswer(m[1], texts, w)}, true
 	}
 	return reply{}, false
 }
 
-// quoteAnswer quotes the line of read_document's text that shares most words with
-// the question, placeholders and all, or the document's first line if none does.
-func quoteAnswer(question, text string, w documentWording) string {
-	head := readHeadRe.FindStringSubmatch(text)
-	if head == nil {
-		return w.unread
-	}
+// quoteAnswer quotes the line of read_document's texts that shares most words with
+// the question, placeholders and all, or the first document's first line if none
+// does.
+func quoteAnswer(question string, texts []string, w documentWording) string {
 	asked := map[string]bool{}
 	for _, word := range words(question) {
 		asked[word] = true
 	}
-	best, bestPage, bestScore, first := "", 0, 0, ""
-	page := 0
-	for _, line := range strings.Split(text, "\n") {
-		if p := pageRe.FindStringSubmatch(line); p != nil {
-			page, _ = strconv.Atoi(p[1])
+	best, bestTitle, bestPage, bestScore := "", "", 0, 0
+	first, firstTitle := "", ""
+	for _, text := range texts {
+		head := readHeadRe.FindStringSubmatch(text)
+		if head == nil {
 			continue
 		}
-		line = strings.TrimSpace(line)
-		if page == 0 || line == "" {
-			continue
-		}
-		if first == "" {
-			first = line
-		}
-		score := 0
-		for _, word := range slices.Compact(slices.Sorted(slices.Values(words(line)))) {
-			if asked[word] {
-				score++
+		page := 0
+		for _, line := range strings.Split(text, "\n") {
+			if p := pageRe.FindStringSubmatch(line); p != nil {
+				page, _ = strconv.Atoi(p[1])
+				continue
+			}
+			line = strings.TrimSpace(line)
+			if page == 0 || line == "" {
+				continue
+			}
+			if first == "" {
+				first, firstTitle = line, head[1]
+			}
+			score := 0
+			for _, word := range slices.Compact(slices.Sorted(slices.Values(words(line)))) {
+				if asked[word] {
+					score++
+				}
+			}
+			if score > bestScore {
+				best, bestTitle, bestPage, bestScore = line, head[1], page, score
 			}
 		}
-		if score > bestScore {
-			best, bestPage, bestScore = line, page, score
-		}
 	}
-	if bestScore == 0 {
-		return fmt.Sprintf(w.noMatch, head[1], clip(first, 300))
+	switch {
+	case bestScore > 0:
+		return fmt.Sprintf(w.quote, bestTitle, bestPage, clip(best, 500))
+	case first != "":
+		return fmt.Sprintf(w.noMatch, firstTitle, clip(first, 300))
 	}
-	return fmt.Sprintf(w.quote, head[1], bestPage, clip(best, 500))
+	return w.unread
 }
 
 // words are a text's folded words of three letters or more, stop words left out.
