@@ -99,6 +99,35 @@ export async function download(path, filename) {
   setTimeout(() => URL.revokeObjectURL(url), 60_000);
 }
 
+// upload sends a file as multipart/form-data (the part named file) and answers the
+// API's JSON, calling onProgress with the fraction sent; XMLHttpRequest, since fetch
+// reports no upload progress.
+export function upload(path, file, onProgress) {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open("POST", path);
+    for (const [k, v] of Object.entries(headers())) xhr.setRequestHeader(k, v);
+    xhr.upload.onprogress = (e) => e.lengthComputable && onProgress(e.loaded / e.total);
+    xhr.onerror = () => reject(new ApiError(0, { title: "offline", detail: "the upload broke off" }));
+    xhr.onload = () => {
+      let body = {};
+      try {
+        body = JSON.parse(xhr.responseText);
+      } catch {
+        // not JSON: the status says it
+      }
+      if (xhr.status >= 200 && xhr.status < 300) resolve(body);
+      else {
+        if (xhr.status === 401) onSignedOut();
+        reject(new ApiError(xhr.status, body.title ? body : { title: xhr.statusText }));
+      }
+    };
+    const form = new FormData();
+    form.append("file", file, file.name);
+    xhr.send(form);
+  });
+}
+
 // Reconnection backoff: 1 s, doubling, at most 15 s between tries.
 const firstRetry = 1000;
 const lastRetry = 15_000;

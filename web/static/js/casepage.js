@@ -8,6 +8,7 @@ import { phaseBadge, phaseStepsList } from "./phases.js";
 import { Toggles } from "./toggles.js";
 import { Transcript } from "./transcript.js";
 import { partiesSection } from "./parties.js";
+import { documentsSection } from "./documents.js";
 import { draftsSection } from "./drafts.js";
 
 // Sending a message again after a dropped connection: at most this many tries, with
@@ -36,6 +37,7 @@ export function casePage(app, id) {
   const composer = h("form", { class: "composer", "aria-label": t("new_message") },
     h("label", { for: "message" }, t("your_message")), input, why, h("div", { class: "row" }, send, stop));
   const drafts = draftsSection(app, id);
+  const documents = documentsSection(app, id);
   const transcript = new Transcript(log, id, {
     onTurn: (running) => { busy = running; updateComposer(); },
     onError: (err) => app.show(err),
@@ -54,7 +56,7 @@ export function casePage(app, id) {
       h("section", { class: "chat", "aria-labelledby": "chat-title" },
         h("h2", { id: "chat-title" }, t("conversation")), log,
         h("h3", { id: "tools-title", class: "small" }, t("tools")), bar, composer),
-      h("aside", { class: "side" }, partiesSection(app, id), drafts.el,
+      h("aside", { class: "side" }, documents.el, partiesSection(app, id), drafts.el,
         h("section", { "aria-labelledby": "close-title" }, h("h2", { id: "close-title" }, t("close_case")), closeForm),
         h("section", { "aria-labelledby": "erase-title" }, h("h2", { id: "erase-title" }, t("erase_case")), eraseForm))));
 
@@ -219,6 +221,7 @@ export function casePage(app, id) {
     onEvent: (ev) => {
       transcript.add(ev);
       if (ev.event === "draft.ready") drafts.reload();
+      if (ev.event.startsWith("document.")) documents.reload();
       if (["status", "notice", "turn.completed", "turn.cancelled", "turn.failed", "escalation"].includes(ev.event)) refreshSoon();
       log.scrollTop = log.scrollHeight;
     },
