@@ -1,7 +1,9 @@
-# The one lexflow binary, static, on a distroless image with no shell: `lexflow api`,
-# `lexflow worker`, and `lexflow probe` for health checks. The legal corpus is built
-# into the image, so every worker reads the same. docker-compose.yml builds it;
-# deploy/compose_test.go checks that it builds the way `make build` does.
+# The one lexflow binary, static, on Debian's slim image with the commands that read
+# clients' documents (poppler's pdfinfo, pdftotext and pdftoppm; tesseract with its
+# Romanian and Italian data): `lexflow api` (which counts an upload's pages),
+# `lexflow worker` (which reads it), and `lexflow probe` for health checks. The legal
+# corpus is built into the image, so every worker reads the same. docker-compose.yml
+# builds it; deploy/compose_test.go checks that it builds the way `make build` does.
 
 FROM golang:1.26-bookworm AS build
 WORKDIR /src
@@ -11,7 +13,9 @@ COPY . .
 RUN CGO_ENABLED=0 go build -trimpath -o /out/lexflow ./cmd/lexflow
 RUN LEXFLOW_CORPUS_DB=/out/corpus.db /out/lexflow corpus load && mkdir /out/data
 
-FROM gcr.io/distroless/static-debian12:nonroot
+FROM debian:bookworm-slim
+RUN apt-get update && apt-get install -y --no-install-recommends poppler-utils tesseract-ocr tesseract-ocr-ron tesseract-ocr-ita \
+    && rm -rf /var/lib/apt/lists/* && useradd --uid 65532 --user-group --no-create-home --shell /usr/sbin/nologin nonroot
 # The build ID a versioned worker joins its deployment under (the image has no VCS
 # revision): docker build --build-arg LEXFLOW_BUILD_ID=$(git rev-parse HEAD) .
 ARG LEXFLOW_BUILD_ID=

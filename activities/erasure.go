@@ -11,6 +11,7 @@ import (
 	"github.com/google/uuid"
 	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/api/serviceerror"
+	"go.temporal.io/api/workflowservice/v1"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/temporal"
 
@@ -67,6 +68,9 @@ func (a *Erasure) BeginErasure(ctx context.Context, in schemas.EraseInput) (stor
 // has not finished within CloseWait, termination (its child workflows end with it). A
 // case whose workflow has ended is left as it is.
 func (a *Erasure) CloseForErasure(ctx context.Context, in schemas.EraseInput) error {
+	if err := a.stopDocuments(ctx, in); err != nil {
+		return err
+	}
 	id := schemas.CaseWorkflowID(in.CaseID)
 	closing := schemas.CloseCase{Note: "erasure", By: in.By, At: in.At}
 	err := a.Temporal.SignalWorkflow(ctx, id, "", schemas.SignalCloseCase, closing)
@@ -95,6 +99,32 @@ func (a *Erasure) CloseForErasure(ctx context.Context, in schemas.EraseInput) er
 		return fmt.Errorf("terminate the case workflow: %w", err)
 	}
 	return nil
+}
+
+// stopDocuments terminates the case's Document workflows still reading an upload, as
+// Temporal's visibility lists them, so that none writes a document's text after the
+// case's blobs are deleted. One that visibility does not list yet finds the case gone
+// at its next step, or the case's key destroyed.
+func (a *Erasure) stopDocuments(ctx context.Context, in schemas.EraseInput) error {
+	query := fmt.Sprintf("WorkflowType = '%s' AND ExecutionStatus = 'Running' AND WorkflowId STARTS_WITH '%s:document:'",
+		schemas.DocumentWorkflow, schemas.CaseWorkflowID(in.CaseID))
+	var token []byte
+	for {
+		resp, err := a.Temporal.ListWorkflow(ctx, &workflowservice.ListWorkflowExecutionsRequest{Query: query, NextPageToken: token})
+		if err != nil {
+			return fmt.Errorf("list the case's documents being read: %w", err)
+		}
+		for _, e := range resp.GetExecutions() {
+			err := a.Temporal.TerminateWorkflow(ctx, e.GetExecution().GetWorkflowId(), e.GetExecution().GetRunId(), "case erased at the request of "+in.By)
+			var notFound *serviceerror.NotFound
+			if err != nil && !errors.As(err, &notFound) {
+				return fmt.Errorf("stop reading a document: %w", err)
+			}
+		}
+		if token = resp.GetNextPageToken(); len(token) == 0 {
+			return nil
+		}
+	}
 }
 
 // EraseCaseData deletes the case's data from the store and its blobs, and counts them.

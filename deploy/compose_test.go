@@ -235,7 +235,9 @@ func TestEnvFilesStayLocal(t *testing.T) {
 }
 
 // TestDockerfileBuildsAsMakeDoes: the image's binary is built by the Makefile's own
-// GO_BUILD command, and runs as a user other than root on an image without a shell.
+// GO_BUILD command, and runs as a user other than root on Debian's slim image with the
+// commands internal/doctext runs to read documents, and the make ocr target's
+// languages.
 func TestDockerfileBuildsAsMakeDoes(t *testing.T) {
 	var goBuild string
 	for _, line := range readLines(t, filepath.Join(root, "Makefile")) {
@@ -260,8 +262,14 @@ func TestDockerfileBuildsAsMakeDoes(t *testing.T) {
 			user = u
 		}
 	}
-	if len(froms) != 2 || !strings.HasPrefix(froms[1], "gcr.io/distroless/static") {
-		t.Errorf("stages %v, want a build stage and a distroless static one", froms)
+	if len(froms) != 2 || froms[1] != "debian:bookworm-slim" {
+		t.Errorf("stages %v, want a build stage and Debian's slim one", froms)
+	}
+	install := strings.Join(docker, "\n")
+	for _, pkg := range []string{"poppler-utils", "tesseract-ocr", "tesseract-ocr-ron", "tesseract-ocr-ita"} {
+		if !strings.Contains(install, " "+pkg+" ") {
+			t.Errorf("the image does not install %s, which reading documents needs", pkg)
+		}
 	}
 	if user == "" || user == "root" || strings.HasPrefix(user, "0") {
 		t.Errorf("the image runs as %q, want a user other than root", user)

@@ -32,6 +32,11 @@ func TestEraseCase(t *testing.T) {
 	if err := s.Blobs.Put(t.Context(), schemas.CaseBlobPrefix(id)+"drafts/Notificare/rev-1.pdf", []byte("%PDF "+canary)); err != nil {
 		t.Fatal(err)
 	}
+	up := s.Upload(t, owner, id, "flood.txt", []byte("Water came from the flat of "+canary+" again."))
+	if up.Status != http.StatusAccepted {
+		t.Fatalf("upload: %d %s", up.Status, up.Raw)
+	}
+	s.WaitForDocument(t, owner, id, up.Body["id"].(string))
 	sealedInput := startPayloads(t, id)
 
 	for who, tok := range map[string]string{
@@ -53,7 +58,7 @@ func TestEraseCase(t *testing.T) {
 	messages, _ := erased["messages"].(float64)
 	events, _ := erased["events"].(float64)
 	if erased["cases"] != 1.0 || erased["parties"] != 1.0 || messages < 2 || events < 1 ||
-		erased["files"] != 1.0 || erased["key_destroyed_at"] == nil {
+		erased["files"] != 3.0 || erased["key_destroyed_at"] == nil { // the draft, and the document and its text
 		t.Errorf("the receipt counts %v", erased)
 	}
 
