@@ -1,0 +1,90 @@
+package activities
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lexflow/lexflow/internal/blob"
+	"github.com/lexflow/lexflow/schemas"
+	"github.com/lexflow/lexflow/store"
+)
+
+// storedDocument records a read document of pages in a case, as an upload and its
+// reading leave it.
+func storedDocument(t *testing.T, a *Documents, caseID, docID string, pages []string) {
+	t.Helper()
+	ctx := context.Background()
+	raw, _ := json.Marshal(schemas.DocumentText{Pages: pages})
+	if err := a.Blobs.Put(ctx, schemas.DocumentBlob(caseID, docID, schemas.DocText), raw); err != nil {
+		t.Fatal(err)
+	}
+	d := schemas.Document{ID: docID, Name: "lease.docx", Title: "lease.docx", Kind: "docx", Status: schemas.DocRead, Pages: len(pages), UploadedAt: time.Now()}
+	if _, err := st.UpdateDetails(ctx, caseID, 0, "", map[string]any{schemas.DocumentsField + "." + docID: d.Map()}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestReadDocumentBoundsWhatTheModelAsks: read_document answers pages of its own
+// case's documents only, pseudonymized with the parties added since the reading,
+// at most ten pages and 12,000 characters at once, and refuses with a reason what a
+// steered model asks beyond that.
+func TestReadDocumentBoundsWhatTheModelAsks(t *testing.T) {
+	ctx := context.Background()
+	blobs, err := blob.NewDir(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := &Documents{Cases: st, Parties: st, Blobs: blobs}
+	id, other := newCase(t, "documents"), newCase(t, "documents-other")
+	doc := "d" + strings.Repeat("a", 32)
+	pages := make([]string, 25)
+	for i := range pages {
+		pages[i] = fmt.Sprintf("Pagina %d. Chiriașul Ion Popescu, tel. 0722 123 456.", i+1)
+	}
+	pages[20] = strings.Repeat("x", 20_000)
+	storedDocument(t, a, id, doc, pages)
+	if _, err := st.AddParty(ctx, store.Party{CaseID: id, FirstName: "Ion", LastName: "Popescu"}); err != nil {
+		t.Fatal(err)
+	}
+
+	r, err := a.ReadDocument(ctx, schemas.ReadDocumentArgs{CaseID: id, DocumentID: doc})
+	if err != nil || r.Status != schemas.ResultSuccess || r.FromPage != 1 || r.ToPage != 10 || r.NextPage != 11 || len(r.Text) != 10 {
+		t.Fatalf("the first pages: %+v, %v", r, err)
+	}
+	if want := "Pagina 1. Chiriașul {{party0.fullName}}, tel. {{doc.phone.1}}."; r.Text[0].Text != want {
+		t.Errorf("page 1 = %q, want %q", r.Text[0].Text, want)
+	}
+	r, _ = a.ReadDocument(ctx, schemas.ReadDocumentArgs{CaseID: id, DocumentID: doc, FromPage: 18, ToPage: 25})
+	if r.ToPage != 20 || r.NextPage != 21 {
+		t.Errorf("pages 18-25 around a long page: to %d, next %d; want to 20, next 21", r.ToPage, r.NextPage)
+	}
+	r, _ = a.ReadDocument(ctx, schemas.ReadDocumentArgs{CaseID: id, DocumentID: doc, FromPage: 21})
+	if len(r.Text) != 1 || len([]rune(r.Text[0].Text)) > schemas.MaxReadChars+1 || r.NextPage != 22 {
+		t.Errorf("a page longer than the bound: %d pages, next %d", len(r.Text), r.NextPage)
+	}
+
+	for _, tc := range []struct {
+		name string
+		args schemas.ReadDocumentArgs
+		want string
+	}{
+		{"another case's document", schemas.ReadDocumentArgs{CaseID: other, DocumentID: doc}, "No document"},
+		{"a path for an ID", schemas.ReadDocumentArgs{CaseID: id, DocumentID: "../../cases/x/documents/d/text.json"}, "Invalid document_id"},
+		{"past the end", schemas.ReadDocumentArgs{CaseID: id, DocumentID: doc, FromPage: 26}, "past its end"},
+		{"backwards", schemas.ReadDocumentArgs{CaseID: id, DocumentID: doc, FromPage: 5, ToPage: 2}, "before from_page"},
+	} {
+		r, err := a.ReadDocument(ctx, tc.args)
+		if err != nil || r.Status != schemas.ResultError || !strings.Contains(r.ErrorMessage, tc.want) || len(r.Text) > 0 {
+			t.Errorf("%s: %+v, %v; want an error saying %q", tc.name, r, err, tc.want)
+		}
+	}
+
+	list, err := a.ListDocuments(ctx, schemas.ListDocumentsArgs{CaseID: other})
+	if err != nil || len(list.Documents) != 0 {
+		t.Errorf("another case lists %+v, %v", list, err)
+	}
+}
