@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"regexp"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -42,12 +41,6 @@ type Documents struct {
 	// Now stamps a read; time.Now when nil.
 	Now func() time.Time
 }
-
-// docIDRe is what a document ID is: "d" and 32 hex digits of its content's hash.
-var docIDRe = regexp.MustCompile(`^d[0-9a-f]{32}$`)
-
-// ValidDocumentID reports whether id is a document ID.
-func ValidDocumentID(id string) bool { return docIDRe.MatchString(id) }
 
 // errDocumentGone is the error of a step whose document was deleted while it ran.
 func errDocumentGone(id string) error {
@@ -261,7 +254,7 @@ func (a *Documents) ReadDocument(ctx context.Context, args schemas.ReadDocumentA
 	refuse := func(format string, v ...any) (schemas.ReadDocumentResult, error) {
 		return schemas.ReadDocumentResult{Status: schemas.ResultError, ErrorMessage: fmt.Sprintf(format, v...)}, nil
 	}
-	if !ValidDocumentID(args.DocumentID) {
+	if !schemas.ValidDocumentID(args.DocumentID) {
 		return refuse("Invalid document_id %q: use a document_id that list_documents gives", clip(args.DocumentID, 80))
 	}
 	d, _, ok, err := a.document(ctx, args.CaseID, args.DocumentID)

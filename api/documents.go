@@ -24,7 +24,6 @@ import (
 	"go.temporal.io/sdk/temporal"
 	"golang.org/x/text/unicode/norm"
 
-	"github.com/lexflow/lexflow/activities"
 	"github.com/lexflow/lexflow/internal/blob"
 	"github.com/lexflow/lexflow/internal/doctext"
 	"github.com/lexflow/lexflow/internal/pseudonym"
@@ -294,7 +293,7 @@ func (h *Handlers) ownDocument(c echo.Context) (store.Case, schemas.Document, er
 		return store.Case{}, schemas.Document{}, err
 	}
 	id := c.Param("doc")
-	if activities.ValidDocumentID(id) {
+	if schemas.ValidDocumentID(id) {
 		for _, d := range schemas.RecordedDocuments(cs.Details) {
 			if d.ID == id {
 				return cs, d, nil

@@ -3,6 +3,7 @@ package schemas
 import (
 	"cmp"
 	"encoding/json"
+	"regexp"
 	"slices"
 	"time"
 )
@@ -28,6 +29,13 @@ const (
 	DocOriginal = "original"
 	DocText     = "text.json"
 )
+
+// docIDRe is what a document ID is: "d" and 32 hex digits of a hash of its case and
+// content.
+var docIDRe = regexp.MustCompile(`^d[0-9a-f]{32}$`)
+
+// ValidDocumentID reports whether id is a document ID.
+func ValidDocumentID(id string) bool { return docIDRe.MatchString(id) }
 
 // DocumentWorkflowID is the ID of the Document workflow that reads one upload.
 func DocumentWorkflowID(caseID, docID string) string {
