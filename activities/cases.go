@@ -19,7 +19,8 @@ type Cases struct {
 	Events *Publisher
 }
 
-// GetCaseDetails is the get_case_details tool: the whole case_details object.
+// GetCaseDetails is the get_case_details tool: case_details, but for the uploads'
+// records (see schemas.DocumentsField).
 // A missing case is an answer for the model, not a failure; a store error is retried.
 func (a *Cases) GetCaseDetails(ctx context.Context, args schemas.GetCaseDetailsArgs) (schemas.GetCaseDetailsResult, error) {
 	c, err := a.Store.GetCase(ctx, args.CaseID)
@@ -29,7 +30,11 @@ func (a *Cases) GetCaseDetails(ctx context.Context, args schemas.GetCaseDetailsA
 	if err != nil {
 		return schemas.GetCaseDetailsResult{}, err
 	}
-	return schemas.GetCaseDetailsResult{Status: schemas.ResultSuccess, CaseDetails: c.Details}, nil
+	details := maps.Clone(c.Details)
+	// The uploads' records name the files as the client did; the models read documents
+	// through list_documents, pseudonymized.
+	delete(details, schemas.DocumentsField)
+	return schemas.GetCaseDetailsResult{Status: schemas.ResultSuccess, CaseDetails: details}, nil
 }
 
 // UpdateCaseDetails is the update_case_details tool: dot-path updates of case_details,

@@ -88,3 +88,21 @@ func TestReadDocumentBoundsWhatTheModelAsks(t *testing.T) {
 		t.Errorf("another case lists %+v, %v", list, err)
 	}
 }
+
+// TestCaseDetailsLeaveUploadsOut: get_case_details does not show the models the
+// uploads' records, which name the files as the client named them.
+func TestCaseDetailsLeaveUploadsOut(t *testing.T) {
+	blobs, err := blob.NewDir(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := newCase(t, "details-uploads")
+	storedDocument(t, &Documents{Cases: st, Parties: st, Blobs: blobs}, id, "d"+strings.Repeat("b", 32), []string{"text"})
+	r, err := (&Cases{Store: st}).GetCaseDetails(context.Background(), schemas.GetCaseDetailsArgs{CaseID: id})
+	if err != nil || r.Status != schemas.ResultSuccess || r.CaseDetails["summary"] == nil {
+		t.Fatalf("details: %+v, %v", r, err)
+	}
+	if _, ok := r.CaseDetails[schemas.DocumentsField]; ok {
+		t.Errorf("the models see the uploads' records: %v", r.CaseDetails[schemas.DocumentsField])
+	}
+}
