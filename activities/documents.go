@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -64,10 +65,23 @@ func (a *Documents) document(ctx context.Context, caseID, docID string) (schemas
 	return schemas.Document{}, c.Version, false, nil
 }
 
+// Bounds of a document's stored text: a DOCX or a text file is cut into pages of
+// about pageChars characters at line breaks, and at most maxStoredText bytes are kept
+// (the pages after are counted as skipped), so that every read of it is quick.
+const (
+	pageChars     = 4000
+	maxStoredText = 2 << 20
+)
+
+// maxReadTime bounds one reading, below extractOptions' StartToCloseTimeout: a document
+// that takes longer is refused as too long to read, not tried again.
+const maxReadTime = 45 * time.Minute
+
 // ExtractDocument reads an upload's text and stores it, sealed with the case's key,
 // beside the file. A document that cannot be read (a password, a blank scan, a page
-// that takes too long) is an answer with its reason; the store's and a command's
-// transient failures are retried.
+// or the whole read past its time) is an answer with its reason; the store's failures,
+// and a reader killed from outside, are retried. A document deleted while it was read
+// leaves no text behind.
 func (a *Documents) ExtractDocument(ctx context.Context, in schemas.DocumentInput) (schemas.DocumentRead, error) {
 	d, _, ok, err := a.document(ctx, in.CaseID, in.DocID)
 	if err != nil {
@@ -88,22 +102,39 @@ func (a *Documents) ExtractDocument(ctx context.Context, in schemas.DocumentInpu
 		lim = doctext.DefaultLimits
 	}
 	stop := heartbeat(ctx)
-	doc, err := doctext.Read(ctx, doctext.Kind(d.Kind), data, lim)
+	readCtx, cancel := context.WithTimeout(ctx, maxReadTime)
+	doc, err := doctext.Read(readCtx, doctext.Kind(d.Kind), data, lim)
+	timedOut := errors.Is(readCtx.Err(), context.DeadlineExceeded) && ctx.Err() == nil
+	cancel()
 	stop()
-	if errors.Is(err, doctext.ErrUnreadable) || errors.Is(err, doctext.ErrTooLarge) || errors.Is(err, doctext.ErrUnsupported) {
+	switch {
+	case timedOut:
+		return schemas.DocumentRead{Reason: fmt.Sprintf("reading it took longer than %s", maxReadTime)}, nil
+	case errors.Is(err, doctext.ErrUnreadable) || errors.Is(err, doctext.ErrTooLarge) || errors.Is(err, doctext.ErrUnsupported):
 		return schemas.DocumentRead{Reason: err.Error()}, nil
-	}
-	if err != nil {
+	case err != nil:
 		return schemas.DocumentRead{}, err
 	}
-	text := schemas.DocumentText{Pages: make([]string, len(doc.Pages))}
-	read := schemas.DocumentRead{Pages: len(doc.Pages), Skipped: doc.Skipped}
-	for i, p := range doc.Pages {
-		text.Pages[i] = p.Text
-		if p.OCR {
-			read.OCRPages++
+	read := schemas.DocumentRead{Skipped: doc.Skipped}
+	var text schemas.DocumentText
+	size := 0
+	for _, p := range doc.Pages {
+		parts := []string{p.Text}
+		if doc.Kind == doctext.DOCX || doc.Kind == doctext.Text {
+			parts = splitPage(p.Text, pageChars)
+		}
+		for _, part := range parts {
+			if size += len(part); size > maxStoredText {
+				read.Skipped++
+				continue
+			}
+			text.Pages = append(text.Pages, part)
+			if p.OCR {
+				read.OCRPages++
+			}
 		}
 	}
+	read.Pages = len(text.Pages)
 	raw, err := json.Marshal(text)
 	if err != nil {
 		return schemas.DocumentRead{}, err
@@ -111,17 +142,43 @@ func (a *Documents) ExtractDocument(ctx context.Context, in schemas.DocumentInpu
 	if err := a.Blobs.Put(ctx, schemas.DocumentBlob(in.CaseID, in.DocID, schemas.DocText), raw); err != nil {
 		return schemas.DocumentRead{}, fmt.Errorf("store the document's text: %w", err)
 	}
+	// Deleted meanwhile: its deletion emptied the folder before this text came.
+	if _, _, ok, err := a.document(ctx, in.CaseID, in.DocID); err == nil && !ok {
+		if _, err := a.Blobs.DeletePrefix(ctx, schemas.DocumentFolder(in.CaseID, in.DocID)); err != nil {
+			return schemas.DocumentRead{}, err
+		}
+		return schemas.DocumentRead{}, errDocumentGone(in.DocID)
+	}
 	return read, nil
 }
 
-// summaryChars bounds the text of a document the summarizing model reads; a longer
-// document is summarized from its beginning, which says so.
+// splitPage cuts a long text into pages of at most about n characters, at line breaks
+// where it can.
+func splitPage(text string, n int) []string {
+	var pages []string
+	for utf8.RuneCountInString(text) > n {
+		cut := len(string([]rune(text)[:n]))
+		if nl := strings.LastIndexByte(text[:cut], '\n'); nl > cut/2 {
+			cut = nl + 1
+		}
+		pages = append(pages, strings.TrimRight(text[:cut], "\n"))
+		text = text[cut:]
+	}
+	return append(pages, text)
+}
+
+// summaryChars bounds the text of a document the summarizing model reads: a longer
+// document is summarized from its first pages, and the message says how many of its
+// pages those are.
 const summaryChars = 60_000
 
-// SummarizeDocument asks the assistant model for a summary of the document's
-// pseudonymized text, charged to the case's budgets. A model that refuses, or a budget
-// used up, leaves the document without a summary; a transient failure is retried.
+// SummarizeDocument asks the assistant model for a summary of the document's first
+// pages, pseudonymized, charged to the case's budgets. A model that refuses, or a
+// budget used up, leaves the document without a summary; a transient failure is
+// retried.
 func (a *Documents) SummarizeDocument(ctx context.Context, in schemas.DocumentInput) (schemas.DocumentSummary, error) {
+	stop := heartbeat(ctx)
+	defer stop()
 	d, _, ok, err := a.document(ctx, in.CaseID, in.DocID)
 	if err != nil {
 		return schemas.DocumentSummary{}, err
@@ -129,29 +186,27 @@ func (a *Documents) SummarizeDocument(ctx context.Context, in schemas.DocumentIn
 	if !ok {
 		return schemas.DocumentSummary{}, errDocumentGone(in.DocID)
 	}
-	pages, err := a.Pseudonymized(ctx, in.CaseID, in.DocID)
-	if err != nil {
-		return schemas.DocumentSummary{}, err
-	}
 	if a.Model == nil {
 		return schemas.DocumentSummary{}, nil
 	}
+	pages, total, err := a.pseudonymized(ctx, in.CaseID, in.DocID, math.MaxInt, summaryChars)
+	if err != nil {
+		return schemas.DocumentSummary{}, err
+	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "Document: %s\nPages: %d\n", pseudonymizedTitle(ctx, a, in.CaseID, d), len(pages))
+	fmt.Fprintf(&b, "Document: %s\nPages: %d\n", d.Title, total)
+	if len(pages) < total {
+		fmt.Fprintf(&b, "Shown: the first %d pages\n", len(pages))
+	}
 	for i, p := range pages {
 		fmt.Fprintf(&b, "\n--- page %d ---\n%s\n", i+1, p)
-		if b.Len() > summaryChars {
-			break
-		}
 	}
 	system, err := a.Prompts.System(ctx, schemas.ModelDocument, prompts.Context{CaseID: in.CaseID, Language: in.Language})
 	if err != nil {
 		return schemas.DocumentSummary{}, err
 	}
-	msgs := []schemas.ChatMessage{{Role: schemas.MsgSystem, Content: system}, {Role: schemas.MsgUser, Content: clip(b.String(), summaryChars)}}
-	stop := heartbeat(ctx)
+	msgs := []schemas.ChatMessage{{Role: schemas.MsgSystem, Content: system}, {Role: schemas.MsgUser, Content: b.String()}}
 	resp, err := a.Meter.Complete(ctx, a.Model, msgs, nil, nil)
-	stop()
 	if err != nil && llm.Retryable(err) && !isBudgetExhausted(err) {
 		return schemas.DocumentSummary{}, err
 	}
@@ -159,16 +214,6 @@ func (a *Documents) SummarizeDocument(ctx context.Context, in schemas.DocumentIn
 		return schemas.DocumentSummary{}, nil
 	}
 	return schemas.DocumentSummary{Summary: strings.TrimSpace(resp.Content)}, nil
-}
-
-// pseudonymizedTitle is the document's title for a model. Titles are pseudonymized
-// at upload; this one again with today's parties.
-func pseudonymizedTitle(ctx context.Context, a *Documents, caseID string, d schemas.Document) string {
-	parties, err := a.Parties.ListParties(ctx, caseID)
-	if err != nil {
-		return d.Title
-	}
-	return pseudonym.Text(d.Title, parties)
 }
 
 // RecordDocument records how the document's reading ended in case_details.uploads,
@@ -200,8 +245,8 @@ func (a *Documents) RecordDocument(ctx context.Context, in schemas.RecordDocumen
 	if d.Status == schemas.DocFailed {
 		typ = schemas.EventDocumentFailed
 	}
-	err = a.Events.Publish(ctx, typ, typ, "", schemas.DocumentEvent{DocID: d.ID, Name: d.Name, Status: d.Status,
-		Pages: d.Pages, OCRPages: d.OCRPages, Summary: d.Summary, Reason: d.Reason})
+	err = a.Events.Publish(ctx, typ, typ, "", schemas.DocumentEvent{DocID: d.ID, Status: d.Status,
+		Pages: d.Pages, OCRPages: d.OCRPages, Reason: d.Reason})
 	if err != nil {
 		return err
 	}
@@ -209,25 +254,33 @@ func (a *Documents) RecordDocument(ctx context.Context, in schemas.RecordDocumen
 		Text: documentNotice(in.Language, d)})
 }
 
-// Pseudonymized returns a document's pages as the models read them: its stored text,
-// pseudonymized with the case's parties.
-func (a *Documents) Pseudonymized(ctx context.Context, caseID, docID string) ([]string, error) {
+// pseudonymized returns a document's first pages as the models read them: its stored
+// text pseudonymized with the case's parties, and how many pages it has. It takes at
+// most maxPages pages, and no page once maxChars characters are taken. Pseudonymizing the first pages marks each
+// value as pseudonymizing the whole document would, since markers count values in the
+// order they first appear.
+func (a *Documents) pseudonymized(ctx context.Context, caseID, docID string, maxPages, maxChars int) (pages []string, total int, err error) {
 	raw, err := readBlob(ctx, a.Blobs, schemas.DocumentBlob(caseID, docID, schemas.DocText))
 	if errors.Is(err, blob.ErrNotExist) {
-		return nil, errDocumentGone(docID)
+		return nil, 0, errDocumentGone(docID)
 	}
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	var text schemas.DocumentText
 	if err := json.Unmarshal(raw, &text); err != nil {
-		return nil, fmt.Errorf("the document's text: %w", err)
+		return nil, 0, fmt.Errorf("the document's text: %w", err)
 	}
 	parties, err := a.Parties.ListParties(ctx, caseID)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	return pseudonym.Pages(text.Pages, parties), nil
+	n, seen := 0, 0
+	for n < len(text.Pages) && n < maxPages && seen < maxChars {
+		seen += utf8.RuneCountInString(text.Pages[n])
+		n++
+	}
+	return pseudonym.Pages(text.Pages[:n], parties), len(text.Pages), nil
 }
 
 // ListDocuments is the list_documents tool.
@@ -242,7 +295,7 @@ func (a *Documents) ListDocuments(ctx context.Context, args schemas.ListDocument
 	docs := schemas.RecordedDocuments(c.Details)
 	out := schemas.ListDocumentsResult{Status: schemas.ResultSuccess, Documents: make([]schemas.DocumentListing, 0, len(docs))}
 	for _, d := range docs {
-		out.Documents = append(out.Documents, schemas.DocumentListing{DocumentID: d.ID, Title: pseudonymizedTitle(ctx, a, args.CaseID, d),
+		out.Documents = append(out.Documents, schemas.DocumentListing{DocumentID: d.ID, Title: d.Title,
 			Kind: d.Kind, Status: d.Status, Pages: d.Pages, Summary: d.Summary, Reason: d.Reason})
 	}
 	return out, nil
@@ -281,12 +334,12 @@ func (a *Documents) ReadDocument(ctx context.Context, args schemas.ReadDocumentA
 		return refuse("Document %s has %d pages; from_page %d is past its end", args.DocumentID, d.Pages, from)
 	}
 	to = min(to, d.Pages)
-	pages, err := a.Pseudonymized(ctx, args.CaseID, args.DocumentID)
+	pages, _, err := a.pseudonymized(ctx, args.CaseID, args.DocumentID, to, math.MaxInt)
 	if err != nil {
 		return schemas.ReadDocumentResult{}, err
 	}
-	out := schemas.ReadDocumentResult{Status: schemas.ResultSuccess, DocumentID: d.ID, Title: pseudonymizedTitle(ctx, a, args.CaseID, d),
-		Pages: len(pages), FromPage: from}
+	out := schemas.ReadDocumentResult{Status: schemas.ResultSuccess, DocumentID: d.ID, Title: d.Title,
+		Pages: d.Pages, FromPage: from}
 	chars := 0
 	for n := from; n <= min(to, len(pages)); n++ {
 		text := pages[n-1]
@@ -300,21 +353,22 @@ func (a *Documents) ReadDocument(ctx context.Context, args schemas.ReadDocumentA
 		out.Text = append(out.Text, schemas.DocumentPage{N: n, Text: text})
 		out.ToPage, chars = n, chars+utf8.RuneCountInString(text)
 	}
-	if out.NextPage == 0 && out.ToPage < len(pages) {
+	if out.NextPage == 0 && out.ToPage < d.Pages {
 		out.NextPage = out.ToPage + 1
 	}
 	return out, nil
 }
 
-// documentNotices are, per language, the notice of a document read, the word that
-// introduces its summary, and the notice of a document that failed.
-var documentNotices = map[string][3]string{
-	"en": {"Your document “%s” has been read (%d pages).", "Summary:",
-		"Your document “%s” could not be read: %s. You can upload it again, as a clearer scan or a PDF without a password."},
-	"ro": {"Documentul „%s” a fost citit (%d pagini).", "Rezumat:",
-		"Documentul „%s” nu a putut fi citit: %s. Îl puteți încărca din nou, ca o scanare mai clară sau ca PDF fără parolă."},
-	"it": {"Il documento «%s» è stato letto (%d pagine).", "Riassunto:",
-		"Il documento «%s» non è stato letto: %s. Potete caricarlo di nuovo, come scansione più nitida o come PDF senza password."},
+// documentNotices are, per language, the notice of a document read and of one that
+// failed. They name no file and quote no summary, which the event log would keep after
+// the document is deleted; the case's documents show both.
+var documentNotices = map[string][2]string{
+	"en": {"A document you uploaded has been read (%d pages); its summary is with the case's documents.",
+		"A document you uploaded could not be read: %s. You can upload it again, as a clearer scan or a PDF without a password."},
+	"ro": {"Un act pe care l-ați încărcat a fost citit (%d pagini); rezumatul lui este în lista actelor dosarului.",
+		"Un act pe care l-ați încărcat nu a putut fi citit: %s. Îl puteți încărca din nou, ca o scanare mai clară sau ca PDF fără parolă."},
+	"it": {"Un documento che avete caricato è stato letto (%d pagine); il suo riassunto è tra i documenti della pratica.",
+		"Un documento che avete caricato non è stato letto: %s. Potete caricarlo di nuovo, come scansione più nitida o come PDF senza password."},
 }
 
 // documentNotice tells the client in the case's language how the reading ended.
@@ -324,13 +378,9 @@ func documentNotice(lang string, d schemas.Document) string {
 		w = documentNotices["en"]
 	}
 	if d.Status == schemas.DocFailed {
-		return fmt.Sprintf(w[2], d.Name, d.Reason)
+		return fmt.Sprintf(w[1], d.Reason)
 	}
-	text := fmt.Sprintf(w[0], d.Name, d.Pages)
-	if d.Summary != "" {
-		text += " " + w[1] + " " + d.Summary
-	}
-	return text
+	return fmt.Sprintf(w[0], d.Pages)
 }
 
 // readBlob returns the blob under key.

@@ -106,3 +106,27 @@ func TestCaseDetailsLeaveUploadsOut(t *testing.T) {
 		t.Errorf("the models see the uploads' records: %v", r.CaseDetails[schemas.DocumentsField])
 	}
 }
+
+// TestSplitPage: a long DOCX or text is cut at line breaks into pages of at most the
+// bound, losing nothing but the breaks it cuts at.
+func TestSplitPage(t *testing.T) {
+	var b strings.Builder
+	for i := range 300 {
+		fmt.Fprintf(&b, "Art. %d. Chiria se plătește în prima zi a lunii.\n", i+1)
+	}
+	pages := splitPage(b.String(), pageChars)
+	if len(pages) < 4 {
+		t.Fatalf("%d pages", len(pages))
+	}
+	for i, p := range pages {
+		if n := len([]rune(p)); n > pageChars || i < len(pages)-1 && !strings.HasSuffix(p, "lunii.") {
+			t.Errorf("page %d: %d characters, ends %q", i+1, n, p[max(0, len(p)-10):])
+		}
+	}
+	if got := strings.Join(pages, "\n"); strings.TrimRight(got, "\n") != strings.TrimRight(b.String(), "\n") {
+		t.Error("the pages do not make the text again")
+	}
+	if got := splitPage(strings.Repeat("x", 9000), pageChars); len(got) != 3 || len(got[0]) != pageChars {
+		t.Errorf("a text without breaks: %d pages", len(got))
+	}
+}

@@ -102,9 +102,9 @@ func (a *Erasure) CloseForErasure(ctx context.Context, in schemas.EraseInput) er
 }
 
 // stopDocuments terminates the case's Document workflows still reading an upload, as
-// Temporal's visibility lists them, so that none writes a document's text after the
-// case's blobs are deleted. One that visibility does not list yet finds the case gone
-// at its next step, or the case's key destroyed.
+// Temporal's visibility lists them, so that none starts another step. A step already
+// running, or a workflow visibility does not list yet, finds the case gone, or its key
+// destroyed, and writes nothing that opens.
 func (a *Erasure) stopDocuments(ctx context.Context, in schemas.EraseInput) error {
 	query := fmt.Sprintf("WorkflowType = '%s' AND ExecutionStatus = 'Running' AND WorkflowId STARTS_WITH '%s:document:'",
 		schemas.DocumentWorkflow, schemas.CaseWorkflowID(in.CaseID))

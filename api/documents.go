@@ -95,7 +95,7 @@ func documentID(caseID string, data []byte) string {
 // the Document workflow that reads it. The file is refused before anything is stored
 // if it is too large (413), of a kind Lexflow does not read (415), or past the case's
 // or the organization's limits (429). The same file uploaded again to the case is the
-// same document (200).
+// same document (200), unless its reading failed: then it is read again.
 func (h *Handlers) uploadDocument(c echo.Context) error {
 	cs, err := h.ownCase(c)
 	if err != nil {
@@ -129,25 +129,25 @@ func (h *Handlers) uploadDocument(c echo.Context) error {
 	}
 	id := documentID(cs.ID, data)
 	docs := schemas.RecordedDocuments(cs.Details)
+	held := len(docs)
 	for _, d := range docs {
-		if d.ID == id {
-			if d.Status == schemas.DocReceived {
-				if err := h.startDocument(ctx, cs, id); err != nil {
-					return err
-				}
+		switch {
+		case d.ID == id && d.Status == schemas.DocReceived:
+			if err := h.startDocument(ctx, cs, id); err != nil {
+				return err
 			}
+			fallthrough
+		case d.ID == id && d.Status == schemas.DocRead:
 			return c.JSON(http.StatusOK, documentView(cs.ID, d))
+		case d.ID == id: // failed: uploading it again reads it again
+			held--
 		}
 	}
-	if err := h.checkDocumentLimits(ctx, cs, len(docs)); err != nil {
+	if err := h.checkDocumentLimits(ctx, cs, held); err != nil {
 		return err
 	}
-	parties, err := h.Store.ListParties(ctx, cs.ID)
-	if err != nil {
-		return fmt.Errorf("%w: read parties: %w", errUnavailable, err)
-	}
 	sum := sha256.Sum256(data)
-	d := schemas.Document{ID: id, Name: name, Title: pseudonym.Text(name, parties), Kind: string(kind), MediaType: kind.MediaType(),
+	d := schemas.Document{ID: id, Name: name, Title: schemas.DocumentTitle(id, string(kind)), Kind: string(kind), MediaType: kind.MediaType(),
 		Size: int64(len(data)), SHA256: hex.EncodeToString(sum[:]), Status: schemas.DocReceived, UploadedAt: time.Now().UTC()}
 	if err := h.Blobs.Put(ctx, schemas.DocumentBlob(cs.ID, id, schemas.DocOriginal), data); err != nil {
 		return fmt.Errorf("%w: store the document: %w", errUnavailable, err)
@@ -155,7 +155,7 @@ func (h *Handlers) uploadDocument(c echo.Context) error {
 	if _, err := h.Store.UpdateDetails(ctx, cs.ID, 0, "", map[string]any{schemas.DocumentsField + "." + id: d.Map()}); err != nil {
 		return fmt.Errorf("%w: record the document: %w", errUnavailable, err)
 	}
-	body, _ := json.Marshal(schemas.DocumentEvent{DocID: id, Name: name, Status: d.Status})
+	body, _ := json.Marshal(schemas.DocumentEvent{DocID: id, Status: d.Status})
 	_, err = h.Store.AppendEvents(ctx, cs.ID, store.Event{ID: "document/" + id + "/received/" + strconv.FormatInt(d.UploadedAt.UnixNano(), 10),
 		Type: schemas.EventDocumentReceived, At: d.UploadedAt, Body: body})
 	if err != nil {
@@ -212,13 +212,14 @@ func (h *Handlers) readUpload(c echo.Context) (string, []byte, error) {
 }
 
 // fileName is an uploaded file's name as the client sees it again: its last path
-// element, NFC, without control characters, at most maxFileName characters;
+// element, NFC, without control or bidirectional-override characters, at most
+// maxFileName characters;
 // "document" when nothing is left.
 func fileName(part *multipart.Part) string {
 	name := part.FileName()
 	name = name[strings.LastIndexAny(name, `/\`)+1:]
 	name = strings.Map(func(r rune) rune {
-		if unicode.IsControl(r) || r == utf8.RuneError {
+		if unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) || r == utf8.RuneError {
 			return -1
 		}
 		return r
@@ -358,9 +359,10 @@ func (h *Handlers) documentText(c echo.Context) error {
 	if err != nil {
 		return fmt.Errorf("%w: read parties: %w", errUnavailable, err)
 	}
-	model := pseudonym.Pages(text.Pages, parties)
-	out := DocumentTextView{CaseID: cs.ID, DocID: d.ID, Pages: len(text.Pages), Text: []DocumentTextPage{}}
 	to := min(from+maxTextPages-1, len(text.Pages))
+	// The pages up to the last shown mark each value as the whole document would.
+	model := pseudonym.Pages(text.Pages[:to], parties)
+	out := DocumentTextView{CaseID: cs.ID, DocID: d.ID, Pages: len(text.Pages), Text: []DocumentTextPage{}}
 	for n := from; n <= to; n++ {
 		out.Text = append(out.Text, DocumentTextPage{N: n, Original: text.Pages[n-1], Model: model[n-1]})
 	}
@@ -370,12 +372,15 @@ func (h *Handlers) documentText(c echo.Context) error {
 	return c.JSON(http.StatusOK, out)
 }
 
-// deleteDocument removes a document: its reading stops, its record and its summary
+// deleteDocument removes a document, unless the case is under a legal hold: its reading stops, its record and its summary
 // leave case_details, and its file and text leave the blob store.
 func (h *Handlers) deleteDocument(c echo.Context) error {
 	cs, d, err := h.ownDocument(c)
 	if err != nil {
 		return err
+	}
+	if cs.Hold != nil { // evidence under a legal hold stays
+		return holdProblem(identity(c), cs.Hold)
 	}
 	ctx := c.Request().Context()
 	err = h.Temporal.TerminateWorkflow(ctx, schemas.DocumentWorkflowID(cs.ID, d.ID), "", "document deleted by "+identity(c).Subject)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"regexp"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -24,7 +25,7 @@ const (
 )
 
 // Parts of a document in the blob store, under DocumentBlob: the file as uploaded, and
-// its text (DocumentText) as read and as the models see it.
+// its text as read (DocumentText).
 const (
 	DocOriginal = "original"
 	DocText     = "text.json"
@@ -53,8 +54,8 @@ func DocumentFolder(caseID, docID string) string {
 }
 
 // Document is an uploaded document as case_details.uploads records it. Name is the
-// file's name as uploaded, which only the client sees; Title is that name
-// pseudonymized, which the models see. The record never holds the text.
+// file's name as uploaded, which only the client sees; Title is what the models call
+// it (DocumentTitle). The record never holds the text.
 type Document struct {
 	ID        string `json:"id"`
 	Name      string `json:"name"`
@@ -109,12 +110,18 @@ func RecordedDocuments(details map[string]any) []Document {
 	return out
 }
 
-// DocumentText is a document's text, page by page, as stored in its text blob: as
-// read (Original), which only the client sees, and pseudonymized (Pages), which the
-// models see.
+// DocumentText is a document's text as read, page by page, as its text blob stores it
+// (sealed with the case's key). It is never pseudonymized: whoever hands it to a model
+// pseudonymizes it first (internal/pseudonym), with the case's parties as they are
+// then.
 type DocumentText struct {
-	Original []string `json:"original"`
-	Pages    []string `json:"pages"`
+	Pages []string `json:"pages"`
+}
+
+// DocumentTitle is what the models call a document instead of its file's name, which
+// may hold a name, a CNP or an IBAN that no pattern finds ("buletin_1800101221144.pdf").
+func DocumentTitle(id, kind string) string {
+	return "Document " + strings.TrimPrefix(id, "d")[:min(8, len(id)-1)] + " (" + strings.ToUpper(kind) + ")"
 }
 
 // DocumentInput starts a Document workflow: the case, the document, and the case's
@@ -148,14 +155,14 @@ type RecordDocument struct {
 }
 
 // DocumentEvent is the body of document.received, document.read and
-// document.failed.
+// document.failed: which document, and how its reading stands. It names no file and
+// holds no summary, which the event log would keep after the document is deleted; the
+// client lists the documents again.
 type DocumentEvent struct {
 	DocID    string `json:"doc_id"`
-	Name     string `json:"name"`
 	Status   string `json:"status"`
 	Pages    int    `json:"pages,omitempty"`
 	OCRPages int    `json:"ocr_pages,omitempty"`
-	Summary  string `json:"summary,omitempty"`
 	Reason   string `json:"reason,omitempty"`
 }
 

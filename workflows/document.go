@@ -9,10 +9,11 @@ import (
 	"github.com/lexflow/lexflow/schemas"
 )
 
-// extractOptions govern reading a document's text: up to 50 pages of OCR at a minute
-// each fit in the hour; the read heartbeats, so a worker lost mid-read is noticed in
-// half a minute and the read run again elsewhere, three times at most. A document the
-// reader refuses is its answer, not an error.
+// extractOptions govern reading a document's text: the activity gives up on a read
+// after 45 minutes itself (activities.maxReadTime), within the hour; the read
+// heartbeats, so a worker lost mid-read is noticed in half a minute and the read run
+// again elsewhere, three times at most. A document the reader refuses is its answer,
+// not an error.
 var extractOptions = workflow.ActivityOptions{
 	StartToCloseTimeout: time.Hour,
 	HeartbeatTimeout:    30 * time.Second,
@@ -29,8 +30,9 @@ const readerFailed = "Lexflow's document reader failed on it; try again later, o
 // sealed beside the file; a summary by the assistant model of the text pseudonymized;
 // and the record of both in case_details.uploads, with document.read or
 // document.failed and a notice. Its history holds IDs, page counts and the
-// pseudonymized summary, never the document's text or its name. A document deleted
-// while it is read ends the workflow at its next step, leaving no record.
+// pseudonymized summary, never the document's text or its name. Deleting the document
+// terminates the workflow; one its deletion missed finds the document gone at its next
+// step and records nothing.
 func Document(ctx workflow.Context, in schemas.DocumentInput) (schemas.RecordDocument, error) {
 	rec := schemas.RecordDocument{DocumentInput: in}
 	err := workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, extractOptions), docActs.ExtractDocument, in).Get(ctx, &rec.DocumentRead)

@@ -333,8 +333,8 @@ func TestListTools(t *testing.T) {
 		return out
 	}
 	user := names(s.Call(t, "GET", "/v1/tools", s.Token(t, "alice"), nil))
-	if _, ok := user["legal_sql"]; ok || len(user) != 14 {
-		t.Errorf("a user sees %d tools (legal_sql: %v); want 14 without it", len(user), ok)
+	if _, ok := user["legal_sql"]; ok || len(user) != 16 {
+		t.Errorf("a user sees %d tools (legal_sql: %v); want 16 without it", len(user), ok)
 	}
 	kb := user["kb_search"]
 	if kb["timeout"] != "20s" || kb["toggle"] != "kb_search_enabled" || kb["default_on"] != true || kb["available"] != true {
@@ -401,7 +401,7 @@ func TestReloadPromptsIsForAdmins(t *testing.T) {
 	stack.WantProblem(t, s.Call(t, "POST", "/v1/admin/prompts/reload", s.Token(t, "alice"), nil), http.StatusForbidden, "forbidden")
 	admin, _ := s.Signer.Mint(auth.Identity{Subject: "root", Roles: []string{schemas.RoleAdmin}}, time.Hour)
 	r := s.Call(t, "POST", "/v1/admin/prompts/reload", admin, nil)
-	if r.Status != 200 || r.Body["docs_count"] != float64(21) {
+	if r.Status != 200 || r.Body["docs_count"] != float64(24) {
 		t.Errorf("reload: %d %s", r.Status, r.Raw)
 	}
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/lexflow/lexflow/api"
 	"github.com/lexflow/lexflow/e2e/stack"
+	"github.com/lexflow/lexflow/internal/auth"
 	"github.com/lexflow/lexflow/internal/doctext/doctexttest"
 	"github.com/lexflow/lexflow/schemas"
 )
@@ -43,11 +44,11 @@ func TestDocumentIsReadPseudonymizedAndAsked(t *testing.T) {
 		t.Fatalf("upload: %d %s", up.Status, up.Raw)
 	}
 	docID := up.Body["id"].(string)
-	if up.Body["name"] != "Contract Țurcanu.docx" || up.Body["title"] != "Contract {{party0.lastName}}.docx" || up.Body["status"] != "received" {
+	if up.Body["name"] != "Contract Țurcanu.docx" || up.Body["title"] != schemas.DocumentTitle(docID, "docx") || up.Body["status"] != "received" {
 		t.Errorf("upload answered %s", up.Raw)
 	}
 	d := s.WaitForDocument(t, tok, id, docID)
-	if d.Status != schemas.DocRead || d.Pages != 1 || !strings.Contains(d.Summary, "{{party0.fullName}}") || !strings.Contains(d.Summary, "Contract {{party0.lastName}}.docx") {
+	if d.Status != schemas.DocRead || d.Pages != 1 || !strings.Contains(d.Summary, "{{party0.fullName}}") || !strings.HasPrefix(d.Summary, d.Title) {
 		t.Fatalf("document %+v", d)
 	}
 	noValues(t, "the summary", d.Summary)
@@ -84,6 +85,15 @@ func TestDocumentIsReadPseudonymizedAndAsked(t *testing.T) {
 		t.Errorf("download: %d %q, %d bytes", file.Status, file.Header.Get("Content-Disposition"), len(file.Raw))
 	}
 
+	// Evidence under a legal hold stays.
+	admin := s.Mint(t, auth.Identity{Subject: "firm-admin", Org: "acme", Roles: []string{schemas.RoleAdmin}})
+	if r := s.Call(t, "PUT", "/v1/admin/cases/"+id+"/hold", admin, map[string]any{"reason": "litigation"}); r.Status != http.StatusOK {
+		t.Fatalf("hold: %d %s", r.Status, r.Raw)
+	}
+	stack.WantProblem(t, s.Call(t, "DELETE", "/v1/cases/"+id+"/documents/"+docID, tok, nil), http.StatusConflict, "legal-hold")
+	if r := s.Call(t, "DELETE", "/v1/admin/cases/"+id+"/hold", admin, nil); r.Status != http.StatusOK {
+		t.Fatalf("lift the hold: %d %s", r.Status, r.Raw)
+	}
 	if r := s.Call(t, "DELETE", "/v1/cases/"+id+"/documents/"+docID, tok, nil); r.Status != http.StatusNoContent {
 		t.Fatalf("delete: %d %s", r.Status, r.Raw)
 	}
@@ -119,8 +129,8 @@ func documentBlobs(t *testing.T, caseID string) int {
 	return n
 }
 
-// TestUnreadableDocumentFails: a PDF behind a password is stored, fails with its
-// reason, and the model is told to ask the client for another copy.
+// TestUnreadableDocumentFails: a PDF behind a password is stored and fails with its
+// reason; uploaded again, it is read again.
 func TestUnreadableDocumentFails(t *testing.T) {
 	tok := s.Token(t, "paolo")
 	id := s.CreateCase(t, tok, "Una citazione in tribunale")
@@ -128,7 +138,8 @@ func TestUnreadableDocumentFails(t *testing.T) {
 	pdf.SetProtection(0, "user secret", "owner secret")
 	pdf.AddPage()
 	pdf.Cell(0, 10, "Riservato")
-	up := s.Upload(t, tok, id, "citazione.pdf", doctexttest.PDFBytes(t, pdf))
+	locked := doctexttest.PDFBytes(t, pdf)
+	up := s.Upload(t, tok, id, "citazione.pdf", locked)
 	if up.Status != http.StatusAccepted {
 		t.Fatalf("upload: %d %s", up.Status, up.Raw)
 	}
@@ -137,6 +148,14 @@ func TestUnreadableDocumentFails(t *testing.T) {
 		t.Errorf("document %+v", d)
 	}
 	stack.WantProblem(t, s.Call(t, "GET", "/v1/cases/"+id+"/documents/"+d.ID+"/text", tok, nil), http.StatusConflict, "conflict")
+	// Uploading it again reads it again.
+	again := s.Upload(t, tok, id, "citazione.pdf", locked)
+	if again.Status != http.StatusAccepted || again.Body["id"] != d.ID || again.Body["status"] != schemas.DocReceived {
+		t.Errorf("the failed document again: %d %s", again.Status, again.Raw)
+	}
+	if d := s.WaitForDocument(t, tok, id, d.ID); d.Status != schemas.DocFailed {
+		t.Errorf("read again: %+v", d)
+	}
 }
 
 // TestUploadAbuse: what a hostile client uploads is refused before anything is

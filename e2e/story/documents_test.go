@@ -61,7 +61,7 @@ func TestDocumentStory(t *testing.T) {
 			t.Fatalf("upload %s: %d %s", u.name, up.Status, up.Raw)
 		}
 		d := s.WaitForDocument(t, client, id, up.Body["id"].(string))
-		if d.Status != schemas.DocRead || !strings.HasPrefix(d.Summary, u.name+" (1 pagini)") {
+		if d.Status != schemas.DocRead || !strings.HasPrefix(d.Summary, d.Title+" (1 pagini)") {
 			t.Errorf("%s: %+v", u.name, d)
 		}
 		for _, v := range documentValues {

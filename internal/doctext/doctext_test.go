@@ -192,7 +192,8 @@ func TestCheck(t *testing.T) {
 }
 
 // TestRunSaysWhoseFault: a command's timeout or failure is the document's, too much
-// output too; the caller's cancellation and a missing command are not.
+// output too; the caller's cancellation, a missing command and a kill from outside are
+// not.
 func TestRunSaysWhoseFault(t *testing.T) {
 	ctx := context.Background()
 	cancelled, cancel := context.WithCancel(ctx)
@@ -209,9 +210,10 @@ func TestRunSaysWhoseFault(t *testing.T) {
 		{"too much output", ctx, []string{"yes"}, ErrTooLarge, false},
 		{"a cancelled caller", cancelled, []string{"sleep", "5"}, context.Canceled, true},
 		{"a command not installed", ctx, []string{"lexflow-no-such-command"}, exec.ErrNotFound, true},
+		{"a command killed from outside", ctx, []string{"sh", "-c", "kill -KILL $$"}, nil, true},
 	} {
 		_, err := run(tc.ctx, 200*time.Millisecond, 1000, nil, tc.cmd[0], tc.cmd[1:]...)
-		if !errors.Is(err, tc.want) {
+		if err == nil || tc.want != nil && !errors.Is(err, tc.want) {
 			t.Errorf("%s: %v; want %v", tc.name, err, tc.want)
 		}
 		if tc.notClass && (errors.Is(err, ErrUnreadable) || errors.Is(err, ErrTooLarge) || errors.Is(err, ErrUnsupported)) {

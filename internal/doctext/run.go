@@ -8,14 +8,16 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"syscall"
 	"time"
 )
 
 // run runs a command for at most timeout, with stdin if not nil, and returns what it
 // wrote to its standard output, at most maxOut bytes. Its errors say whose fault a
 // failure is: the command's timeout or failure is the document's (ErrUnreadable), more
-// output than maxOut too (ErrTooLarge); the caller's own cancellation and a command that
-// cannot start (not installed) are not, and come back unclassified, to be retried.
+// output than maxOut too (ErrTooLarge); the caller's own cancellation, a command that
+// cannot start (not installed) and one killed by a signal from outside (out of memory)
+// are not, and come back unclassified, to be retried.
 func run(ctx context.Context, timeout time.Duration, maxOut int, stdin []byte, name string, args ...string) ([]byte, error) {
 	cctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
@@ -42,12 +44,23 @@ func run(ctx context.Context, timeout time.Duration, maxOut int, stdin []byte, n
 		return nil, fmt.Errorf("%w: %s wrote more than %d bytes", ErrTooLarge, name, maxOut)
 	case cmd.ProcessState == nil:
 		return nil, fmt.Errorf("%s: %w", name, err) // it did not start
+	case killedBySignal(cmd.ProcessState):
+		// Killed from outside (out of memory, the machine stopping): the document may
+		// read fine on another try.
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	msg := strings.TrimSpace(stderr.buf.String())
 	if len(msg) > 300 {
 		msg = msg[len(msg)-300:]
 	}
 	return nil, fmt.Errorf("%w: %s: %v: %s", ErrUnreadable, name, err, msg)
+}
+
+// killedBySignal reports whether a command was ended by a signal it did not get from
+// run's own timeout (which is classified before).
+func killedBySignal(ps *os.ProcessState) bool {
+	ws, ok := ps.Sys().(syscall.WaitStatus)
+	return ok && ws.Signaled()
 }
 
 // capped keeps at most max bytes written to it, and fails the write past them.
