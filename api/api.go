@@ -81,6 +81,8 @@ type Handlers struct {
 	MaxUploadBytes     int64
 	DocumentsPerCase   int
 	OrgConcurrentReads int
+	// uploading holds a place for each upload being read (MaxUploads).
+	uploading chan struct{}
 	// Budgets are the default model-token budgets the workers enforce, which the
 	// budget routes show.
 	Budgets schemas.TokenLimits

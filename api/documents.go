@@ -40,6 +40,12 @@ const (
 	maxParts       = 8
 	maxFileName    = 200
 	readRetryAfter = 30 * time.Second
+	// MaxUploads bounds the uploads one API process reads at once, each up to
+	// MaxUploadBytes in memory and a pdfinfo run; more answer 429.
+	MaxUploads       = 8
+	uploadRetryAfter = 5 * time.Second
+	// uploadReadTime bounds how long an upload's body may take to arrive.
+	uploadReadTime = 2 * time.Minute
 )
 
 // DocumentView is a document as the API shows it to its client: its record and where
@@ -93,8 +99,9 @@ func documentID(caseID string, data []byte) string {
 
 // uploadDocument stores a client's document, sealed with the case's key, and starts
 // the Document workflow that reads it. The file is refused before anything is stored
-// if it is too large (413), of a kind Lexflow does not read (415), or past the case's
-// or the organization's limits (429). The same file uploaded again to the case is the
+// if the case's or the organization's limits are reached, or this process reads
+// MaxUploads already (429, before the body is read), or it is too large (413) or of a
+// kind Lexflow does not read (415). The same file uploaded again to the case is the
 // same document (200), unless its reading failed: then it is read again.
 func (h *Handlers) uploadDocument(c echo.Context) error {
 	cs, err := h.ownCase(c)
@@ -110,6 +117,23 @@ func (h *Handlers) uploadDocument(c echo.Context) error {
 		return problemf(errErasing, "the case's erasure has begun: it takes no documents")
 	case !errors.Is(err, store.ErrNotFound):
 		return fmt.Errorf("%w: read the case's erasure: %w", errUnavailable, err)
+	}
+	docs := schemas.RecordedDocuments(cs.Details)
+	held := 0
+	for _, d := range docs {
+		if d.Status != schemas.DocFailed { // a failed one uploaded again takes its own place
+			held++
+		}
+	}
+	// Before the body is read: a client past a limit sends its megabytes for nothing.
+	if err := h.checkDocumentLimits(ctx, cs, held); err != nil {
+		return err
+	}
+	select {
+	case h.uploading <- struct{}{}:
+		defer func() { <-h.uploading }()
+	default:
+		return tooMany(fmt.Sprintf("this server is taking %d uploads already; send this one again in a moment", cap(h.uploading)), uploadRetryAfter)
 	}
 	name, data, err := h.readUpload(c)
 	if err != nil {
@@ -128,8 +152,6 @@ func (h *Handlers) uploadDocument(c echo.Context) error {
 		return fmt.Errorf("%w: check the document: %w", errUnavailable, err)
 	}
 	id := documentID(cs.ID, data)
-	docs := schemas.RecordedDocuments(cs.Details)
-	held := len(docs)
 	for _, d := range docs {
 		switch {
 		case d.ID == id && d.Status == schemas.DocReceived:
@@ -139,12 +161,8 @@ func (h *Handlers) uploadDocument(c echo.Context) error {
 			fallthrough
 		case d.ID == id && d.Status == schemas.DocRead:
 			return c.JSON(http.StatusOK, documentView(cs.ID, d))
-		case d.ID == id: // failed: uploading it again reads it again
-			held--
 		}
-	}
-	if err := h.checkDocumentLimits(ctx, cs, held); err != nil {
-		return err
+		// A failed one is read again, below.
 	}
 	sum := sha256.Sum256(data)
 	d := schemas.Document{ID: id, Name: name, Title: schemas.DocumentTitle(id, string(kind)), Kind: string(kind), MediaType: kind.MediaType(),
@@ -176,6 +194,8 @@ func (h *Handlers) readUpload(c echo.Context) (string, []byte, error) {
 		limit = DefaultMaxUpload
 	}
 	req := c.Request()
+	// A client that sends slowly holds its share of uploading for uploadReadTime at most.
+	_ = http.NewResponseController(c.Response().Writer).SetReadDeadline(time.Now().Add(uploadReadTime))
 	tooLarge := problemf(errTooLarge, fmt.Sprintf("a document may be at most %d MB", limit>>20))
 	if req.ContentLength > limit+multipartSlack {
 		return "", nil, tooLarge

@@ -244,3 +244,22 @@ func (letters) Read(p []byte) (int, error) {
 	}
 	return len(p), nil
 }
+
+// TestDocumentLimitsComeBeforeTheBody: a case at its documents' limit refuses the next
+// upload before reading it: a gigabyte sent without a length gets 429, not 413.
+func TestDocumentLimitsComeBeforeTheBody(t *testing.T) {
+	h := s.Handlers(stack.TaskQueue)
+	h.DocumentsPerCase = 1
+	s.UseAPI(t, h)
+	tok := s.Token(t, "limited-uploads")
+	id := s.CreateCase(t, tok, "A case with room for one document")
+	up := s.Upload(t, tok, id, "one.txt", []byte("The only document this case may hold."))
+	if up.Status != http.StatusAccepted {
+		t.Fatalf("first upload: %d %s", up.Status, up.Raw)
+	}
+	s.WaitForDocument(t, tok, id, up.Body["id"].(string))
+	stack.WantProblem(t, s.Upload(t, tok, id, "two.txt", []byte("One too many.")), http.StatusTooManyRequests, "too-many-requests")
+	if r := uploadStream(t, tok, id, -1); r.StatusCode != http.StatusTooManyRequests {
+		t.Errorf("1 GB past the limit: %d, want 429 before the body is read", r.StatusCode)
+	}
+}
