@@ -7,7 +7,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"regexp"
 	"slices"
 	"strings"
@@ -149,15 +148,11 @@ func (a *Drafts) RenderDraft(ctx context.Context, in schemas.RenderDraftInput) (
 
 // read returns the blob under key, or nil if there is none.
 func (a *Drafts) read(ctx context.Context, key string) ([]byte, error) {
-	r, err := a.Blobs.Open(ctx, key)
+	data, err := readBlob(ctx, a.Blobs, key)
 	if errors.Is(err, blob.ErrNotExist) {
 		return nil, nil
 	}
-	if err != nil {
-		return nil, err
-	}
-	defer r.Close()
-	return io.ReadAll(r)
+	return data, err
 }
 
 // RecordDraft records a stored revision in case_details.draft_status, unless it is

@@ -15,12 +15,8 @@ const listedSummaryChars = 400
 // pages, and its summary or the reason it failed.
 func formatListDocuments(name string, result []byte) (string, string) {
 	var r schemas.ListDocumentsResult
-	if err := json.Unmarshal(result, &r); err != nil {
-		return Clip(compact(result), SummaryChars), ""
-	}
-	if r.Status == schemas.ResultError {
-		reason := or(r.ErrorMessage, "unknown error")
-		return Failed(name, reason), reason
+	if json.Unmarshal(result, &r) != nil || r.Status == schemas.ResultError {
+		return formatStatus(name, result)
 	}
 	if len(r.Documents) == 0 {
 		return "The client has uploaded no documents to this case.", ""
@@ -47,12 +43,8 @@ func formatListDocuments(name string, result []byte) (string, string) {
 // goes on; the activity has bounded it already.
 func formatReadDocument(name string, result []byte) (string, string) {
 	var r schemas.ReadDocumentResult
-	if err := json.Unmarshal(result, &r); err != nil {
-		return Clip(compact(result), SummaryChars), ""
-	}
-	if r.Status == schemas.ResultError {
-		reason := or(r.ErrorMessage, "unknown error")
-		return Failed(name, reason), reason
+	if json.Unmarshal(result, &r) != nil || r.Status == schemas.ResultError {
+		return formatStatus(name, result)
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "Document %s «%s», pages %d–%d of %d (pseudonymized):", r.DocumentID, r.Title, r.FromPage, r.ToPage, r.Pages)
