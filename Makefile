@@ -14,7 +14,7 @@ TEMPORAL_SERVER_VERSION := v1.29.1
 BIN := $(CURDIR)/bin
 export GOBIN := $(BIN)
 
-.PHONY: build dev test test-firestore cluster-test postgres browser-test lint fuzz npm chromium histories bench eval bench-stream bench-load bench-chaos bench-pdf pdftools ocr tools clean corpus-archive
+.PHONY: build dev test versions test-firestore cluster-test postgres browser-test lint fuzz npm chromium histories bench eval bench-stream bench-load bench-chaos bench-pdf pdftools ocr tools clean corpus-archive
 
 # apt installs Debian packages, through sudo unless we are root.
 APT := $(if $(filter 0,$(shell id -u)),,sudo) env DEBIAN_FRONTEND=noninteractive apt-get
@@ -77,6 +77,10 @@ lint: bin/staticcheck bin/workflowcheck
 histories: bin/temporal pdftools
 	@test -n "$(SET)" || { echo 'usage: make histories SET=<name>, e.g. SET=$$(date +%F)-what-changed'; exit 1; }
 	LEXFLOW_RECORD_HISTORIES=$(CURDIR)/workflows/testdata/histories/$(SET) go test -count=1 -run '^(TestCaseStory|TestDocumentStory|TestLongCaseContinuesAsNew|TestBudgetExhaustedWaitsUntilRaised|TestRetention)$$' ./e2e/api/ ./e2e/story/
+
+## versions: per workflow.GetVersion change ID, the open runs that may still replay its old branch (TEMPORAL_ADDRESS, localhost:7233 unless set)
+versions:
+	go run ./cmd/lexflow versions
 
 ## bench: chat turns through Temporal next to the floor (a bare workflow of the same shape) and the same loop in-process, and where their time goes
 bench: bin/temporal

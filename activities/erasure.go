@@ -64,25 +64,30 @@ func (a *Erasure) BeginErasure(ctx context.Context, in schemas.EraseInput) (stor
 	return e, permanent(err)
 }
 
-// CloseForErasure ends the case's workflow: the close signal, then, if the workflow
-// has not finished within CloseWait, termination (its child workflows end with it). A
-// case whose workflow has ended is left as it is.
+// CloseForErasure ends the case's workflow: the close-case update (the one the client's
+// close sends), then, if the workflow has not finished within CloseWait, termination
+// (its child workflows end with it). A case whose workflow has ended is left as it is.
 func (a *Erasure) CloseForErasure(ctx context.Context, in schemas.EraseInput) error {
 	if err := a.stopDocuments(ctx, in); err != nil {
 		return err
 	}
 	id := schemas.CaseWorkflowID(in.CaseID)
-	closing := schemas.CloseCase{Note: "erasure", By: in.By, At: in.At}
-	err := a.Temporal.SignalWorkflow(ctx, id, "", schemas.SignalCloseCase, closing)
+	waitCtx, cancel := context.WithTimeout(ctx, CloseWait)
+	defer cancel()
+	// The update's ID is the erasure's, so a retried activity asks once; a case that
+	// is closed already rejects it, and either way the wait below sees it end.
+	handle, err := a.Temporal.UpdateWorkflow(waitCtx, client.UpdateWorkflowOptions{
+		UpdateID: "erasure", WorkflowID: id, UpdateName: schemas.UpdateCloseCase,
+		Args:         []any{schemas.CloseCase{Note: "erasure", By: in.By}},
+		WaitForStage: client.WorkflowUpdateStageCompleted,
+	})
+	if err == nil {
+		err = handle.Get(waitCtx, nil)
+	}
 	var notFound *serviceerror.NotFound
 	if errors.As(err, &notFound) {
 		return nil
 	}
-	if err != nil {
-		return fmt.Errorf("signal close: %w", err)
-	}
-	waitCtx, cancel := context.WithTimeout(ctx, CloseWait)
-	defer cancel()
 	_ = a.Temporal.GetWorkflow(waitCtx, id, "").Get(waitCtx, nil) // its outcome does not matter, only that it ended
 	d, err := a.Temporal.DescribeWorkflowExecution(ctx, id, "")
 	if errors.As(err, &notFound) {

@@ -30,13 +30,19 @@ const (
 // audit records a staff action on organization org's case caseID (either may be
 // empty) before the action is done: an action that cannot be audited is not done.
 func (h *Handlers) audit(c echo.Context, action, org, caseID string, detail map[string]any) error {
+	_, err := h.auditID(c, action, org, caseID, detail)
+	return err
+}
+
+// auditID is audit, returning the entry's ID.
+func (h *Handlers) auditID(c echo.Context, action, org, caseID string, detail map[string]any) (string, error) {
 	who := identity(c)
 	e := store.AuditEntry{ID: uuid.NewString(), At: time.Now().UTC(), Actor: who.Subject, ActorOrg: who.Org, Roles: who.Roles,
 		Action: action, OrgID: org, CaseID: caseID, Detail: detail}
 	if err := h.Store.RecordAudit(c.Request().Context(), e); err != nil {
-		return fmt.Errorf("%w: audit: %w", errUnavailable, err)
+		return "", fmt.Errorf("%w: audit: %w", errUnavailable, err)
 	}
-	return nil
+	return e.ID, nil
 }
 
 // Audit list bounds.

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"strings"
@@ -64,15 +65,18 @@ func (h *Handlers) recordOfflinePayment(c echo.Context) error {
 	}
 	p := schemas.PaymentConfirmed{Reference: req.Reference, Method: schemas.PaymentOffline, Amount: price.Amount,
 		Currency: price.Currency, By: identity(c).Subject, At: time.Now().UTC()}
-	if err := h.audit(c, auditOfflinePayment, cs.OrgID, cs.ID, map[string]any{
-		"reference": p.Reference, "amount": p.Amount, "currency": p.Currency, "note": req.Note, "tier": st.Tier}); err != nil {
+	p.ID, err = h.auditID(c, auditOfflinePayment, cs.OrgID, cs.ID, map[string]any{
+		"reference": p.Reference, "amount": p.Amount, "currency": p.Currency, "note": req.Note, "tier": st.Tier})
+	if err != nil {
 		return err
 	}
 	if err := h.Temporal.SignalWorkflow(ctx, schemas.CaseWorkflowID(cs.ID), "", schemas.SignalPaymentConfirmed, p); err != nil {
 		return fmt.Errorf("%w: signal payment: %w", errUnavailable, err)
 	}
-	if st, ok := h.settle(ctx, cs.ID, p.At); ok && st.Payment != nil {
-		return c.JSON(http.StatusOK, OfflinePaymentView{CaseID: cs.ID, Payment: *st.Payment, Phase: st.Phase})
+	sctx, cancel := context.WithTimeout(ctx, updateWait)
+	defer cancel()
+	if out, ok := h.settlePayment(sctx, cs.ID, p.ID); ok && out.Payment != nil {
+		return c.JSON(http.StatusOK, OfflinePaymentView{CaseID: cs.ID, Payment: *out.Payment, Phase: out.Phase})
 	}
 	return c.JSON(http.StatusAccepted, OfflinePaymentView{CaseID: cs.ID, Payment: p, Status: "confirming"})
 }

@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/labstack/echo/v4"
-	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/api/workflowservice/v1"
+	"go.temporal.io/sdk/client"
 
 	"github.com/lexflow/lexflow/schemas"
 	"github.com/lexflow/lexflow/store"
@@ -115,9 +115,9 @@ func (h *Handlers) putBudget(c echo.Context) error {
 	return c.JSON(http.StatusOK, view)
 }
 
-// resumeWaitingOnBudget sends budget-raised to the tenant's cases that wait on their
-// budget, found through Temporal's visibility, and counts them; the signal names the
-// tenant, which the case checks too.
+// resumeWaitingOnBudget sends the budget-raised update to the tenant's cases that wait
+// on their budget, found through Temporal's visibility, and counts those that took it;
+// the update names the tenant, which the case's validator checks too.
 func (h *Handlers) resumeWaitingOnBudget(c echo.Context, key, org string) (int, error) {
 	ctx := c.Request().Context()
 	subject := ""
@@ -126,7 +126,7 @@ func (h *Handlers) resumeWaitingOnBudget(c echo.Context, key, org string) (int, 
 	}
 	query := fmt.Sprintf("WorkflowType = '%s' AND ExecutionStatus = 'Running' AND CaseStatus = '%s' AND %s",
 		schemas.CaseWorkflow, schemas.StatusWaitingBudget, tenantClause(org, subject))
-	raised := schemas.BudgetRaised{Tenant: key, By: identity(c).Subject, At: time.Now().UTC()}
+	raised := schemas.BudgetRaised{Tenant: key, By: identity(c).Subject}
 	n := 0
 	var token []byte
 	for {
@@ -143,12 +143,15 @@ func (h *Handlers) resumeWaitingOnBudget(c echo.Context, key, org string) (int, 
 			if !mine {
 				continue
 			}
-			err = h.Temporal.SignalWorkflow(ctx, id, "", schemas.SignalBudgetRaised, raised)
-			var notFound *serviceerror.NotFound
+			// Accepted is enough: the case resumes (and may classify again) after.
+			_, taken, err := h.updateCase(ctx, schemas.CaseIDOf(id), schemas.UpdateBudgetRaised, raised, client.WorkflowUpdateStageAccepted)
 			switch {
-			case errors.As(err, &notFound):
-				continue // the case ended meanwhile
-			case err != nil:
+			case errors.Is(err, errCaseNotRunning), errors.Is(err, errConflict):
+				continue // the case ended, or left waiting_budget, meanwhile
+			case err == nil && !taken:
+				err = errors.New("no worker took the update in time")
+			}
+			if err != nil {
 				return n, fmt.Errorf("%w: the budget is set, but a waiting case could not be told (PUT it again): %w", errUnavailable, err)
 			}
 			n++

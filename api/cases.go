@@ -13,7 +13,6 @@ import (
 	"github.com/google/uuid"
 	"github.com/labstack/echo/v4"
 	"go.temporal.io/api/enums/v1"
-	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/sdk/client"
 
 	"github.com/lexflow/lexflow/internal/auth"
@@ -158,10 +157,11 @@ func (h *Handlers) caseState(ctx context.Context, caseID string) (schemas.CaseSt
 }
 
 // CloseView answers POST /v1/cases/{id}/close: the case's status, "closing" until
-// its workflow has it.
+// its workflow has it, with the close-case update's ID.
 type CloseView struct {
-	CaseID string `json:"case_id"`
-	Status string `json:"status"`
+	CaseID   string `json:"case_id"`
+	Status   string `json:"status"`
+	UpdateID string `json:"update_id,omitempty"`
 }
 
 // CloseRequest closes a case.
@@ -169,8 +169,10 @@ type CloseRequest struct {
 	Note string `json:"note"`
 }
 
-// closeCase sends the close-case signal: the client is done with the case. The case
-// workflow records it and completes; closing a closed case changes nothing.
+// closeCase sends the close-case update: the client is done with the case. The case
+// workflow records it and completes; closing a closed case changes nothing. It
+// answers 200 once the case is closed, or 202 "closing" with the update's ID if the
+// case did not say so within updateWait.
 func (h *Handlers) closeCase(c echo.Context) error {
 	cs, err := h.ownCase(c)
 	if err != nil {
@@ -182,32 +184,31 @@ func (h *Handlers) closeCase(c echo.Context) error {
 			return err
 		}
 	}
-	if utf8.RuneCountInString(req.Note) > 2000 {
-		return problemf(errInvalidInput, "note is at most 2000 characters")
+	if utf8.RuneCountInString(req.Note) > schemas.MaxNoteChars {
+		return problemf(errInvalidInput, fmt.Sprintf("note is at most %d characters", schemas.MaxNoteChars))
 	}
 	if cs.Status == schemas.StatusClosed {
 		return c.JSON(http.StatusOK, CloseView{CaseID: cs.ID, Status: cs.Status})
 	}
 	ctx := c.Request().Context()
-	cl := schemas.CloseCase{Note: strings.TrimSpace(req.Note), By: identity(c).Subject, At: time.Now().UTC()}
-	if err := h.Temporal.SignalWorkflow(ctx, schemas.CaseWorkflowID(cs.ID), "", schemas.SignalCloseCase, cl); err != nil {
-		var notFound *serviceerror.NotFound
-		if errors.As(err, &notFound) {
-			return problemf(errCaseNotRunning, "the case's workflow has ended or was never started")
+	out, _, err := h.updateCase(ctx, cs.ID, schemas.UpdateCloseCase, schemas.CloseCase{Note: strings.TrimSpace(req.Note), By: identity(c).Subject},
+		client.WorkflowUpdateStageCompleted)
+	switch {
+	case errors.Is(err, errCaseClosed):
+		out.Status = schemas.StatusClosed
+	case errors.Is(err, errCaseNotRunning):
+		// The workflow may have completed, closed, before the update reached it.
+		if stored, serr := h.Store.GetCase(ctx, cs.ID); serr != nil || stored.Status != schemas.StatusClosed {
+			return err
 		}
-		return fmt.Errorf("%w: signal close: %w", errUnavailable, err)
+		out.Status = schemas.StatusClosed
+	case err != nil:
+		return err
 	}
-	st, _ := h.settle(ctx, cs.ID, cl.At)
-	if st.Status != schemas.StatusClosed {
-		// The workflow may have completed before the settle update reached it.
-		if stored, err := h.Store.GetCase(ctx, cs.ID); err == nil {
-			st.Status = stored.Status
-		}
+	if out.Status == schemas.StatusClosed {
+		return c.JSON(http.StatusOK, CloseView{CaseID: cs.ID, Status: out.Status})
 	}
-	if st.Status == schemas.StatusClosed {
-		return c.JSON(http.StatusOK, CloseView{CaseID: cs.ID, Status: st.Status})
-	}
-	return c.JSON(http.StatusAccepted, CloseView{CaseID: cs.ID, Status: "closing"})
+	return c.JSON(http.StatusAccepted, CloseView{CaseID: cs.ID, Status: "closing", UpdateID: out.ID})
 }
 
 // checkCasesPerDay refuses a new case past the day's limits of its user and of their

@@ -6,10 +6,12 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/labstack/echo/v4"
 	commonpb "go.temporal.io/api/common/v1"
 	"go.temporal.io/api/workflowservice/v1"
+	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/converter"
 
 	"github.com/lexflow/lexflow/schemas"
@@ -68,6 +70,8 @@ type ResumeView struct {
 	Resume schemas.Resume `json:"resume"`
 	Status string         `json:"status"`
 	Busy   bool           `json:"busy,omitempty"`
+	// UpdateID names the resume update while the case has not handled it.
+	UpdateID string `json:"update_id,omitempty"`
 }
 
 // supportCases lists the cases paused for support, waiting for a client's answer,
@@ -146,10 +150,11 @@ type ResumeRequest struct {
 	Note   string `json:"note"`
 }
 
-// resumeCase sends the resume signal to a case paused for support or waiting for the
+// resumeCase sends the resume update to a case paused for support or waiting for the
 // client, recording who resumed it and why, and answers once the case has handled it:
-// 200 with the case's status (a retried request then runs as the case's next turn), or
-// 202 if the case could not say in time.
+// 200 with the case's status (a retried request then runs as the case's next turn),
+// 409 if the case is neither paused nor waiting, or 202 with the update's ID if the
+// case could not say in time.
 func (h *Handlers) resumeCase(c echo.Context) error {
 	var req ResumeRequest
 	if err := bindJSON(c, &req); err != nil {
@@ -161,31 +166,27 @@ func (h *Handlers) resumeCase(c echo.Context) error {
 		return problemf(errInvalidInput, "action must be one of "+strings.Join(schemas.ResumeActions, ", "))
 	case req.Note == "":
 		return problemf(errInvalidInput, "note is required: say why the case is resumed")
+	case utf8.RuneCountInString(req.Note) > schemas.MaxNoteChars:
+		return problemf(errInvalidInput, fmt.Sprintf("note is at most %d characters", schemas.MaxNoteChars))
 	}
 	cs, err := h.staffCase(c)
 	if err != nil {
 		return err
 	}
 	id := cs.ID
-	ctx := c.Request().Context()
-	st, err := h.caseState(ctx, id)
-	if err != nil {
-		return problemf(errCaseNotRunning, "the case's workflow is not running")
-	}
-	if st.Status != schemas.StatusPausedSupport && st.Status != schemas.StatusWaitingUser {
-		return problemf(errConflict, "the case is "+st.Status+"; only paused or waiting cases are resumed")
-	}
-	r := schemas.Resume{Action: req.Action, Note: req.Note, By: identity(c).Subject, At: time.Now().UTC()}
-	if err := h.audit(c, auditResume, cs.OrgID, id, map[string]any{"action": r.Action, "note": r.Note, "status": st.Status}); err != nil {
+	r := schemas.Resume{Action: req.Action, Note: req.Note, By: identity(c).Subject}
+	if err := h.audit(c, auditResume, cs.OrgID, id, map[string]any{"action": r.Action, "note": r.Note, "status": cs.Status}); err != nil {
 		return err
 	}
-	if err := h.Temporal.SignalWorkflow(ctx, schemas.CaseWorkflowID(id), "", schemas.SignalResume, r); err != nil {
-		return fmt.Errorf("%w: signal resume: %w", errUnavailable, err)
+	out, _, err := h.updateCase(c.Request().Context(), id, schemas.UpdateResume, r, client.WorkflowUpdateStageCompleted)
+	if err != nil {
+		return err
 	}
-	if st, ok := h.settle(ctx, id, r.At); ok {
-		return c.JSON(http.StatusOK, ResumeView{CaseID: id, Resume: r, Status: st.Status, Busy: st.Busy})
+	r.At = out.At
+	if out.Handled {
+		return c.JSON(http.StatusOK, ResumeView{CaseID: id, Resume: r, Status: out.Status, Busy: out.Busy})
 	}
-	return c.JSON(http.StatusAccepted, ResumeView{CaseID: id, Resume: r, Status: "resuming"})
+	return c.JSON(http.StatusAccepted, ResumeView{CaseID: id, Resume: r, Status: "resuming", UpdateID: out.ID})
 }
 
 // decodeAttr decodes a search attribute of a listed workflow into v, leaving v alone

@@ -94,7 +94,7 @@ func (h *Handlers) paymentWebhook(c echo.Context) error {
 		h.Log.Warn("Payment for a case with no payment due: refund due", "case", co.CaseID, "checkout", co.ID, "phase", st.Phase)
 		return c.JSON(http.StatusOK, WebhookAnswer{Event: ev.ID, Status: "not-due"})
 	}
-	p := schemas.PaymentConfirmed{Reference: co.ID, Method: schemas.PaymentCheckout, Amount: co.Amount, Currency: co.Currency,
+	p := schemas.PaymentConfirmed{ID: ev.ID, Reference: co.ID, Method: schemas.PaymentCheckout, Amount: co.Amount, Currency: co.Currency,
 		By: co.Provider, At: time.Now().UTC()}
 	if err := h.Temporal.SignalWorkflow(ctx, schemas.CaseWorkflowID(co.CaseID), "", schemas.SignalPaymentConfirmed, p); err != nil {
 		return fmt.Errorf("%w: signal payment: %w", errUnavailable, err)
@@ -103,7 +103,7 @@ func (h *Handlers) paymentWebhook(c echo.Context) error {
 	// the checkout finds the case active; the provider is not kept waiting long.
 	sctx, cancel := context.WithTimeout(ctx, webhookSettle)
 	defer cancel()
-	h.settle(sctx, co.CaseID, p.At)
+	h.settlePayment(sctx, co.CaseID, p.ID)
 	return c.JSON(http.StatusOK, WebhookAnswer{Event: ev.ID, Status: "applied"})
 }
 

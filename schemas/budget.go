@@ -47,8 +47,9 @@ type BudgetPause struct {
 	Tiering string `json:"tiering,omitempty"`
 }
 
-// BudgetRaised is the budget-raised signal: an admin changed the budget of Tenant (a
-// TenantKey), and its cases waiting on their budget resume.
+// BudgetRaised is the budget-raised update: an admin changed the budget of Tenant (a
+// TenantKey), and its cases waiting on their budget resume. At is the time the case
+// accepted it, set by the case.
 type BudgetRaised struct {
 	Tenant string    `json:"tenant"`
 	By     string    `json:"by"`

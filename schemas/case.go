@@ -93,9 +93,9 @@ type CaseState struct {
 	Tickets []string `json:"tickets,omitempty"`
 	// LastResume is support's latest resumption.
 	LastResume *Resume `json:"last_resume,omitempty"`
-	// Settled are the stamps (Signal.At in Unix nanoseconds) of the latest signals the
-	// case has handled, newest last, for the settle update.
-	Settled []int64 `json:"settled,omitempty"`
+	// Handled are the IDs of the latest events (CaseEvent.ID) the case has handled,
+	// newest last, for UpdateSettlePayment.
+	Handled []string `json:"handled,omitempty"`
 	// Keyed are the turns started with an idempotency key in the last KeyedTurnsFor,
 	// newest last: a request repeating a key gets the turn it started, even after the
 	// case continued as new (Temporal remembers update IDs within one run only).
@@ -105,8 +105,8 @@ type CaseState struct {
 // PaymentDue reports whether the case waits for a payment it has not received.
 func (s CaseState) PaymentDue() bool { return s.Phase == PhaseAwaitingPayment && s.Payment == nil }
 
-// MaxSettled is how many handled signals CaseState.Settled remembers.
-const MaxSettled = 16
+// MaxHandled is how many handled events CaseState.Handled remembers.
+const MaxHandled = 16
 
 // KeyedTurn is a turn started by a request with an idempotency key.
 type KeyedTurn struct {

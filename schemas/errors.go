@@ -29,4 +29,11 @@ const (
 	ErrBudgetExhausted = "BudgetExhausted"
 	// ErrLegalHold marks an erasure refused because the case is under a legal hold.
 	ErrLegalHold = "LegalHold"
+	// ErrInvalidUpdate marks a resume, close-case or budget-raised update the Case's
+	// validator rejected for its content (an unknown action, a missing note or actor).
+	ErrInvalidUpdate = "InvalidUpdate"
+	// ErrNotApplicable marks a resume or budget-raised update the Case's validator
+	// rejected for the case's state: it is not paused or waiting, not waiting on its
+	// budget, or the budget raised is another tenant's.
+	ErrNotApplicable = "NotApplicable"
 )

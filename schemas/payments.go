@@ -14,6 +14,9 @@ const (
 // API sends it only for a provider's verified webhook or billing staff's record; a
 // client never confirms a payment.
 type PaymentConfirmed struct {
+	// ID names the confirmation: the provider's event ID, or the audit record's ID of
+	// an offline payment.
+	ID string `json:"id"`
 	// Reference is the provider's checkout session, or billing's reference of an
 	// offline payment; the first one confirmed is kept.
 	Reference string `json:"reference"`

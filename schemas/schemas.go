@@ -31,21 +31,27 @@ const (
 	UpdateCancelTurn  = "cancel-turn"
 	SignalCancelTurn  = "cancel"
 	QueryState        = "state"
-	// SignalPaymentConfirmed carries a PaymentConfirmed to a case awaiting payment.
+	// SignalPaymentConfirmed carries a PaymentConfirmed to a case awaiting payment. It
+	// stays a signal so that a provider's webhook lands while no worker runs; the
+	// payment's ID (PaymentConfirmed.ID) names it to UpdateSettlePayment.
 	SignalPaymentConfirmed = "payment-confirmed"
-	// SignalResume carries a Resume from support staff to a paused or waiting case.
-	SignalResume = "resume"
-	// SignalCloseCase carries a CloseCase from the client: the case is done.
-	SignalCloseCase = "close-case"
-	// SignalBudgetRaised carries a BudgetRaised to a case waiting on its budget.
-	SignalBudgetRaised = "budget-raised"
-	// UpdateSettle takes a signal's At stamp and returns the case's state once that
-	// signal is handled (or after SettleWait), so that the API can answer with the
-	// signal's outcome.
-	UpdateSettle = "settle"
+	// UpdateSettlePayment takes a payment's ID and returns the CaseOutcome once the
+	// case has handled that payment, or after SettleWait, so that the API can answer
+	// with the payment's outcome.
+	UpdateSettlePayment = "settle-payment"
+	// UpdateResume carries support's Resume to a paused or waiting case and returns
+	// its CaseOutcome.
+	UpdateResume = "resume"
+	// UpdateCloseCase carries a CloseCase (the client is done, or the case is erased)
+	// and returns its CaseOutcome.
+	UpdateCloseCase = "close-case"
+	// UpdateBudgetRaised carries a BudgetRaised to a case waiting on its budget and
+	// returns its CaseOutcome.
+	UpdateBudgetRaised = "budget-raised"
 )
 
-// SettleWait bounds how long a settle update waits for its signal.
+// SettleWait bounds how long the case's updates wait for the case to handle what
+// they carry; what is not handled by then stays queued and is handled later.
 const SettleWait = time.Minute
 
 // Languages a case can be conducted in.

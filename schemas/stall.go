@@ -2,16 +2,18 @@ package schemas
 
 import "time"
 
-// CaseEvent is a signal the Case received and keeps until it is handled: exactly one
-// field is set.
+// CaseEvent is a payment, resumption, closing or raised budget the Case received and
+// keeps until it is handled: exactly one of its pointers is set. ID names it: the
+// update's ID, or the payment's (PaymentConfirmed.ID).
 type CaseEvent struct {
+	ID      string            `json:"id"`
 	Payment *PaymentConfirmed `json:"payment,omitempty"`
 	Resume  *Resume           `json:"resume,omitempty"`
 	Close   *CloseCase        `json:"close,omitempty"`
 	Budget  *BudgetRaised     `json:"budget,omitempty"`
 }
 
-// At is the event's stamp, which the settle update waits for.
+// At is when the case took the event: the payment's confirmation, or the update.
 func (e CaseEvent) At() time.Time {
 	switch {
 	case e.Payment != nil:
@@ -26,12 +28,26 @@ func (e CaseEvent) At() time.Time {
 	return time.Time{}
 }
 
+// CaseOutcome answers the Case's updates that carry an event (UpdateResume,
+// UpdateCloseCase, UpdateBudgetRaised, UpdateSettlePayment): the event's ID, whether
+// the case has handled it (false while it waits its turn, or when the case stalled on
+// it), when the case took it (for an update's event), and where the case then stands.
+type CaseOutcome struct {
+	ID      string            `json:"id"`
+	At      time.Time         `json:"at,omitzero"`
+	Handled bool              `json:"handled"`
+	Phase   string            `json:"phase"`
+	Status  string            `json:"status"`
+	Busy    bool              `json:"busy"`
+	Payment *PaymentConfirmed `json:"payment,omitempty"`
+}
+
 // Steps of its own that a case can stall on.
 const (
 	// StepTiering is writing Stall.Notice, if any, then the case's classification of
 	// Stall.Tiering, if any.
 	StepTiering = "tiering"
-	// StepEvent is the handling of a signal (Stall.Event).
+	// StepEvent is the handling of an event (Stall.Event).
 	StepEvent = "event"
 	// StepUnanswered is opening the ticket of a question the client left unanswered
 	// (Stall.Escalation).

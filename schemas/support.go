@@ -15,20 +15,25 @@ const (
 // ResumeActions lists the resume actions.
 var ResumeActions = []string{ResumeRetry, ResumeContinue, ResumeClose}
 
-// Resume is the resume signal: who resumed a case, how and why.
+// Resume is the resume update: who resumed a case, how and why. At is the time the
+// case accepted it, set by the case.
 type Resume struct {
 	Action string    `json:"action"`
 	Note   string    `json:"note"`
 	By     string    `json:"by"`
-	At     time.Time `json:"at,omitempty"`
+	At     time.Time `json:"at,omitzero"`
 }
 
-// CloseCase is the close-case signal: the client is done with the case.
+// CloseCase is the close-case update: the client is done with the case, or it is
+// being erased. At is the time the case accepted it, set by the case.
 type CloseCase struct {
 	Note string    `json:"note,omitempty"`
 	By   string    `json:"by"`
-	At   time.Time `json:"at,omitempty"`
+	At   time.Time `json:"at,omitzero"`
 }
+
+// MaxNoteChars bounds the note of a resumption or a closing, in characters.
+const MaxNoteChars = 2000
 
 // SupportTicketInput starts a SupportTicket workflow: create_support_ticket's arguments
 // and who the case belongs to.

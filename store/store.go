@@ -48,6 +48,7 @@ type Case struct {
 
 // Payment is a confirmed payment for a case.
 type Payment struct {
+	ID        string    `json:"id,omitempty"`
 	Reference string    `json:"reference"`
 	Method    string    `json:"method,omitempty"`
 	Amount    int64     `json:"amount,omitempty"`

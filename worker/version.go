@@ -17,10 +17,11 @@ import (
 // Workflows that wait on people for days (a case, its quota awaiting payment, a
 // support ticket) auto-upgrade: once an operator makes a new version current, their
 // next task runs on its workers, replaying their history under the new code, which
-// workflow.GetVersion and the replay tests keep safe. Workflows that run for minutes,
+// workflow.GetVersion (workflows.Changes) and the replay tests keep safe. Workflows that run for minutes,
 // at most hours (a turn, tiering, a draft, an erasure, a retention run), are pinned:
 // they finish on the workers of the version they started on, so a deploy never
-// changes their code midway, and that version's workers are kept until it is drained.
+// changes their code midway, and that version's workers are kept until it is drained;
+// they never call workflow.GetVersion.
 type Version struct {
 	// Deployment names the Worker Deployment ("lexflow"); empty means unversioned.
 	Deployment string
@@ -76,6 +77,10 @@ func (v Version) Options() worker.Options {
 		Version:       worker.WorkerDeploymentVersion{DeploymentName: v.Deployment, BuildID: v.BuildID},
 	}}
 }
+
+// Behavior is the versioning behavior of the workflow type named name (see Version),
+// or VersioningBehaviorUnspecified for a type the worker does not run.
+func Behavior(name string) workflow.VersioningBehavior { return behaviors[name] }
 
 // behaviors is each workflow's versioning behavior (see Version).
 var behaviors = map[string]workflow.VersioningBehavior{

@@ -31,13 +31,12 @@ type caseWorkflow struct {
 	// ready is set once run holds the lock for the case's start, so that no update
 	// overtakes tiering.
 	ready bool
-	// signals are the channels the events come from; listening is set when a
-	// goroutine receives them (cases started before changeSignalsInMainLoop).
-	signals   caseSignals
-	listening bool
-	// events are the signals received and not yet handled, in the order they came (see
-	// drain).
-	events []schemas.CaseEvent
+	// payments is the payment-confirmed signal's channel.
+	payments workflow.ReceiveChannel
+	// events are the events received and not yet handled, in the order they came (see
+	// drain); handling names the one being handled.
+	events   []schemas.CaseEvent
+	handling string
 	// unanswered is the escalation whose question went unanswered in time.
 	unanswered int
 	// budgetRenewed is set when the day turned on a case waiting on its budget.
@@ -62,11 +61,11 @@ func (w *caseWorkflow) setup(ctx workflow.Context) error {
 		workflow.UpdateHandlerOptions{Validator: w.validateMessage}); err != nil {
 		return err
 	}
-	if err := workflow.SetUpdateHandler(ctx, schemas.UpdateSettle, w.settle); err != nil {
+	if err := workflow.SetUpdateHandlerWithOptions(ctx, schemas.UpdateCancelTurn, w.cancelTurn,
+		workflow.UpdateHandlerOptions{Validator: w.validateCancel}); err != nil {
 		return err
 	}
-	return workflow.SetUpdateHandlerWithOptions(ctx, schemas.UpdateCancelTurn, w.cancelTurn,
-		workflow.UpdateHandlerOptions{Validator: w.validateCancel})
+	return w.setupEvents(ctx)
 }
 
 // run starts the case with tiering and then handles what arrives: payments, support's
@@ -78,18 +77,10 @@ func (w *caseWorkflow) run(ctx workflow.Context) (schemas.CaseResult, error) {
 		tenant = w.in.UserID
 	}
 	if err := workflow.UpsertTypedSearchAttributes(ctx, schemas.SATenantID.ValueSet(tenant),
+		schemas.SATenant.ValueSet(schemas.TenantKey(w.in.OrgID, w.in.UserID)),
 		schemas.SACaseStatus.ValueSet(w.state.Status), schemas.SAPhase.ValueSet(w.state.Phase),
 		schemas.SAWaitingOn.ValueSet(w.state.WaitingOn), schemas.SAProgressAt.ValueSet(w.state.ProgressAt)); err != nil {
 		return schemas.CaseResult{}, err
-	}
-	if workflow.GetVersion(ctx, changeTenantKey, workflow.DefaultVersion, 1) >= 1 {
-		if err := workflow.UpsertTypedSearchAttributes(ctx, schemas.SATenant.ValueSet(schemas.TenantKey(w.in.OrgID, w.in.UserID))); err != nil {
-			return schemas.CaseResult{}, err
-		}
-	}
-	w.signals = newCaseSignals(ctx)
-	if workflow.GetVersion(ctx, changeSignalsInMainLoop, workflow.DefaultVersion, 1) == workflow.DefaultVersion {
-		w.listen(ctx)
 	}
 	if err := w.turnLock.Lock(ctx); err != nil {
 		return schemas.CaseResult{}, err
@@ -127,12 +118,11 @@ func (w *caseWorkflow) run(ctx workflow.Context) (schemas.CaseResult, error) {
 			}
 			continue
 		}
-		// Let accepted updates finish, so no caller loses its answer; a signal that
-		// arrives meanwhile is handled before the case ends or continues as new, at
-		// once unless a goroutine receives the signals (a settle update may be
-		// waiting for it).
+		// Let accepted updates finish, so no caller loses its answer; an event that
+		// arrives meanwhile is handled at once, before the case ends or continues as
+		// new (an update may be waiting for it).
 		if err := workflow.Await(ctx, func() bool {
-			return workflow.AllHandlersFinished(ctx) || (!w.listening && w.pending())
+			return workflow.AllHandlersFinished(ctx) || w.pending()
 		}); err != nil {
 			return schemas.CaseResult{}, err
 		}
@@ -151,12 +141,11 @@ func (w *caseWorkflow) run(ctx workflow.Context) (schemas.CaseResult, error) {
 	return schemas.CaseResult{}, workflow.NewContinueAsNewError(ctx, Case, next)
 }
 
-// due reports whether the main loop has something to handle: signals, a question gone
+// due reports whether the main loop has something to handle: events, a question gone
 // unanswered, or a renewed budget; for a stalled case, support's resume alone.
 func (w *caseWorkflow) due() bool {
 	if w.state.Stalled != nil {
-		queued := !w.listening && w.signals.resumes.Len() > 0
-		return queued || slices.ContainsFunc(w.events, func(e schemas.CaseEvent) bool { return e.Resume != nil })
+		return slices.ContainsFunc(w.events, func(e schemas.CaseEvent) bool { return e.Resume != nil })
 	}
 	return w.pending() || w.unanswered > 0 || w.budgetRenewed
 }

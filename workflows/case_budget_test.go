@@ -96,12 +96,13 @@ func TestTurnOutOfBudgetWaitsUntilRaised(t *testing.T) {
 	var first, second *update
 	var afterOther, afterRaise schemas.CaseState
 	env.RegisterDelayedCallback(func() { first = sendMessage(env, "u1", "draft the claim") }, time.Second)
+	var other, raised *event
 	env.RegisterDelayedCallback(func() {
-		env.SignalWorkflow(schemas.SignalBudgetRaised, schemas.BudgetRaised{Tenant: "org:elsewhere", By: "root", At: budgetStart.Add(time.Minute)})
+		other = caseEvent(env, schemas.UpdateBudgetRaised, "b1", schemas.BudgetRaised{Tenant: "org:elsewhere", By: "root"})
 	}, time.Minute)
 	env.RegisterDelayedCallback(func() {
 		afterOther = caseState(t, env)
-		env.SignalWorkflow(schemas.SignalBudgetRaised, schemas.BudgetRaised{Tenant: "user:alice", By: "root", At: budgetStart.Add(3 * time.Minute)})
+		raised = caseEvent(env, schemas.UpdateBudgetRaised, "b2", schemas.BudgetRaised{Tenant: "user:alice", By: "root"})
 	}, 2*time.Minute)
 	env.RegisterDelayedCallback(func() {
 		afterRaise = caseState(t, env)
@@ -112,6 +113,12 @@ func TestTurnOutOfBudgetWaitsUntilRaised(t *testing.T) {
 
 	if first == nil || first.err != nil || first.result.Status != schemas.StatusWaitingBudget || first.result.Budget == nil {
 		t.Fatalf("turn out of budget = %+v (error %v), want its result with status %s", first, first.err, schemas.StatusWaitingBudget)
+	}
+	if other.accepted || !hasErrorType(other.rejected, schemas.ErrNotApplicable) {
+		t.Errorf("another tenant's raise: %+v, want rejected as %s", other, schemas.ErrNotApplicable)
+	}
+	if raised.err != nil || !raised.outcome.Handled || raised.outcome.Status != schemas.StatusOpen {
+		t.Errorf("the tenant's raise: %+v, want handled, open", raised)
 	}
 	if afterOther.Status != schemas.StatusWaitingBudget {
 		t.Errorf("status after another tenant's raise = %q, want still %s", afterOther.Status, schemas.StatusWaitingBudget)

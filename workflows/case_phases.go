@@ -103,7 +103,7 @@ func (w *caseWorkflow) classify(ctx workflow.Context, description string) (strin
 	if err != nil {
 		return "", err
 	}
-	if recorded.Status != schemas.ResultSuccess && workflow.GetVersion(ctx, changeStallForSupport, workflow.DefaultVersion, 1) >= 1 {
+	if recorded.Status != schemas.ResultSuccess {
 		return "", fmt.Errorf("record tier %d: %s", tier.Tier, recorded.ErrorMessage)
 	}
 	if err := w.enter(ctx, schemas.PhaseQuota); err != nil {

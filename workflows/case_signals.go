@@ -4,112 +4,141 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"time"
+	"unicode/utf8"
 
+	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/lexflow/lexflow/schemas"
 )
 
-// caseSignals are the Case's signal channels.
-type caseSignals struct {
-	payments, resumes, closes, budgets workflow.ReceiveChannel
-}
-
-func newCaseSignals(ctx workflow.Context) caseSignals {
-	return caseSignals{
-		payments: workflow.GetSignalChannel(ctx, schemas.SignalPaymentConfirmed),
-		resumes:  workflow.GetSignalChannel(ctx, schemas.SignalResume),
-		closes:   workflow.GetSignalChannel(ctx, schemas.SignalCloseCase),
-		budgets:  workflow.GetSignalChannel(ctx, schemas.SignalBudgetRaised),
+// setupEvents registers the handlers of the case's events: the payment-confirmed
+// signal, whose payments the main loop takes from their channel, and the updates that
+// carry a resumption, a closing or a raised budget, each checked by its validator,
+// queued for the main loop and answered with its outcome.
+func (w *caseWorkflow) setupEvents(ctx workflow.Context) error {
+	w.payments = workflow.GetSignalChannel(ctx, schemas.SignalPaymentConfirmed)
+	if err := workflow.SetUpdateHandler(ctx, schemas.UpdateSettlePayment, w.settlePayment); err != nil {
+		return err
 	}
-}
-
-// signal is one of the Case's signal channels and how a value taken from it becomes a
-// queued event: take receives one by receive (Receive, or ReceiveAsync, which may find
-// none) and wraps it.
-type signal struct {
-	ch   workflow.ReceiveChannel
-	take func(receive func(valuePtr any) bool) (schemas.CaseEvent, bool)
-}
-
-// takeAs is a signal's take for values of type T.
-func takeAs[T any](wrap func(*T) schemas.CaseEvent) func(func(any) bool) (schemas.CaseEvent, bool) {
-	return func(receive func(any) bool) (schemas.CaseEvent, bool) {
-		v := new(T)
-		if !receive(v) {
-			return schemas.CaseEvent{}, false
-		}
-		return wrap(v), true
+	if err := workflow.SetUpdateHandlerWithOptions(ctx, schemas.UpdateResume, func(ctx workflow.Context, r schemas.Resume) (schemas.CaseOutcome, error) {
+		r.At = workflow.Now(ctx)
+		return w.queue(ctx, schemas.CaseEvent{Resume: &r})
+	}, workflow.UpdateHandlerOptions{Validator: w.validateResume}); err != nil {
+		return err
 	}
-}
-
-// all are the signals, in the order they are listened to and drained.
-func (s caseSignals) all() []signal {
-	return []signal{
-		{s.payments, takeAs(func(p *schemas.PaymentConfirmed) schemas.CaseEvent { return schemas.CaseEvent{Payment: p} })},
-		{s.resumes, takeAs(func(r *schemas.Resume) schemas.CaseEvent { return schemas.CaseEvent{Resume: r} })},
-		{s.closes, takeAs(func(c *schemas.CloseCase) schemas.CaseEvent { return schemas.CaseEvent{Close: c} })},
-		{s.budgets, takeAs(func(b *schemas.BudgetRaised) schemas.CaseEvent { return schemas.CaseEvent{Budget: b} })},
+	if err := workflow.SetUpdateHandlerWithOptions(ctx, schemas.UpdateCloseCase, func(ctx workflow.Context, c schemas.CloseCase) (schemas.CaseOutcome, error) {
+		c.At = workflow.Now(ctx)
+		return w.queue(ctx, schemas.CaseEvent{Close: &c})
+	}, workflow.UpdateHandlerOptions{Validator: w.validateClose}); err != nil {
+		return err
 	}
+	return workflow.SetUpdateHandlerWithOptions(ctx, schemas.UpdateBudgetRaised, func(ctx workflow.Context, b schemas.BudgetRaised) (schemas.CaseOutcome, error) {
+		b.At = workflow.Now(ctx)
+		return w.queue(ctx, schemas.CaseEvent{Budget: &b})
+	}, workflow.UpdateHandlerOptions{Validator: w.validateBudget})
 }
 
-// listen queues the signals for the main loop from a goroutine of its own: how cases
-// started before changeSignalsInMainLoop receive them. A signal that goroutine had
-// taken but not yet queued when the case continued as new was lost.
-func (w *caseWorkflow) listen(ctx workflow.Context) {
-	w.listening = true
-	workflow.Go(ctx, func(ctx workflow.Context) {
-		sel := workflow.NewSelector(ctx)
-		for _, sig := range w.signals.all() {
-			sel.AddReceive(sig.ch, func(c workflow.ReceiveChannel, _ bool) {
-				e, _ := sig.take(func(v any) bool { c.Receive(ctx, v); return true })
-				w.events = append(w.events, e)
-			})
-		}
-		for {
-			sel.Select(ctx)
-		}
+// validateResume rejects, before it enters history, a resumption with an unknown
+// action, no note or no actor, or of a case that is neither paused nor waiting on the
+// client.
+func (w *caseWorkflow) validateResume(_ workflow.Context, r schemas.Resume) error {
+	switch {
+	case !slices.Contains(schemas.ResumeActions, r.Action):
+		return temporal.NewApplicationError("action must be one of "+strings.Join(schemas.ResumeActions, ", "), schemas.ErrInvalidUpdate)
+	case strings.TrimSpace(r.Note) == "" || utf8.RuneCountInString(r.Note) > schemas.MaxNoteChars:
+		return temporal.NewApplicationError(fmt.Sprintf("note is required, at most %d characters: say why the case is resumed", schemas.MaxNoteChars), schemas.ErrInvalidUpdate)
+	case r.By == "":
+		return temporal.NewApplicationError("a resumption names who resumes", schemas.ErrInvalidUpdate)
+	case w.state.Status != schemas.StatusPausedSupport && w.state.Status != schemas.StatusWaitingUser:
+		return temporal.NewApplicationError("the case is "+w.state.Status+"; only paused or waiting cases are resumed", schemas.ErrNotApplicable)
+	}
+	return nil
+}
+
+// validateClose rejects a closing with no actor or an over-long note, or of a closed
+// case.
+func (w *caseWorkflow) validateClose(_ workflow.Context, c schemas.CloseCase) error {
+	switch {
+	case c.By == "":
+		return temporal.NewApplicationError("a closing names who closes", schemas.ErrInvalidUpdate)
+	case utf8.RuneCountInString(c.Note) > schemas.MaxNoteChars:
+		return temporal.NewApplicationError(fmt.Sprintf("note is at most %d characters", schemas.MaxNoteChars), schemas.ErrInvalidUpdate)
+	case w.state.Status == schemas.StatusClosed:
+		return temporal.NewApplicationError("case is closed", schemas.ErrCaseClosed)
+	}
+	return nil
+}
+
+// validateBudget rejects a raised budget with no actor, of another tenant, or sent
+// to a case not waiting on its budget.
+func (w *caseWorkflow) validateBudget(_ workflow.Context, b schemas.BudgetRaised) error {
+	switch {
+	case b.By == "":
+		return temporal.NewApplicationError("a raised budget names who raised it", schemas.ErrInvalidUpdate)
+	case b.Tenant != schemas.TenantKey(w.in.OrgID, w.in.UserID):
+		return temporal.NewApplicationError("the budget raised is another tenant's", schemas.ErrNotApplicable)
+	case w.state.Status != schemas.StatusWaitingBudget:
+		return temporal.NewApplicationError("the case is "+w.state.Status+", not waiting on its budget", schemas.ErrNotApplicable)
+	}
+	return nil
+}
+
+// queue queues the event an update carries, named by the update's ID and stamped
+// with the time the case took it, for the main loop, and answers with its outcome once
+// the case has handled it, stalled on it or closed, or after SettleWait (the event
+// then stays queued).
+func (w *caseWorkflow) queue(ctx workflow.Context, e schemas.CaseEvent) (schemas.CaseOutcome, error) {
+	e.ID = workflow.GetCurrentUpdateInfo(ctx).ID
+	w.events = append(w.events, e)
+	out, err := w.outcome(ctx, e.ID)
+	out.At = e.At()
+	return out, err
+}
+
+// settlePayment answers with the outcome of the payment named id (PaymentConfirmed.ID)
+// once the case has handled it, as queue does for an update's event.
+func (w *caseWorkflow) settlePayment(ctx workflow.Context, id string) (schemas.CaseOutcome, error) {
+	return w.outcome(ctx, id)
+}
+
+// outcome waits, at most SettleWait, until the event named id is handled, the case
+// stalled on it, or closed while it was not handling it (a closed case handles no
+// more events), and answers where the case then stands.
+func (w *caseWorkflow) outcome(ctx workflow.Context, id string) (schemas.CaseOutcome, error) {
+	_, err := workflow.AwaitWithTimeout(ctx, schemas.SettleWait, func() bool {
+		stalled := w.state.Stalled != nil && w.state.Stalled.Event != nil && w.state.Stalled.Event.ID == id
+		closed := w.state.Status == schemas.StatusClosed && w.handling != id
+		return slices.Contains(w.state.Handled, id) || stalled || closed
 	})
+	return schemas.CaseOutcome{ID: id, Handled: slices.Contains(w.state.Handled, id), Phase: w.state.Phase,
+		Status: w.state.Status, Busy: w.state.Busy, Payment: w.state.Payment}, err
 }
 
-// pending reports whether signals wait to be handled, queued or still in their
-// channels.
+// pending reports whether events wait to be handled, queued or payments still in
+// their channel.
 func (w *caseWorkflow) pending() bool {
-	if len(w.events) > 0 {
-		return true
-	}
-	if w.listening {
-		return false
-	}
-	return slices.ContainsFunc(w.signals.all(), func(sig signal) bool { return sig.ch.Len() > 0 })
+	return len(w.events) > 0 || w.payments.Len() > 0
 }
 
-// drain moves the signals in the channels to the queue, in the order of their time
-// stamps (the API stamps each signal when it sends it; signals of one kind keep their
-// arrival order). With no goroutine between the channels and the main loop, a signal
-// is either in its channel or queued, never in between, so none is lost when the case
+// drain moves the payments in their channel to the queue, after the events queued
+// before. With no goroutine between the channel and the main loop, a payment is
+// either in its channel or queued, never in between, so none is lost when the case
 // continues as new.
 func (w *caseWorkflow) drain() {
-	if w.listening {
-		return
-	}
-	n := len(w.events)
-	for _, sig := range w.signals.all() {
-		for {
-			e, ok := sig.take(sig.ch.ReceiveAsync)
-			if !ok {
-				break
-			}
-			w.events = append(w.events, e)
+	for {
+		var p schemas.PaymentConfirmed
+		if !w.payments.ReceiveAsync(&p) {
+			return
 		}
+		w.events = append(w.events, schemas.CaseEvent{ID: p.ID, Payment: &p})
 	}
-	slices.SortStableFunc(w.events[n:], func(a, b schemas.CaseEvent) int { return a.At().Compare(b.At()) })
 }
 
-// handleEvents handles the queued signals in their order (see drain), then an unanswered
-// question and a renewed budget, one at a time and never during a turn. A stalled case
-// (see stallOr) handles only support's resume, which runs the stalled step again.
+// handleEvents handles the queued events in their order (see drain), then an
+// unanswered question and a renewed budget, one at a time and never during a turn. A
+// stalled case (see stallOr) handles only support's resume, which runs the stalled
+// step again.
 func (w *caseWorkflow) handleEvents(ctx workflow.Context) error {
 	if err := w.turnLock.Lock(ctx); err != nil {
 		return err
@@ -146,10 +175,12 @@ func (w *caseWorkflow) handleEvents(ctx workflow.Context) error {
 	return nil
 }
 
-// handleEvent handles one signal and marks it settled. A retry that support's
+// handleEvent handles one event and marks it handled. A retry that support's
 // resumption asks for then runs as the case's next turn; if that turn fails, the case
 // goes on as after a client's failed turn.
 func (w *caseWorkflow) handleEvent(ctx workflow.Context, e schemas.CaseEvent) error {
+	w.handling = e.ID
+	defer func() { w.handling = "" }()
 	var err error
 	var retry *schemas.Escalation
 	switch {
@@ -165,38 +196,22 @@ func (w *caseWorkflow) handleEvent(ctx workflow.Context, e schemas.CaseEvent) er
 	if err != nil {
 		return err
 	}
-	w.settled(e.At())
+	w.handled(e.ID)
 	if retry == nil {
 		return nil
 	}
-	err = w.retryEscalated(ctx, *retry)
-	if err != nil && workflow.GetVersion(ctx, changeStallForSupport, workflow.DefaultVersion, 1) == workflow.DefaultVersion {
-		return err
-	}
-	if err != nil {
+	if err := w.retryEscalated(ctx, *retry); err != nil {
 		workflow.GetLogger(ctx).Error("Support's retry of an escalated request failed", "Error", err)
 	}
 	return nil
 }
 
-// settled remembers that the signal stamped at is handled.
-func (w *caseWorkflow) settled(at time.Time) {
-	w.state.Settled = append(w.state.Settled, at.UnixNano())
-	if n := len(w.state.Settled); n > schemas.MaxSettled {
-		w.state.Settled = w.state.Settled[n-schemas.MaxSettled:]
+// handled remembers that the event named id is handled.
+func (w *caseWorkflow) handled(id string) {
+	w.state.Handled = append(w.state.Handled, id)
+	if n := len(w.state.Handled); n > schemas.MaxHandled {
+		w.state.Handled = w.state.Handled[n-schemas.MaxHandled:]
 	}
-}
-
-// settle answers with the case's state once the signal stamped at is handled, the case
-// has closed or stalled on that signal, or schemas.SettleWait has passed: the API sends
-// a signal, then settles, and answers with the signal's outcome. A retry that support's
-// resumption starts runs after the resumption settles.
-func (w *caseWorkflow) settle(ctx workflow.Context, at time.Time) (schemas.CaseState, error) {
-	_, err := workflow.AwaitWithTimeout(ctx, schemas.SettleWait, func() bool {
-		stalled := w.state.Stalled != nil && w.state.Stalled.Event != nil && w.state.Stalled.Event.At().Equal(at)
-		return w.state.Status == schemas.StatusClosed || slices.Contains(w.state.Settled, at.UnixNano()) || stalled
-	})
-	return w.state, err
 }
 
 // confirmPayment activates a case awaiting payment, recording its payment; the first
@@ -228,9 +243,6 @@ func (w *caseWorkflow) resume(ctx workflow.Context, r schemas.Resume) (*schemas.
 	if w.state.Status != schemas.StatusPausedSupport && w.state.Status != schemas.StatusWaitingUser {
 		workflow.GetLogger(ctx).Warn("Resume ignored: the case is not paused or waiting", "Status", w.state.Status, "By", r.By)
 		return nil, nil
-	}
-	if r.At.IsZero() {
-		r.At = workflow.Now(ctx)
 	}
 	status := schemas.StatusOpen
 	if r.Action == schemas.ResumeClose {

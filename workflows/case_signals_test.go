@@ -13,19 +13,29 @@ import (
 	"github.com/lexflow/lexflow/schemas"
 )
 
-// settle sends the settle update for the signal stamped at and returns its state.
-func settle(env *testsuite.TestWorkflowEnvironment, id string, at time.Time) *schemas.CaseState {
-	st := &schemas.CaseState{}
-	env.UpdateWorkflow(schemas.UpdateSettle, id, &testsuite.TestUpdateCallback{
-		OnAccept: func() {},
-		OnReject: func(error) {},
+// event is an update carrying a case event: whether it was accepted or rejected, and
+// its outcome.
+type event struct {
+	accepted bool
+	rejected error
+	outcome  schemas.CaseOutcome
+	err      error
+}
+
+// caseEvent sends the update name, with ID id, carrying arg, and records its fate.
+func caseEvent(env *testsuite.TestWorkflowEnvironment, name, id string, arg any) *event {
+	e := &event{}
+	env.UpdateWorkflow(name, id, &testsuite.TestUpdateCallback{
+		OnAccept: func() { e.accepted = true },
+		OnReject: func(err error) { e.rejected = err },
 		OnComplete: func(res any, err error) {
-			if s, ok := res.(schemas.CaseState); ok && err == nil {
-				*st = s
+			if o, ok := res.(schemas.CaseOutcome); ok {
+				e.outcome = o
 			}
+			e.err = err
 		},
-	}, at)
-	return st
+	}, arg)
+	return e
 }
 
 // A case with no credit waits for payment and refuses messages; the first payment
@@ -39,27 +49,32 @@ func TestCasePaymentActivates(t *testing.T) {
 	first := time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
 	second := first.Add(time.Second)
 	var refused *update
-	var settled, again *schemas.CaseState
+	var settled, again, unknown *event
 	env.RegisterDelayedCallback(func() { refused = sendMessage(env, "u1", "hello") }, time.Second)
 	env.RegisterDelayedCallback(func() {
-		env.SignalWorkflow(schemas.SignalPaymentConfirmed, schemas.PaymentConfirmed{Reference: "PAY-1", By: "alice", At: first})
-		settled = settle(env, "s1", first)
+		env.SignalWorkflow(schemas.SignalPaymentConfirmed, schemas.PaymentConfirmed{ID: "evt_1", Reference: "PAY-1", By: "alice", At: first})
+		settled = caseEvent(env, schemas.UpdateSettlePayment, "s1", "evt_1")
 	}, 2*time.Second)
 	env.RegisterDelayedCallback(func() {
-		env.SignalWorkflow(schemas.SignalPaymentConfirmed, schemas.PaymentConfirmed{Reference: "PAY-2", By: "alice", At: second})
-		again = settle(env, "s2", second)
+		env.SignalWorkflow(schemas.SignalPaymentConfirmed, schemas.PaymentConfirmed{ID: "evt_2", Reference: "PAY-2", By: "alice", At: second})
+		again = caseEvent(env, schemas.UpdateSettlePayment, "s2", "evt_2")
 	}, 3*time.Second)
-	env.RegisterDelayedCallback(env.CancelWorkflow, time.Minute)
+	env.RegisterDelayedCallback(func() { unknown = caseEvent(env, schemas.UpdateSettlePayment, "s3", "evt_never_sent") }, 4*time.Second)
+	env.RegisterDelayedCallback(env.CancelWorkflow, 2*schemas.SettleWait)
 	env.ExecuteWorkflow(Case, caseIn)
 
 	if refused.accepted || !hasErrorType(refused.rejected, schemas.ErrPaymentRequired) {
 		t.Errorf("message while awaiting payment: accepted=%v rejected=%v", refused.accepted, refused.rejected)
 	}
-	if settled.Phase != schemas.PhaseActive || settled.Payment == nil || settled.Payment.Reference != "PAY-1" {
+	if o := settled.outcome; settled.err != nil || !o.Handled || o.Phase != schemas.PhaseActive || o.Payment == nil || o.Payment.Reference != "PAY-1" {
 		t.Errorf("settled after the payment: %+v", settled)
 	}
-	if again.Payment == nil || again.Payment.Reference != "PAY-1" || len(again.Settled) != 2 {
+	if o := again.outcome; again.err != nil || !o.Handled || o.Payment == nil || o.Payment.Reference != "PAY-1" || o.Payment.ID != "evt_1" {
 		t.Errorf("settled after the second confirmation: %+v", again)
+	}
+	// A payment the case never received is not handled: the wait ends at SettleWait.
+	if unknown.err != nil || unknown.outcome.Handled || unknown.outcome.ID != "evt_never_sent" {
+		t.Errorf("settled a payment never sent: %+v", unknown)
 	}
 	env.AssertExpectations(t)
 }
@@ -88,7 +103,7 @@ func TestCaseUnansweredQuestionOpensTicket(t *testing.T) {
 	in.UserWait = time.Hour
 	var turn *update
 	var waiting, paused schemas.CaseState
-	var resumed, closed *schemas.CaseState
+	var early, resumed, badResume, closed *event
 	query := func(into *schemas.CaseState) func() {
 		return func() {
 			v, err := env.QueryWorkflow(schemas.QueryState)
@@ -97,18 +112,18 @@ func TestCaseUnansweredQuestionOpensTicket(t *testing.T) {
 			}
 		}
 	}
-	resumeAt, closeAt := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC), time.Date(2026, 11, 21, 13, 0, 0, 0, time.UTC)
 	env.RegisterDelayedCallback(func() { turn = sendMessage(env, "u1", "art. 2043 c.c.") }, time.Second)
+	env.RegisterDelayedCallback(func() {
+		early = caseEvent(env, schemas.UpdateResume, "r0", schemas.Resume{Action: schemas.ResumeContinue, Note: "too soon", By: "sam"})
+	}, time.Second/2)
 	env.RegisterDelayedCallback(query(&waiting), 30*time.Minute)
 	env.RegisterDelayedCallback(query(&paused), 2*time.Hour)
 	env.RegisterDelayedCallback(func() {
-		env.SignalWorkflow(schemas.SignalResume, schemas.Resume{Action: schemas.ResumeContinue, Note: "checked", By: "sam", At: resumeAt})
-		resumed = settle(env, "s1", resumeAt)
+		badResume = caseEvent(env, schemas.UpdateResume, "r1", schemas.Resume{Action: "reboot", Note: "checked", By: "sam"})
+		resumed = caseEvent(env, schemas.UpdateResume, "r2", schemas.Resume{Action: schemas.ResumeContinue, Note: "checked", By: "sam"})
 	}, 3*time.Hour)
-	env.RegisterDelayedCallback(func() {
-		env.SignalWorkflow(schemas.SignalCloseCase, schemas.CloseCase{By: "alice", At: closeAt})
-		closed = settle(env, "s2", closeAt)
-	}, 4*time.Hour)
+	env.RegisterDelayedCallback(func() { closed = caseEvent(env, schemas.UpdateCloseCase, "c1", schemas.CloseCase{By: "alice"}) }, 4*time.Hour)
+
 	env.ExecuteWorkflow(Case, in)
 
 	if turn.err != nil || turn.result.Status != schemas.StatusWaitingUser {
@@ -121,14 +136,21 @@ func TestCaseUnansweredQuestionOpensTicket(t *testing.T) {
 		ticket.TicketID != "case:c1:ticket:1" || ticket.Args.AgentStateSnapshot["question"] != "Try again?" {
 		t.Errorf("after the timer: %+v; ticket %+v", paused, ticket)
 	}
-	if resumed.Status != schemas.StatusOpen || resumed.Escalation != nil || resumed.LastResume == nil || resumed.LastResume.By != "sam" {
+	if early.accepted || !hasErrorType(early.rejected, schemas.ErrNotApplicable) {
+		t.Errorf("resume of an open case: %+v, want rejected as %s", early, schemas.ErrNotApplicable)
+	}
+	if badResume.accepted || !hasErrorType(badResume.rejected, schemas.ErrInvalidUpdate) {
+		t.Errorf("resume with an unknown action: %+v, want rejected as %s", badResume, schemas.ErrInvalidUpdate)
+	}
+	if o := resumed.outcome; resumed.err != nil || !o.Handled || o.ID != "r2" || o.Status != schemas.StatusOpen || o.At.IsZero() {
 		t.Errorf("after support's continue: %+v", resumed)
 	}
-	if closed.Status != schemas.StatusClosed {
+	if o := closed.outcome; closed.err != nil || !o.Handled || o.Status != schemas.StatusClosed {
 		t.Errorf("after closing: %+v", closed)
 	}
 	var res schemas.CaseResult
-	if err := env.GetWorkflowResult(&res); err != nil || res.State.Status != schemas.StatusClosed {
+	if err := env.GetWorkflowResult(&res); err != nil || res.State.Status != schemas.StatusClosed ||
+		res.State.LastResume == nil || res.State.LastResume.By != "sam" || res.State.Escalation != nil {
 		t.Errorf("workflow result %+v, %v", res.State, err)
 	}
 	env.AssertExpectations(t)

@@ -15,13 +15,9 @@ import (
 // not be lost for that. The pause touches neither the store nor a ticket (the store is
 // what most likely failed): the case's state and search attributes say
 // paused_support, support's list shows it, and its resume runs the step again
-// (unstall). It returns nil once stalled; err when the workflow is cancelled, or for
-// cases whose histories predate changeStallForSupport, which failed there.
+// (unstall). It returns nil once stalled, err when the workflow is cancelled.
 func (w *caseWorkflow) stallOr(ctx workflow.Context, err error, s schemas.Stall) error {
 	if temporal.IsCanceledError(err) || ctx.Err() != nil {
-		return err
-	}
-	if workflow.GetVersion(ctx, changeStallForSupport, workflow.DefaultVersion, 1) == workflow.DefaultVersion {
 		return err
 	}
 	now := workflow.Now(ctx)
@@ -42,7 +38,7 @@ func (w *caseWorkflow) unstall(ctx workflow.Context) error {
 	if i < 0 {
 		return nil
 	}
-	r := *w.events[i].Resume
+	id, r := w.events[i].ID, *w.events[i].Resume
 	w.events = slices.Delete(w.events, i, i+1)
 	s := *w.state.Stalled
 	w.state.Stalled, w.state.LastResume = nil, &r
@@ -52,11 +48,11 @@ func (w *caseWorkflow) unstall(ctx workflow.Context) error {
 	if err != nil {
 		return err
 	}
-	defer w.settled(r.At) // once the step has run, or stalled again
+	defer w.handled(id) // once the step has run, or stalled again
 	if r.Action == schemas.ResumeClose {
 		c := schemas.CloseCase{By: r.By, Note: r.Note, At: r.At}
 		if err := w.closeCase(ctx, c); err != nil {
-			return w.stallOr(ctx, err, schemas.Stall{Step: schemas.StepEvent, Event: &schemas.CaseEvent{Close: &c}})
+			return w.stallOr(ctx, err, schemas.Stall{Step: schemas.StepEvent, Event: &schemas.CaseEvent{ID: id, Close: &c}})
 		}
 		return nil
 	}

@@ -27,32 +27,38 @@ func TestPaymentRecordFailureStallsForSupport(t *testing.T) {
 			return in.Payment, nil
 		})
 	paidAt := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
-	resumeAt := paidAt.Add(time.Minute)
-	var stalled, resumed *schemas.CaseState
+	var settled, resume *event
+	var stalled, resumed schemas.CaseState
 	var refused *update
 	env.RegisterDelayedCallback(func() {
-		env.SignalWorkflow(schemas.SignalPaymentConfirmed, schemas.PaymentConfirmed{Reference: "cs_1", By: "stripe", At: paidAt})
-		stalled = settle(env, "s1", paidAt)
+		env.SignalWorkflow(schemas.SignalPaymentConfirmed, schemas.PaymentConfirmed{ID: "evt_1", Reference: "cs_1", By: "stripe", At: paidAt})
+		settled = caseEvent(env, schemas.UpdateSettlePayment, "s1", "evt_1")
 	}, time.Second)
-	env.RegisterDelayedCallback(func() { refused = sendMessage(env, "u1", "hello") }, 2*time.Second)
+	env.RegisterDelayedCallback(func() { stalled = caseState(t, env); refused = sendMessage(env, "u1", "hello") }, 2*time.Second)
 	env.RegisterDelayedCallback(func() {
-		env.SignalWorkflow(schemas.SignalResume, schemas.Resume{Action: schemas.ResumeRetry, Note: "store restored", By: "sam", At: resumeAt})
-		resumed = settle(env, "s2", resumeAt)
+		resume = caseEvent(env, schemas.UpdateResume, "r1", schemas.Resume{Action: schemas.ResumeRetry, Note: "store restored", By: "sam"})
 	}, 3*time.Second)
+	env.RegisterDelayedCallback(func() { resumed = caseState(t, env) }, 4*time.Second)
 	env.RegisterDelayedCallback(env.CancelWorkflow, time.Minute)
 	env.ExecuteWorkflow(Case, caseIn)
 
 	if !temporal.IsCanceledError(env.GetWorkflowError()) {
 		t.Fatalf("workflow error = %v, want only the test's cancel", env.GetWorkflowError())
 	}
+	if settled.err != nil || settled.outcome.Handled || settled.outcome.Status != schemas.StatusPausedSupport {
+		t.Errorf("settle of the payment the case stalled on: %+v, want answered unhandled, paused", settled)
+	}
 	s := stalled.Stalled
 	if stalled.Status != schemas.StatusPausedSupport || stalled.WaitingOn != schemas.WaitingOnSupport || stalled.Phase != schemas.PhaseAwaitingPayment ||
-		s == nil || s.Step != schemas.StepEvent || s.Event == nil || s.Event.Payment == nil || s.Event.Payment.Reference != "cs_1" ||
+		s == nil || s.Step != schemas.StepEvent || s.Event == nil || s.Event.ID != "evt_1" || s.Event.Payment == nil || s.Event.Payment.Reference != "cs_1" ||
 		s.Status != schemas.StatusOpen || s.Error == "" {
 		t.Fatalf("state after the failed record = %+v (stalled %+v)", stalled, s)
 	}
 	if refused == nil || refused.accepted || !hasErrorType(refused.rejected, schemas.ErrCasePaused) {
 		t.Errorf("message to the stalled case: %+v, want refused as %s", refused, schemas.ErrCasePaused)
+	}
+	if resume.err != nil || !resume.outcome.Handled || resume.outcome.Phase != schemas.PhaseActive {
+		t.Errorf("support's retry: %+v, want handled, active", resume)
 	}
 	if resumed.Status != schemas.StatusOpen || resumed.Phase != schemas.PhaseActive || resumed.Stalled != nil ||
 		resumed.Payment == nil || resumed.Payment.Reference != "cs_1" || resumed.WaitingOn != "" || records != 2 {
@@ -71,11 +77,10 @@ func TestRefusedTierRecordStallsForSupport(t *testing.T) {
 		}
 		return schemas.StatusResult{Status: schemas.ResultSuccess}
 	}})
-	resumeAt := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
 	var stalled, resumed schemas.CaseState
 	env.RegisterDelayedCallback(func() { stalled = caseState(t, env) }, time.Second)
 	env.RegisterDelayedCallback(func() {
-		env.SignalWorkflow(schemas.SignalResume, schemas.Resume{Action: schemas.ResumeRetry, Note: "case restored", By: "sam", At: resumeAt})
+		caseEvent(env, schemas.UpdateResume, "r1", schemas.Resume{Action: schemas.ResumeRetry, Note: "case restored", By: "sam"})
 	}, 2*time.Second)
 	env.RegisterDelayedCallback(func() { resumed = caseState(t, env); env.CancelWorkflow() }, time.Minute)
 	env.ExecuteWorkflow(Case, caseIn)
@@ -107,7 +112,7 @@ func TestBudgetRenewalThatFailsStallsAndResumes(t *testing.T) {
 	var stalled, resumed schemas.CaseState
 	env.RegisterDelayedCallback(func() {
 		stalled = caseState(t, env)
-		env.SignalWorkflow(schemas.SignalResume, schemas.Resume{Action: schemas.ResumeRetry, Note: "store back", By: "sam", At: budgetStart.Add(10 * time.Hour)})
+		caseEvent(env, schemas.UpdateResume, "r1", schemas.Resume{Action: schemas.ResumeRetry, Note: "store back", By: "sam"})
 	}, 10*time.Hour)
 	env.RegisterDelayedCallback(func() { resumed = caseState(t, env); env.CancelWorkflow() }, 11*time.Hour)
 	env.ExecuteWorkflow(Case, caseIn)

@@ -161,9 +161,8 @@ func (w *caseWorkflow) validateCancel() error {
 	return nil
 }
 
-// cancelTurn asks the running turn to stop; it cancels the step under way (between
-// steps, for turns started before changeTurnDeadline) and answers its caller with
-// what it has.
+// cancelTurn asks the running turn to stop; it cancels the step under way and answers
+// its caller with what it has.
 func (w *caseWorkflow) cancelTurn(ctx workflow.Context) (schemas.CancelTurnResult, error) {
 	if !w.state.Busy {
 		return schemas.CancelTurnResult{}, temporal.NewApplicationError("no turn is running", schemas.ErrNoTurn)

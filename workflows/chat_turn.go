@@ -29,14 +29,12 @@ func ChatTurn(ctx workflow.Context, in schemas.ChatTurnInput) (schemas.TurnResul
 	if err == nil || temporal.IsCanceledError(err) || ctx.Err() != nil {
 		return res, err
 	}
-	if workflow.GetVersion(ctx, changeTurnFailedEvent, workflow.DefaultVersion, 1) >= 1 {
-		fctx := workflow.WithActivityOptions(ctx, failedTurnOptions)
-		ferr := workflow.ExecuteActivity(fctx, transcriptActs.RecordTurnFailed, schemas.RecordTurnFailed{
-			TurnID: in.TurnID, Reason: failureReason(err),
-		}).Get(ctx, nil)
-		if ferr != nil {
-			workflow.GetLogger(ctx).Error("turn.failed not published", "TurnID", in.TurnID, "Error", ferr)
-		}
+	fctx := workflow.WithActivityOptions(ctx, failedTurnOptions)
+	ferr := workflow.ExecuteActivity(fctx, transcriptActs.RecordTurnFailed, schemas.RecordTurnFailed{
+		TurnID: in.TurnID, Reason: failureReason(err),
+	}).Get(ctx, nil)
+	if ferr != nil {
+		workflow.GetLogger(ctx).Error("turn.failed not published", "TurnID", in.TurnID, "Error", ferr)
 	}
 	return res, err
 }
@@ -44,37 +42,32 @@ func ChatTurn(ctx workflow.Context, in schemas.ChatTurnInput) (schemas.TurnResul
 // chatTurn is ChatTurn's turn.
 func chatTurn(ctx workflow.Context, in schemas.ChatTurnInput) (schemas.TurnResult, error) {
 	workflow.GetLogger(ctx).Info(tools.EnabledLine(in.Selection.Tools), "TurnID", in.TurnID)
-	local := workflow.GetVersion(ctx, changeLocalTurnSteps, workflow.DefaultVersion, 1) >= 1
-	err := turnStep(ctx, local, storeOptions, transcriptActs.RecordUserMessage, schemas.RecordUserMessage{
+	err := turnStep(ctx, storeOptions, transcriptActs.RecordUserMessage, schemas.RecordUserMessage{
 		CaseID: in.CaseID, UserID: in.UserID, TurnID: in.TurnID, TurnNo: in.TurnNo,
 		Message: in.Message, At: workflow.Now(ctx), RequestID: in.RequestID,
 	}, nil)
 	if err != nil {
 		return schemas.TurnResult{}, err
 	}
-	exec := &activityExecutor{ctx: ctx, in: in, cancel: workflow.GetSignalChannel(ctx, schemas.SignalCancelTurn),
-		claimCheck: workflow.GetVersion(ctx, changeToolResultsClaimCheck, workflow.DefaultVersion, 1) >= 1}
-	if workflow.GetVersion(ctx, changeTurnDeadline, workflow.DefaultVersion, 1) >= 1 {
-		timeout := in.Timeout
-		if timeout <= 0 {
-			timeout = schemas.DefaultTurnTimeout
-		}
-		tctx, stopTimer := workflow.WithCancel(ctx)
-		defer stopTimer()
-		exec.timeout = timeout
-		exec.deadline = workflow.NewTimerWithOptions(tctx, timeout, workflow.TimerOptions{Summary: "Turn deadline"})
+	timeout := in.Timeout
+	if timeout <= 0 {
+		timeout = schemas.DefaultTurnTimeout
 	}
+	tctx, stopTimer := workflow.WithCancel(ctx)
+	defer stopTimer()
+	exec := &activityExecutor{ctx: ctx, in: in, cancel: workflow.GetSignalChannel(ctx, schemas.SignalCancelTurn), timeout: timeout,
+		deadline: workflow.NewTimerWithOptions(tctx, timeout, workflow.TimerOptions{Summary: "Turn deadline"})}
 	res, err := RunTurn(in, exec)
 	if err != nil {
 		return schemas.TurnResult{}, err
 	}
 	var checked schemas.CheckedReply
-	err = turnStep(ctx, local, citationOptions, researchActs.CheckCitations, schemas.CheckCitations{Reply: res.Reply, Language: in.Language}, &checked)
+	err = turnStep(ctx, citationOptions, researchActs.CheckCitations, schemas.CheckCitations{Reply: res.Reply, Language: in.Language}, &checked)
 	if err != nil {
 		return schemas.TurnResult{}, err
 	}
 	res.Reply, res.Citations = checked.Reply, checked.Citations
-	err = turnStep(ctx, local, storeOptions, transcriptActs.RecordTurn, schemas.RecordTurn{
+	err = turnStep(ctx, storeOptions, transcriptActs.RecordTurn, schemas.RecordTurn{
 		CaseID: in.CaseID, UserID: in.UserID, TurnNo: in.TurnNo, Result: res, At: workflow.Now(ctx),
 	}, nil)
 	return res, err
@@ -86,23 +79,21 @@ const localStepBudget = time.Minute
 
 // turnStep runs one of the turn's own steps, which are neither a model call nor a
 // tool: recording the user's message, checking the reply's citations, recording the
-// turn, and decodes its result into out. In turns since changeLocalTurnSteps each is
-// first a local activity, run by the worker within the workflow task that asks for
-// it, with opts' timeouts and retry policy for at most localStepBudget; one that fails
-// in that time with an error opts would retry then runs as an activity under opts,
-// whose retries the server schedules, so that a store down for hours does not grow
-// the turn's history with a local retry every few seconds. Before, each was an
-// activity.
-func turnStep(ctx workflow.Context, local bool, opts workflow.ActivityOptions, activity, arg, out any) error {
-	if local {
-		lo := localOptions(opts)
-		lo.ScheduleToCloseTimeout = localStepBudget
-		err := workflow.ExecuteLocalActivity(workflow.WithLocalActivityOptions(ctx, lo), activity, arg).Get(ctx, out)
-		if err == nil || ctx.Err() != nil || temporal.IsCanceledError(err) || !retried(err, opts) {
-			return err
-		}
-		workflow.GetLogger(ctx).Warn("A local step failed: running it as an activity", "Error", err)
+// turn, and decodes its result into out. Each is first a local activity, run by the
+// worker within the workflow task that asks for it (two fewer workflow tasks and
+// three fewer dispatches a turn), with opts' timeouts and retry policy for at most
+// localStepBudget; one that fails in that time with an error opts would retry then
+// runs as an activity under opts, whose retries the server schedules, so that a store
+// down for hours does not grow the turn's history with a local retry every few
+// seconds.
+func turnStep(ctx workflow.Context, opts workflow.ActivityOptions, activity, arg, out any) error {
+	lo := localOptions(opts)
+	lo.ScheduleToCloseTimeout = localStepBudget
+	err := workflow.ExecuteLocalActivity(workflow.WithLocalActivityOptions(ctx, lo), activity, arg).Get(ctx, out)
+	if err == nil || ctx.Err() != nil || temporal.IsCanceledError(err) || !retried(err, opts) {
+		return err
 	}
+	workflow.GetLogger(ctx).Warn("A local step failed: running it as an activity", "Error", err)
 	return workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, opts), activity, arg).Get(ctx, out)
 }
 
@@ -123,15 +114,8 @@ type TurnExecutor interface {
 	// Stopped says why the turn must stop: StopCancelled, StopDeadline, or "" to go on.
 	// The loop asks it before each step.
 	Stopped() string
-	// StopsSteps reports whether a cancel or the deadline also stops the step under
-	// way; the loop then asks Stopped after a step's failure too. Turns started before
-	// changeTurnDeadline stop between steps only, as their histories did.
-	StopsSteps() bool
 	// Timeout is the turn's deadline, which the timed-out reply names.
 	Timeout() time.Duration
-	// PausesForBudget reports whether a model call refused for its budget ends the
-	// turn (TurnResult.Budget) rather than failing it: turns since changeTokenBudgets.
-	PausesForBudget() bool
 	CallModel(req schemas.ModelRequest) (schemas.ModelResponse, error)
 	// RunTool runs a tool with its decoded arguments and returns the text the model
 	// reads of its result.
@@ -153,9 +137,8 @@ const (
 var errStopped = errors.New("the turn stopped")
 
 // activityExecutor runs a turn's steps as activities and child workflows of the turn.
-// With a deadline (turns since changeTurnDeadline) it waits for each step, the
-// cancel signal and the deadline at once, and cancels the step when either of the
-// others comes first; without one it checks the cancel signal between steps only.
+// It waits for each step, the cancel signal and the deadline at once, and cancels the
+// step when either of the others comes first.
 type activityExecutor struct {
 	ctx       workflow.Context
 	in        schemas.ChatTurnInput
@@ -164,11 +147,9 @@ type activityExecutor struct {
 	deadline  workflow.Future
 	timeout   time.Duration
 	expired   bool
-	// claimCheck runs activity tools through the RunTool activity, which formats and
-	// bounds the result itself (turns since changeToolResultsClaimCheck); calls counts
-	// them, naming their results' blob keys.
-	claimCheck bool
-	calls      int
+	// calls counts the tools run through the RunTool activity, naming their results'
+	// blob keys and ops.
+	calls int
 	// lost counts the steps run again because their worker was lost.
 	lost int
 }
@@ -177,19 +158,11 @@ func (e *activityExecutor) Now() time.Time { return workflow.Now(e.ctx) }
 
 func (e *activityExecutor) Timeout() time.Duration { return e.timeout }
 
-func (e *activityExecutor) StopsSteps() bool { return e.deadline != nil }
-
-// PausesForBudget is asked only when a budget refusal came, which no turn before
-// changeTokenBudgets met: the version is recorded there.
-func (e *activityExecutor) PausesForBudget() bool {
-	return workflow.GetVersion(e.ctx, changeTokenBudgets, workflow.DefaultVersion, 1) >= 1
-}
-
 func (e *activityExecutor) Stopped() string {
 	for e.cancel.ReceiveAsync(nil) {
 		e.cancelled = true
 	}
-	if e.deadline != nil && e.deadline.IsReady() {
+	if e.deadline.IsReady() {
 		e.expired = true
 	}
 	switch {
@@ -223,8 +196,6 @@ const maxLostSteps = 3
 // last attempt's worker stopped heartbeating (it was killed, or cut off from the
 // server), which says nothing of the model or the tool, so the step gets its retry
 // policy's attempts anew, at most maxLostSteps times a turn and within its deadline.
-// Turns since changeRerunLostSteps; the version is recorded where the first such
-// failure arrives.
 func (e *activityExecutor) rerun(err error) bool {
 	ae, ok := err.(*temporal.ActivityError)
 	if !ok || e.lost >= maxLostSteps {
@@ -234,21 +205,15 @@ func (e *activityExecutor) rerun(err error) bool {
 	if !ok || te.TimeoutType() != enums.TIMEOUT_TYPE_HEARTBEAT {
 		return false
 	}
-	if workflow.GetVersion(e.ctx, changeRerunLostSteps, workflow.DefaultVersion, 1) < 1 {
-		return false
-	}
 	e.lost++
 	workflow.GetLogger(e.ctx).Warn("A step's worker was lost: running the step again", "TurnID", e.in.TurnID, "Lost", e.lost, "Error", err)
 	return true
 }
 
 // awaitOnce starts a step with a context it can cancel and waits for its result into
-// out, or, with a deadline, for the cancel signal or the deadline, whichever comes
-// first; then it cancels the step and returns errStopped.
+// out, the cancel signal or the deadline, whichever comes first; on either of the
+// others it cancels the step and returns errStopped.
 func (e *activityExecutor) awaitOnce(start func(ctx workflow.Context) workflow.Future, out any) error {
-	if e.deadline == nil {
-		return start(e.ctx).Get(e.ctx, out)
-	}
 	if e.Stopped() != "" {
 		return errStopped
 	}
@@ -292,12 +257,6 @@ func (e *activityExecutor) RunTool(tool *tools.Tool, args any) (schemas.ToolOutp
 	}
 	opts := tool.Policy.Options()
 	opts.Summary = "Tool " + tool.Name
-	if !e.claimCheck {
-		err := e.await(false, func(ctx workflow.Context) workflow.Future {
-			return workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, opts), tool.Activity, args)
-		}, &out)
-		return Format(tool, out), err
-	}
 	opts.HeartbeatTimeout = modelOptions.HeartbeatTimeout // RunTool heartbeats
 	e.calls++
 	info := workflow.GetInfo(e.ctx)
@@ -311,8 +270,7 @@ func (e *activityExecutor) RunTool(tool *tools.Tool, args any) (schemas.ToolOutp
 }
 
 // Format is a tool's raw result as the model reads it, for results formatted outside
-// the RunTool activity: child workflows' small ones, and every tool's in turns before
-// changeToolResultsClaimCheck.
+// the RunTool activity: child workflows' small ones.
 func Format(tool *tools.Tool, raw json.RawMessage) schemas.ToolOutput {
 	text, failure := tool.Format(tool.Name, raw)
 	return schemas.ToolOutput{Text: text, Failure: failure}

@@ -10,47 +10,36 @@ import (
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/converter"
 	"go.temporal.io/sdk/temporal"
-	"go.temporal.io/sdk/workflow"
 
 	"github.com/lexflow/lexflow/schemas"
 )
 
-// TestChatTurnRunsItsOwnStepsLocally checks changeLocalTurnSteps: a turn records the
-// user's message, checks citations and records the turn as local activities, and its
-// model and tool calls as activities; a turn started before the change runs them all
-// as activities, as its history holds.
+// TestChatTurnRunsItsOwnStepsLocally: a turn records the user's message, checks its
+// reply's citations and records the turn as local activities, and runs model and tool
+// calls as activities.
 func TestChatTurnRunsItsOwnStepsLocally(t *testing.T) {
-	own := []string{"RecordUserMessage", "CheckCitations", "RecordTurn"}
-	for _, tc := range []struct {
-		version            workflow.Version
-		wantLocal, wantAct []string
-	}{
-		{version: 1, wantLocal: own, wantAct: []string{"CallModel", "RunTool", "CallModel"}},
-		{version: workflow.DefaultVersion, wantAct: []string{"RecordUserMessage", "CallModel", "RunTool", "CallModel", "CheckCitations", "RecordTurn"}},
-	} {
-		env := newTurnEnvWithRunTool(t)
-		env.OnGetVersion(changeLocalTurnSteps, workflow.DefaultVersion, 1).Return(tc.version)
-		model := &scriptedModel{replies: []schemas.ModelResponse{
-			callTool(schemas.ToolGetCaseDetails, `{}`),
-			{Content: "Summary: deposit.", FinishReason: "stop"},
-		}}
-		env.OnActivity(modelActs.CallModel, mock.Anything, mock.Anything).Return(model.call)
-		env.OnActivity(toolActs.RunTool, mock.Anything, mock.Anything).Return(schemas.ToolOutput{Text: "deposit"}, nil)
-		env.OnActivity(transcriptActs.RecordTurn, mock.Anything, mock.Anything).Return(nil)
-		var local, acts []string
-		env.SetOnLocalActivityStartedListener(func(info *activity.Info, _ context.Context, _ []any) {
-			local = append(local, info.ActivityType.Name)
-		})
-		env.SetOnActivityStartedListener(func(info *activity.Info, _ context.Context, _ converter.EncodedValues) {
-			acts = append(acts, info.ActivityType.Name)
-		})
-		env.ExecuteWorkflow(ChatTurn, turnIn)
-		if err := env.GetWorkflowError(); err != nil {
-			t.Fatal(err)
-		}
-		if !slices.Equal(local, tc.wantLocal) || !slices.Equal(acts, tc.wantAct) {
-			t.Errorf("version %d: local activities %v, activities %v; want %v and %v", tc.version, local, acts, tc.wantLocal, tc.wantAct)
-		}
+	env := newTurnEnv(t)
+	model := &scriptedModel{replies: []schemas.ModelResponse{
+		callTool(schemas.ToolGetCaseDetails, `{}`),
+		{Content: "Summary: deposit.", FinishReason: "stop"},
+	}}
+	env.OnActivity(modelActs.CallModel, mock.Anything, mock.Anything).Return(model.call)
+	env.OnActivity(toolActs.RunTool, mock.Anything, mock.Anything).Return(schemas.ToolOutput{Text: "deposit"}, nil)
+	env.OnActivity(transcriptActs.RecordTurn, mock.Anything, mock.Anything).Return(nil)
+	var local, acts []string
+	env.SetOnLocalActivityStartedListener(func(info *activity.Info, _ context.Context, _ []any) {
+		local = append(local, info.ActivityType.Name)
+	})
+	env.SetOnActivityStartedListener(func(info *activity.Info, _ context.Context, _ converter.EncodedValues) {
+		acts = append(acts, info.ActivityType.Name)
+	})
+	env.ExecuteWorkflow(ChatTurn, turnIn)
+	if err := env.GetWorkflowError(); err != nil {
+		t.Fatal(err)
+	}
+	wantLocal, wantAct := []string{"RecordUserMessage", "CheckCitations", "RecordTurn"}, []string{"CallModel", "RunTool", "CallModel"}
+	if !slices.Equal(local, wantLocal) || !slices.Equal(acts, wantAct) {
+		t.Errorf("local activities %v, activities %v; want %v and %v", local, acts, wantLocal, wantAct)
 	}
 }
 
@@ -67,7 +56,7 @@ func TestChatTurnLocalStepFallsBackToAnActivity(t *testing.T) {
 		{"a store down", errors.New("store unreachable"), false, 1},
 		{"a record refused", temporal.NewNonRetryableApplicationError("refused", schemas.ErrInvalidArgs, nil), true, 0},
 	} {
-		env := newTurnEnvWithRunTool(t)
+		env := newTurnEnv(t)
 		model := &scriptedModel{replies: []schemas.ModelResponse{{Content: "Summary.", FinishReason: "stop"}}}
 		env.OnActivity(modelActs.CallModel, mock.Anything, mock.Anything).Return(model.call)
 		env.OnActivity(transcriptActs.RecordTurnFailed, mock.Anything, mock.Anything).Return(nil).Maybe()

@@ -8,32 +8,27 @@ import (
 	"github.com/stretchr/testify/mock"
 	"go.temporal.io/api/enums/v1"
 	"go.temporal.io/sdk/temporal"
-	"go.temporal.io/sdk/workflow"
 
 	"github.com/lexflow/lexflow/schemas"
 )
 
-// TestChatTurnRerunsStepsLostWithTheirWorker checks changeRerunLostSteps: a model call
-// whose every attempt timed out on its heartbeat (its worker killed each time) runs
-// again as a new activity, at most maxLostSteps times a turn; a turn started before
-// the change fails at once, as its history holds.
+// TestChatTurnRerunsStepsLostWithTheirWorker: a model call whose every attempt timed
+// out on its heartbeat (its worker killed each time) runs again as a new activity, at
+// most maxLostSteps times a turn.
 func TestChatTurnRerunsStepsLostWithTheirWorker(t *testing.T) {
 	attempts := int(modelOptions.RetryPolicy.MaximumAttempts)
 	for _, tc := range []struct {
 		name    string
-		version workflow.Version
 		lose    int // model calls that time out on their heartbeat before one answers
 		wantErr bool
 		calls   int // model calls made in all
 	}{
-		{name: "lost once, run again", version: 1, lose: attempts, calls: attempts + 2},
-		{name: "lost three times", version: 1, lose: 3 * attempts, calls: 3*attempts + 2},
-		{name: "lost past the bound", version: 1, lose: 1000, wantErr: true, calls: (maxLostSteps + 1) * attempts},
-		{name: "before the change", version: workflow.DefaultVersion, lose: attempts, wantErr: true, calls: attempts},
+		{name: "lost once, run again", lose: attempts, calls: attempts + 2},
+		{name: "lost three times", lose: 3 * attempts, calls: 3*attempts + 2},
+		{name: "lost past the bound", lose: 1000, wantErr: true, calls: (maxLostSteps + 1) * attempts},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			env := newTurnEnvWithRunTool(t)
-			env.OnGetVersion(changeRerunLostSteps, workflow.DefaultVersion, 1).Return(tc.version)
+			env := newTurnEnv(t)
 			model := &scriptedModel{replies: []schemas.ModelResponse{
 				callTool(schemas.ToolGetCaseDetails, `{}`),
 				{Content: "Summary: deposit.", FinishReason: "stop"},
@@ -73,8 +68,7 @@ func TestChatTurnRerunsLostToolsWithTheirOp(t *testing.T) {
 		{schemas.ToolGetCaseDetails, `{}`, 3 + 1}, // three attempts lost, one run again
 		{schemas.ToolNormattivaSearch, `{"act_type": "decreto legislativo", "date": "2003-06-30", "act_number": "196"}`, 1}, // one attempt, not run again
 	} {
-		env := newTurnEnvWithRunTool(t)
-		env.OnGetVersion(changeRerunLostSteps, workflow.DefaultVersion, 1).Return(workflow.Version(1))
+		env := newTurnEnv(t)
 		model := &scriptedModel{replies: []schemas.ModelResponse{
 			callTool(tc.tool, tc.args),
 			{Content: "Done.", FinishReason: "stop"},

@@ -35,8 +35,9 @@ func run(t *testing.T, in schemas.ChatTurnInput, model *scriptedModel, setup fun
 }
 
 func okDetails(env *testsuiteEnv) {
-	env.OnActivity(casesActs.GetCaseDetails, mock.Anything, mock.Anything).Return(
-		schemas.GetCaseDetailsResult{Status: "success", CaseDetails: map[string]any{"summary": "deposit"}}, nil)
+	onTool(env, schemas.ToolGetCaseDetails, func(context.Context, schemas.GetCaseDetailsArgs) (schemas.GetCaseDetailsResult, error) {
+		return schemas.GetCaseDetailsResult{Status: "success", CaseDetails: map[string]any{"summary": "deposit"}}, nil
+	})
 }
 
 func TestChatTurnCorrectedCall(t *testing.T) {
@@ -47,7 +48,7 @@ func TestChatTurnCorrectedCall(t *testing.T) {
 	}}
 	var ran schemas.UpdateCaseDetailsArgs
 	res := run(t, turnIn, model, func(t *testing.T, env *testsuiteEnv) {
-		env.OnActivity(casesActs.UpdateCaseDetails, mock.Anything, mock.Anything).Return(
+		onTool(env, schemas.ToolUpdateCaseDetails,
 			func(_ context.Context, a schemas.UpdateCaseDetailsArgs) (schemas.StatusResult, error) {
 				ran = a
 				return schemas.StatusResult{Status: "success"}, nil
@@ -96,7 +97,7 @@ func TestChatTurnToolTimeoutIsRetried(t *testing.T) {
 	res := run(t, turnIn, model, func(t *testing.T, env *testsuiteEnv) {
 		// The first attempt times out (the test environment does not enforce
 		// start-to-close timeouts on mocks, so it reports one); the retry answers.
-		env.OnActivity(casesActs.GetCaseDetails, mock.Anything, mock.Anything).Return(
+		onTool(env, schemas.ToolGetCaseDetails,
 			func(context.Context, schemas.GetCaseDetailsArgs) (schemas.GetCaseDetailsResult, error) {
 				attempts++
 				if attempts == 1 {
@@ -115,7 +116,7 @@ func TestChatTurnFailureClimbsTheLadderToTheClient(t *testing.T) {
 	attempts := 0
 	var consulted schemas.ConsultReasonerArgs
 	res := run(t, turnIn, model, func(t *testing.T, env *testsuiteEnv) {
-		env.OnActivity(casesActs.GetCaseDetails, mock.Anything, mock.Anything).Return(
+		onTool(env, schemas.ToolGetCaseDetails,
 			func(context.Context, schemas.GetCaseDetailsArgs) (schemas.GetCaseDetailsResult, error) {
 				attempts++
 				return schemas.GetCaseDetailsResult{}, temporal.NewNonRetryableApplicationError("permission denied", "Forbidden", nil)
@@ -148,7 +149,7 @@ func TestChatTurnFollowsTheReasonersAdvice(t *testing.T) {
 	model := &scriptedModel{replies: []schemas.ModelResponse{callTool(schemas.ToolGetCaseDetails, `{}`), {Content: "Done."}}}
 	attempts := 0
 	res := run(t, turnIn, model, func(t *testing.T, env *testsuiteEnv) {
-		env.OnActivity(casesActs.GetCaseDetails, mock.Anything, mock.Anything).Return(
+		onTool(env, schemas.ToolGetCaseDetails,
 			func(context.Context, schemas.GetCaseDetailsArgs) (schemas.GetCaseDetailsResult, error) {
 				if attempts++; attempts == 1 {
 					return schemas.GetCaseDetailsResult{}, temporal.NewNonRetryableApplicationError("store down", "Unavailable", nil)
@@ -171,8 +172,9 @@ func TestChatTurnCancelStopsTheRunningStep(t *testing.T) {
 	in := turnIn
 	in.Language = "ro"
 	res := run(t, in, model, func(t *testing.T, env *testsuiteEnv) {
-		env.OnActivity(casesActs.GetCaseDetails, mock.Anything, mock.Anything).
-			Return(schemas.GetCaseDetailsResult{Status: "success"}, nil).After(5 * time.Minute)
+		onTool(env, schemas.ToolGetCaseDetails, func(context.Context, schemas.GetCaseDetailsArgs) (schemas.GetCaseDetailsResult, error) {
+			return schemas.GetCaseDetailsResult{Status: "success"}, nil
+		}).After(5 * time.Minute)
 		env.RegisterDelayedCallback(func() { env.SignalWorkflow(schemas.SignalCancelTurn, nil) }, 2*time.Second)
 	})
 	if !res.Cancelled || len(model.requests) != 1 {
@@ -192,7 +194,7 @@ func TestChatTurnCancelStopsRetries(t *testing.T) {
 	var stoppedAt time.Duration
 	res := run(t, turnIn, model, func(t *testing.T, env *testsuiteEnv) {
 		start := env.Now()
-		env.OnActivity(casesActs.UpdateCaseDetails, mock.Anything, mock.Anything).Return(
+		onTool(env, schemas.ToolUpdateCaseDetails,
 			func(context.Context, schemas.UpdateCaseDetailsArgs) (schemas.StatusResult, error) {
 				attempts++
 				return schemas.StatusResult{}, errors.New("store unreachable")
@@ -218,7 +220,7 @@ func TestChatTurnDeadline(t *testing.T) {
 	in.Timeout = 90 * time.Second
 	calls := 0
 	res := run(t, in, model, func(t *testing.T, env *testsuiteEnv) {
-		env.OnActivity(casesActs.GetCaseDetails, mock.Anything, mock.Anything).Return(
+		onTool(env, schemas.ToolGetCaseDetails,
 			func(context.Context, schemas.GetCaseDetailsArgs) (schemas.GetCaseDetailsResult, error) {
 				calls++
 				return schemas.GetCaseDetailsResult{Status: "success", CaseDetails: map[string]any{"summary": "deposit"}}, nil

@@ -2,7 +2,9 @@ package workflows
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -14,10 +16,10 @@ import (
 	tlog "go.temporal.io/sdk/log"
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/testsuite"
-	"go.temporal.io/sdk/workflow"
 
 	"github.com/lexflow/lexflow/activities"
 	"github.com/lexflow/lexflow/schemas"
+	"github.com/lexflow/lexflow/tools"
 )
 
 // hasErrorType reports whether an application error of type typ is in err's chain.
@@ -36,17 +38,9 @@ func hasErrorType(err error, typ string) bool {
 
 type testsuiteEnv = testsuite.TestWorkflowEnvironment
 
-// newTurnEnv is a ChatTurn's test environment in which tools run on their own
-// activities, as turns did before changeToolResultsClaimCheck: the tests mock each
-// tool's activity. TestChatTurnClaimCheck covers the RunTool path.
+// newTurnEnv is a ChatTurn's test environment. Its RunTool activity runs no tool: a
+// test mocks the tools its turn calls with onTool.
 func newTurnEnv(t *testing.T) *testsuite.TestWorkflowEnvironment {
-	env := newTurnEnvWithRunTool(t)
-	env.OnGetVersion(changeToolResultsClaimCheck, workflow.DefaultVersion, 1).Return(workflow.DefaultVersion)
-	return env
-}
-
-// newTurnEnvWithRunTool is a ChatTurn's test environment as a turn starts today.
-func newTurnEnvWithRunTool(t *testing.T) *testsuite.TestWorkflowEnvironment {
 	t.Helper()
 	var s testsuite.WorkflowTestSuite
 	s.SetLogger(tlog.NewStructuredLogger(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))))
@@ -78,6 +72,34 @@ type scriptedModel struct {
 	requests []schemas.ModelRequest
 }
 
+// onTool mocks the RunTool activity for the calls of tool: fn, the tool's own function
+// (func(context.Context, Args) (Result, error)), runs with the call's decoded
+// arguments, and its result is formatted for the model as RunTool formats it.
+func onTool(env *testsuite.TestWorkflowEnvironment, tool string, fn any) *testsuite.MockCallWrapper {
+	ofTool := mock.MatchedBy(func(in schemas.RunToolInput) bool { return in.Tool == tool })
+	return env.OnActivity(toolActs.RunTool, mock.Anything, ofTool).Return(
+		func(ctx context.Context, in schemas.RunToolInput) (schemas.ToolOutput, error) {
+			t, _ := tools.Get(in.Tool)
+			var args map[string]any
+			if err := json.Unmarshal(in.Args, &args); err != nil {
+				return schemas.ToolOutput{}, err
+			}
+			typed, err := t.Decode(args)
+			if err != nil {
+				return schemas.ToolOutput{}, err
+			}
+			out := reflect.ValueOf(fn).Call([]reflect.Value{reflect.ValueOf(ctx), reflect.ValueOf(typed)})
+			if err, _ := out[1].Interface().(error); err != nil {
+				return schemas.ToolOutput{}, err
+			}
+			raw, err := json.Marshal(out[0].Interface())
+			if err != nil {
+				return schemas.ToolOutput{}, err
+			}
+			return Format(t, raw), nil
+		})
+}
+
 func (m *scriptedModel) call(_ context.Context, req schemas.ModelRequest) (schemas.ModelResponse, error) {
 	m.requests = append(m.requests, req)
 	i := min(len(m.requests), len(m.replies)) - 1
@@ -92,7 +114,7 @@ func TestChatTurnRunsToolAndCitesIt(t *testing.T) {
 	}}
 	env.OnActivity(modelActs.CallModel, mock.Anything, mock.Anything).Return(model.call)
 	var gotArgs schemas.GetCaseDetailsArgs
-	env.OnActivity(casesActs.GetCaseDetails, mock.Anything, mock.Anything).Return(
+	onTool(env, schemas.ToolGetCaseDetails,
 		func(_ context.Context, a schemas.GetCaseDetailsArgs) (schemas.GetCaseDetailsResult, error) {
 			gotArgs = a
 			return schemas.GetCaseDetailsResult{Status: "success", CaseDetails: map[string]any{"summary": "deposit"}}, nil
@@ -142,7 +164,7 @@ func TestChatTurnToolFailureReachesModel(t *testing.T) {
 	}}
 	env.OnActivity(modelActs.CallModel, mock.Anything, mock.Anything).Return(model.call)
 	attempts := 0
-	env.OnActivity(casesActs.UpdateCaseDetails, mock.Anything, mock.Anything).Return(
+	onTool(env, schemas.ToolUpdateCaseDetails,
 		func(context.Context, schemas.UpdateCaseDetailsArgs) (schemas.StatusResult, error) {
 			attempts++
 			return schemas.StatusResult{}, errors.New("store unreachable")
@@ -199,7 +221,9 @@ func TestChatTurnStopsAtMaxSteps(t *testing.T) {
 	env := newTurnEnv(t)
 	model := &scriptedModel{replies: []schemas.ModelResponse{callTool(schemas.ToolGetCaseDetails, `{}`)}}
 	env.OnActivity(modelActs.CallModel, mock.Anything, mock.Anything).Return(model.call)
-	env.OnActivity(casesActs.GetCaseDetails, mock.Anything, mock.Anything).Return(schemas.GetCaseDetailsResult{Status: "success"}, nil)
+	onTool(env, schemas.ToolGetCaseDetails, func(context.Context, schemas.GetCaseDetailsArgs) (schemas.GetCaseDetailsResult, error) {
+		return schemas.GetCaseDetailsResult{Status: "success"}, nil
+	})
 	env.OnActivity(transcriptActs.RecordTurn, mock.Anything, mock.Anything).Return(nil)
 
 	in := turnIn
@@ -266,7 +290,7 @@ func TestChatTurnModelErrors(t *testing.T) {
 // TestChatTurnClaimCheck: a turn runs an activity tool through RunTool, naming the
 // blob key of the call's result, and reports the reference of a large result.
 func TestChatTurnClaimCheck(t *testing.T) {
-	env := newTurnEnvWithRunTool(t)
+	env := newTurnEnv(t)
 	model := &scriptedModel{replies: []schemas.ModelResponse{
 		callTool(schemas.ToolGetCaseDetails, `{}`),
 		callTool(schemas.ToolGetCaseDetails, `{}`),

@@ -16,19 +16,17 @@ import (
 // for the model to tell the client. A draft the check fails on is rendered unchecked.
 func Draft(ctx workflow.Context, args schemas.GenerateDraftPDFArgs) (schemas.DraftResult, error) {
 	in := schemas.RenderDraftInput{GenerateDraftPDFArgs: args}
-	if workflow.GetVersion(ctx, changeDraftCitations, workflow.DefaultVersion, 1) >= 1 {
-		copts := citationOptions
-		copts.Summary = "Check the draft's citations"
-		var checked schemas.CitationReport
-		err := workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, copts), researchActs.CheckText,
-			schemas.CitationCheck{Text: args.MarkdownContent}).Get(ctx, &checked)
-		// The check advises; a draft it cannot check (too long, the corpus
-		// unreadable through the retries) is rendered without it.
-		if err != nil {
-			workflow.GetLogger(ctx).Warn("Draft rendered without its citation check", "error", err)
-		}
-		in.Citations = checked.Citations
+	copts := citationOptions
+	copts.Summary = "Check the draft's citations"
+	var checked schemas.CitationReport
+	err := workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, copts), researchActs.CheckText,
+		schemas.CitationCheck{Text: args.MarkdownContent}).Get(ctx, &checked)
+	// The check advises; a draft it cannot check (too long, the corpus unreadable
+	// through the retries) is rendered without it.
+	if err != nil {
+		workflow.GetLogger(ctx).Warn("Draft rendered without its citation check", "error", err)
 	}
+	in.Citations = checked.Citations
 	opts := toolOptions(schemas.ToolGenerateDraftPDF)
 	opts.Summary = "Render the draft PDF"
 	var rendered schemas.RenderDraftResult
@@ -40,7 +38,7 @@ func Draft(ctx workflow.Context, args schemas.GenerateDraftPDFArgs) (schemas.Dra
 	}
 	sopts := storeOptions
 	sopts.Summary = "Record the draft in case_details.draft_status"
-	err := workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, sopts), draftActs.RecordDraft, schemas.RecordDraft{
+	err = workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, sopts), draftActs.RecordDraft, schemas.RecordDraft{
 		CaseID: args.CaseID, Draft: rendered.Draft,
 	}).Get(ctx, nil)
 	if err != nil {

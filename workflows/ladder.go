@@ -32,7 +32,7 @@ func (t *turn) escalate(f *failedCall) string {
 		SpecificQuestion: "How should the assistant proceed?",
 		Escalation:       &schemas.Escalation{N: esc.N, Tool: esc.Tool, Error: esc.Error, Rung: schemas.RungReasoner},
 	})
-	if t.midStop() != "" {
+	if t.exec.Stopped() != "" {
 		return tools.Failed(f.tool.Name, f.reason)
 	}
 	if err == nil && consult.Status == schemas.ResultSuccess {
@@ -40,7 +40,7 @@ func (t *turn) escalate(f *failedCall) string {
 	}
 	if advice.Action == schemas.AdviceRetry || advice.Action == schemas.AdviceUseTool {
 		esc.Rung = schemas.RungAdvice
-		if text, ok := t.follow(advice, f); ok || t.midStop() != "" {
+		if text, ok := t.follow(advice, f); ok || t.exec.Stopped() != "" {
 			return text
 		}
 	}
@@ -101,7 +101,7 @@ func (t *turn) answerPending() error {
 		t.msgs[0].Content += fmt.Sprintf("\n\n[%s was run again after this message. Result:\n%s]", p.Tool, text)
 		return nil
 	}
-	if t.midStop() != "" {
+	if t.exec.Stopped() != "" {
 		// The retry was stopped, not failed: the loop ends the turn, no ticket opens,
 		// and the case is open again; the client may ask once more.
 		return nil

@@ -36,7 +36,7 @@ func Tiering(ctx workflow.Context, in schemas.TieringInput) (schemas.TieringResu
 		err := workflow.ExecuteActivity(actx, modelActs.CallModel, schemas.ModelRequest{
 			Role: schemas.ModelTiering, CaseID: in.CaseID, TurnNo: 1, Language: in.Language, Messages: msgs,
 		}).Get(ctx, &resp)
-		if b, ok := schemas.BudgetExhaustedOf(err); ok && workflow.GetVersion(ctx, changeTokenBudgets, workflow.DefaultVersion, 1) >= 1 {
+		if b, ok := schemas.BudgetExhaustedOf(err); ok {
 			return schemas.TieringResult{Budget: &b}, nil
 		}
 		if err != nil {

@@ -26,8 +26,8 @@ const sourceChars = 300
 //     message;
 //   - valid calls are bound to the turn's case, run, and formatted for the model; a
 //     failure reaches it as "[Tool <name> failed: <reason>]";
-//   - a cancellation, or the deadline, stops the loop before its next step and, when
-//     the executor stops steps (TurnExecutor.StopsSteps), the step under way;
+//   - a cancellation, or the deadline, stops the loop before its next step and the
+//     step under way;
 //   - a model call refused because the day's model-token budget is used up ends the
 //     turn with what it has, saying when the budget renews (TurnResult.Budget);
 //   - the answer ends with a sources line naming the tools whose results it used.
@@ -80,10 +80,10 @@ func (t *turn) run() (schemas.TurnResult, error) {
 			req.Tools = toolNames(t.offered)
 		}
 		resp, err := t.exec.CallModel(req)
-		if why := t.midStop(); err != nil && why != "" {
+		if why := t.exec.Stopped(); err != nil && why != "" {
 			return t.stop(why), nil
 		}
-		if b, ok := schemas.BudgetExhaustedOf(err); ok && t.exec.PausesForBudget() {
+		if b, ok := schemas.BudgetExhaustedOf(err); ok {
 			return t.outOfBudget(b), nil
 		}
 		if err != nil {
@@ -121,21 +121,12 @@ func (t *turn) run() (schemas.TurnResult, error) {
 			if t.halt != "" {
 				return t.finish(t.halt), nil
 			}
-			if why := t.midStop(); why != "" {
+			if why := t.exec.Stopped(); why != "" {
 				return t.stop(why), nil
 			}
 		}
 	}
 	return t.finish(""), nil
-}
-
-// midStop is why a step that failed was stopped, or "": a cancel or the deadline, when
-// the executor stops steps under way.
-func (t *turn) midStop() string {
-	if !t.exec.StopsSteps() {
-		return ""
-	}
-	return t.exec.Stopped()
 }
 
 // stop ends a turn that was cancelled or reached its deadline, with what it has: the
@@ -200,7 +191,7 @@ func (t *turn) call(call schemas.ToolCall) (text string, stop bool) {
 	}
 	args, typed := p.args, p.typed
 	text, err := t.run1(tool, typed, &use)
-	if err != nil && tool.Ladder.Reasoner && t.midStop() == "" {
+	if err != nil && tool.Ladder.Reasoner && t.exec.Stopped() == "" {
 		t.failed = &failedCall{tool: tool, args: args, reason: use.Error}
 	}
 	if use.Status == schemas.ToolOK && tool.Name == schemas.ToolCreateSupportTicket {

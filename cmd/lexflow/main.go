@@ -27,6 +27,8 @@ commands:
            or streamed turns: lexflow bench stream [--turns N] [--chunk-delay D]
   eval     measure the citation check and kb_search on the set in eval/: lexflow eval [--misses]
   model    serve the offline model: lexflow model --addr 127.0.0.1:8090
+  versions count, per workflow.GetVersion change ID, the open runs that may still
+           replay its old branch: at zero its guard can go (make versions)
   keys     rewrap every data key under LEXFLOW_MASTER_KEY after a rotation: lexflow keys rotate
   probe    GET a URL, failing unless it answers 2xx within 5 s (containers' health checks):
            lexflow probe http://127.0.0.1:8080/readyz
@@ -66,6 +68,8 @@ func main() {
 		err = runBench(ctx, cfg, args, os.Stdout, log)
 	case "eval":
 		err = runEval(ctx, cfg, args, os.Stdout)
+	case "versions":
+		err = runVersions(ctx, cfg, os.Stdout)
 	case "keys":
 		err = runKeys(ctx, cfg, args, os.Stdout)
 	case "probe":

@@ -145,10 +145,6 @@ func (e *directExecutor) Stopped() string { return "" }
 
 func (e *directExecutor) Timeout() time.Duration { return 0 }
 
-func (e *directExecutor) StopsSteps() bool { return false }
-
-func (e *directExecutor) PausesForBudget() bool { return true }
-
 func (e *directExecutor) CallModel(req schemas.ModelRequest) (schemas.ModelResponse, error) {
 	defer e.add(partModel, time.Now())
 	return e.model.CallModel(e.step(), req)

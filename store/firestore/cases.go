@@ -54,6 +54,7 @@ func (d caseData) toCase() store.Case {
 
 // payment is a case's payment as stored.
 type payment struct {
+	ID        string    `firestore:"id,omitempty"`
 	Reference string    `firestore:"reference"`
 	Method    string    `firestore:"method,omitempty"`
 	Amount    int64     `firestore:"amount,omitempty"`

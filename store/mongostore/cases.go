@@ -192,6 +192,7 @@ func isWriteConflictWithShape(err error) bool {
 
 // payment is a case's payment as stored.
 type payment struct {
+	ID        string    `bson:"id,omitempty"`
 	Reference string    `bson:"reference"`
 	Method    string    `bson:"method,omitempty"`
 	Amount    int64     `bson:"amount,omitempty"`

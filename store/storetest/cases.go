@@ -469,15 +469,15 @@ func testUpdateConcurrentWriters(t *testing.T, s store.Store) {
 func testSetPaymentKeepsTheFirst(t *testing.T, s store.Store) {
 	c := createCase(t, s)
 	at := time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
-	want := store.Payment{Reference: newID("PAY"), By: c.UserID, At: at}
+	want := store.Payment{ID: newID("evt"), Reference: newID("PAY"), By: c.UserID, At: at}
 	samePayment := func(got store.Payment) bool {
-		return got.Reference == want.Reference && got.By == want.By && sameTime(got.At, want.At)
+		return got.ID == want.ID && got.Reference == want.Reference && got.By == want.By && sameTime(got.At, want.At)
 	}
 	first, err := s.SetPayment(t.Context(), c.ID, want)
 	if err != nil || !samePayment(first) {
 		t.Fatalf("first SetPayment = %+v, %v; want %+v", first, err, want)
 	}
-	again, err := s.SetPayment(t.Context(), c.ID, store.Payment{Reference: newID("PAY"), By: "someone else", At: at.Add(time.Hour)})
+	again, err := s.SetPayment(t.Context(), c.ID, store.Payment{ID: newID("evt"), Reference: newID("PAY"), By: "someone else", At: at.Add(time.Hour)})
 	if err != nil || !samePayment(again) {
 		t.Errorf("second SetPayment = %+v, %v; want the first %+v kept", again, err, want)
 	}
