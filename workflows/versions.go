@@ -1,7 +1,7 @@
 package workflows
 
 // Change IDs of workflow.GetVersion: each names one change to workflow code that
-// running cases must replay around (see the README, "Changing workflow code"). A
+// running cases must replay around (see docs/workflows.md, "Changing workflow code"). A
 // change stays here as long as histories recorded before it may still be running.
 const (
 	// changeSignalsInMainLoop (version 1): the Case's main loop takes its signals
