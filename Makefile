@@ -82,7 +82,7 @@ histories: bin/temporal pdftools
 bench: bin/temporal
 	go test -run '^$$' -bench . -benchtime 200x ./e2e/bench/
 
-## eval: the citation check and kb_search measured on the evaluation set in eval/ (the README's tables)
+## eval: the citation check and kb_search measured on the evaluation set in eval/ (the tables of docs/tools.md)
 eval:
 	go run ./cmd/lexflow eval
 
