@@ -73,7 +73,7 @@ lint: bin/staticcheck bin/workflowcheck
 	@if go list -deps ./api ./tools | grep -qx 'github.com/lexflow/lexflow/activities'; then \
 		echo "lint: api and tools must not import activities (go list -deps ./api ./tools)"; exit 1; fi
 
-## histories: record a set of workflow histories for the replay test: make histories SET=<name> (see README, "Changing workflow code")
+## histories: record a set of workflow histories for the replay test: make histories SET=<name> (see docs/workflows.md, "Changing workflow code")
 histories: bin/temporal pdftools
 	@test -n "$(SET)" || { echo 'usage: make histories SET=<name>, e.g. SET=$$(date +%F)-what-changed'; exit 1; }
 	LEXFLOW_RECORD_HISTORIES=$(CURDIR)/workflows/testdata/histories/$(SET) go test -count=1 -run '^(TestCaseStory|TestDocumentStory|TestLongCaseContinuesAsNew|TestBudgetExhaustedWaitsUntilRaised|TestRetention)$$' ./e2e/api/ ./e2e/story/
@@ -86,7 +86,7 @@ versions:
 bench: bin/temporal
 	go test -run '^$$' -bench . -benchtime 200x ./e2e/bench/
 
-## eval: the citation check and kb_search measured on the evaluation set in eval/ (the README's tables)
+## eval: the citation check and kb_search measured on the evaluation set in eval/ (the tables of docs/tools.md)
 eval:
 	go run ./cmd/lexflow eval
 

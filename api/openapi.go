@@ -177,7 +177,7 @@ func rateLimited(r Route) bool {
 }
 
 // How a request may be sent again after a timeout or a dropped connection, as each
-// operation's x-lexflow-retry says (and the README's "Retrying" table).
+// operation's x-lexflow-retry says (and the "Retrying" table of docs/api.md).
 const (
 	// retrySafe: the request changes nothing, or sets a state; again, it answers the
 	// same (or, for a state already left, its 409).

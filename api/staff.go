@@ -16,8 +16,7 @@ import (
 // own desk and acts only on that organization's cases, and never on what a case costs
 // (subscriptions, offline payments). Every staff action that changes
 // something, or reads a case's tickets, transcript or events, is written to the audit
-// log. The README's
-// "Staff scope" table says the same.
+// log. The "Staff scope" table of docs/security.md says the same.
 
 // inScope reports whether staff member id may act on the cases of organization org.
 func inScope(id auth.Identity, org string) bool {

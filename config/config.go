@@ -159,7 +159,7 @@ func (c Config) TokenLimits() schemas.TokenLimits {
 }
 
 // Vars lists every environment variable FromEnv reads, its default and its meaning.
-// The README's configuration table is checked against it.
+// The table in docs/configuration.md is checked against it.
 var Vars = []Var{
 	{"LEXFLOW_DATA_DIR", "./data", "where dev state lives: Temporal's database, FerretDB's SQLite files, the JWT secret"},
 	{"LEXFLOW_HTTP_ADDR", "127.0.0.1:8080", "the API's listen address"},
@@ -443,7 +443,7 @@ func (c Config) TemporalPort() (int, error) {
 	return strconv.Atoi(c.TemporalAddress[i+1:])
 }
 
-// Table renders Vars as the Markdown table in README.md.
+// Table renders Vars as the Markdown table in docs/configuration.md.
 func Table() string {
 	var b strings.Builder
 	b.WriteString("| variable | default | meaning |\n|---|---|---|\n")

@@ -9,16 +9,16 @@ import (
 	"time"
 )
 
-// TestReadmeTable checks that the README's configuration table lists every variable
-// with its default and meaning, as Vars declares them.
-func TestReadmeTable(t *testing.T) {
-	readme, err := os.ReadFile("../README.md")
+// TestDocTable checks that docs/configuration.md's table lists every variable with its
+// default and meaning, as Vars declares them.
+func TestDocTable(t *testing.T) {
+	doc, err := os.ReadFile("../docs/configuration.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := Table()
-	if !strings.Contains(string(readme), want) {
-		t.Errorf("README.md's configuration table is out of date; it should read:\n\n%s", want)
+	if !strings.Contains(string(doc), want) {
+		t.Errorf("docs/configuration.md's table is out of date; it should read:\n\n%s", want)
 	}
 }
 

@@ -100,7 +100,7 @@ func into[T any](m map[string]*T, name string) *T {
 // find out at run time: that the configuration starts Lexflow, that each probe asks a
 // route the process serves on the port it listens on, that every reference (config,
 // secret, volume, service, autoscaler and budget target) names an object that is there
-// or the secret the README says to create, and that the ingress keeps turns and event
+// or the secret deploy/README.md says to create, and that the ingress keeps turns and event
 // streams open.
 func TestKubernetesOverlays(t *testing.T) {
 	for overlay, namespace := range overlays {

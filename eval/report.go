@@ -141,7 +141,7 @@ func RetrievalRows(results []RetrievalResult) []RetrievalRow {
 	return out
 }
 
-// Write prints both tables in Markdown, as the README shows them.
+// Write prints both tables in Markdown, as docs/tools.md shows them.
 func Write(w io.Writer, cits []CitationRow, ret []RetrievalRow) {
 	fmt.Fprintln(w, "| citations | items | extraction recall | right status | verified precision | verified recall | misquotes caught | unknown_source right |")
 	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|")

@@ -88,7 +88,7 @@ type Ladder struct {
 	User bool `json:"user"`
 }
 
-// String names the rungs, as the README's tool table shows them.
+// String names the rungs, as docs/tools.md's tool table shows them.
 func (l Ladder) String() string {
 	switch {
 	case l.User:

@@ -238,7 +238,7 @@ func EnabledLine(enabled []string) string {
 	return "enabled_tools: " + strings.Join(parts, ", ")
 }
 
-// Table renders the registry as the Markdown table in README.md.
+// Table renders the registry as the Markdown table in docs/tools.md.
 func Table() string {
 	var b strings.Builder
 	b.WriteString("| tool | roles | toggle (default) | timeout | attempts | retried on | then | available |\n|---|---|---|---|---|---|---|---|\n")

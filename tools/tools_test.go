@@ -209,14 +209,14 @@ func FuzzValidate(f *testing.F) {
 	})
 }
 
-// TestReadmeTable checks that README.md lists the registry as it is.
-func TestReadmeTable(t *testing.T) {
-	readme, err := os.ReadFile("../README.md")
+// TestDocTable checks that docs/tools.md lists the registry as it is.
+func TestDocTable(t *testing.T) {
+	doc, err := os.ReadFile("../docs/tools.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := Table(); !strings.Contains(string(readme), want) {
-		t.Errorf("README.md's tool table is out of date; it should read:\n\n%s", want)
+	if want := Table(); !strings.Contains(string(doc), want) {
+		t.Errorf("docs/tools.md's tool table is out of date; it should read:\n\n%s", want)
 	}
 }
 

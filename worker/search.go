@@ -14,7 +14,7 @@ import (
 // RegisterSearchAttributes adds the search attributes that Case workflows set and the
 // namespace lacks. A cluster that does not let workers change it (Temporal Cloud, or
 // missing permissions) answers an error: register them there with
-// `temporal operator search-attribute create` as the README shows.
+// `temporal operator search-attribute create` as docs/deployment.md shows.
 func RegisterSearchAttributes(ctx context.Context, c client.Client, namespace string) error {
 	have, err := c.OperatorService().ListSearchAttributes(ctx, &operatorservice.ListSearchAttributesRequest{Namespace: namespace})
 	if err != nil {

@@ -24,7 +24,7 @@ func checkText(t *testing.T, tok, text, lang string) []schemas.Citation {
 	return rep.Citations
 }
 
-// TestCitationCheckInThreeLanguages runs the README's examples through the API and a
+// TestCitationCheckInThreeLanguages runs docs/api.md's examples through the API and a
 // worker: every status, the derived verified field, in_force, as_of and the passage
 // beside a misquote.
 func TestCitationCheckInThreeLanguages(t *testing.T) {

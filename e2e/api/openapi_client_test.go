@@ -15,7 +15,7 @@ import (
 var npmBin = filepath.Join("..", "..", "data", "npm", "node_modules")
 
 // TestGeneratedTypeScriptClientCompiles generates TypeScript types from the API's
-// OpenAPI document with openapi-typescript, as the README shows, and compiles a client
+// OpenAPI document with openapi-typescript, as docs/api.md shows, and compiles a client
 // of POST /v1/citations/check against them with tsc: it compiles, reading the fields
 // the API always writes without checking for their absence, and a request of the wrong
 // shape does not.

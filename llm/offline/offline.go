@@ -1,7 +1,7 @@
 // Package offline is Lexflow's deterministic offline model: a small program that answers
 // the OpenAI chat-completions wire protocol on loopback, so that the real client path,
 // tool calling included, runs when no model endpoint is configured. Its rules are listed
-// in the README under "The offline model".
+// in docs/tools.md under "The offline model".
 package offline
 
 import (
