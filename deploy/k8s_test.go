@@ -113,6 +113,11 @@ func TestKubernetesOverlays(t *testing.T) {
 			}
 			api := startsWith(t, cm.Data, "api")
 			worker := startsWith(t, cm.Data, "worker")
+			// Production's pinned workflows change only through worker versioning
+			// (docs/workflows.md): its workers must join a Worker Deployment.
+			if overlay == "production" && worker.WorkerDeployment == "" {
+				t.Error("the production overlay's workers join no Worker Deployment (LEXFLOW_WORKER_DEPLOYMENT)")
+			}
 			checkDeployment(t, c, "lexflow-api", "api", api.HTTPAddr, api.MetricsAddr)
 			checkDeployment(t, c, "lexflow-worker", "worker", worker.WorkerHTTPAddr, worker.WorkerHTTPAddr)
 			checkService(t, c)
