@@ -53,13 +53,13 @@ const MaxStalledPerRun = 20
 
 // BeginErasure records the erasure's start and returns its receipt. A case under a
 // legal hold is a non-retryable ErrLegalHold, a case never stored ErrInvalidArgs.
-func (a *Erasure) BeginErasure(ctx context.Context, in schemas.EraseInput) (store.Erasure, error) {
+func (a *Erasure) BeginErasure(ctx context.Context, in schemas.EraseInput) (schemas.Erasure, error) {
 	if _, err := uuid.Parse(in.CaseID); err != nil {
-		return store.Erasure{}, temporal.NewNonRetryableApplicationError("no case "+in.CaseID, schemas.ErrInvalidArgs, err)
+		return schemas.Erasure{}, temporal.NewNonRetryableApplicationError("no case "+in.CaseID, schemas.ErrInvalidArgs, err)
 	}
-	e, err := a.Store.BeginErasure(ctx, store.Erasure{CaseID: in.CaseID, RequestedBy: in.By, Reason: in.Reason, RequestedAt: in.At})
+	e, err := a.Store.BeginErasure(ctx, schemas.Erasure{CaseID: in.CaseID, RequestedBy: in.By, Reason: in.Reason, RequestedAt: in.At})
 	if errors.Is(err, store.ErrHeld) {
-		return store.Erasure{}, temporal.NewNonRetryableApplicationError(err.Error(), schemas.ErrLegalHold, err)
+		return schemas.Erasure{}, temporal.NewNonRetryableApplicationError(err.Error(), schemas.ErrLegalHold, err)
 	}
 	return e, permanent(err)
 }
@@ -133,13 +133,13 @@ func (a *Erasure) stopDocuments(ctx context.Context, in schemas.EraseInput) erro
 }
 
 // EraseCaseData deletes the case's data from the store and its blobs, and counts them.
-func (a *Erasure) EraseCaseData(ctx context.Context, caseID string) (store.Erased, error) {
+func (a *Erasure) EraseCaseData(ctx context.Context, caseID string) (schemas.Erased, error) {
 	erased, err := a.Store.EraseCaseData(ctx, caseID)
 	if err != nil {
-		return store.Erased{}, err
+		return schemas.Erased{}, err
 	}
 	if erased.Blobs, err = a.Blobs.DeletePrefix(ctx, schemas.CaseBlobPrefix(caseID)); err != nil {
-		return store.Erased{}, err
+		return schemas.Erased{}, err
 	}
 	return erased, nil
 }
@@ -167,7 +167,7 @@ func (a *Erasure) DestroyCaseKey(ctx context.Context, caseID string) (DestroyedK
 }
 
 // FinishErasure records what the erasure deleted, and returns the receipt.
-func (a *Erasure) FinishErasure(ctx context.Context, caseID string, erased store.Erased) (store.Erasure, error) {
+func (a *Erasure) FinishErasure(ctx context.Context, caseID string, erased schemas.Erased) (schemas.Erasure, error) {
 	e, err := a.Store.FinishErasure(ctx, caseID, erased, time.Now().UTC())
 	return e, permanent(err)
 }

@@ -40,12 +40,12 @@ const (
 
 // ErasureView is an erasure's receipt as the API shows it.
 type ErasureView struct {
-	store.Erasure
+	schemas.Erasure
 	// Status is "erasing" until the erasure finishes, then "erased".
 	Status string `json:"status"`
 }
 
-func erasureView(e store.Erasure) ErasureView {
+func erasureView(e schemas.Erasure) ErasureView {
 	v := ErasureView{Erasure: e, Status: erasureRunning}
 	if e.ErasedAt != nil {
 		v.Status = erasureFinished
@@ -91,7 +91,7 @@ func (h *Handlers) eraseCase(c echo.Context) error {
 		if cs.Hold != nil {
 			return holdProblem(who, cs.Hold)
 		}
-		e = store.Erasure{CaseID: id, OrgID: cs.OrgID, UserID: cs.UserID}
+		e = schemas.Erasure{CaseID: id, OrgID: cs.OrgID, UserID: cs.UserID}
 	default:
 		return fmt.Errorf("%w: read erasure: %w", errUnavailable, err)
 	}
@@ -106,7 +106,7 @@ func (h *Handlers) eraseCase(c echo.Context) error {
 		WorkflowIDReusePolicy: enums.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE_FAILED_ONLY,
 		// A running erasure is joined, not started twice.
 		WorkflowIDConflictPolicy: enums.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING,
-	}, schemas.EraseWorkflow, schemas.EraseInput{CaseID: id, By: who.Subject, Reason: store.ErasureRequested, At: time.Now().UTC()})
+	}, schemas.EraseWorkflow, schemas.EraseInput{CaseID: id, By: who.Subject, Reason: schemas.ErasureRequested, At: time.Now().UTC()})
 	if err != nil {
 		return fmt.Errorf("%w: start erasure: %w", errUnavailable, err)
 	}
@@ -116,7 +116,7 @@ func (h *Handlers) eraseCase(c echo.Context) error {
 	}
 	waitCtx, cancel := context.WithTimeout(ctx, wait)
 	defer cancel()
-	var receipt store.Erasure
+	var receipt schemas.Erasure
 	err = run.Get(waitCtx, &receipt)
 	var app *temporal.ApplicationError
 	switch {

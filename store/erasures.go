@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"time"
+
+	"github.com/lexflow/lexflow/schemas"
 )
 
 // Errors of legal holds and erasures.
@@ -27,59 +29,6 @@ type Hold struct {
 	At     time.Time `json:"at"`
 }
 
-// Erasure reasons.
-const (
-	// ErasureRequested is an erasure its owner or an admin asked for.
-	ErasureRequested = "request"
-	// ErasureRetention is an erasure of a closed case its organization keeps no longer.
-	ErasureRetention = "retention"
-)
-
-// Erasure is the receipt of a case's erasure: whose case it was, who asked and why,
-// and, once done, what was erased and when. It holds nothing of the case's content and
-// outlives the case, so a repeated request is answered with it.
-type Erasure struct {
-	CaseID string `json:"case_id"`
-	OrgID  string `json:"org_id,omitempty"`
-	UserID string `json:"user_id"`
-	// CaseCreatedAt is when the case was opened, so that it still counts towards its
-	// owner's cases of that day (CountCases).
-	CaseCreatedAt time.Time `json:"case_created_at"`
-	RequestedBy   string    `json:"requested_by"`
-	Reason        string    `json:"reason"`
-	RequestedAt   time.Time `json:"requested_at"`
-	// ErasedAt is when the erasure finished; nil while it runs.
-	ErasedAt *time.Time `json:"erased_at,omitempty"`
-	Erased   Erased     `json:"erased"`
-}
-
-// Erased counts what an erasure deleted: what each step reported on its last attempt,
-// so a step retried after a crash midway counts only what was left.
-type Erased struct {
-	Cases   int `json:"cases"`
-	Records int `json:"messages"`
-	Parties int `json:"parties"`
-	Tickets int `json:"tickets"`
-	Events  int `json:"events"`
-	Blobs   int `json:"files"`
-	// KeyDestroyedAt is when the case's data key was destroyed.
-	KeyDestroyedAt *time.Time `json:"key_destroyed_at,omitempty"`
-}
-
-// Add returns the sum of two counts; the key's time is b's if set.
-func (a Erased) Add(b Erased) Erased {
-	a.Cases += b.Cases
-	a.Records += b.Records
-	a.Parties += b.Parties
-	a.Tickets += b.Tickets
-	a.Events += b.Events
-	a.Blobs += b.Blobs
-	if b.KeyDestroyedAt != nil {
-		a.KeyDestroyedAt = b.KeyDestroyedAt
-	}
-	return a
-}
-
 // Erasures keeps legal holds and the receipts of erasures, and deletes a case's data.
 type Erasures interface {
 	// SetHold puts a legal hold on a case, replacing one it has, or lifts it (h nil),
@@ -94,17 +43,17 @@ type Erasures interface {
 	// and reason, even once the case's data is gone; a case never stored is
 	// ErrNotFound. A case being erased is left out of ListCases, and an erased one
 	// still counts in CountCases.
-	BeginErasure(ctx context.Context, e Erasure) (Erasure, error)
+	BeginErasure(ctx context.Context, e schemas.Erasure) (schemas.Erasure, error)
 	// EraseCaseData deletes what the store keeps of a case (the case, its transcript,
 	// parties, tickets and events), all but its erasure's receipt, and counts it.
 	// Erasing again deletes what was written since and counts that.
-	EraseCaseData(ctx context.Context, caseID string) (Erased, error)
+	EraseCaseData(ctx context.Context, caseID string) (schemas.Erased, error)
 	// FinishErasure records what an erasure deleted and when it finished, unless it
 	// finished before, and returns the receipt; a case whose erasure never began is
 	// ErrNotFound.
-	FinishErasure(ctx context.Context, caseID string, erased Erased, at time.Time) (Erasure, error)
+	FinishErasure(ctx context.Context, caseID string, erased schemas.Erased, at time.Time) (schemas.Erasure, error)
 	// GetErasure returns a case's erasure receipt, or ErrNotFound.
-	GetErasure(ctx context.Context, caseID string) (Erasure, error)
+	GetErasure(ctx context.Context, caseID string) (schemas.Erasure, error)
 	// ExpiredCases returns the IDs of an organization's closed cases (org empty: of
 	// users of none) last updated before a time, neither held nor being erased,
 	// oldest first, at most limit.

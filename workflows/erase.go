@@ -8,7 +8,6 @@ import (
 
 	"github.com/lexflow/lexflow/activities"
 	"github.com/lexflow/lexflow/schemas"
-	"github.com/lexflow/lexflow/store"
 )
 
 // eraseActs names the erasure's activities.
@@ -49,33 +48,33 @@ const sweepMargin = 10 * time.Second
 // gone, nothing more can be written), and records the receipt. The case's Temporal
 // histories stay, sealed with a key that no longer exists. Its own payloads use the
 // system key. An erasure already finished returns its receipt.
-func Erase(ctx workflow.Context, in schemas.EraseInput) (store.Erasure, error) {
+func Erase(ctx workflow.Context, in schemas.EraseInput) (schemas.Erasure, error) {
 	ctx = workflow.WithActivityOptions(ctx, erasureOptions)
-	var receipt store.Erasure
+	var receipt schemas.Erasure
 	if err := workflow.ExecuteActivity(ctx, eraseActs.BeginErasure, in).Get(ctx, &receipt); err != nil {
-		return store.Erasure{}, err
+		return schemas.Erasure{}, err
 	}
 	if receipt.ErasedAt != nil {
 		return receipt, nil
 	}
 	if err := workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, closeOptions), eraseActs.CloseForErasure, in).Get(ctx, nil); err != nil {
-		return store.Erasure{}, err
+		return schemas.Erasure{}, err
 	}
-	var erased, late store.Erased
+	var erased, late schemas.Erased
 	if err := workflow.ExecuteActivity(ctx, eraseActs.EraseCaseData, in.CaseID).Get(ctx, &erased); err != nil {
-		return store.Erasure{}, err
+		return schemas.Erasure{}, err
 	}
 	var destroyed activities.DestroyedKey
 	if err := workflow.ExecuteActivity(ctx, eraseActs.DestroyCaseKey, in.CaseID).Get(ctx, &destroyed); err != nil {
-		return store.Erasure{}, err
+		return schemas.Erasure{}, err
 	}
 	// Other processes forget the key within their cache's TTL; a write they sealed
 	// with it meanwhile is deleted below.
 	if err := workflow.Sleep(ctx, destroyed.CacheTTL+min(destroyed.CacheTTL, sweepMargin)); err != nil {
-		return store.Erasure{}, err
+		return schemas.Erasure{}, err
 	}
 	if err := workflow.ExecuteActivity(ctx, eraseActs.EraseCaseData, in.CaseID).Get(ctx, &late); err != nil {
-		return store.Erasure{}, err
+		return schemas.Erasure{}, err
 	}
 	erased = erased.Add(late)
 	erased.KeyDestroyedAt = &destroyed.At

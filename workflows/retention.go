@@ -8,7 +8,6 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/lexflow/lexflow/schemas"
-	"github.com/lexflow/lexflow/store"
 )
 
 // Retention takes up stalled erasures and erases the closed cases whose
@@ -28,7 +27,7 @@ func Retention(ctx workflow.Context) (int, error) {
 			ParentClosePolicy:     enumspb.PARENT_CLOSE_POLICY_ABANDON,
 			WorkflowIDReusePolicy: enumspb.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE_FAILED_ONLY,
 		})
-		in := schemas.EraseInput{CaseID: id, By: schemas.RetentionBy, Reason: store.ErasureRetention, At: workflow.Now(ctx)}
+		in := schemas.EraseInput{CaseID: id, By: schemas.RetentionBy, Reason: schemas.ErasureRetention, At: workflow.Now(ctx)}
 		futures = append(futures, workflow.ExecuteChildWorkflow(cctx, schemas.EraseWorkflow, in))
 	}
 	erased := 0

@@ -51,7 +51,7 @@ func TestEraseCase(t *testing.T) {
 	}
 
 	r := s.Call(t, "DELETE", "/v1/cases/"+id, owner, nil)
-	if r.Status != http.StatusOK || r.Body["status"] != "erased" || r.Body["reason"] != store.ErasureRequested || r.Body["requested_by"] != "erase-client" {
+	if r.Status != http.StatusOK || r.Body["status"] != "erased" || r.Body["reason"] != schemas.ErasureRequested || r.Body["requested_by"] != "erase-client" {
 		t.Fatalf("erase: %d %s", r.Status, r.Raw)
 	}
 	erased, _ := r.Body["erased"].(map[string]any)
@@ -199,7 +199,7 @@ func TestRetention(t *testing.T) {
 		t.Fatalf("Retention = %d, %v; want the one closed case erased", n, err)
 	}
 	stack.WantProblem(t, s.Call(t, "GET", "/v1/cases/"+closed, tok, nil), http.StatusGone, "case-erased")
-	if r := s.Call(t, "GET", "/v1/cases/"+closed+"/erasure", tok, nil); r.Body["reason"] != store.ErasureRetention || r.Body["requested_by"] != schemas.RetentionBy {
+	if r := s.Call(t, "GET", "/v1/cases/"+closed+"/erasure", tok, nil); r.Body["reason"] != schemas.ErasureRetention || r.Body["requested_by"] != schemas.RetentionBy {
 		t.Errorf("the receipt: %s", r.Raw)
 	}
 	for _, id := range []string{held, open} {

@@ -12,7 +12,6 @@ import (
 	"github.com/lexflow/lexflow/internal/auth"
 	"github.com/lexflow/lexflow/internal/blob"
 	"github.com/lexflow/lexflow/schemas"
-	"github.com/lexflow/lexflow/store"
 )
 
 // runTool asks POST /v1/admin/tools/execute and wants 200.
@@ -144,7 +143,7 @@ func TestAdminToolRunRefusals(t *testing.T) {
 		t.Errorf("audited %s; want the one attempted run", audit.Raw)
 	}
 	// A case whose erasure has begun runs no more tools.
-	if _, err := s.Store.BeginErasure(t.Context(), store.Erasure{CaseID: id, RequestedBy: "tool-run-victim", Reason: store.ErasureRequested}); err != nil {
+	if _, err := s.Store.BeginErasure(t.Context(), schemas.Erasure{CaseID: id, RequestedBy: "tool-run-victim", Reason: schemas.ErasureRequested}); err != nil {
 		t.Fatal(err)
 	}
 	stack.WantProblem(t, s.Call(t, "POST", "/v1/admin/tools/execute", admin, map[string]any{"tool": "get_case_details", "case_id": id}), http.StatusConflict, "erasing")

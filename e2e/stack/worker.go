@@ -21,6 +21,7 @@ import (
 	"github.com/lexflow/lexflow/internal/lexetools"
 	"github.com/lexflow/lexflow/internal/prompts"
 	"github.com/lexflow/lexflow/llm"
+	"github.com/lexflow/lexflow/schemas"
 	"github.com/lexflow/lexflow/store"
 	"github.com/lexflow/lexflow/store/backend"
 	"github.com/lexflow/lexflow/store/sealed"
@@ -113,10 +114,10 @@ func (s slowStore) GetCase(ctx context.Context, id string) (store.Case, error) {
 
 // EraseCaseData erases, then waits: a worker killed meanwhile dies with the step
 // half done.
-func (s slowStore) EraseCaseData(ctx context.Context, id string) (store.Erased, error) {
+func (s slowStore) EraseCaseData(ctx context.Context, id string) (schemas.Erased, error) {
 	erased, err := s.Store.EraseCaseData(ctx, id)
 	if err != nil {
-		return store.Erased{}, err
+		return schemas.Erased{}, err
 	}
 	return erased, s.wait(ctx)
 }

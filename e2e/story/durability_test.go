@@ -17,7 +17,6 @@ import (
 	"github.com/lexflow/lexflow/e2e/stack"
 	"github.com/lexflow/lexflow/internal/auth"
 	"github.com/lexflow/lexflow/schemas"
-	"github.com/lexflow/lexflow/store"
 )
 
 // TestWorkerKilledMidTurn kills the only worker while a turn's tool call is running and
@@ -240,7 +239,7 @@ func TestWorkerKilledMidErasure(t *testing.T) {
 	queue := "e2e-erase-" + id[:8]
 	first := s.StartHelperWorker(t, queue, time.Hour)
 	run, err := s.TC.ExecuteWorkflow(t.Context(), client.StartWorkflowOptions{ID: schemas.EraseWorkflowID(id), TaskQueue: queue},
-		schemas.EraseWorkflow, schemas.EraseInput{CaseID: id, By: "ioana", Reason: store.ErasureRequested, At: time.Now().UTC()})
+		schemas.EraseWorkflow, schemas.EraseInput{CaseID: id, By: "ioana", Reason: schemas.ErasureRequested, At: time.Now().UTC()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -253,7 +252,7 @@ func TestWorkerKilledMidErasure(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 	defer cancel()
-	var receipt store.Erasure
+	var receipt schemas.Erasure
 	if err := run.Get(ctx, &receipt); err != nil || receipt.ErasedAt == nil || receipt.Erased.KeyDestroyedAt == nil {
 		t.Fatalf("erasure = %+v, %v", receipt, err)
 	}

@@ -35,7 +35,7 @@ type erasureData struct {
 	Erased      erased     `firestore:"erased"`
 }
 
-// erased is store.Erased as stored.
+// erased is schemas.Erased as stored.
 type erased struct {
 	Cases          int        `firestore:"cases"`
 	Records        int        `firestore:"records"`
@@ -46,9 +46,9 @@ type erased struct {
 	KeyDestroyedAt *time.Time `firestore:"key_destroyed_at,omitempty"`
 }
 
-func (d erasureData) erasure() store.Erasure {
-	return store.Erasure{CaseID: d.CaseID, OrgID: d.OrgID, UserID: d.UserID, CaseCreatedAt: d.CreatedAt,
-		RequestedBy: d.RequestedBy, Reason: d.Reason, RequestedAt: d.RequestedAt, ErasedAt: d.ErasedAt, Erased: store.Erased(d.Erased)}
+func (d erasureData) erasure() schemas.Erasure {
+	return schemas.Erasure{CaseID: d.CaseID, OrgID: d.OrgID, UserID: d.UserID, CaseCreatedAt: d.CreatedAt,
+		RequestedBy: d.RequestedBy, Reason: d.Reason, RequestedAt: d.RequestedAt, ErasedAt: d.ErasedAt, Erased: schemas.Erased(d.Erased)}
 }
 
 // SetHold sets or lifts a case's legal hold, in a transaction, where its erasure has
@@ -76,7 +76,7 @@ func (s *Store) SetHold(ctx context.Context, caseID, org string, h *store.Hold) 
 
 // BeginErasure marks the case as being erased and stores its receipt in one
 // transaction, unless the case has a hold or a receipt already.
-func (s *Store) BeginErasure(ctx context.Context, e store.Erasure) (store.Erasure, error) {
+func (s *Store) BeginErasure(ctx context.Context, e schemas.Erasure) (schemas.Erasure, error) {
 	ref, receipt := s.caseDoc(e.CaseID), s.doc(ErasuresCollection, e.CaseID)
 	var out erasureData
 	err := s.update(ctx, ref, func(ctx context.Context, tx *fs.Transaction) error {
@@ -104,7 +104,7 @@ func (s *Store) BeginErasure(ctx context.Context, e store.Erasure) (store.Erasur
 		return tx.Create(receipt, out)
 	})
 	if err != nil {
-		return store.Erasure{}, fmt.Errorf("begin erasure: %w", err)
+		return schemas.Erasure{}, fmt.Errorf("begin erasure: %w", err)
 	}
 	return out.erasure(), nil
 }
@@ -114,8 +114,8 @@ func (s *Store) BeginErasure(ctx context.Context, e store.Erasure) (store.Erasur
 const deleteBatch = 400
 
 // EraseCaseData deletes the case's subcollections and then its document.
-func (s *Store) EraseCaseData(ctx context.Context, caseID string) (store.Erased, error) {
-	var out store.Erased
+func (s *Store) EraseCaseData(ctx context.Context, caseID string) (schemas.Erased, error) {
+	var out schemas.Erased
 	for _, c := range []struct {
 		name  string
 		count *int
@@ -127,7 +127,7 @@ func (s *Store) EraseCaseData(ctx context.Context, caseID string) (store.Erased,
 	} {
 		n, err := s.deleteAll(ctx, s.sub(caseID, c.name))
 		if err != nil {
-			return store.Erased{}, fmt.Errorf("erase %s: %w", c.name, err)
+			return schemas.Erased{}, fmt.Errorf("erase %s: %w", c.name, err)
 		}
 		if c.count != nil {
 			*c.count = n
@@ -148,7 +148,7 @@ func (s *Store) EraseCaseData(ctx context.Context, caseID string) (store.Erased,
 		return tx.Delete(snap.Ref)
 	})
 	if err != nil {
-		return store.Erased{}, fmt.Errorf("erase case: %w", err)
+		return schemas.Erased{}, fmt.Errorf("erase case: %w", err)
 	}
 	return out, nil
 }
@@ -177,7 +177,7 @@ func (s *Store) deleteAll(ctx context.Context, c *fs.CollectionRef) (int, error)
 }
 
 // FinishErasure sets the receipt's counts and time unless they are set.
-func (s *Store) FinishErasure(ctx context.Context, caseID string, e store.Erased, at time.Time) (store.Erasure, error) {
+func (s *Store) FinishErasure(ctx context.Context, caseID string, e schemas.Erased, at time.Time) (schemas.Erasure, error) {
 	ref := s.doc(ErasuresCollection, caseID)
 	var d erasureData
 	err := s.update(ctx, ref, func(ctx context.Context, tx *fs.Transaction) error {
@@ -190,7 +190,7 @@ func (s *Store) FinishErasure(ctx context.Context, caseID string, e store.Erased
 		return tx.Set(ref, d)
 	})
 	if err != nil {
-		return store.Erasure{}, fmt.Errorf("finish erasure: %w", err)
+		return schemas.Erasure{}, fmt.Errorf("finish erasure: %w", err)
 	}
 	return d.erasure(), nil
 }
@@ -201,10 +201,10 @@ func (s *Store) readErasure(ctx context.Context, tx *fs.Transaction, caseID stri
 }
 
 // GetErasure returns a case's erasure receipt, or store.ErrNotFound.
-func (s *Store) GetErasure(ctx context.Context, caseID string) (store.Erasure, error) {
+func (s *Store) GetErasure(ctx context.Context, caseID string) (schemas.Erasure, error) {
 	d, err := s.readErasure(ctx, nil, caseID)
 	if err != nil {
-		return store.Erasure{}, err
+		return schemas.Erasure{}, err
 	}
 	return d.erasure(), nil
 }

@@ -44,7 +44,7 @@ type erasureDoc struct {
 	Erased      erased     `bson:"erased"`
 }
 
-// erased is store.Erased as stored.
+// erased is schemas.Erased as stored.
 type erased struct {
 	Cases          int        `bson:"cases"`
 	Records        int        `bson:"records"`
@@ -55,9 +55,9 @@ type erased struct {
 	KeyDestroyedAt *time.Time `bson:"key_destroyed_at,omitempty"`
 }
 
-func (d erasureDoc) toErasure() store.Erasure {
-	return store.Erasure{CaseID: d.CaseID, OrgID: d.OrgID, UserID: d.UserID, CaseCreatedAt: d.CreatedAt, RequestedBy: d.RequestedBy,
-		Reason: d.Reason, RequestedAt: d.RequestedAt, ErasedAt: d.ErasedAt, Erased: store.Erased(d.Erased)}
+func (d erasureDoc) toErasure() schemas.Erasure {
+	return schemas.Erasure{CaseID: d.CaseID, OrgID: d.OrgID, UserID: d.UserID, CaseCreatedAt: d.CreatedAt, RequestedBy: d.RequestedBy,
+		Reason: d.Reason, RequestedAt: d.RequestedAt, ErasedAt: d.ErasedAt, Erased: schemas.Erased(d.Erased)}
 }
 
 // notErasing matches a case whose erasure has not begun (field "erasing").
@@ -99,7 +99,7 @@ func (s *Store) SetHold(ctx context.Context, caseID, org string, h *store.Hold) 
 // BeginErasure marks the case as being erased where it has no hold, then stores the
 // receipt; a retry after a crash between the two finds the mark and stores the receipt
 // it names.
-func (s *Store) BeginErasure(ctx context.Context, e store.Erasure) (store.Erasure, error) {
+func (s *Store) BeginErasure(ctx context.Context, e schemas.Erasure) (schemas.Erasure, error) {
 	if got, err := s.GetErasure(ctx, e.CaseID); !errors.Is(err, store.ErrNotFound) {
 		return got, err
 	}
@@ -120,29 +120,29 @@ func (s *Store) BeginErasure(ctx context.Context, e store.Erasure) (store.Erasur
 			if got, gerr := s.GetErasure(ctx, e.CaseID); gerr == nil {
 				return got, nil
 			}
-			return store.Erasure{}, fmt.Errorf("case %s: %w", e.CaseID, store.ErrNotFound)
+			return schemas.Erasure{}, fmt.Errorf("case %s: %w", e.CaseID, store.ErrNotFound)
 		case err != nil:
-			return store.Erasure{}, fmt.Errorf("begin erasure: %w", err)
+			return schemas.Erasure{}, fmt.Errorf("begin erasure: %w", err)
 		case c.Erasing != nil:
 			mark = *c.Erasing
 		default:
-			return store.Erasure{}, fmt.Errorf("case %s: %w", e.CaseID, store.ErrHeld)
+			return schemas.Erasure{}, fmt.Errorf("case %s: %w", e.CaseID, store.ErrHeld)
 		}
 	} else if err != nil {
-		return store.Erasure{}, fmt.Errorf("begin erasure: %w", err)
+		return schemas.Erasure{}, fmt.Errorf("begin erasure: %w", err)
 	}
 	doc := erasureDoc{CaseID: e.CaseID, OrgID: c.OrgID, UserID: c.UserID, CreatedAt: c.CreatedAt,
 		RequestedBy: mark.By, Reason: mark.Reason, RequestedAt: mark.At}
 	if _, err := s.erasures.InsertOne(ctx, doc); err != nil && !mongo.IsDuplicateKeyError(err) {
-		return store.Erasure{}, fmt.Errorf("store erasure: %w", err)
+		return schemas.Erasure{}, fmt.Errorf("store erasure: %w", err)
 	}
 	return s.GetErasure(ctx, e.CaseID)
 }
 
 // EraseCaseData deletes the case and every document of it in the other collections
 // (on FerretDB its turn documents too, which the receipt does not count).
-func (s *Store) EraseCaseData(ctx context.Context, caseID string) (store.Erased, error) {
-	var out store.Erased
+func (s *Store) EraseCaseData(ctx context.Context, caseID string) (schemas.Erased, error) {
+	var out schemas.Erased
 	for _, d := range []struct {
 		coll  *mongo.Collection
 		count *int
@@ -151,13 +151,13 @@ func (s *Store) EraseCaseData(ctx context.Context, caseID string) (store.Erased,
 	} {
 		res, err := d.coll.DeleteMany(ctx, bson.M{"case_id": caseID})
 		if err != nil {
-			return store.Erased{}, fmt.Errorf("erase %s: %w", d.coll.Name(), err)
+			return schemas.Erased{}, fmt.Errorf("erase %s: %w", d.coll.Name(), err)
 		}
 		*d.count = int(res.DeletedCount)
 	}
 	if s.turns != nil {
 		if _, err := s.turns.DeleteMany(ctx, bson.M{"case_id": caseID}); err != nil {
-			return store.Erased{}, fmt.Errorf("erase %s: %w", s.turns.Name(), err)
+			return schemas.Erased{}, fmt.Errorf("erase %s: %w", s.turns.Name(), err)
 		}
 	}
 	s.lastSeen.Delete(caseID)
@@ -166,31 +166,31 @@ func (s *Store) EraseCaseData(ctx context.Context, caseID string) (store.Erased,
 	res, err := s.cases.DeleteOne(ctx, bson.M{"_id": caseID})
 	unlock()
 	if err != nil {
-		return store.Erased{}, fmt.Errorf("erase case: %w", err)
+		return schemas.Erased{}, fmt.Errorf("erase case: %w", err)
 	}
 	out.Cases = int(res.DeletedCount)
 	return out, nil
 }
 
 // FinishErasure sets the receipt's counts and time unless they are set.
-func (s *Store) FinishErasure(ctx context.Context, caseID string, e store.Erased, at time.Time) (store.Erasure, error) {
+func (s *Store) FinishErasure(ctx context.Context, caseID string, e schemas.Erased, at time.Time) (schemas.Erasure, error) {
 	_, err := s.erasures.UpdateOne(ctx, bson.M{"_id": caseID, "erased_at": bson.M{"$exists": false}},
 		bson.M{"$set": bson.M{"erased_at": at.UTC(), "erased": erased(e)}})
 	if err != nil {
-		return store.Erasure{}, fmt.Errorf("finish erasure: %w", err)
+		return schemas.Erasure{}, fmt.Errorf("finish erasure: %w", err)
 	}
 	return s.GetErasure(ctx, caseID)
 }
 
 // GetErasure returns a case's erasure receipt, or store.ErrNotFound.
-func (s *Store) GetErasure(ctx context.Context, caseID string) (store.Erasure, error) {
+func (s *Store) GetErasure(ctx context.Context, caseID string) (schemas.Erasure, error) {
 	var d erasureDoc
 	err := s.erasures.FindOne(ctx, bson.M{"_id": caseID}).Decode(&d)
 	if errors.Is(err, mongo.ErrNoDocuments) {
-		return store.Erasure{}, fmt.Errorf("erasure of case %s: %w", caseID, store.ErrNotFound)
+		return schemas.Erasure{}, fmt.Errorf("erasure of case %s: %w", caseID, store.ErrNotFound)
 	}
 	if err != nil {
-		return store.Erasure{}, fmt.Errorf("find erasure: %w", err)
+		return schemas.Erasure{}, fmt.Errorf("find erasure: %w", err)
 	}
 	return d.toErasure(), nil
 }

@@ -13,6 +13,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"github.com/lexflow/lexflow/internal/devenv"
+	"github.com/lexflow/lexflow/schemas"
 	"github.com/lexflow/lexflow/store"
 	"github.com/lexflow/lexflow/store/mongostore"
 )
@@ -238,14 +239,14 @@ func TestErasureMarkWithoutReceipt(t *testing.T) {
 	t.Cleanup(func() { client.Disconnect(context.Background()) })
 	asked := time.Now().Add(-2 * time.Hour).UTC().Truncate(time.Millisecond)
 	if _, err := client.Database(db).Collection(mongostore.CasesCollection).UpdateOne(ctx, bson.M{"_id": c.ID},
-		bson.M{"$set": bson.M{"erasing": bson.M{"at": asked, "by": "the-owner", "reason": store.ErasureRequested}}}); err != nil {
+		bson.M{"$set": bson.M{"erasing": bson.M{"at": asked, "by": "the-owner", "reason": schemas.ErasureRequested}}}); err != nil {
 		t.Fatal(err)
 	}
 	if got, err := s.StalledErasures(ctx, time.Now().Add(-time.Hour), 10); err != nil || !slices.Equal(got, []string{c.ID}) {
 		t.Fatalf("StalledErasures = %v, %v; want the marked case", got, err)
 	}
-	e, err := s.BeginErasure(ctx, store.Erasure{CaseID: c.ID, RequestedBy: store.ErasureRetention, Reason: store.ErasureRetention})
-	if err != nil || e.RequestedBy != "the-owner" || e.Reason != store.ErasureRequested || !e.RequestedAt.Equal(asked) {
+	e, err := s.BeginErasure(ctx, schemas.Erasure{CaseID: c.ID, RequestedBy: schemas.ErasureRetention, Reason: schemas.ErasureRetention})
+	if err != nil || e.RequestedBy != "the-owner" || e.Reason != schemas.ErasureRequested || !e.RequestedAt.Equal(asked) {
 		t.Fatalf("BeginErasure = %+v, %v; want the first request's receipt", e, err)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lexflow/lexflow/schemas"
 	"github.com/lexflow/lexflow/store"
 )
 
@@ -26,10 +27,10 @@ var erasureTests = []subtest{
 }
 
 // beginErasure begins the erasure of case id, which must begin.
-func beginErasure(t *testing.T, s store.Store, id string) store.Erasure {
+func beginErasure(t *testing.T, s store.Store, id string) schemas.Erasure {
 	t.Helper()
-	e, err := s.BeginErasure(t.Context(), store.Erasure{CaseID: id, RequestedBy: "the-owner",
-		Reason: store.ErasureRequested, RequestedAt: time.Now().UTC()})
+	e, err := s.BeginErasure(t.Context(), schemas.Erasure{CaseID: id, RequestedBy: "the-owner",
+		Reason: schemas.ErasureRequested, RequestedAt: time.Now().UTC()})
 	if err != nil {
 		t.Fatalf("BeginErasure = %v", err)
 	}
@@ -46,7 +47,7 @@ func testHoldBlocksErasure(t *testing.T, s store.Store) {
 	if got.Hold == nil || got.Hold.By != h.By || got.Hold.Reason != h.Reason || !sameTime(got.Hold.At, h.At) {
 		t.Fatalf("GetCase's hold = %+v, want %+v", got.Hold, h)
 	}
-	if _, err := s.BeginErasure(t.Context(), store.Erasure{CaseID: c.ID, RequestedBy: "x"}); !errors.Is(err, store.ErrHeld) {
+	if _, err := s.BeginErasure(t.Context(), schemas.Erasure{CaseID: c.ID, RequestedBy: "x"}); !errors.Is(err, store.ErrHeld) {
 		t.Fatalf("BeginErasure of a held case = %v, want ErrHeld", err)
 	}
 	if _, err := s.GetErasure(t.Context(), c.ID); !errors.Is(err, store.ErrNotFound) {
@@ -94,7 +95,7 @@ func testEraseCaseData(t *testing.T, s store.Store) {
 	fillCase(t, s, other)
 	beginErasure(t, s, c.ID)
 	got, err := s.EraseCaseData(t.Context(), c.ID)
-	want := store.Erased{Cases: 1, Records: 2, Parties: 1, Tickets: 1, Events: 3}
+	want := schemas.Erased{Cases: 1, Records: 2, Parties: 1, Tickets: 1, Events: 3}
 	if err != nil || got != want {
 		t.Fatalf("EraseCaseData = %+v, %v; want %+v", got, err, want)
 	}
@@ -118,7 +119,7 @@ func testEraseCaseData(t *testing.T, s store.Store) {
 	if _, err := s.AppendEvents(t.Context(), c.ID, event("late", "a")); err != nil {
 		t.Fatalf("AppendEvents after erasure = %v", err)
 	}
-	if got, err := s.EraseCaseData(t.Context(), c.ID); err != nil || got != (store.Erased{Records: 1, Events: 1}) {
+	if got, err := s.EraseCaseData(t.Context(), c.ID); err != nil || got != (schemas.Erased{Records: 1, Events: 1}) {
 		t.Errorf("EraseCaseData again = %+v, %v; want the straggler's record and event", got, err)
 	}
 	// The other case keeps everything.
@@ -134,32 +135,32 @@ func testEraseCaseData(t *testing.T, s store.Store) {
 func testErasureReceipt(t *testing.T, s store.Store) {
 	c := createCase(t, s)
 	asked := time.Now().UTC()
-	e, err := s.BeginErasure(t.Context(), store.Erasure{CaseID: c.ID, RequestedBy: "admin-1",
-		Reason: store.ErasureRequested, RequestedAt: asked, OrgID: "forged", UserID: "forged"})
+	e, err := s.BeginErasure(t.Context(), schemas.Erasure{CaseID: c.ID, RequestedBy: "admin-1",
+		Reason: schemas.ErasureRequested, RequestedAt: asked, OrgID: "forged", UserID: "forged"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if e.OrgID != c.OrgID || e.UserID != c.UserID || !sameTime(e.CaseCreatedAt, c.CreatedAt) || e.RequestedBy != "admin-1" ||
-		e.Reason != store.ErasureRequested || e.ErasedAt != nil || !sameTime(e.RequestedAt, asked) {
+		e.Reason != schemas.ErasureRequested || e.ErasedAt != nil || !sameTime(e.RequestedAt, asked) {
 		t.Fatalf("receipt = %+v; want the stored case's owner, unfinished", e)
 	}
 	if _, err := s.EraseCaseData(t.Context(), c.ID); err != nil {
 		t.Fatal(err)
 	}
 	destroyed := time.Now().UTC()
-	erased := store.Erased{Cases: 1, Records: 4, Blobs: 2, KeyDestroyedAt: &destroyed}
+	erased := schemas.Erased{Cases: 1, Records: 4, Blobs: 2, KeyDestroyedAt: &destroyed}
 	done := time.Now().UTC()
 	got, err := s.FinishErasure(t.Context(), c.ID, erased, done)
 	if err != nil || got.ErasedAt == nil || !sameTime(*got.ErasedAt, done) || got.Erased.Records != 4 || got.Erased.Blobs != 2 ||
 		got.Erased.KeyDestroyedAt == nil || !sameTime(*got.Erased.KeyDestroyedAt, destroyed) {
 		t.Fatalf("FinishErasure = %+v, %v", got, err)
 	}
-	if again, err := s.FinishErasure(t.Context(), c.ID, store.Erased{}, done.Add(time.Hour)); err != nil ||
+	if again, err := s.FinishErasure(t.Context(), c.ID, schemas.Erased{}, done.Add(time.Hour)); err != nil ||
 		!sameTime(*again.ErasedAt, done) || again.Erased.Records != 4 {
 		t.Errorf("FinishErasure again = %+v, %v; want the first", again, err)
 	}
 	// Beginning again, the case gone, answers with the receipt.
-	again, err := s.BeginErasure(t.Context(), store.Erasure{CaseID: c.ID, RequestedBy: "someone-else"})
+	again, err := s.BeginErasure(t.Context(), schemas.Erasure{CaseID: c.ID, RequestedBy: "someone-else"})
 	if err != nil || again.RequestedBy != "admin-1" || again.ErasedAt == nil {
 		t.Errorf("BeginErasure after the erasure = %+v, %v; want the receipt", again, err)
 	}
@@ -170,10 +171,10 @@ func testErasureReceipt(t *testing.T, s store.Store) {
 
 func testErasureMissing(t *testing.T, s store.Store) {
 	id := newID("case")
-	if _, err := s.BeginErasure(t.Context(), store.Erasure{CaseID: id}); !errors.Is(err, store.ErrNotFound) {
+	if _, err := s.BeginErasure(t.Context(), schemas.Erasure{CaseID: id}); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("BeginErasure of a missing case = %v, want ErrNotFound", err)
 	}
-	if _, err := s.FinishErasure(t.Context(), id, store.Erased{}, time.Now()); !errors.Is(err, store.ErrNotFound) {
+	if _, err := s.FinishErasure(t.Context(), id, schemas.Erased{}, time.Now()); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("FinishErasure of a case never begun = %v, want ErrNotFound", err)
 	}
 	if _, err := s.GetErasure(t.Context(), id); !errors.Is(err, store.ErrNotFound) {
@@ -230,7 +231,7 @@ func testStalledErasures(t *testing.T, s store.Store) {
 	if _, err := s.EraseCaseData(t.Context(), finished.ID); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.FinishErasure(t.Context(), finished.ID, store.Erased{Cases: 1}, time.Now()); err != nil {
+	if _, err := s.FinishErasure(t.Context(), finished.ID, schemas.Erased{Cases: 1}, time.Now()); err != nil {
 		t.Fatal(err)
 	}
 	got, err := s.StalledErasures(t.Context(), time.Now().Add(clockSkew), 1000)
@@ -281,7 +282,7 @@ func testErasedCasesCount(t *testing.T, s store.Store) {
 	if n := count(); n != 1 {
 		t.Errorf("its data deleted, the erasure not finished: counted %d, want 1", n)
 	}
-	if _, err := s.FinishErasure(t.Context(), c.ID, store.Erased{Cases: 1}, time.Now()); err != nil {
+	if _, err := s.FinishErasure(t.Context(), c.ID, schemas.Erased{Cases: 1}, time.Now()); err != nil {
 		t.Fatal(err)
 	}
 	if n := count(); n != 1 {
