@@ -3,26 +3,19 @@ package store
 import (
 	"context"
 	"time"
+
+	"github.com/lexflow/lexflow/internal/keys"
 )
 
-// DataKey is one data key, wrapped by a master key: a case's key, a user's key for
-// what they keep across cases, or the system key. Only its wrapped bytes are stored;
-// unwrapping them needs the master key, which never reaches the store.
-type DataKey struct {
-	// ID names the key, such as "case:<caseID>" or "system"; payloads and sealed
-	// fields carry it.
-	ID string `json:"key_id"`
-	// Wrapped is the data key sealed by the master key Master; empty once destroyed.
-	Wrapped []byte `json:"-"`
-	Master  string `json:"master"`
-	// CreatedAt is when the key was made; DestroyedAt, when set, when it was
-	// destroyed for good.
-	CreatedAt   time.Time  `json:"created_at"`
-	DestroyedAt *time.Time `json:"destroyed_at,omitempty"`
-}
+// DataKey is one wrapped data key, as package keys defines it: the keyring owns the
+// record and this store keeps it.
+type DataKey = keys.DataKey
+
+var _ keys.Store = Keys(nil)
 
 // Keys keeps the wrapped data keys. A destroyed key leaves its ID and times behind, so
-// that nothing makes a new key under an ID whose data must stay unreadable.
+// that nothing makes a new key under an ID whose data must stay unreadable. It is the
+// keys.Store a keyring reads and writes.
 type Keys interface {
 	// CreateKey stores k unless a key with its ID exists, destroyed or not, and
 	// returns the stored key: two processes creating the same key agree on one.

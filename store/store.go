@@ -18,13 +18,20 @@ import (
 // Errors every implementation returns for the conditions callers act on.
 var (
 	// ErrNotFound means nothing is stored under that ID: no such case, subscription or
-	// the like.
-	ErrNotFound = errors.New("not found")
+	// the like. Its NotFound method reports true, so that a package declaring the
+	// store interface it needs (keys.Store) tells it apart without importing store.
+	ErrNotFound error = notFound{}
 	// ErrInvalidField means an update names a field that cannot be set.
 	ErrInvalidField = errors.New("invalid field")
 	// ErrVersionConflict means case_details changed since the version an update expected.
 	ErrVersionConflict = errors.New("version conflict")
 )
+
+// notFound is ErrNotFound's type.
+type notFound struct{}
+
+func (notFound) Error() string  { return "not found" }
+func (notFound) NotFound() bool { return true }
 
 // Case is one client case: who owns it, where it stands, and its case_details.
 type Case struct {

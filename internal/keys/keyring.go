@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"sync"
 	"time"
-
-	"github.com/lexflow/lexflow/store"
 )
 
 // ErrDestroyed is returned (wrapped) for a key that was destroyed: what it sealed can
@@ -24,10 +22,45 @@ const (
 	maxCached = 10000
 )
 
+// DataKey is one data key, wrapped by a master key: a case's key, a user's key for
+// what they keep across cases, or the system key. Only its wrapped bytes are stored;
+// unwrapping them needs the master key, which never reaches the store.
+type DataKey struct {
+	// ID names the key, such as "case:<caseID>" or "system"; payloads and sealed
+	// fields carry it.
+	ID string `json:"key_id"`
+	// Wrapped is the data key sealed by the master key Master; empty once destroyed.
+	Wrapped []byte `json:"-"`
+	Master  string `json:"master"`
+	// CreatedAt is when the key was made; DestroyedAt, when set, when it was
+	// destroyed for good.
+	CreatedAt   time.Time  `json:"created_at"`
+	DestroyedAt *time.Time `json:"destroyed_at,omitempty"`
+}
+
+// Store is what a Keyring needs of the database: store.Keys, which documents each
+// method, is one. A key never made is an error for which IsNotFound reports true.
+type Store interface {
+	CreateKey(ctx context.Context, k DataKey) (DataKey, error)
+	GetKey(ctx context.Context, id string) (DataKey, error)
+	DestroyKey(ctx context.Context, id string, at time.Time) (DataKey, error)
+	RewrapKey(ctx context.Context, id, from string, wrapped []byte, master string) (bool, error)
+	ListKeys(ctx context.Context, after string, limit int) ([]DataKey, error)
+}
+
+// IsNotFound reports whether err says that nothing is stored under an ID: whether it
+// wraps an error whose NotFound method reports true, as store.ErrNotFound's does. A
+// Store's errors are told apart by that method, so this package need not import the
+// store.
+func IsNotFound(err error) bool {
+	var nf interface{ NotFound() bool }
+	return errors.As(err, &nf) && nf.NotFound()
+}
+
 // Keyring makes, finds and destroys data keys, wrapped by Wrapper in Store, and keeps
 // the unwrapped ones it used in memory for TTL. It is safe for concurrent use.
 type Keyring struct {
-	Store   store.Keys
+	Store   Store
 	Wrapper Wrapper
 	// TTL is how long an unwrapped key is kept (DefaultTTL when 0).
 	TTL time.Duration
@@ -42,12 +75,12 @@ type cached struct {
 }
 
 // NewKeyring returns a Keyring over the keys in st wrapped by w.
-func NewKeyring(st store.Keys, w Wrapper) *Keyring {
+func NewKeyring(st Store, w Wrapper) *Keyring {
 	return &Keyring{Store: st, Wrapper: w}
 }
 
-// Key returns the data key named id, or an error wrapping store.ErrNotFound if it was
-// never made, or ErrDestroyed.
+// Key returns the data key named id, or the Store's not-found error (IsNotFound) if it
+// was never made, or ErrDestroyed.
 func (r *Keyring) Key(ctx context.Context, id string) (*Key, error) {
 	if k := r.cached(id); k != nil {
 		return k, nil
@@ -64,7 +97,7 @@ func (r *Keyring) Key(ctx context.Context, id string) (*Key, error) {
 // destroyed key is ErrDestroyed: it is never made again.
 func (r *Keyring) Ensure(ctx context.Context, id string) (*Key, error) {
 	k, err := r.Key(ctx, id)
-	if !errors.Is(err, store.ErrNotFound) {
+	if !IsNotFound(err) {
 		return k, err
 	}
 	raw := make([]byte, KeySize)
@@ -76,7 +109,7 @@ func (r *Keyring) Ensure(ctx context.Context, id string) (*Key, error) {
 		return nil, fmt.Errorf("wrap key %s: %w", id, err)
 	}
 	read := time.Now()
-	dk, err := r.Store.CreateKey(ctx, store.DataKey{ID: id, Wrapped: wrapped, Master: r.Wrapper.Current(), CreatedAt: read.UTC()})
+	dk, err := r.Store.CreateKey(ctx, DataKey{ID: id, Wrapped: wrapped, Master: r.Wrapper.Current(), CreatedAt: read.UTC()})
 	if err != nil {
 		return nil, err
 	}
@@ -85,7 +118,7 @@ func (r *Keyring) Ensure(ctx context.Context, id string) (*Key, error) {
 
 // Destroy destroys the data key named id for good and forgets it here; other
 // processes forget it within their TTL.
-func (r *Keyring) Destroy(ctx context.Context, id string) (store.DataKey, error) {
+func (r *Keyring) Destroy(ctx context.Context, id string) (DataKey, error) {
 	r.mu.Lock()
 	delete(r.cache, id)
 	r.mu.Unlock()
@@ -133,7 +166,7 @@ func (r *Keyring) Rotate(ctx context.Context) (int, error) {
 // unwrap opens a stored key and caches it until TTL after read, when it was read from
 // the store: however long unwrapping took, a key destroyed after that read is
 // forgotten here within TTL of its destruction.
-func (r *Keyring) unwrap(ctx context.Context, dk store.DataKey, read time.Time) (*Key, error) {
+func (r *Keyring) unwrap(ctx context.Context, dk DataKey, read time.Time) (*Key, error) {
 	if dk.DestroyedAt != nil {
 		return nil, fmt.Errorf("key %s: %w on %s", dk.ID, ErrDestroyed, dk.DestroyedAt.UTC().Format(time.RFC3339))
 	}
