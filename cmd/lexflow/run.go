@@ -35,6 +35,7 @@ import (
 	"github.com/lexflow/lexflow/schemas"
 	"github.com/lexflow/lexflow/store"
 	"github.com/lexflow/lexflow/store/backend"
+	"github.com/lexflow/lexflow/store/notify"
 	"github.com/lexflow/lexflow/store/sealed"
 	"github.com/lexflow/lexflow/tools"
 	"github.com/lexflow/lexflow/worker"
@@ -141,7 +142,7 @@ func startWorker(ctx context.Context, cfg config.Config, b *backends, log *slog.
 		lc.Close()
 		return nil, nil, err
 	}
-	deps := worker.Deps{Store: eventhub.Notifying{Store: b.st, Hub: b.hub}, Models: models, Prompts: b.lib, Corpus: lc, Blobs: b.blobs,
+	deps := worker.Deps{Store: notify.Store{Store: b.st, Hub: b.hub}, Models: models, Prompts: b.lib, Corpus: lc, Blobs: b.blobs,
 		Budgets: cfg.TokenLimits(), Keys: b.keys, Retention: cfg.Retention}
 	if cfg.SearXNGURL != "" {
 		deps.SearXNG = searxng.New(cfg.SearXNGURL, 30*time.Second)

@@ -18,6 +18,7 @@ import (
 	"github.com/lexflow/lexflow/internal/eventhub"
 	"github.com/lexflow/lexflow/schemas"
 	"github.com/lexflow/lexflow/store"
+	"github.com/lexflow/lexflow/store/notify"
 )
 
 // next reads the stream's next event, failing the test after a few seconds.
@@ -40,7 +41,7 @@ func TestCaseEvents(t *testing.T) {
 	h := s.Handlers(stack.TaskQueue)
 	h.Hub = hub
 	s.UseAPI(t, h)
-	log := eventhub.Notifying{Store: s.Store, Hub: hub}
+	log := notify.Store{Store: s.Store, Hub: hub}
 	appendEvent := func(events store.Events, n int64) {
 		t.Helper()
 		if _, err := events.AppendEvents(t.Context(), id, store.Event{ID: fmt.Sprintf("test-%d", n), Type: "test.event",
@@ -318,7 +319,7 @@ func TestSSEClientLibraryReconnects(t *testing.T) {
 		}
 	}
 	for n := int64(1); n <= 3; n++ {
-		write(eventhub.Notifying{Store: s.Store, Hub: hub}, n)
+		write(notify.Store{Store: s.Store, Hub: hub}, n)
 		receive(n)
 	}
 	next := http.Handler(api.New(second))

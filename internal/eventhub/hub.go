@@ -1,15 +1,10 @@
 // Package eventhub wakes the API's event streams when a case's event log grows in the
 // same process (`lexflow dev` runs the API and the worker together). Streams of
 // events written by other processes are woken by their bounded poll of the store
-// instead.
+// instead. The store tells a hub of each append through store/notify.
 package eventhub
 
-import (
-	"context"
-	"sync"
-
-	"github.com/lexflow/lexflow/store"
-)
+import "sync"
 
 // Hub tells the subscribers of a case that its log grew. A nil Hub tells no one.
 type Hub struct {
@@ -72,19 +67,4 @@ func (h *Hub) Notify(caseID string) {
 		default:
 		}
 	}
-}
-
-// Notifying is a store that notifies a hub after each append to an event log.
-type Notifying struct {
-	store.Store
-	Hub *Hub
-}
-
-// AppendEvents appends to the log, then wakes the case's subscribers.
-func (n Notifying) AppendEvents(ctx context.Context, caseID string, events ...store.Event) ([]store.Event, error) {
-	out, err := n.Store.AppendEvents(ctx, caseID, events...)
-	if len(out) > 0 {
-		n.Hub.Notify(caseID)
-	}
-	return out, err
 }
