@@ -280,7 +280,17 @@ func (a *Documents) pseudonymized(ctx context.Context, caseID, docID string, max
 		seen += utf8.RuneCountInString(text.Pages[n])
 		n++
 	}
-	return pseudonym.Pages(text.Pages[:n], parties), len(text.Pages), nil
+	return pseudonym.Pages(text.Pages[:n], pseudonymParties(parties)), len(text.Pages), nil
+}
+
+// pseudonymParties is a case's parties as package pseudonym reads them.
+func pseudonymParties(parties []store.Party) []pseudonym.Party {
+	out := make([]pseudonym.Party, len(parties))
+	for i, p := range parties {
+		out[i] = pseudonym.Party{ID: p.ID, FirstName: p.FirstName, LastName: p.LastName, CompanyName: p.CompanyName,
+			Aliases: p.Aliases, CNP: p.CNP, CUI: p.CUI, Address: p.Address, Email: p.Email}
+	}
+	return out
 }
 
 // ListDocuments is the list_documents tool.

@@ -381,7 +381,7 @@ func (h *Handlers) documentText(c echo.Context) error {
 	}
 	to := min(from+maxTextPages-1, len(text.Pages))
 	// The pages up to the last shown mark each value as the whole document would.
-	model := pseudonym.Pages(text.Pages[:to], parties)
+	model := pseudonym.Pages(text.Pages[:to], pseudonymParties(parties))
 	out := DocumentTextView{CaseID: cs.ID, DocID: d.ID, Pages: len(text.Pages), Text: []DocumentTextPage{}}
 	for n := from; n <= to; n++ {
 		out.Text = append(out.Text, DocumentTextPage{N: n, Original: text.Pages[n-1], Model: model[n-1]})
@@ -390,6 +390,16 @@ func (h *Handlers) documentText(c echo.Context) error {
 		out.NextPage = to + 1
 	}
 	return c.JSON(http.StatusOK, out)
+}
+
+// pseudonymParties is a case's parties as package pseudonym reads them.
+func pseudonymParties(parties []store.Party) []pseudonym.Party {
+	out := make([]pseudonym.Party, len(parties))
+	for i, p := range parties {
+		out[i] = pseudonym.Party{ID: p.ID, FirstName: p.FirstName, LastName: p.LastName, CompanyName: p.CompanyName,
+			Aliases: p.Aliases, CNP: p.CNP, CUI: p.CUI, Address: p.Address, Email: p.Email}
+	}
+	return out
 }
 
 // deleteDocument removes a document, unless the case is under a legal hold: its reading stops, its record and its summary

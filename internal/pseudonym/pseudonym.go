@@ -9,18 +9,32 @@ import (
 	"strings"
 
 	"github.com/lexflow/lexflow/internal/pii"
-	"github.com/lexflow/lexflow/store"
 )
+
+// Party is what pseudonymizing reads of one of a case's parties: its ID (the
+// placeholders' partyN) and the values that name or identify it. Callers fill it from
+// the party as they keep it (store.Party).
+type Party struct {
+	ID          string
+	FirstName   string
+	LastName    string
+	CompanyName string
+	Aliases     []string
+	CNP         string
+	CUI         string
+	Address     string
+	Email       string
+}
 
 // Text returns s pseudonymized for a case whose parties are parties (their IDs are the
 // placeholders' partyN). A party's values are found whole, whatever their case,
 // diacritics and spacing (pii.Names); where two values are the same, the first
 // party's, and the longer value, win: "Ion Popescu" is the full name, not the last
 // name after a first name.
-func Text(s string, parties []store.Party) string {
+func Text(s string, parties []Party) string {
 	var names []string
 	field := map[string]string{}
-	add := func(p store.Party, name, value string) {
+	add := func(p Party, name, value string) {
 		value = strings.Join(strings.Fields(value), " ")
 		if value == "" {
 			return
@@ -56,7 +70,7 @@ const pageBreak = "\n\x00\n"
 
 // Pages is Text over a document's pages at once, so that a value has the same marker
 // on every page; the pages come back in their order, any NUL they held removed.
-func Pages(pages []string, parties []store.Party) []string {
+func Pages(pages []string, parties []Party) []string {
 	clean := make([]string, len(pages))
 	for i, p := range pages {
 		clean[i] = strings.ReplaceAll(p, "\x00", "")

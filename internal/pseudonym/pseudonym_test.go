@@ -4,11 +4,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/lexflow/lexflow/store"
 )
 
-var parties = []store.Party{
+var parties = []Party{
 	{ID: "party0", FirstName: "Ștefan", LastName: "Țurcanu", Aliases: []string{"Fane"}, CNP: "1800101221144",
 		Address: "Str. Lungă nr. 3, Iași", Email: "stefan.turcanu@example.ro"},
 	{ID: "party1", CompanyName: "Locuințe Bune SRL", CUI: "RO16341004"},
