@@ -1,5 +1,8 @@
 // Package config reads Lexflow's settings from the environment, with defaults that run
-// the whole product on one machine.
+// the whole product on one machine. It holds plain values and imports no other
+// package of Lexflow but schemas: what needs a package's own parsing (the price
+// table, a master key's secret) is parsed by the code that builds that package's
+// objects.
 package config
 
 import (
@@ -11,8 +14,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lexflow/lexflow/internal/keys"
-	"github.com/lexflow/lexflow/internal/payments"
 	"github.com/lexflow/lexflow/schemas"
 )
 
@@ -68,7 +69,8 @@ type Config struct {
 	JWTSecret string
 	JWTIssuer string
 	// MasterKey wraps every data key; MasterKeyPrevious are retired master keys that
-	// still unwrap the data keys they wrapped until a rotation rewraps them.
+	// still unwrap the data keys they wrapped until a rotation rewraps them. Their
+	// secrets are checked by keys.NewLocal.
 	MasterKey         string
 	MasterKeyPrevious []string
 	// CompressPayloads deflates large Temporal payloads before they are encrypted.
@@ -143,10 +145,11 @@ type Config struct {
 	// PublicURL is where clients reach Lexflow; the payment provider sends them back
 	// there after a checkout.
 	PublicURL string
-	// Prices is a case's price by tier. StripeKey is Stripe's secret key (empty: no
+	// Prices is a case's price by tier as LEXFLOW_PRICES writes it, which the API
+	// reads with payments.ParsePrices. StripeKey is Stripe's secret key (empty: no
 	// Stripe; `lexflow dev` uses its test-mode provider) and StripeAPI its API's base
 	// URL. WebhookSecret verifies the provider's webhooks.
-	Prices        payments.Prices
+	Prices        string
 	StripeKey     string
 	StripeAPI     string
 	WebhookSecret string
@@ -231,7 +234,7 @@ var Vars = []Var{
 	{"LEXFLOW_PUBLIC_URL", "", "where clients reach Lexflow, which the payment provider sends them back to after a checkout; empty means http://LEXFLOW_HTTP_ADDR"},
 	{"LEXFLOW_PRICES", "1=49.00 EUR,2=149.00 EUR,3=399.00 EUR", "price of a case by tier, for cases no subscription covers"},
 	{"LEXFLOW_STRIPE_KEY", "", "Stripe secret key (sk_live_… or sk_test_…); empty means no Stripe: `lexflow dev` then uses its test-mode provider, `lexflow api` takes no payments"},
-	{"LEXFLOW_STRIPE_API", payments.StripeAPI, "Stripe's API base URL (stripe-mock's in tests)"},
+	{"LEXFLOW_STRIPE_API", "https://api.stripe.com", "Stripe's API base URL (stripe-mock's in tests)"},
 	{"LEXFLOW_PAYMENTS_WEBHOOK_SECRET", "", "the webhook endpoint's signing secret (whsec_…), required with LEXFLOW_STRIPE_KEY; empty in dev means one generated once into LEXFLOW_DATA_DIR/payments-webhook-secret"},
 }
 
@@ -302,6 +305,7 @@ func From(lookup func(name string) (string, bool)) (Config, error) {
 		OIDCClientID:      get("LEXFLOW_OIDC_CLIENT_ID"),
 		OIDCScope:         get("LEXFLOW_OIDC_SCOPE"),
 		PublicURL:         get("LEXFLOW_PUBLIC_URL"),
+		Prices:            get("LEXFLOW_PRICES"),
 		StripeKey:         get("LEXFLOW_STRIPE_KEY"),
 		StripeAPI:         get("LEXFLOW_STRIPE_API"),
 		WebhookSecret:     get("LEXFLOW_PAYMENTS_WEBHOOK_SECRET"),
@@ -373,9 +377,6 @@ func From(lookup func(name string) (string, bool)) (Config, error) {
 	if c.OIDCClientID != "" && c.OIDCIssuer == "" {
 		return c, fmt.Errorf("LEXFLOW_OIDC_CLIENT_ID needs LEXFLOW_OIDC_ISSUER: the web app signs in at that provider")
 	}
-	if c.Prices, err = payments.ParsePrices(get("LEXFLOW_PRICES"), schemas.MinTier, schemas.MaxTier); err != nil {
-		return c, fmt.Errorf("LEXFLOW_PRICES: %w", err)
-	}
 	if c.StripeKey != "" && c.WebhookSecret == "" {
 		return c, fmt.Errorf("LEXFLOW_PAYMENTS_WEBHOOK_SECRET is required with LEXFLOW_STRIPE_KEY: without it no payment can be confirmed")
 	}
@@ -402,14 +403,6 @@ func From(lookup func(name string) (string, bool)) (Config, error) {
 	for _, secret := range strings.Split(get("LEXFLOW_MASTER_KEY_PREVIOUS"), ",") {
 		if secret = strings.TrimSpace(secret); secret != "" {
 			c.MasterKeyPrevious = append(c.MasterKeyPrevious, secret)
-		}
-	}
-	if c.MasterKey != "" && len(c.MasterKey) < keys.MinMasterSecret {
-		return c, fmt.Errorf("LEXFLOW_MASTER_KEY: a master key's secret has at least %d characters, not %d", keys.MinMasterSecret, len(c.MasterKey))
-	}
-	for _, secret := range c.MasterKeyPrevious {
-		if len(secret) < keys.MinMasterSecret {
-			return c, fmt.Errorf("LEXFLOW_MASTER_KEY_PREVIOUS: a master key's secret has at least %d characters, not %d", keys.MinMasterSecret, len(secret))
 		}
 	}
 	if c.CompressPayloads, err = strconv.ParseBool(get("LEXFLOW_COMPRESS_PAYLOADS")); err != nil {

@@ -34,8 +34,8 @@ func TestDefaults(t *testing.T) {
 	if c.HTTPAddr != "127.0.0.1:8080" || c.TemporalAddress != "127.0.0.1:7233" || c.MaxSteps != 5 || !c.Assistant.Offline() || !c.Reasoner.Offline() {
 		t.Errorf("defaults = %+v", c)
 	}
-	if c.PublicURL != "http://127.0.0.1:8080" || c.Prices[2].String() != "149.00 EUR" || c.StripeKey != "" {
-		t.Errorf("payment defaults: public URL %q, tier 2 price %v, Stripe key %q", c.PublicURL, c.Prices[2], c.StripeKey)
+	if c.PublicURL != "http://127.0.0.1:8080" || c.Prices != "1=49.00 EUR,2=149.00 EUR,3=399.00 EUR" || c.StripeKey != "" {
+		t.Errorf("payment defaults: public URL %q, prices %q, Stripe key %q", c.PublicURL, c.Prices, c.StripeKey)
 	}
 	if p, err := c.TemporalPort(); err != nil || p != 7233 {
 		t.Errorf("TemporalPort = %d, %v", p, err)
@@ -64,13 +64,10 @@ func TestBadSettings(t *testing.T) {
 		"endpoint, no model":  {"LEXFLOW_ASSISTANT_BASE_URL", "http://localhost:4000/v1"},
 		"empty task queue":    {"LEXFLOW_TASK_QUEUE", ""},
 		"short JWT secret":    {"LEXFLOW_JWT_SECRET", "hunter2"},
-		"short master key":    {"LEXFLOW_MASTER_KEY", "hunter2"},
-		"short old master":    {"LEXFLOW_MASTER_KEY_PREVIOUS", "0123456789abcdef0123456789abcdef0123, hunter2"},
 		"compression":         {"LEXFLOW_COMPRESS_PAYLOADS", "maybe"},
 		"negative case limit": {"LEXFLOW_CASES_PER_DAY", "-1"},
 		"budget not a number": {"LEXFLOW_TOKENS_PER_DAY", "1e6"},
 		"negative budget":     {"LEXFLOW_CASE_TOKENS_PER_DAY", "-5"},
-		"price table":         {"LEXFLOW_PRICES", "1=49.00 EUR,2=149.00 EUR"},
 		"Stripe, no secret":   {"LEXFLOW_STRIPE_KEY", "sk_test_123"},
 		"OIDC, no audience":   {"LEXFLOW_OIDC_ISSUER", "https://lexflow.eu.auth0.com/"},
 		"OIDC leeway":         {"LEXFLOW_OIDC_LEEWAY", "1h"},

@@ -178,6 +178,10 @@ func serveAPI(ctx context.Context, cfg config.Config, b *backends, log *slog.Log
 	if err != nil {
 		return err
 	}
+	prices, err := payments.ParsePrices(cfg.Prices, schemas.MinTier, schemas.MaxTier)
+	if err != nil {
+		return fmt.Errorf("LEXFLOW_PRICES: %w", err)
+	}
 	verifiers := auth.Verifiers{HS256: sign}
 	if cfg.OIDCIssuer != "" {
 		if verifiers.OIDC, err = auth.NewOIDC(ctx, auth.OIDCOptions{Issuer: cfg.OIDCIssuer, Audience: cfg.OIDCAudience,
@@ -193,7 +197,7 @@ func serveAPI(ctx context.Context, cfg config.Config, b *backends, log *slog.Log
 		RequestsPerMinute: cfg.RequestsPerMinute, OrgRequestsPerMinute: cfg.OrgRequestsPerMinute, OrgConcurrentTurns: cfg.OrgConcurrentTurns,
 		ToolRunsPerMinute: cfg.ToolRunsPerMinute, Budgets: cfg.TokenLimits(), Hub: b.hub, EventsPoll: cfg.EventsPoll,
 		MaxUploadBytes: int64(cfg.MaxUploadMB) << 20, DocumentsPerCase: cfg.DocumentsPerCase, OrgConcurrentReads: cfg.OrgConcurrentReads,
-		Payments: provider, Prices: cfg.Prices, WebhookSecret: webhookSecret, PublicURL: cfg.PublicURL,
+		Payments: provider, Prices: prices, WebhookSecret: webhookSecret, PublicURL: cfg.PublicURL,
 		App: api.AppConfig{TemporalUI: cfg.TemporalUIURL, Namespace: cfg.TemporalNamespace}, Keys: b.keys}
 	codecTokens := sign
 	codecTokens.Audience = cfg.JWTAudience + "-codec"

@@ -40,7 +40,11 @@ func NewLocal(current string, previous ...string) (*Local, error) {
 	l := &Local{masters: map[string]cipher.AEAD{}}
 	for i, secret := range append([]string{current}, previous...) {
 		if len(secret) < MinMasterSecret {
-			return nil, fmt.Errorf("a master key secret has at least %d characters; secret %d has %d", MinMasterSecret, i+1, len(secret))
+			which := "the current master secret"
+			if i > 0 {
+				which = fmt.Sprintf("previous master secret %d", i)
+			}
+			return nil, fmt.Errorf("%s has %d characters; a master secret has at least %d", which, len(secret), MinMasterSecret)
 		}
 		raw, err := hkdf.Key(sha256.New, []byte(secret), nil, "lexflow master key", KeySize)
 		if err != nil {

@@ -3,6 +3,9 @@ package payments
 import (
 	"reflect"
 	"testing"
+
+	"github.com/lexflow/lexflow/config"
+	"github.com/lexflow/lexflow/schemas"
 )
 
 func TestParsePrices(t *testing.T) {
@@ -19,6 +22,24 @@ func TestParsePrices(t *testing.T) {
 		"1=49EUR,2=1 EUR,3=1 EUR", "1=99999999999 EUR,2=1 EUR,3=1 EUR", "1=4e3 EUR,2=1 EUR,3=1 EUR"} {
 		if p, err := ParsePrices(bad, 1, 3); err == nil {
 			t.Errorf("ParsePrices(%q) = %v, want an error", bad, p)
+		}
+	}
+}
+
+// TestConfigDefaults checks what package config declares for payments, which it holds
+// as plain strings: the default price table parses, and the default Stripe API is
+// StripeAPI.
+func TestConfigDefaults(t *testing.T) {
+	for _, v := range config.Vars {
+		switch v.Name {
+		case "LEXFLOW_PRICES":
+			if _, err := ParsePrices(v.Default, schemas.MinTier, schemas.MaxTier); err != nil {
+				t.Errorf("LEXFLOW_PRICES's default %q: %v", v.Default, err)
+			}
+		case "LEXFLOW_STRIPE_API":
+			if v.Default != StripeAPI {
+				t.Errorf("LEXFLOW_STRIPE_API's default %q, want %q", v.Default, StripeAPI)
+			}
 		}
 	}
 }
