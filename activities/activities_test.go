@@ -20,7 +20,6 @@ import (
 	"go.temporal.io/sdk/testsuite"
 	"go.temporal.io/sdk/workflow"
 
-	"github.com/lexflow/lexflow/config"
 	"github.com/lexflow/lexflow/corpus"
 	"github.com/lexflow/lexflow/internal/devenv"
 	"github.com/lexflow/lexflow/internal/lexetools"
@@ -81,7 +80,7 @@ func recordingModel(t *testing.T) (*llm.Client, *[]map[string]any) {
 		fmt.Fprint(w, `{"id":"x","object":"chat.completion","created":0,"model":"m","choices":[{"index":0,"message":{"role":"assistant","content":"ok"},"finish_reason":"stop"}]}`)
 	}))
 	t.Cleanup(srv.Close)
-	return llm.New(config.Model{BaseURL: srv.URL + "/v1", Model: "m"}, 5*time.Second), &got
+	return llm.New(llm.Endpoint{BaseURL: srv.URL + "/v1", Model: "m", Timeout: 5 * time.Second}), &got
 }
 
 func systemOf(req map[string]any) string {

@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lexflow/lexflow/config"
 	"github.com/lexflow/lexflow/internal/prompts"
 	"github.com/lexflow/lexflow/internal/searxng"
 	"github.com/lexflow/lexflow/llm"
@@ -38,7 +37,7 @@ func TestLexSearchEnriched(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { srv.Stop(ctx) })
-	reasoner := llm.New(config.Model{BaseURL: srv.BaseURL, Model: offline.ModelName}, 5*time.Second)
+	reasoner := llm.New(llm.Endpoint{BaseURL: srv.BaseURL, Model: offline.ModelName, Timeout: 5 * time.Second})
 	web := &Web{SearXNG: enrichedSearx(t)}
 
 	// Without a reasoner: shape B, each result with its references' status.

@@ -9,7 +9,6 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/lexflow/lexflow/config"
 	"github.com/lexflow/lexflow/internal/prompts"
 	"github.com/lexflow/lexflow/llm"
 	"github.com/lexflow/lexflow/llm/offline"
@@ -133,7 +132,7 @@ func TestCallModelStreams(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	client := llm.New(config.Model{BaseURL: srv.BaseURL, Model: offline.ModelName}, 10*time.Second)
+	client := llm.New(llm.Endpoint{BaseURL: srv.BaseURL, Model: offline.ModelName, Timeout: 10 * time.Second})
 	m := &Model{Clients: map[schemas.ModelRole]*llm.Client{schemas.ModelAssistant: client}, Transcripts: st, Memories: st,
 		Prompts: &SystemPrompts{Library: lib, Versions: st}, Events: &Publisher{Events: st}}
 	caseID := uuid.NewString()

@@ -1,5 +1,6 @@
 // Package llm talks to OpenAI-compatible chat-completions endpoints with native tool
-// calling, one endpoint per model role. The client library's own retries are off:
+// calling, one Client per Endpoint; which endpoint serves which model role is the
+// worker's wiring (worker.Models). The client library's own retries are off:
 // Temporal's activity retry policy is the only one, and Retryable tells it what to retry.
 package llm
 
@@ -14,7 +15,6 @@ import (
 	"github.com/openai/openai-go/v3/option"
 	"github.com/openai/openai-go/v3/shared"
 
-	"github.com/lexflow/lexflow/config"
 	"github.com/lexflow/lexflow/schemas"
 )
 
@@ -31,21 +31,34 @@ type Client struct {
 	model string
 }
 
-// New returns a client for endpoint m. Each request is bounded by timeout and is sent
-// exactly once.
-func New(m config.Model, timeout time.Duration) *Client {
-	key := m.APIKey
+// Endpoint is an OpenAI-compatible chat-completions endpoint and the model asked for
+// there.
+type Endpoint struct {
+	// BaseURL is the API's root, such as http://localhost:4000/v1.
+	BaseURL string
+	Model   string
+	// APIKey is sent as the bearer token; empty sends none worth the name, for local
+	// servers such as Ollama and the offline model.
+	APIKey string
+	// Timeout bounds each request.
+	Timeout time.Duration
+}
+
+// New returns a client for endpoint e. Each request is bounded by e.Timeout and is
+// sent exactly once.
+func New(e Endpoint) *Client {
+	key := e.APIKey
 	if key == "" {
 		key = "none" // local servers such as Ollama and the offline model need no key
 	}
 	return &Client{
 		api: openai.NewClient(
-			option.WithBaseURL(m.BaseURL),
+			option.WithBaseURL(e.BaseURL),
 			option.WithAPIKey(key),
 			option.WithMaxRetries(0),
-			option.WithRequestTimeout(timeout),
+			option.WithRequestTimeout(e.Timeout),
 		),
-		model: m.Model,
+		model: e.Model,
 	}
 }
 

@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lexflow/lexflow/config"
 	"github.com/lexflow/lexflow/llm"
 	"github.com/lexflow/lexflow/llm/offline"
 	"github.com/lexflow/lexflow/schemas"
@@ -27,7 +26,7 @@ func TestToolCallingRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { srv.Stop(context.Background()) })
-	c := llm.New(config.Model{BaseURL: srv.BaseURL, Model: offline.ModelName}, 10*time.Second)
+	c := llm.New(llm.Endpoint{BaseURL: srv.BaseURL, Model: offline.ModelName, Timeout: 10 * time.Second})
 	ctx := context.Background()
 	msgs := []schemas.ChatMessage{
 		{Role: schemas.MsgSystem, Content: "You are Lexflow.\nCase ID: c-1\nLanguage: ro"},
@@ -99,7 +98,7 @@ func TestErrorsAndRetries(t *testing.T) {
 				fmt.Fprintf(w, `{"error":{"message":"status %d","type":"test","param":null,"code":null}}`, tc.status)
 			}))
 			defer srv.Close()
-			c := llm.New(config.Model{BaseURL: srv.URL + "/v1", Model: "m", APIKey: "sk-test"}, 5*time.Second)
+			c := llm.New(llm.Endpoint{BaseURL: srv.URL + "/v1", Model: "m", APIKey: "sk-test", Timeout: 5 * time.Second})
 			for name, call := range callers(c) {
 				calls.Store(0)
 				_, err := call([]schemas.ChatMessage{{Role: schemas.MsgUser, Content: "hi"}})
@@ -124,7 +123,7 @@ func TestUnreachableIsRetryable(t *testing.T) {
 	srv := httptest.NewServer(http.NotFoundHandler())
 	url := srv.URL
 	srv.Close()
-	c := llm.New(config.Model{BaseURL: url + "/v1", Model: "m"}, 2*time.Second)
+	c := llm.New(llm.Endpoint{BaseURL: url + "/v1", Model: "m", Timeout: 2 * time.Second})
 	for name, call := range callers(c) {
 		_, err := call([]schemas.ChatMessage{{Role: schemas.MsgUser, Content: "hi"}})
 		if err == nil || !llm.Retryable(err) {
@@ -142,7 +141,7 @@ func TestStreamAssemblesTheReply(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { srv.Stop(context.Background()) })
-	c := llm.New(config.Model{BaseURL: srv.BaseURL, Model: offline.ModelName}, 10*time.Second)
+	c := llm.New(llm.Endpoint{BaseURL: srv.BaseURL, Model: offline.ModelName, Timeout: 10 * time.Second})
 	for name, msgs := range map[string][]schemas.ChatMessage{
 		"tool call": {{Role: schemas.MsgSystem, Content: "Case ID: c-1\nLanguage: ro"}, {Role: schemas.MsgUser, Content: "Arată-mi detaliile cazului"}},
 		"text":      {{Role: schemas.MsgSystem, Content: "Case ID: c-1\nLanguage: en"}, {Role: schemas.MsgUser, Content: "Hello, who are you?"}},
@@ -177,7 +176,7 @@ func TestStreamEndingEarlyIsRetryable(t *testing.T) {
 				fmt.Fprint(w, `data: {"id":"x","object":"chat.completion.chunk","created":0,"model":"m","choices":[{"index":0,"delta":{"role":"assistant","content":"Half an"},"finish_reason":null}]}`+"\n\n"+tail)
 			}))
 			defer srv.Close()
-			c := llm.New(config.Model{BaseURL: srv.URL + "/v1", Model: "m"}, 5*time.Second)
+			c := llm.New(llm.Endpoint{BaseURL: srv.URL + "/v1", Model: "m", Timeout: 5 * time.Second})
 			var text string
 			_, err := c.Stream(t.Context(), []schemas.ChatMessage{{Role: schemas.MsgUser, Content: "hi"}}, nil, func(s string) { text += s })
 			if err == nil || !llm.Retryable(err) {
@@ -205,7 +204,7 @@ func TestStreamToleratesChunkIDs(t *testing.T) {
 		fmt.Fprint(w, "data: [DONE]\n\n")
 	}))
 	defer srv.Close()
-	c := llm.New(config.Model{BaseURL: srv.URL + "/v1", Model: "m"}, 5*time.Second)
+	c := llm.New(llm.Endpoint{BaseURL: srv.URL + "/v1", Model: "m", Timeout: 5 * time.Second})
 	resp, err := c.Stream(t.Context(), []schemas.ChatMessage{{Role: schemas.MsgUser, Content: "hi"}}, nil, func(string) {})
 	if err != nil || resp.Content != "Bună ziua" || resp.Usage.Total != 5 {
 		t.Fatalf("reply %+v, %v; want \"Bună ziua\" with its usage", resp, err)

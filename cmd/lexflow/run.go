@@ -30,7 +30,6 @@ import (
 	"github.com/lexflow/lexflow/internal/prompts"
 	"github.com/lexflow/lexflow/internal/searxng"
 	"github.com/lexflow/lexflow/internal/tracing"
-	"github.com/lexflow/lexflow/llm"
 	"github.com/lexflow/lexflow/llm/offline"
 	"github.com/lexflow/lexflow/schemas"
 	"github.com/lexflow/lexflow/store"
@@ -137,7 +136,7 @@ func startWorker(ctx context.Context, cfg config.Config, b *backends, log *slog.
 	if err != nil {
 		return nil, nil, err
 	}
-	models, stopModels, err := llm.Roles(cfg)
+	models, stopModels, err := worker.Models(cfg)
 	if err != nil {
 		lc.Close()
 		return nil, nil, err

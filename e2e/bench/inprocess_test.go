@@ -11,7 +11,6 @@ import (
 
 	"github.com/lexflow/lexflow/activities"
 	"github.com/lexflow/lexflow/config"
-	"github.com/lexflow/lexflow/llm"
 	"github.com/lexflow/lexflow/schemas"
 	"github.com/lexflow/lexflow/store"
 	"github.com/lexflow/lexflow/tools"
@@ -38,7 +37,7 @@ var inProcessParts = []string{partRecordUser, partModel, partTool, partCitations
 // through Temporal over this is what Temporal adds.
 func benchInProcess(b *testing.B, cpu *cpuMeter, n int) ([]time.Duration, int, map[string][]time.Duration) {
 	ctx := context.Background()
-	models, stop, err := llm.Roles(config.Config{ModelTimeout: 30 * time.Second})
+	models, stop, err := worker.Models(config.Config{ModelTimeout: 30 * time.Second})
 	if err != nil {
 		b.Fatal(err)
 	}

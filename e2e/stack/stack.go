@@ -32,7 +32,6 @@ import (
 	"github.com/lexflow/lexflow/internal/prompts"
 	"github.com/lexflow/lexflow/internal/searxng"
 	"github.com/lexflow/lexflow/internal/testcorpus"
-	"github.com/lexflow/lexflow/llm"
 	"github.com/lexflow/lexflow/schemas"
 	"github.com/lexflow/lexflow/store"
 	"github.com/lexflow/lexflow/store/backend"
@@ -199,7 +198,7 @@ func start() (s *Stack, stop func(), err error) {
 	if err := worker.RegisterSearchAttributes(ctx, s.TC, "default"); err != nil {
 		return nil, stop, err
 	}
-	models, stopModels, err := llm.Roles(config.Config{ModelTimeout: 30 * time.Second})
+	models, stopModels, err := worker.Models(config.Config{ModelTimeout: 30 * time.Second})
 	if err != nil {
 		return nil, stop, err
 	}

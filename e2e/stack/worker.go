@@ -20,7 +20,6 @@ import (
 	"github.com/lexflow/lexflow/internal/keys"
 	"github.com/lexflow/lexflow/internal/lexetools"
 	"github.com/lexflow/lexflow/internal/prompts"
-	"github.com/lexflow/lexflow/llm"
 	"github.com/lexflow/lexflow/schemas"
 	"github.com/lexflow/lexflow/store"
 	"github.com/lexflow/lexflow/store/backend"
@@ -66,7 +65,7 @@ func helperWorker() error {
 	if err != nil {
 		return err
 	}
-	models, _, err := llm.Roles(cfg)
+	models, _, err := worker.Models(cfg)
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,49 @@
+package worker
+
+import (
+	"context"
+	"time"
+
+	"github.com/lexflow/lexflow/config"
+	"github.com/lexflow/lexflow/llm"
+	"github.com/lexflow/lexflow/llm/offline"
+	"github.com/lexflow/lexflow/schemas"
+)
+
+// Models returns a client for each model role: the assistant talks to cfg.Assistant's
+// endpoint, the reasoner to cfg.Reasoner's, each request bounded by cfg.ModelTimeout.
+// Roles without a configured endpoint talk to the offline model, which Models then
+// serves on a loopback port, streaming with cfg.OfflineChunkDelay between chunks,
+// until stop is called.
+func Models(cfg config.Config) (clients map[schemas.ModelRole]*llm.Client, stop func(), err error) {
+	stop = func() {}
+	var srv *offline.Server
+	endpoint := func(m config.Model) (llm.Endpoint, error) {
+		if !m.Offline() {
+			return llm.Endpoint{BaseURL: m.BaseURL, Model: m.Model, APIKey: m.APIKey, Timeout: cfg.ModelTimeout}, nil
+		}
+		if srv == nil {
+			started, err := offline.StartWith("127.0.0.1:0", offline.Options{ChunkDelay: cfg.OfflineChunkDelay})
+			if err != nil {
+				return llm.Endpoint{}, err
+			}
+			srv = started
+			stop = func() {
+				ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+				defer cancel()
+				_ = srv.Stop(ctx)
+			}
+		}
+		return llm.Endpoint{BaseURL: srv.BaseURL, Model: offline.ModelName, Timeout: cfg.ModelTimeout}, nil
+	}
+	clients = map[schemas.ModelRole]*llm.Client{}
+	for role, m := range map[schemas.ModelRole]config.Model{schemas.ModelAssistant: cfg.Assistant, schemas.ModelReasoner: cfg.Reasoner} {
+		e, err := endpoint(m)
+		if err != nil {
+			stop()
+			return nil, func() {}, err
+		}
+		clients[role] = llm.New(e)
+	}
+	return clients, stop, nil
+}

@@ -1,0 +1,47 @@
+package worker
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"github.com/lexflow/lexflow/config"
+	"github.com/lexflow/lexflow/schemas"
+)
+
+// TestModelsWireTheRoles checks the role wiring: a role with an endpoint asks it for
+// its model with its key, and a role without one is answered by the offline model.
+func TestModelsWireTheRoles(t *testing.T) {
+	asked := make(chan string, 1)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var req struct{ Model string }
+		_ = json.NewDecoder(r.Body).Decode(&req)
+		asked <- req.Model + " " + r.Header.Get("Authorization")
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprint(w, `{"id":"1","object":"chat.completion","created":1,"model":"big","choices":[{"index":0,"finish_reason":"stop","message":{"role":"assistant","content":"ok"}}]}`)
+	}))
+	defer srv.Close()
+	clients, stop, err := Models(config.Config{ModelTimeout: 10 * time.Second,
+		Reasoner: config.Model{BaseURL: srv.URL + "/v1", Model: "big", APIKey: "sk-r"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	hi := []schemas.ChatMessage{{Role: schemas.MsgUser, Content: "hi"}}
+	if _, err := clients[schemas.ModelReasoner].Complete(t.Context(), hi, nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := <-asked; got != "big Bearer sk-r" {
+		t.Errorf("the reasoner's endpoint was asked %q, want model big with key sk-r", got)
+	}
+	resp, err := clients[schemas.ModelAssistant].Complete(t.Context(), hi, nil)
+	if err != nil || resp.Content == "" {
+		t.Fatalf("the offline assistant answered %+v, %v", resp, err)
+	}
+	if len(asked) > 0 {
+		t.Error("the assistant, which has no endpoint, asked the reasoner's")
+	}
+}
