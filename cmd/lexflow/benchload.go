@@ -21,6 +21,7 @@ import (
 
 	"github.com/lexflow/lexflow/config"
 	"github.com/lexflow/lexflow/internal/auth"
+	"github.com/lexflow/lexflow/internal/childproc"
 	"github.com/lexflow/lexflow/internal/devenv"
 	"github.com/lexflow/lexflow/schemas"
 	"github.com/lexflow/lexflow/store"
@@ -246,7 +247,7 @@ func startLoadServers(ctx context.Context, cfg config.Config, o loadOptions, dir
 		return config.Config{}, nil, nil, err
 	}
 	stop := func() { ferret.Stop(); ts.Stop() }
-	port, err := devenv.FreePort()
+	port, err := childproc.FreePort()
 	if err != nil {
 		stop()
 		return config.Config{}, nil, nil, err

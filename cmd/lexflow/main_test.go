@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lexflow/lexflow/internal/childproc"
 	"github.com/lexflow/lexflow/internal/devenv"
 	"github.com/lexflow/lexflow/internal/testcorpus"
 )
@@ -70,7 +71,7 @@ func newDevEnv(t *testing.T) devEnv {
 		t.Fatal(err)
 	}
 	port := func() int {
-		p, err := devenv.FreePort()
+		p, err := childproc.FreePort()
 		if err != nil {
 			t.Fatal(err)
 		}

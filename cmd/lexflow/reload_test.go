@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/lexflow/lexflow/e2e/stack"
+	"github.com/lexflow/lexflow/internal/childproc"
 	"github.com/lexflow/lexflow/internal/devenv"
 	"github.com/lexflow/lexflow/llm/offline"
 	promptfiles "github.com/lexflow/lexflow/prompts"
@@ -60,11 +61,11 @@ func startSeparate(t *testing.T, env ...string) separate {
 		t.Fatal(err)
 	}
 	model := stack.StartModelRecorder(t)
-	opsPort, err := devenv.FreePort()
+	opsPort, err := childproc.FreePort()
 	if err != nil {
 		t.Fatal(err)
 	}
-	metricsPort, err := devenv.FreePort()
+	metricsPort, err := childproc.FreePort()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 	"go.temporal.io/sdk/client"
 
 	"github.com/lexflow/lexflow/e2e/stack"
+	"github.com/lexflow/lexflow/internal/testenv"
 	"github.com/lexflow/lexflow/schemas"
 	"github.com/lexflow/lexflow/store"
 )
@@ -256,7 +257,7 @@ func untimed(b *testing.B, cpu *cpuMeter, f func() error) {
 
 // serverCPU is the CPU time the Temporal server has used so far.
 func serverCPU(b *testing.B) time.Duration {
-	t, err := s.Temporal.CPUTime()
+	t, err := testenv.CPUTime(s.Temporal.Pid())
 	if err != nil {
 		b.Fatal(err)
 	}

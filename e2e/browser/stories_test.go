@@ -16,7 +16,8 @@ import (
 	"github.com/lexflow/lexflow/api"
 	"github.com/lexflow/lexflow/e2e/stack"
 	"github.com/lexflow/lexflow/internal/auth"
-	"github.com/lexflow/lexflow/internal/devenv"
+	"github.com/lexflow/lexflow/internal/childproc"
+	"github.com/lexflow/lexflow/internal/testenv"
 )
 
 // allStories skips a story that only `make browser-test` runs.
@@ -225,11 +226,11 @@ func TestOIDCSignIn(t *testing.T) {
 	appURL := serveAppWith(t, func(h *api.Handlers, url string) {
 		ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 		defer cancel()
-		port, err := devenv.FreePort()
+		port, err := childproc.FreePort()
 		if err != nil {
 			t.Fatal(err)
 		}
-		prov, err := devenv.StartOIDCProvider(ctx, port, "web-key", map[string]any{"org": "acme", "roles": []string{"user"}}, url+"/")
+		prov, err := testenv.StartOIDCProvider(ctx, port, "web-key", map[string]any{"org": "acme", "roles": []string{"user"}}, url+"/")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -240,7 +241,7 @@ func TestOIDCSignIn(t *testing.T) {
 		}
 		h.Auth = auth.Verifiers{HS256: s.Signer, OIDC: v}
 		ends := v.Endpoints()
-		h.App.OIDC = &api.AppOIDC{Issuer: prov.Issuer, ClientID: devenv.OIDCWebClient, Audience: "lexflow", Scope: "openid api",
+		h.App.OIDC = &api.AppOIDC{Issuer: prov.Issuer, ClientID: testenv.OIDCWebClient, Audience: "lexflow", Scope: "openid api",
 			RedirectURI: url + "/", RolesClaim: "roles", OrgClaim: "org",
 			AuthorizationEndpoint: ends.Authorization, TokenEndpoint: ends.Token}
 	})

@@ -10,6 +10,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/lexflow/lexflow/api"
+	"github.com/lexflow/lexflow/internal/childproc"
 	"github.com/lexflow/lexflow/internal/devenv"
 )
 
@@ -19,7 +20,7 @@ import (
 // codec session their support pages open; a client signed in to the web app, and the
 // staff member once signed out, see it sealed.
 func TestWebUIDecodesForSignedInSupport(t *testing.T) {
-	uiPort, err := devenv.FreePort()
+	uiPort, err := childproc.FreePort()
 	if err != nil {
 		t.Fatal(err)
 	}

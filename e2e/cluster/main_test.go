@@ -18,11 +18,12 @@ import (
 
 	"github.com/lexflow/lexflow/internal/devenv"
 	"github.com/lexflow/lexflow/internal/testcorpus"
+	"github.com/lexflow/lexflow/internal/testenv"
 )
 
 // cluster is the package's cluster: the servers and the lexflow binary.
 var cluster struct {
-	temporal *devenv.TemporalCluster
+	temporal *testenv.TemporalCluster
 	mongoURI string
 	corpusDB string
 	blobDir  string
@@ -55,7 +56,7 @@ func run(m *testing.M) (int, error) {
 	if out, err := build.CombinedOutput(); err != nil {
 		return 0, fmt.Errorf("go build lexflow: %w\n%s", err, out)
 	}
-	if cluster.temporal, err = devenv.StartTemporalCluster(ctx, devenv.ClusterOptions{Namespace: namespace}); err != nil {
+	if cluster.temporal, err = testenv.StartTemporalCluster(ctx, testenv.ClusterOptions{Namespace: namespace}); err != nil {
 		return 0, err
 	}
 	defer cluster.temporal.Stop()

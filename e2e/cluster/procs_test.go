@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/lexflow/lexflow/internal/auth"
-	"github.com/lexflow/lexflow/internal/devenv"
+	"github.com/lexflow/lexflow/internal/childproc"
 	"github.com/lexflow/lexflow/schemas"
 )
 
@@ -35,7 +35,7 @@ type proc struct {
 // and waits until its /readyz answers 200. The test kills it when it ends.
 func start(t *testing.T, name, role string, env ...string) *proc {
 	t.Helper()
-	port, err := devenv.FreePort()
+	port, err := childproc.FreePort()
 	if err != nil {
 		t.Fatal(err)
 	}

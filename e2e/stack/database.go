@@ -15,6 +15,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"github.com/lexflow/lexflow/config"
+	"github.com/lexflow/lexflow/internal/childproc"
 	"github.com/lexflow/lexflow/internal/devenv"
 	"github.com/lexflow/lexflow/store/firestore"
 	"github.com/lexflow/lexflow/store/mongostore"
@@ -28,7 +29,7 @@ const firestoreProject = "lexflow-e2e"
 // storeEnv to it, and returns the configuration that opens it and what stops it.
 func (s *Stack) startDatabase(ctx context.Context, dir string) (config.Config, func(), error) {
 	if os.Getenv("LEXFLOW_STORE") == config.StoreFirestore {
-		dumpPort, err := devenv.FreePort()
+		dumpPort, err := childproc.FreePort()
 		if err != nil {
 			return config.Config{}, nil, err
 		}

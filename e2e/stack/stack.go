@@ -25,6 +25,7 @@ import (
 	"github.com/lexflow/lexflow/corpus"
 	"github.com/lexflow/lexflow/internal/auth"
 	"github.com/lexflow/lexflow/internal/blob"
+	"github.com/lexflow/lexflow/internal/childproc"
 	"github.com/lexflow/lexflow/internal/codec"
 	"github.com/lexflow/lexflow/internal/devenv"
 	"github.com/lexflow/lexflow/internal/keys"
@@ -154,7 +155,7 @@ func start() (s *Stack, stop func(), err error) {
 	if err != nil {
 		return nil, stop, err
 	}
-	uiPort, err := devenv.FreePort()
+	uiPort, err := childproc.FreePort()
 	if err != nil {
 		return nil, stop, err
 	}

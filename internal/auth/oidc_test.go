@@ -17,21 +17,22 @@ import (
 
 	"github.com/golang-jwt/jwt/v5"
 
-	"github.com/lexflow/lexflow/internal/devenv"
+	"github.com/lexflow/lexflow/internal/childproc"
+	"github.com/lexflow/lexflow/internal/testenv"
 	"github.com/lexflow/lexflow/schemas"
 )
 
 var providerClaims = map[string]any{"roles": []string{"user", "admin", "root"}, "org": "acme"}
 
-func startProvider(t *testing.T, port int, kid string) *devenv.OIDCProvider {
+func startProvider(t *testing.T, port int, kid string) *testenv.OIDCProvider {
 	return startProviderWith(t, port, kid, providerClaims)
 }
 
-func startProviderWith(t *testing.T, port int, kid string, claims map[string]any) *devenv.OIDCProvider {
+func startProviderWith(t *testing.T, port int, kid string, claims map[string]any) *testenv.OIDCProvider {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 	defer cancel()
-	p, err := devenv.StartOIDCProvider(ctx, port, kid, claims)
+	p, err := testenv.StartOIDCProvider(ctx, port, kid, claims)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,7 +42,7 @@ func startProviderWith(t *testing.T, port int, kid string, claims map[string]any
 
 func freePort(t *testing.T) int {
 	t.Helper()
-	port, err := devenv.FreePort()
+	port, err := childproc.FreePort()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +50,7 @@ func freePort(t *testing.T) int {
 }
 
 // verifierOf follows provider p's keys, with operatorOrg as OIDCOptions.OperatorOrg.
-func verifierOf(t *testing.T, p *devenv.OIDCProvider, operatorOrg string) *OIDC {
+func verifierOf(t *testing.T, p *testenv.OIDCProvider, operatorOrg string) *OIDC {
 	t.Helper()
 	v, err := NewOIDC(t.Context(), OIDCOptions{Issuer: p.Issuer, Audience: "lexflow", RolesClaim: "roles", OrgClaim: "org",
 		OperatorOrg: operatorOrg, Leeway: 30 * time.Second})
@@ -59,7 +60,7 @@ func verifierOf(t *testing.T, p *devenv.OIDCProvider, operatorOrg string) *OIDC 
 	return v
 }
 
-func token(t *testing.T, p *devenv.OIDCProvider) string {
+func token(t *testing.T, p *testenv.OIDCProvider) string {
 	t.Helper()
 	tok, err := p.Token(t.Context())
 	if err != nil {

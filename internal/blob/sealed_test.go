@@ -12,15 +12,15 @@ import (
 	"time"
 
 	"github.com/lexflow/lexflow/internal/blob"
-	"github.com/lexflow/lexflow/internal/devenv"
 	"github.com/lexflow/lexflow/internal/keys"
+	"github.com/lexflow/lexflow/internal/testenv"
 	"github.com/lexflow/lexflow/store/mongostore"
 )
 
 // mongoURI is the FerretDB that TestMain starts for the package's tests.
 var mongoURI string
 
-func TestMain(m *testing.M) { os.Exit(devenv.MainWithFerretDB(m.Run, &mongoURI)) }
+func TestMain(m *testing.M) { os.Exit(testenv.MainWithFerretDB(m.Run, &mongoURI)) }
 
 // TestSealed: a sealed blob is ciphertext on disk, reads back whole under its own key,
 // does not open when moved under another case's path or once its case's key is

@@ -14,15 +14,15 @@ import (
 	"go.temporal.io/sdk/converter"
 
 	"github.com/lexflow/lexflow/internal/codec"
-	"github.com/lexflow/lexflow/internal/devenv"
 	"github.com/lexflow/lexflow/internal/keys"
+	"github.com/lexflow/lexflow/internal/testenv"
 	"github.com/lexflow/lexflow/store/mongostore"
 )
 
 // mongoURI is the FerretDB that TestMain starts for the package's tests.
 var mongoURI string
 
-func TestMain(m *testing.M) { os.Exit(devenv.MainWithFerretDB(m.Run, &mongoURI)) }
+func TestMain(m *testing.M) { os.Exit(testenv.MainWithFerretDB(m.Run, &mongoURI)) }
 
 const secret = "codec-test-master-secret-codec-test-master-secret"
 

@@ -1,17 +1,17 @@
-// Package devenv starts the services Lexflow runs against on one machine: the Temporal
-// dev server (a child process of the pinned Temporal CLI) and an embedded FerretDB that
-// serves the MongoDB wire protocol over SQLite. `lexflow dev` and the tests use it.
+// Package devenv starts what `lexflow dev` runs beside Lexflow on one machine: the
+// Temporal dev server (a child process of the pinned Temporal CLI) with the Temporal UI
+// server, an embedded FerretDB that serves the MongoDB wire protocol over SQLite, and,
+// with LEXFLOW_STORE=firestore, the Firestore emulator. The tests and benches start
+// these too; what only they start (an OpenID Provider, stripe-mock, PostgreSQL, a
+// Temporal cluster) is in package testenv.
 package devenv
 
 import (
 	"context"
 	"fmt"
 	"log/slog"
-	"math/rand/v2"
-	"net"
 	"os"
 	"path/filepath"
-	"strconv"
 	"time"
 
 	"github.com/FerretDB/FerretDB/ferretdb"
@@ -78,36 +78,4 @@ func (f *FerretDB) Stop() {
 	f.stop()
 	<-f.done
 	<-f.indexed
-}
-
-// Free ports are chosen from lowPort to highPort, below the kernel's ephemeral range
-// (32768 and up on Linux): the kernel hands those out to outgoing connections, so a
-// port it chose for a listener that then closed may be taken by a connection before
-// the process meant to listen on it does (seen: FerretDB under `lexflow dev` failing
-// with "address already in use" while other test packages ran).
-const (
-	lowPort  = 20000
-	highPort = 32000
-)
-
-// listenLowPort listens on a free loopback port between lowPort and highPort.
-func listenLowPort() (net.Listener, error) {
-	for range 100 {
-		port := lowPort + rand.IntN(highPort-lowPort)
-		if l, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(port)); err == nil {
-			return l, nil
-		}
-	}
-	return nil, fmt.Errorf("no free port between %d and %d in 100 tries", lowPort, highPort)
-}
-
-// FreePort returns a TCP port on 127.0.0.1 that nothing listened on a moment ago, from
-// below the kernel's ephemeral range.
-func FreePort() (int, error) {
-	l, err := listenLowPort()
-	if err != nil {
-		return 0, err
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
 }

@@ -4,13 +4,13 @@ import (
 	"context"
 	_ "embed"
 	"fmt"
-	"os"
 	"strconv"
-	"time"
+
+	"github.com/lexflow/lexflow/internal/childproc"
 )
 
 // FirestoreEmulatorVersion is the npm package @firestore-emulator/server that
-// `make test` installs into NPMDir.
+// `make test` installs into childproc.NPMDir.
 const FirestoreEmulatorVersion = "0.3.15"
 
 //go:embed firestore-emulator.mjs
@@ -24,7 +24,7 @@ type Firestore struct {
 	// DocumentsURL, when the emulator was started with a dump port, answers GET with
 	// every document it holds, as a JSON list of {"path", "fields"}.
 	DocumentsURL string
-	p            *process
+	p            *childproc.Process
 }
 
 // StartFirestore starts the emulator on a loopback port (0: a free one), with its
@@ -33,7 +33,7 @@ type Firestore struct {
 func StartFirestore(ctx context.Context, port, dumpPort int) (*Firestore, error) {
 	if port == 0 {
 		var err error
-		if port, err = FreePort(); err != nil {
+		if port, err = childproc.FreePort(); err != nil {
 			return nil, err
 		}
 	}
@@ -43,8 +43,8 @@ func StartFirestore(ctx context.Context, port, dumpPort int) (*Firestore, error)
 		env = append(env, "DUMP_PORT="+strconv.Itoa(dumpPort))
 		f.DocumentsURL = fmt.Sprintf("http://127.0.0.1:%d/documents", dumpPort)
 	}
-	p, err := startNode(ctx, "firestore-emulator", firestoreEmulatorScript, "@firestore-emulator/server",
-		fmt.Sprintf("`make npm` installs it (npm install --prefix %s @firestore-emulator/server@%s)", NPMDir, FirestoreEmulatorVersion), env...)
+	p, err := childproc.StartNode(ctx, "firestore-emulator", firestoreEmulatorScript, "@firestore-emulator/server",
+		fmt.Sprintf("`make npm` installs it (npm install --prefix %s @firestore-emulator/server@%s)", childproc.NPMDir, FirestoreEmulatorVersion), env...)
 	if err != nil {
 		return nil, err
 	}
@@ -53,22 +53,4 @@ func StartFirestore(ctx context.Context, port, dumpPort int) (*Firestore, error)
 }
 
 // Stop ends the emulator, and with it everything stored in it.
-func (f *Firestore) Stop() { f.p.kill() }
-
-// MainWithFirestore runs a test package's tests against a Firestore emulator of their
-// own, with FIRESTORE_EMULATOR_HOST set to it, and returns the exit code:
-// func TestMain(m *testing.M) { os.Exit(devenv.MainWithFirestore(m.Run)) }.
-func MainWithFirestore(run func() int) int {
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	f, err := StartFirestore(ctx, 0, 0)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	defer f.Stop()
-	if err := os.Setenv("FIRESTORE_EMULATOR_HOST", f.Host); err != nil {
-		panic(err)
-	}
-	return run()
-}
+func (f *Firestore) Stop() { f.p.Kill() }

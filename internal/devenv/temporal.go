@@ -8,14 +8,14 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
-	"sync"
 	"time"
 
 	"go.temporal.io/sdk/client"
+
+	"github.com/lexflow/lexflow/internal/childproc"
 )
 
 // TemporalCLIVersion is the Temporal CLI that `make dev` installs into ./bin. Newer tags
@@ -53,14 +53,14 @@ type TemporalServer struct {
 	Address string
 	// UIURL is the Web UI's URL, empty when it runs without one.
 	UIURL string
-	p     *process
-	tail  *tailBuffer
+	p     *childproc.Process
+	tail  *childproc.Tail
 	// ui is the UI server, when UIServer serves the Web UI.
 	ui *TemporalUI
 }
 
-// CPUTime is the CPU time the server process has used so far (on Linux).
-func (t *TemporalServer) CPUTime() (time.Duration, error) { return cpuTime(t.p.cmd.Process.Pid) }
+// Pid is the server process's ID.
+func (t *TemporalServer) Pid() int { return t.p.Pid() }
 
 // errExited means the server process ended before it was ready.
 var errExited = errors.New("temporal dev server exited before it was ready")
@@ -90,7 +90,7 @@ func StartTemporal(ctx context.Context, o TemporalOptions) (*TemporalServer, err
 // also binds for its internal services, are free too.
 func freeTemporalPort() (int, error) {
 	for range 20 {
-		p, err := FreePort()
+		p, err := childproc.FreePort()
 		if err != nil {
 			return 0, err
 		}
@@ -126,7 +126,7 @@ var devServerConfig = []string{
 
 func startTemporal(ctx context.Context, o TemporalOptions) (*TemporalServer, error) {
 	// The HTTP API is unused; a free port keeps it from colliding with other servers.
-	httpPort, err := FreePort()
+	httpPort, err := childproc.FreePort()
 	if err != nil {
 		return nil, err
 	}
@@ -147,7 +147,7 @@ func startTemporal(ctx context.Context, o TemporalOptions) (*TemporalServer, err
 	} else {
 		args = append(args, "--headless")
 	}
-	p, tail, err := startProcess(o.CLI, args, o.Output)
+	p, tail, err := childproc.Start(o.CLI, args, o.Output)
 	if err != nil {
 		return nil, fmt.Errorf("start Temporal dev server (%s): %w", o.CLI, err)
 	}
@@ -183,7 +183,7 @@ func (s *TemporalServer) waitHealthy(ctx context.Context) error {
 			return nil
 		}
 		select {
-		case <-s.p.done:
+		case <-s.p.Done():
 			return fmt.Errorf("%w (%v); its last output:\n%s", errExited, err, s.tail.String())
 		case <-ctx.Done():
 			return errors.Join(fmt.Errorf("temporal dev server not ready: %w", ctx.Err()), err)
@@ -226,56 +226,17 @@ func (s *TemporalServer) Stop() {
 	if s.ui != nil {
 		s.ui.Stop()
 	}
-	s.p.stop()
+	s.p.Stop()
 }
 
-// FindTemporalCLI resolves the Temporal CLI (see findBinary).
+// FindTemporalCLI resolves the Temporal CLI (see childproc.FindBinary).
 func FindTemporalCLI(path string) (string, error) {
-	p, err := findBinary(path, "temporal")
+	p, err := childproc.FindBinary(path, "temporal")
 	if err != nil {
 		return "", fmt.Errorf("%w; install it with `make bin/temporal` (go install github.com/temporalio/cli/cmd/temporal@%s)",
 			err, TemporalCLIVersion)
 	}
 	return p, nil
-}
-
-// findBinary resolves a program: path itself when it exists, else path relative to the
-// module root (so tests find ./bin/<name> from their package directories), else name on
-// PATH.
-func findBinary(path, name string) (string, error) {
-	if _, err := os.Stat(path); err == nil {
-		return filepath.Abs(path)
-	}
-	if !filepath.IsAbs(path) {
-		if root, err := moduleRoot(); err == nil {
-			p := filepath.Join(root, path)
-			if _, err := os.Stat(p); err == nil {
-				return p, nil
-			}
-		}
-	}
-	if p, err := exec.LookPath(name); err == nil {
-		return p, nil
-	}
-	return "", fmt.Errorf("%s not found at %s or on PATH", name, path)
-}
-
-// moduleRoot is the nearest directory above the working directory holding go.mod.
-func moduleRoot() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New("no go.mod above the working directory")
-		}
-		dir = parent
-	}
 }
 
 // discardLogger silences the SDK while polling a server that is still starting.
@@ -285,27 +246,3 @@ func (discardLogger) Debug(string, ...any) {}
 func (discardLogger) Info(string, ...any)  {}
 func (discardLogger) Warn(string, ...any)  {}
 func (discardLogger) Error(string, ...any) {}
-
-// tailBuffer keeps the last few kilobytes written to it.
-type tailBuffer struct {
-	mu  sync.Mutex
-	buf []byte
-}
-
-const tailBytes = 4096
-
-func (t *tailBuffer) Write(p []byte) (int, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.buf = append(t.buf, p...)
-	if len(t.buf) > tailBytes {
-		t.buf = t.buf[len(t.buf)-tailBytes:]
-	}
-	return len(p), nil
-}
-
-func (t *tailBuffer) String() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return string(t.buf)
-}

@@ -8,15 +8,17 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/lexflow/lexflow/internal/childproc"
 )
 
 // TemporalUIVersion is the Temporal UI server that `make dev` installs into ./bin as
 // temporal-ui: the one the Temporal CLI embeds.
 const TemporalUIVersion = "v2.42.1"
 
-// FindTemporalUI resolves the Temporal UI server (see findBinary).
+// FindTemporalUI resolves the Temporal UI server (see childproc.FindBinary).
 func FindTemporalUI(path string) (string, error) {
-	p, err := findBinary(path, "temporal-ui")
+	p, err := childproc.FindBinary(path, "temporal-ui")
 	if err != nil {
 		return "", fmt.Errorf("%w; install it with `make bin/temporal-ui` (go install github.com/temporalio/ui-server/v2/cmd/server@%s, renamed temporal-ui)",
 			err, TemporalUIVersion)
@@ -60,7 +62,7 @@ codec:
 type TemporalUI struct {
 	// URL is the Web UI's base URL.
 	URL string
-	p   *process
+	p   *childproc.Process
 }
 
 // StartTemporalUI starts the UI server and waits until it reaches the frontend.
@@ -72,7 +74,7 @@ func StartTemporalUI(ctx context.Context, o UIOptions) (*TemporalUI, error) {
 	if err := os.WriteFile(filepath.Join(o.Dir, "config", "development.yaml"), []byte(config), 0o644); err != nil {
 		return nil, err
 	}
-	p, tail, err := startProcess(o.Server, []string{"--root", o.Dir, "--config", "config", "--env", "development", "start"}, o.Output)
+	p, tail, err := childproc.Start(o.Server, []string{"--root", o.Dir, "--config", "config", "--env", "development", "start"}, o.Output)
 	if err != nil {
 		return nil, fmt.Errorf("start the Temporal UI server (%s): %w", o.Server, err)
 	}
@@ -83,7 +85,7 @@ func StartTemporalUI(ctx context.Context, o UIOptions) (*TemporalUI, error) {
 			return u, nil
 		}
 		select {
-		case <-u.p.done:
+		case <-u.p.Done():
 			return nil, fmt.Errorf("the Temporal UI server exited before it was ready (%v); its last output:\n%s", err, tail.String())
 		case <-ctx.Done():
 			u.Stop()
@@ -94,4 +96,4 @@ func StartTemporalUI(ctx context.Context, o UIOptions) (*TemporalUI, error) {
 }
 
 // Stop stops the UI server.
-func (u *TemporalUI) Stop() { u.p.stop() }
+func (u *TemporalUI) Stop() { u.p.Stop() }

@@ -9,15 +9,15 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lexflow/lexflow/internal/devenv"
 	"github.com/lexflow/lexflow/internal/keys"
+	"github.com/lexflow/lexflow/internal/testenv"
 	"github.com/lexflow/lexflow/store"
 	"github.com/lexflow/lexflow/store/mongostore"
 )
 
 var uri string
 
-func TestMain(m *testing.M) { os.Exit(devenv.MainWithFerretDB(m.Run, &uri)) }
+func TestMain(m *testing.M) { os.Exit(testenv.MainWithFerretDB(m.Run, &uri)) }
 
 func openStore(t *testing.T) *mongostore.Store {
 	t.Helper()

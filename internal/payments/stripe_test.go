@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lexflow/lexflow/internal/devenv"
+	"github.com/lexflow/lexflow/internal/testenv"
 )
 
 // TestStripeCheckoutAgainstStripeMock opens a checkout session through Stripe's own
@@ -15,7 +15,7 @@ import (
 func TestStripeCheckoutAgainstStripeMock(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 	defer cancel()
-	mock, err := devenv.StartStripeMock(ctx)
+	mock, err := testenv.StartStripeMock(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}

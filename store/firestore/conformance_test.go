@@ -7,13 +7,13 @@ import (
 	"github.com/google/uuid"
 	"google.golang.org/api/option"
 
-	"github.com/lexflow/lexflow/internal/devenv"
+	"github.com/lexflow/lexflow/internal/testenv"
 	"github.com/lexflow/lexflow/store"
 	"github.com/lexflow/lexflow/store/firestore"
 	"github.com/lexflow/lexflow/store/storetest"
 )
 
-func TestMain(m *testing.M) { os.Exit(devenv.MainWithFirestore(m.Run)) }
+func TestMain(m *testing.M) { os.Exit(testenv.MainWithFirestore(m.Run)) }
 
 // open opens a store on a project of its own in the test's emulator.
 func open(t *testing.T, opts ...option.ClientOption) *firestore.Store {

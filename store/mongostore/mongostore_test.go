@@ -12,7 +12,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
-	"github.com/lexflow/lexflow/internal/devenv"
+	"github.com/lexflow/lexflow/internal/testenv"
 	"github.com/lexflow/lexflow/schemas"
 	"github.com/lexflow/lexflow/store"
 	"github.com/lexflow/lexflow/store/mongostore"
@@ -21,7 +21,7 @@ import (
 // uri is the embedded FerretDB that TestMain starts for the package's tests.
 var uri string
 
-func TestMain(m *testing.M) { os.Exit(devenv.MainWithFerretDB(m.Run, &uri)) }
+func TestMain(m *testing.M) { os.Exit(testenv.MainWithFerretDB(m.Run, &uri)) }
 
 // open opens a store on a database of its own.
 func open(t *testing.T) *mongostore.Store {

@@ -13,8 +13,8 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
-	"github.com/lexflow/lexflow/internal/devenv"
 	"github.com/lexflow/lexflow/internal/keys"
+	"github.com/lexflow/lexflow/internal/testenv"
 	"github.com/lexflow/lexflow/store"
 	"github.com/lexflow/lexflow/store/mongostore"
 	"github.com/lexflow/lexflow/store/sealed"
@@ -23,7 +23,7 @@ import (
 
 var uri string
 
-func TestMain(m *testing.M) { os.Exit(devenv.MainWithFerretDB(m.Run, &uri)) }
+func TestMain(m *testing.M) { os.Exit(testenv.MainWithFerretDB(m.Run, &uri)) }
 
 // open returns a sealed store on a database of its own, and the database's name.
 func open(t *testing.T) (*sealed.Store, string) {

@@ -1,4 +1,4 @@
-package devenv
+package testenv
 
 import (
 	"context"
@@ -10,10 +10,12 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/lexflow/lexflow/internal/childproc"
 )
 
 // OIDCProviderVersion is panva's oidc-provider that `make test` installs with npm into
-// NPMDir.
+// childproc.NPMDir.
 const OIDCProviderVersion = "9.13.3"
 
 //go:embed oidc-provider.mjs
@@ -25,7 +27,7 @@ var oidcProviderScript []byte
 type OIDCProvider struct {
 	// Issuer is its issuer URL: http://127.0.0.1:<port>.
 	Issuer string
-	p      *process
+	p      *childproc.Process
 }
 
 // OIDCWebClient is the provider's public client for the web app, which it has when
@@ -46,8 +48,8 @@ func StartOIDCProvider(ctx context.Context, port int, kid string, claims map[str
 	if err != nil {
 		return nil, err
 	}
-	p, err := startNode(ctx, "oidc-provider", oidcProviderScript, "oidc-provider",
-		fmt.Sprintf("`make test` installs it (npm install --prefix %s oidc-provider@%s)", NPMDir, OIDCProviderVersion),
+	p, err := childproc.StartNode(ctx, "oidc-provider", oidcProviderScript, "oidc-provider",
+		fmt.Sprintf("`make test` installs it (npm install --prefix %s oidc-provider@%s)", childproc.NPMDir, OIDCProviderVersion),
 		"PORT="+strconv.Itoa(port), "KID="+kid, "CLAIMS="+string(rawClaims), "WEB_REDIRECTS="+string(redirects))
 	if err != nil {
 		return nil, err
@@ -80,4 +82,4 @@ func (p *OIDCProvider) Token(ctx context.Context) (string, error) {
 }
 
 // Stop kills the provider and waits for it to exit.
-func (p *OIDCProvider) Stop() { p.p.kill() }
+func (p *OIDCProvider) Stop() { p.p.Kill() }

@@ -1,4 +1,4 @@
-package devenv
+package testenv
 
 import (
 	"os"
@@ -20,10 +20,10 @@ func TestCPUTime(t *testing.T) {
 		_ = x * x // spend CPU time until there is some to read
 	}
 	before := rusage()
-	got, err := cpuTime(os.Getpid())
+	got, err := CPUTime(os.Getpid())
 	after := rusage()
 	// /proc counts in 10 ms ticks, and may lag getrusage by one.
 	if err != nil || got < before-20*time.Millisecond || got > after+20*time.Millisecond {
-		t.Errorf("cpuTime = %v, %v; getrusage says between %v and %v", got, err, before, after)
+		t.Errorf("CPUTime = %v, %v; getrusage says between %v and %v", got, err, before, after)
 	}
 }

@@ -1,23 +1,16 @@
-package devenv
+package testenv
 
 import (
 	"fmt"
 	"os"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 )
 
-// childProcAttr makes a child process die with its parent, so that a killed `lexflow dev`
-// or test binary leaves no dev server behind.
-func childProcAttr() *syscall.SysProcAttr {
-	return &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
-}
-
-// cpuTime is the CPU time, user and system, that process pid has used so far: fields
+// CPUTime is the CPU time, user and system, that process pid has used so far: fields
 // 14 and 15 of /proc/<pid>/stat, in clock ticks of 10 ms.
-func cpuTime(pid int) (time.Duration, error) {
+func CPUTime(pid int) (time.Duration, error) {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
 	if err != nil {
 		return 0, err

@@ -1,4 +1,4 @@
-package devenv
+package testenv
 
 import (
 	"bytes"
@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"os"
 	"os/exec"
@@ -18,7 +19,10 @@ import (
 	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/api/workflowservice/v1"
 	"go.temporal.io/sdk/client"
+	tlog "go.temporal.io/sdk/log"
 	"google.golang.org/protobuf/types/known/durationpb"
+
+	"github.com/lexflow/lexflow/internal/childproc"
 )
 
 // TemporalServerVersion is the Temporal server that `make cluster-test` installs into
@@ -28,6 +32,9 @@ const TemporalServerVersion = "v1.29.1"
 
 //go:embed cluster.yaml.tmpl
 var clusterConfig string
+
+// quietSDK silences the SDK while polling a server that is still starting.
+var quietSDK = tlog.NewStructuredLogger(slog.New(slog.DiscardHandler))
 
 // clusterDynamicConfig is the server's dynamic configuration: one task-queue partition,
 // which spares a single-node cluster the forwarding between partitions.
@@ -57,8 +64,8 @@ type TemporalCluster struct {
 	Address string
 	pg      *Postgres
 	dir     string
-	p       *process
-	tail    *tailBuffer
+	p       *childproc.Process
+	tail    *childproc.Tail
 }
 
 // StartTemporalCluster starts PostgreSQL, sets up Temporal's two databases with the
@@ -70,7 +77,7 @@ func StartTemporalCluster(ctx context.Context, o ClusterOptions) (tc *TemporalCl
 		if *to != "" {
 			continue
 		}
-		if *to, err = findBinary(path, filepath.Base(path)); err != nil {
+		if *to, err = childproc.FindBinary(path, filepath.Base(path)); err != nil {
 			return nil, fmt.Errorf("%w; `make cluster-test` installs it (Temporal server %s)", err, TemporalServerVersion)
 		}
 	}
@@ -100,7 +107,7 @@ func StartTemporalCluster(ctx context.Context, o ClusterOptions) (tc *TemporalCl
 		return nil, err
 	}
 	tc.Address = "127.0.0.1:" + strconv.Itoa(ports["FrontendPort"])
-	if tc.p, tc.tail, err = startProcess(o.Server, []string{"--root", tc.dir, "--config", "config", "--env", "cluster",
+	if tc.p, tc.tail, err = childproc.Start(o.Server, []string{"--root", tc.dir, "--config", "config", "--env", "cluster",
 		"--allow-no-auth", "start"}, o.Output); err != nil {
 		return nil, fmt.Errorf("start the Temporal server: %w", err)
 	}
@@ -112,12 +119,12 @@ func StartTemporalCluster(ctx context.Context, o ClusterOptions) (tc *TemporalCl
 
 // freeSmallPorts returns a free loopback port for each name, no two the same, held
 // until all are chosen. They come from below the kernel's ephemeral range (see
-// FreePort), as the server needs: it stores its services' membership ports in a
+// childproc.FreePort), as the server needs: it stores its services' membership ports in a
 // PostgreSQL smallint, which holds no port above 32767.
 func freeSmallPorts(names ...string) (map[string]int, error) {
 	ports := map[string]int{}
 	for _, name := range names {
-		l, err := listenLowPort()
+		l, err := childproc.ListenLowPort()
 		if err != nil {
 			return nil, err
 		}
@@ -169,7 +176,7 @@ func (tc *TemporalCluster) registerNamespace(ctx context.Context, ns string) err
 	for {
 		var err error
 		if c == nil {
-			c, err = client.Dial(client.Options{HostPort: tc.Address, Namespace: ns, Logger: discardLogger{}})
+			c, err = client.Dial(client.Options{HostPort: tc.Address, Namespace: ns, Logger: quietSDK})
 		}
 		if err == nil {
 			_, err = c.WorkflowService().RegisterNamespace(ctx, &workflowservice.RegisterNamespaceRequest{
@@ -187,7 +194,7 @@ func (tc *TemporalCluster) registerNamespace(ctx context.Context, ns string) err
 			return nil
 		}
 		select {
-		case <-tc.p.done:
+		case <-tc.p.Done():
 			if c != nil {
 				c.Close()
 			}
@@ -205,7 +212,7 @@ func (tc *TemporalCluster) registerNamespace(ctx context.Context, ns string) err
 // Stop stops the server and PostgreSQL and removes their files.
 func (tc *TemporalCluster) Stop() {
 	if tc.p != nil {
-		tc.p.stop()
+		tc.p.Stop()
 	}
 	if tc.pg != nil {
 		tc.pg.Stop()

@@ -1,4 +1,4 @@
-package devenv
+package testenv
 
 import (
 	"context"
@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"syscall"
 	"time"
+
+	"github.com/lexflow/lexflow/internal/childproc"
 )
 
 // PostgresBinDir is where Debian's postgresql package (15) puts initdb and postgres;
@@ -25,8 +27,7 @@ type Postgres struct {
 	// Port is its TCP port on 127.0.0.1.
 	Port int
 	dir  string
-	p    *process
-	tail *tailBuffer
+	p    *childproc.Process
 }
 
 // StartPostgres initializes a data directory in a temporary directory of its own and
@@ -57,29 +58,19 @@ func StartPostgres(ctx context.Context, output io.Writer) (pg *Postgres, err err
 	if out, err := initdb.CombinedOutput(); err != nil {
 		return nil, fmt.Errorf("initdb (from Debian's postgresql package; `make cluster-test` installs it): %w\n%s", err, out)
 	}
-	port, err := FreePort()
+	port, err := childproc.FreePort()
 	if err != nil {
 		return nil, err
 	}
-	tail := &tailBuffer{}
-	var out io.Writer = tail
-	if output != nil {
-		out = io.MultiWriter(output, tail)
-	}
-	cmd := exec.Command(filepath.Join(PostgresBinDir, "postgres"), "-D", data, "-p", strconv.Itoa(port),
+	cmd := childproc.Command(filepath.Join(PostgresBinDir, "postgres"), "-D", data, "-p", strconv.Itoa(port),
 		"-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories="+data,
 		"-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off", "-c", "max_connections=200")
-	cmd.Stdout, cmd.Stderr = out, out
-	cmd.SysProcAttr = childProcAttr()
 	cmd.SysProcAttr.Credential = cred
-	if err := cmd.Start(); err != nil {
+	p, tail, err := childproc.StartCmd(cmd, output)
+	if err != nil {
 		return nil, fmt.Errorf("start postgres: %w", err)
 	}
-	pg = &Postgres{Port: port, dir: dir, p: &process{cmd: cmd, done: make(chan struct{})}, tail: tail}
-	go func() {
-		_ = cmd.Wait()
-		close(pg.p.done)
-	}()
+	pg = &Postgres{Port: port, dir: dir, p: p}
 	for {
 		c, err := net.DialTimeout("tcp", fmt.Sprintf("127.0.0.1:%d", port), time.Second)
 		if err == nil {
@@ -87,10 +78,10 @@ func StartPostgres(ctx context.Context, output io.Writer) (pg *Postgres, err err
 			return pg, nil
 		}
 		select {
-		case <-pg.p.done:
+		case <-pg.p.Done():
 			return nil, fmt.Errorf("postgres exited; its last output:\n%s", tail.String())
 		case <-ctx.Done():
-			pg.p.kill()
+			pg.p.Kill()
 			return nil, fmt.Errorf("postgres not ready: %w", ctx.Err())
 		case <-time.After(100 * time.Millisecond):
 		}
@@ -121,6 +112,6 @@ func postgresCredential(dir, data string) (*syscall.Credential, error) {
 // clients to leave), kills it if it has not stopped within 15 seconds, and removes its
 // data.
 func (pg *Postgres) Stop() {
-	pg.p.stop()
+	pg.p.Stop()
 	os.RemoveAll(pg.dir)
 }

@@ -1,4 +1,4 @@
-package devenv
+package childproc
 
 import (
 	"bufio"
@@ -9,17 +9,16 @@ import (
 	"path/filepath"
 )
 
-// NPMDir is where `make test` installs the npm packages the tests run, under the module
-// root.
+// NPMDir is where `make npm` installs the npm packages that node scripts run, under
+// the module root.
 const NPMDir = "data/npm"
 
-// startNode runs script, one of this package's embedded node programs, from NPMDir,
-// where it finds the npm package pkg, with NPM_DIR (that directory) and env added to
-// this process's environment.
-// The program prints "ready" once it serves; startNode returns then, or fails when the
+// StartNode runs script, a node program its caller embeds, from NPMDir, where it finds
+// the npm package pkg, with NPM_DIR (that directory) and env added to this process's
+// environment. The program prints "ready" once it serves; StartNode returns then, or fails when the
 // program exits or ctx ends first. install says how to install pkg.
-func startNode(ctx context.Context, name string, script []byte, pkg, install string, env ...string) (*process, error) {
-	root, err := moduleRoot()
+func StartNode(ctx context.Context, name string, script []byte, pkg, install string, env ...string) (*Process, error) {
+	root, err := ModuleRoot()
 	if err != nil {
 		return nil, err
 	}
@@ -37,13 +36,13 @@ func startNode(ctx context.Context, name string, script []byte, pkg, install str
 	if err != nil {
 		return nil, err
 	}
-	tail := &tailBuffer{}
+	tail := &Tail{}
 	cmd.Stderr = tail
 	cmd.SysProcAttr = childProcAttr()
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("start %s with node: %w", name, err)
 	}
-	p := &process{cmd: cmd, done: make(chan struct{})}
+	p := &Process{cmd: cmd, done: make(chan struct{})}
 	ready := make(chan struct{})
 	go func() {
 		lines := bufio.NewScanner(out)
@@ -62,7 +61,7 @@ func startNode(ctx context.Context, name string, script []byte, pkg, install str
 	case <-p.done:
 		return nil, fmt.Errorf("%s exited; its last output:\n%s", name, tail.String())
 	case <-ctx.Done():
-		p.kill()
+		p.Kill()
 		return nil, fmt.Errorf("%s not ready: %w", name, ctx.Err())
 	}
 }

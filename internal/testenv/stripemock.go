@@ -1,11 +1,12 @@
-package devenv
+package testenv
 
 import (
 	"context"
 	"fmt"
 	"net"
-	"os/exec"
 	"time"
+
+	"github.com/lexflow/lexflow/internal/childproc"
 )
 
 // StripeMockVersion is Stripe's API mock that `make test` installs into ./bin.
@@ -15,35 +16,27 @@ const StripeMockVersion = "v0.203.0"
 // every route in the shape of Stripe's OpenAPI specification.
 type StripeMock struct {
 	// URL is its HTTP base URL, the stand-in for https://api.stripe.com.
-	URL  string
-	cmd  *exec.Cmd
-	done chan struct{}
+	URL string
+	p   *childproc.Process
 }
 
 // StartStripeMock starts stripe-mock (./bin/stripe-mock, else on PATH) on a free
 // loopback port and waits until it accepts connections or ctx ends.
 func StartStripeMock(ctx context.Context) (*StripeMock, error) {
-	bin, err := findBinary("bin/stripe-mock", "stripe-mock")
+	bin, err := childproc.FindBinary("bin/stripe-mock", "stripe-mock")
 	if err != nil {
 		return nil, fmt.Errorf("%w; install it with `make bin/stripe-mock` (go install github.com/stripe/stripe-mock@%s)", err, StripeMockVersion)
 	}
-	port, err := FreePort()
+	port, err := childproc.FreePort()
 	if err != nil {
 		return nil, err
 	}
 	addr := fmt.Sprintf("127.0.0.1:%d", port)
-	cmd := exec.Command(bin, "-http-addr", addr)
-	tail := &tailBuffer{}
-	cmd.Stdout, cmd.Stderr = tail, tail
-	cmd.SysProcAttr = childProcAttr()
-	if err := cmd.Start(); err != nil {
+	p, tail, err := childproc.Start(bin, []string{"-http-addr", addr}, nil)
+	if err != nil {
 		return nil, fmt.Errorf("start stripe-mock: %w", err)
 	}
-	m := &StripeMock{URL: "http://" + addr, cmd: cmd, done: make(chan struct{})}
-	go func() {
-		_ = cmd.Wait()
-		close(m.done)
-	}()
+	m := &StripeMock{URL: "http://" + addr, p: p}
 	for {
 		c, err := net.DialTimeout("tcp", addr, time.Second)
 		if err == nil {
@@ -51,7 +44,7 @@ func StartStripeMock(ctx context.Context) (*StripeMock, error) {
 			return m, nil
 		}
 		select {
-		case <-m.done:
+		case <-p.Done():
 			return nil, fmt.Errorf("stripe-mock exited; its last output:\n%s", tail.String())
 		case <-ctx.Done():
 			m.Stop()
@@ -62,7 +55,4 @@ func StartStripeMock(ctx context.Context) (*StripeMock, error) {
 }
 
 // Stop kills stripe-mock and waits for it to exit.
-func (m *StripeMock) Stop() {
-	_ = m.cmd.Process.Kill()
-	<-m.done
-}
+func (m *StripeMock) Stop() { m.p.Kill() }
