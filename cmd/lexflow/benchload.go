@@ -25,6 +25,7 @@ import (
 	"github.com/lexflow/lexflow/internal/devenv"
 	"github.com/lexflow/lexflow/schemas"
 	"github.com/lexflow/lexflow/store"
+	"github.com/lexflow/lexflow/wiring"
 )
 
 // loadOptions are `lexflow bench load`'s flags.
@@ -129,15 +130,15 @@ func benchLoad(ctx context.Context, cfg config.Config, args []string, out io.Wri
 	}
 	defer stop()
 	quiet := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	b, err := openBackends(ctx, lc, "bench", quiet)
+	b, err := wiring.Open(ctx, lc, "bench", quiet)
 	if err != nil {
 		return err
 	}
-	defer b.close()
+	defer b.Close()
 	orgs := make([]string, o.orgs)
 	for i := range orgs {
 		orgs[i] = fmt.Sprintf("load-org-%02d", i+1)
-		if _, err := b.st.PutSubscription(ctx, store.Subscription{ID: store.SubscriptionID("", orgs[i]), Plan: "bench",
+		if _, err := b.Store.PutSubscription(ctx, store.Subscription{ID: store.SubscriptionID("", orgs[i]), Plan: "bench",
 			Credits: map[string]int{"1": o.cases, "2": o.cases, "3": o.cases}}); err != nil {
 			return err
 		}
@@ -148,7 +149,7 @@ func benchLoad(ctx context.Context, cfg config.Config, args []string, out io.Wri
 	}
 	defer api.stop()
 	defer worker.stop()
-	sign, err := signer(lc)
+	sign, err := wiring.Signer(lc)
 	if err != nil {
 		return err
 	}
@@ -210,7 +211,7 @@ func benchLoad(ctx context.Context, cfg config.Config, args []string, out io.Wri
 		return fmt.Errorf("bench load: %d problems, %d failed requests", len(audit.problems), len(stats.failed))
 	}
 	if o.wrk > 0 {
-		last, err := b.st.LastEventSeq(ctx, runs[0].caseID)
+		last, err := b.Store.LastEventSeq(ctx, runs[0].caseID)
 		if err != nil {
 			return err
 		}

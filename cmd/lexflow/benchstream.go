@@ -24,6 +24,7 @@ import (
 	"github.com/lexflow/lexflow/llm/offline"
 	"github.com/lexflow/lexflow/schemas"
 	"github.com/lexflow/lexflow/store"
+	"github.com/lexflow/lexflow/wiring"
 )
 
 // streamMessage is the bench's message: the offline model answers it in text, in one
@@ -130,12 +131,12 @@ func percentile(d []time.Duration, p int) time.Duration {
 func streamSetup(ctx context.Context, cfg config.Config, split bool, turns int, model *timedModel, log *slog.Logger) (first, last []time.Duration, err error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	b, err := openBackends(ctx, cfg, "bench", log)
+	b, err := wiring.Open(ctx, cfg, "bench", log)
 	if err != nil {
 		return nil, nil, err
 	}
-	defer b.close()
-	if _, err := b.st.PutSubscription(ctx, store.Subscription{ID: store.SubscriptionID("", "bench"), Plan: "bench",
+	defer b.Close()
+	if _, err := b.Store.PutSubscription(ctx, store.Subscription{ID: store.SubscriptionID("", "bench"), Plan: "bench",
 		Credits: map[string]int{"1": turns, "2": turns, "3": turns}}); err != nil {
 		return nil, nil, err
 	}
@@ -151,7 +152,7 @@ func streamSetup(ctx context.Context, cfg config.Config, split bool, turns int, 
 		}
 		defer worker.stop()
 	} else {
-		stop, _, err := startWorker(ctx, cfg, b, log)
+		stop, _, err := wiring.StartWorker(ctx, cfg, b, log)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -163,9 +164,9 @@ func streamSetup(ctx context.Context, cfg config.Config, split bool, turns int, 
 	}
 	cfg.HTTPAddr = l.Addr().String()
 	served := make(chan error, 1)
-	go func() { served <- serveAPI(ctx, cfg, b, log, false, l) }()
+	go func() { served <- wiring.ServeAPI(ctx, cfg, b, log, false, l) }()
 	defer func() { cancel(); <-served }()
-	sign, err := signer(cfg)
+	sign, err := wiring.Signer(cfg)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/lexflow/lexflow/config"
 	"github.com/lexflow/lexflow/internal/devenv"
+	"github.com/lexflow/lexflow/wiring"
 )
 
 // runDev starts the whole product on one machine: the Temporal dev server with its Web
@@ -74,12 +75,12 @@ func runDev(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 		return err
 	}
 	defer stopStore()
-	b, err := openBackends(startCtx, cfg, "dev", log)
+	b, err := wiring.Open(startCtx, cfg, "dev", log)
 	if err != nil {
 		return err
 	}
-	defer b.close()
-	stopWorker, _, err := startWorker(ctx, cfg, b, log)
+	defer b.Close()
+	stopWorker, _, err := wiring.StartWorker(ctx, cfg, b, log)
 	if err != nil {
 		return err
 	}
@@ -103,7 +104,7 @@ Get a token:   go run ./cmd/lexflow token --sub alice --org acme --role user
 	if cfg.TemporalUIURL == "" {
 		cfg.TemporalUIURL = ts.UIURL
 	}
-	return serveAPI(ctx, cfg, b, log, true, l)
+	return wiring.ServeAPI(ctx, cfg, b, log, true, l)
 }
 
 // devFirestoreProject is the project `lexflow dev` uses on its emulator when

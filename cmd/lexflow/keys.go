@@ -9,6 +9,7 @@ import (
 	"github.com/lexflow/lexflow/store/backend"
 
 	"github.com/lexflow/lexflow/config"
+	"github.com/lexflow/lexflow/wiring"
 )
 
 // runKeys runs `lexflow keys rotate`: every data key that a retired master key wrapped
@@ -23,7 +24,7 @@ func runKeys(ctx context.Context, cfg config.Config, args []string, out io.Write
 		return err
 	}
 	defer st.Close(context.Background())
-	kr, err := keyring(cfg, st)
+	kr, err := wiring.Keyring(cfg, st)
 	if err != nil {
 		return err
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/lexflow/lexflow/schemas"
 	"github.com/lexflow/lexflow/store"
+	"github.com/lexflow/lexflow/wiring"
 )
 
 // loadAudit is what the audit after a load found: the counts it checked, and every
@@ -33,17 +34,17 @@ func (a *loadAudit) problem(format string, args ...any) {
 // and no ticket. Then it checks that
 // no workflow of the namespace failed, timed out or was terminated, and that every
 // case's workflow is running.
-func auditLoad(ctx context.Context, b *backends, runs []caseRun, blobDir string, turns int) loadAudit {
+func auditLoad(ctx context.Context, b *wiring.Backends, runs []caseRun, blobDir string, turns int) loadAudit {
 	a := loadAudit{workflows: map[string]int64{}}
 	for _, r := range runs {
 		if r.caseID == "" {
 			continue
 		}
 		a.cases++
-		a.auditCase(ctx, b.st, r, blobDir, turns)
+		a.auditCase(ctx, b.Store, r, blobDir, turns)
 	}
 	for _, status := range []string{"Failed", "TimedOut", "Terminated"} {
-		n, err := countWorkflows(ctx, b.tc, fmt.Sprintf("ExecutionStatus = '%s'", status))
+		n, err := countWorkflows(ctx, b.Temporal, fmt.Sprintf("ExecutionStatus = '%s'", status))
 		if err != nil {
 			a.problem("count the %s workflows: %v", status, err)
 			continue
@@ -53,7 +54,7 @@ func auditLoad(ctx context.Context, b *backends, runs []caseRun, blobDir string,
 			a.problem("%d workflows %s", n, status)
 		}
 	}
-	running, err := countWorkflows(ctx, b.tc, fmt.Sprintf("WorkflowType = '%s' AND ExecutionStatus = 'Running'", schemas.CaseWorkflow))
+	running, err := countWorkflows(ctx, b.Temporal, fmt.Sprintf("WorkflowType = '%s' AND ExecutionStatus = 'Running'", schemas.CaseWorkflow))
 	if err != nil {
 		a.problem("count the running cases: %v", err)
 	} else if running != int64(a.cases) {

@@ -1,4 +1,4 @@
-package main
+package wiring
 
 import (
 	"context"
@@ -15,11 +15,11 @@ import (
 	"github.com/lexflow/lexflow/internal/health"
 )
 
-// workerOps is what a worker serves on LEXFLOW_WORKER_HTTP_ADDR, since it has no API of
+// WorkerOps is what a worker serves on LEXFLOW_WORKER_HTTP_ADDR, since it has no API of
 // its own: GET /healthz, the liveness check, 200 while the process serves; GET
 // /readyz, 200 while Temporal, the store and the legal corpus answer, 503 naming the
 // one that does not; and GET /metrics.
-func workerOps(b *backends, lc *corpus.Store, log *slog.Logger) *http.ServeMux {
+func WorkerOps(b *Backends, lc *corpus.Store, log *slog.Logger) *http.ServeMux {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
@@ -28,29 +28,29 @@ func workerOps(b *backends, lc *corpus.Store, log *slog.Logger) *http.ServeMux {
 	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, r *http.Request) {
 		res, code := readiness.Check(r.Context(), log,
 			health.Check{Name: "temporal", Ping: func(ctx context.Context) error {
-				_, err := b.tc.CheckHealth(ctx, &client.CheckHealthRequest{})
+				_, err := b.Temporal.CheckHealth(ctx, &client.CheckHealthRequest{})
 				return err
 			}},
-			health.Check{Name: "store", Ping: b.st.Ping},
+			health.Check{Name: "store", Ping: b.Store.Ping},
 			health.Check{Name: "corpus", Ping: lc.Ping})
 		writeJSON(w, code, res)
 	})
-	mux.Handle("GET /metrics", b.metrics.Handler())
+	mux.Handle("GET /metrics", b.Metrics.Handler())
 	return mux
 }
 
 // metricsOps is what `lexflow api` serves on LEXFLOW_METRICS_ADDR: GET /metrics, apart
 // from the API's own address, which the public reaches.
-func metricsOps(b *backends) *http.ServeMux {
+func metricsOps(b *Backends) *http.ServeMux {
 	mux := http.NewServeMux()
-	mux.Handle("GET /metrics", b.metrics.Handler())
+	mux.Handle("GET /metrics", b.Metrics.Handler())
 	return mux
 }
 
-// serveOps serves mux on addr, an address for the operator's tools (probes, Prometheus)
+// ServeOps serves mux on addr, an address for the operator's tools (probes, Prometheus)
 // rather than the public, until ctx ends; the returned channel closes once it has
 // stopped.
-func serveOps(ctx context.Context, addr string, mux *http.ServeMux, log *slog.Logger) (<-chan struct{}, error) {
+func ServeOps(ctx context.Context, addr string, mux *http.ServeMux, log *slog.Logger) (<-chan struct{}, error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, err
