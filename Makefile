@@ -87,27 +87,27 @@ bench: bin/temporal
 
 ## eval: the citation check and kb_search measured on the evaluation set in eval/ (the tables of docs/tools.md)
 eval:
-	go run ./cmd/lexflow eval
+	go run ./cmd/lexflow-bench eval
 
 ## bench-stream: streamed turns, from the model's chunks to an SSE client, worker in the API's process and apart
 bench-stream: bin/temporal
-	go run ./cmd/lexflow bench stream
+	go run ./cmd/lexflow-bench stream
 
-## bench-load: 200 cases × 5 turns at once through the HTTP API, the API and the worker as processes, its audit, then wrk on the read routes (LOAD_FLAGS: more flags, see `lexflow bench load -h`)
+## bench-load: 200 cases × 5 turns at once through the HTTP API, the API and the worker as processes, its audit, then wrk on the read routes (LOAD_FLAGS: more flags, see `go run ./cmd/lexflow-bench load -h`)
 ## bench-chaos: the same load with the worker killed (SIGKILL) 50 times and the API restarted 3 times, and its audit
 bench-load: bin/temporal
 	command -v wrk >/dev/null || ($(APT) update && $(APT) install -y wrk)
 	LEXFLOW_CORPUS_DB=$(TEST_CORPUS) go run ./cmd/lexflow corpus load
-	LEXFLOW_CORPUS_DB=$(TEST_CORPUS) go run ./cmd/lexflow bench load $(LOAD_FLAGS)
+	LEXFLOW_CORPUS_DB=$(TEST_CORPUS) go run ./cmd/lexflow-bench load $(LOAD_FLAGS)
 
 bench-chaos: bin/temporal
 	LEXFLOW_CORPUS_DB=$(TEST_CORPUS) go run ./cmd/lexflow corpus load
-	LEXFLOW_CORPUS_DB=$(TEST_CORPUS) go run ./cmd/lexflow bench load --chaos --wrk 0 $(LOAD_FLAGS)
+	LEXFLOW_CORPUS_DB=$(TEST_CORPUS) go run ./cmd/lexflow-bench load --chaos --wrk 0 $(LOAD_FLAGS)
 
 ## bench-pdf: a 10-page draft rendered by Lexflow's pure-Go renderer next to WeasyPrint
 bench-pdf:
 	command -v weasyprint >/dev/null || ($(APT) update && $(APT) install -y weasyprint)
-	go run ./cmd/lexflow bench pdf
+	go run ./cmd/lexflow-bench pdf
 
 # NPM_DIR holds the npm packages the tests run: panva's oidc-provider, a real OpenID
 # Provider for the sign-in tests; axe-core, the accessibility check the browser tests

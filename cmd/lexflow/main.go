@@ -22,10 +22,6 @@ commands:
   worker   run the Temporal worker
   token    print a bearer token: lexflow token --sub alice --org acme --role user
   corpus   build the legal corpus database: lexflow corpus load
-  bench    time the research tools: lexflow bench research [--articles N] [--queries N]
-           or draft PDFs against WeasyPrint: lexflow bench pdf [--pages N] [--runs N]
-           or streamed turns: lexflow bench stream [--turns N] [--chunk-delay D]
-  eval     measure the citation check and kb_search on the set in eval/: lexflow eval [--misses]
   model    serve the offline model: lexflow model --addr 127.0.0.1:8090
   versions count, per workflow.GetVersion change ID, the open runs that may still
            replay its old branch: at zero its guard can go (make versions)
@@ -33,6 +29,7 @@ commands:
   probe    GET a URL, failing unless it answers 2xx within 5 s (containers' health checks):
            lexflow probe http://127.0.0.1:8080/readyz
 
+Benches, load tests and the evaluation are lexflow-bench's: go run ./cmd/lexflow-bench help.
 Configuration comes from the environment; see README.md.
 `
 
@@ -64,10 +61,6 @@ func main() {
 		err = runModel(ctx, cfg, args, log)
 	case "corpus":
 		err = runCorpus(ctx, cfg, args, os.Stdout)
-	case "bench":
-		err = runBench(ctx, cfg, args, os.Stdout, log)
-	case "eval":
-		err = runEval(ctx, cfg, args, os.Stdout)
 	case "versions":
 		err = runVersions(ctx, cfg, os.Stdout)
 	case "keys":

@@ -351,15 +351,3 @@ func TestCorpusLoad(t *testing.T) {
 		t.Errorf("lexflow corpus unload succeeded: %s", out)
 	}
 }
-
-func TestBenchResearch(t *testing.T) {
-	out, err := newDevEnv(t).withCorpus().command("bench", "research", "--articles", "3000", "--queries", "10").CombinedOutput()
-	if err != nil {
-		t.Fatalf("lexflow bench research: %v\n%s", err, out)
-	}
-	for _, want := range []string{"naive LIKE p50", "shipped                kb_search", "synthetic 3000         normattiva_search"} {
-		if !strings.Contains(string(out), want) {
-			t.Errorf("output lacks %q:\n%s", want, out)
-		}
-	}
-}

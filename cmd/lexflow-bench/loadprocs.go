@@ -6,15 +6,17 @@ import (
 	"math/rand/v2"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"sync"
 	"time"
 )
 
-// proc is a `lexflow api` or `lexflow worker` process of the load bench, run from this
-// executable. The bench kills it and starts it again; an exit it did not cause is
-// noted, and fails the run.
+// proc is a `lexflow api` or `lexflow worker` process of the load bench, run from the
+// lexflow binary exe. The bench kills it and starts it again; an exit it did not cause
+// is noted, and fails the run.
 type proc struct {
+	exe  string
 	name string // "api" or "worker"
 	env  []string
 	log  *os.File
@@ -27,19 +29,30 @@ type proc struct {
 	crashed []string
 }
 
-// startProc starts `lexflow <name>` with the environment env, its output appended to
-// log.
-func startProc(name string, env []string, log *os.File) (*proc, error) {
-	p := &proc{name: name, env: env, log: log}
+// startProc starts `lexflow <name>`, exe being the lexflow binary, with the environment
+// env, its output appended to log.
+func startProc(exe, name string, env []string, log *os.File) (*proc, error) {
+	p := &proc{exe: exe, name: name, env: env, log: log}
 	return p, p.start()
 }
 
-func (p *proc) start() error {
-	exe, err := os.Executable()
-	if err != nil {
-		return err
+// lexflowBinary is the lexflow binary whose `api` and `worker` the benches run as
+// processes: path, when given, else one that go build makes from this module into
+// dir (the working directory must be in the module).
+func lexflowBinary(ctx context.Context, path, dir string) (string, error) {
+	if path != "" {
+		return filepath.Abs(path)
 	}
-	cmd := exec.Command(exe, p.name)
+	exe := filepath.Join(dir, "lexflow")
+	build := exec.CommandContext(ctx, "go", "build", "-o", exe, "github.com/lexflow/lexflow/cmd/lexflow")
+	if out, err := build.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("go build lexflow (--lexflow names a binary instead): %w\n%s", err, out)
+	}
+	return exe, nil
+}
+
+func (p *proc) start() error {
+	cmd := exec.Command(p.exe, p.name)
 	cmd.Env, cmd.Stdout, cmd.Stderr = p.env, p.log, p.log
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("start lexflow %s: %w", p.name, err)

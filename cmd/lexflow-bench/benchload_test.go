@@ -17,14 +17,13 @@ import (
 	"github.com/lexflow/lexflow/store/mongostore"
 )
 
-// TestBenchLoad runs `lexflow bench load` small, for its audit: 20 cases × 2 turns
-// with the API and the worker as processes (this test binary acting as the command),
+// TestBenchLoad runs `lexflow-bench load` small, for its audit: 20 cases × 2 turns
+// with the API and the worker as processes of a lexflow binary built for the tests,
 // the worker killed three times and the API restarted once meanwhile.
 func TestBenchLoad(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts Temporal, FerretDB, a worker and an API process")
 	}
-	t.Setenv(asCommand, "1")
 	t.Setenv("LEXFLOW_TEMPORAL_CLI", "bin/temporal")
 	t.Setenv("LEXFLOW_CORPUS_DB", corpusDB)
 	cfg, err := config.FromEnv()
@@ -33,7 +32,7 @@ func TestBenchLoad(t *testing.T) {
 	}
 	var out bytes.Buffer
 	err = benchLoad(t.Context(), cfg, []string{"--cases", "20", "--turns", "2", "--orgs", "4", "--profile", "../../deploy/bench.env",
-		"--chaos", "--kills", "3", "--api-restarts", "1", "--kill-every", "1s", "--timeout", "5m", "--wrk", "0"}, &out, slog.New(slog.DiscardHandler))
+		"--chaos", "--kills", "3", "--api-restarts", "1", "--kill-every", "1s", "--timeout", "5m", "--wrk", "0", "--lexflow", lexflowBin(t)}, &out, slog.New(slog.DiscardHandler))
 	t.Log(out.String())
 	if err != nil {
 		t.Fatal(err)
@@ -78,7 +77,7 @@ func TestBenchLoadRejectsBadOptions(t *testing.T) {
 	for _, args := range [][]string{{"--cases", "0"}, {"--turns", "0"}, {"--orgs", "3", "--cases", "2"}, {"--kills", "-1"},
 		{"--kills", "1", "--api-restarts", "2"}, {"--kill-every", "0s"}, {"--wrk", "-1s"}} {
 		if _, err := parseLoadOptions(args); err == nil {
-			t.Errorf("bench load %v was accepted", args)
+			t.Errorf("load %v was accepted", args)
 		}
 	}
 }
@@ -132,22 +131,22 @@ func TestLoadAuditFindsProblems(t *testing.T) {
 	}
 }
 
-// TestProcNotesACrash starts a process that exits by itself: its crash is noted with
-// the end of its log.
+// TestProcNotesACrash starts a process that exits by itself (this test binary, acting
+// as lexflow-bench, given an unknown command): its crash is noted with the end of its
+// log.
 func TestProcNotesACrash(t *testing.T) {
-	t.Setenv(asCommand, "1")
 	logFile, err := os.Create(filepath.Join(t.TempDir(), "crash.log"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := startProc("no-such-command", os.Environ(), logFile)
+	p, err := startProc(os.Args[0], "no-such-command", append(os.Environ(), asCommand+"=1"), logFile)
 	if err != nil {
 		t.Fatal(err)
 	}
 	<-p.exited
 	crashed := p.crashes()
 	if len(crashed) != 1 || !strings.Contains(crashed[0], "lexflow no-such-command exited by itself: exit status 2") ||
-		!strings.Contains(crashed[0], `lexflow: unknown command "no-such-command"`) {
+		!strings.Contains(crashed[0], `lexflow-bench: unknown command "no-such-command"`) {
 		t.Errorf("crashes: %q", crashed)
 	}
 	logFile.Close()

@@ -12,15 +12,14 @@ import (
 	"github.com/lexflow/lexflow/config"
 )
 
-// TestBenchStream runs `lexflow bench stream` for a few turns: it starts its own
+// TestBenchStream runs `lexflow-bench stream` for a few turns: it starts its own
 // Temporal, FerretDB and model, times the turns with the worker in this process and in
-// a `lexflow worker` of its own (this test binary acting as the command), and prints a
+// a `lexflow worker` of its own (a lexflow binary built for the tests), and prints a
 // row of figures for each.
 func TestBenchStream(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts Temporal, FerretDB and a worker process")
 	}
-	t.Setenv(asCommand, "1") // the worker process is this binary run as lexflow
 	t.Setenv("LEXFLOW_TEMPORAL_CLI", "bin/temporal")
 	t.Setenv("LEXFLOW_CORPUS_DB", corpusDB)
 	cfg, err := config.FromEnv()
@@ -30,7 +29,7 @@ func TestBenchStream(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
 	var out bytes.Buffer
-	if err := benchStream(ctx, cfg, []string{"--turns", "3", "--chunk-delay", "5ms"}, &out, slog.New(slog.DiscardHandler)); err != nil {
+	if err := benchStream(ctx, cfg, []string{"--turns", "3", "--chunk-delay", "5ms", "--lexflow", lexflowBin(t)}, &out, slog.New(slog.DiscardHandler)); err != nil {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")

@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-// TestBenchPDF runs `lexflow bench pdf` once on a two-page draft with no WeasyPrint on
+// TestBenchPDF runs `lexflow-bench pdf` once on a two-page draft with no WeasyPrint on
 // the PATH: it prints the Go renderer's figures and says how to install WeasyPrint.
 func TestBenchPDF(t *testing.T) {
 	t.Setenv("PATH", t.TempDir())

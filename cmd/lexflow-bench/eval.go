@@ -13,7 +13,7 @@ import (
 	"github.com/lexflow/lexflow/eval"
 )
 
-// runEval runs `lexflow eval`: the citation check and kb_search's ranking over the
+// runEval runs `lexflow-bench eval`: the citation check and kb_search's ranking over the
 // evaluation set shipped in eval/, printed as the README's tables. It fails when the
 // check misses a target (see eval.Targets); --misses lists every item it got wrong.
 func runEval(ctx context.Context, cfg config.Config, args []string, out io.Writer) error {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -14,27 +13,14 @@ import (
 	"github.com/lexflow/lexflow/corpus"
 )
 
-// runBench runs `lexflow bench pdf` (see benchPDF), `lexflow bench stream` (see
-// benchStream), `lexflow bench load` (see benchLoad) or `lexflow bench research`: the
-// research tools' lookups against the naive LIKE scan, on the shipped corpus and on a
-// synthetic one (built once, then reused).
-func runBench(ctx context.Context, cfg config.Config, args []string, out io.Writer, log *slog.Logger) error {
-	if len(args) > 0 && args[0] == "pdf" {
-		return benchPDF(ctx, args[1:], out)
-	}
-	if len(args) > 0 && args[0] == "stream" {
-		return benchStream(ctx, cfg, args[1:], out, log)
-	}
-	if len(args) > 0 && args[0] == "load" {
-		return benchLoad(ctx, cfg, args[1:], out, log)
-	}
-	if len(args) == 0 || args[0] != "research" {
-		return errors.New("usage: lexflow bench research [--articles N] [--queries N] | lexflow bench pdf [--pages N] [--runs N] | lexflow bench stream [--turns N] [--chunk-delay D] | lexflow bench load [--cases N] [--turns M] [--chaos] (see --help)")
-	}
-	fs := flag.NewFlagSet("bench research", flag.ContinueOnError)
+// benchResearch is `lexflow-bench research`: the research tools' lookups against the
+// naive LIKE scan, on the shipped corpus and on a synthetic one (built once, then
+// reused).
+func benchResearch(ctx context.Context, cfg config.Config, args []string, out io.Writer, log *slog.Logger) error {
+	fs := flag.NewFlagSet("research", flag.ContinueOnError)
 	articles := fs.Int("articles", 1_000_000, "articles in the synthetic corpus")
 	queries := fs.Int("queries", 200, "queries timed per corpus")
-	if err := fs.Parse(args[1:]); err != nil {
+	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if _, built, err := corpus.Ensure(ctx, cfg.CorpusDB); err != nil {

@@ -20,19 +20,19 @@ import (
 // weasyprintRuns caps the WeasyPrint runs: each takes over a second.
 const weasyprintRuns = 5
 
-// benchPDF runs `lexflow bench pdf [--pages 10] [--runs 20]` (args are the flags after
+// benchPDF runs `lexflow-bench pdf [--pages 10] [--runs 20]` (args are the flags after
 // "pdf"): it times draft.Render on a synthetic draft of about that many pages and, if
 // WeasyPrint is installed, WeasyPrint on the same draft as HTML, and prints a table of
 // median and p90 times, page counts and sizes.
 func benchPDF(ctx context.Context, args []string, out io.Writer) error {
-	fs := flag.NewFlagSet("bench pdf", flag.ContinueOnError)
+	fs := flag.NewFlagSet("pdf", flag.ContinueOnError)
 	pages := fs.Int("pages", 10, "pages in the synthetic draft")
 	runs := fs.Int("runs", 20, "renderings timed")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if *pages < 1 || *runs < 1 {
-		return errors.New("usage: lexflow bench pdf [--pages N] [--runs N] (both at least 1)")
+		return errors.New("usage: lexflow-bench pdf [--pages N] [--runs N] (both at least 1)")
 	}
 	sample := draft.Sample(*pages)
 	fmt.Fprintf(out, "draft: Sample(%d), %d bytes of Markdown\n", *pages, len(sample))

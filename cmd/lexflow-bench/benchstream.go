@@ -37,28 +37,34 @@ const streamCase = "A question about the deposit of my lease"
 // streamTurnsPerCase keeps each case of the bench short.
 const streamTurnsPerCase = 20
 
-// benchStream is `lexflow bench stream`: streamed turns, sent with Accept:
+// benchStream is `lexflow-bench stream`: streamed turns, sent with Accept:
 // text/event-stream, timed from the model's first text chunk to the client's first
 // model.delta event, and from the model's last chunk to the client's turn.completed.
 // It starts its own Temporal dev server, FerretDB and offline model (timing each
 // chunk as it is flushed), and runs the turns twice: with the API and the worker in
 // this process, where an event wakes its stream at once, and with the worker in a
-// process of its own, where the stream finds it by polling the store.
+// process of its own (`lexflow worker`, from --lexflow or a binary it builds), where
+// the stream finds it by polling the store.
 func benchStream(ctx context.Context, cfg config.Config, args []string, out io.Writer, log *slog.Logger) error {
-	fs := flag.NewFlagSet("bench stream", flag.ContinueOnError)
+	fs := flag.NewFlagSet("stream", flag.ContinueOnError)
 	turns := fs.Int("turns", 200, "turns timed in each setup")
 	delay := fs.Duration("chunk-delay", 20*time.Millisecond, "the offline model's pause between chunks")
+	lexflow := fs.String("lexflow", "", "the lexflow binary the worker apart runs from (default: one built from this module)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if *turns < 1 {
-		return errors.New("bench stream: --turns must be at least 1")
+		return errors.New("stream: --turns must be at least 1")
 	}
 	dir, err := os.MkdirTemp("", "lexflow-bench-stream-")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(dir)
+	exe, err := lexflowBinary(ctx, *lexflow, dir)
+	if err != nil {
+		return err
+	}
 	cli, err := devenv.FindTemporalCLI(cfg.TemporalCLI)
 	if err != nil {
 		return err
@@ -104,7 +110,7 @@ func benchStream(ctx context.Context, cfg config.Config, args []string, out io.W
 			name = fmt.Sprintf("worker apart (store poll %s)", bc.EventsPoll)
 		}
 		log.Info("Timing streamed turns", "setup", name, "turns", *turns)
-		first, last, err := streamSetup(ctx, bc, split, *turns, model, quiet)
+		first, last, err := streamSetup(ctx, bc, exe, split, *turns, model, quiet)
 		if err != nil {
 			return fmt.Errorf("%s: %w", name, err)
 		}
@@ -126,9 +132,9 @@ func percentile(d []time.Duration, p int) time.Duration {
 }
 
 // streamSetup runs turns streamed turns on an API in this process and a worker here
-// or, split, in a `lexflow worker` process, and returns how long each turn's first
+// or, split, in a `lexflow worker` process of the binary exe, and returns how long each turn's first
 // and last chunk took to reach the client.
-func streamSetup(ctx context.Context, cfg config.Config, split bool, turns int, model *timedModel, log *slog.Logger) (first, last []time.Duration, err error) {
+func streamSetup(ctx context.Context, cfg config.Config, exe string, split bool, turns int, model *timedModel, log *slog.Logger) (first, last []time.Duration, err error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	b, err := wiring.Open(ctx, cfg, "bench", log)
@@ -146,7 +152,7 @@ func streamSetup(ctx context.Context, cfg config.Config, split bool, turns int, 
 		if err != nil {
 			return nil, nil, err
 		}
-		if worker, err = startProc("worker", streamWorkerEnv(cfg), logFile); err != nil {
+		if worker, err = startProc(exe, "worker", streamWorkerEnv(cfg), logFile); err != nil {
 			logFile.Close()
 			return nil, nil, err
 		}

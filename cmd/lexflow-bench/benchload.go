@@ -28,7 +28,7 @@ import (
 	"github.com/lexflow/lexflow/wiring"
 )
 
-// loadOptions are `lexflow bench load`'s flags.
+// loadOptions are `lexflow-bench load`'s flags.
 type loadOptions struct {
 	cases, turns, orgs int
 	stream             bool
@@ -38,11 +38,12 @@ type loadOptions struct {
 	wrk                time.Duration
 	profile            string
 	cpuProfile         string
+	lexflow            string
 }
 
 func parseLoadOptions(args []string) (loadOptions, error) {
 	var o loadOptions
-	fs := flag.NewFlagSet("bench load", flag.ContinueOnError)
+	fs := flag.NewFlagSet("load", flag.ContinueOnError)
 	fs.IntVar(&o.cases, "cases", 200, "cases, each with a client of its own, all at once")
 	fs.IntVar(&o.turns, "turns", 5, "turns per case; the last asks for a draft PDF")
 	fs.IntVar(&o.orgs, "orgs", 20, "organizations the cases are spread over")
@@ -55,18 +56,19 @@ func parseLoadOptions(args []string) (loadOptions, error) {
 	fs.DurationVar(&o.wrk, "wrk", 10*time.Second, "after the load, how long wrk loads each read route (0: not at all)")
 	fs.StringVar(&o.profile, "profile", "deploy/bench.env", "the environment file that lifts the abuse limits (the bench profile)")
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write this process's CPU profile (the load's clients and the embedded FerretDB) to this file")
+	fs.StringVar(&o.lexflow, "lexflow", "", "the lexflow binary the API and the worker run from (default: one built from this module)")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
 	switch {
 	case o.cases < 1 || o.turns < 1:
-		return o, errors.New("bench load: --cases and --turns must be at least 1")
+		return o, errors.New("load: --cases and --turns must be at least 1")
 	case o.orgs < 1 || o.orgs > o.cases:
-		return o, errors.New("bench load: --orgs must be between 1 and --cases")
+		return o, errors.New("load: --orgs must be between 1 and --cases")
 	case o.kills < 0 || o.apiRestarts < 0 || o.apiRestarts > o.kills:
-		return o, errors.New("bench load: --kills and --api-restarts must not be negative, and the API restarts no more often than the worker")
+		return o, errors.New("load: --kills and --api-restarts must not be negative, and the API restarts no more often than the worker")
 	case o.killEvery <= 0 || o.timeout <= 0 || o.wrk < 0:
-		return o, errors.New("bench load: --kill-every and --timeout must be positive, --wrk not negative")
+		return o, errors.New("load: --kill-every and --timeout must be positive, --wrk not negative")
 	}
 	if !o.chaos {
 		o.kills, o.apiRestarts = 0, 0
@@ -97,10 +99,10 @@ func loadMessage(i, k, turns int) string {
 	return fmt.Sprintf("Case %d, turn %d: show me the case details", i, k)
 }
 
-// benchLoad is `lexflow bench load`: N cases at once, M turns each, through the HTTP
+// benchLoad is `lexflow-bench load`: N cases at once, M turns each, through the HTTP
 // API, with the offline model. It starts its own Temporal dev server and FerretDB, and
 // runs the API and the worker as processes of their own (`lexflow api`, `lexflow
-// worker`) with the bench profile's environment; with --chaos it kills the worker
+// worker`, from o.lexflow or a binary it builds) with the bench profile's environment; with --chaos it kills the worker
 // with SIGKILL and restarts the API meanwhile. Each client retries as the README's
 // "Retrying" table allows. It reports the turns per second, the turns' latency, every
 // answer by status, and an audit of the store and of Temporal (see auditLoad), and
@@ -124,6 +126,10 @@ func benchLoad(ctx context.Context, cfg config.Config, args []string, out io.Wri
 		}
 		os.RemoveAll(dir)
 	}()
+	exe, err := lexflowBinary(ctx, o.lexflow, dir)
+	if err != nil {
+		return err
+	}
 	lc, env, stop, err := startLoadServers(ctx, cfg, o, dir)
 	if err != nil {
 		return err
@@ -143,7 +149,7 @@ func benchLoad(ctx context.Context, cfg config.Config, args []string, out io.Wri
 			return err
 		}
 	}
-	worker, api, err := startLoadProcs(dir, env)
+	worker, api, err := startLoadProcs(exe, dir, env)
 	if err != nil {
 		return err
 	}
@@ -208,7 +214,7 @@ func benchLoad(ctx context.Context, cfg config.Config, args []string, out io.Wri
 	audit.problems = append(audit.problems, api.crashes()...)
 	printLoad(out, o, runs, stats, did, elapsed, audit)
 	if len(audit.problems) > 0 || len(stats.failed) > 0 {
-		return fmt.Errorf("bench load: %d problems, %d failed requests", len(audit.problems), len(stats.failed))
+		return fmt.Errorf("load: %d problems, %d failed requests", len(audit.problems), len(stats.failed))
 	}
 	if o.wrk > 0 {
 		last, err := b.Store.LastEventSeq(ctx, runs[0].caseID)
@@ -284,19 +290,19 @@ func startLoadServers(ctx context.Context, cfg config.Config, o loadOptions, dir
 	return lc, environ, stop, nil
 }
 
-// startLoadProcs starts the worker and the API as processes with the environment env,
-// each logging to a file in dir.
-func startLoadProcs(dir string, env []string) (worker, api *proc, err error) {
+// startLoadProcs starts the worker and the API as processes of the lexflow binary exe
+// with the environment env, each logging to a file in dir.
+func startLoadProcs(exe, dir string, env []string) (worker, api *proc, err error) {
 	logs := map[string]*os.File{}
 	for _, name := range []string{"worker", "api"} {
 		if logs[name], err = os.Create(filepath.Join(dir, name+".log")); err != nil {
 			return nil, nil, err
 		}
 	}
-	if worker, err = startProc("worker", env, logs["worker"]); err != nil {
+	if worker, err = startProc(exe, "worker", env, logs["worker"]); err != nil {
 		return nil, nil, err
 	}
-	if api, err = startProc("api", env, logs["api"]); err != nil {
+	if api, err = startProc(exe, "api", env, logs["api"]); err != nil {
 		worker.stop()
 		logs["api"].Close()
 		return nil, nil, err
