@@ -1,6 +1,19 @@
-// Command lexflow runs Lexflow: `dev` starts the whole product on one machine, `api` and
-// `worker` run its two stateless processes, `token` mints a dev bearer token, and
-// `model` serves the offline model on its own.
+// Command lexflow runs Lexflow, and holds what its operators run:
+//
+//   - dev starts the whole product on one machine: the Temporal dev server and its Web
+//     UI, embedded FerretDB (or the Firestore emulator), the worker and the API;
+//   - api serves the REST API, one of its two stateless processes;
+//   - worker runs the Temporal worker, the other;
+//   - token mints a dev bearer token;
+//   - corpus load builds the legal corpus database;
+//   - model serves the offline model on its own;
+//   - versions counts, per workflow.GetVersion change ID, the open runs that may still
+//     replay its old branch;
+//   - keys rotate rewraps the data keys under a new master key;
+//   - probe is the container images' health check;
+//   - help prints the usage.
+//
+// Benches, load generation and evaluation are cmd/lexflow-bench's.
 package main
 
 import (
@@ -17,17 +30,19 @@ import (
 const usage = `usage: lexflow <command> [flags]
 
 commands:
-  dev      start the Temporal dev server, embedded FerretDB, the worker and the API
-  api      serve the REST API
-  worker   run the Temporal worker
-  token    print a bearer token: lexflow token --sub alice --org acme --role user
+  dev      start the Temporal dev server with its Web UI, the store (embedded FerretDB, or with
+           LEXFLOW_STORE=firestore the Firestore emulator), the worker and the API
+  api      serve the REST API (and /metrics on LEXFLOW_METRICS_ADDR)
+  worker   run the Temporal worker (and /healthz, /readyz, /metrics on LEXFLOW_WORKER_HTTP_ADDR)
+  token    print a bearer token: lexflow token --sub alice --org acme --role user [--ttl 24h]
   corpus   build the legal corpus database: lexflow corpus load
-  model    serve the offline model: lexflow model --addr 127.0.0.1:8090
+  model    serve the offline model: lexflow model [--addr 127.0.0.1:8090] [--chunk-delay D]
   versions count, per workflow.GetVersion change ID, the open runs that may still
            replay its old branch: at zero its guard can go (make versions)
   keys     rewrap every data key under LEXFLOW_MASTER_KEY after a rotation: lexflow keys rotate
   probe    GET a URL, failing unless it answers 2xx within 5 s (containers' health checks):
            lexflow probe http://127.0.0.1:8080/readyz
+  help     print this text
 
 Benches, load tests and the evaluation are lexflow-bench's: go run ./cmd/lexflow-bench help.
 Configuration comes from the environment; see README.md.
