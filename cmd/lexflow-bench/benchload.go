@@ -103,8 +103,8 @@ func loadMessage(i, k, turns int) string {
 // API, with the offline model. It starts its own Temporal dev server and FerretDB, and
 // runs the API and the worker as processes of their own (`lexflow api`, `lexflow
 // worker`, from o.lexflow or a binary it builds) with the bench profile's environment; with --chaos it kills the worker
-// with SIGKILL and restarts the API meanwhile. Each client retries as the README's
-// "Retrying" table allows. It reports the turns per second, the turns' latency, every
+// with SIGKILL and restarts the API meanwhile. Each client retries as the "Retrying"
+// table of docs/api.md allows. It reports the turns per second, the turns' latency, every
 // answer by status, and an audit of the store and of Temporal (see auditLoad), and
 // fails when the audit finds a problem or a request never succeeded.
 func benchLoad(ctx context.Context, cfg config.Config, args []string, out io.Writer, log *slog.Logger) error {

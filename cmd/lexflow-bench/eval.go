@@ -14,7 +14,7 @@ import (
 )
 
 // runEval runs `lexflow-bench eval`: the citation check and kb_search's ranking over the
-// evaluation set shipped in eval/, printed as the README's tables. It fails when the
+// evaluation set shipped in eval/, printed as the tables of docs/tools.md. It fails when the
 // check misses a target (see eval.Targets); --misses lists every item it got wrong.
 func runEval(ctx context.Context, cfg config.Config, args []string, out io.Writer) error {
 	fs := flag.NewFlagSet("eval", flag.ContinueOnError)

@@ -16,7 +16,7 @@ import (
 	"github.com/lexflow/lexflow/schemas"
 )
 
-// Bounds of the load client's retries: it retries as the README's "Retrying" table
+// Bounds of the load client's retries: it retries as the "Retrying" table of docs/api.md
 // allows (a GET, or a POST with its Idempotency-Key) after a dropped connection, a 429
 // or a 5xx, at most retryAttempts times, waiting retryFirst and doubling up to
 // retryMax, or what Retry-After says, up to retryAfterMax.

@@ -39,7 +39,7 @@ commands:
 
 stream and load run ` + "`lexflow worker`" + ` (load also ` + "`lexflow api`" + `) as processes: the binary --lexflow
 names, else one built from this module with go build.
-Configuration comes from the environment, as lexflow's does; see README.md.
+Configuration comes from the environment, as lexflow's does; see docs/configuration.md.
 `
 
 func main() {

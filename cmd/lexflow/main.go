@@ -45,7 +45,7 @@ commands:
   help     print this text
 
 Benches, load tests and the evaluation are lexflow-bench's: go run ./cmd/lexflow-bench help.
-Configuration comes from the environment; see README.md.
+Configuration comes from the environment; see docs/configuration.md.
 `
 
 func main() {
