@@ -51,13 +51,9 @@ func (s *Store) ListAudit(ctx context.Context, f store.AuditFilter) ([]store.Aud
 	if f.Limit > 0 {
 		opts.SetLimit(int64(f.Limit))
 	}
-	cur, err := s.audit.Find(ctx, filter, opts)
+	docs, err := findAll[auditDoc](ctx, s.audit, filter, "audit entries", opts)
 	if err != nil {
-		return nil, fmt.Errorf("list audit entries: %w", err)
-	}
-	var docs []auditDoc
-	if err := cur.All(ctx, &docs); err != nil {
-		return nil, fmt.Errorf("read audit entries: %w", err)
+		return nil, err
 	}
 	out := make([]store.AuditEntry, len(docs))
 	for i, d := range docs {

@@ -77,12 +77,11 @@ func (s *Store) TokensUsed(ctx context.Context, tenant, caseID, day string) (sto
 		key string
 		to  *int64
 	}{{tokenCounter(tenant, "", day), &used.Tenant}, {tokenCounter(tenant, caseID, day), &used.Case}} {
-		var d struct {
+		d, err := findOne[struct {
 			Tokens int64 `bson:"tokens"`
-		}
-		err := s.tokenUse.FindOne(ctx, bson.M{"_id": c.key}).Decode(&d)
-		if err != nil && !errors.Is(err, mongo.ErrNoDocuments) {
-			return store.TokensUsed{}, fmt.Errorf("read token use: %w", err)
+		}](ctx, s.tokenUse, bson.M{"_id": c.key}, "token use")
+		if err != nil && !errors.Is(err, store.ErrNotFound) {
+			return store.TokensUsed{}, err
 		}
 		*c.to = d.Tokens
 	}
@@ -91,13 +90,9 @@ func (s *Store) TokensUsed(ctx context.Context, tenant, caseID, day string) (sto
 
 // GetBudget returns a tenant's budget, or store.ErrNotFound.
 func (s *Store) GetBudget(ctx context.Context, tenant string) (store.Budget, error) {
-	var d budgetDoc
-	err := s.budgets.FindOne(ctx, bson.M{"_id": tenant}).Decode(&d)
-	if errors.Is(err, mongo.ErrNoDocuments) {
-		return store.Budget{}, store.ErrNotFound
-	}
+	d, err := findOne[budgetDoc](ctx, s.budgets, bson.M{"_id": tenant}, "budget of "+tenant)
 	if err != nil {
-		return store.Budget{}, fmt.Errorf("get budget: %w", err)
+		return store.Budget{}, err
 	}
 	return store.Budget{Tenant: d.Tenant, TokensPerDay: d.TokensPerDay, CaseTokensPerDay: d.CaseTokensPerDay,
 		SetBy: d.SetBy, UpdatedAt: d.UpdatedAt}, nil

@@ -64,13 +64,9 @@ func (s *Store) CreateCase(ctx context.Context, c store.Case) (store.Case, error
 
 // GetCase returns the case with that ID, or store.ErrNotFound.
 func (s *Store) GetCase(ctx context.Context, id string) (store.Case, error) {
-	var d caseDoc
-	err := s.cases.FindOne(ctx, bson.M{"_id": id}).Decode(&d)
-	if errors.Is(err, mongo.ErrNoDocuments) {
-		return store.Case{}, fmt.Errorf("case %s: %w", id, store.ErrNotFound)
-	}
+	d, err := findOne[caseDoc](ctx, s.cases, bson.M{"_id": id}, "case "+id)
 	if err != nil {
-		return store.Case{}, fmt.Errorf("find case: %w", err)
+		return store.Case{}, err
 	}
 	return d.toCase(), nil
 }
@@ -78,18 +74,11 @@ func (s *Store) GetCase(ctx context.Context, id string) (store.Case, error) {
 // CaseOwner returns the organization and subject that own a case, or
 // store.ErrNotFound.
 func (s *Store) CaseOwner(ctx context.Context, id string) (org, subject string, err error) {
-	var d struct {
+	d, err := findOne[struct {
 		UserID string `bson:"user_id"`
 		OrgID  string `bson:"org_id"`
-	}
-	err = s.cases.FindOne(ctx, bson.M{"_id": id}, options.FindOne().SetProjection(bson.M{"user_id": 1, "org_id": 1})).Decode(&d)
-	if errors.Is(err, mongo.ErrNoDocuments) {
-		return "", "", fmt.Errorf("case %s: %w", id, store.ErrNotFound)
-	}
-	if err != nil {
-		return "", "", fmt.Errorf("find case owner: %w", err)
-	}
-	return d.OrgID, d.UserID, nil
+	}](ctx, s.cases, bson.M{"_id": id}, "case "+id, options.FindOne().SetProjection(bson.M{"user_id": 1, "org_id": 1}))
+	return d.OrgID, d.UserID, err
 }
 
 // SetPhase moves a case to a phase and status.
@@ -149,11 +138,9 @@ func (s *Store) updateAt(ctx context.Context, id, op string, expected int64, fil
 		options.FindOneAndUpdate().SetReturnDocument(options.After)).Decode(&d)
 	switch {
 	case errors.Is(err, mongo.ErrNoDocuments):
-		var current caseDoc
-		if err := s.cases.FindOne(ctx, bson.M{"_id": id}).Decode(&current); errors.Is(err, mongo.ErrNoDocuments) {
-			return 0, fmt.Errorf("case %s: %w", id, store.ErrNotFound)
-		} else if err != nil {
-			return 0, fmt.Errorf("read case: %w", err)
+		current, err := findOne[caseDoc](ctx, s.cases, bson.M{"_id": id}, "case "+id)
+		if err != nil {
+			return 0, err
 		}
 		if op != "" && slices.Contains(current.Ops, op) {
 			return current.Version, nil
@@ -228,14 +215,13 @@ func (s *Store) ListCases(ctx context.Context, org, subject, after string, limit
 		filter["org_id"] = bson.M{"$in": bson.A{"", nil}}
 	}
 	if after != "" {
-		var from caseDoc
-		err := s.cases.FindOne(ctx, bson.M{"_id": after},
-			options.FindOne().SetProjection(bson.M{"org_id": 1, "user_id": 1, "created_at": 1})).Decode(&from)
-		if errors.Is(err, mongo.ErrNoDocuments) || err == nil && (from.OrgID != org || from.UserID != subject) {
-			return nil, fmt.Errorf("case %s: %w", after, store.ErrNotFound)
+		from, err := findOne[caseDoc](ctx, s.cases, bson.M{"_id": after}, "case "+after,
+			options.FindOne().SetProjection(bson.M{"org_id": 1, "user_id": 1, "created_at": 1}))
+		if err == nil && (from.OrgID != org || from.UserID != subject) {
+			err = fmt.Errorf("case %s: %w", after, store.ErrNotFound)
 		}
 		if err != nil {
-			return nil, fmt.Errorf("find case: %w", err)
+			return nil, err
 		}
 		filter["$or"] = bson.A{
 			bson.M{"created_at": bson.M{"$lt": from.CreatedAt}},
@@ -244,13 +230,9 @@ func (s *Store) ListCases(ctx context.Context, org, subject, after string, limit
 	}
 	opts := options.Find().SetSort(bson.D{{Key: "created_at", Value: -1}, {Key: "_id", Value: -1}}).
 		SetLimit(int64(limit)).SetProjection(bson.M{"case_details": 0, "ops": 0})
-	cur, err := s.cases.Find(ctx, filter, opts)
+	docs, err := findAll[caseDoc](ctx, s.cases, filter, "cases", opts)
 	if err != nil {
-		return nil, fmt.Errorf("list cases: %w", err)
-	}
-	var docs []caseDoc
-	if err := cur.All(ctx, &docs); err != nil {
-		return nil, fmt.Errorf("list cases: %w", err)
+		return nil, err
 	}
 	out := make([]store.Case, 0, len(docs))
 	for _, d := range docs {

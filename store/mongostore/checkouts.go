@@ -2,7 +2,6 @@ package mongostore
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
@@ -43,15 +42,8 @@ func (s *Store) OpenCheckout(ctx context.Context, c store.Checkout) (store.Check
 
 // GetCheckout returns a checkout, or store.ErrNotFound.
 func (s *Store) GetCheckout(ctx context.Context, id string) (store.Checkout, error) {
-	var d checkoutDoc
-	err := s.checkouts.FindOne(ctx, bson.M{"_id": id}).Decode(&d)
-	if errors.Is(err, mongo.ErrNoDocuments) {
-		return store.Checkout{}, fmt.Errorf("checkout %s: %w", id, store.ErrNotFound)
-	}
-	if err != nil {
-		return store.Checkout{}, fmt.Errorf("read checkout: %w", err)
-	}
-	return store.Checkout(d), nil
+	d, err := findOne[checkoutDoc](ctx, s.checkouts, bson.M{"_id": id}, "checkout "+id)
+	return store.Checkout(d), err
 }
 
 // MarkCheckoutPaid marks the checkout paid by eventID if it is open, in one conditional

@@ -83,13 +83,10 @@ func (s *Store) SetHold(ctx context.Context, caseID, org string, h *store.Hold) 
 	if res.MatchedCount > 0 {
 		return nil
 	}
-	var c caseDoc
-	err = s.cases.FindOne(ctx, bson.M{"_id": caseID}).Decode(&c)
+	c, err := findOne[caseDoc](ctx, s.cases, bson.M{"_id": caseID}, "case "+caseID)
 	switch {
-	case errors.Is(err, mongo.ErrNoDocuments):
-		return fmt.Errorf("case %s: %w", caseID, store.ErrNotFound)
 	case err != nil:
-		return fmt.Errorf("set hold: %w", err)
+		return err
 	case c.Erasing != nil:
 		return fmt.Errorf("case %s: %w", caseID, store.ErrErasing)
 	}
@@ -184,13 +181,9 @@ func (s *Store) FinishErasure(ctx context.Context, caseID string, e schemas.Eras
 
 // GetErasure returns a case's erasure receipt, or store.ErrNotFound.
 func (s *Store) GetErasure(ctx context.Context, caseID string) (schemas.Erasure, error) {
-	var d erasureDoc
-	err := s.erasures.FindOne(ctx, bson.M{"_id": caseID}).Decode(&d)
-	if errors.Is(err, mongo.ErrNoDocuments) {
-		return schemas.Erasure{}, fmt.Errorf("erasure of case %s: %w", caseID, store.ErrNotFound)
-	}
+	d, err := findOne[erasureDoc](ctx, s.erasures, bson.M{"_id": caseID}, "erasure of case "+caseID)
 	if err != nil {
-		return schemas.Erasure{}, fmt.Errorf("find erasure: %w", err)
+		return schemas.Erasure{}, err
 	}
 	return d.toErasure(), nil
 }
@@ -205,21 +198,20 @@ func (s *Store) ExpiredCases(ctx context.Context, org string, before time.Time, 
 	}
 	opts := options.Find().SetSort(bson.D{{Key: "updated_at", Value: 1}, {Key: "_id", Value: 1}}).
 		SetLimit(int64(limit)).SetProjection(bson.M{"_id": 1})
-	cur, err := s.cases.Find(ctx, filter, opts)
+	docs, err := findAll[idDoc](ctx, s.cases, filter, "expired cases", opts)
 	if err != nil {
-		return nil, fmt.Errorf("find expired cases: %w", err)
-	}
-	var docs []struct {
-		ID string `bson:"_id"`
-	}
-	if err := cur.All(ctx, &docs); err != nil {
-		return nil, fmt.Errorf("find expired cases: %w", err)
+		return nil, err
 	}
 	ids := make([]string, 0, len(docs))
 	for _, d := range docs {
 		ids = append(ids, d.ID)
 	}
 	return ids, nil
+}
+
+// idDoc is a document's ID alone.
+type idDoc struct {
+	ID string `bson:"_id"`
 }
 
 // StalledErasures finds cases marked as being erased before a time, then receipts of
@@ -236,15 +228,9 @@ func (s *Store) StalledErasures(ctx context.Context, before time.Time, limit int
 	} {
 		opts := options.Find().SetSort(bson.D{{Key: q.by, Value: 1}, {Key: "_id", Value: 1}}).
 			SetLimit(int64(limit)).SetProjection(bson.M{"_id": 1})
-		cur, err := q.coll.Find(ctx, q.filter, opts)
+		docs, err := findAll[idDoc](ctx, q.coll, q.filter, "stalled erasures", opts)
 		if err != nil {
-			return nil, fmt.Errorf("find stalled erasures: %w", err)
-		}
-		var docs []struct {
-			ID string `bson:"_id"`
-		}
-		if err := cur.All(ctx, &docs); err != nil {
-			return nil, fmt.Errorf("find stalled erasures: %w", err)
+			return nil, err
 		}
 		for _, d := range docs {
 			if !slices.Contains(out, d.ID) {

@@ -102,13 +102,12 @@ func eventKey(caseID string, seq int64) string { return fmt.Sprintf("%s/%020d", 
 
 // eventAt reads the case's event number seq, if it is stored.
 func (s *Store) eventAt(ctx context.Context, caseID string, seq int64) (store.Event, bool, error) {
-	var d eventDoc
-	err := s.events.FindOne(ctx, bson.M{"_id": eventKey(caseID, seq)}).Decode(&d)
-	if errors.Is(err, mongo.ErrNoDocuments) {
+	d, err := findOne[eventDoc](ctx, s.events, bson.M{"_id": eventKey(caseID, seq)}, fmt.Sprintf("event %d", seq))
+	if errors.Is(err, store.ErrNotFound) {
 		return store.Event{}, false, nil
 	}
 	if err != nil {
-		return store.Event{}, false, fmt.Errorf("read event %d: %w", seq, err)
+		return store.Event{}, false, err
 	}
 	return d.event(), true, nil
 }
@@ -116,11 +115,8 @@ func (s *Store) eventAt(ctx context.Context, caseID string, seq int64) (store.Ev
 // storedEvent reads the case's event with that ID: an append retried after an earlier
 // attempt stored it. It reads the whole log on FerretDB, but only for such a retry.
 func (s *Store) storedEvent(ctx context.Context, caseID, id string) (store.Event, error) {
-	var d eventDoc
-	if err := s.events.FindOne(ctx, bson.M{"case_id": caseID, "eid": id}).Decode(&d); err != nil {
-		return store.Event{}, fmt.Errorf("find event %s: %w", id, err)
-	}
-	return d.event(), nil
+	d, err := findOne[eventDoc](ctx, s.events, bson.M{"case_id": caseID, "eid": id}, "event "+id)
+	return d.event(), err
 }
 
 // lastSeq is the number of the case's last stored event, 0 for none: from the last

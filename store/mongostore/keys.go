@@ -2,7 +2,6 @@ package mongostore
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
@@ -37,15 +36,8 @@ func (s *Store) CreateKey(ctx context.Context, k store.DataKey) (store.DataKey, 
 
 // GetKey returns the key with ID id.
 func (s *Store) GetKey(ctx context.Context, id string) (store.DataKey, error) {
-	var d keyDoc
-	err := s.keys.FindOne(ctx, bson.M{"_id": id}).Decode(&d)
-	if errors.Is(err, mongo.ErrNoDocuments) {
-		return store.DataKey{}, fmt.Errorf("key %s: %w", id, store.ErrNotFound)
-	}
-	if err != nil {
-		return store.DataKey{}, fmt.Errorf("read key %s: %w", id, err)
-	}
-	return d.key(), nil
+	d, err := findOne[keyDoc](ctx, s.keys, bson.M{"_id": id}, "key "+id)
+	return d.key(), err
 }
 
 // DestroyKey unsets the key's wrapped bytes and stamps it destroyed, unless it is.
@@ -73,14 +65,10 @@ func (s *Store) ListKeys(ctx context.Context, after string, limit int) ([]store.
 	if limit <= 0 {
 		limit = 100
 	}
-	cur, err := s.keys.Find(ctx, bson.M{"_id": bson.M{"$gt": after}},
+	docs, err := findAll[keyDoc](ctx, s.keys, bson.M{"_id": bson.M{"$gt": after}}, "keys",
 		options.Find().SetSort(bson.D{{Key: "_id", Value: 1}}).SetLimit(int64(limit)))
 	if err != nil {
-		return nil, fmt.Errorf("list keys: %w", err)
-	}
-	var docs []keyDoc
-	if err := cur.All(ctx, &docs); err != nil {
-		return nil, fmt.Errorf("read keys: %w", err)
+		return nil, err
 	}
 	keys := make([]store.DataKey, len(docs))
 	for i, d := range docs {

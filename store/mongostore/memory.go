@@ -23,13 +23,12 @@ type memoryDoc struct {
 
 // GetMemory returns a user's memory, empty when there is none.
 func (s *Store) GetMemory(ctx context.Context, owner string) (store.Memory, error) {
-	var d memoryDoc
-	err := s.memory.FindOne(ctx, bson.M{"_id": owner}).Decode(&d)
-	if errors.Is(err, mongo.ErrNoDocuments) {
+	d, err := findOne[memoryDoc](ctx, s.memory, bson.M{"_id": owner}, "memory")
+	if errors.Is(err, store.ErrNotFound) {
 		return store.Memory{UserID: owner}, nil
 	}
 	if err != nil {
-		return store.Memory{}, fmt.Errorf("find memory: %w", err)
+		return store.Memory{}, err
 	}
 	return store.Memory{UserID: d.UserID, Text: d.Text, UpdatedAt: d.UpdatedAt}, nil
 }
@@ -55,12 +54,8 @@ const unclaimed = "unclaimed:"
 // "unclaimed:<subject>", where nobody reads it, rather than to someone who may be
 // another person. A memory already written under the new ID wins over the old one.
 func (s *Store) migrateMemories(ctx context.Context) error {
-	cur, err := s.memory.Find(ctx, bson.M{"_id": bson.M{"$not": bson.Regex{Pattern: "^(user|org|unclaimed):"}}})
+	docs, err := findAll[memoryDoc](ctx, s.memory, bson.M{"_id": bson.M{"$not": bson.Regex{Pattern: "^(user|org|unclaimed):"}}}, "memories to migrate")
 	if err != nil {
-		return fmt.Errorf("migrate memories: %w", err)
-	}
-	var docs []memoryDoc
-	if err := cur.All(ctx, &docs); err != nil {
 		return fmt.Errorf("migrate memories: %w", err)
 	}
 	for _, d := range docs {
@@ -85,15 +80,11 @@ func (s *Store) migrateMemories(ctx context.Context) error {
 
 // orgsOf returns the distinct organizations of a subject's cases ("" for none).
 func (s *Store) orgsOf(ctx context.Context, subject string) ([]string, error) {
-	cur, err := s.cases.Find(ctx, bson.M{"user_id": subject}, options.Find().SetProjection(bson.M{"org_id": 1}))
-	if err != nil {
-		return nil, fmt.Errorf("find the cases of %s: %w", subject, err)
-	}
-	var docs []struct {
+	docs, err := findAll[struct {
 		OrgID string `bson:"org_id"`
-	}
-	if err := cur.All(ctx, &docs); err != nil {
-		return nil, fmt.Errorf("read the cases of %s: %w", subject, err)
+	}](ctx, s.cases, bson.M{"user_id": subject}, "the cases of "+subject, options.Find().SetProjection(bson.M{"org_id": 1}))
+	if err != nil {
+		return nil, err
 	}
 	var orgs []string
 	for _, d := range docs {

@@ -4,6 +4,7 @@ package mongostore
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"hash/fnv"
 	"sync"
@@ -164,6 +165,34 @@ func (s *Store) Ping(ctx context.Context) error { return s.client.Ping(ctx, nil)
 
 // Close disconnects.
 func (s *Store) Close(ctx context.Context) error { return s.client.Disconnect(ctx) }
+
+// findOne decodes into a T the document of coll that filter selects; no document is
+// store.ErrNotFound. what names the document in errors.
+func findOne[T any](ctx context.Context, coll *mongo.Collection, filter any, what string, opts ...options.Lister[options.FindOneOptions]) (T, error) {
+	var d T
+	err := coll.FindOne(ctx, filter, opts...).Decode(&d)
+	if errors.Is(err, mongo.ErrNoDocuments) {
+		return d, fmt.Errorf("%s: %w", what, store.ErrNotFound)
+	}
+	if err != nil {
+		return d, fmt.Errorf("read %s: %w", what, err)
+	}
+	return d, nil
+}
+
+// findAll decodes into a T each document of coll that filter selects. what names the
+// documents in errors.
+func findAll[T any](ctx context.Context, coll *mongo.Collection, filter any, what string, opts ...options.Lister[options.FindOptions]) ([]T, error) {
+	cur, err := coll.Find(ctx, filter, opts...)
+	if err != nil {
+		return nil, fmt.Errorf("find %s: %w", what, err)
+	}
+	var docs []T
+	if err := cur.All(ctx, &docs); err != nil {
+		return nil, fmt.Errorf("read %s: %w", what, err)
+	}
+	return docs, nil
+}
 
 // plain turns decoded BSON (bson.M, bson.A, bson.D) into plain maps and slices, so
 // callers outside this package never see driver types.

@@ -56,13 +56,9 @@ func (s *Store) AddParty(ctx context.Context, p store.Party) (store.Party, error
 
 // ListParties returns a case's parties in the order they were added.
 func (s *Store) ListParties(ctx context.Context, caseID string) ([]store.Party, error) {
-	cur, err := s.parties.Find(ctx, bson.M{"case_id": caseID}, options.Find().SetSort(bson.D{{Key: "seq", Value: 1}}))
+	docs, err := findAll[partyDoc](ctx, s.parties, bson.M{"case_id": caseID}, "parties", options.Find().SetSort(bson.D{{Key: "seq", Value: 1}}))
 	if err != nil {
-		return nil, fmt.Errorf("find parties: %w", err)
-	}
-	var docs []partyDoc
-	if err := cur.All(ctx, &docs); err != nil {
-		return nil, fmt.Errorf("read parties: %w", err)
+		return nil, err
 	}
 	out := make([]store.Party, len(docs))
 	for i, d := range docs {

@@ -6,8 +6,9 @@ import (
 	"fmt"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
-	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
+
+	"github.com/lexflow/lexflow/store"
 )
 
 // promptsDocID is the settings document that holds the prompts version.
@@ -33,13 +34,9 @@ func (s *Store) BumpPromptsVersion(ctx context.Context) (int64, error) {
 
 // PromptsVersion returns the prompts version, 0 before the first bump.
 func (s *Store) PromptsVersion(ctx context.Context) (int64, error) {
-	var d versionDoc
-	err := s.settings.FindOne(ctx, bson.M{"_id": promptsDocID}).Decode(&d)
-	if errors.Is(err, mongo.ErrNoDocuments) {
+	d, err := findOne[versionDoc](ctx, s.settings, bson.M{"_id": promptsDocID}, "prompts version")
+	if errors.Is(err, store.ErrNotFound) {
 		return 0, nil
 	}
-	if err != nil {
-		return 0, fmt.Errorf("read prompts version: %w", err)
-	}
-	return d.Version, nil
+	return d.Version, err
 }

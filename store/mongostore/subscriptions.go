@@ -2,13 +2,11 @@ package mongostore
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strconv"
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
-	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"github.com/lexflow/lexflow/store"
@@ -37,13 +35,9 @@ func (s *Store) PutSubscription(ctx context.Context, sub store.Subscription) (st
 
 // GetSubscription returns a subscription, or store.ErrNotFound.
 func (s *Store) GetSubscription(ctx context.Context, id string) (store.Subscription, error) {
-	var d subscriptionDoc
-	err := s.subs.FindOne(ctx, bson.M{"_id": id}).Decode(&d)
-	if errors.Is(err, mongo.ErrNoDocuments) {
-		return store.Subscription{}, fmt.Errorf("subscription %s: %w", id, store.ErrNotFound)
-	}
+	d, err := findOne[subscriptionDoc](ctx, s.subs, bson.M{"_id": id}, "subscription "+id)
 	if err != nil {
-		return store.Subscription{}, fmt.Errorf("read subscription: %w", err)
+		return store.Subscription{}, err
 	}
 	if d.Cases == nil {
 		d.Cases = []string{}

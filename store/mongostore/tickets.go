@@ -47,22 +47,16 @@ func (s *Store) CreateTicket(ctx context.Context, t store.Ticket) (store.Ticket,
 	if _, err := s.tickets.InsertOne(ctx, d); err != nil && !mongo.IsDuplicateKeyError(err) {
 		return store.Ticket{}, fmt.Errorf("insert ticket: %w", err)
 	}
-	var got ticketDoc
-	if err := s.tickets.FindOne(ctx, bson.M{"_id": t.ID}).Decode(&got); err != nil {
-		return store.Ticket{}, fmt.Errorf("read ticket: %w", err)
-	}
-	return got.toTicket(), nil
+	got, err := findOne[ticketDoc](ctx, s.tickets, bson.M{"_id": t.ID}, "ticket "+t.ID)
+	return got.toTicket(), err
 }
 
 // ListTickets returns a case's tickets, oldest first.
 func (s *Store) ListTickets(ctx context.Context, caseID string) ([]store.Ticket, error) {
-	cur, err := s.tickets.Find(ctx, bson.M{"case_id": caseID}, options.Find().SetSort(bson.D{{Key: "created_at", Value: 1}, {Key: "_id", Value: 1}}))
+	docs, err := findAll[ticketDoc](ctx, s.tickets, bson.M{"case_id": caseID}, "tickets",
+		options.Find().SetSort(bson.D{{Key: "created_at", Value: 1}, {Key: "_id", Value: 1}}))
 	if err != nil {
-		return nil, fmt.Errorf("find tickets: %w", err)
-	}
-	var docs []ticketDoc
-	if err := cur.All(ctx, &docs); err != nil {
-		return nil, fmt.Errorf("read tickets: %w", err)
+		return nil, err
 	}
 	out := make([]store.Ticket, len(docs))
 	for i, d := range docs {

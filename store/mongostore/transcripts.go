@@ -62,13 +62,9 @@ func (s *Store) ListRecords(ctx context.Context, caseID string, beforeTurn, limi
 	if limit > 0 {
 		opts.SetLimit(int64(limit))
 	}
-	cur, err := s.transcripts.Find(ctx, filter, opts)
+	docs, err := findAll[recordDoc](ctx, s.transcripts, filter, "transcript", opts)
 	if err != nil {
-		return nil, fmt.Errorf("find transcript: %w", err)
-	}
-	var docs []recordDoc
-	if err := cur.All(ctx, &docs); err != nil {
-		return nil, fmt.Errorf("read transcript: %w", err)
+		return nil, err
 	}
 	out := make([]store.Record, len(docs))
 	for i, d := range docs {

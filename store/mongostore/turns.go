@@ -153,15 +153,11 @@ func turnRecords(docs []recordDoc) []recordDoc {
 
 // turnAt reads a case's turn document.
 func (s *Store) turnAt(ctx context.Context, caseID string, no int) (turnDoc, bool, error) {
-	var d turnDoc
-	err := s.turns.FindOne(ctx, bson.M{"_id": turnKey(caseID, no)}).Decode(&d)
-	if errors.Is(err, mongo.ErrNoDocuments) {
+	d, err := findOne[turnDoc](ctx, s.turns, bson.M{"_id": turnKey(caseID, no)}, fmt.Sprintf("turn %d of case %s", no, caseID))
+	if errors.Is(err, store.ErrNotFound) {
 		return turnDoc{}, false, nil
 	}
-	if err != nil {
-		return turnDoc{}, false, fmt.Errorf("read turn %d of case %s: %w", no, caseID, err)
-	}
-	return d, true, nil
+	return d, err == nil, err
 }
 
 // migrateTurns builds the turn documents of the records stored before they existed,
