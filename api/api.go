@@ -4,12 +4,15 @@ package api
 
 import (
 	"log/slog"
+	"net/http"
+	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
 	"go.opentelemetry.io/otel/trace"
 	"go.temporal.io/sdk/client"
 
+	"github.com/lexflow/lexflow/config"
 	"github.com/lexflow/lexflow/internal/auth"
 	"github.com/lexflow/lexflow/internal/blob"
 	"github.com/lexflow/lexflow/internal/eventhub"
@@ -20,33 +23,108 @@ import (
 	"github.com/lexflow/lexflow/internal/prompts"
 	"github.com/lexflow/lexflow/schemas"
 	"github.com/lexflow/lexflow/store"
+	"github.com/lexflow/lexflow/tools"
 )
 
-// Handlers serves the API.
-type Handlers struct {
+// Deps are what the API needs besides its configuration: the services it calls and
+// what its process opened. New takes them as they are.
+type Deps struct {
 	Temporal client.Client
 	Store    store.Store
-	// Metrics, when set, counts and times the requests and the streamed events.
+	Log      *slog.Logger
+	// Auth verifies bearer tokens: the HS256 tokens of Auth.HS256, and with Auth.OIDC
+	// the provider's. The codec cookies are HS256 tokens of another audience, and
+	// under Dev POST /dev/token mints with Auth.HS256.
+	Auth auth.Verifiers
+	// Prompts is reloaded by POST /v1/admin/prompts/reload.
+	Prompts *prompts.Library
+	// Blobs serves the draft PDFs and the documents.
+	Blobs blob.Store
+	// Keys opens the payloads the codec server decodes.
+	Keys *keys.Keyring
+	// Metrics, when set, counts and times the requests and the streamed events; Tracer,
+	// when set, starts a span for each request (see traceRequests).
 	Metrics *metrics.Metrics
-	// Tracer, when set, starts a span for each request (see traceRequests).
-	Tracer trace.Tracer
+	Tracer  trace.Tracer
+	// Hub wakes event streams when a worker in this process appends to a case's log;
+	// nil: none does.
+	Hub *eventhub.Hub
+	// Payments opens checkouts (nil: payments are not configured), at Prices by
+	// tier (LEXFLOW_PRICES); WebhookSecret verifies the provider's webhooks.
+	Payments      payments.Provider
+	Prices        payments.Prices
+	WebhookSecret []byte
+	// Dev serves the dev-only routes of the route table.
+	Dev bool
+	// EraseWait is how long DELETE /v1/cases/{id} waits for the erasure before it
+	// answers 202 (DefaultEraseWait when zero).
+	EraseWait time.Duration
+}
+
+// Server is the API: every route of the route table, on Echo.
+type Server struct {
+	h *handlers
+	e *echo.Echo
+}
+
+// New returns the API that d and cfg describe.
+func New(d Deps, cfg config.Config) *Server {
+	h := &handlers{Temporal: d.Temporal, Store: d.Store, Metrics: d.Metrics, Tracer: d.Tracer, Auth: d.Auth,
+		Prompts: d.Prompts, TaskQueue: cfg.TaskQueue, MaxSteps: cfg.MaxSteps, Unavailable: cfg.Unavailable(tools.NeedsSearXNG),
+		Log: d.Log, Blobs: d.Blobs, UserWait: cfg.UserWait, StuckAfter: cfg.StuckAfter, TurnTimeout: cfg.TurnTimeout,
+		EraseWait: d.EraseWait, Dev: d.Dev, CasesPerDay: cfg.CasesPerDay, OrgCasesPerDay: cfg.OrgCasesPerDay,
+		RequestsPerMinute: cfg.RequestsPerMinute, OrgRequestsPerMinute: cfg.OrgRequestsPerMinute,
+		ToolRunsPerMinute: cfg.ToolRunsPerMinute, OrgConcurrentTurns: cfg.OrgConcurrentTurns,
+		MaxUploadBytes: int64(cfg.MaxUploadMB) << 20, DocumentsPerCase: cfg.DocumentsPerCase, OrgConcurrentReads: cfg.OrgConcurrentReads,
+		Budgets: cfg.TokenLimits(), Hub: d.Hub, EventsPoll: cfg.EventsPoll, Payments: d.Payments, Prices: d.Prices,
+		WebhookSecret: d.WebhookSecret, PublicURL: cfg.PublicURL, Keys: d.Keys,
+		App: AppConfig{TemporalUI: cfg.TemporalUIURL, Namespace: cfg.TemporalNamespace}}
+	codecTokens := d.Auth.HS256
+	codecTokens.Audience += "-codec"
+	h.CodecTokens = &codecTokens
+	if d.Dev {
+		devTokens := d.Auth.HS256
+		h.DevTokens = &devTokens
+	}
+	if d.Auth.OIDC != nil && cfg.OIDCClientID != "" {
+		ends := d.Auth.OIDC.Endpoints()
+		h.App.OIDC = &AppOIDC{Issuer: cfg.OIDCIssuer, ClientID: cfg.OIDCClientID, Audience: cfg.OIDCAudience, Scope: cfg.OIDCScope,
+			RedirectURI: strings.TrimSuffix(cfg.PublicURL, "/") + "/", RolesClaim: cfg.OIDCRolesClaim, OrgClaim: cfg.OIDCOrgClaim,
+			AuthorizationEndpoint: ends.Authorization, TokenEndpoint: ends.Token}
+	}
+	return &Server{h: h, e: newServer(h, routes)}
+}
+
+// ServeHTTP serves a request.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.e.ServeHTTP(w, r) }
+
+// EndStreams ends the event streams being served, telling each client to reconnect:
+// an http.Server's RegisterOnShutdown calls it.
+func (s *Server) EndStreams() { s.h.EndStreams() }
+
+// handlers holds the API's state; its methods serve the routes. New fills it from
+// Deps and the configuration.
+type handlers struct {
+	Temporal client.Client
+	Store    store.Store
+	Metrics  *metrics.Metrics
+	Tracer   trace.Tracer
 	// readiness keeps /readyz's last answer for a second.
 	readiness health.Readiness
 	// states keeps the case workflows' states that queries answered (see caseStates).
 	states caseStates
 	// Auth verifies bearer tokens: auth.Verifiers (dev HS256 and OIDC), or one of them.
-	Auth auth.Verifier
-	// Prompts is reloaded by POST /v1/admin/prompts/reload.
-	Prompts   *prompts.Library
+	Auth    auth.Verifier
+	Prompts *prompts.Library
+	// TaskQueue is the queue the cases this API starts run on; MaxSteps bounds their
+	// tool loop.
 	TaskQueue string
-	// MaxSteps bounds the tool loop of the cases this API starts.
-	MaxSteps int
+	MaxSteps  int
 	// Unavailable are tools this deployment cannot serve (no SearXNG, say): they are
 	// never selected for a turn and are listed as unavailable.
 	Unavailable []string
 	Log         *slog.Logger
-	// Blobs serves the draft PDFs.
-	Blobs blob.Store
+	Blobs       blob.Store
 	// UserWait is how long the cases this API starts wait for a client's answer to an
 	// escalation; StuckAfter how long a case may work without progress before support
 	// lists it as stuck.
@@ -54,11 +132,8 @@ type Handlers struct {
 	StuckAfter time.Duration
 	// TurnTimeout is the deadline of each chat turn of the cases this API starts.
 	TurnTimeout time.Duration
-	// EraseWait is how long DELETE /v1/cases/{id} waits for the erasure before it
-	// answers 202 (DefaultEraseWait when zero).
-	EraseWait time.Duration
-	// Dev serves the dev-only routes of the route table.
-	Dev bool
+	EraseWait   time.Duration
+	Dev         bool
 	// DevTokens mints the tokens of POST /dev/token, a dev-only route; nil mints none.
 	DevTokens *auth.HS256
 	// CasesPerDay bounds the cases a user opens in a UTC day, OrgCasesPerDay those of
@@ -86,17 +161,15 @@ type Handlers struct {
 	// Budgets are the default model-token budgets the workers enforce, which the
 	// budget routes show.
 	Budgets schemas.TokenLimits
-	// Hub wakes event streams when a worker in this process appends to a case's log
-	// (nil: none does); EventsPoll is how often streams read the store otherwise
-	// (DefaultEventsPoll when 0).
+	// Hub wakes event streams (nil: nothing does); EventsPoll is how often streams
+	// read the store otherwise (DefaultEventsPoll when 0).
 	Hub        *eventhub.Hub
 	EventsPoll time.Duration
 	streams    streamGate
 	limits     rateLimits
 	// openAPIBody is GET /v1/openapi.json's answer, built once per server.
 	openAPIBody func() ([]byte, error)
-	// Payments opens checkouts (nil: payments are not configured), at Prices by tier.
-	// WebhookSecret verifies the provider's webhooks. PublicURL is where clients reach
+	// Payments opens checkouts at Prices by tier; PublicURL is where clients reach
 	// Lexflow, which the provider sends them back to.
 	Payments      payments.Provider
 	Prices        payments.Prices
@@ -115,13 +188,8 @@ type Handlers struct {
 // maxBody bounds a request body; the longest valid message fits well inside it.
 const maxBody = "256K"
 
-// New returns the Echo server with every route of the route table.
-func New(h *Handlers) *echo.Echo {
-	return newServer(h, routes)
-}
-
 // logRequests logs each request and records it in h.Metrics by its route's pattern.
-func (h *Handlers) logRequests(next echo.HandlerFunc) echo.HandlerFunc {
+func (h *handlers) logRequests(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		start := time.Now()
 		err := next(c)

@@ -29,13 +29,13 @@ const (
 
 // audit records a staff action on organization org's case caseID (either may be
 // empty) before the action is done: an action that cannot be audited is not done.
-func (h *Handlers) audit(c echo.Context, action, org, caseID string, detail map[string]any) error {
+func (h *handlers) audit(c echo.Context, action, org, caseID string, detail map[string]any) error {
 	_, err := h.auditID(c, action, org, caseID, detail)
 	return err
 }
 
 // auditID is audit, returning the entry's ID.
-func (h *Handlers) auditID(c echo.Context, action, org, caseID string, detail map[string]any) (string, error) {
+func (h *handlers) auditID(c echo.Context, action, org, caseID string, detail map[string]any) (string, error) {
 	who := identity(c)
 	e := store.AuditEntry{ID: uuid.NewString(), At: time.Now().UTC(), Actor: who.Subject, ActorOrg: who.Org, Roles: who.Roles,
 		Action: action, OrgID: org, CaseID: caseID, Detail: detail}
@@ -59,7 +59,7 @@ type AuditList struct {
 // listAudit answers GET /v1/admin/audit: the audit log, newest first, filtered by
 // ?org=, ?case= and ?before= (RFC 3339), at most ?limit= entries (100 unless said,
 // 1000 at most). An admin of an organization reads only their organization's entries.
-func (h *Handlers) listAudit(c echo.Context) error {
+func (h *handlers) listAudit(c echo.Context) error {
 	f := store.AuditFilter{OrgID: c.QueryParam("org"), CaseID: c.QueryParam("case")}
 	if who := identity(c); who.Org != "" {
 		if f.OrgID != "" && f.OrgID != who.Org {

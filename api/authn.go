@@ -14,7 +14,7 @@ import (
 const identityKey = "identity"
 
 // authenticate verifies the bearer token and records who is calling.
-func (h *Handlers) authenticate(next echo.HandlerFunc) echo.HandlerFunc {
+func (h *handlers) authenticate(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		token, err := bearerToken(c)
 		if err != nil {
@@ -40,7 +40,7 @@ func bearerToken(c echo.Context) (string, error) {
 
 // verify returns the identity of token as v verifies it, a token without roles taken
 // as a plain user's.
-func (h *Handlers) verify(v auth.Verifier, token string) (auth.Identity, error) {
+func (h *handlers) verify(v auth.Verifier, token string) (auth.Identity, error) {
 	id, err := v.Verify(token)
 	if err != nil {
 		h.Log.Info("Token refused", "error", err)

@@ -36,7 +36,7 @@ type OfflinePaymentView struct {
 // received outside the provider (a firm's own billing staff cannot: they would make
 // their own cases free). It is audited first, then sent to the case, and answers like the
 // client routes: 200 with the payment and phase once the case has it, else 202.
-func (h *Handlers) recordOfflinePayment(c echo.Context) error {
+func (h *handlers) recordOfflinePayment(c echo.Context) error {
 	if err := requireOperator(c, "recording a payment"); err != nil {
 		return err
 	}

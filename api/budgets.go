@@ -54,7 +54,7 @@ func tenantParam(c echo.Context) (key, org string, err error) {
 
 // getBudget answers GET /v1/admin/budgets/{tenant}. An organization's admin reads only
 // the organization's.
-func (h *Handlers) getBudget(c echo.Context) error {
+func (h *handlers) getBudget(c echo.Context) error {
 	key, org, err := tenantParam(c)
 	if err != nil {
 		return err
@@ -77,7 +77,7 @@ func (h *Handlers) getBudget(c echo.Context) error {
 // (audited; the operator's admins only, since budgets spend the operator's money) and
 // tells the tenant's cases waiting on their budget to go on. A case still over budget
 // waits again at its next model call.
-func (h *Handlers) putBudget(c echo.Context) error {
+func (h *handlers) putBudget(c echo.Context) error {
 	if err := requireOperator(c, "setting a budget"); err != nil {
 		return err
 	}
@@ -118,7 +118,7 @@ func (h *Handlers) putBudget(c echo.Context) error {
 // resumeWaitingOnBudget sends the budget-raised update to the tenant's cases that wait
 // on their budget, found through Temporal's visibility, and counts those that took it;
 // the update names the tenant, which the case's validator checks too.
-func (h *Handlers) resumeWaitingOnBudget(c echo.Context, key, org string) (int, error) {
+func (h *handlers) resumeWaitingOnBudget(c echo.Context, key, org string) (int, error) {
 	ctx := c.Request().Context()
 	subject := ""
 	if org == "" {
@@ -163,7 +163,7 @@ func (h *Handlers) resumeWaitingOnBudget(c echo.Context, key, org string) (int, 
 }
 
 // budgetView is the tenant's budgets in force and today's use.
-func (h *Handlers) budgetView(c echo.Context, key string) (BudgetView, error) {
+func (h *handlers) budgetView(c echo.Context, key string) (BudgetView, error) {
 	ctx := c.Request().Context()
 	view := BudgetView{Tenant: key, TokenLimits: h.Budgets, Day: time.Now().UTC().Format(time.DateOnly)}
 	b, err := h.Store.GetBudget(ctx, key)

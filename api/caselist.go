@@ -39,7 +39,7 @@ type CaseList struct {
 
 // listCases answers the caller's own cases, newest first, a page at a time:
 // ?limit= (20 unless said, 100 at most) after ?after= (the next of the page before).
-func (h *Handlers) listCases(c echo.Context) error {
+func (h *handlers) listCases(c echo.Context) error {
 	limit, err := pageLimit(c, defaultCasesLimit, maxCasesLimit)
 	if err != nil {
 		return err

@@ -46,7 +46,7 @@ type CreateCaseResponse struct {
 // createCase stores a new case and starts its workflow. With an Idempotency-Key header
 // the case ID derives from the caller and the key, so a retried request returns the
 // same case instead of opening a second one.
-func (h *Handlers) createCase(c echo.Context) error {
+func (h *handlers) createCase(c echo.Context) error {
 	var req CreateCaseRequest
 	if err := bindJSON(c, &req); err != nil {
 		return err
@@ -110,7 +110,7 @@ func (h *Handlers) createCase(c echo.Context) error {
 // ownCase loads the case in the path, answering not found for other users' cases, and
 // gone for the caller's erased ones. A user is the pair (organization, subject): the
 // same subject in another organization is someone else.
-func (h *Handlers) ownCase(c echo.Context) (store.Case, error) {
+func (h *handlers) ownCase(c echo.Context) (store.Case, error) {
 	id := c.Param("id")
 	if _, err := uuid.Parse(id); err != nil {
 		return store.Case{}, problemf(store.ErrNotFound, "no case "+id)
@@ -136,7 +136,7 @@ type CaseView struct {
 	State *schemas.CaseState `json:"state,omitempty"`
 }
 
-func (h *Handlers) getCase(c echo.Context) error {
+func (h *handlers) getCase(c echo.Context) error {
 	cs, err := h.ownCase(c)
 	if err != nil {
 		return err
@@ -152,7 +152,7 @@ func (h *Handlers) getCase(c echo.Context) error {
 }
 
 // caseState returns a case workflow's state (see caseStates).
-func (h *Handlers) caseState(ctx context.Context, caseID string) (schemas.CaseState, error) {
+func (h *handlers) caseState(ctx context.Context, caseID string) (schemas.CaseState, error) {
 	return h.states.get(ctx, h.Temporal, caseID)
 }
 
@@ -173,7 +173,7 @@ type CloseRequest struct {
 // workflow records it and completes; closing a closed case changes nothing. It
 // answers 200 once the case is closed, or 202 "closing" with the update's ID if the
 // case did not say so within updateWait.
-func (h *Handlers) closeCase(c echo.Context) error {
+func (h *handlers) closeCase(c echo.Context) error {
 	cs, err := h.ownCase(c)
 	if err != nil {
 		return err
@@ -215,7 +215,7 @@ func (h *Handlers) closeCase(c echo.Context) error {
 // organization (UTC days), counted in the store, so across API replicas; concurrent
 // creates may pass a limit by the few that race. A create that finds its case stored
 // (a retry with the same Idempotency-Key) is no new case.
-func (h *Handlers) checkCasesPerDay(ctx context.Context, who auth.Identity, caseID string) error {
+func (h *handlers) checkCasesPerDay(ctx context.Context, who auth.Identity, caseID string) error {
 	if h.CasesPerDay == 0 && h.OrgCasesPerDay == 0 {
 		return nil
 	}

@@ -24,7 +24,7 @@ const updateWait = 5 * time.Second
 // case's validator, or completed with its outcome. taken is false when it did not
 // reach stage in time; out then holds only the update's ID. A rejection by the case's
 // validator is an error of the kind its type names (see eventError).
-func (h *Handlers) updateCase(ctx context.Context, caseID, name string, arg any, stage client.WorkflowUpdateStage) (out schemas.CaseOutcome, taken bool, err error) {
+func (h *handlers) updateCase(ctx context.Context, caseID, name string, arg any, stage client.WorkflowUpdateStage) (out schemas.CaseOutcome, taken bool, err error) {
 	id := uuid.NewString()
 	uctx, cancel := context.WithTimeout(ctx, updateWait)
 	defer cancel()
@@ -65,7 +65,7 @@ func eventError(err error) error {
 
 // settlePayment waits, within ctx, until the case has handled the payment named id
 // (PaymentConfirmed.ID) and returns its outcome; ok is false if it could not tell.
-func (h *Handlers) settlePayment(ctx context.Context, caseID, id string) (schemas.CaseOutcome, bool) {
+func (h *handlers) settlePayment(ctx context.Context, caseID, id string) (schemas.CaseOutcome, bool) {
 	var out schemas.CaseOutcome
 	handle, err := h.Temporal.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{
 		WorkflowID:   schemas.CaseWorkflowID(caseID),

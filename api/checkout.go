@@ -31,7 +31,7 @@ type CheckoutView struct {
 // checkout opens a checkout with the payment provider for a case awaiting payment, at
 // its tier's price, and answers 201 with the URL to pay at. The payment counts only
 // when the provider's signed webhook confirms it (see paymentWebhook).
-func (h *Handlers) checkout(c echo.Context) error {
+func (h *handlers) checkout(c echo.Context) error {
 	cs, err := h.ownCase(c)
 	if err != nil {
 		return err
@@ -65,7 +65,7 @@ func (h *Handlers) checkout(c echo.Context) error {
 
 // paymentDue returns the state of a case that awaits its payment, or the problem
 // that says why no payment is due.
-func (h *Handlers) paymentDue(ctx context.Context, caseID string) (schemas.CaseState, error) {
+func (h *handlers) paymentDue(ctx context.Context, caseID string) (schemas.CaseState, error) {
 	st, err := h.caseState(ctx, caseID)
 	switch {
 	case err != nil:
@@ -83,7 +83,7 @@ var errGone = errors.New("gone")
 
 // paymentGone answers the old client-confirmed payment route: a client no longer
 // confirms a payment.
-func (h *Handlers) paymentGone(echo.Context) error {
+func (h *handlers) paymentGone(echo.Context) error {
 	return problemf(errGone, "a client no longer confirms a payment: open a checkout with POST /v1/cases/{id}/checkout "+
 		"and pay at its url; the payment provider confirms the payment and the case becomes active")
 }

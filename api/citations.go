@@ -28,7 +28,7 @@ const (
 // beyond the check's workflow history, which is encrypted like every payload. The
 // language settles abbreviations Italian and Romanian lawyers share ("c.p."); without
 // one it is guessed from the text.
-func (h *Handlers) checkCitations(c echo.Context) error {
+func (h *handlers) checkCitations(c echo.Context) error {
 	var req schemas.CitationCheck
 	if err := bindJSON(c, &req); err != nil {
 		return err

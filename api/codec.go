@@ -46,7 +46,7 @@ const auditDecode = "codec.decode"
 // codecAuth authenticates a codec request: a bearer token, or the codec cookie from
 // the Temporal Web UI's origin. A request from any other browser origin is refused
 // before anything else, and CORS lets only the Web UI's origin read the answers.
-func (h *Handlers) codecAuth(next echo.HandlerFunc) echo.HandlerFunc {
+func (h *handlers) codecAuth(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		origin := c.Request().Header.Get(echo.HeaderOrigin)
 		if origin != "" && origin != h.uiOrigin() {
@@ -80,7 +80,7 @@ func (h *Handlers) codecAuth(next echo.HandlerFunc) echo.HandlerFunc {
 }
 
 // uiOrigin is the origin of the Temporal Web UI, or "" when none is configured.
-func (h *Handlers) uiOrigin() string {
+func (h *handlers) uiOrigin() string {
 	u, err := url.Parse(h.App.TemporalUI)
 	if err != nil || u.Host == "" {
 		return ""
@@ -89,7 +89,7 @@ func (h *Handlers) uiOrigin() string {
 }
 
 // allowOrigin sets the CORS headers that let origin read the answer, with credentials.
-func (h *Handlers) allowOrigin(c echo.Context, origin string) {
+func (h *handlers) allowOrigin(c echo.Context, origin string) {
 	hd := c.Response().Header()
 	hd.Set(echo.HeaderAccessControlAllowOrigin, origin)
 	hd.Set(echo.HeaderAccessControlAllowCredentials, "true")
@@ -98,7 +98,7 @@ func (h *Handlers) allowOrigin(c echo.Context, origin string) {
 
 // codecPreflight answers the Web UI's CORS preflight of /codec/encode and
 // /codec/decode; other origins get no CORS headers, so their browsers send nothing.
-func (h *Handlers) codecPreflight(c echo.Context) error {
+func (h *handlers) codecPreflight(c echo.Context) error {
 	origin := c.Request().Header.Get(echo.HeaderOrigin)
 	if op := c.Param("op"); op != "encode" && op != "decode" {
 		return problemf(store.ErrNotFound, "the codec server has /codec/encode and /codec/decode")
@@ -139,7 +139,7 @@ func writePayloads(c echo.Context, ps []*commonpb.Payload) error {
 // for what staff send from the Web UI (a signal's input, say). Only the operator's
 // staff can open them again, and erasing a case leaves them readable: staff's input
 // is not the client's words.
-func (h *Handlers) codecEncode(c echo.Context) error {
+func (h *handlers) codecEncode(c echo.Context) error {
 	ps, err := readPayloads(c)
 	if err != nil {
 		return err
@@ -155,7 +155,7 @@ func (h *Handlers) codecEncode(c echo.Context) error {
 // in the caller's scope is opened, and the others come back as they were, so the Web
 // UI shows ciphertext for them. The system key's payloads (workflows of no case, and
 // what /codec/encode sealed) open for the operator's staff only. Every case whose payloads were opened is audited first.
-func (h *Handlers) codecDecode(c echo.Context) error {
+func (h *handlers) codecDecode(c echo.Context) error {
 	ps, err := readPayloads(c)
 	if err != nil {
 		return err
@@ -205,7 +205,7 @@ func (h *Handlers) codecDecode(c echo.Context) error {
 // mayDecode reports whether staff member who may open payloads sealed under keyID,
 // and the organization the key's case belongs to: a case's key if its organization
 // is in their scope, the system key for the operator's staff.
-func (h *Handlers) mayDecode(c echo.Context, who auth.Identity, keyID string) (bool, string, error) {
+func (h *handlers) mayDecode(c echo.Context, who auth.Identity, keyID string) (bool, string, error) {
 	if keyID == keys.SystemKeyID {
 		return who.Org == "", "", nil
 	}
@@ -234,7 +234,7 @@ type CodecSession struct {
 // openCodecSession answers POST /v1/support/codec-session: it sets the HttpOnly,
 // SameSite=Strict cookie, scoped to /codec, that lets the Temporal Web UI reach the
 // codec server as the calling staff member for CodecSessionTTL.
-func (h *Handlers) openCodecSession(c echo.Context) error {
+func (h *handlers) openCodecSession(c echo.Context) error {
 	if h.CodecTokens == nil || h.uiOrigin() == "" {
 		return problemf(errUnavailable, "no codec session: this deployment names no Temporal Web UI (LEXFLOW_TEMPORAL_UI_URL)")
 	}
@@ -249,12 +249,12 @@ func (h *Handlers) openCodecSession(c echo.Context) error {
 }
 
 // closeCodecSession answers DELETE /v1/support/codec-session: the cookie is cleared.
-func (h *Handlers) closeCodecSession(c echo.Context) error {
+func (h *handlers) closeCodecSession(c echo.Context) error {
 	c.SetCookie(h.codecSessionCookie("", -1))
 	return c.NoContent(http.StatusNoContent)
 }
 
-func (h *Handlers) codecSessionCookie(value string, maxAge int) *http.Cookie {
+func (h *handlers) codecSessionCookie(value string, maxAge int) *http.Cookie {
 	return &http.Cookie{Name: codecCookie, Value: value, Path: codecPath, MaxAge: maxAge, HttpOnly: true,
 		SameSite: http.SameSiteStrictMode, Secure: strings.HasPrefix(h.PublicURL, "https://")}
 }

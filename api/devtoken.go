@@ -43,7 +43,7 @@ var devName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$`)
 // loopback name, with a JSON body: an API bound to all interfaces does not mint tokens
 // for the network, and a web page elsewhere cannot get one through DNS rebinding or a
 // form post.
-func (h *Handlers) devToken(c echo.Context) error {
+func (h *handlers) devToken(c echo.Context) error {
 	if h.DevTokens == nil {
 		return problemf(errUnavailable, "this API mints no dev tokens")
 	}

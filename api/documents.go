@@ -31,7 +31,7 @@ import (
 	"github.com/lexflow/lexflow/store"
 )
 
-// DefaultMaxUpload bounds an upload when Handlers.MaxUploadBytes is 0.
+// DefaultMaxUpload bounds an upload when LEXFLOW_MAX_UPLOAD_MB is 0.
 const DefaultMaxUpload = 20 << 20
 
 // Bounds of an upload's request around its file, and of its file's name.
@@ -103,7 +103,7 @@ func documentID(caseID string, data []byte) string {
 // MaxUploads already (429, before the body is read), or it is too large (413) or of a
 // kind Lexflow does not read (415). The same file uploaded again to the case is the
 // same document (200), unless its reading failed: then it is read again.
-func (h *Handlers) uploadDocument(c echo.Context) error {
+func (h *handlers) uploadDocument(c echo.Context) error {
 	cs, err := h.ownCase(c)
 	if err != nil {
 		return err
@@ -188,7 +188,7 @@ func (h *Handlers) uploadDocument(c echo.Context) error {
 
 // readUpload reads the file part of a multipart upload, refusing it past the size
 // limit before reading it all, and returns its name, tidied, and its bytes.
-func (h *Handlers) readUpload(c echo.Context) (string, []byte, error) {
+func (h *handlers) readUpload(c echo.Context) (string, []byte, error) {
 	limit := h.MaxUploadBytes
 	if limit == 0 {
 		limit = DefaultMaxUpload
@@ -257,7 +257,7 @@ func fileName(part *multipart.Part) string {
 // checkDocumentLimits refuses a new document past the case's documents or while the
 // organization (or the user, without one) has OrgConcurrentReads documents being read,
 // counted by Temporal's visibility across API replicas.
-func (h *Handlers) checkDocumentLimits(ctx context.Context, cs store.Case, held int) error {
+func (h *handlers) checkDocumentLimits(ctx context.Context, cs store.Case, held int) error {
 	if h.DocumentsPerCase > 0 && held >= h.DocumentsPerCase {
 		return tooMany(fmt.Sprintf("the case holds %d documents, the limit; delete one to upload another", held), time.Hour)
 	}
@@ -277,7 +277,7 @@ func (h *Handlers) checkDocumentLimits(ctx context.Context, cs store.Case, held 
 }
 
 // startDocument starts the Document workflow that reads a document, unless it runs.
-func (h *Handlers) startDocument(ctx context.Context, cs store.Case, docID string) error {
+func (h *handlers) startDocument(ctx context.Context, cs store.Case, docID string) error {
 	_, err := h.Temporal.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
 		ID:                       schemas.DocumentWorkflowID(cs.ID, docID),
 		TaskQueue:                h.TaskQueue,
@@ -294,7 +294,7 @@ func (h *Handlers) startDocument(ctx context.Context, cs store.Case, docID strin
 }
 
 // listDocuments lists a case's documents, oldest first.
-func (h *Handlers) listDocuments(c echo.Context) error {
+func (h *handlers) listDocuments(c echo.Context) error {
 	cs, err := h.ownCase(c)
 	if err != nil {
 		return err
@@ -308,7 +308,7 @@ func (h *Handlers) listDocuments(c echo.Context) error {
 }
 
 // ownDocument loads the caller's case in the path and its document.
-func (h *Handlers) ownDocument(c echo.Context) (store.Case, schemas.Document, error) {
+func (h *handlers) ownDocument(c echo.Context) (store.Case, schemas.Document, error) {
 	cs, err := h.ownCase(c)
 	if err != nil {
 		return store.Case{}, schemas.Document{}, err
@@ -326,7 +326,7 @@ func (h *Handlers) ownDocument(c echo.Context) (store.Case, schemas.Document, er
 
 // downloadDocument serves a document as it was uploaded, as an attachment: a client's
 // file is never shown inline in Lexflow's origin.
-func (h *Handlers) downloadDocument(c echo.Context) error {
+func (h *handlers) downloadDocument(c echo.Context) error {
 	cs, d, err := h.ownDocument(c)
 	if err != nil {
 		return err
@@ -348,7 +348,7 @@ func (h *Handlers) downloadDocument(c echo.Context) error {
 // documentText serves pages of a document's text as read and as the models read it,
 // pseudonymized with the case's parties as they are now: ?from=N (1 by default), at
 // most maxTextPages pages.
-func (h *Handlers) documentText(c echo.Context) error {
+func (h *handlers) documentText(c echo.Context) error {
 	cs, d, err := h.ownDocument(c)
 	if err != nil {
 		return err
@@ -404,7 +404,7 @@ func pseudonymParties(parties []store.Party) []pseudonym.Party {
 
 // deleteDocument removes a document, unless the case is under a legal hold: its reading stops, its record and its summary
 // leave case_details, and its file and text leave the blob store.
-func (h *Handlers) deleteDocument(c echo.Context) error {
+func (h *handlers) deleteDocument(c echo.Context) error {
 	cs, d, err := h.ownDocument(c)
 	if err != nil {
 		return err

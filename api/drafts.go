@@ -23,7 +23,7 @@ type DraftList struct {
 }
 
 // listDrafts lists a case's draft revisions.
-func (h *Handlers) listDrafts(c echo.Context) error {
+func (h *handlers) listDrafts(c echo.Context) error {
 	cs, err := h.ownCase(c)
 	if err != nil {
 		return err
@@ -36,7 +36,7 @@ func (h *Handlers) listDrafts(c echo.Context) error {
 }
 
 // downloadDraft serves one revision's PDF.
-func (h *Handlers) downloadDraft(c echo.Context) error {
+func (h *handlers) downloadDraft(c echo.Context) error {
 	cs, err := h.ownCase(c)
 	if err != nil {
 		return err

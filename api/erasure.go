@@ -64,7 +64,7 @@ func mayErase(who auth.Identity, org, subject string) bool {
 // erasure still running (202, Location: its receipt). A case under a legal hold is 409;
 // erasing an erased case answers with its receipt. An admin's erasure of another's
 // case is audited.
-func (h *Handlers) eraseCase(c echo.Context) error {
+func (h *handlers) eraseCase(c echo.Context) error {
 	id, who, ctx := c.Param("id"), identity(c), c.Request().Context()
 	if _, err := uuid.Parse(id); err != nil {
 		return problemf(store.ErrNotFound, "no case "+id)
@@ -159,7 +159,7 @@ func holdProblem(who auth.Identity, h *store.Hold) error {
 
 // getErasure answers GET /v1/cases/{id}/erasure: the receipt of the case's erasure,
 // to its owner or an admin in scope.
-func (h *Handlers) getErasure(c echo.Context) error {
+func (h *handlers) getErasure(c echo.Context) error {
 	id := c.Param("id")
 	e, err := h.Store.GetErasure(c.Request().Context(), id)
 	if errors.Is(err, store.ErrNotFound) || err == nil && !mayErase(identity(c), e.OrgID, e.UserID) {
@@ -173,7 +173,7 @@ func (h *Handlers) getErasure(c echo.Context) error {
 
 // erasedProblem is the answer for a case that the caller owned and was erased: 410,
 // with when; for anyone else, or a case never erased, it is notFound.
-func (h *Handlers) erasedProblem(ctx context.Context, who auth.Identity, id string, notFound error) error {
+func (h *handlers) erasedProblem(ctx context.Context, who auth.Identity, id string, notFound error) error {
 	e, err := h.Store.GetErasure(ctx, id)
 	if err != nil || e.OrgID != who.Org || e.UserID != who.Subject {
 		return notFound

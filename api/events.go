@@ -57,7 +57,7 @@ func eventView(e store.Event) EventView {
 // caseEvents answers GET /v1/cases/{id}/events: with Accept: text/event-stream, the
 // case's events after Last-Event-ID (or ?after=N) and then live ones as they are
 // written; otherwise one JSON page of them (?after=N&limit=M).
-func (h *Handlers) caseEvents(c echo.Context) error {
+func (h *handlers) caseEvents(c echo.Context) error {
 	cs, err := h.ownCase(c)
 	if err != nil {
 		return err
@@ -67,7 +67,7 @@ func (h *Handlers) caseEvents(c echo.Context) error {
 
 // supportEvents answers a case's events, as a page or a stream, to staff whose scope
 // reaches it; the read is audited once per request.
-func (h *Handlers) supportEvents(c echo.Context) error {
+func (h *handlers) supportEvents(c echo.Context) error {
 	cs, err := h.staffCase(c)
 	if err != nil {
 		return err
@@ -80,7 +80,7 @@ func (h *Handlers) supportEvents(c echo.Context) error {
 
 // events answers the case's events after the client's cursor: a JSON page, or a
 // stream when the client asks for Server-Sent Events.
-func (h *Handlers) events(c echo.Context, cs store.Case) error {
+func (h *handlers) events(c echo.Context, cs store.Case) error {
 	after, err := eventCursor(c)
 	if err != nil {
 		return err
@@ -129,7 +129,7 @@ func wantsStream(c echo.Context) bool {
 // the new ones as they are written (see follower). It ends when the client goes, after
 // maxStream, or when the server shuts down (EndStreams); the turn it watches goes on
 // either way.
-func (h *Handlers) streamEvents(c echo.Context, caseID string, after int64) error {
+func (h *handlers) streamEvents(c echo.Context, caseID string, after int64) error {
 	f := h.follow(c, caseID, after)
 	defer f.close()
 	for {
@@ -153,7 +153,7 @@ func (h *Handlers) streamEvents(c echo.Context, caseID string, after int64) erro
 // wakes it (the hub), on a poll of the store every h.EventsPoll, or when its caller's
 // own channel does; a comment line every keepAlive keeps proxies from closing it.
 type follower struct {
-	h      *Handlers
+	h      *handlers
 	c      echo.Context
 	caseID string
 	after  int64
@@ -164,7 +164,7 @@ type follower struct {
 }
 
 // follow starts the stream's response and its wake-ups.
-func (h *Handlers) follow(c echo.Context, caseID string, after int64) *follower {
+func (h *handlers) follow(c echo.Context, caseID string, after int64) *follower {
 	res := c.Response()
 	res.Header().Set(echo.HeaderContentType, "text/event-stream")
 	res.Header().Set("Cache-Control", "no-cache")
@@ -269,7 +269,7 @@ func (g *streamGate) done() <-chan struct{} {
 
 // EndStreams ends every event stream this API serves, now and from now on; register it
 // with http.Server.RegisterOnShutdown.
-func (h *Handlers) EndStreams() {
+func (h *handlers) EndStreams() {
 	h.streams.done()
 	h.streams.end.Do(func() { close(h.streams.c) })
 }

@@ -18,13 +18,13 @@ type Health struct {
 // health is the liveness check: the process serves requests. It asks nothing of the
 // services the API depends on, so that an orchestrator does not restart every API
 // process when one of those is down.
-func (h *Handlers) health(c echo.Context) error {
+func (h *handlers) health(c echo.Context) error {
 	return c.JSON(http.StatusOK, Health{Status: "ok"})
 }
 
 // ready is the readiness check: 200 while Temporal and the store answer, 503 naming
 // the one that does not (see health.Readiness).
-func (h *Handlers) ready(c echo.Context) error {
+func (h *handlers) ready(c echo.Context) error {
 	res, code := h.readiness.Check(c.Request().Context(), h.Log,
 		health.Check{Name: "temporal", Ping: func(ctx context.Context) error {
 			_, err := h.Temporal.CheckHealth(ctx, &client.CheckHealthRequest{})

@@ -31,7 +31,7 @@ func (downStore) Ping(context.Context) error {
 // TestReadyHidesDriverErrors: /readyz answers anyone, so it says what is down and
 // never the driver's error; /healthz, the liveness check, stays 200 meanwhile.
 func TestReadyHidesDriverErrors(t *testing.T) {
-	h := &Handlers{Temporal: downTemporal{}, Store: downStore{}, Log: slog.New(slog.DiscardHandler)}
+	h := &handlers{Temporal: downTemporal{}, Store: downStore{}, Log: slog.New(slog.DiscardHandler)}
 	srv := newServer(h, routes)
 	rec := httptest.NewRecorder()
 	srv.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/readyz", nil))

@@ -32,7 +32,7 @@ type HoldView struct {
 // on a case, or replaces its reason, so that it is not erased; audited (the reason
 // stays with the hold, sealed with the case's key). A case whose erasure has begun is
 // 409.
-func (h *Handlers) putHold(c echo.Context) error {
+func (h *handlers) putHold(c echo.Context) error {
 	cs, err := h.staffCase(c)
 	if err != nil {
 		return err
@@ -61,7 +61,7 @@ func (h *Handlers) putHold(c echo.Context) error {
 
 // liftHold answers DELETE /v1/admin/cases/{id}/hold: an admin in scope lifts a case's
 // legal hold; audited. Lifting a hold the case does not have changes nothing.
-func (h *Handlers) liftHold(c echo.Context) error {
+func (h *handlers) liftHold(c echo.Context) error {
 	cs, err := h.staffCase(c)
 	if err != nil {
 		return err
@@ -93,7 +93,7 @@ func othersHold(c echo.Context, hold *store.Hold) error {
 
 // setHold sets or lifts a hold in the store for the caller, answering for its
 // refusals.
-func (h *Handlers) setHold(c echo.Context, caseID string, hold *store.Hold) error {
+func (h *handlers) setHold(c echo.Context, caseID string, hold *store.Hold) error {
 	err := h.Store.SetHold(c.Request().Context(), caseID, identity(c).Org, hold)
 	switch {
 	case errors.Is(err, store.ErrOthersHold):

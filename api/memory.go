@@ -19,7 +19,7 @@ type MemoryRequest struct {
 }
 
 // getMemory answers the caller's memory: their organization's subject's.
-func (h *Handlers) getMemory(c echo.Context) error {
+func (h *handlers) getMemory(c echo.Context) error {
 	who := identity(c)
 	m, err := h.Store.GetMemory(c.Request().Context(), store.OwnerID(who.Org, who.Subject))
 	if err != nil {
@@ -30,7 +30,7 @@ func (h *Handlers) getMemory(c echo.Context) error {
 }
 
 // putMemory replaces the caller's memory; an empty text clears it.
-func (h *Handlers) putMemory(c echo.Context) error {
+func (h *handlers) putMemory(c echo.Context) error {
 	var req MemoryRequest
 	if err := bindJSON(c, &req); err != nil {
 		return err

@@ -33,7 +33,7 @@ type SendMessageRequest struct {
 // to the caller and the case, makes a retried request get the same turn's answer
 // instead of running a second turn: within a workflow run it is the update's ID, which
 // Temporal deduplicates, and the case remembers it for a day across continue-as-new.
-func (h *Handlers) sendMessage(c echo.Context) error {
+func (h *handlers) sendMessage(c echo.Context) error {
 	cs, err := h.ownCase(c)
 	if err != nil {
 		return err
@@ -102,7 +102,7 @@ func (h *Handlers) sendMessage(c echo.Context) error {
 
 // turnResult waits for the send-message update's result: the turn's answer, or, for
 // a repeated Idempotency-Key, the answer of the turn it started earlier.
-func (h *Handlers) turnResult(ctx context.Context, handle client.WorkflowUpdateHandle) (schemas.TurnResult, error) {
+func (h *handlers) turnResult(ctx context.Context, handle client.WorkflowUpdateHandle) (schemas.TurnResult, error) {
 	var res schemas.TurnResult
 	if err := handle.Get(ctx, &res); err != nil {
 		return res, updateError(err)
@@ -123,7 +123,7 @@ func keyDigest(org, subject, caseID, key string) string {
 // earlierTurn is the answer to a request whose Idempotency-Key started a turn earlier
 // (perhaps in an earlier run of the case): that turn's result, read from the turn's
 // workflow, with the case's phase and status now.
-func (h *Handlers) earlierTurn(ctx context.Context, r schemas.TurnResult) (schemas.TurnResult, error) {
+func (h *handlers) earlierTurn(ctx context.Context, r schemas.TurnResult) (schemas.TurnResult, error) {
 	var res schemas.TurnResult
 	if err := h.Temporal.GetWorkflow(ctx, r.TurnID, "").Get(ctx, &res); err != nil {
 		return res, problemf(errConflict, "this Idempotency-Key started turn "+r.TurnID+", whose answer is no longer kept: see GET /v1/cases/{id}/messages")
@@ -170,7 +170,7 @@ type Transcript struct {
 
 // cancelTurn asks the case's running turn to stop: the step under way is cancelled.
 // The turn's own request then answers with what it has, marked cancelled.
-func (h *Handlers) cancelTurn(c echo.Context) error {
+func (h *handlers) cancelTurn(c echo.Context) error {
 	cs, err := h.ownCase(c)
 	if err != nil {
 		return err
@@ -195,7 +195,7 @@ func (h *Handlers) cancelTurn(c echo.Context) error {
 	return c.JSON(http.StatusAccepted, CancelView{TurnID: res.TurnID, Status: "cancel_requested"})
 }
 
-func (h *Handlers) listMessages(c echo.Context) error {
+func (h *handlers) listMessages(c echo.Context) error {
 	cs, err := h.ownCase(c)
 	if err != nil {
 		return err
@@ -205,7 +205,7 @@ func (h *Handlers) listMessages(c echo.Context) error {
 
 // supportMessages answers a case's transcript to staff whose scope reaches it; the
 // read is audited.
-func (h *Handlers) supportMessages(c echo.Context) error {
+func (h *handlers) supportMessages(c echo.Context) error {
 	cs, err := h.staffCase(c)
 	if err != nil {
 		return err
@@ -217,7 +217,7 @@ func (h *Handlers) supportMessages(c echo.Context) error {
 }
 
 // transcript answers the case's stored transcript, in turn order.
-func (h *Handlers) transcript(c echo.Context, cs store.Case) error {
+func (h *handlers) transcript(c echo.Context, cs store.Case) error {
 	recs, err := h.Store.ListRecords(c.Request().Context(), cs.ID, 0, 0)
 	if err != nil {
 		return fmt.Errorf("%w: read transcript: %w", errUnavailable, err)

@@ -19,7 +19,7 @@ func TestRequestMetricsByRoute(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := newServer(&Handlers{Metrics: m, Log: slog.New(slog.DiscardHandler)}, routes)
+	srv := newServer(&handlers{Metrics: m, Log: slog.New(slog.DiscardHandler)}, routes)
 	for _, path := range []string{"/healthz", "/healthz", "/no/such/path-1", "/no/such/path-2", "/v1/cases/abc"} {
 		srv.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest(http.MethodGet, path, nil))
 	}

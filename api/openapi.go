@@ -35,7 +35,7 @@ func openAPIJSON(table []Route) ([]byte, error) {
 }
 
 // openapi answers GET /v1/openapi.json, the document built once per server.
-func (h *Handlers) openapi(c echo.Context) error {
+func (h *handlers) openapi(c echo.Context) error {
 	body, err := h.openAPIBody()
 	if err != nil {
 		return err

@@ -15,7 +15,7 @@ import (
 // loads as OpenAPI 3.1 with the tools' JSON Schema 2020-12 argument schemas in it,
 // validates, and those schemas accept a tool's valid arguments and refuse bad ones.
 func TestOpenAPIDocumentIsValid31(t *testing.T) {
-	srv := newServer(&Handlers{}, Routes())
+	srv := newServer(&handlers{}, Routes())
 	rec := httptest.NewRecorder()
 	srv.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/v1/openapi.json", nil))
 	if rec.Code != http.StatusOK || !strings.HasPrefix(rec.Header().Get("Content-Type"), "application/json") {

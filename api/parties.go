@@ -66,7 +66,7 @@ func (p *PartyRequest) validate() error {
 
 // addParty attaches a party to the caller's case. Its data stays in the parties store;
 // the model only ever sees the party's ID.
-func (h *Handlers) addParty(c echo.Context) error {
+func (h *handlers) addParty(c echo.Context) error {
 	cs, err := h.ownCase(c)
 	if err != nil {
 		return err
@@ -88,7 +88,7 @@ func (h *Handlers) addParty(c echo.Context) error {
 }
 
 // caseParties loads the caller's case in the path and its parties.
-func (h *Handlers) caseParties(c echo.Context) (string, []store.Party, error) {
+func (h *handlers) caseParties(c echo.Context) (string, []store.Party, error) {
 	cs, err := h.ownCase(c)
 	if err != nil {
 		return "", nil, err
@@ -109,7 +109,7 @@ type PartyList struct {
 	Parties []store.Party `json:"parties"`
 }
 
-func (h *Handlers) listParties(c echo.Context) error {
+func (h *handlers) listParties(c echo.Context) error {
 	caseID, parties, err := h.caseParties(c)
 	if err != nil {
 		return err
@@ -117,7 +117,7 @@ func (h *Handlers) listParties(c echo.Context) error {
 	return c.JSON(http.StatusOK, PartyList{CaseID: caseID, Parties: parties})
 }
 
-func (h *Handlers) getParty(c echo.Context) error {
+func (h *handlers) getParty(c echo.Context) error {
 	_, parties, err := h.caseParties(c)
 	if err != nil {
 		return err

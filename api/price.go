@@ -20,7 +20,7 @@ type PriceView struct {
 
 // casePrice answers the price of the case's tier, so that a client sees it before the
 // checkout. A case still in tiering has no tier, and so no price, yet.
-func (h *Handlers) casePrice(c echo.Context) error {
+func (h *handlers) casePrice(c echo.Context) error {
 	cs, err := h.ownCase(c)
 	if err != nil {
 		return err

@@ -20,7 +20,7 @@ type ReloadResponse struct {
 // the store's prompts version: every worker reloads its own files before its next model
 // call. A broken set of files is refused, and every process keeps the prompts it had.
 // Prompts serve every tenant, so only the operator's admins reload them, audited.
-func (h *Handlers) reloadPrompts(c echo.Context) error {
+func (h *handlers) reloadPrompts(c echo.Context) error {
 	if err := requireOperator(c, "reloading the prompts"); err != nil {
 		return err
 	}

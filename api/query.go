@@ -40,7 +40,7 @@ var webSearchAliases = []string{schemas.ToolWebSearch, "web-search"}
 // search_term for the client to show or to run as a chat turn with web_search on. The
 // model's tokens count against the caller's tenant's budget (402 budget-exhausted when
 // it is used up), and the answer's citations are checked as a turn's are.
-func (h *Handlers) query(c echo.Context) error {
+func (h *handlers) query(c echo.Context) error {
 	var req QueryRequest
 	if err := bindJSON(c, &req); err != nil {
 		return err

@@ -50,7 +50,7 @@ func (l *rateLimits) bucket(key string, perMinute int, now time.Time) *rate.Limi
 // limitRequests refuses a request past its caller's rate or their organization's with
 // 429 and Retry-After. The buckets live in this process: N API replicas allow N times
 // the configured rates, so each replica's share is what to configure.
-func (h *Handlers) limitRequests(next echo.HandlerFunc) echo.HandlerFunc {
+func (h *handlers) limitRequests(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		who, now := identity(c), time.Now()
 		var taken []*rate.Reservation

@@ -19,7 +19,7 @@ import (
 // would need one.
 func testServer(table []Route, dev bool) (*echo.Echo, auth.HS256) {
 	signer := auth.HS256{Secret: []byte("routes-test-secret-routes-test-secret"), Issuer: "lexflow-dev", Audience: "lexflow"}
-	return newServer(&Handlers{Auth: signer, Log: slog.New(slog.DiscardHandler), Dev: dev,
+	return newServer(&handlers{Auth: signer, Log: slog.New(slog.DiscardHandler), Dev: dev,
 		WebhookSecret: []byte("whsec_routes_test")}, table), signer
 }
 
@@ -96,7 +96,7 @@ func serve(e *echo.Echo, r Route, tok string) int {
 // TestDevOnlyRoutes checks that a dev-only route exists only when the server runs in dev
 // mode.
 func TestDevOnlyRoutes(t *testing.T) {
-	table := []Route{{http.MethodGet, "/v1/dev/ping", User, true, func(h *Handlers, c echo.Context) error {
+	table := []Route{{http.MethodGet, "/v1/dev/ping", User, true, func(h *handlers, c echo.Context) error {
 		return c.String(http.StatusOK, "pong")
 	}}}
 	for _, dev := range []bool{false, true} {
@@ -117,7 +117,7 @@ func TestTokenRoutesAreUnderV1(t *testing.T) {
 			t.Error("a user route outside /v1 was registered")
 		}
 	}()
-	testServer([]Route{{http.MethodGet, "/cases", User, false, (*Handlers).getCase}}, false)
+	testServer([]Route{{http.MethodGet, "/cases", User, false, (*handlers).getCase}}, false)
 }
 
 // TestRequestRates sends requests past a user's rate and past their organization's:
@@ -125,7 +125,7 @@ func TestTokenRoutesAreUnderV1(t *testing.T) {
 // back.
 func TestRequestRates(t *testing.T) {
 	signer := auth.HS256{Secret: []byte("routes-test-secret-routes-test-secret"), Issuer: "lexflow-dev", Audience: "lexflow"}
-	e := newServer(&Handlers{Auth: signer, Log: slog.New(slog.DiscardHandler), RequestsPerMinute: 12, OrgRequestsPerMinute: 18}, routes)
+	e := newServer(&handlers{Auth: signer, Log: slog.New(slog.DiscardHandler), RequestsPerMinute: 12, OrgRequestsPerMinute: 18}, routes)
 	tools := Route{Method: http.MethodGet, Path: "/v1/tools"}
 	mint := func(sub, org string) string {
 		tok, err := signer.Mint(auth.Identity{Subject: sub, Org: org, Roles: []string{schemas.RoleUser}}, time.Hour)

@@ -18,7 +18,7 @@ import (
 // itself. What names the run in errors. The run's refusals become problems: invalid
 // arguments 422, a used-up model-token budget 402 with Retry-After; a run that does
 // not finish in time (no worker, say) is 503.
-func (h *Handlers) runShort(c echo.Context, opts client.StartWorkflowOptions, wait time.Duration, what, workflowType string, in, out any) error {
+func (h *handlers) runShort(c echo.Context, opts client.StartWorkflowOptions, wait time.Duration, what, workflowType string, in, out any) error {
 	ctx, cancel := context.WithTimeout(c.Request().Context(), wait)
 	defer cancel()
 	opts.TaskQueue = h.TaskQueue

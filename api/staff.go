@@ -25,12 +25,12 @@ func inScope(id auth.Identity, org string) bool {
 
 // staffCase returns the case of the route's :id if the calling staff member's scope
 // covers it; a case out of scope is as absent as a missing one, 404.
-func (h *Handlers) staffCase(c echo.Context) (store.Case, error) {
+func (h *handlers) staffCase(c echo.Context) (store.Case, error) {
 	return h.staffCaseByID(c, c.Param("id"))
 }
 
 // staffCaseByID is staffCase for a case named elsewhere than the route.
-func (h *Handlers) staffCaseByID(c echo.Context, id string) (store.Case, error) {
+func (h *handlers) staffCaseByID(c echo.Context, id string) (store.Case, error) {
 	if _, err := uuid.Parse(id); err != nil {
 		return store.Case{}, problemf(store.ErrNotFound, "no case "+id)
 	}

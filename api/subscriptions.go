@@ -21,7 +21,7 @@ type SubscriptionRequest struct {
 // putSubscription creates or replaces the subscription "user:<id>" or "org:<id>";
 // the change is audited. Only the operator's admins set credits: an organization's
 // admin would give their own organization free cases.
-func (h *Handlers) putSubscription(c echo.Context) error {
+func (h *handlers) putSubscription(c echo.Context) error {
 	if err := requireOperator(c, "setting a subscription"); err != nil {
 		return err
 	}

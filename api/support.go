@@ -77,7 +77,7 @@ type ResumeView struct {
 // supportCases lists the cases paused for support, waiting for a client's answer,
 // waiting on their model-token budget, or stuck: working with no progress for longer
 // than the stuck threshold. Staff of an organization see only its cases.
-func (h *Handlers) supportCases(c echo.Context) error {
+func (h *handlers) supportCases(c echo.Context) error {
 	status := c.QueryParam("status")
 	if !slices.Contains(supportStatuses, status) {
 		return problemf(errInvalidInput, "status must be one of "+strings.Join(supportStatuses, ", "))
@@ -125,7 +125,7 @@ func (h *Handlers) supportCases(c echo.Context) error {
 
 // supportTickets lists a case's support tickets; the read is audited, since tickets
 // carry a snapshot of the case.
-func (h *Handlers) supportTickets(c echo.Context) error {
+func (h *handlers) supportTickets(c echo.Context) error {
 	cs, err := h.staffCase(c)
 	if err != nil {
 		return err
@@ -155,7 +155,7 @@ type ResumeRequest struct {
 // 200 with the case's status (a retried request then runs as the case's next turn),
 // 409 if the case is neither paused nor waiting, or 202 with the update's ID if the
 // case could not say in time.
-func (h *Handlers) resumeCase(c echo.Context) error {
+func (h *handlers) resumeCase(c echo.Context) error {
 	var req ResumeRequest
 	if err := bindJSON(c, &req); err != nil {
 		return err

@@ -32,7 +32,7 @@ func quoteVisibility(s string) string {
 
 // ownsListed reports whether a case that tenantClause listed is the tenant's: by its
 // Tenant key, or, for a run without one, by its owner in the store.
-func (h *Handlers) ownsListed(ctx context.Context, sa *commonpb.SearchAttributes, caseID, org, subject string) (bool, error) {
+func (h *handlers) ownsListed(ctx context.Context, sa *commonpb.SearchAttributes, caseID, org, subject string) (bool, error) {
 	if key := keyword(sa, schemas.SATenant.GetName()); key != "" {
 		return key == schemas.TenantKey(org, subject), nil
 	}

@@ -11,7 +11,7 @@ import (
 )
 
 // testMode is the dev server's test-mode payment provider, or a 404.
-func (h *Handlers) testMode() (*payments.TestMode, error) {
+func (h *handlers) testMode() (*payments.TestMode, error) {
 	tm, ok := h.Payments.(*payments.TestMode)
 	if !ok {
 		return nil, problemf(store.ErrNotFound, "no test-mode payment provider here")
@@ -20,7 +20,7 @@ func (h *Handlers) testMode() (*payments.TestMode, error) {
 }
 
 // testPayPage shows the test-mode provider's checkout page, with its Pay button.
-func (h *Handlers) testPayPage(c echo.Context) error {
+func (h *handlers) testPayPage(c echo.Context) error {
 	tm, err := h.testMode()
 	if err != nil {
 		return err
@@ -35,7 +35,7 @@ func (h *Handlers) testPayPage(c echo.Context) error {
 
 // testPay is the test-mode page's Pay button: the provider sends the signed webhook,
 // then the client goes to the checkout's success URL.
-func (h *Handlers) testPay(c echo.Context) error {
+func (h *handlers) testPay(c echo.Context) error {
 	tm, err := h.testMode()
 	if err != nil {
 		return err

@@ -66,7 +66,7 @@ const toolRunMargin = 15 * time.Second
 // arguments masked, and each admin's calls are rate limited. A tool that acts on a
 // case (its arguments bound to a case or a user) needs case_id; tools that run as child
 // workflows of a turn (a draft, a ticket) are not run here.
-func (h *Handlers) executeTool(c echo.Context) error {
+func (h *handlers) executeTool(c echo.Context) error {
 	var req ToolRun
 	if err := bindJSON(c, &req); err != nil {
 		return err
@@ -123,7 +123,7 @@ func (h *Handlers) executeTool(c echo.Context) error {
 
 // runnableTool is the tool the request names, if an admin may run it here, and its
 // arguments decoded; arguments left out are {}.
-func (h *Handlers) runnableTool(req *ToolRun) (*tools.Tool, map[string]any, error) {
+func (h *handlers) runnableTool(req *ToolRun) (*tools.Tool, map[string]any, error) {
 	if len(req.Args) == 0 {
 		req.Args = json.RawMessage(`{}`)
 	}
@@ -151,7 +151,7 @@ func (h *Handlers) runnableTool(req *ToolRun) (*tools.Tool, map[string]any, erro
 }
 
 // limitToolRuns refuses an admin's tool run past ToolRunsPerMinute with 429.
-func (h *Handlers) limitToolRuns(c echo.Context) error {
+func (h *handlers) limitToolRuns(c echo.Context) error {
 	if h.ToolRunsPerMinute == 0 {
 		return nil
 	}
@@ -167,7 +167,7 @@ func (h *Handlers) limitToolRuns(c echo.Context) error {
 // takeKeptResult reads into res a raw result too large to travel in the run's
 // answer, which the run kept in the blob store (at most maxKeptResult of it), and
 // deletes it, whatever the client does meanwhile: nothing else reads it.
-func (h *Handlers) takeKeptResult(reqCtx context.Context, run schemas.ToolExecution, res *schemas.ToolExecutionResult) error {
+func (h *handlers) takeKeptResult(reqCtx context.Context, run schemas.ToolExecution, res *schemas.ToolExecutionResult) error {
 	if res.ResultRef == "" {
 		return nil
 	}

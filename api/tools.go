@@ -34,7 +34,7 @@ type ToolList struct {
 }
 
 // listTools answers the registry as the caller's roles see it.
-func (h *Handlers) listTools(c echo.Context) error {
+func (h *handlers) listTools(c echo.Context) error {
 	roles := identity(c).Roles
 	out := []ToolInfo{}
 	for _, tool := range tools.All() {

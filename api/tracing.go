@@ -20,7 +20,7 @@ var traceContext = propagation.TraceContext{}
 // joins nor whether it is sampled. The handler's context carries the span, so the
 // Temporal calls it makes (an update, a signal) join the trace through the client's
 // tracing interceptor. Without h.Tracer it does nothing.
-func (h *Handlers) traceRequests(next echo.HandlerFunc) echo.HandlerFunc {
+func (h *handlers) traceRequests(next echo.HandlerFunc) echo.HandlerFunc {
 	if h.Tracer == nil {
 		return next
 	}

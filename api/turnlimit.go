@@ -20,7 +20,7 @@ const turnRetryAfter = 10 * time.Second
 // is Temporal's visibility query over every replica's cases, so the limit holds across
 // API replicas; visibility trails the cases by a moment, so a burst may pass it by the
 // few messages sent within that moment.
-func (h *Handlers) checkConcurrentTurns(ctx context.Context, who auth.Identity) error {
+func (h *handlers) checkConcurrentTurns(ctx context.Context, who auth.Identity) error {
 	if h.OrgConcurrentTurns == 0 {
 		return nil
 	}

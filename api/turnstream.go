@@ -38,7 +38,7 @@ type outcome struct {
 // streaming. A stream that ends first (the client
 // leaves, the server shuts down, an hour passes) ends without the answer, which GET
 // /v1/cases/{id}/events and the transcript still hold; the turn goes on either way.
-func (h *Handlers) streamTurn(c echo.Context, caseID string, after int64, requestID string, handle client.WorkflowUpdateHandle) error {
+func (h *handlers) streamTurn(c echo.Context, caseID string, after int64, requestID string, handle client.WorkflowUpdateHandle) error {
 	ctx := c.Request().Context()
 	if err := refused(handle); err != nil {
 		return updateError(err)

@@ -51,7 +51,7 @@ type AppOIDC struct {
 // appHeaders are set on the web app's page, files and config: no framing, no sniffing,
 // no referrer, and a content security policy that runs only the app's own scripts and
 // lets it connect only to this API and the origin of the provider's token endpoint.
-func (h *Handlers) appHeaders(c echo.Context) {
+func (h *handlers) appHeaders(c echo.Context) {
 	connect := "'self'"
 	if h.App.OIDC != nil {
 		if u, err := url.Parse(h.App.OIDC.TokenEndpoint); err == nil && u.Host != "" {
@@ -68,12 +68,12 @@ func (h *Handlers) appHeaders(c echo.Context) {
 }
 
 // appIndex serves the web app's page.
-func (h *Handlers) appIndex(c echo.Context) error {
+func (h *handlers) appIndex(c echo.Context) error {
 	return h.appFile(c, "index.html")
 }
 
 // appAsset serves one of the app's files under /app/.
-func (h *Handlers) appAsset(c echo.Context) error {
+func (h *handlers) appAsset(c echo.Context) error {
 	name := urlpath.Clean(c.Param("*"))
 	if !fs.ValidPath(name) || name == "index.html" || strings.HasPrefix(name, ".") {
 		return problemf(store.ErrNotFound, "no such file")
@@ -81,7 +81,7 @@ func (h *Handlers) appAsset(c echo.Context) error {
 	return h.appFile(c, name)
 }
 
-func (h *Handlers) appFile(c echo.Context, name string) error {
+func (h *handlers) appFile(c echo.Context, name string) error {
 	body, err := fs.ReadFile(web.Files(), name)
 	if err != nil {
 		return problemf(store.ErrNotFound, "no such file")
@@ -95,7 +95,7 @@ func (h *Handlers) appFile(c echo.Context, name string) error {
 }
 
 // appConfig answers the deployment's AppConfig.
-func (h *Handlers) appConfig(c echo.Context) error {
+func (h *handlers) appConfig(c echo.Context) error {
 	cfg := h.App
 	cfg.Dev = h.Dev && h.DevTokens != nil
 	h.appHeaders(c)

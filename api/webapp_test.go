@@ -60,7 +60,7 @@ func TestWebAppConfig(t *testing.T) {
 	for _, dev := range []bool{false, true} {
 		oidc := &AppOIDC{Issuer: "https://id.example", ClientID: "web", Audience: "https://api.example", Scope: "openid",
 			AuthorizationEndpoint: "https://id.example/authorize", TokenEndpoint: "https://tokens.example/oauth/token"}
-		h := &Handlers{Log: slog.New(slog.DiscardHandler), Dev: dev, App: AppConfig{OIDC: oidc, Namespace: "default"}}
+		h := &handlers{Log: slog.New(slog.DiscardHandler), Dev: dev, App: AppConfig{OIDC: oidc, Namespace: "default"}}
 		if dev {
 			h.DevTokens = &auth.HS256{Secret: []byte("webapp-test-secret-webapp-test-secret")}
 		}

@@ -38,7 +38,7 @@ type WebhookAnswer struct {
 // nothing) and the case gets payment-confirmed; the answer waits up to webhookSettle
 // for the case to handle it. A failure to reach the case answers 503, so the provider
 // delivers the event again.
-func (h *Handlers) paymentWebhook(c echo.Context) error {
+func (h *handlers) paymentWebhook(c echo.Context) error {
 	if len(h.WebhookSecret) == 0 {
 		return problemf(errUnavailable, "payments are not configured here (set LEXFLOW_PAYMENTS_WEBHOOK_SECRET)")
 	}
@@ -113,7 +113,7 @@ const webhookSettle = 10 * time.Second
 
 // caseEnded reports whether the case's workflow is known to have ended (or never to
 // have started), as opposed to not answering a query just now.
-func (h *Handlers) caseEnded(ctx context.Context, caseID string) bool {
+func (h *handlers) caseEnded(ctx context.Context, caseID string) bool {
 	d, err := h.Temporal.DescribeWorkflowExecution(ctx, schemas.CaseWorkflowID(caseID), "")
 	var notFound *serviceerror.NotFound
 	if errors.As(err, &notFound) {

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -16,10 +15,10 @@ import (
 	"go.temporal.io/api/workflowservice/v1"
 
 	"github.com/lexflow/lexflow/api"
+	"github.com/lexflow/lexflow/config"
 	"github.com/lexflow/lexflow/e2e/stack"
 	"github.com/lexflow/lexflow/internal/auth"
 	"github.com/lexflow/lexflow/schemas"
-	"github.com/lexflow/lexflow/tools"
 )
 
 // TestNewcomer follows the README: create a case, ask for its details, get an stack.Answer
@@ -344,13 +343,8 @@ func TestListTools(t *testing.T) {
 		t.Errorf("web_search = %v", web)
 	}
 	// A deployment without SearXNG lists the web tools as unavailable.
-	srv := httptest.NewServer(api.New(&api.Handlers{Temporal: s.TC, Store: s.Store, Auth: s.Signer, Prompts: s.Prompts, TaskQueue: stack.TaskQueue,
-		MaxSteps: 5, Unavailable: tools.NeedsSearXNG, Log: s.Log}))
-	defer srv.Close()
-	saved := s.APIURL
-	s.APIURL = srv.URL
-	noSearx := names(s.Call(t, "GET", "/v1/tools", s.Token(t, "alice"), nil))
-	s.APIURL = saved
+	noSearxAPI := s.Serve(t, func(cfg *config.Config, _ *api.Deps) { cfg.SearXNGURL = "" })
+	noSearx := names(noSearxAPI.Call(t, "GET", "/v1/tools", s.Token(t, "alice"), nil))
 	for _, name := range []string{"web_search", "lex_search", "lex_search_enriched"} {
 		if noSearx[name]["available"] != false {
 			t.Errorf("without SearXNG, %s = %v", name, noSearx[name])

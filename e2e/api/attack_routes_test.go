@@ -17,6 +17,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/lexflow/lexflow/api"
+	"github.com/lexflow/lexflow/config"
 	"github.com/lexflow/lexflow/internal/auth"
 	"github.com/lexflow/lexflow/schemas"
 	"github.com/lexflow/lexflow/store"
@@ -207,9 +208,7 @@ func TestPublicRoutesAreTheMarkedOnes(t *testing.T) {
 	if !slices.Equal(slices.Sorted(slices.Values(public)), slices.Sorted(slices.Values(want))) {
 		t.Errorf("public routes = %v, want %v: a new public route must be added here on purpose", public, want)
 	}
-	h := s.Handlers("no-dev")
-	h.Dev = false
-	srv := httptest.NewServer(api.New(h))
+	srv := httptest.NewServer(s.NewAPI(t, "", func(cfg *config.Config, d *api.Deps) { cfg.TaskQueue, d.Dev = "no-dev", false }))
 	defer srv.Close()
 	for _, r := range api.Routes() {
 		if !r.DevOnly {

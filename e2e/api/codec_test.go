@@ -73,7 +73,7 @@ func TestCodecServer(t *testing.T) {
 	if strings.Contains(body, "Canaru") {
 		t.Fatal("the sealed payload holds the canary")
 	}
-	ui := s.Handlers(stack.TaskQueue).App.TemporalUI
+	ui := s.Config.TemporalUIURL
 	origin := strings.TrimSuffix(ui, "/")
 	staff := func(org string) string {
 		return s.Mint(t, auth.Identity{Subject: "desk-" + org, Org: org, Roles: []string{schemas.RoleSupport}})

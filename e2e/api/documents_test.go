@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/lexflow/lexflow/api"
+	"github.com/lexflow/lexflow/config"
 	"github.com/lexflow/lexflow/e2e/stack"
 	"github.com/lexflow/lexflow/internal/auth"
 	"github.com/lexflow/lexflow/internal/doctext/doctexttest"
@@ -183,12 +184,12 @@ func TestUploadAbuse(t *testing.T) {
 	}
 
 	// A gigabyte, streamed: refused from its Content-Length, before it is read.
-	r := uploadStream(t, tok, id, 1<<30)
+	r := uploadStream(t, s.Client, tok, id, 1<<30)
 	if r.StatusCode != http.StatusRequestEntityTooLarge {
 		t.Errorf("1 GB: %d", r.StatusCode)
 	}
 	// The same, its length unsaid (chunked): refused once 20 MB have come.
-	r = uploadStream(t, tok, id, -1)
+	r = uploadStream(t, s.Client, tok, id, -1)
 	if r.StatusCode != http.StatusRequestEntityTooLarge {
 		t.Errorf("1 GB chunked: %d", r.StatusCode)
 	}
@@ -207,14 +208,14 @@ func TestUploadAbuse(t *testing.T) {
 
 // uploadStream uploads a gigabyte of zeros as a text file, with its Content-Length
 // (size > 0) or chunked (size < 0), and returns the answer.
-func uploadStream(t *testing.T, tok, caseID string, size int64) *http.Response {
+func uploadStream(t *testing.T, c *stack.Client, tok, caseID string, size int64) *http.Response {
 	t.Helper()
 	const boundary = "lexflow-abuse"
 	head := fmt.Sprintf("--%s\r\nContent-Disposition: form-data; name=\"file\"; filename=\"big.txt\"\r\nContent-Type: text/plain\r\n\r\n", boundary)
 	tail := fmt.Sprintf("\r\n--%s--\r\n", boundary)
 	n := int64(1 << 30)
 	body := io.MultiReader(strings.NewReader(head), io.LimitReader(letters{}, n), strings.NewReader(tail))
-	req, err := http.NewRequestWithContext(t.Context(), "POST", s.APIURL+"/v1/cases/"+caseID+"/documents", body)
+	req, err := http.NewRequestWithContext(t.Context(), "POST", c.APIURL+"/v1/cases/"+caseID+"/documents", body)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -248,18 +249,16 @@ func (letters) Read(p []byte) (int, error) {
 // TestDocumentLimitsComeBeforeTheBody: a case at its documents' limit refuses the next
 // upload before reading it: a gigabyte sent without a length gets 429, not 413.
 func TestDocumentLimitsComeBeforeTheBody(t *testing.T) {
-	h := s.Handlers(stack.TaskQueue)
-	h.DocumentsPerCase = 1
-	s.UseAPI(t, h)
+	limited := s.Serve(t, func(cfg *config.Config, _ *api.Deps) { cfg.DocumentsPerCase = 1 })
 	tok := s.Token(t, "limited-uploads")
-	id := s.CreateCase(t, tok, "A case with room for one document")
-	up := s.Upload(t, tok, id, "one.txt", []byte("The only document this case may hold."))
+	id := limited.CreateCase(t, tok, "A case with room for one document")
+	up := limited.Upload(t, tok, id, "one.txt", []byte("The only document this case may hold."))
 	if up.Status != http.StatusAccepted {
 		t.Fatalf("first upload: %d %s", up.Status, up.Raw)
 	}
-	s.WaitForDocument(t, tok, id, up.Body["id"].(string))
-	stack.WantProblem(t, s.Upload(t, tok, id, "two.txt", []byte("One too many.")), http.StatusTooManyRequests, "too-many-requests")
-	if r := uploadStream(t, tok, id, -1); r.StatusCode != http.StatusTooManyRequests {
+	limited.WaitForDocument(t, tok, id, up.Body["id"].(string))
+	stack.WantProblem(t, limited.Upload(t, tok, id, "two.txt", []byte("One too many.")), http.StatusTooManyRequests, "too-many-requests")
+	if r := uploadStream(t, limited, tok, id, -1); r.StatusCode != http.StatusTooManyRequests {
 		t.Errorf("1 GB past the limit: %d, want 429 before the body is read", r.StatusCode)
 	}
 }

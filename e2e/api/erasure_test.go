@@ -10,6 +10,8 @@ import (
 	"github.com/google/uuid"
 	"go.temporal.io/sdk/client"
 
+	"github.com/lexflow/lexflow/api"
+	"github.com/lexflow/lexflow/config"
 	"github.com/lexflow/lexflow/e2e/stack"
 	"github.com/lexflow/lexflow/internal/auth"
 	"github.com/lexflow/lexflow/schemas"
@@ -234,19 +236,17 @@ func TestRetention(t *testing.T) {
 // TestEraseAnswersWhileItRuns: an erasure that takes longer than the API waits answers
 // 202 with where its receipt is; the receipt says erasing, then erased.
 func TestEraseAnswersWhileItRuns(t *testing.T) {
-	h := s.Handlers(stack.TaskQueue)
-	h.EraseWait = time.Millisecond
-	s.UseAPI(t, h)
+	impatient := s.Serve(t, func(_ *config.Config, d *api.Deps) { d.EraseWait = time.Millisecond })
 	owner := s.Token(t, "impatient-client")
-	id := s.CreateCase(t, owner, "A case erased without waiting")
-	r := s.Call(t, "DELETE", "/v1/cases/"+id, owner, nil)
+	id := impatient.CreateCase(t, owner, "A case erased without waiting")
+	r := impatient.Call(t, "DELETE", "/v1/cases/"+id, owner, nil)
 	if r.Status != http.StatusAccepted || r.Body["status"] != "erasing" || r.Header.Get("Location") != "/v1/cases/"+id+"/erasure" {
 		t.Fatalf("erase: %d %v %s", r.Status, r.Header, r.Raw)
 	}
 	if err := s.TC.GetWorkflow(t.Context(), schemas.EraseWorkflowID(id), "").Get(t.Context(), nil); err != nil {
 		t.Fatal(err)
 	}
-	if r := s.Call(t, "GET", "/v1/cases/"+id+"/erasure", owner, nil); r.Status != http.StatusOK || r.Body["status"] != "erased" {
+	if r := impatient.Call(t, "GET", "/v1/cases/"+id+"/erasure", owner, nil); r.Status != http.StatusOK || r.Body["status"] != "erased" {
 		t.Errorf("the receipt: %d %s", r.Status, r.Raw)
 	}
 }

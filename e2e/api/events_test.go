@@ -14,6 +14,7 @@ import (
 	sse "github.com/tmaxmax/go-sse"
 
 	"github.com/lexflow/lexflow/api"
+	"github.com/lexflow/lexflow/config"
 	"github.com/lexflow/lexflow/e2e/stack"
 	"github.com/lexflow/lexflow/internal/eventhub"
 	"github.com/lexflow/lexflow/schemas"
@@ -38,9 +39,7 @@ func TestCaseEvents(t *testing.T) {
 	opened := openedEvents(t, tok, id) // the case's own, from its opening
 	base := opened[len(opened)-1].Seq
 	hub := eventhub.New()
-	h := s.Handlers(stack.TaskQueue)
-	h.Hub = hub
-	s.UseAPI(t, h)
+	first := s.Serve(t, func(_ *config.Config, d *api.Deps) { d.Hub = hub })
 	log := notify.Store{Store: s.Store, Hub: hub}
 	appendEvent := func(events store.Events, n int64) {
 		t.Helper()
@@ -52,20 +51,20 @@ func TestCaseEvents(t *testing.T) {
 	for n := int64(1); n <= 3; n++ {
 		appendEvent(log, n)
 	}
-	page := s.Call(t, "GET", fmt.Sprintf("/v1/cases/%s/events?after=%d&limit=2", id, base), tok, nil)
+	page := first.Call(t, "GET", fmt.Sprintf("/v1/cases/%s/events?after=%d&limit=2", id, base), tok, nil)
 	evs, _ := page.Body["events"].([]any)
 	if page.Status != http.StatusOK || len(evs) != 2 || page.Body["next"] != float64(base+2) {
 		t.Fatalf("first page: %d %s", page.Status, page.Raw)
 	}
-	if rest := s.Call(t, "GET", fmt.Sprintf("/v1/cases/%s/events?after=%d", id, base+2), tok, nil); !strings.Contains(string(rest.Raw), `"body":{"n":3}`) {
+	if rest := first.Call(t, "GET", fmt.Sprintf("/v1/cases/%s/events?after=%d", id, base+2), tok, nil); !strings.Contains(string(rest.Raw), `"body":{"n":3}`) {
 		t.Errorf("page after the second: %s", rest.Raw)
 	}
-	stack.WantProblem(t, s.Call(t, "GET", "/v1/cases/"+id+"/events", s.Token(t, "mallory"), nil), http.StatusNotFound, "not-found")
-	stack.WantProblem(t, s.Call(t, "GET", "/v1/cases/"+id+"/events", tok, nil, "Last-Event-ID", "x"), http.StatusUnprocessableEntity, "invalid-input")
-	stack.WantProblem(t, s.Call(t, "GET", "/v1/cases/"+id+"/events?limit=5000", tok, nil), http.StatusUnprocessableEntity, "invalid-input")
+	stack.WantProblem(t, first.Call(t, "GET", "/v1/cases/"+id+"/events", s.Token(t, "mallory"), nil), http.StatusNotFound, "not-found")
+	stack.WantProblem(t, first.Call(t, "GET", "/v1/cases/"+id+"/events", tok, nil, "Last-Event-ID", "x"), http.StatusUnprocessableEntity, "invalid-input")
+	stack.WantProblem(t, first.Call(t, "GET", "/v1/cases/"+id+"/events?limit=5000", tok, nil), http.StatusUnprocessableEntity, "invalid-input")
 
 	ctx, drop := context.WithCancel(t.Context())
-	stream := stack.OpenEvents(ctx, t, s.APIURL, tok, id, fmt.Sprint(base+1))
+	stream := stack.OpenEvents(ctx, t, first.APIURL, tok, id, fmt.Sprint(base+1))
 	for _, want := range []int64{base + 2, base + 3} {
 		if e := next(t, stream); e.ID != fmt.Sprint(want) || e.Type != "test.event" || e.View.Seq != want || e.View.TurnID != "t1" {
 			t.Fatalf("event %+v, want number %d", e, want)
@@ -77,11 +76,12 @@ func TestCaseEvents(t *testing.T) {
 	}
 	drop()
 
-	other := s.Handlers(stack.TaskQueue) // another API process: no hub of its own
-	s.UseAPI(t, other)
+	other := s.NewAPI(t, "", func(_ *config.Config, d *api.Deps) { d.Hub = nil }) // another API process: no hub of its own
+	otherServer := httptest.NewServer(other)
+	defer otherServer.Close()
 	ctx, drop = context.WithCancel(t.Context())
 	defer drop()
-	stream = stack.OpenEvents(ctx, t, s.APIURL, tok, id, fmt.Sprint(base+4))
+	stream = stack.OpenEvents(ctx, t, otherServer.URL, tok, id, fmt.Sprint(base+4))
 	appendEvent(s.Store, 5)
 	if e := next(t, stream); e.ID != fmt.Sprint(base+5) {
 		t.Fatalf("after reconnecting: %+v, want number %d", e, base+5)
@@ -215,11 +215,11 @@ func TestTurnEvents(t *testing.T) {
 
 // streamMessage sends a message asking for Server-Sent Events and reads the stream to
 // its end: the events, and their types in order.
-func streamMessage(t *testing.T, tok, id, body string) ([]stack.SSEEvent, []string) {
+func streamMessage(t *testing.T, c *stack.Client, tok, id, body string) ([]stack.SSEEvent, []string) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute) // a turn's stream ends well before
 	defer cancel()
-	req, _ := http.NewRequestWithContext(ctx, "POST", s.APIURL+"/v1/cases/"+id+"/messages", strings.NewReader(body))
+	req, _ := http.NewRequestWithContext(ctx, "POST", c.APIURL+"/v1/cases/"+id+"/messages", strings.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
 	var got []stack.SSEEvent
 	var types []string
@@ -239,7 +239,7 @@ func TestStreamedTurn(t *testing.T) {
 	tok := s.Token(t, "stella")
 	id := s.CreateCase(t, tok, "My landlord keeps my deposit")
 	openedEvents(t, tok, id)
-	got, types := streamMessage(t, tok, id, `{"message":"show me the case details"}`)
+	got, types := streamMessage(t, s.Client, tok, id, `{"message":"show me the case details"}`)
 	if got := sequence(types); got != turnSequence {
 		t.Fatalf("streamed events: %s\nwant            %s", got, turnSequence)
 	}
@@ -279,10 +279,10 @@ func TestSSEClientLibraryReconnects(t *testing.T) {
 	opened := openedEvents(t, tok, id)
 	base := opened[len(opened)-1].Seq
 	hub := eventhub.New()
-	first, second := s.Handlers(stack.TaskQueue), s.Handlers(stack.TaskQueue)
-	first.Hub = hub
+	first := s.NewAPI(t, "", func(_ *config.Config, d *api.Deps) { d.Hub = hub })
+	second := s.NewAPI(t, "", nil)
 	var serving atomic.Pointer[http.Handler]
-	firstServer := http.Handler(api.New(first))
+	firstServer := http.Handler(first)
 	serving.Store(&firstServer)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { (*serving.Load()).ServeHTTP(w, r) }))
 	defer srv.Close()
@@ -322,7 +322,7 @@ func TestSSEClientLibraryReconnects(t *testing.T) {
 		write(notify.Store{Store: s.Store, Hub: hub}, n)
 		receive(n)
 	}
-	next := http.Handler(api.New(second))
+	next := http.Handler(second)
 	serving.Store(&next)
 	first.EndStreams() // the first process shuts down; the library reconnects to the second
 	for n := int64(4); n <= 6; n++ {
@@ -341,14 +341,14 @@ func TestSSEClientLibraryReconnects(t *testing.T) {
 // one, its data the turn-failed problem.
 func TestStreamedTurnThatFails(t *testing.T) {
 	model := startScriptedModel(t)
-	queue := s.UseQueue(t, "e2e-refusing-model")
+	refusing, queue := s.ServeQueue(t, "e2e-refusing-model")
 	s.StartHelperWorker(t, queue, 0, "LEXFLOW_ASSISTANT_BASE_URL="+model.URL+"/v1", "LEXFLOW_ASSISTANT_MODEL=hostile")
 	tok := s.Token(t, "fay")
-	id := s.CreateCase(t, tok, "A question the model will refuse")
+	id := refusing.CreateCase(t, tok, "A question the model will refuse")
 	model.next(schemas.ToolGetCaseDetails, `{}`)
-	s.Send(t, tok, id, "hello") // past tiering, whose answer the scripted model does not give
+	refusing.Send(t, tok, id, "hello") // past tiering, whose answer the scripted model does not give
 	model.next("", "")
-	got, types := streamMessage(t, tok, id, `{"message":"and now?"}`)
+	got, types := streamMessage(t, refusing, tok, id, `{"message":"and now?"}`)
 	if len(got) == 0 || got[0].Type != schemas.EventTurnStarted || got[len(got)-1].Type != schemas.EventTurnFailed {
 		t.Fatalf("streamed events: %v; want turn.started first and turn.failed last", types)
 	}
@@ -375,25 +375,25 @@ func TestStreamedTurnThatFails(t *testing.T) {
 // slowly): the two connections together deliver the turn's events as the log holds
 // them, none missing, none repeated, in order.
 func TestStreamReconnectsMidTurn(t *testing.T) {
-	queue := s.UseQueue(t, "e2e-reconnect")
+	firstAPI, queue := s.ServeQueue(t, "e2e-reconnect")
 	s.StartHelperWorker(t, queue, 0, "LEXFLOW_OFFLINE_CHUNK_DELAY=150ms")
 	tok := s.Token(t, "rhea")
-	id := s.CreateCase(t, tok, "A turn read over two connections")
+	id := firstAPI.CreateCase(t, tok, "A turn read over two connections")
 	opened := openedEvents(t, tok, id)
 	base := opened[len(opened)-1].Seq
 	ctx, drop := context.WithCancel(t.Context())
-	stream := stack.OpenEvents(ctx, t, s.APIURL, tok, id, fmt.Sprint(base))
-	answered := s.SendInBackground(tok, id, "show me the case details")
+	stream := stack.OpenEvents(ctx, t, firstAPI.APIURL, tok, id, fmt.Sprint(base))
+	answered := firstAPI.SendInBackground(tok, id, "show me the case details")
 	var got []stack.SSEEvent
 	for len(got) == 0 || got[len(got)-1].Type != schemas.EventModelDelta {
 		got = append(got, next(t, stream))
 	}
 	drop()
 
-	s.UseAPI(t, s.Handlers(queue)) // another API process
+	secondAPI := s.Serve(t, func(cfg *config.Config, _ *api.Deps) { cfg.TaskQueue = queue }) // another API process
 	ctx, drop = context.WithCancel(t.Context())
 	defer drop()
-	stream = stack.OpenEvents(ctx, t, s.APIURL, tok, id, got[len(got)-1].ID)
+	stream = stack.OpenEvents(ctx, t, secondAPI.APIURL, tok, id, got[len(got)-1].ID)
 	for got[len(got)-1].Type != schemas.EventTurnCompleted {
 		got = append(got, next(t, stream))
 	}

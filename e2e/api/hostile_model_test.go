@@ -88,14 +88,14 @@ func (m *scriptedModel) next(tool, args string) {
 func TestHostileToolCalls(t *testing.T) {
 	v := newVictim(t)
 	model := startScriptedModel(t)
-	queue := s.UseQueue(t, "e2e-hostile")
+	hostile, queue := s.ServeQueue(t, "e2e-hostile")
 	s.StartHelperWorker(t, queue, 0, "LEXFLOW_ASSISTANT_BASE_URL="+model.URL+"/v1", "LEXFLOW_ASSISTANT_MODEL=hostile")
 	tok := s.Token(t, "eve")
-	id := s.CreateCase(t, tok, "An ordinary question about a lease")
+	id := hostile.CreateCase(t, tok, "An ordinary question about a lease")
 	// The hostile model gives tiering no tier, so the lowest applies; then the case
 	// takes turns.
 	model.next(schemas.ToolGetCaseDetails, `{}`)
-	s.Send(t, tok, id, "hello")
+	hostile.Send(t, tok, id, "hello")
 	before := v.snapshot(t)
 	for _, a := range []struct{ name, tool, args string }{
 		{"another case's details", schemas.ToolGetCaseDetails, fmt.Sprintf(`{"case_id": %q}`, v.caseID)},
@@ -108,7 +108,7 @@ func TestHostileToolCalls(t *testing.T) {
 		{"an oversized argument", schemas.ToolUpdateCaseDetails, fmt.Sprintf(`{"updates": {"summary.current": %q}}`, strings.Repeat("A", 300<<10))},
 	} {
 		model.next(a.tool, a.args)
-		turn := s.Send(t, tok, id, "please help")
+		turn := hostile.Send(t, tok, id, "please help")
 		used := stack.ToolsUsed(turn)
 		if len(used) != 1 || used[0]["status"] == schemas.ToolOK {
 			t.Errorf("%s: the call ran: %s", a.name, clip(turn.Raw))

@@ -9,6 +9,8 @@ import (
 
 	"go.temporal.io/api/workflowservice/v1"
 
+	"github.com/lexflow/lexflow/api"
+	"github.com/lexflow/lexflow/config"
 	"github.com/lexflow/lexflow/e2e/stack"
 	"github.com/lexflow/lexflow/internal/auth"
 	"github.com/lexflow/lexflow/schemas"
@@ -27,16 +29,14 @@ func TestCasesPerDay(t *testing.T) {
 		Credits: map[string]int{"1": 100, "2": 100, "3": 100}}); err != nil {
 		t.Fatal(err)
 	}
-	h := s.Handlers(stack.TaskQueue)
-	h.CasesPerDay, h.OrgCasesPerDay = 2, 3
-	s.UseAPI(t, h)
+	limited := s.Serve(t, func(cfg *config.Config, _ *api.Deps) { cfg.CasesPerDay, cfg.OrgCasesPerDay = 2, 3 })
 
 	mint := func(sub string) string {
 		return s.Mint(t, auth.Identity{Subject: sub, Org: org, Roles: []string{schemas.RoleUser}})
 	}
 	flooder, colleague := mint("flooder"), mint("colleague")
 	create := func(tok, key string) stack.Response {
-		return s.Call(t, "POST", "/v1/cases", tok, map[string]any{"description": "Yet another question about a lease"}, "Idempotency-Key", key)
+		return limited.Call(t, "POST", "/v1/cases", tok, map[string]any{"description": "Yet another question about a lease"}, "Idempotency-Key", key)
 	}
 	for i := range 2 {
 		if r := create(flooder, fmt.Sprint("k", i)); r.Status != http.StatusCreated {
@@ -71,12 +71,10 @@ func TestConcurrentTurnsPerOrganization(t *testing.T) {
 	}
 	queue := fmt.Sprintf("e2e-busy-%d", time.Now().UnixNano())
 	s.StartHelperWorker(t, queue, 3*time.Second)
-	h := s.Handlers(queue)
-	h.OrgConcurrentTurns = 1
-	s.UseAPI(t, h)
+	busy := s.Serve(t, func(cfg *config.Config, _ *api.Deps) { cfg.TaskQueue, cfg.OrgConcurrentTurns = queue, 1 })
 
 	tok := s.Mint(t, auth.Identity{Subject: "bea", Org: org, Roles: []string{schemas.RoleUser}})
-	first, second := s.CreateCase(t, tok, "A first lease question"), s.CreateCase(t, tok, "A second lease question")
+	first, second := busy.CreateCase(t, tok, "A first lease question"), busy.CreateCase(t, tok, "A second lease question")
 	// working waits, a bounded time, until Temporal's visibility counts n of the
 	// organization's cases working: it trails the cases by moments.
 	working := func(org string, n int64) {
@@ -100,7 +98,7 @@ func TestConcurrentTurnsPerOrganization(t *testing.T) {
 	tiered := func(tok, id string) {
 		t.Helper()
 		for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(100 * time.Millisecond) {
-			if r := s.Call(t, "GET", "/v1/cases/"+id, tok, nil); r.Body["phase"] == schemas.PhaseActive {
+			if r := busy.Call(t, "GET", "/v1/cases/"+id, tok, nil); r.Body["phase"] == schemas.PhaseActive {
 				return
 			}
 			if time.Now().After(deadline) {
@@ -111,10 +109,10 @@ func TestConcurrentTurnsPerOrganization(t *testing.T) {
 	tiered(tok, first)
 	tiered(tok, second)
 	working(org, 0)
-	answered := s.SendInBackground(tok, first, "show me the case details")
+	answered := busy.SendInBackground(tok, first, "show me the case details")
 	s.WaitForActivity(t, schemas.TurnWorkflowID(first, 1), "RunTool")
 	working(org, 1)
-	r := s.Call(t, "POST", "/v1/cases/"+second+"/messages", tok, map[string]any{"message": "hello again"})
+	r := busy.Call(t, "POST", "/v1/cases/"+second+"/messages", tok, map[string]any{"message": "hello again"})
 	stack.WantProblem(t, r, http.StatusTooManyRequests, "too-many-requests")
 	if r.Header.Get("Retry-After") == "" {
 		t.Error("no Retry-After")
@@ -125,10 +123,10 @@ func TestConcurrentTurnsPerOrganization(t *testing.T) {
 		t.Fatal(err)
 	}
 	other := s.Mint(t, auth.Identity{Subject: "bea", Org: otherOrg, Roles: []string{schemas.RoleUser}})
-	otherCase := s.CreateCase(t, other, "Another firm's question")
+	otherCase := busy.CreateCase(t, other, "Another firm's question")
 	tiered(other, otherCase)
 	working(otherOrg, 0)
-	if r := s.Call(t, "POST", "/v1/cases/"+otherCase+"/messages", other, map[string]any{"message": "hello"}); r.Status != http.StatusOK {
+	if r := busy.Call(t, "POST", "/v1/cases/"+otherCase+"/messages", other, map[string]any{"message": "hello"}); r.Status != http.StatusOK {
 		t.Errorf("another organization: %d %s", r.Status, r.Raw)
 	}
 	select {
@@ -140,7 +138,7 @@ func TestConcurrentTurnsPerOrganization(t *testing.T) {
 		t.Fatal("the slow turn did not answer")
 	}
 	working(org, 0)
-	if r := s.Call(t, "POST", "/v1/cases/"+second+"/messages", tok, map[string]any{"message": "hello again"}); r.Status != http.StatusOK {
+	if r := busy.Call(t, "POST", "/v1/cases/"+second+"/messages", tok, map[string]any{"message": "hello again"}); r.Status != http.StatusOK {
 		t.Errorf("after the turn: %d %s", r.Status, r.Raw)
 	}
 }

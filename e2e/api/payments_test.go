@@ -274,9 +274,9 @@ func TestTestModeCheckoutPage(t *testing.T) {
 // worker does not answer (a deploy, a restart) is not acknowledged: the API answers
 // 503, so the provider delivers it again, and the checkout keeps the event that paid it.
 func TestWebhookWhenNoWorkerAnswers(t *testing.T) {
-	s.UseQueue(t, "e2e-no-worker") // no worker polls this queue
+	noWorker, _ := s.ServeQueue(t, "e2e-no-worker") // no worker polls this queue
 	tok := s.Token(t, "nora")
-	id := s.CreateCase(t, tok, "A case no worker runs")
+	id := noWorker.CreateCase(t, tok, "A case no worker runs")
 	session := "cs_test_" + uuid.NewString()
 	if _, err := s.Store.OpenCheckout(t.Context(), store.Checkout{ID: session, Provider: "test", CaseID: id, OrgID: "acme",
 		UserID: "nora", Tier: 2, Amount: 14900, Currency: "eur"}); err != nil {
@@ -284,7 +284,8 @@ func TestWebhookWhenNoWorkerAnswers(t *testing.T) {
 	}
 	event := completedEvent("evt_"+uuid.NewString(), session, id, 14900, "eur")
 	for range 2 {
-		stack.WantProblem(t, sendWebhook(t, event, stripeSigned(event, string(s.WebhookSecret), time.Now())), http.StatusServiceUnavailable, "unavailable")
+		stack.WantProblem(t, noWorker.Call(t, "POST", "/v1/webhooks/payments", "", string(event),
+			payments.SignatureHeader, stripeSigned(event, string(s.WebhookSecret), time.Now())), http.StatusServiceUnavailable, "unavailable")
 	}
 	if co, err := s.Store.GetCheckout(t.Context(), session); err != nil || co.Status != store.CheckoutPaid {
 		t.Errorf("checkout: %+v, %v; want it paid by the event", co, err)

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/lexflow/lexflow/activities"
+	"github.com/lexflow/lexflow/api"
+	"github.com/lexflow/lexflow/config"
 	"github.com/lexflow/lexflow/e2e/stack"
 	"github.com/lexflow/lexflow/internal/auth"
 	"github.com/lexflow/lexflow/internal/blob"
@@ -17,7 +19,13 @@ import (
 // runTool asks POST /v1/admin/tools/execute and wants 200.
 func runTool(t *testing.T, tok string, body map[string]any) stack.Response {
 	t.Helper()
-	r := s.Call(t, "POST", "/v1/admin/tools/execute", tok, body)
+	return runToolOn(t, s.Client, tok, body)
+}
+
+// runToolOn is runTool on c's API.
+func runToolOn(t *testing.T, c *stack.Client, tok string, body map[string]any) stack.Response {
+	t.Helper()
+	r := c.Call(t, "POST", "/v1/admin/tools/execute", tok, body)
 	if r.Status != http.StatusOK {
 		t.Fatalf("run %v: %d %s", body, r.Status, r.Raw)
 	}
@@ -152,17 +160,15 @@ func TestAdminToolRunRefusals(t *testing.T) {
 // TestAdminToolRunsAreRateLimited: past its rate, an admin's run is refused with 429
 // and Retry-After, before it is audited or run.
 func TestAdminToolRunsAreRateLimited(t *testing.T) {
-	h := s.Handlers(stack.TaskQueue)
-	h.ToolRunsPerMinute = 1
-	s.UseAPI(t, h)
+	limited := s.Serve(t, func(cfg *config.Config, _ *api.Deps) { cfg.ToolRunsPerMinute = 1 })
 	admin := s.Mint(t, auth.Identity{Subject: "bulk-admin", Org: "acme", Roles: []string{schemas.RoleAdmin}})
 	body := map[string]any{"tool": "kb_search", "args": map[string]any{"query": "locațiune"}}
-	runTool(t, admin, body)
-	r := s.Call(t, "POST", "/v1/admin/tools/execute", admin, body)
+	runToolOn(t, limited, admin, body)
+	r := limited.Call(t, "POST", "/v1/admin/tools/execute", admin, body)
 	stack.WantProblem(t, r, http.StatusTooManyRequests, "too-many-requests")
 	if r.Header.Get("Retry-After") == "" {
 		t.Error("429 without Retry-After")
 	}
 	other := s.Mint(t, auth.Identity{Subject: "calm-admin", Org: "acme", Roles: []string{schemas.RoleAdmin}})
-	runTool(t, other, body)
+	runToolOn(t, limited, other, body)
 }

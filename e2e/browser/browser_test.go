@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,7 +17,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/lexflow/lexflow/api"
-	"github.com/lexflow/lexflow/internal/payments"
+	"github.com/lexflow/lexflow/config"
 )
 
 // serveApp serves the web app for one test, returning its URL: an API of its own on
@@ -29,25 +28,19 @@ func serveApp(t *testing.T, env ...string) string {
 	return serveAppWith(t, nil, env...)
 }
 
-// serveAppWith is serveApp with configure changing the API's handlers, which will
-// serve at url, before it starts.
-func serveAppWith(t *testing.T, configure func(h *api.Handlers, url string), env ...string) string {
+// serveAppWith is serveApp with configure changing the API's configuration and
+// dependencies before it is built; cfg.PublicURL is where it will serve.
+func serveAppWith(t *testing.T, configure func(cfg *config.Config, d *api.Deps), env ...string) string {
 	t.Helper()
 	queue := fmt.Sprintf("browser-%d", time.Now().UnixNano())
 	s.StartHelperWorker(t, queue, 0, append([]string{"LEXFLOW_OFFLINE_CHUNK_DELAY=20ms"}, env...)...)
-	srv := httptest.NewUnstartedServer(nil)
-	url := "http://" + srv.Listener.Addr().String()
-	h := s.Handlers(queue)
-	h.PublicURL = url
-	h.Payments = &payments.TestMode{Secret: s.WebhookSecret, BaseURL: url, WebhookURL: url + "/v1/webhooks/payments"}
-	h.App = api.AppConfig{TemporalUI: s.Temporal.UIURL, Namespace: "default"}
-	if configure != nil {
-		configure(h, url)
-	}
-	srv.Config.Handler = api.New(h)
-	srv.Start()
-	t.Cleanup(srv.Close)
-	return url
+	app := s.Serve(t, func(cfg *config.Config, d *api.Deps) {
+		cfg.TaskQueue = queue
+		if configure != nil {
+			configure(cfg, d)
+		}
+	})
+	return app.APIURL
 }
 
 // page is a browser tab of a fresh headless Chromium.

@@ -14,6 +14,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/lexflow/lexflow/api"
+	"github.com/lexflow/lexflow/config"
 	"github.com/lexflow/lexflow/e2e/stack"
 	"github.com/lexflow/lexflow/internal/auth"
 	"github.com/lexflow/lexflow/internal/childproc"
@@ -223,14 +224,14 @@ func TestReconnectMidAnswer(t *testing.T) {
 // uses the access token the page got to open a case.
 func TestOIDCSignIn(t *testing.T) {
 	allStories(t)
-	appURL := serveAppWith(t, func(h *api.Handlers, url string) {
+	appURL := serveAppWith(t, func(cfg *config.Config, d *api.Deps) {
 		ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 		defer cancel()
 		port, err := childproc.FreePort()
 		if err != nil {
 			t.Fatal(err)
 		}
-		prov, err := testenv.StartOIDCProvider(ctx, port, "web-key", map[string]any{"org": "acme", "roles": []string{"user"}}, url+"/")
+		prov, err := testenv.StartOIDCProvider(ctx, port, "web-key", map[string]any{"org": "acme", "roles": []string{"user"}}, cfg.PublicURL+"/")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -239,11 +240,9 @@ func TestOIDCSignIn(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		h.Auth = auth.Verifiers{HS256: s.Signer, OIDC: v}
-		ends := v.Endpoints()
-		h.App.OIDC = &api.AppOIDC{Issuer: prov.Issuer, ClientID: testenv.OIDCWebClient, Audience: "lexflow", Scope: "openid api",
-			RedirectURI: url + "/", RolesClaim: "roles", OrgClaim: "org",
-			AuthorizationEndpoint: ends.Authorization, TokenEndpoint: ends.Token}
+		d.Auth.OIDC = v
+		cfg.OIDCIssuer, cfg.OIDCClientID, cfg.OIDCAudience, cfg.OIDCScope = prov.Issuer, testenv.OIDCWebClient, "lexflow", "openid api"
+		cfg.OIDCRolesClaim, cfg.OIDCOrgClaim = "roles", "org"
 	})
 	p := openPage(t, "en-US", 1280, 900)
 	p.do("open the app", chromedp.Navigate(appURL+"/"))

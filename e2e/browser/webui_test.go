@@ -10,6 +10,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/lexflow/lexflow/api"
+	"github.com/lexflow/lexflow/config"
 	"github.com/lexflow/lexflow/internal/childproc"
 	"github.com/lexflow/lexflow/internal/devenv"
 )
@@ -25,7 +26,7 @@ func TestWebUIDecodesForSignedInSupport(t *testing.T) {
 		t.Fatal(err)
 	}
 	uiURL := fmt.Sprintf("http://127.0.0.1:%d", uiPort)
-	appURL := serveAppWith(t, func(h *api.Handlers, _ string) { h.App.TemporalUI = uiURL })
+	appURL := serveAppWith(t, func(cfg *config.Config, _ *api.Deps) { cfg.TemporalUIURL = uiURL })
 	server, err := devenv.FindTemporalUI("bin/temporal-ui")
 	if err != nil {
 		t.Fatal(err)

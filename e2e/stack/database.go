@@ -26,29 +26,31 @@ const firestoreProject = "lexflow-e2e"
 
 // startDatabase starts the database that LEXFLOW_STORE in the environment names
 // (FerretDB unless it is firestore) with its files under dir, sets the stack's db and
-// storeEnv to it, and returns the configuration that opens it and what stops it.
-func (s *Stack) startDatabase(ctx context.Context, dir string) (config.Config, func(), error) {
+// storeEnv to it, points cfg at it, and returns what stops it.
+func (s *Stack) startDatabase(ctx context.Context, dir string, cfg *config.Config) (func(), error) {
 	if os.Getenv("LEXFLOW_STORE") == config.StoreFirestore {
 		dumpPort, err := childproc.FreePort()
 		if err != nil {
-			return config.Config{}, nil, err
+			return nil, err
 		}
 		f, err := devenv.StartFirestore(ctx, 0, dumpPort)
 		if err != nil {
-			return config.Config{}, nil, err
+			return nil, err
 		}
 		s.db = firestoreDB{url: f.DocumentsURL, project: firestoreProject}
 		s.storeEnv = []string{"LEXFLOW_STORE=" + config.StoreFirestore, "FIRESTORE_EMULATOR_HOST=" + f.Host,
 			"FIRESTORE_PROJECT_ID=" + firestoreProject}
-		return config.Config{Store: config.StoreFirestore, FirestoreProject: firestoreProject, FirestoreEmulatorHost: f.Host}, f.Stop, nil
+		cfg.Store, cfg.FirestoreProject, cfg.FirestoreEmulatorHost = config.StoreFirestore, firestoreProject, f.Host
+		return f.Stop, nil
 	}
 	ferret, err := devenv.StartFerretDB(ctx, "127.0.0.1:0", filepath.Join(dir, "ferretdb"), s.Log)
 	if err != nil {
-		return config.Config{}, nil, err
+		return nil, err
 	}
 	s.db = mongoDB{uri: ferret.URI}
 	s.storeEnv = []string{"LEXFLOW_STORE=" + config.StoreMongoDB, "MONGODB_URI=" + ferret.URI, "MONGODB_DATABASE=lexflow"}
-	return config.Config{Store: config.StoreMongoDB, MongoURI: ferret.URI, MongoDatabase: "lexflow"}, ferret.Stop, nil
+	cfg.Store, cfg.MongoURI, cfg.MongoDatabase = config.StoreMongoDB, ferret.URI, "lexflow"
+	return ferret.Stop, nil
 }
 
 // database is the stack's database server, read as it stores documents, past the

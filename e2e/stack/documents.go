@@ -13,7 +13,7 @@ import (
 
 // Upload sends a document to a case as the web app does: multipart/form-data, the
 // file in a part named file.
-func (s *Stack) Upload(t testing.TB, tok, caseID, name string, data []byte) Response {
+func (c *Client) Upload(t testing.TB, tok, caseID, name string, data []byte) Response {
 	t.Helper()
 	var body bytes.Buffer
 	mw := multipart.NewWriter(&body)
@@ -27,16 +27,16 @@ func (s *Stack) Upload(t testing.TB, tok, caseID, name string, data []byte) Resp
 	if err := mw.Close(); err != nil {
 		t.Fatal(err)
 	}
-	return s.Call(t, "POST", "/v1/cases/"+caseID+"/documents", tok, body.String(), "Content-Type", mw.FormDataContentType())
+	return c.Call(t, "POST", "/v1/cases/"+caseID+"/documents", tok, body.String(), "Content-Type", mw.FormDataContentType())
 }
 
 // WaitForDocument follows the case's event stream until the document is listed read or
 // failed, at most two minutes (OCR of a page takes seconds), and returns its record.
-func (s *Stack) WaitForDocument(t *testing.T, tok, caseID, docID string) schemas.Document {
+func (c *Client) WaitForDocument(t *testing.T, tok, caseID, docID string) schemas.Document {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 	defer cancel()
-	events := OpenEvents(ctx, t, s.APIURL, tok, caseID, "")
+	events := OpenEvents(ctx, t, c.APIURL, tok, caseID, "")
 	for {
 		e, ok := <-events
 		if !ok {
@@ -49,7 +49,7 @@ func (s *Stack) WaitForDocument(t *testing.T, tok, caseID, docID string) schemas
 		if err := json.Unmarshal(e.View.Body, &body); err != nil || body.DocID != docID {
 			continue
 		}
-		r := s.Call(t, "GET", "/v1/cases/"+caseID+"/documents", tok, nil)
+		r := c.Call(t, "GET", "/v1/cases/"+caseID+"/documents", tok, nil)
 		var list struct {
 			Documents []schemas.Document `json:"documents"`
 		}

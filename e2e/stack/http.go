@@ -10,6 +10,12 @@ import (
 	"time"
 )
 
+// Client calls one API server: the stack's own, or one a test serves (see Serve).
+type Client struct {
+	// APIURL is the server's base URL.
+	APIURL string
+}
+
 // Response is an API answer: its status, headers and decoded JSON body.
 type Response struct {
 	Status int
@@ -22,21 +28,21 @@ type Response struct {
 // its test instead of holding the server's Close for ever.
 var httpClient = &http.Client{Timeout: 3 * time.Minute}
 
-// Call sends a request to the stack's API and fails the test if it cannot. body is
+// Call sends a request to the client's API and fails the test if it cannot. body is
 // JSON-encoded unless it is a string, which is sent as it is; headers are name, value
 // pairs.
-func (s *Stack) Call(t testing.TB, method, path, tok string, body any, headers ...string) Response {
+func (c *Client) Call(t testing.TB, method, path, tok string, body any, headers ...string) Response {
 	t.Helper()
-	r, err := s.Request(method, path, tok, body, headers...)
+	r, err := c.Request(method, path, tok, body, headers...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return r
 }
 
-// Request sends a request to the stack's API; it may run outside the test's goroutine.
+// Request sends a request to the client's API; it may run outside the test's goroutine.
 // An answer that breaks the API's OpenAPI document is an error (see checkContract).
-func (s *Stack) Request(method, path, tok string, body any, headers ...string) (Response, error) {
+func (c *Client) Request(method, path, tok string, body any, headers ...string) (Response, error) {
 	var rd io.Reader
 	switch b := body.(type) {
 	case nil:
@@ -49,7 +55,7 @@ func (s *Stack) Request(method, path, tok string, body any, headers ...string) (
 		}
 		rd = bytes.NewReader(raw)
 	}
-	req, err := http.NewRequest(method, s.APIURL+path, rd)
+	req, err := http.NewRequest(method, c.APIURL+path, rd)
 	if err != nil {
 		return Response{}, err
 	}
@@ -79,9 +85,9 @@ func (s *Stack) Request(method, path, tok string, body any, headers ...string) (
 }
 
 // CreateCase opens a case with the token's identity and returns its ID.
-func (s *Stack) CreateCase(t testing.TB, tok, description string) string {
+func (c *Client) CreateCase(t testing.TB, tok, description string) string {
 	t.Helper()
-	r := s.Call(t, "POST", "/v1/cases", tok, map[string]any{"description": description})
+	r := c.Call(t, "POST", "/v1/cases", tok, map[string]any{"description": description})
 	if r.Status != http.StatusCreated {
 		t.Fatalf("create case: %d %s", r.Status, r.Raw)
 	}
@@ -89,9 +95,9 @@ func (s *Stack) CreateCase(t testing.TB, tok, description string) string {
 }
 
 // Send sends a chat message and fails the test unless the turn answers 200.
-func (s *Stack) Send(t *testing.T, tok, caseID, message string) Response {
+func (c *Client) Send(t *testing.T, tok, caseID, message string) Response {
 	t.Helper()
-	r := s.Call(t, "POST", "/v1/cases/"+caseID+"/messages", tok, map[string]any{"message": message})
+	r := c.Call(t, "POST", "/v1/cases/"+caseID+"/messages", tok, map[string]any{"message": message})
 	if r.Status != http.StatusOK {
 		t.Fatalf("%.40q: %d %s", message, r.Status, r.Raw)
 	}
@@ -105,10 +111,10 @@ type Answer struct {
 }
 
 // SendInBackground sends a message and delivers the answer on the returned channel.
-func (s *Stack) SendInBackground(tok, caseID, message string) <-chan Answer {
+func (c *Client) SendInBackground(tok, caseID, message string) <-chan Answer {
 	answered := make(chan Answer, 1)
 	go func() {
-		r, err := s.Request("POST", "/v1/cases/"+caseID+"/messages", tok, map[string]any{"message": message})
+		r, err := c.Request("POST", "/v1/cases/"+caseID+"/messages", tok, map[string]any{"message": message})
 		answered <- Answer{r, err}
 	}()
 	return answered
@@ -142,16 +148,16 @@ func ToolsUsed(r Response) []map[string]any {
 
 // SupportListHas polls support's list of cases in a status until it shows the case:
 // the list reads Temporal's visibility store, which catches up shortly after the case.
-func (s *Stack) SupportListHas(t *testing.T, tok, status, caseID string) bool {
+func (c *Client) SupportListHas(t *testing.T, tok, status, caseID string) bool {
 	t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
 	for {
-		r := s.Call(t, "GET", "/v1/support/cases?status="+status, tok, nil)
+		r := c.Call(t, "GET", "/v1/support/cases?status="+status, tok, nil)
 		if r.Status != http.StatusOK {
 			t.Fatalf("support list: %d %s", r.Status, r.Raw)
 		}
-		for _, c := range r.Body["cases"].([]any) {
-			if c.(map[string]any)["case_id"] == caseID {
+		for _, listed := range r.Body["cases"].([]any) {
+			if listed.(map[string]any)["case_id"] == caseID {
 				return true
 			}
 		}
@@ -164,11 +170,11 @@ func (s *Stack) SupportListHas(t *testing.T, tok, status, caseID string) bool {
 
 // WaitForStatus polls the case, a bounded time, until its workflow reports status and
 // phase: signals and tiering are handled after the request that caused them answers.
-func (s *Stack) WaitForStatus(t *testing.T, tok, caseID, status, phase string) {
+func (c *Client) WaitForStatus(t *testing.T, tok, caseID, status, phase string) {
 	t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
 	for {
-		r := s.Call(t, "GET", "/v1/cases/"+caseID, tok, nil)
+		r := c.Call(t, "GET", "/v1/cases/"+caseID, tok, nil)
 		st, _ := r.Body["state"].(map[string]any)
 		if st != nil && st["status"] == status && st["phase"] == phase {
 			return
@@ -183,9 +189,9 @@ func (s *Stack) WaitForStatus(t *testing.T, tok, caseID, status, phase string) {
 // Pay opens a checkout for a case awaiting payment and presses the test-mode
 // provider's Pay button, which sends the API the provider's signed webhook; it
 // returns the checkout.
-func (s *Stack) Pay(t testing.TB, caseID, tok string) Response {
+func (c *Client) Pay(t testing.TB, caseID, tok string) Response {
 	t.Helper()
-	co := s.Call(t, "POST", "/v1/cases/"+caseID+"/checkout", tok, nil)
+	co := c.Call(t, "POST", "/v1/cases/"+caseID+"/checkout", tok, nil)
 	if co.Status != http.StatusCreated {
 		t.Fatalf("checkout: %d %s", co.Status, co.Raw)
 	}

@@ -8,6 +8,7 @@ package stack
 import (
 	"context"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -18,7 +19,6 @@ import (
 	"time"
 
 	"go.temporal.io/sdk/client"
-	tlog "go.temporal.io/sdk/log"
 
 	"github.com/lexflow/lexflow/api"
 	"github.com/lexflow/lexflow/config"
@@ -26,18 +26,15 @@ import (
 	"github.com/lexflow/lexflow/internal/auth"
 	"github.com/lexflow/lexflow/internal/blob"
 	"github.com/lexflow/lexflow/internal/childproc"
-	"github.com/lexflow/lexflow/internal/codec"
 	"github.com/lexflow/lexflow/internal/devenv"
 	"github.com/lexflow/lexflow/internal/keys"
 	"github.com/lexflow/lexflow/internal/payments"
 	"github.com/lexflow/lexflow/internal/prompts"
-	"github.com/lexflow/lexflow/internal/searxng"
 	"github.com/lexflow/lexflow/internal/testcorpus"
 	"github.com/lexflow/lexflow/schemas"
 	"github.com/lexflow/lexflow/store"
 	"github.com/lexflow/lexflow/store/backend"
-	"github.com/lexflow/lexflow/store/sealed"
-	"github.com/lexflow/lexflow/worker"
+	"github.com/lexflow/lexflow/wiring"
 )
 
 // TaskQueue is the queue of a stack's in-process worker.
@@ -47,9 +44,18 @@ const TaskQueue = "e2e"
 // continue-as-new, low enough that a case reaches it within a few turns.
 const ContinueAsNewAfter = 60
 
-// Stack is one test package's running servers and the clients of them.
+// Stack is one test package's running servers and the clients of them. Its API and
+// its worker are built by package wiring from Config, as `lexflow dev` builds them:
+// with the event hub between them, the limits, the metrics and the traces (sent to a
+// stand-in collector).
 type Stack struct {
+	// Client calls the stack's API. A test that needs an API of its own (another
+	// setting, another task queue) serves one with Serve or ServeQueue, and calls it
+	// through the client they return.
+	*Client
 	Temporal *devenv.TemporalServer
+	// Config is the configuration the stack's API and worker are built from.
+	Config config.Config
 	// CorpusDB is the legal corpus's database file, Corpus the store open on it.
 	CorpusDB string
 	Corpus   *corpus.Store
@@ -64,25 +70,24 @@ type Stack struct {
 	// LEXFLOW_STORE=firestore in the environment the Firestore emulator's. db reads
 	// its documents as stored, and storeEnv is the environment that points a helper
 	// worker at it.
-	Store    *sealed.Store
+	Store    store.Store
 	Raw      store.Store
 	db       database
 	storeEnv []string
 	Prompts  *prompts.Library
 	Signer   auth.HS256
 	Log      *slog.Logger
-	// APIURL is the API that the HTTP helpers call; UseQueue points it at another.
-	APIURL string
-	// Payments is the test-mode payment provider of every API the stack serves, as in
-	// `lexflow dev`: its Pay button sends the main API a webhook signed with
-	// WebhookSecret.
-	Payments      *payments.TestMode
+	// WebhookSecret signs the payment provider's webhooks: every API the stack serves
+	// takes payments with the test-mode provider, as in `lexflow dev`, whose Pay
+	// button sends the API a webhook signed with it.
 	WebhookSecret []byte
 	// Budgets are the default model-token budgets its worker enforces: the
 	// deployment's defaults.
 	Budgets schemas.TokenLimits
 	// WebSearches counts the searches its SearXNG stand-in answered.
 	WebSearches atomic.Int64
+	// backends are what the stack's API and worker run on, and the APIs tests serve.
+	backends *wiring.Backends
 }
 
 // Main runs a test package's tests against a stack that it starts first and stops
@@ -139,13 +144,7 @@ func start() (s *Stack, stop func(), err error) {
 		}
 	}()
 	ctx := context.Background()
-	s = &Stack{
-		Signer: auth.HS256{Secret: []byte("e2e-secret-e2e-secret-e2e-secret"), Issuer: "lexflow-dev", Audience: "lexflow"},
-		Log:    newLogger(),
-	}
-	if s.Prompts, err = prompts.Load(""); err != nil {
-		return nil, stop, err
-	}
+	s = &Stack{Log: newLogger(), WebhookSecret: []byte("whsec_e2e_0123456789abcdef0123456789")}
 	dir, err := os.MkdirTemp("", "lexflow-e2e-")
 	if err != nil {
 		return nil, stop, err
@@ -169,47 +168,34 @@ func start() (s *Stack, stop func(), err error) {
 		return nil, stop, err
 	}
 	undo = append(undo, s.Temporal.Stop)
-	dbConfig, stopDB, err := s.startDatabase(ctx, dir)
-	if err != nil {
+	// The deployment's defaults, then the stack's own settings: the configuration
+	// read from no environment at all, so that the developer's does not leak in.
+	if s.Config, err = config.From(func(string) (string, bool) { return "", false }); err != nil {
 		return nil, stop, err
 	}
-	undo = append(undo, stopDB)
-	if s.Raw, err = backend.Open(ctx, dbConfig); err != nil {
+	cfg := &s.Config
+	cfg.DataDir, cfg.TemporalAddress, cfg.TaskQueue, cfg.TemporalUIURL = dir, s.Temporal.Address, TaskQueue, s.Temporal.UIURL
+	cfg.JWTSecret, cfg.MasterKey, cfg.KeyCacheTTL = "e2e-secret-e2e-secret-e2e-secret", MasterKey, KeyCacheTTL
+	cfg.WebhookSecret = string(s.WebhookSecret)
+	cfg.BlobDir, cfg.ModelTimeout, cfg.OfflineChunkDelay = filepath.Join(dir, "blobs"), 30*time.Second, 0
+	cfg.MaxSteps, cfg.UserWait, cfg.StuckAfter = 5, time.Hour, time.Second
+	cfg.Retention = map[string]time.Duration{RetentionOrg: time.Nanosecond}
+	// The limits are on, at the deployment's defaults, except those that the suites'
+	// shared tenants (acme's users and admins, polling as they wait) would reach: the
+	// tests of a limit serve an API of their own with it set low.
+	cfg.RequestsPerMinute, cfg.OrgRequestsPerMinute, cfg.ToolRunsPerMinute = 1_000_000, 1_000_000, 1_000_000
+	cfg.OrgConcurrentTurns, cfg.OrgConcurrentReads = 1000, 1000
+	s.Budgets = cfg.TokenLimits()
+	// Traces go to a stand-in collector, which takes them and keeps nothing; helper
+	// workers, which inherit the environment, send theirs there too.
+	collector := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+	}))
+	undo = append(undo, collector.Close)
+	cfg.OTLPEndpoint = collector.URL
+	if err := os.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", collector.URL); err != nil {
 		return nil, stop, err
 	}
-	undo = append(undo, func() { _ = s.Raw.Close(ctx) })
-	master, err := keys.NewLocal(MasterKey)
-	if err != nil {
-		return nil, stop, err
-	}
-	s.Keys = keys.NewKeyring(s.Raw, master)
-	s.Keys.TTL = KeyCacheTTL
-	s.Store = sealed.New(s.Raw, s.Keys)
-	if s.TC, err = client.Dial(codec.Apply(client.Options{HostPort: s.Temporal.Address, Logger: tlog.NewStructuredLogger(s.Log)}, s.Keys, true)); err != nil {
-		return nil, stop, err
-	}
-	undo = append(undo, s.TC.Close)
-	if s.CorpusDB, err = testcorpus.Path(ctx, dir); err != nil {
-		return nil, stop, err
-	}
-	if s.Corpus, err = corpus.Open(s.CorpusDB); err != nil {
-		return nil, stop, err
-	}
-	undo = append(undo, func() { s.Corpus.Close() })
-	if err := worker.RegisterSearchAttributes(ctx, s.TC, "default"); err != nil {
-		return nil, stop, err
-	}
-	models, stopModels, err := worker.Models(config.Config{ModelTimeout: 30 * time.Second})
-	if err != nil {
-		return nil, stop, err
-	}
-	// The worker enforces the deployment's default budgets, as `lexflow dev` does.
-	defaults, err := config.FromEnv()
-	if err != nil {
-		return nil, stop, err
-	}
-	s.Budgets = defaults.TokenLimits()
-	undo = append(undo, stopModels)
 	// A loopback server answers as SearXNG does, so the web search tools run for real.
 	searx := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.WebSearches.Add(1)
@@ -217,12 +203,32 @@ func start() (s *Stack, stop func(), err error) {
 		_, _ = w.Write([]byte(searxngAnswer))
 	}))
 	undo = append(undo, searx.Close)
-	s.BlobDir = filepath.Join(dir, "blobs")
-	blobDir, err := blob.NewDir(s.BlobDir)
+	cfg.SearXNGURL = searx.URL
+	stopDB, err := s.startDatabase(ctx, dir, cfg)
 	if err != nil {
 		return nil, stop, err
 	}
-	s.Blobs = blob.Sealed{Store: blobDir, Keys: s.Keys}
+	undo = append(undo, stopDB)
+	if s.CorpusDB, err = testcorpus.Path(ctx, dir); err != nil {
+		return nil, stop, err
+	}
+	cfg.CorpusDB = s.CorpusDB
+
+	b, err := wiring.Open(ctx, s.Config, "e2e", s.Log)
+	if err != nil {
+		return nil, stop, err
+	}
+	undo = append(undo, b.Close)
+	s.backends = b
+	s.Store, s.TC, s.Keys, s.Prompts, s.Blobs, s.BlobDir = b.Store, b.Temporal, b.Keys, b.Prompts, b.Blobs, cfg.BlobDir
+	if s.Signer, err = wiring.Signer(s.Config); err != nil {
+		return nil, stop, err
+	}
+	// Raw is a second connection to the database, past the seal.
+	if s.Raw, err = backend.Open(ctx, s.Config); err != nil {
+		return nil, stop, err
+	}
+	undo = append(undo, func() { _ = s.Raw.Close(ctx) })
 	// The suites' tokens are of organization acme, or the admins root and lawyer's own:
 	// their subscriptions cover their cases.
 	for _, sub := range []string{store.SubscriptionID("", "acme"), store.SubscriptionID("root", ""), store.SubscriptionID("lawyer", "")} {
@@ -231,54 +237,85 @@ func start() (s *Stack, stop func(), err error) {
 			return nil, stop, err
 		}
 	}
-	w := worker.New(s.TC, TaskQueue, worker.Deps{Store: s.Store, Models: models, Prompts: s.Prompts, Corpus: s.Corpus,
-		Blobs: s.Blobs, SearXNG: searxng.New(searx.URL, 10*time.Second),
-		Budgets: s.Budgets, Keys: s.Keys, Retention: map[string]time.Duration{RetentionOrg: time.Nanosecond}}, worker.Version{})
-	if err := w.Start(); err != nil {
+	stopWorker, lc, err := wiring.StartWorker(ctx, s.Config, b, s.Log)
+	if err != nil {
 		return nil, stop, err
 	}
-	undo = append(undo, w.Stop)
+	undo = append(undo, stopWorker)
+	s.Corpus = lc
+	// The tests run the Retention workflow themselves: the schedule that the worker
+	// made sure of is paused, so that no run of it erases a case of RetentionOrg, or
+	// takes up a stalled erasure, under a test's feet.
+	if err := s.TC.ScheduleClient().GetHandle(ctx, schemas.RetentionScheduleID).Pause(ctx,
+		client.SchedulePauseOptions{Note: "the end-to-end tests run Retention themselves"}); err != nil {
+		return nil, stop, err
+	}
 	srv := httptest.NewUnstartedServer(nil)
-	s.APIURL = "http://" + srv.Listener.Addr().String()
-	s.WebhookSecret = []byte("whsec_e2e_0123456789abcdef0123456789")
-	s.Payments = &payments.TestMode{Secret: s.WebhookSecret, BaseURL: s.APIURL, WebhookURL: s.APIURL + "/v1/webhooks/payments"}
-	srv.Config.Handler = api.New(s.Handlers(TaskQueue))
+	addr := srv.Listener.Addr().String()
+	cfg.HTTPAddr, cfg.PublicURL = addr, "http://"+addr
+	server, err := s.newAPI(ctx, addr, nil)
+	if err != nil {
+		return nil, stop, err
+	}
+	srv.Config.Handler = server
 	srv.Start()
-	undo = append(undo, srv.Close)
+	undo = append(undo, func() { server.EndStreams(); srv.Close() })
+	s.Client = &Client{APIURL: cfg.PublicURL}
 	return s, stop, nil
 }
 
-// Prices are the stack's prices by tier.
+// Prices are the stack's prices by tier: LEXFLOW_PRICES's default.
 var Prices = payments.Prices{1: {Amount: 4900, Currency: "eur"}, 2: {Amount: 14900, Currency: "eur"}, 3: {Amount: 39900, Currency: "eur"}}
 
-// codecTokens signs the stack's codec cookies: the stack's secret, another audience.
-var codecTokens = auth.HS256{Secret: []byte("e2e-secret-e2e-secret-e2e-secret"), Issuer: "lexflow-dev", Audience: "lexflow-codec"}
-
-// Handlers is the stack's API, starting cases on queue. It serves the dev-only routes,
-// among them the test-mode provider's checkout pages.
-func (s *Stack) Handlers(queue string) *api.Handlers {
-	return &api.Handlers{Temporal: s.TC, Store: s.Store, Auth: s.Signer, Prompts: s.Prompts, TaskQueue: queue, MaxSteps: 5,
-		Log: s.Log, Blobs: s.Blobs, UserWait: time.Hour, StuckAfter: time.Second, Dev: true,
-		Payments: s.Payments, Prices: Prices, WebhookSecret: s.WebhookSecret, PublicURL: s.APIURL, Budgets: s.Budgets,
-		DevTokens: &s.Signer, Keys: s.Keys, CodecTokens: &codecTokens,
-		App: api.AppConfig{TemporalUI: s.Temporal.UIURL, Namespace: "default"}}
+// newAPI builds an API as the stack's own is built, from the stack's configuration
+// as configure changes it (nil: unchanged), to be served at addr (host:port; empty:
+// the stack's address). It serves the dev-only routes, among them the test-mode
+// provider's checkout pages.
+func (s *Stack) newAPI(ctx context.Context, addr string, configure func(*config.Config, *api.Deps)) (*api.Server, error) {
+	cfg := s.Config
+	if addr != "" {
+		cfg.HTTPAddr, cfg.PublicURL = addr, "http://"+addr
+	}
+	d, err := wiring.APIDeps(ctx, cfg, s.backends, true, s.Log)
+	if err != nil {
+		return nil, err
+	}
+	if configure != nil {
+		configure(&cfg, &d)
+	}
+	return api.New(d, cfg), nil
 }
 
-// UseQueue points the stack's HTTP helpers, until the test ends, at an API of its own
-// that starts cases on a queue of the test's own, served by helper workers.
-func (s *Stack) UseQueue(t *testing.T, prefix string) string {
+// NewAPI builds, as Serve does, an API for the test to serve itself at addr.
+func (s *Stack) NewAPI(t testing.TB, addr string, configure func(*config.Config, *api.Deps)) *api.Server {
+	t.Helper()
+	server, err := s.newAPI(t.Context(), addr, configure)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return server
+}
+
+// Serve serves, until the test ends, an API of the test's own, built as the stack's
+// is from the stack's configuration and dependencies, which configure may change
+// first (nil: none): a limit set low, or another event hub, say. It returns a
+// client of it.
+func (s *Stack) Serve(t testing.TB, configure func(*config.Config, *api.Deps)) *Client {
+	t.Helper()
+	srv := httptest.NewUnstartedServer(nil)
+	server := s.NewAPI(t, srv.Listener.Addr().String(), configure)
+	srv.Config.Handler = server
+	srv.Start()
+	t.Cleanup(func() { server.EndStreams(); srv.Close() })
+	return &Client{APIURL: srv.URL}
+}
+
+// ServeQueue serves, as Serve does, an API that starts cases on a queue of the
+// test's own, for helper workers to serve (see StartHelperWorker), and returns a
+// client of it and the queue.
+func (s *Stack) ServeQueue(t testing.TB, prefix string) (*Client, string) {
 	queue := fmt.Sprintf("%s-%d", prefix, time.Now().UnixNano())
-	s.UseAPI(t, s.Handlers(queue))
-	return queue
-}
-
-// UseAPI points the stack's HTTP helpers, until the test ends, at an API of its own
-// served by h: the stack's handlers with a setting changed, say.
-func (s *Stack) UseAPI(t *testing.T, h *api.Handlers) {
-	srv := httptest.NewServer(api.New(h))
-	saved := s.APIURL
-	s.APIURL = srv.URL
-	t.Cleanup(func() { s.APIURL = saved; srv.Close() })
+	return s.Serve(t, func(cfg *config.Config, _ *api.Deps) { cfg.TaskQueue = queue }), queue
 }
 
 // Mint signs a token for id, valid for an hour.

@@ -9,21 +9,13 @@ import (
 	"time"
 
 	"go.temporal.io/api/enums/v1"
-	"go.temporal.io/sdk/client"
-	tlog "go.temporal.io/sdk/log"
 	sdkworker "go.temporal.io/sdk/worker"
 
 	"github.com/lexflow/lexflow/config"
 	"github.com/lexflow/lexflow/corpus"
-	"github.com/lexflow/lexflow/internal/blob"
-	"github.com/lexflow/lexflow/internal/codec"
-	"github.com/lexflow/lexflow/internal/keys"
-	"github.com/lexflow/lexflow/internal/lexetools"
-	"github.com/lexflow/lexflow/internal/prompts"
 	"github.com/lexflow/lexflow/schemas"
 	"github.com/lexflow/lexflow/store"
-	"github.com/lexflow/lexflow/store/backend"
-	"github.com/lexflow/lexflow/store/sealed"
+	"github.com/lexflow/lexflow/wiring"
 	"github.com/lexflow/lexflow/worker"
 )
 
@@ -33,9 +25,10 @@ const (
 	helperSlowTool = "LEXFLOW_E2E_SLOW_TOOL"
 )
 
-// runHelperWorker runs a Lexflow worker until the process is killed. With the slow-tool
-// variable set to a duration, reading a case, or erasing one, takes that long. The models and LEXE
-// tools come from Lexflow's own configuration variables, as `lexflow worker` reads them.
+// runHelperWorker runs a Lexflow worker until the process is killed, with the
+// dependencies `lexflow worker` builds (wiring.WorkerDeps) from Lexflow's own
+// configuration variables. With the slow-tool variable set to a duration, reading a
+// case, or erasing one, takes that long.
 func runHelperWorker() int {
 	if err := helperWorker(); err != nil {
 		fmt.Fprintln(os.Stderr, "e2e helper worker:", err)
@@ -46,55 +39,33 @@ func runHelperWorker() int {
 
 func helperWorker() error {
 	ctx := context.Background()
-	log := tlog.NewStructuredLogger(newLogger())
+	log := newLogger()
 	cfg, err := config.FromEnv()
 	if err != nil {
 		return err
 	}
-	raw, err := backend.Open(ctx, cfg)
+	b, err := wiring.Open(ctx, cfg, "e2e-helper", log)
 	if err != nil {
 		return err
 	}
-	w, err := keys.NewLocal(cfg.MasterKey)
-	if err != nil {
-		return err
-	}
-	kr := keys.NewKeyring(raw, w)
-	kr.TTL = cfg.KeyCacheTTL
-	tc, err := client.Dial(codec.Apply(client.Options{HostPort: os.Getenv("TEMPORAL_ADDRESS"), Logger: log}, kr, cfg.CompressPayloads))
-	if err != nil {
-		return err
-	}
-	models, _, err := worker.Models(cfg)
-	if err != nil {
-		return err
-	}
-	lc, err := corpus.Open(os.Getenv("LEXFLOW_CORPUS_DB"))
-	if err != nil {
-		return err
-	}
-	lib, err := prompts.Load("")
-	if err != nil {
-		return err
-	}
-	var s store.Store = sealed.New(raw, kr)
+	defer b.Close()
 	if d, err := time.ParseDuration(os.Getenv(helperSlowTool)); err == nil {
-		s = slowStore{s, d}
+		b.Store = slowStore{b.Store, d}
 	}
-	dir, err := blob.NewDir(os.Getenv("LEXFLOW_BLOB_DIR"))
+	lc, err := corpus.Open(cfg.CorpusDB)
 	if err != nil {
 		return err
 	}
-	deps := worker.Deps{Store: s, Models: models, Prompts: lib, Corpus: lc, Blobs: blob.Sealed{Store: dir, Keys: kr},
-		Budgets: cfg.TokenLimits(), Keys: kr, Retention: cfg.Retention}
-	if cfg.LexeToolsURL != "" {
-		deps.Research = lexetools.New(cfg.LexeToolsURL, 10*time.Second)
+	deps, stop, err := wiring.WorkerDeps(cfg, b, lc)
+	if err != nil {
+		return err
 	}
+	defer stop()
 	version, err := worker.VersionOf(cfg.WorkerDeployment, cfg.BuildID)
 	if err != nil {
 		return err
 	}
-	return worker.New(tc, cfg.TaskQueue, deps, version).Run(sdkworker.InterruptCh())
+	return worker.New(b.Temporal, cfg.TaskQueue, deps, version).Run(sdkworker.InterruptCh())
 }
 
 // slowStore is a store whose case reads take delay, a deliberately slow tool, and

@@ -33,16 +33,16 @@ var documentValues = []string{
 // any of the documents' personal data, while the summaries cite the documents.
 func TestDocumentStory(t *testing.T) {
 	models := stack.StartModelRecorder(t)
-	queue := s.UseQueue(t, "e2e-documents")
+	c, queue := s.ServeQueue(t, "e2e-documents")
 	s.StartHelperWorker(t, queue, 0, "LEXFLOW_ASSISTANT_BASE_URL="+models.URL+"/v1", "LEXFLOW_ASSISTANT_MODEL="+offline.ModelName)
 	client := s.Token(t, "ilinca")
-	r := s.Call(t, "POST", "/v1/cases", client, map[string]any{"description": "Proprietarul nu îmi restituie garanția și am primit o citație", "language": "ro"})
+	r := c.Call(t, "POST", "/v1/cases", client, map[string]any{"description": "Proprietarul nu îmi restituie garanția și am primit o citație", "language": "ro"})
 	id := r.Body["case_id"].(string)
 	for _, p := range []map[string]any{
 		{"first_name": "Ștefan", "last_name": "Țurcanu", "cnp": "1800101221144", "email": "stefan.turcanu@example.ro"},
 		{"first_name": "Mario", "last_name": "Rossi", "email": "mario.rossi@example.it"},
 	} {
-		if r := s.Call(t, "POST", "/v1/cases/"+id+"/parties", client, p); r.Status != http.StatusCreated {
+		if r := c.Call(t, "POST", "/v1/cases/"+id+"/parties", client, p); r.Status != http.StatusCreated {
 			t.Fatalf("party: %d %s", r.Status, r.Raw)
 		}
 	}
@@ -56,11 +56,11 @@ func TestDocumentStory(t *testing.T) {
 		{"citazione-foto.png", scan},
 	}
 	for _, u := range uploads {
-		up := s.Upload(t, client, id, u.name, u.data)
+		up := c.Upload(t, client, id, u.name, u.data)
 		if up.Status != http.StatusAccepted {
 			t.Fatalf("upload %s: %d %s", u.name, up.Status, up.Raw)
 		}
-		d := s.WaitForDocument(t, client, id, up.Body["id"].(string))
+		d := c.WaitForDocument(t, client, id, up.Body["id"].(string))
 		if d.Status != schemas.DocRead || !strings.HasPrefix(d.Summary, d.Title+" (1 pagini)") {
 			t.Errorf("%s: %+v", u.name, d)
 		}
@@ -74,7 +74,7 @@ func TestDocumentStory(t *testing.T) {
 		}
 	}
 
-	turn := s.Send(t, client, id, "Documentul: când se restituie garanția?")
+	turn := c.Send(t, client, id, "Documentul: când se restituie garanția?")
 	reply, _ := turn.Body["reply"].(string)
 	if !strings.Contains(reply, "«Art. 5. Garanția se restituie la încetarea contractului.»") {
 		t.Errorf("reply %q does not quote the clause", reply)

@@ -23,11 +23,11 @@ import (
 // starts another: the turn finishes, the client gets its answer, and the transcript
 // holds exactly one answer for the turn.
 func TestWorkerKilledMidTurn(t *testing.T) {
-	queue := s.UseQueue(t, "e2e-kill")
+	c, queue := s.ServeQueue(t, "e2e-kill")
 	first := s.StartHelperWorker(t, queue, time.Hour)
 	tok := s.Token(t, "ion")
-	id := s.CreateCase(t, tok, "Durability check on a lease question")
-	answered := s.SendInBackground(tok, id, "show me the case details")
+	id := c.CreateCase(t, tok, "Durability check on a lease question")
+	answered := c.SendInBackground(tok, id, "show me the case details")
 	turnID := schemas.TurnWorkflowID(id, 1)
 	s.WaitForActivity(t, turnID, "RunTool") // get_case_details, through the RunTool activity
 	// The case works with no progress for longer than the suite's stuck threshold.
@@ -35,11 +35,11 @@ func TestWorkerKilledMidTurn(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !s.SupportListHas(t, support, "stuck", id) {
+	if !c.SupportListHas(t, support, "stuck", id) {
 		t.Errorf("support's stuck list lacks %s", id)
 	}
 	// A stuck case has made no progress for longer than the suite's second.
-	stuck := s.Call(t, "GET", "/v1/support/cases?status=stuck", support, nil)
+	stuck := c.Call(t, "GET", "/v1/support/cases?status=stuck", support, nil)
 	waited := -1.0
 	for _, c := range stuck.Body["cases"].([]any) {
 		if c := c.(map[string]any); c["case_id"] == id {
@@ -102,14 +102,14 @@ func TestWorkerKilledMidTurn(t *testing.T) {
 // without waiting for it, no further model call is made, and the client gets a
 // cancelled answer.
 func TestCancelRunningTurn(t *testing.T) {
-	queue := s.UseQueue(t, "e2e-cancel")
+	c, queue := s.ServeQueue(t, "e2e-cancel")
 	s.StartHelperWorker(t, queue, 3*time.Second)
 	tok := s.Token(t, "kim")
-	id := s.CreateCase(t, tok, "Cancel check on a lease question")
-	answered := s.SendInBackground(tok, id, "show me the case details")
+	id := c.CreateCase(t, tok, "Cancel check on a lease question")
+	answered := c.SendInBackground(tok, id, "show me the case details")
 	s.WaitForActivity(t, schemas.TurnWorkflowID(id, 1), "RunTool") // get_case_details
 
-	r := s.Call(t, "POST", "/v1/cases/"+id+"/turns/current/cancel", tok, nil)
+	r := c.Call(t, "POST", "/v1/cases/"+id+"/turns/current/cancel", tok, nil)
 	if r.Status != http.StatusAccepted || r.Body["turn_id"] != schemas.TurnWorkflowID(id, 1) {
 		t.Fatalf("cancel: %d %s", r.Status, r.Raw)
 	}
@@ -140,15 +140,15 @@ func TestCancelRunningTurn(t *testing.T) {
 // timeout, is what the retry waited for. The log holds each event but the deltas
 // once.
 func TestWorkerKilledMidStream(t *testing.T) {
-	queue := s.UseQueue(t, "e2e-kill-stream")
+	c, queue := s.ServeQueue(t, "e2e-kill-stream")
 	first := s.StartHelperWorker(t, queue, 0, "LEXFLOW_OFFLINE_CHUNK_DELAY=500ms")
 	tok := s.Token(t, "mira")
-	id := s.CreateCase(t, tok, "A streamed answer cut short")
+	id := c.CreateCase(t, tok, "A streamed answer cut short")
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
-	events := stack.OpenEvents(ctx, t, s.APIURL, tok, id, "")
+	events := stack.OpenEvents(ctx, t, c.APIURL, tok, id, "")
 	turnID := schemas.TurnWorkflowID(id, 1)
-	answered := s.SendInBackground(tok, id, "show me the case details")
+	answered := c.SendInBackground(tok, id, "show me the case details")
 	// The model's first call chooses the tool; the second streams the answer.
 	for steps := 0; ; {
 		e := stack.NextEvent(t, events, 2*time.Minute)
@@ -265,7 +265,7 @@ func TestWorkerKilledMidErasure(t *testing.T) {
 // auto-upgrades (it would wait for v1's worker for ever were it pinned); each turn is
 // pinned to the version it started on.
 func TestWorkerVersioning(t *testing.T) {
-	queue := s.UseQueue(t, "e2e-versions")
+	c, queue := s.ServeQueue(t, "e2e-versions")
 	deployment := "lexflow-" + queue
 	env := func(build string) []string {
 		return []string{"LEXFLOW_WORKER_DEPLOYMENT=" + deployment, "LEXFLOW_BUILD_ID=" + build}
@@ -273,8 +273,8 @@ func TestWorkerVersioning(t *testing.T) {
 	v1 := s.StartHelperWorker(t, queue, 0, env("v1")...)
 	setCurrentVersion(t, deployment, queue, "v1")
 	tok := s.Token(t, "vera")
-	id := s.CreateCase(t, tok, "Versioning check on a lease question")
-	s.Send(t, tok, id, "show me the case details")
+	id := c.CreateCase(t, tok, "Versioning check on a lease question")
+	c.Send(t, tok, id, "show me the case details")
 	wantVersion(t, schemas.CaseWorkflowID(id), "v1", enums.VERSIONING_BEHAVIOR_AUTO_UPGRADE)
 	wantVersion(t, schemas.TurnWorkflowID(id, 1), "v1", enums.VERSIONING_BEHAVIOR_PINNED)
 
@@ -284,7 +284,7 @@ func TestWorkerVersioning(t *testing.T) {
 		t.Fatal(err)
 	}
 	_ = v1.Wait()
-	s.Send(t, tok, id, "show me the case details again")
+	c.Send(t, tok, id, "show me the case details again")
 	wantVersion(t, schemas.CaseWorkflowID(id), "v2", enums.VERSIONING_BEHAVIOR_AUTO_UPGRADE)
 	wantVersion(t, schemas.TurnWorkflowID(id, 2), "v2", enums.VERSIONING_BEHAVIOR_PINNED)
 }

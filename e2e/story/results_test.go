@@ -29,17 +29,17 @@ func TestLargeToolResults(t *testing.T) {
 	if len(article) < 5<<20 {
 		t.Fatalf("the LEXE answer has %d bytes, want 5 MB", len(article))
 	}
-	queue := s.UseQueue(t, "e2e-results")
+	researcher, queue := s.ServeQueue(t, "e2e-results")
 	s.StartHelperWorker(t, queue, 0, "LEXE_TOOLS_URL="+lexe.URL)
 	// legal_sql is an admin's tool.
 	tok := s.Mint(t, auth.Identity{Subject: "rhea", Org: "acme", Roles: []string{schemas.RoleUser, schemas.RoleAdmin}})
-	id := s.CreateCase(t, tok, "Research on tort liability")
+	id := researcher.CreateCase(t, tok, "Research on tort liability")
 
 	for _, c := range []struct{ message, tool string }{
 		{"art. 2043 c.c.", schemas.ToolNormattivaSearch},
 		{"sql: SELECT group_concat(text) || group_concat(text) AS everything FROM legislatie", schemas.ToolLegalSQL},
 	} {
-		turn := s.Send(t, tok, id, c.message)
+		turn := researcher.Send(t, tok, id, c.message)
 		used := stack.ToolsUsed(turn)
 		if len(used) != 1 || used[0]["tool"] != c.tool || used[0]["status"] != schemas.ToolOK || turn.Body["escalation"] != nil {
 			t.Fatalf("%s: %s", c.tool, turn.Raw)

@@ -44,7 +44,7 @@ var clientWords = []string{"Bartolomeu Canarache", "Smaranda Vulpoiu"}
 func TestCaseStory(t *testing.T) {
 	lexe := stack.StartLexe(t)
 	models := stack.StartModelRecorder(t)
-	queue := s.UseQueue(t, "e2e-story")
+	story, queue := s.ServeQueue(t, "e2e-story")
 	env := []string{"LEXE_TOOLS_URL=" + lexe.URL,
 		"LEXFLOW_ASSISTANT_BASE_URL=" + models.URL + "/v1", "LEXFLOW_ASSISTANT_MODEL=" + offline.ModelName}
 	worker := s.StartHelperWorker(t, queue, 0, env...)
@@ -61,17 +61,17 @@ func TestCaseStory(t *testing.T) {
 	support := mint(auth.Identity{Subject: "sam", Roles: []string{schemas.RoleSupport}})
 
 	// Quota: the organization has no credit left for any tier.
-	r := s.Call(t, "PUT", "/v1/admin/subscriptions/org:story", admin, map[string]any{"plan": "basic", "credits": map[string]int{"1": 0, "2": 0, "3": 0}})
+	r := story.Call(t, "PUT", "/v1/admin/subscriptions/org:story", admin, map[string]any{"plan": "basic", "credits": map[string]int{"1": 0, "2": 0, "3": 0}})
 	if r.Status != http.StatusOK {
 		t.Fatalf("subscription: %d %s", r.Status, r.Raw)
 	}
 
 	// Tiering: a claim in court against a landlord is tier 2; with no credit, the case
 	// waits for payment and refuses messages until then.
-	id := s.CreateCase(t, client, "My landlord "+clientWords[0]+" kept my deposit and I want to sue him in court for damages")
-	r = s.Call(t, "POST", "/v1/cases/"+id+"/messages", client, map[string]any{"message": "art. 2043 c.c."})
+	id := story.CreateCase(t, client, "My landlord "+clientWords[0]+" kept my deposit and I want to sue him in court for damages")
+	r = story.Call(t, "POST", "/v1/cases/"+id+"/messages", client, map[string]any{"message": "art. 2043 c.c."})
 	stack.WantProblem(t, r, http.StatusPaymentRequired, "payment-required")
-	r = s.Call(t, "GET", "/v1/cases/"+id, client, nil)
+	r = story.Call(t, "GET", "/v1/cases/"+id, client, nil)
 	state := r.Body["state"].(map[string]any)
 	if r.Body["phase"] != schemas.PhaseAwaitingPayment || state["tier"] != float64(2) || state["waiting_on"] != schemas.WaitingOnPayment {
 		t.Fatalf("after tiering: %s", r.Raw)
@@ -82,19 +82,19 @@ func TestCaseStory(t *testing.T) {
 
 	// Payment: the client's own claim no longer pays; a checkout does, once the
 	// provider's signed webhook confirms it. A second checkout is refused.
-	stack.WantProblem(t, s.Call(t, "POST", "/v1/cases/"+id+"/payment", client, map[string]any{"reference": "i-promise"}), http.StatusGone, "gone")
-	co := s.Pay(t, id, client)
+	stack.WantProblem(t, story.Call(t, "POST", "/v1/cases/"+id+"/payment", client, map[string]any{"reference": "i-promise"}), http.StatusGone, "gone")
+	co := story.Pay(t, id, client)
 	if co.Body["amount"] != float64(14900) || co.Body["currency"] != "eur" || co.Body["provider"] != "test" {
 		t.Errorf("checkout: %s", co.Raw)
 	}
-	r = s.Call(t, "GET", "/v1/cases/"+id, client, nil)
+	r = story.Call(t, "GET", "/v1/cases/"+id, client, nil)
 	if r.Body["phase"] != schemas.PhaseActive || r.Body["payment"].(map[string]any)["reference"] != co.Body["session_id"] {
 		t.Fatalf("after paying: %s", r.Raw)
 	}
-	stack.WantProblem(t, s.Call(t, "POST", "/v1/cases/"+id+"/checkout", client, nil), http.StatusConflict, "conflict")
+	stack.WantProblem(t, story.Call(t, "POST", "/v1/cases/"+id+"/checkout", client, nil), http.StatusConflict, "conflict")
 
 	// Research through LEXE.
-	turn := s.Send(t, client, id, "art. 2043 c.c.")
+	turn := story.Send(t, client, id, "art. 2043 c.c.")
 	if used := stack.ToolsUsed(turn); len(used) != 1 || used[0]["tool"] != schemas.ToolNormattivaSearch || used[0]["status"] != "ok" {
 		t.Fatalf("research turn: %s", turn.Raw)
 	}
@@ -104,7 +104,7 @@ func TestCaseStory(t *testing.T) {
 
 	// A party, then a draft with its details in two revisions; asking for revision 1
 	// again renders nothing new.
-	r = s.Call(t, "POST", "/v1/cases/"+id+"/parties", client, map[string]any{"first_name": "Ilinca", "last_name": canaries[0],
+	r = story.Call(t, "POST", "/v1/cases/"+id+"/parties", client, map[string]any{"first_name": "Ilinca", "last_name": canaries[0],
 		"cnp": canaries[1], "address": canaries[2] + ", Sibiu", "email": canaries[3]})
 	if r.Status != http.StatusCreated || r.Body["party_id"] != "party0" {
 		t.Fatalf("party: %d %s", r.Status, r.Raw)
@@ -116,13 +116,13 @@ func TestCaseStory(t *testing.T) {
 	}
 	var paths []string
 	for _, msg := range []string{draft(1, ""), draft(1, ""), draft(2, " Revizuită.")} {
-		turn = s.Send(t, client, id, msg)
+		turn = story.Send(t, client, id, msg)
 		used := stack.ToolsUsed(turn)
 		if len(used) != 1 || used[0]["tool"] != schemas.ToolGenerateDraftPDF || used[0]["status"] != "ok" {
 			t.Fatalf("draft turn: %s", turn.Raw)
 		}
 	}
-	r = s.Call(t, "GET", "/v1/cases/"+id+"/drafts", client, nil)
+	r = story.Call(t, "GET", "/v1/cases/"+id+"/drafts", client, nil)
 	drafts := r.Body["drafts"].([]any)
 	if len(drafts) != 2 {
 		t.Fatalf("drafts = %s, want revisions 1 and 2", r.Raw)
@@ -134,20 +134,20 @@ func TestCaseStory(t *testing.T) {
 	if len(files) != 2 {
 		t.Errorf("blob store holds %v, want one PDF per revision", files)
 	}
-	text := pdfText(t, s.Call(t, "GET", paths[0], client, nil))
+	text := pdfText(t, story.Call(t, "GET", paths[0], client, nil))
 	for _, want := range []string{"Notificare de plată", "Ilinca " + canaries[0], canaries[1], canaries[2], canaries[3], "ă â î ș ț", "1.200 lei"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("revision 1's text lacks %q:\n%s", want, text)
 		}
 	}
-	if text := pdfText(t, s.Call(t, "GET", paths[1], client, nil)); !strings.Contains(text, "Revizuită") {
+	if text := pdfText(t, story.Call(t, "GET", paths[1], client, nil)); !strings.Contains(text, "Revizuită") {
 		t.Errorf("revision 2's text lacks its change:\n%s", text)
 	}
 
 	// The ladder: LEXE goes down. The call fails, the reasoner advises a retry, the
 	// retry fails, and the client is asked.
 	lexe.Down.Store(true)
-	turn = s.Send(t, client, id, "art. 2043 c.c.")
+	turn = story.Send(t, client, id, "art. 2043 c.c.")
 	esc, _ := turn.Body["escalation"].(map[string]any)
 	if turn.Body["status"] != schemas.StatusWaitingUser || esc["rung"] != schemas.RungAskUser || esc["tool"] != schemas.ToolNormattivaSearch {
 		t.Fatalf("ladder turn: %s", turn.Raw)
@@ -155,7 +155,7 @@ func TestCaseStory(t *testing.T) {
 	if rungs := rungsOf(turn); !slices.Equal(rungs, []string{"", schemas.RungAdvice}) {
 		t.Errorf("rungs of the ladder turn = %q, want the call and the advised retry", rungs)
 	}
-	if !s.SupportListHas(t, support, schemas.StatusWaitingUser, id) {
+	if !story.SupportListHas(t, support, schemas.StatusWaitingUser, id) {
 		t.Errorf("support's waiting_user list lacks %s", id)
 	}
 
@@ -167,7 +167,7 @@ func TestCaseStory(t *testing.T) {
 	s.StartHelperWorker(t, queue, 0, env...)
 
 	// The client answers; the call runs again, fails again, and a ticket pauses the case.
-	turn = s.Send(t, client, id, "Yes, please try again; "+clientWords[1]+" saw him keep it.")
+	turn = story.Send(t, client, id, "Yes, please try again; "+clientWords[1]+" saw him keep it.")
 	esc, _ = turn.Body["escalation"].(map[string]any)
 	if turn.Body["status"] != schemas.StatusPausedSupport || esc["rung"] != schemas.RungTicket || esc["ticket_id"] == "" {
 		t.Fatalf("stack.Answer turn: %s", turn.Raw)
@@ -176,11 +176,11 @@ func TestCaseStory(t *testing.T) {
 	if rungs := rungsOf(turn); !slices.Equal(rungs, []string{schemas.RungAnswer}) {
 		t.Errorf("rungs of the stack.Answer turn = %q, want the retry after the stack.Answer", rungs)
 	}
-	stack.WantProblem(t, s.Call(t, "POST", "/v1/cases/"+id+"/messages", client, map[string]any{"message": "hello?"}), http.StatusConflict, "case-paused")
-	if !s.SupportListHas(t, support, schemas.StatusPausedSupport, id) {
+	stack.WantProblem(t, story.Call(t, "POST", "/v1/cases/"+id+"/messages", client, map[string]any{"message": "hello?"}), http.StatusConflict, "case-paused")
+	if !story.SupportListHas(t, support, schemas.StatusPausedSupport, id) {
 		t.Errorf("support's paused_support list lacks %s", id)
 	}
-	tickets := s.Call(t, "GET", "/v1/support/cases/"+id+"/tickets", support, nil).Body["tickets"].([]any)
+	tickets := story.Call(t, "GET", "/v1/support/cases/"+id+"/tickets", support, nil).Body["tickets"].([]any)
 	if len(tickets) != 1 || tickets[0].(map[string]any)["ticket_id"] != ticketID || tickets[0].(map[string]any)["status"] != "open" {
 		t.Fatalf("tickets = %v, want the one open ticket %s", tickets, ticketID)
 	}
@@ -191,11 +191,11 @@ func TestCaseStory(t *testing.T) {
 	// Support resumes with a retry once LEXE is back: the escalated request runs again
 	// as the case's next turn, and the client's next message waits its turn.
 	lexe.Down.Store(false)
-	r = s.Call(t, "POST", "/v1/support/cases/"+id+"/resume", support, map[string]any{"action": "retry", "note": "LEXE is back"})
+	r = story.Call(t, "POST", "/v1/support/cases/"+id+"/resume", support, map[string]any{"action": "retry", "note": "LEXE is back"})
 	if r.Status != http.StatusOK || r.Body["status"] != schemas.StatusOpen {
 		t.Fatalf("resume: %d %s", r.Status, r.Raw)
 	}
-	turn = s.Send(t, client, id, "show me the case details")
+	turn = story.Send(t, client, id, "show me the case details")
 	if turn.Body["turn_id"] != schemas.TurnWorkflowID(id, 8) {
 		t.Errorf("the message after the resumption ran as %v, want turn 8 (after the retried turn 7)", turn.Body["turn_id"])
 	}
@@ -212,13 +212,13 @@ func TestCaseStory(t *testing.T) {
 	if retried == nil || retried.Tool.Name != schemas.ToolNormattivaSearch || retried.Tool.Status != "ok" {
 		t.Errorf("the retried turn's tool record = %+v", retried)
 	}
-	tickets = s.Call(t, "GET", "/v1/support/cases/"+id+"/tickets", support, nil).Body["tickets"].([]any)
+	tickets = story.Call(t, "GET", "/v1/support/cases/"+id+"/tickets", support, nil).Body["tickets"].([]any)
 	if len(tickets) != 1 || tickets[0].(map[string]any)["status"] != "resolved" {
 		t.Errorf("tickets after the resumption = %v, want the one ticket resolved", tickets)
 	}
 
 	// Completion: the client closes the case and its workflow completes.
-	r = s.Call(t, "POST", "/v1/cases/"+id+"/close", client, map[string]any{"note": "Settled out of court."})
+	r = story.Call(t, "POST", "/v1/cases/"+id+"/close", client, map[string]any{"note": "Settled out of court."})
 	if r.Status != http.StatusOK || r.Body["status"] != schemas.StatusClosed {
 		t.Fatalf("close: %d %s", r.Status, r.Raw)
 	}
@@ -227,11 +227,11 @@ func TestCaseStory(t *testing.T) {
 		result.State.Status != schemas.StatusClosed || result.State.Payment == nil || len(result.State.Tickets) != 1 {
 		t.Errorf("case result = %+v, %v", result.State, err)
 	}
-	if r = s.Call(t, "GET", "/v1/cases/"+id, client, nil); r.Body["status"] != schemas.StatusClosed {
+	if r = story.Call(t, "GET", "/v1/cases/"+id, client, nil); r.Body["status"] != schemas.StatusClosed {
 		t.Errorf("stored case after closing: %s", r.Raw)
 	}
-	stack.WantProblem(t, s.Call(t, "POST", "/v1/cases/"+id+"/messages", client, map[string]any{"message": "one more thing"}), http.StatusConflict, "case-closed")
-	if r = s.Call(t, "POST", "/v1/cases/"+id+"/close", client, nil); r.Status != http.StatusOK || r.Body["status"] != schemas.StatusClosed {
+	stack.WantProblem(t, story.Call(t, "POST", "/v1/cases/"+id+"/messages", client, map[string]any{"message": "one more thing"}), http.StatusConflict, "case-closed")
+	if r = story.Call(t, "POST", "/v1/cases/"+id+"/close", client, nil); r.Status != http.StatusOK || r.Body["status"] != schemas.StatusClosed {
 		t.Errorf("closing again: %d %s", r.Status, r.Raw)
 	}
 
@@ -256,7 +256,7 @@ func TestCaseStory(t *testing.T) {
 
 	// Erasure: the client deletes the case. Its drafts go with it, and no payload of
 	// its histories opens any more.
-	r = s.Call(t, "DELETE", "/v1/cases/"+id, client, nil)
+	r = story.Call(t, "DELETE", "/v1/cases/"+id, client, nil)
 	erased, _ := r.Body["erased"].(map[string]any)
 	if files, _ := erased["files"].(float64); r.Status != http.StatusOK || files < 2 {
 		t.Fatalf("erase: %d %s", r.Status, r.Raw)

@@ -1,0 +1,77 @@
+package wiring
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/lexflow/lexflow/config"
+	"github.com/lexflow/lexflow/corpus"
+	"github.com/lexflow/lexflow/internal/lexetools"
+	"github.com/lexflow/lexflow/internal/searxng"
+	"github.com/lexflow/lexflow/store/notify"
+	"github.com/lexflow/lexflow/worker"
+)
+
+// StartWorker opens what the worker needs and starts it on cfg.TaskQueue, then makes
+// sure the retention schedule exists; stop undoes all of it. The legal corpus is built
+// first if it is missing or older than the shipped archive; lc is the worker's, open
+// until stop.
+func StartWorker(ctx context.Context, cfg config.Config, b *Backends, log *slog.Logger) (stop func(), lc *corpus.Store, err error) {
+	version, err := worker.VersionOf(cfg.WorkerDeployment, cfg.BuildID)
+	if err != nil {
+		return nil, nil, err
+	}
+	if _, built, err := corpus.Ensure(ctx, cfg.CorpusDB); err != nil {
+		return nil, nil, err
+	} else if built {
+		log.Info("Built the legal corpus", "db", cfg.CorpusDB)
+	}
+	if err := worker.RegisterSearchAttributes(ctx, b.Temporal, cfg.TemporalNamespace); err != nil {
+		log.Warn("Cannot register the search attributes; register them by hand (see README)", "error", err)
+	}
+	lc, err = corpus.Open(cfg.CorpusDB)
+	if err != nil {
+		return nil, nil, err
+	}
+	deps, stopDeps, err := WorkerDeps(cfg, b, lc)
+	if err != nil {
+		lc.Close()
+		return nil, nil, err
+	}
+	w := worker.New(b.Temporal, cfg.TaskQueue, deps, version)
+	if err := w.Start(); err != nil {
+		stopDeps()
+		lc.Close()
+		return nil, nil, fmt.Errorf("start worker: %w", err)
+	}
+	if err := worker.EnsureRetentionSchedule(ctx, b.Temporal, cfg.TaskQueue); err != nil {
+		w.Stop()
+		stopDeps()
+		lc.Close()
+		return nil, nil, err
+	}
+	return func() { w.Stop(); stopDeps(); lc.Close() }, lc, nil
+}
+
+// WorkerDeps are what the worker's activities need, as cfg describes them, on b and
+// the legal corpus lc: a client for each model role (the offline model, served until
+// stop, for a role without an endpoint), SearXNG and the LEXE tools when cfg names
+// them, and the default budgets and retention periods. The store wakes b.Hub at each
+// append to an event log, so that this process's event streams send at once.
+func WorkerDeps(cfg config.Config, b *Backends, lc *corpus.Store) (d worker.Deps, stop func(), err error) {
+	models, stop, err := worker.Models(cfg)
+	if err != nil {
+		return worker.Deps{}, nil, err
+	}
+	d = worker.Deps{Store: notify.Store{Store: b.Store, Hub: b.Hub}, Models: models, Prompts: b.Prompts, Corpus: lc,
+		Blobs: b.Blobs, Budgets: cfg.TokenLimits(), Keys: b.Keys, Retention: cfg.Retention}
+	if cfg.SearXNGURL != "" {
+		d.SearXNG = searxng.New(cfg.SearXNGURL, 30*time.Second)
+	}
+	if cfg.LexeToolsURL != "" {
+		d.Research = lexetools.New(cfg.LexeToolsURL, 30*time.Second)
+	}
+	return d, stop, nil
+}
