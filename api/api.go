@@ -56,6 +56,9 @@ type Deps struct {
 	WebhookSecret []byte
 	// Dev serves the dev-only routes of the route table.
 	Dev bool
+	// Now is the clock that names the day of the per-day limits and of the budgets'
+	// use; nil means time.Now.
+	Now func() time.Time
 	// EraseWait is how long DELETE /v1/cases/{id} waits for the erasure before it
 	// answers 202 (DefaultEraseWait when zero).
 	EraseWait time.Duration
@@ -77,7 +80,7 @@ func New(d Deps, cfg config.Config) *Server {
 		ToolRunsPerMinute: cfg.ToolRunsPerMinute, OrgConcurrentTurns: cfg.OrgConcurrentTurns,
 		MaxUploadBytes: int64(cfg.MaxUploadMB) << 20, DocumentsPerCase: cfg.DocumentsPerCase, OrgConcurrentReads: cfg.OrgConcurrentReads,
 		Budgets: cfg.TokenLimits(), Hub: d.Hub, EventsPoll: cfg.EventsPoll, Payments: d.Payments, Prices: d.Prices,
-		WebhookSecret: d.WebhookSecret, PublicURL: cfg.PublicURL, Keys: d.Keys,
+		WebhookSecret: d.WebhookSecret, PublicURL: cfg.PublicURL, Keys: d.Keys, Now: d.Now,
 		App: AppConfig{TemporalUI: cfg.TemporalUIURL, Namespace: cfg.TemporalNamespace}}
 	codecTokens := d.Auth.HS256
 	codecTokens.Audience += "-codec"
@@ -183,6 +186,16 @@ type handlers struct {
 	// audience must differ from the API's tokens', so that one is never the other.
 	Keys        *keys.Keyring
 	CodecTokens *auth.HS256
+	// Now is the clock of the per-day limits and the budgets' day (nil: time.Now).
+	Now func() time.Time
+}
+
+// now reads h's clock.
+func (h *handlers) now() time.Time {
+	if h.Now != nil {
+		return h.Now()
+	}
+	return time.Now()
 }
 
 // maxBody bounds a request body; the longest valid message fits well inside it.

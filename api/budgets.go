@@ -165,7 +165,7 @@ func (h *handlers) resumeWaitingOnBudget(c echo.Context, key, org string) (int, 
 // budgetView is the tenant's budgets in force and today's use.
 func (h *handlers) budgetView(c echo.Context, key string) (BudgetView, error) {
 	ctx := c.Request().Context()
-	view := BudgetView{Tenant: key, TokenLimits: h.Budgets, Day: time.Now().UTC().Format(time.DateOnly)}
+	view := BudgetView{Tenant: key, TokenLimits: h.Budgets, Day: h.now().UTC().Format(time.DateOnly)}
 	b, err := h.Store.GetBudget(ctx, key)
 	switch {
 	case err == nil:

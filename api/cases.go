@@ -224,7 +224,7 @@ func (h *handlers) checkCasesPerDay(ctx context.Context, who auth.Identity, case
 	} else if !errors.Is(err, store.ErrNotFound) {
 		return fmt.Errorf("%w: read case: %w", errUnavailable, err)
 	}
-	now := time.Now().UTC()
+	now := h.now().UTC()
 	day := now.Truncate(24 * time.Hour)
 	for _, limit := range []struct {
 		subject string

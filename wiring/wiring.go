@@ -45,6 +45,9 @@ type Backends struct {
 	// Tracing its traces, which the client's interceptor adds to.
 	Metrics *metrics.Metrics
 	Tracing *tracing.Tracing
+	// Now is the clock that names the day of the budgets and the per-day limits, in
+	// the API and in the worker's meter; nil means time.Now.
+	Now func() time.Time
 }
 
 // Open connects to the store (see backend.Open) and to Temporal, and loads the

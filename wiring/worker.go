@@ -66,7 +66,7 @@ func WorkerDeps(cfg config.Config, b *Backends, lc *corpus.Store) (d worker.Deps
 		return worker.Deps{}, nil, err
 	}
 	d = worker.Deps{Store: notify.Store{Store: b.Store, Hub: b.Hub}, Models: models, Prompts: b.Prompts, Corpus: lc,
-		Blobs: b.Blobs, Budgets: cfg.TokenLimits(), Keys: b.Keys, Retention: cfg.Retention}
+		Blobs: b.Blobs, Budgets: cfg.TokenLimits(), Keys: b.Keys, Retention: cfg.Retention, Now: b.Now}
 	if cfg.SearXNGURL != "" {
 		d.SearXNG = searxng.New(cfg.SearXNGURL, 30*time.Second)
 	}

@@ -46,6 +46,9 @@ type Deps struct {
 	Temporal client.Client
 	// Retention is how long each organization keeps its closed cases (none: for ever).
 	Retention map[string]time.Duration
+	// Now is the clock that names the day of the budgets the Meter enforces; nil
+	// means time.Now.
+	Now func() time.Time
 }
 
 // New returns a worker for taskQueue with every workflow and activity registered, in
@@ -72,7 +75,7 @@ func Register(r worker.Registry, d Deps) {
 func Activities(d Deps) []any {
 	web := &activities.Web{SearXNG: d.SearXNG}
 	system := &activities.SystemPrompts{Library: d.Prompts, Versions: d.Store}
-	meter := &activities.Meter{Cases: d.Store, Budgets: d.Store, Limits: d.Budgets}
+	meter := &activities.Meter{Cases: d.Store, Budgets: d.Store, Limits: d.Budgets, Now: d.Now}
 	events := &activities.Publisher{Events: d.Store}
 	acts := []any{
 		&activities.Cases{Store: d.Store, Events: events},

@@ -23,13 +23,19 @@ import (
 // with Retry-After at the next UTC midnight; a retried create of an existing case is no
 // new case, and another user of the organization keeps their own count.
 func TestCasesPerDay(t *testing.T) {
-	skipNearMidnight(t)
 	org := fmt.Sprintf("flood-%d", time.Now().UnixNano())
 	if _, err := s.Store.PutSubscription(t.Context(), store.Subscription{ID: store.SubscriptionID("", org), Plan: "e2e",
 		Credits: map[string]int{"1": 100, "2": 100, "3": 100}}); err != nil {
 		t.Fatal(err)
 	}
-	limited := s.Serve(t, func(cfg *config.Config, _ *api.Deps) { cfg.CasesPerDay, cfg.OrgCasesPerDay = 2, 3 })
+	// The API's clock reads 01:00 UTC today as the test starts: the store dates cases
+	// by the real clock, so the API's day must have begun before they were opened, and
+	// no midnight comes while the test runs.
+	now := stack.Clock(time.Now().UTC().Truncate(24 * time.Hour).Add(time.Hour))
+	limited := s.Serve(t, func(cfg *config.Config, d *api.Deps) {
+		cfg.CasesPerDay, cfg.OrgCasesPerDay = 2, 3
+		d.Now = now
+	})
 
 	mint := func(sub string) string {
 		return s.Mint(t, auth.Identity{Subject: sub, Org: org, Roles: []string{schemas.RoleUser}})
@@ -45,7 +51,7 @@ func TestCasesPerDay(t *testing.T) {
 	}
 	r := create(flooder, "k2")
 	stack.WantProblem(t, r, http.StatusTooManyRequests, "too-many-requests")
-	untilMidnight := time.Until(time.Now().UTC().Truncate(24 * time.Hour).Add(24 * time.Hour))
+	untilMidnight := schemas.NextUTCDay(now()).Sub(now())
 	if after, err := strconv.Atoi(r.Header.Get("Retry-After")); err != nil || time.Duration(after)*time.Second > untilMidnight+2*time.Second ||
 		time.Duration(after)*time.Second < untilMidnight-time.Minute {
 		t.Errorf("Retry-After = %q; want the seconds to the next UTC midnight, about %v", r.Header.Get("Retry-After"), untilMidnight)

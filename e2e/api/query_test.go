@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/google/uuid"
 
@@ -68,7 +67,7 @@ func TestQueryAnswersFromTheCorpus(t *testing.T) {
 	if n := s.WebSearches.Load() - searches; n != 0 {
 		t.Errorf("the queries ran %d web searches", n)
 	}
-	used, err := s.Store.TokensUsed(t.Context(), schemas.TenantKey(org, ""), "", activities.Day(time.Now()))
+	used, err := s.Store.TokensUsed(t.Context(), schemas.TenantKey(org, ""), "", activities.Day(s.Now())) // the stack's day: see stack.Clock
 	if err != nil || used.Tenant < got.Usage.Total {
 		t.Errorf("the organization was charged %+v, %v; the first query alone used %d", used, err, got.Usage.Total)
 	}

@@ -84,6 +84,9 @@ type Stack struct {
 	// Budgets are the default model-token budgets its worker enforces: the
 	// deployment's defaults.
 	Budgets schemas.TokenLimits
+	// Now is the clock of the stack's API and worker (see Clock): it names the day of
+	// the budgets and the per-day limits.
+	Now func() time.Time
 	// WebSearches counts the searches its SearXNG stand-in answered.
 	WebSearches atomic.Int64
 	// backends are what the stack's API and worker run on, and the APIs tests serve.
@@ -144,7 +147,8 @@ func start() (s *Stack, stop func(), err error) {
 		}
 	}()
 	ctx := context.Background()
-	s = &Stack{Log: newLogger(), WebhookSecret: []byte("whsec_e2e_0123456789abcdef0123456789")}
+	s = &Stack{Log: newLogger(), WebhookSecret: []byte("whsec_e2e_0123456789abcdef0123456789"),
+		Now: Clock(schemas.NextUTCDay(time.Now()).Add(time.Hour))}
 	dir, err := os.MkdirTemp("", "lexflow-e2e-")
 	if err != nil {
 		return nil, stop, err
@@ -182,7 +186,8 @@ func start() (s *Stack, stop func(), err error) {
 	cfg.Retention = map[string]time.Duration{RetentionOrg: time.Nanosecond}
 	// The limits are on, at the deployment's defaults, except those that the suites'
 	// shared tenants (acme's users and admins, polling as they wait) would reach: the
-	// tests of a limit serve an API of their own with it set low.
+	// tests of a limit serve an API of their own with it set low. The day's limits
+	// count by the stack's clock, a day ahead, so no case of today counts.
 	cfg.RequestsPerMinute, cfg.OrgRequestsPerMinute, cfg.ToolRunsPerMinute = 1_000_000, 1_000_000, 1_000_000
 	cfg.OrgConcurrentTurns, cfg.OrgConcurrentReads = 1000, 1000
 	s.Budgets = cfg.TokenLimits()
@@ -219,6 +224,7 @@ func start() (s *Stack, stop func(), err error) {
 		return nil, stop, err
 	}
 	undo = append(undo, b.Close)
+	b.Now = s.Now
 	s.backends = b
 	s.Store, s.TC, s.Keys, s.Prompts, s.Blobs, s.BlobDir = b.Store, b.Temporal, b.Keys, b.Prompts, b.Blobs, cfg.BlobDir
 	if s.Signer, err = wiring.Signer(s.Config); err != nil {
@@ -262,6 +268,15 @@ func start() (s *Stack, stop func(), err error) {
 	undo = append(undo, func() { server.EndStreams(); srv.Close() })
 	s.Client = &Client{APIURL: cfg.PublicURL}
 	return s, stop, nil
+}
+
+// Clock returns a clock that reads start now and runs on at the real pace. The
+// stack's starts at 01:00 UTC tomorrow: no day's budget or limit renews while the
+// tests run, and the day a budget renews (its resumes_at) is a day away in real time,
+// so that a case waiting on its budget waits for as long as a test looks at it.
+func Clock(start time.Time) func() time.Time {
+	offset := time.Until(start)
+	return func() time.Time { return time.Now().Add(offset) }
 }
 
 // Prices are the stack's prices by tier: LEXFLOW_PRICES's default.
