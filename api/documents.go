@@ -155,7 +155,7 @@ func (h *handlers) uploadDocument(c echo.Context) error {
 	for _, d := range docs {
 		switch {
 		case d.ID == id && d.Status == schemas.DocReceived:
-			if err := h.startDocument(ctx, cs, id); err != nil {
+			if err := h.startDocument(ctx, cs, id, enums.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING); err != nil {
 				return err
 			}
 			fallthrough
@@ -179,7 +179,9 @@ func (h *handlers) uploadDocument(c echo.Context) error {
 	if err != nil {
 		return fmt.Errorf("%w: publish document.received: %w", errUnavailable, err)
 	}
-	if err := h.startDocument(ctx, cs, id); err != nil {
+	// A run that still ends a failed reading of this document (it has recorded the
+	// failure) must not stand for this one, which would leave the document received.
+	if err := h.startDocument(ctx, cs, id, enums.WORKFLOW_ID_CONFLICT_POLICY_TERMINATE_EXISTING); err != nil {
 		return err
 	}
 	c.Response().Header().Set(echo.HeaderLocation, "/v1/cases/"+cs.ID+"/documents/"+id)
@@ -276,13 +278,14 @@ func (h *handlers) checkDocumentLimits(ctx context.Context, cs store.Case, held 
 	return nil
 }
 
-// startDocument starts the Document workflow that reads a document, unless it runs.
-func (h *handlers) startDocument(ctx context.Context, cs store.Case, docID string) error {
+// startDocument starts the Document workflow that reads a document; conflict says
+// what becomes of a run of it already under way.
+func (h *handlers) startDocument(ctx context.Context, cs store.Case, docID string, conflict enums.WorkflowIdConflictPolicy) error {
 	_, err := h.Temporal.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
 		ID:                       schemas.DocumentWorkflowID(cs.ID, docID),
 		TaskQueue:                h.TaskQueue,
 		WorkflowIDReusePolicy:    enums.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE,
-		WorkflowIDConflictPolicy: enums.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING,
+		WorkflowIDConflictPolicy: conflict,
 		// Reading a document, summary included, ends well within a day.
 		WorkflowExecutionTimeout: 24 * time.Hour,
 		TypedSearchAttributes:    temporal.NewSearchAttributes(schemas.SATenant.ValueSet(schemas.TenantKey(cs.OrgID, cs.UserID))),
