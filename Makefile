@@ -35,10 +35,15 @@ dev: bin/temporal bin/temporal-ui $(if $(filter firestore,$(LEXFLOW_STORE)),npm)
 # needs one would spend about 100 s building its own.
 TEST_CORPUS := $(CURDIR)/data/test/corpus.db
 
+# E2E_PARALLEL is how many tests of e2e/api and e2e/story (the tests that call
+# t.Parallel) run at once: they mostly wait on timers and I/O, and go test's default
+# is GOMAXPROCS, two on a two-core machine.
+E2E_PARALLEL := 8
+
 ## test: vet, lint, and run every test (unit, integration and end-to-end) with the race detector
 test: bin/temporal bin/temporal-ui bin/stripe-mock bin/temporal-server pdftools ocr npm chromium postgres lint
 	LEXFLOW_CORPUS_DB=$(TEST_CORPUS) go run ./cmd/lexflow corpus load
-	LEXFLOW_TEST_CORPUS=$(TEST_CORPUS) go test -race -timeout 20m ./...
+	LEXFLOW_TEST_CORPUS=$(TEST_CORPUS) go test -race -timeout 20m -parallel $(E2E_PARALLEL) ./...
 	$(MAKE) --no-print-directory fuzz FUZZTIME=20000x
 
 ## test-firestore: the end-to-end API tests and case stories with the Firestore emulator as the store

@@ -24,6 +24,7 @@ import (
 // TestNewcomer follows the README: create a case, ask for its details, get an stack.Answer
 // that used get_case_details, and find the case and its turn in Temporal and its Web UI.
 func TestNewcomer(t *testing.T) {
+	t.Parallel()
 	tok := s.Token(t, "alice")
 	r := s.Call(t, "POST", "/v1/cases", tok, map[string]any{"description": "My landlord kept my deposit"})
 	if r.Status != http.StatusCreated {
@@ -114,6 +115,7 @@ func TestNewcomer(t *testing.T) {
 // TestChatUpdatesCaseDetails updates case_details through chat: a dot-path replace and
 // an append.
 func TestChatUpdatesCaseDetails(t *testing.T) {
+	t.Parallel()
 	tok := s.Token(t, "carol")
 	id := s.CreateCase(t, tok, "Unpaid invoice")
 	for _, msg := range []string{"summary: Supplier refuses to pay invoice 12", "fact: invoice issued 3 May", "fact: reminder sent 3 June"} {
@@ -138,6 +140,7 @@ func TestChatUpdatesCaseDetails(t *testing.T) {
 }
 
 func TestAuthRefusals(t *testing.T) {
+	t.Parallel()
 	expired, _ := s.Signer.Mint(auth.Identity{Subject: "alice", Roles: []string{"user"}}, -time.Minute)
 	other := s.Signer
 	other.Secret = []byte("not-the-servers-secret-not-it-xx")
@@ -169,6 +172,7 @@ func TestAuthRefusals(t *testing.T) {
 }
 
 func TestOtherUsersCasesAreNotFound(t *testing.T) {
+	t.Parallel()
 	alice, bob := s.Token(t, "alice"), s.Token(t, "bob")
 	id := s.CreateCase(t, alice, "Alice's private matter")
 	for _, req := range []struct {
@@ -188,6 +192,7 @@ func TestOtherUsersCasesAreNotFound(t *testing.T) {
 }
 
 func TestBadRequests(t *testing.T) {
+	t.Parallel()
 	tok := s.Token(t, "dave")
 	id := s.CreateCase(t, tok, "A question about a lease")
 	for _, tc := range []struct {
@@ -213,6 +218,7 @@ func TestBadRequests(t *testing.T) {
 }
 
 func TestCreateIsIdempotent(t *testing.T) {
+	t.Parallel()
 	tok := s.Token(t, "erin")
 	key := fmt.Sprintf("key-%d", time.Now().UnixNano())
 	body := map[string]any{"description": "Cerere reluată: o întrebare despre un contract de închiriere", "language": "ro"}
@@ -230,6 +236,7 @@ func TestCreateIsIdempotent(t *testing.T) {
 // TestRomanianCase opens a case in Romanian without naming the language: the case is
 // Romanian, and so are the tiering notice and the replies.
 func TestRomanianCase(t *testing.T) {
+	t.Parallel()
 	tok := s.Token(t, "gheorghe")
 	r := s.Call(t, "POST", "/v1/cases", tok, map[string]any{"description": "Proprietarul nu îmi returnează garanția"})
 	id := r.Body["case_id"].(string)
@@ -248,6 +255,7 @@ func TestRomanianCase(t *testing.T) {
 }
 
 func TestHealth(t *testing.T) {
+	t.Parallel()
 	if r := s.Call(t, "GET", "/healthz", "", nil); r.Status != 200 || r.Body["status"] != "ok" {
 		t.Errorf("healthz: %d %s", r.Status, r.Raw)
 	}
@@ -259,6 +267,7 @@ func TestHealth(t *testing.T) {
 // TestLongCaseContinuesAsNew sends turns until the dev server suggests continue-as-new,
 // and checks that the case carries on in a new run without losing a turn.
 func TestLongCaseContinuesAsNew(t *testing.T) {
+	t.Parallel()
 	tok := s.Token(t, "hana")
 	id := s.CreateCase(t, tok, "A long conversation about a lease")
 	ctx := context.Background()
@@ -299,6 +308,7 @@ func TestLongCaseContinuesAsNew(t *testing.T) {
 // TestToggledOffToolNeverRuns switches get_case_details off in both request styles: the
 // model is not offered it, and it never appears in tools_used.
 func TestToggledOffToolNeverRuns(t *testing.T) {
+	t.Parallel()
 	tok := s.Token(t, "ivo")
 	id := s.CreateCase(t, tok, "Toggle check on a lease question")
 	for _, body := range []map[string]any{
@@ -323,6 +333,7 @@ func TestToggledOffToolNeverRuns(t *testing.T) {
 }
 
 func TestListTools(t *testing.T) {
+	t.Parallel()
 	names := func(r stack.Response) map[string]map[string]any {
 		out := map[string]map[string]any{}
 		for _, x := range r.Body["tools"].([]any) {
@@ -366,6 +377,7 @@ func TestListTools(t *testing.T) {
 }
 
 func TestCancelWithoutRunningTurn(t *testing.T) {
+	t.Parallel()
 	tok := s.Token(t, "jana")
 	id := s.CreateCase(t, tok, "Nothing running on this lease question")
 	stack.WantProblem(t, s.Call(t, "POST", "/v1/cases/"+id+"/turns/current/cancel", tok, nil), http.StatusConflict, "no-turn-running")
@@ -373,6 +385,7 @@ func TestCancelWithoutRunningTurn(t *testing.T) {
 }
 
 func TestMemory(t *testing.T) {
+	t.Parallel()
 	tok := s.Token(t, "lena")
 	if r := s.Call(t, "GET", "/v1/me/memory", tok, nil); r.Status != 200 || r.Body["memory"] != "" {
 		t.Fatalf("new user's memory: %d %s", r.Status, r.Raw)
@@ -392,6 +405,7 @@ func TestMemory(t *testing.T) {
 }
 
 func TestReloadPromptsIsForAdmins(t *testing.T) {
+	// Not parallel: reloading the prompts changes them for every case's turn.
 	stack.WantProblem(t, s.Call(t, "POST", "/v1/admin/prompts/reload", s.Token(t, "alice"), nil), http.StatusForbidden, "forbidden")
 	admin, _ := s.Signer.Mint(auth.Identity{Subject: "root", Roles: []string{schemas.RoleAdmin}}, time.Hour)
 	r := s.Call(t, "POST", "/v1/admin/prompts/reload", admin, nil)
@@ -403,6 +417,7 @@ func TestReloadPromptsIsForAdmins(t *testing.T) {
 // TestLegalSQLThroughChat asks the corpus in SQL: an admin's turn runs legal_sql, a
 // user's is not offered it.
 func TestLegalSQLThroughChat(t *testing.T) {
+	t.Parallel()
 	admin, err := s.Signer.Mint(auth.Identity{Subject: "lawyer", Roles: []string{schemas.RoleAdmin}}, time.Hour)
 	if err != nil {
 		t.Fatal(err)
@@ -433,6 +448,7 @@ func TestLegalSQLThroughChat(t *testing.T) {
 // TestResearchInRomanianAndItalian asks through chat about Codul civil art. 1357,
 // Codice civile art. 2043 and GDPR art. 17, and gets the real article texts.
 func TestResearchInRomanianAndItalian(t *testing.T) {
+	t.Parallel()
 	tok := s.Token(t, "olga")
 	for _, tc := range []struct {
 		lang, message, tool string
@@ -481,6 +497,7 @@ func TestResearchInRomanianAndItalian(t *testing.T) {
 // TestLegalWebSearch runs lex_search through chat against a server that answers as
 // SearXNG does: only the legal site's result is kept.
 func TestLegalWebSearch(t *testing.T) {
+	t.Parallel()
 	tok := s.Token(t, "pia")
 	r := s.Call(t, "POST", "/v1/cases", tok, map[string]any{"description": "Una domanda sul diritto all oblio", "language": "it"})
 	id := r.Body["case_id"].(string)
@@ -501,6 +518,7 @@ func TestLegalWebSearch(t *testing.T) {
 // TestEnrichedSearchThroughChat asks for an analysis: lex_search_enriched searches,
 // checks the references and has the (offline) reasoner analyse the results.
 func TestEnrichedSearchThroughChat(t *testing.T) {
+	t.Parallel()
 	tok := s.Token(t, "rita")
 	r := s.Call(t, "POST", "/v1/cases", tok, map[string]any{"description": "Una domanda sul diritto all oblio", "language": "it"})
 	id := r.Body["case_id"].(string)
@@ -519,6 +537,7 @@ func TestEnrichedSearchThroughChat(t *testing.T) {
 // TestParties attaches parties to a case and resolves one through chat: the model gets
 // the party's ID, and the party's data is in no Temporal history of the case.
 func TestParties(t *testing.T) {
+	t.Parallel()
 	tok := s.Token(t, "sara")
 	id := s.CreateCase(t, tok, "Dispută cu un vecin")
 	const canary = "1850505123459" // a CNP that must stay in the parties store
@@ -568,6 +587,7 @@ func TestParties(t *testing.T) {
 // TestCasesAreFoundBySearchAttributes finds a case the way support staff filter the
 // Web UI: by tenant, phase and status.
 func TestCasesAreFoundBySearchAttributes(t *testing.T) {
+	t.Parallel()
 	tok := s.Token(t, "tom") // the token's org is "acme"
 	id := s.CreateCase(t, tok, "A findable question about a lease")
 	query := fmt.Sprintf(`WorkflowId = %q AND TenantID = "acme" AND Phase = "active" AND CaseStatus = "open"`, schemas.CaseWorkflowID(id))
@@ -590,6 +610,7 @@ func TestCasesAreFoundBySearchAttributes(t *testing.T) {
 // refused as invalid input before it reaches Temporal (a 3,000-character key used to
 // become an update ID and answer 502).
 func TestIdempotencyKeyIsBounded(t *testing.T) {
+	t.Parallel()
 	tok := s.Token(t, "ike")
 	id := s.CreateCase(t, tok, "A question about a lease")
 	for _, key := range []string{strings.Repeat("k", 256), strings.Repeat("k", 3000), "tab\tkey", "ключ"} {

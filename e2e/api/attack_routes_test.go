@@ -137,6 +137,8 @@ func (v victim) snapshot(t *testing.T) string {
 // route may answer, but never with the victim's data; and the victim's case, store
 // records and blobs stay as they were. A route added to the table is attacked too.
 func TestEveryRouteAgainstOtherTenants(t *testing.T) {
+	// Not parallel: the victim's snapshot holds the whole blob tree, which other tests
+	// write to.
 	v := newVictim(t)
 	before := v.snapshot(t)
 	evil := "evil-" + uuid.NewString()[:8]
@@ -197,6 +199,7 @@ func TestEveryRouteAgainstOtherTenants(t *testing.T) {
 // TestPublicRoutesAreTheMarkedOnes pins the routes that answer without a token, and
 // checks that dev-only routes do not exist outside dev mode.
 func TestPublicRoutesAreTheMarkedOnes(t *testing.T) {
+	t.Parallel()
 	var public []string
 	for _, r := range api.Routes() {
 		if r.Auth == api.Public || r.Auth == api.Webhook {

@@ -22,6 +22,7 @@ import (
 // not raise the budget; the operator's admin does (audited), the case resumes at once,
 // and messages go through again.
 func TestBudgetExhaustedWaitsUntilRaised(t *testing.T) {
+	t.Parallel()
 	org := fmt.Sprintf("thrifty-%d", time.Now().UnixNano())
 	tenant := "org:" + org
 	if _, err := s.Store.PutSubscription(t.Context(), store.Subscription{ID: store.SubscriptionID("", org), Plan: "e2e",

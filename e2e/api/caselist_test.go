@@ -12,6 +12,7 @@ import (
 // status: another user of the same organization sees none of them, and a page after a
 // case that is not the caller's, or an unbounded one, is refused.
 func TestListCases(t *testing.T) {
+	t.Parallel()
 	tok, other := s.Token(t, "lina"), s.Token(t, "mark")
 	var ids []string
 	for _, d := range []string{"First matter", "Second matter", "Third matter"} {

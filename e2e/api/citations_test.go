@@ -28,6 +28,7 @@ func checkText(t *testing.T, tok, text, lang string) []schemas.Citation {
 // worker: every status, the derived verified field, in_force, as_of and the passage
 // beside a misquote.
 func TestCitationCheckInThreeLanguages(t *testing.T) {
+	t.Parallel()
 	tok := s.Token(t, "lawyer")
 	for _, tc := range []struct {
 		lang, text string
@@ -65,6 +66,7 @@ func TestCitationCheckInThreeLanguages(t *testing.T) {
 // TestCitationCheckRefusesBadInput: what a hostile or careless client sends is refused
 // with a problem, before any workflow starts.
 func TestCitationCheckRefusesBadInput(t *testing.T) {
+	t.Parallel()
 	tok := s.Token(t, "lawyer")
 	for _, tc := range []struct {
 		name   string
@@ -97,6 +99,7 @@ func TestCitationCheckRefusesBadInput(t *testing.T) {
 // TestCitationCheckGuessesTheLanguage: "c.p." is the Codul penal in a Romanian text
 // and the Codice penale in an Italian one.
 func TestCitationCheckGuessesTheLanguage(t *testing.T) {
+	t.Parallel()
 	tok := s.Token(t, "lawyer")
 	ro := checkText(t, tok, "Fapta este prevăzută de art. 228 C.p. și nu există cauze justificative.", "")
 	it := checkText(t, tok, "Il fatto è previsto dall'art. 624 c.p. e non ci sono cause di giustificazione.", "")

@@ -66,6 +66,7 @@ func decoded(t *testing.T, r stack.Response, text string) (open []bool, holds bo
 // Web UI's origin, and audits it; it leaves them sealed for other organizations'
 // staff, and refuses clients, anonymous callers and other origins.
 func TestCodecServer(t *testing.T) {
+	t.Parallel()
 	const canary = "Octavian Canaru-Codec"
 	owner := s.Token(t, "codec-client")
 	id := s.CreateCase(t, owner, "My employer "+canary+" has not paid me for three months")
@@ -183,6 +184,7 @@ func TestCodecServer(t *testing.T) {
 // TestCodecServerForTheCLI: the Temporal CLI shows a case's history in plaintext with
 // --codec-endpoint and a support token, and sealed without them.
 func TestCodecServerForTheCLI(t *testing.T) {
+	t.Parallel()
 	const canary = "Valeriu Canaru-CLI"
 	id := s.CreateCase(t, s.Token(t, "cli-client"), "My neighbour "+canary+" built a wall on my land")
 	cli, err := devenv.FindTemporalCLI("bin/temporal")
@@ -213,6 +215,7 @@ func TestCodecServerForTheCLI(t *testing.T) {
 // that seal: it answers a turn, is closed, and its workflow completes, its old input
 // still unsealed and what followed sealed.
 func TestCaseStartedBeforeTheCodec(t *testing.T) {
+	t.Parallel()
 	ctx := t.Context()
 	plain, err := client.Dial(client.Options{HostPort: s.Temporal.Address})
 	if err != nil {

@@ -13,6 +13,7 @@ import (
 // exist, are refused. (Outside dev mode the route does not exist:
 // TestPublicRoutesAreTheMarkedOnes.)
 func TestDevToken(t *testing.T) {
+	t.Parallel()
 	r := s.Call(t, "POST", "/dev/token", "", map[string]any{"sub": "dora", "org": "acme", "roles": []string{"user", "support", "user"}})
 	tok, _ := r.Body["token"].(string)
 	id, _ := r.Body["identity"].(map[string]any)

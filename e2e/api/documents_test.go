@@ -33,6 +33,7 @@ var leaseParty = map[string]any{"first_name": "Ștefan", "last_name": "Țurcanu"
 // only; the client sees the original and the pseudonymized text side by side, downloads
 // the file, and deletes it, leaving nothing behind.
 func TestDocumentIsReadPseudonymizedAndAsked(t *testing.T) {
+	t.Parallel()
 	tok := s.Token(t, "ioana")
 	r := s.Call(t, "POST", "/v1/cases", tok, map[string]any{"description": "Proprietarul nu îmi restituie garanția", "language": "ro"})
 	id := r.Body["case_id"].(string)
@@ -133,6 +134,7 @@ func documentBlobs(t *testing.T, caseID string) int {
 // TestUnreadableDocumentFails: a PDF behind a password is stored and fails with its
 // reason; uploaded again, it is read again.
 func TestUnreadableDocumentFails(t *testing.T) {
+	t.Parallel()
 	tok := s.Token(t, "paolo")
 	id := s.CreateCase(t, tok, "Una citazione in tribunale")
 	pdf := doctexttest.NewPDF()
@@ -162,6 +164,7 @@ func TestUnreadableDocumentFails(t *testing.T) {
 // TestUploadAbuse: what a hostile client uploads is refused before anything is
 // stored, with the status that says why.
 func TestUploadAbuse(t *testing.T) {
+	t.Parallel()
 	tok := s.Token(t, "mallory-uploads")
 	id := s.CreateCase(t, tok, "A case to fill with junk")
 	for _, tc := range []struct {
@@ -249,6 +252,7 @@ func (letters) Read(p []byte) (int, error) {
 // TestDocumentLimitsComeBeforeTheBody: a case at its documents' limit refuses the next
 // upload before reading it: a gigabyte sent without a length gets 429, not 413.
 func TestDocumentLimitsComeBeforeTheBody(t *testing.T) {
+	t.Parallel()
 	limited := s.Serve(t, func(cfg *config.Config, _ *api.Deps) { cfg.DocumentsPerCase = 1 })
 	tok := s.Token(t, "limited-uploads")
 	id := limited.CreateCase(t, tok, "A case with room for one document")

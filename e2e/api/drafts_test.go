@@ -19,6 +19,7 @@ import (
 // client's PDF. The download serves the PDF stored under the requesting case's own key,
 // which does not exist, and never the other client's.
 func TestDraftDownloadReadsOnlyItsCase(t *testing.T) {
+	t.Parallel()
 	victim, attacker := s.Token(t, "vera"), s.Token(t, "mallory")
 	victimCase := s.CreateCase(t, victim, "A claim against my landlord")
 	turn := s.Send(t, victim, victimCase, "draft: Secret\n# Confidential\n\nOnly Vera may read this.")
@@ -46,6 +47,7 @@ func TestDraftDownloadReadsOnlyItsCase(t *testing.T) {
 // through chat: the draft is rendered with a last page listing it, the check is
 // recorded with the revision, and the turn's reply tells the client.
 func TestDraftCitationsAreChecked(t *testing.T) {
+	t.Parallel()
 	tok := s.Token(t, "ana")
 	r := s.Call(t, "POST", "/v1/cases", tok, map[string]any{"description": "Cerere de despăgubire pentru un prejudiciu", "language": "ro"})
 	id := r.Body["case_id"].(string)

@@ -24,6 +24,7 @@ import (
 // its key is destroyed so that no payload of its histories opens, and asking again
 // answers with the same receipt.
 func TestEraseCase(t *testing.T) {
+	t.Parallel()
 	const canary = "Gheorghița Canarache-Erase"
 	owner := s.Token(t, "erase-client")
 	id := s.CreateCase(t, owner, "My neighbour "+canary+" floods my flat every week")
@@ -102,6 +103,7 @@ func TestEraseCase(t *testing.T) {
 // keeps the case from its owner's erasure with a 409 that says why, until it is
 // lifted. Clients and other organizations' admins cannot hold a case.
 func TestLegalHold(t *testing.T) {
+	t.Parallel()
 	owner := s.Token(t, "held-client")
 	id := s.CreateCase(t, owner, "A dispute over an inheritance")
 	admin := s.Mint(t, auth.Identity{Subject: "firm-admin", Org: "acme", Roles: []string{schemas.RoleAdmin}})
@@ -174,6 +176,7 @@ func TestLegalHold(t *testing.T) {
 // cases and held ones; the schedule that runs it is created by the first worker and
 // brought up to date by the next.
 func TestRetention(t *testing.T) {
+	t.Parallel()
 	ctx := t.Context()
 	if _, err := s.Store.PutSubscription(ctx, store.Subscription{ID: store.SubscriptionID("", stack.RetentionOrg), Plan: "e2e",
 		Credits: map[string]int{"1": 10, "2": 10, "3": 10}}); err != nil {
@@ -236,6 +239,7 @@ func TestRetention(t *testing.T) {
 // TestEraseAnswersWhileItRuns: an erasure that takes longer than the API waits answers
 // 202 with where its receipt is; the receipt says erasing, then erased.
 func TestEraseAnswersWhileItRuns(t *testing.T) {
+	t.Parallel()
 	impatient := s.Serve(t, func(_ *config.Config, d *api.Deps) { d.EraseWait = time.Millisecond })
 	owner := s.Token(t, "impatient-client")
 	id := impatient.CreateCase(t, owner, "A case erased without waiting")

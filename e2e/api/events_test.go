@@ -34,6 +34,7 @@ func next(t *testing.T, events <-chan stack.SSEEvent) stack.SSEEvent {
 // next ones (written without waking it: found by the poll) exactly once, and ends when
 // that process shuts down.
 func TestCaseEvents(t *testing.T) {
+	t.Parallel()
 	tok := s.Token(t, "evie")
 	id := s.CreateCase(t, tok, "A case whose events we read")
 	opened := openedEvents(t, tok, id) // the case's own, from its opening
@@ -160,6 +161,7 @@ func sequence(types []string) string {
 // turnSequence, and the deltas of each step join into its text: the first step's
 // announces the tool, the second's are the answer that turn.completed carries.
 func TestTurnEvents(t *testing.T) {
+	t.Parallel()
 	tok := s.Token(t, "ted")
 	id := s.CreateCase(t, tok, "My landlord keeps my deposit")
 	opened := openedEvents(t, tok, id)
@@ -236,6 +238,7 @@ func streamMessage(t *testing.T, c *stack.Client, tok, id, body string) ([]stack
 // streaming (phase and status included). A message the case refuses answers as a
 // problem, not as a stream.
 func TestStreamedTurn(t *testing.T) {
+	t.Parallel()
 	tok := s.Token(t, "stella")
 	id := s.CreateCase(t, tok, "My landlord keeps my deposit")
 	openedEvents(t, tok, id)
@@ -274,6 +277,7 @@ func TestStreamedTurn(t *testing.T) {
 // behind its URL shuts down mid-stream and another takes its place: the library
 // reconnects by itself with Last-Event-ID, and gets every event once, in order.
 func TestSSEClientLibraryReconnects(t *testing.T) {
+	t.Parallel()
 	tok := s.Token(t, "lib")
 	id := s.CreateCase(t, tok, "A case read by a library")
 	opened := openedEvents(t, tok, id)
@@ -340,6 +344,7 @@ func TestSSEClientLibraryReconnects(t *testing.T) {
 // publishes turn.failed; the streamed request ends with it, numbered like the logged
 // one, its data the turn-failed problem.
 func TestStreamedTurnThatFails(t *testing.T) {
+	t.Parallel()
 	model := startScriptedModel(t)
 	refusing, queue := s.ServeQueue(t, "e2e-refusing-model")
 	s.StartHelperWorker(t, queue, 0, "LEXFLOW_ASSISTANT_BASE_URL="+model.URL+"/v1", "LEXFLOW_ASSISTANT_MODEL=hostile")
@@ -375,6 +380,7 @@ func TestStreamedTurnThatFails(t *testing.T) {
 // slowly): the two connections together deliver the turn's events as the log holds
 // them, none missing, none repeated, in order.
 func TestStreamReconnectsMidTurn(t *testing.T) {
+	t.Parallel()
 	firstAPI, queue := s.ServeQueue(t, "e2e-reconnect")
 	s.StartHelperWorker(t, queue, 0, "LEXFLOW_OFFLINE_CHUNK_DELAY=150ms")
 	tok := s.Token(t, "rhea")

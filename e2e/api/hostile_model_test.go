@@ -86,6 +86,8 @@ func (m *scriptedModel) next(tool, args string) {
 // the system owns, reach outside the case's blobs, pass an unbounded argument through,
 // or run a tool the user's role may not use.
 func TestHostileToolCalls(t *testing.T) {
+	// Not parallel: the victim's snapshot holds the whole blob tree, which other tests
+	// write to.
 	v := newVictim(t)
 	model := startScriptedModel(t)
 	hostile, queue := s.ServeQueue(t, "e2e-hostile")

@@ -18,6 +18,7 @@ import (
 // retry gets the first turn's answer and no turn runs. The same key from another
 // organization's user of the same name, or for another case, is another request.
 func TestIdempotencyKeyAcrossContinueAsNew(t *testing.T) {
+	t.Parallel()
 	tok := s.Token(t, "ivo")
 	id := s.CreateCase(t, tok, "A lease question asked twice")
 	key := "retry-" + uuid.NewString()

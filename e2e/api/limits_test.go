@@ -23,6 +23,7 @@ import (
 // with Retry-After at the next UTC midnight; a retried create of an existing case is no
 // new case, and another user of the organization keeps their own count.
 func TestCasesPerDay(t *testing.T) {
+	t.Parallel()
 	org := fmt.Sprintf("flood-%d", time.Now().UnixNano())
 	if _, err := s.Store.PutSubscription(t.Context(), store.Subscription{ID: store.SubscriptionID("", org), Plan: "e2e",
 		Credits: map[string]int{"1": 100, "2": 100, "3": 100}}); err != nil {
@@ -70,6 +71,7 @@ func TestCasesPerDay(t *testing.T) {
 // Retry-After; another organization's message goes through, and so does the first
 // organization's once its turn is done.
 func TestConcurrentTurnsPerOrganization(t *testing.T) {
+	t.Parallel()
 	org := fmt.Sprintf("busy-%d", time.Now().UnixNano())
 	if _, err := s.Store.PutSubscription(t.Context(), store.Subscription{ID: store.SubscriptionID("", org), Plan: "e2e",
 		Credits: map[string]int{"1": 100, "2": 100, "3": 100}}); err != nil {

@@ -20,6 +20,7 @@ var npmBin = filepath.Join("..", "..", "data", "npm", "node_modules")
 // the API always writes without checking for their absence, and a request of the wrong
 // shape does not.
 func TestGeneratedTypeScriptClientCompiles(t *testing.T) {
+	t.Parallel()
 	doc, err := api.OpenAPI()
 	if err != nil {
 		t.Fatal(err)

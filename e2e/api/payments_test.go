@@ -53,6 +53,7 @@ func caseSnapshot(t *testing.T, id string) string {
 // TestClientCannotConfirmAPayment is finding 1: a client's own claim moved an unpaid
 // case to active. The old route is gone and the case still awaits payment.
 func TestClientCannotConfirmAPayment(t *testing.T) {
+	t.Parallel()
 	id, tok, _ := unpaidCase(t)
 	before := caseSnapshot(t, id)
 	r := s.Call(t, "POST", "/v1/cases/"+id+"/payment", tok, map[string]any{"reference": "i-promise"})
@@ -90,6 +91,7 @@ func stripeSigned(payload []byte, secret string, at time.Time) string {
 // mismatched and replayed events: none changes the case; the one event Stripe's
 // library signs for the open checkout activates it, once.
 func TestWebhookConfirmsOnlyWhatTheProviderSigned(t *testing.T) {
+	t.Parallel()
 	id, tok, _ := unpaidCase(t)
 	other, _, _ := unpaidCase(t)
 	co := s.Call(t, "POST", "/v1/cases/"+id+"/checkout", tok, nil)
@@ -160,6 +162,7 @@ func TestWebhookConfirmsOnlyWhatTheProviderSigned(t *testing.T) {
 // TestCheckoutIsTheOwnersOnly: another tenant cannot open a checkout of the case, and
 // a case with nothing to pay has no checkout.
 func TestCheckoutIsTheOwnersOnly(t *testing.T) {
+	t.Parallel()
 	id, _, _ := unpaidCase(t)
 	stranger := s.Mint(t, auth.Identity{Subject: "payer", Org: "elsewhere", Roles: []string{schemas.RoleUser}})
 	stack.WantProblem(t, s.Call(t, "POST", "/v1/cases/"+id+"/checkout", stranger, nil), http.StatusNotFound, "not-found")
@@ -175,6 +178,7 @@ func TestCheckoutIsTheOwnersOnly(t *testing.T) {
 // TestOfflinePayment: the operator's billing staff record a bank transfer, audited; a
 // firm's own billing staff, and users, cannot.
 func TestOfflinePayment(t *testing.T) {
+	t.Parallel()
 	id, tok, org := unpaidCase(t)
 	billing := s.Mint(t, auth.Identity{Subject: "bea", Roles: []string{schemas.RoleBilling}})
 	firmBilling := s.Mint(t, auth.Identity{Subject: "fred", Org: org, Roles: []string{schemas.RoleBilling}})
@@ -214,6 +218,7 @@ func TestOfflinePayment(t *testing.T) {
 // TestStaffScope: staff of an organization act only on its cases; the operator's
 // staff act on all, and each action is audited.
 func TestStaffScope(t *testing.T) {
+	t.Parallel()
 	id, _, org := unpaidCase(t)
 	own := s.Mint(t, auth.Identity{Subject: "desk", Org: org, Roles: []string{schemas.RoleSupport}})
 	foreign := s.Mint(t, auth.Identity{Subject: "desk", Org: "another-firm", Roles: []string{schemas.RoleSupport}})
@@ -254,6 +259,7 @@ func TestStaffScope(t *testing.T) {
 
 // TestTestModeCheckoutPage walks the test-mode provider's page as a browser would.
 func TestTestModeCheckoutPage(t *testing.T) {
+	t.Parallel()
 	id, tok, _ := unpaidCase(t)
 	co := s.Pay(t, id, tok)
 	page, err := http.Get(co.Body["url"].(string))
@@ -274,6 +280,7 @@ func TestTestModeCheckoutPage(t *testing.T) {
 // worker does not answer (a deploy, a restart) is not acknowledged: the API answers
 // 503, so the provider delivers it again, and the checkout keeps the event that paid it.
 func TestWebhookWhenNoWorkerAnswers(t *testing.T) {
+	t.Parallel()
 	noWorker, _ := s.ServeQueue(t, "e2e-no-worker") // no worker polls this queue
 	tok := s.Token(t, "nora")
 	id := noWorker.CreateCase(t, tok, "A case no worker runs")
@@ -296,6 +303,7 @@ func TestWebhookWhenNoWorkerAnswers(t *testing.T) {
 // the same the checkout then charges, with whether it is due; a case a subscription
 // covers shows its price as not due; another tenant gets 404.
 func TestCasePrice(t *testing.T) {
+	t.Parallel()
 	id, tok, _ := unpaidCase(t)
 	r := s.Call(t, "GET", "/v1/cases/"+id+"/price", tok, nil)
 	if r.Status != http.StatusOK || r.Body["tier"] != float64(2) || r.Body["due"] != true || r.Body["price"] != stack.Prices[2].String() {

@@ -33,6 +33,7 @@ func ask(t *testing.T, tok string, body map[string]any) schemas.QueryAnswer {
 // tools it suggests a search term for a question about recent case law, and runs no
 // search; its tokens are charged to the caller's organization.
 func TestQueryAnswersFromTheCorpus(t *testing.T) {
+	// Not parallel: it counts the stack's web searches, which other tests' turns make.
 	org := "query-" + uuid.NewString()[:8]
 	tok := s.Mint(t, auth.Identity{Subject: "ada", Org: org, Roles: []string{schemas.RoleUser}})
 	searches := s.WebSearches.Load()
@@ -76,6 +77,7 @@ func TestQueryAnswersFromTheCorpus(t *testing.T) {
 // TestQueryRefusals: bad input is refused before any workflow starts, and a tenant
 // whose model-token budget is used up gets 402 budget-exhausted with Retry-After.
 func TestQueryRefusals(t *testing.T) {
+	t.Parallel()
 	org := "query-" + uuid.NewString()[:8]
 	tok := s.Mint(t, auth.Identity{Subject: "bob", Org: org, Roles: []string{schemas.RoleUser}})
 	for _, tc := range []struct {

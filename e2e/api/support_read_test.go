@@ -13,6 +13,7 @@ import (
 // transcript and its events (a page, or a stream), each read audited; a desk of
 // another organization gets 404, and a client 403, even for their own case.
 func TestSupportReadsTranscriptAndEvents(t *testing.T) {
+	t.Parallel()
 	id, client, org := unpaidCase(t)
 	own := s.Mint(t, auth.Identity{Subject: "desk", Org: org, Roles: []string{schemas.RoleSupport}})
 	foreign := s.Mint(t, auth.Identity{Subject: "desk", Org: "another-firm", Roles: []string{schemas.RoleSupport}})

@@ -17,6 +17,7 @@ import (
 // "alice" of another organization is another person. She cannot read, write to or
 // reach through an idempotency key the case of acme's "alice".
 func TestSameNameInAnotherOrganization(t *testing.T) {
+	t.Parallel()
 	if _, err := s.Store.PutSubscription(t.Context(), store.Subscription{ID: store.SubscriptionID("", "globex"), Plan: "e2e",
 		Credits: map[string]int{"1": 10, "2": 10, "3": 10}}); err != nil {
 		t.Fatal(err)
@@ -65,6 +66,7 @@ func TestSameNameInAnotherOrganization(t *testing.T) {
 // support list but not on that organization's desk, and raising the organization's
 // budget does not resume it.
 func TestOrganizationNamedLikeAUser(t *testing.T) {
+	t.Parallel()
 	name := fmt.Sprintf("collide-%d", time.Now().UnixNano())
 	if _, err := s.Store.PutSubscription(t.Context(), store.Subscription{ID: store.SubscriptionID(name, ""), Plan: "e2e",
 		Credits: map[string]int{"1": 10, "2": 10, "3": 10}}); err != nil {

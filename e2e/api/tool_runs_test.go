@@ -36,6 +36,7 @@ func runToolOn(t *testing.T, c *stack.Client, tok string, body map[string]any) s
 // a case of their organization, as ToolExecution workflows, and reads each raw result
 // beside its text; each run is in the audit log with its personal data masked.
 func TestAdminRunsTools(t *testing.T) {
+	// Not parallel: it reads the first page of acme's audit log, which other tests write to.
 	owner := s.Token(t, "tool-run-client")
 	id := s.CreateCase(t, owner, "Chiriașul nu plătește chiria de trei luni")
 	const cnp, email = "1800101221144", "ion.popescu@example.ro"
@@ -91,6 +92,7 @@ func TestAdminRunsTools(t *testing.T) {
 // TestAdminToolRunKeepsNoLargeResult: a raw result too large to travel in the run's
 // history is read from the blob store into the answer, whole, and deleted there.
 func TestAdminToolRunKeepsNoLargeResult(t *testing.T) {
+	t.Parallel()
 	admin := s.Mint(t, auth.Identity{Subject: "sql-admin", Roles: []string{schemas.RoleAdmin}})
 	r := runTool(t, admin, map[string]any{"tool": "legal_sql", "args": map[string]any{"table_name": "legislatie",
 		"query_string": "SELECT group_concat(text) AS everything FROM legislatie"}})
@@ -116,6 +118,7 @@ func TestAdminToolRunKeepsNoLargeResult(t *testing.T) {
 // not run on their own and arguments that do not fit are refused with a problem;
 // those the run itself refuses (the schema, the binding) were attempted, and audited.
 func TestAdminToolRunRefusals(t *testing.T) {
+	t.Parallel()
 	owner := s.Token(t, "tool-run-victim")
 	id := s.CreateCase(t, owner, "Un litigiu de muncă")
 	admin := s.Mint(t, auth.Identity{Subject: "refused-admin", Org: "acme", Roles: []string{schemas.RoleAdmin}})
@@ -160,6 +163,7 @@ func TestAdminToolRunRefusals(t *testing.T) {
 // TestAdminToolRunsAreRateLimited: past its rate, an admin's run is refused with 429
 // and Retry-After, before it is audited or run.
 func TestAdminToolRunsAreRateLimited(t *testing.T) {
+	t.Parallel()
 	limited := s.Serve(t, func(cfg *config.Config, _ *api.Deps) { cfg.ToolRunsPerMinute = 1 })
 	admin := s.Mint(t, auth.Identity{Subject: "bulk-admin", Org: "acme", Roles: []string{schemas.RoleAdmin}})
 	body := map[string]any{"tool": "kb_search", "args": map[string]any{"query": "locațiune"}}

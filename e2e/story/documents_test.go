@@ -32,6 +32,7 @@ var documentValues = []string{
 // request, and no Temporal history of the case, even with its payloads opened, holds
 // any of the documents' personal data, while the summaries cite the documents.
 func TestDocumentStory(t *testing.T) {
+	t.Parallel()
 	models := stack.StartModelRecorder(t)
 	c, queue := s.ServeQueue(t, "e2e-documents")
 	s.StartHelperWorker(t, queue, 0, "LEXFLOW_ASSISTANT_BASE_URL="+models.URL+"/v1", "LEXFLOW_ASSISTANT_MODEL="+offline.ModelName)

@@ -23,6 +23,7 @@ import (
 // starts another: the turn finishes, the client gets its answer, and the transcript
 // holds exactly one answer for the turn.
 func TestWorkerKilledMidTurn(t *testing.T) {
+	t.Parallel()
 	c, queue := s.ServeQueue(t, "e2e-kill")
 	first := s.StartHelperWorker(t, queue, time.Hour)
 	tok := s.Token(t, "ion")
@@ -102,6 +103,7 @@ func TestWorkerKilledMidTurn(t *testing.T) {
 // without waiting for it, no further model call is made, and the client gets a
 // cancelled answer.
 func TestCancelRunningTurn(t *testing.T) {
+	t.Parallel()
 	c, queue := s.ServeQueue(t, "e2e-cancel")
 	s.StartHelperWorker(t, queue, 3*time.Second)
 	tok := s.Token(t, "kim")
@@ -140,6 +142,7 @@ func TestCancelRunningTurn(t *testing.T) {
 // timeout, is what the retry waited for. The log holds each event but the deltas
 // once.
 func TestWorkerKilledMidStream(t *testing.T) {
+	t.Parallel()
 	c, queue := s.ServeQueue(t, "e2e-kill-stream")
 	first := s.StartHelperWorker(t, queue, 0, "LEXFLOW_OFFLINE_CHUNK_DELAY=500ms")
 	tok := s.Token(t, "mira")
@@ -233,6 +236,7 @@ func TestWorkerKilledMidStream(t *testing.T) {
 // the case's data but before the step returns, and starts another: the step runs
 // again, the erasure finishes, and the case is erased.
 func TestWorkerKilledMidErasure(t *testing.T) {
+	t.Parallel()
 	tok := s.Token(t, "ioana")
 	id := s.CreateCase(t, tok, "Durability check on an erasure")
 	s.Send(t, tok, id, "My landlord keeps my deposit")
@@ -265,6 +269,7 @@ func TestWorkerKilledMidErasure(t *testing.T) {
 // auto-upgrades (it would wait for v1's worker for ever were it pinned); each turn is
 // pinned to the version it started on.
 func TestWorkerVersioning(t *testing.T) {
+	t.Parallel()
 	c, queue := s.ServeQueue(t, "e2e-versions")
 	deployment := "lexflow-" + queue
 	env := func(build string) []string {

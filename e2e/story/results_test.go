@@ -20,6 +20,7 @@ import (
 // raw result in the blob store under cases/<id>/results/ and returns the bounded text
 // the model reads with a reference to it.
 func TestLargeToolResults(t *testing.T) {
+	t.Parallel()
 	article := strings.Repeat("Qualunque fatto doloso o colposo, che cagiona ad altri un danno ingiusto, obbliga al risarcimento. ", 54000)
 	lexe := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")

@@ -42,6 +42,7 @@ var clientWords = []string{"Bartolomeu Canarache", "Smaranda Vulpoiu"}
 // are in cleartext in any Temporal history of the case, any document of the database
 // or any file of the blob tree.
 func TestCaseStory(t *testing.T) {
+	t.Parallel()
 	lexe := stack.StartLexe(t)
 	models := stack.StartModelRecorder(t)
 	story, queue := s.ServeQueue(t, "e2e-story")
