@@ -63,11 +63,15 @@ func (a *Cases) UpdateCaseDetails(ctx context.Context, args schemas.UpdateCaseDe
 	return schemas.StatusResult{Status: schemas.ResultSuccess}, nil
 }
 
-// SetCasePhase records a case's phase and status in the store, where lists and the API
-// read them, and publishes the move.
-func (a *Cases) SetCasePhase(ctx context.Context, in schemas.SetCasePhase) error {
-	if err := permanent(a.Store.SetPhase(ctx, in.CaseID, in.Phase, in.Status)); err != nil {
+// SetCaseStatus records a case's CaseStatus, and with it its phase and status, in the
+// store, where lists and the API read them, unless the store holds a later one; a move
+// to another phase or status (Moved) is published to the case's events too.
+func (a *Cases) SetCaseStatus(ctx context.Context, in schemas.SetCaseStatus) error {
+	if err := permanent(a.Store.PutStatus(ctx, in.CaseID, in.Status)); err != nil {
 		return err
 	}
-	return a.Events.Publish(ctx, schemas.EventStatus, schemas.EventStatus, "", schemas.StatusEvent{Phase: in.Phase, Status: in.Status})
+	if !in.Moved {
+		return nil
+	}
+	return a.Events.Publish(ctx, schemas.EventStatus, schemas.EventStatus, "", schemas.StatusEvent{Phase: in.Status.Phase, Status: in.Status.Status})
 }

@@ -114,8 +114,6 @@ type handlers struct {
 	Tracer   trace.Tracer
 	// readiness keeps /readyz's last answer for a second.
 	readiness health.Readiness
-	// states keeps the case workflows' states that queries answered (see caseStates).
-	states caseStates
 	// Auth verifies bearer tokens: auth.Verifiers (dev HS256 and OIDC), or one of them.
 	Auth    auth.Verifier
 	Prompts *prompts.Library

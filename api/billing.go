@@ -59,7 +59,7 @@ func (h *handlers) recordOfflinePayment(c echo.Context) error {
 		return problemf(errInvalidInput, "note is required (at most 2000 characters): say how the payment arrived")
 	}
 	ctx := c.Request().Context()
-	st, err := h.paymentDue(ctx, cs.ID)
+	st, err := paymentDue(cs)
 	if err != nil {
 		return err
 	}

@@ -129,11 +129,11 @@ func (h *handlers) ownCase(c echo.Context) (store.Case, error) {
 	return cs, nil
 }
 
-// CaseView is a case as GET /v1/cases/{id} shows it: the stored case and, while its
-// workflow runs, the workflow's state (tier, what it waits on, the escalation).
+// CaseView is a case as GET /v1/cases/{id} shows it: the stored case with the status
+// its workflow last recorded (state: tier, what it waits on, the escalation; seq and
+// updated_at say how fresh it is), read from the store with no Temporal call.
 type CaseView struct {
 	store.Case
-	State *schemas.CaseState `json:"state,omitempty"`
 }
 
 func (h *handlers) getCase(c echo.Context) error {
@@ -141,19 +141,19 @@ func (h *handlers) getCase(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	view := CaseView{Case: cs}
 	if cs.Hold != nil { // its owner reads why and since when, not which admin set it
-		view.Hold = &store.Hold{Reason: cs.Hold.Reason, At: cs.Hold.At}
+		cs.Hold = &store.Hold{Reason: cs.Hold.Reason, At: cs.Hold.At}
 	}
-	if st, err := h.caseState(c.Request().Context(), cs.ID); err == nil {
-		view.State = &st
-	}
-	return c.JSON(http.StatusOK, view)
+	return c.JSON(http.StatusOK, CaseView{Case: cs})
 }
 
-// caseState returns a case workflow's state (see caseStates).
-func (h *handlers) caseState(ctx context.Context, caseID string) (schemas.CaseState, error) {
-	return h.states.get(ctx, h.Temporal, caseID)
+// statusOf is the status cs's workflow last recorded or, before it recorded one, the
+// phase and status the case was created with.
+func statusOf(cs store.Case) schemas.CaseStatus {
+	if cs.State == nil {
+		return schemas.CaseStatus{Phase: cs.Phase, Status: cs.Status}
+	}
+	return *cs.State
 }
 
 // CloseView answers POST /v1/cases/{id}/close: the case's status, "closing" until

@@ -1,7 +1,6 @@
 package api
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -40,7 +39,7 @@ func (h *handlers) checkout(c echo.Context) error {
 		return problemf(errUnavailable, "payments are not configured here (set LEXFLOW_STRIPE_KEY)")
 	}
 	ctx := c.Request().Context()
-	st, err := h.paymentDue(ctx, cs.ID)
+	st, err := paymentDue(cs)
 	if err != nil {
 		return err
 	}
@@ -63,13 +62,13 @@ func (h *handlers) checkout(c echo.Context) error {
 		Tier: co.Tier, Amount: co.Amount, Currency: co.Currency, Price: price.String()})
 }
 
-// paymentDue returns the state of a case that awaits its payment, or the problem
+// paymentDue returns the status of a case that awaits its payment, or the problem
 // that says why no payment is due.
-func (h *handlers) paymentDue(ctx context.Context, caseID string) (schemas.CaseState, error) {
-	st, err := h.caseState(ctx, caseID)
+func paymentDue(cs store.Case) (schemas.CaseStatus, error) {
+	st := statusOf(cs)
 	switch {
-	case err != nil:
-		return st, problemf(errCaseNotRunning, "the case's workflow is not running")
+	case st.Status == schemas.StatusClosed:
+		return st, problemf(errCaseNotRunning, "the case is closed")
 	case st.Payment != nil:
 		return st, problemf(errConflict, "the case is paid already, with reference "+st.Payment.Reference)
 	case st.Phase != schemas.PhaseAwaitingPayment:

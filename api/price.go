@@ -25,10 +25,7 @@ func (h *handlers) casePrice(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	st, err := h.caseState(c.Request().Context(), cs.ID)
-	if err != nil {
-		return problemf(errCaseNotRunning, "the case's workflow is not running")
-	}
+	st := statusOf(cs)
 	if st.Tier == 0 {
 		return problemf(errConflict, "the case has no tier yet: tiering is under way")
 	}

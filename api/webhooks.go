@@ -9,8 +9,6 @@ import (
 	"time"
 
 	"github.com/labstack/echo/v4"
-	"go.temporal.io/api/enums/v1"
-	"go.temporal.io/api/serviceerror"
 
 	"github.com/lexflow/lexflow/internal/payments"
 	"github.com/lexflow/lexflow/schemas"
@@ -77,17 +75,22 @@ func (h *handlers) paymentWebhook(c echo.Context) error {
 	if co.EventID != ev.ID {
 		return c.JSON(http.StatusOK, WebhookAnswer{Event: ev.ID, Status: "duplicate"})
 	}
-	qctx, cancelQuery := context.WithTimeout(ctx, webhookSettle)
-	st, err := h.caseState(qctx, co.CaseID)
-	cancelQuery()
+	cs, err := h.Store.GetCase(ctx, co.CaseID)
+	var st schemas.CaseStatus
+	if err == nil && cs.State != nil {
+		st = *cs.State
+	}
 	switch {
-	case err != nil && h.caseEnded(ctx, co.CaseID):
-		h.Log.Warn("Payment for a case whose workflow has ended: refund due", "case", co.CaseID, "checkout", co.ID)
+	case errors.Is(err, store.ErrNotFound) || st.Status == schemas.StatusClosed:
+		h.Log.Warn("Payment for a case that is closed or erased: refund due", "case", co.CaseID, "checkout", co.ID)
 		return c.JSON(http.StatusOK, WebhookAnswer{Event: ev.ID, Status: "case-not-running"})
 	case err != nil:
-		// No worker answered (a deploy, a restart): the provider delivers the event
-		// again, and the checkout, paid by this event, lets it through.
+		// The provider delivers the event again, and the checkout, paid by this
+		// event, lets it through.
 		return fmt.Errorf("%w: read the case: %w", errUnavailable, err)
+	case cs.State == nil:
+		// No worker has run the case yet (a deploy, a restart): the same.
+		return fmt.Errorf("%w: the case's workflow has not recorded its status yet", errUnavailable)
 	case st.Payment != nil && st.Payment.Reference == co.ID:
 		return c.JSON(http.StatusOK, WebhookAnswer{Event: ev.ID, Status: "applied"})
 	case !st.PaymentDue():
@@ -107,17 +110,6 @@ func (h *handlers) paymentWebhook(c echo.Context) error {
 	return c.JSON(http.StatusOK, WebhookAnswer{Event: ev.ID, Status: "applied"})
 }
 
-// webhookSettle bounds the wait for the case's state and for the case to handle a
-// confirmed payment: the provider is not kept waiting when no worker answers.
+// webhookSettle bounds the wait for the case to handle a confirmed payment: the
+// provider is not kept waiting when no worker answers.
 const webhookSettle = 10 * time.Second
-
-// caseEnded reports whether the case's workflow is known to have ended (or never to
-// have started), as opposed to not answering a query just now.
-func (h *handlers) caseEnded(ctx context.Context, caseID string) bool {
-	d, err := h.Temporal.DescribeWorkflowExecution(ctx, schemas.CaseWorkflowID(caseID), "")
-	var notFound *serviceerror.NotFound
-	if errors.As(err, &notFound) {
-		return true
-	}
-	return err == nil && d.GetWorkflowExecutionInfo().GetStatus() != enums.WORKFLOW_EXECUTION_STATUS_RUNNING
-}

@@ -9,6 +9,7 @@ package store
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"time"
 
@@ -48,9 +49,26 @@ type Case struct {
 	// Payment is the confirmed payment of a case no subscription covered.
 	Payment *Payment `json:"payment,omitempty"`
 	// Hold is the case's legal hold, if it has one.
-	Hold      *Hold     `json:"legal_hold,omitempty"`
-	CreatedAt time.Time `json:"created_at"`
-	UpdatedAt time.Time `json:"updated_at"`
+	Hold *Hold `json:"legal_hold,omitempty"`
+	// State is what the case's workflow last published of its state; nil until it
+	// published one.
+	State     *schemas.CaseStatus `json:"state,omitempty"`
+	CreatedAt time.Time           `json:"created_at"`
+	UpdatedAt time.Time           `json:"updated_at"`
+}
+
+// DecodeStatus is a case's CaseStatus as the stores keep it, JSON, decoded; nil for
+// none, or for JSON that does not decode (the status is a view the next write
+// replaces, never the case's record).
+func DecodeStatus(raw string) *schemas.CaseStatus {
+	if raw == "" {
+		return nil
+	}
+	var st schemas.CaseStatus
+	if json.Unmarshal([]byte(raw), &st) != nil {
+		return nil
+	}
+	return &st
 }
 
 // Payment is a confirmed payment for a case.
@@ -87,6 +105,9 @@ type Cases interface {
 	CaseOwner(ctx context.Context, id string) (org, subject string, err error)
 	// SetPhase moves a case to a phase and status.
 	SetPhase(ctx context.Context, id, phase, status string) error
+	// PutStatus records the case's CaseStatus, with its phase and status, unless the
+	// case holds one of a higher or equal Seq.
+	PutStatus(ctx context.Context, id string, st schemas.CaseStatus) error
 	// UpdateDetails applies dot-path updates to case_details (see ParseUpdates) as one
 	// atomic write and returns the new version. Concurrent writers keep each other's
 	// changes: fields they do not share are all set, and logs get every entry. A writer

@@ -11,8 +11,9 @@ import (
 )
 
 // Case runs one client case for as long as it is open. Each send-message update runs a
-// chat turn as a ChatTurn child workflow, one turn at a time; the state query answers
-// where the case stands. The case continues as new when the server suggests it, carrying
+// chat turn as a ChatTurn child workflow, one turn at a time. Where the case stands
+// (its CaseStatus) is recorded in the store at each change, and the state query
+// answers it. The case continues as new when the server suggests it, carrying
 // its state, since the transcript lives in the store rather than in history.
 func Case(ctx workflow.Context, in schemas.CaseInput) (schemas.CaseResult, error) {
 	w := &caseWorkflow{in: in}
@@ -37,10 +38,15 @@ type caseWorkflow struct {
 	// drain); handling names the one being handled.
 	events   []schemas.CaseEvent
 	handling string
+	// handlingEvents is set while the main loop handles events: the store may then
+	// show a move the case has not taken yet (see validateMessage).
+	handlingEvents bool
 	// unanswered is the escalation whose question went unanswered in time.
 	unanswered int
 	// budgetRenewed is set when the day turned on a case waiting on its budget.
 	budgetRenewed bool
+	// published is the CaseStatus last recorded in the store by this run (see publish).
+	published *schemas.CaseStatus
 }
 
 func (w *caseWorkflow) setup(ctx workflow.Context) error {
@@ -52,8 +58,8 @@ func (w *caseWorkflow) setup(ctx workflow.Context) error {
 			Status: schemas.StatusOpen, Runs: 1, ProgressAt: workflow.Now(ctx)}
 	}
 	w.turnLock = workflow.NewMutex(ctx)
-	if err := workflow.SetQueryHandler(ctx, schemas.QueryState, func() (schemas.CaseState, error) {
-		return w.state, nil
+	if err := workflow.SetQueryHandler(ctx, schemas.QueryState, func() (schemas.CaseStatus, error) {
+		return w.state.View(w.state.Seq, workflow.Now(ctx)), nil
 	}); err != nil {
 		return err
 	}
@@ -103,6 +109,7 @@ func (w *caseWorkflow) run(ctx workflow.Context) (schemas.CaseResult, error) {
 	if p := w.state.Budget; p != nil && w.state.Status == schemas.StatusWaitingBudget {
 		w.watchBudget(ctx, *p)
 	}
+	w.publish(ctx)
 	w.turnLock.Unlock()
 	for {
 		err := workflow.Await(ctx, func() bool {

@@ -144,6 +144,9 @@ func (w *caseWorkflow) handleEvents(ctx workflow.Context) error {
 		return err
 	}
 	defer w.turnLock.Unlock()
+	defer w.publish(ctx)
+	w.handlingEvents = true
+	defer func() { w.handlingEvents = false }()
 	w.drain()
 	if w.state.Stalled != nil {
 		return w.unstall(ctx)

@@ -102,9 +102,9 @@ func TestCaseUnansweredQuestionOpensTicket(t *testing.T) {
 	in := caseIn
 	in.UserWait = time.Hour
 	var turn *update
-	var waiting, paused schemas.CaseState
+	var waiting, paused schemas.CaseStatus
 	var early, resumed, badResume, closed *event
-	query := func(into *schemas.CaseState) func() {
+	query := func(into *schemas.CaseStatus) func() {
 		return func() {
 			v, err := env.QueryWorkflow(schemas.QueryState)
 			if err == nil {

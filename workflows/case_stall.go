@@ -25,6 +25,7 @@ func (w *caseWorkflow) stallOr(ctx workflow.Context, err error, s schemas.Stall)
 	w.state.Stalled = &s
 	w.state.Status, w.state.WaitingOn, w.state.ProgressAt = schemas.StatusPausedSupport, schemas.WaitingOnSupport, now
 	workflow.GetLogger(ctx).Error("A step of the case failed; the case is paused for support", "Step", s.Step, "Error", err)
+	w.publish(ctx)
 	return workflow.UpsertTypedSearchAttributes(ctx, schemas.SACaseStatus.ValueSet(w.state.Status),
 		schemas.SAWaitingOn.ValueSet(w.state.WaitingOn), schemas.SAProgressAt.ValueSet(now))
 }

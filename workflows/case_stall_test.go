@@ -28,7 +28,7 @@ func TestPaymentRecordFailureStallsForSupport(t *testing.T) {
 		})
 	paidAt := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
 	var settled, resume *event
-	var stalled, resumed schemas.CaseState
+	var stalled, resumed schemas.CaseStatus
 	var refused *update
 	env.RegisterDelayedCallback(func() {
 		env.SignalWorkflow(schemas.SignalPaymentConfirmed, schemas.PaymentConfirmed{ID: "evt_1", Reference: "cs_1", By: "stripe", At: paidAt})
@@ -50,8 +50,7 @@ func TestPaymentRecordFailureStallsForSupport(t *testing.T) {
 	}
 	s := stalled.Stalled
 	if stalled.Status != schemas.StatusPausedSupport || stalled.WaitingOn != schemas.WaitingOnSupport || stalled.Phase != schemas.PhaseAwaitingPayment ||
-		s == nil || s.Step != schemas.StepEvent || s.Event == nil || s.Event.ID != "evt_1" || s.Event.Payment == nil || s.Event.Payment.Reference != "cs_1" ||
-		s.Status != schemas.StatusOpen || s.Error == "" {
+		s == nil || s.Step != schemas.StepEvent || !strings.Contains(s.Error, "case gone from the store") {
 		t.Fatalf("state after the failed record = %+v (stalled %+v)", stalled, s)
 	}
 	if refused == nil || refused.accepted || !hasErrorType(refused.rejected, schemas.ErrCasePaused) {
@@ -77,7 +76,7 @@ func TestRefusedTierRecordStallsForSupport(t *testing.T) {
 		}
 		return schemas.StatusResult{Status: schemas.ResultSuccess}
 	}})
-	var stalled, resumed schemas.CaseState
+	var stalled, resumed schemas.CaseStatus
 	env.RegisterDelayedCallback(func() { stalled = caseState(t, env) }, time.Second)
 	env.RegisterDelayedCallback(func() {
 		caseEvent(env, schemas.UpdateResume, "r1", schemas.Resume{Action: schemas.ResumeRetry, Note: "case restored", By: "sam"})
@@ -85,7 +84,7 @@ func TestRefusedTierRecordStallsForSupport(t *testing.T) {
 	env.RegisterDelayedCallback(func() { resumed = caseState(t, env); env.CancelWorkflow() }, time.Minute)
 	env.ExecuteWorkflow(Case, caseIn)
 
-	if s := stalled.Stalled; stalled.Status != schemas.StatusPausedSupport || s == nil || s.Step != schemas.StepTiering || s.Tiering != caseIn.Description {
+	if s := stalled.Stalled; stalled.Status != schemas.StatusPausedSupport || s == nil || s.Step != schemas.StepTiering {
 		t.Fatalf("state after the refused record = %+v (stalled %+v)", stalled, s)
 	}
 	if resumed.Status != schemas.StatusOpen || resumed.Phase != schemas.PhaseActive || resumed.Stalled != nil || records != 2 {
@@ -101,7 +100,7 @@ func TestBudgetRenewalThatFailsStallsAndResumes(t *testing.T) {
 	said := &[]string{}
 	env := newCaseEnvWith(t, caseEnvOptions{said: said,
 		tierings: []schemas.TieringResult{{Budget: new(outOfBudget(schemas.BudgetCase))}, {Tier: 2, Justification: "a lease dispute"}},
-		setPhase: func(in schemas.SetCasePhase) error {
+		setPhase: func(in schemas.CaseStatus) error {
 			if in.Status == schemas.StatusOpen && in.Phase == schemas.PhaseTiering && !failed {
 				failed = true
 				return temporal.NewNonRetryableApplicationError("store refused the write", schemas.ErrInvalidArgs, nil)
@@ -109,7 +108,7 @@ func TestBudgetRenewalThatFailsStallsAndResumes(t *testing.T) {
 			return nil
 		}})
 	env.SetStartTime(budgetStart)
-	var stalled, resumed schemas.CaseState
+	var stalled, resumed schemas.CaseStatus
 	env.RegisterDelayedCallback(func() {
 		stalled = caseState(t, env)
 		caseEvent(env, schemas.UpdateResume, "r1", schemas.Resume{Action: schemas.ResumeRetry, Note: "store back", By: "sam"})
@@ -118,7 +117,7 @@ func TestBudgetRenewalThatFailsStallsAndResumes(t *testing.T) {
 	env.ExecuteWorkflow(Case, caseIn)
 
 	if s := stalled.Stalled; stalled.Status != schemas.StatusPausedSupport || s == nil || s.Step != schemas.StepBudgetRenewed ||
-		s.Status != schemas.StatusWaitingBudget || stalled.Budget == nil {
+		stalled.Budget == nil {
 		t.Fatalf("state after the failed renewal = %+v (stalled %+v), want stalled with the pause kept", stalled, s)
 	}
 	if resumed.Status != schemas.StatusOpen || resumed.Phase != schemas.PhaseActive || resumed.Tier != 2 || resumed.Budget != nil || resumed.Stalled != nil {

@@ -2,6 +2,7 @@ package workflows
 
 import (
 	"fmt"
+	"time"
 
 	"go.temporal.io/sdk/workflow"
 
@@ -18,18 +19,49 @@ func (w *caseWorkflow) setStatus(ctx workflow.Context, status string) error {
 	return w.moveTo(ctx, w.state.Phase, status)
 }
 
+// moveTo moves the case to a phase and status: the SetCaseStatus activity records its
+// status so moved in the store, then the workflow takes the move and sets its search
+// attributes.
 func (w *caseWorkflow) moveTo(ctx workflow.Context, phase, status string) error {
 	opts := storeOptions
 	opts.Summary = fmt.Sprintf("Case is %s, %s", phase, status)
-	actx := workflow.WithActivityOptions(ctx, opts)
-	err := workflow.ExecuteActivity(actx, casesActs.SetCasePhase, schemas.SetCasePhase{
-		CaseID: w.state.CaseID, Phase: phase, Status: status,
+	moved := w.state
+	moved.Phase, moved.Status, moved.Seq = phase, status, w.state.Seq+1
+	view := moved.View(moved.Seq, workflow.Now(ctx))
+	err := workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, opts), casesActs.SetCaseStatus, schemas.SetCaseStatus{
+		CaseID: w.state.CaseID, Status: view, Moved: true,
 	}).Get(ctx, nil)
 	if err != nil {
 		return err
 	}
-	w.state.Phase, w.state.Status = phase, status
+	w.state.Phase, w.state.Status, w.state.Seq = phase, status, moved.Seq
+	w.published = &view
 	return workflow.UpsertTypedSearchAttributes(ctx, schemas.SAPhase.ValueSet(phase), schemas.SACaseStatus.ValueSet(status))
+}
+
+// publish records the case's CaseStatus in the store, as a local activity, when it
+// changed since the last one recorded: the changes no activity records (a turn
+// starting or ending, what the case waits on, an escalation, a stall). A failed write
+// is logged and left: the next change writes the whole status again, and the store
+// keeps the highest Seq.
+func (w *caseWorkflow) publish(ctx workflow.Context) {
+	view := w.state.View(w.state.Seq, time.Time{})
+	if p := w.published; p != nil && p.Same(view) {
+		return
+	}
+	w.state.Seq++
+	view.Seq, view.UpdatedAt = w.state.Seq, workflow.Now(ctx)
+	lo := localOptions(storeOptions)
+	lo.ScheduleToCloseTimeout = localStepBudget
+	lo.Summary = "Record the case's status"
+	err := workflow.ExecuteLocalActivity(workflow.WithLocalActivityOptions(ctx, lo), casesActs.SetCaseStatus, schemas.SetCaseStatus{
+		CaseID: w.state.CaseID, Status: view,
+	}).Get(ctx, nil)
+	if err != nil {
+		workflow.GetLogger(ctx).Warn("The case's status was not recorded", "Seq", view.Seq, "Error", err)
+		return
+	}
+	w.published = &view
 }
 
 // waitOn records what the case waits on from now.

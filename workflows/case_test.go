@@ -5,6 +5,7 @@ import (
 	"errors"
 	"log/slog"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -35,13 +36,15 @@ func newCaseEnvQuota(t *testing.T, hasQuota bool) *testsuite.TestWorkflowEnviron
 // caseEnvOptions shape a Case test environment: the quota check answers !noQuota; the
 // tierings answer tierings in turn, the last one from then on (tier 1 when empty);
 // recordTier answers the tier's record (success when nil), setPhase the phase moves
-// (nil when nil); the texts of the transcript notices go to said, unless it is nil.
+// (nil when nil); the texts of the transcript notices go to said, and every status
+// recorded (moves and the rest) to statuses, unless they are nil.
 type caseEnvOptions struct {
 	noQuota    bool
 	tierings   []schemas.TieringResult
 	recordTier func() schemas.StatusResult
-	setPhase   func(schemas.SetCasePhase) error
+	setPhase   func(schemas.CaseStatus) error
 	said       *[]string
+	statuses   *[]schemas.SetCaseStatus
 }
 
 func newCaseEnvWith(t *testing.T, o caseEnvOptions) *testsuite.TestWorkflowEnvironment {
@@ -59,9 +62,14 @@ func newCaseEnvWith(t *testing.T, o caseEnvOptions) *testsuite.TestWorkflowEnvir
 	env.RegisterActivity(&activities.Transcript{})
 	env.RegisterActivity(&activities.Payments{})
 	env.RegisterActivity(&activities.Tickets{})
-	env.OnActivity(casesActs.SetCasePhase, mock.Anything, mock.Anything).Return(func(_ context.Context, in schemas.SetCasePhase) error {
-		if o.setPhase != nil {
-			return o.setPhase(in)
+	env.OnActivity(casesActs.SetCaseStatus, mock.Anything, mock.Anything).Return(func(_ context.Context, in schemas.SetCaseStatus) error {
+		if o.setPhase != nil && in.Moved {
+			if err := o.setPhase(in.Status); err != nil {
+				return err
+			}
+		}
+		if o.statuses != nil {
+			*o.statuses = append(*o.statuses, in)
 		}
 		return nil
 	})
@@ -126,7 +134,7 @@ func TestCaseSerializesTurns(t *testing.T) {
 			return schemas.TurnResult{TurnID: in.TurnID, Reply: "re: " + in.Message}, nil
 		})
 	var first, second *update
-	var state schemas.CaseState
+	var state schemas.CaseStatus
 	env.RegisterDelayedCallback(func() {
 		first = sendMessage(env, "u1", "first")
 		second = sendMessage(env, "u2", "second")
@@ -161,7 +169,7 @@ func TestCaseSerializesTurns(t *testing.T) {
 	if len(spans) != 2 || spans[1].start.Before(spans[0].end) {
 		t.Errorf("turns overlapped: %+v", spans)
 	}
-	if state.Turns != 2 || state.Busy || state.Phase != schemas.PhaseActive || state.UserID != "alice" {
+	if state.Turns != 2 || state.Busy || state.Phase != schemas.PhaseActive || state.LastTurn != "case:c1:turn:2" {
 		t.Errorf("state = %+v", state)
 	}
 }
@@ -234,8 +242,53 @@ func TestCaseContinuesAsNewWhenSuggested(t *testing.T) {
 	}
 }
 
+// TestCaseRecordsItsStatus: each change of where the case stands reaches the store, in
+// Seq order: the moves to quota and active through the activity that records them,
+// and a turn's start and end, which no activity records, through local activities;
+// the state query answers the same view, and unchanged views are not written again.
+func TestCaseRecordsItsStatus(t *testing.T) {
+	var statuses []schemas.SetCaseStatus
+	env := newCaseEnvWith(t, caseEnvOptions{statuses: &statuses})
+	env.OnWorkflow(ChatTurn, mock.Anything, mock.Anything).Return(schemas.TurnResult{Reply: "ok"}, nil)
+	var state schemas.CaseStatus
+	env.RegisterDelayedCallback(func() { sendMessage(env, "u1", "hello") }, time.Second)
+	env.RegisterDelayedCallback(func() { state = caseState(t, env); env.CancelWorkflow() }, time.Minute)
+	env.ExecuteWorkflow(Case, caseIn)
+
+	var moves []string
+	var during *schemas.CaseStatus
+	for i, st := range statuses {
+		if st.CaseID != "c1" || st.Status.Seq != int64(i+1) || st.Status.UpdatedAt.IsZero() {
+			t.Errorf("status %d: %+v; want case c1, Seq %d, stamped", i, st, i+1)
+		}
+		if st.Moved {
+			moves = append(moves, st.Status.Phase)
+		}
+		if st.Status.Busy && st.Status.Turns == 1 {
+			during = &st.Status
+		}
+	}
+	if !slices.Equal(moves, []string{schemas.PhaseQuota, schemas.PhaseActive}) {
+		t.Errorf("moves recorded %v, want quota then active", moves)
+	}
+	if during == nil || during.WaitingOn != schemas.WaitingOnAgent || during.LastTurn != "case:c1:turn:1" {
+		t.Errorf("no status recorded the running turn: %+v", statuses)
+	}
+	last := statuses[len(statuses)-1].Status
+	if last.Busy || last.Turns != 1 || last.WaitingOn != "" || last.Tier != 1 {
+		t.Errorf("last status %+v, want the turn done", last)
+	}
+	if state.Seq != last.Seq || state.Turns != 1 || state.Busy {
+		t.Errorf("query answered %+v, want the last recorded status (Seq %d)", state, last.Seq)
+	}
+	if len(statuses) > 6 {
+		t.Errorf("%d statuses recorded for tiering, quota and one turn: unchanged views were written again: %+v", len(statuses), statuses)
+	}
+}
+
 func TestCaseResumesFromCarriedState(t *testing.T) {
-	env := newCaseEnv(t)
+	var statuses []schemas.SetCaseStatus
+	env := newCaseEnvWith(t, caseEnvOptions{statuses: &statuses})
 	var got schemas.ChatTurnInput
 	env.OnWorkflow(ChatTurn, mock.Anything, mock.Anything).Return(
 		func(_ workflow.Context, in schemas.ChatTurnInput) (schemas.TurnResult, error) {
@@ -243,8 +296,8 @@ func TestCaseResumesFromCarriedState(t *testing.T) {
 			return schemas.TurnResult{TurnID: in.TurnID}, nil
 		})
 	in := caseIn
-	in.State = &schemas.CaseState{CaseID: "c1", UserID: "alice", Phase: schemas.PhaseActive, Status: schemas.StatusOpen, Turns: 7, Runs: 1}
-	var state schemas.CaseState
+	in.State = &schemas.CaseState{CaseID: "c1", UserID: "alice", Phase: schemas.PhaseActive, Status: schemas.StatusOpen, Turns: 7, Runs: 1, Seq: 40}
+	var state schemas.CaseStatus
 	env.RegisterDelayedCallback(func() { sendMessage(env, "u1", "next") }, time.Second)
 	env.RegisterDelayedCallback(func() {
 		v, _ := env.QueryWorkflow(schemas.QueryState)
@@ -259,7 +312,15 @@ func TestCaseResumesFromCarriedState(t *testing.T) {
 	if state.Runs != 2 || state.Turns != 8 {
 		t.Errorf("state = %+v, want run 2 with 8 turns", state)
 	}
-	env.AssertNotCalled(t, "SetCasePhase", mock.Anything, mock.Anything)
+	// The new run's statuses go on from the carried Seq, so the store takes them.
+	if len(statuses) == 0 || statuses[0].Status.Seq != 41 || state.Seq != statuses[len(statuses)-1].Status.Seq {
+		t.Errorf("statuses recorded %+v, query %+v; want Seqs from 41 on, the query answering the last", statuses, state)
+	}
+	for _, st := range statuses {
+		if st.Moved {
+			t.Errorf("the carried-over case moved to %s, %s; it was active and open", st.Status.Phase, st.Status.Status)
+		}
+	}
 }
 
 func TestCaseCancelTurn(t *testing.T) {

@@ -16,7 +16,8 @@ import (
 
 // validateMessage rejects an update before it enters history: an empty or over-long
 // message, or a case that cannot take one (closed, awaiting payment, paused), unless
-// the message repeats the idempotency key of a turn it started.
+// the message repeats the idempotency key of a turn it started, or an event is being
+// handled (sendMessage checks the case again once it is).
 func (w *caseWorkflow) validateMessage(ctx workflow.Context, req schemas.SendMessageRequest) error {
 	switch n := utf8.RuneCountInString(req.Message); {
 	case strings.TrimSpace(req.Message) == "":
@@ -27,6 +28,11 @@ func (w *caseWorkflow) validateMessage(ctx workflow.Context, req schemas.SendMes
 	}
 	if w.knownKey(workflow.Now(ctx), req.IdempotencyKey) != "" {
 		return nil // a repeated request: it gets its turn whatever the case's state now
+	}
+	if w.handlingEvents {
+		// The event under way may be about to open (or close) the case, and the store
+		// may already say so: the handler decides, under the turn lock, after it.
+		return nil
 	}
 	return w.refusal()
 }
@@ -70,7 +76,7 @@ func (w *caseWorkflow) sendMessage(ctx workflow.Context, req schemas.SendMessage
 		return schemas.TurnResult{}, err
 	}
 	w.state.Busy = true
-	defer func() { w.state.Busy = false }()
+	defer func() { w.state.Busy = false; w.publish(ctx) }()
 	if w.state.Phase == schemas.PhaseTiering {
 		return w.answerTiering(ctx, req)
 	}
@@ -122,6 +128,7 @@ func (w *caseWorkflow) runTurn(ctx workflow.Context, req schemas.SendMessageRequ
 	id := schemas.TurnWorkflowID(w.state.CaseID, n)
 	w.state.LastTurn = id
 	w.rememberKey(ctx, req.IdempotencyKey, id)
+	w.publish(ctx)
 	in := schemas.ChatTurnInput{
 		CaseID: w.state.CaseID, UserID: w.state.UserID, OrgID: w.in.OrgID, TurnID: id, TurnNo: n,
 		Message: req.Message, Language: w.in.Language, MaxSteps: w.in.MaxSteps, Selection: req.Selection,

@@ -94,8 +94,8 @@ func TestNewcomer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var state schemas.CaseState
-	if err := v.Get(&state); err != nil || state.Turns != 1 || state.UserID != "alice" {
+	var state schemas.CaseStatus
+	if err := v.Get(&state); err != nil || state.Turns != 1 || state.LastTurn != schemas.TurnWorkflowID(id, 1) {
 		t.Errorf("state = %+v, %v", state, err)
 	}
 	// The Web UI's own API shows both.
@@ -271,7 +271,7 @@ func TestLongCaseContinuesAsNew(t *testing.T) {
 	tok := s.Token(t, "hana")
 	id := s.CreateCase(t, tok, "A long conversation about a lease")
 	ctx := context.Background()
-	var state schemas.CaseState
+	var state schemas.CaseStatus
 	const maxTurns = 20
 	for n := 1; n <= maxTurns && state.Runs < 2; n++ {
 		r := s.Call(t, "POST", "/v1/cases/"+id+"/messages", tok, map[string]any{"message": fmt.Sprintf("turn %d", n)})

@@ -34,8 +34,8 @@ func TestIdempotencyKeyAcrossContinueAsNew(t *testing.T) {
 	if first["turn_id"] != schemas.TurnWorkflowID(id, 1) {
 		t.Fatalf("first: %v", first)
 	}
-	state := func() schemas.CaseState {
-		var st schemas.CaseState
+	state := func() schemas.CaseStatus {
+		var st schemas.CaseStatus
 		v, err := s.TC.QueryWorkflow(t.Context(), schemas.CaseWorkflowID(id), "", schemas.QueryState)
 		if err == nil {
 			err = v.Get(&st)

@@ -2,6 +2,7 @@ package firestore
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"time"
@@ -9,6 +10,7 @@ import (
 	fs "cloud.google.com/go/firestore"
 	"cloud.google.com/go/firestore/apiv1/firestorepb"
 
+	"github.com/lexflow/lexflow/schemas"
 	"github.com/lexflow/lexflow/store"
 )
 
@@ -28,7 +30,11 @@ type caseData struct {
 	Version     int64          `firestore:"version"`
 	Payment     *payment       `firestore:"payment,omitempty"`
 	Hold        *hold          `firestore:"hold"`
-	Held        bool           `firestore:"held"`
+	// State is the case's CaseStatus as JSON, and StateSeq its Seq, which PutStatus
+	// compares.
+	State    string `firestore:"state,omitempty"`
+	StateSeq int64  `firestore:"state_seq,omitempty"`
+	Held     bool   `firestore:"held"`
 	// BeingErased marks a case whose erasure has begun (see BeginErasure).
 	BeingErased bool      `firestore:"being_erased"`
 	CreatedAt   time.Time `firestore:"created_at"`
@@ -39,7 +45,7 @@ type caseData struct {
 
 // listFields are the fields ListCases reads: all but case_details and ops.
 var listFields = []string{"id", "user_id", "org_id", "description", "language", "phase", "status", "version",
-	"payment", "hold", "created_at", "updated_at"}
+	"payment", "hold", "state", "created_at", "updated_at"}
 
 func (d caseData) toCase() store.Case {
 	if d.Details == nil {
@@ -48,7 +54,8 @@ func (d caseData) toCase() store.Case {
 	return store.Case{
 		ID: d.ID, UserID: d.UserID, OrgID: d.OrgID, Description: d.Description, Language: d.Language,
 		Phase: d.Phase, Status: d.Status, Details: d.Details, Version: d.Version,
-		Payment: (*store.Payment)(d.Payment), Hold: (*store.Hold)(d.Hold), CreatedAt: d.CreatedAt, UpdatedAt: d.UpdatedAt,
+		Payment: (*store.Payment)(d.Payment), Hold: (*store.Hold)(d.Hold), State: store.DecodeStatus(d.State),
+		CreatedAt: d.CreatedAt, UpdatedAt: d.UpdatedAt,
 	}
 }
 
@@ -110,6 +117,27 @@ func (s *Store) SetPhase(ctx context.Context, id, phase, status string) error {
 		return fmt.Errorf("set case phase: %w", err)
 	}
 	return nil
+}
+
+// PutStatus records st as the case's status, with its phase and status, in a
+// transaction that leaves a case holding a status of a higher or equal Seq as it is.
+func (s *Store) PutStatus(ctx context.Context, id string, st schemas.CaseStatus) error {
+	raw, err := json.Marshal(st)
+	if err != nil {
+		return err
+	}
+	ref := s.caseDoc(id)
+	return s.update(ctx, ref, func(ctx context.Context, tx *fs.Transaction) error {
+		d, err := s.readCase(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		if d.State != "" && d.StateSeq >= st.Seq {
+			return nil
+		}
+		return tx.Update(ref, []fs.Update{{Path: "phase", Value: st.Phase}, {Path: "status", Value: st.Status},
+			{Path: "state", Value: string(raw)}, {Path: "state_seq", Value: st.Seq}, {Path: "updated_at", Value: time.Now().UTC()}})
+	})
 }
 
 // UpdateDetails reads the case, applies the updates to its case_details and writes it

@@ -2,6 +2,7 @@ package mongostore
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -11,6 +12,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
+	"github.com/lexflow/lexflow/schemas"
 	"github.com/lexflow/lexflow/store"
 )
 
@@ -27,6 +29,10 @@ type caseDoc struct {
 	Version     int64    `bson:"version"`
 	Payment     *payment `bson:"payment,omitempty"`
 	Hold        *hold    `bson:"hold,omitempty"`
+	// State is the case's CaseStatus as JSON, and StateSeq its Seq, which PutStatus
+	// compares.
+	State    string `bson:"state,omitempty"`
+	StateSeq int64  `bson:"state_seq,omitempty"`
 	// Erasing marks a case whose erasure has begun: BeginErasure sets it where the
 	// case has no hold, and SetHold holds only a case without it.
 	Erasing   *erasing  `bson:"erasing,omitempty"`
@@ -43,7 +49,7 @@ func (d caseDoc) toCase() store.Case {
 		ID: d.ID, UserID: d.UserID, OrgID: d.OrgID, Description: d.Description,
 		Language: d.Language, Phase: d.Phase, Status: d.Status, Details: plain(d.Details).(map[string]any),
 		Version: d.Version, Payment: (*store.Payment)(d.Payment), Hold: (*store.Hold)(d.Hold),
-		CreatedAt: d.CreatedAt, UpdatedAt: d.UpdatedAt,
+		State: store.DecodeStatus(d.State), CreatedAt: d.CreatedAt, UpdatedAt: d.UpdatedAt,
 	}
 }
 
@@ -94,6 +100,32 @@ func (s *Store) SetPhase(ctx context.Context, id, phase, status string) error {
 		return fmt.Errorf("case %s: %w", id, store.ErrNotFound)
 	}
 	return nil
+}
+
+// PutStatus records st as the case's status, with its phase and status, in one write
+// that matches only while the case holds no status of a higher or equal Seq.
+func (s *Store) PutStatus(ctx context.Context, id string, st schemas.CaseStatus) error {
+	raw, err := json.Marshal(st)
+	if err != nil {
+		return err
+	}
+	defer s.lock("case:" + id)()
+	older := bson.A{bson.M{"state_seq": bson.M{"$lt": st.Seq}}, bson.M{"state_seq": bson.M{"$exists": false}}}
+	res, err := s.cases.UpdateOne(ctx, bson.M{"_id": id, "$or": older}, bson.M{"$set": bson.M{
+		"phase": st.Phase, "status": st.Status, "state": string(raw), "state_seq": st.Seq, "updated_at": time.Now().UTC(),
+	}})
+	if err != nil {
+		return fmt.Errorf("put case status: %w", err)
+	}
+	if res.MatchedCount > 0 {
+		return nil
+	}
+	if err := s.cases.FindOne(ctx, bson.M{"_id": id}, options.FindOne().SetProjection(bson.M{"_id": 1})).Err(); errors.Is(err, mongo.ErrNoDocuments) {
+		return fmt.Errorf("case %s: %w", id, store.ErrNotFound)
+	} else if err != nil {
+		return fmt.Errorf("read case: %w", err)
+	}
+	return nil // the case holds a later status
 }
 
 // UpdateDetails applies dot-path updates to case_details in one write: replaced fields

@@ -76,7 +76,7 @@ func (s *Store) SetHold(ctx context.Context, caseID, org string, h *store.Hold) 
 	return s.Store.SetHold(ctx, caseID, org, h)
 }
 
-// openCase opens a case's description, case_details and hold reason.
+// openCase opens a case's description, case_details, hold reason and status.
 func openCase(o *opener, c store.Case) (store.Case, error) {
 	var err error
 	if c.Description, err = openString(o, c.Description); err != nil {
@@ -91,6 +91,13 @@ func openCase(o *opener, c store.Case) (store.Case, error) {
 	}
 	if c.Details, err = openMap(o, c.Details); err != nil {
 		return store.Case{}, fmt.Errorf("case %s: %w", c.ID, err)
+	}
+	if c.State != nil {
+		st := *c.State
+		if err := openStatus(o, &st); err != nil {
+			return store.Case{}, fmt.Errorf("case %s: %w", c.ID, err)
+		}
+		c.State = &st
 	}
 	return c, nil
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/lexflow/lexflow/internal/keys"
 	"github.com/lexflow/lexflow/internal/testenv"
+	"github.com/lexflow/lexflow/schemas"
 	"github.com/lexflow/lexflow/store"
 	"github.com/lexflow/lexflow/store/mongostore"
 	"github.com/lexflow/lexflow/store/sealed"
@@ -87,6 +89,12 @@ func TestNothingInClear(t *testing.T) {
 	if err := s.SetHold(ctx, id, "", &store.Hold{By: "admin", Reason: word + " sues", At: time.Now()}); err != nil {
 		t.Fatal(err)
 	}
+	st := schemas.CaseStatus{Phase: "active", Status: "paused_support", Justification: word + " owes rent", Question: "Is " + word + " the landlord?",
+		Escalation: &schemas.EscalationStatus{Tool: "kb_search", Error: word + " not found", Question: "Retry for " + word + "?"},
+		Stalled:    &schemas.StallStatus{Step: "event", Error: word + " record refused"}, LastResume: &schemas.Resume{Note: "phoned " + word}, Seq: 3}
+	if err := s.PutStatus(ctx, id, st); err != nil {
+		t.Fatal(err)
+	}
 	if got, err := s.GetCase(ctx, id); err != nil || got.Hold == nil || got.Hold.Reason != word+" sues" {
 		t.Fatalf("GetCase's hold = %+v, %v; want the reason opened", got.Hold, err)
 	}
@@ -136,6 +144,9 @@ func TestNothingInClear(t *testing.T) {
 		len(tickets) != 1 || tickets[0].Resolution.Note != "called "+word || len(events) != 1 || string(events[0].Body) != `{"text":"`+word+`"}` ||
 		mem.Text != "remember "+word {
 		t.Errorf("read back: %+v %+v %+v %+v %+v", recs, parties, tickets, events, mem)
+	}
+	if got.State == nil || !reflect.DeepEqual(*got.State, st) {
+		t.Errorf("status read back = %+v, want %+v", got.State, st)
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lexflow/lexflow/schemas"
 	"github.com/lexflow/lexflow/store"
 )
 
@@ -21,6 +22,8 @@ var caseTests = []subtest{
 	{"GetMissingIsNotFound", testGetMissingCase},
 	{"CaseOwner", testCaseOwner},
 	{"SetPhase", testSetPhase},
+	{"PutStatus/KeepsTheHighestSeq", testPutStatusKeepsTheHighestSeq},
+	{"PutStatus/ConcurrentKeepsTheHighest", testPutStatusConcurrently},
 	{"UpdateDetails/DotPaths", testUpdateDotPaths},
 	{"UpdateDetails/ReplacesOrAppends", testUpdateReplacesOrAppends},
 	{"UpdateDetails/VersionCountsUpdates", testUpdateVersionCountsUpdates},
@@ -218,6 +221,65 @@ func testSetPhase(t *testing.T, s store.Store) {
 	}
 	if err := s.SetPhase(t.Context(), newID("missing"), "active", "open"); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("SetPhase of a missing case = %v, want ErrNotFound", err)
+	}
+}
+
+func testPutStatusKeepsTheHighestSeq(t *testing.T, s store.Store) {
+	c := createCase(t, s)
+	if got := getCase(t, s, c.ID); got.State != nil {
+		t.Fatalf("a new case's status = %+v, want none", got.State)
+	}
+	at := time.Date(2026, 11, 27, 10, 0, 0, 0, time.UTC)
+	second := schemas.CaseStatus{Phase: "active", Status: "waiting_user", Turns: 2, Busy: true, Tier: 2, Justification: "a lease",
+		Escalation: &schemas.EscalationStatus{N: 1, Tool: "kb_search", Error: "503", Rung: "ask_user", Question: "Try again?"},
+		Tickets:    []string{"case:x:ticket:1"}, ProgressAt: at, Seq: 2, UpdatedAt: at}
+	if err := s.PutStatus(t.Context(), c.ID, second); err != nil {
+		t.Fatalf("PutStatus = %v", err)
+	}
+	got := getCase(t, s, c.ID)
+	if got.State == nil || !reflect.DeepEqual(*got.State, second) || got.Phase != "active" || got.Status != "waiting_user" {
+		t.Fatalf("after PutStatus: phase %q, status %q, state %+v; want %+v", got.Phase, got.Status, got.State, second)
+	}
+	for _, stale := range []int64{1, 2} {
+		old := schemas.CaseStatus{Phase: "quota", Status: "open", Seq: stale, UpdatedAt: at.Add(time.Hour)}
+		if err := s.PutStatus(t.Context(), c.ID, old); err != nil {
+			t.Fatalf("PutStatus of seq %d = %v, want it ignored", stale, err)
+		}
+		if got := getCase(t, s, c.ID); got.State == nil || got.State.Seq != 2 || got.Phase != "active" || got.Status != "waiting_user" {
+			t.Errorf("after a write of seq %d: phase %q, status %q, state %+v; want seq 2 kept", stale, got.Phase, got.Status, got.State)
+		}
+	}
+	third := schemas.CaseStatus{Phase: "active", Status: "closed", Turns: 2, Seq: 3, UpdatedAt: at.Add(time.Minute)}
+	if err := s.PutStatus(t.Context(), c.ID, third); err != nil {
+		t.Fatal(err)
+	}
+	if got := getCase(t, s, c.ID); got.State == nil || got.State.Seq != 3 || got.Status != "closed" || got.State.Escalation != nil {
+		t.Errorf("after seq 3: status %q, state %+v", got.Status, got.State)
+	}
+	if err := s.PutStatus(t.Context(), newID("missing"), third); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("PutStatus of a missing case = %v, want ErrNotFound", err)
+	}
+}
+
+// testPutStatusConcurrently: writers racing with Seqs 1..n leave the highest.
+func testPutStatusConcurrently(t *testing.T, s store.Store) {
+	c := createCase(t, s)
+	const writers = 6
+	var wg sync.WaitGroup
+	errs := make([]error, writers)
+	for i := range writers {
+		wg.Go(func() {
+			errs[i] = s.PutStatus(t.Context(), c.ID, schemas.CaseStatus{Phase: "active", Status: fmt.Sprint("s", i+1), Seq: int64(i + 1)})
+		})
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Errorf("writer %d: %v", i, err)
+		}
+	}
+	if got := getCase(t, s, c.ID); got.State == nil || got.State.Seq != writers || got.Status != fmt.Sprint("s", writers) {
+		t.Errorf("after racing writers: status %q, state %+v; want seq %d", got.Status, got.State, writers)
 	}
 }
 
