@@ -2,12 +2,14 @@ package api
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
+	"go.temporal.io/api/serviceerror"
 
 	"github.com/lexflow/lexflow/internal/payments"
 	"github.com/lexflow/lexflow/schemas"
@@ -70,7 +72,12 @@ func (h *handlers) recordOfflinePayment(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := h.Temporal.SignalWorkflow(ctx, schemas.CaseWorkflowID(cs.ID), "", schemas.SignalPaymentConfirmed, p); err != nil {
+	err = h.Temporal.SignalWorkflow(ctx, schemas.CaseWorkflowID(cs.ID), "", schemas.SignalPaymentConfirmed, p)
+	var notFound *serviceerror.NotFound
+	switch {
+	case errors.As(err, &notFound):
+		return problemf(errCaseNotRunning, "the case's workflow has ended")
+	case err != nil:
 		return fmt.Errorf("%w: signal payment: %w", errUnavailable, err)
 	}
 	sctx, cancel := context.WithTimeout(ctx, updateWait)

@@ -127,7 +127,7 @@ func (h *handlers) resumeWaitingOnBudget(c echo.Context, key, org string) (int, 
 	query := fmt.Sprintf("WorkflowType = '%s' AND ExecutionStatus = 'Running' AND CaseStatus = '%s' AND %s",
 		schemas.CaseWorkflow, schemas.StatusWaitingBudget, tenantClause(org, subject))
 	raised := schemas.BudgetRaised{Tenant: key, By: identity(c).Subject}
-	n := 0
+	n, missed := 0, 0
 	var token []byte
 	for {
 		resp, err := h.Temporal.ListWorkflow(ctx, &workflowservice.ListWorkflowExecutionsRequest{Query: query, NextPageToken: token})
@@ -148,17 +148,21 @@ func (h *handlers) resumeWaitingOnBudget(c echo.Context, key, org string) (int, 
 			switch {
 			case errors.Is(err, errCaseNotRunning), errors.Is(err, errConflict):
 				continue // the case ended, or left waiting_budget, meanwhile
-			case err == nil && !taken:
-				err = errors.New("no worker took the update in time")
-			}
-			if err != nil {
+			case err != nil:
 				return n, fmt.Errorf("%w: the budget is set, but a waiting case could not be told (PUT it again): %w", errUnavailable, err)
+			case !taken:
+				missed++ // no worker took it in time: the others are told all the same
+				continue
 			}
 			n++
 		}
-		if token = resp.NextPageToken; len(token) == 0 {
-			return n, nil
+		if token = resp.NextPageToken; len(token) != 0 {
+			continue
 		}
+		if missed > 0 {
+			return n, fmt.Errorf("%w: the budget is set and %d waiting cases resumed, but %d took no word in time (PUT it again)", errUnavailable, n, missed)
+		}
+		return n, nil
 	}
 }
 

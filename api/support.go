@@ -174,8 +174,14 @@ func (h *handlers) resumeCase(c echo.Context) error {
 		return err
 	}
 	id := cs.ID
+	// The case's validator has the last word; the stored status spares the audit log
+	// a resumption of a case that is neither paused nor waiting.
+	st := statusOf(cs)
+	if st.Status != schemas.StatusPausedSupport && st.Status != schemas.StatusWaitingUser {
+		return problemf(errConflict, "the case is "+st.Status+"; only paused or waiting cases are resumed")
+	}
 	r := schemas.Resume{Action: req.Action, Note: req.Note, By: identity(c).Subject}
-	if err := h.audit(c, auditResume, cs.OrgID, id, map[string]any{"action": r.Action, "note": r.Note, "status": cs.Status}); err != nil {
+	if err := h.audit(c, auditResume, cs.OrgID, id, map[string]any{"action": r.Action, "note": r.Note, "status": st.Status}); err != nil {
 		return err
 	}
 	out, _, err := h.updateCase(c.Request().Context(), id, schemas.UpdateResume, r, client.WorkflowUpdateStageCompleted)

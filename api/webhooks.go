@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/labstack/echo/v4"
+	"go.temporal.io/api/serviceerror"
 
 	"github.com/lexflow/lexflow/internal/payments"
 	"github.com/lexflow/lexflow/schemas"
@@ -99,7 +100,13 @@ func (h *handlers) paymentWebhook(c echo.Context) error {
 	}
 	p := schemas.PaymentConfirmed{ID: ev.ID, Reference: co.ID, Method: schemas.PaymentCheckout, Amount: co.Amount, Currency: co.Currency,
 		By: co.Provider, At: time.Now().UTC()}
-	if err := h.Temporal.SignalWorkflow(ctx, schemas.CaseWorkflowID(co.CaseID), "", schemas.SignalPaymentConfirmed, p); err != nil {
+	err = h.Temporal.SignalWorkflow(ctx, schemas.CaseWorkflowID(co.CaseID), "", schemas.SignalPaymentConfirmed, p)
+	var notFound *serviceerror.NotFound
+	switch {
+	case errors.As(err, &notFound):
+		h.Log.Warn("Payment for a case whose workflow has ended: refund due", "case", co.CaseID, "checkout", co.ID)
+		return c.JSON(http.StatusOK, WebhookAnswer{Event: ev.ID, Status: "case-not-running"})
+	case err != nil:
 		return fmt.Errorf("%w: signal payment: %w", errUnavailable, err)
 	}
 	// Wait, briefly, for the case to handle it, so that the client who comes back from

@@ -98,7 +98,7 @@ type CaseState struct {
 	// LastResume is support's latest resumption.
 	LastResume *Resume `json:"last_resume,omitempty"`
 	// Handled are the IDs of the latest events (CaseEvent.ID) the case has handled,
-	// newest last, for UpdateSettlePayment.
+	// newest last, which the updates that carry them wait for.
 	Handled []string `json:"handled,omitempty"`
 	// Keyed are the turns started with an idempotency key in the last KeyedTurnsFor,
 	// newest last: a request repeating a key gets the turn it started, even after the
@@ -136,7 +136,7 @@ type CaseResult struct {
 }
 
 // SetCaseStatus writes a case's CaseStatus, and so its phase and status, to the
-// store, unless the store holds one of a higher Seq.
+// store, unless the store holds one of a higher or equal Seq.
 type SetCaseStatus struct {
 	CaseID string     `json:"case_id"`
 	Status CaseStatus `json:"status"`

@@ -35,12 +35,12 @@ type caseWorkflow struct {
 	// payments is the payment-confirmed signal's channel.
 	payments workflow.ReceiveChannel
 	// events are the events received and not yet handled, in the order they came (see
-	// drain); handling names the one being handled.
-	events   []schemas.CaseEvent
-	handling string
-	// handlingEvents is set while the main loop handles events: the store may then
-	// show a move the case has not taken yet (see validateMessage).
+	// drain); handlingEvents is set while the main loop handles them.
+	events         []schemas.CaseEvent
 	handlingEvents bool
+	// moving is the state the case moves to while the activity that records the move
+	// runs: the store may show it before the case takes it (see validateMessage).
+	moving *schemas.CaseState
 	// unanswered is the escalation whose question went unanswered in time.
 	unanswered int
 	// budgetRenewed is set when the day turned on a case waiting on its budget.

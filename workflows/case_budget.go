@@ -45,7 +45,7 @@ func (w *caseWorkflow) watchBudget(ctx workflow.Context, p schemas.BudgetPause) 
 
 // resumeBudget lets a case that waits on its budget go on: the day turned (r is nil)
 // or an admin raised its tenant's budget. The case says so and, if tiering was cut
-// short, classifies again. A signal for another tenant, or one that finds the case not
+// short, classifies again. A raised budget for another tenant, or one that finds the case not
 // waiting, changes nothing. If the case cannot leave waiting_budget it returns the
 // error with the pause kept, so that the step runs again whole; a failure after that
 // stalls the case on what is left to do.

@@ -90,6 +90,7 @@ func (w *caseWorkflow) validateBudget(_ workflow.Context, b schemas.BudgetRaised
 // then stays queued).
 func (w *caseWorkflow) queue(ctx workflow.Context, e schemas.CaseEvent) (schemas.CaseOutcome, error) {
 	e.ID = workflow.GetCurrentUpdateInfo(ctx).ID
+	w.drain() // payments that came first are handled first
 	w.events = append(w.events, e)
 	out, err := w.outcome(ctx, e.ID)
 	out.At = e.At()
@@ -103,12 +104,12 @@ func (w *caseWorkflow) settlePayment(ctx workflow.Context, id string) (schemas.C
 }
 
 // outcome waits, at most SettleWait, until the event named id is handled, the case
-// stalled on it, or closed while it was not handling it (a closed case handles no
-// more events), and answers where the case then stands.
+// stalled on it, or closed once it is done handling events (a closed case handles no
+// more), and answers where the case then stands.
 func (w *caseWorkflow) outcome(ctx workflow.Context, id string) (schemas.CaseOutcome, error) {
 	_, err := workflow.AwaitWithTimeout(ctx, schemas.SettleWait, func() bool {
 		stalled := w.state.Stalled != nil && w.state.Stalled.Event != nil && w.state.Stalled.Event.ID == id
-		closed := w.state.Status == schemas.StatusClosed && w.handling != id
+		closed := w.state.Status == schemas.StatusClosed && !w.handlingEvents
 		return slices.Contains(w.state.Handled, id) || stalled || closed
 	})
 	return schemas.CaseOutcome{ID: id, Handled: slices.Contains(w.state.Handled, id), Phase: w.state.Phase,
@@ -182,8 +183,6 @@ func (w *caseWorkflow) handleEvents(ctx workflow.Context) error {
 // resumption asks for then runs as the case's next turn; if that turn fails, the case
 // goes on as after a client's failed turn.
 func (w *caseWorkflow) handleEvent(ctx workflow.Context, e schemas.CaseEvent) error {
-	w.handling = e.ID
-	defer func() { w.handling = "" }()
 	var err error
 	var retry *schemas.Escalation
 	switch {

@@ -12,9 +12,10 @@ import (
 // stallOr pauses the case for support on step s, which failed with err, rather than
 // failing the workflow: a case's own step fails for good only when its store write ran
 // out of retries or was refused, or a phase's child workflow failed, and the case must
-// not be lost for that. The pause touches neither the store nor a ticket (the store is
-// what most likely failed): the case's state and search attributes say
-// paused_support, support's list shows it, and its resume runs the step again
+// not be lost for that. The pause opens no ticket and needs no store write (the store
+// is what most likely failed): the case's state and search attributes say
+// paused_support, support's list shows it, and only then is its status written to the
+// store, a write that may fail (see publish); its resume runs the step again
 // (unstall). It returns nil once stalled, err when the workflow is cancelled.
 func (w *caseWorkflow) stallOr(ctx workflow.Context, err error, s schemas.Stall) error {
 	if temporal.IsCanceledError(err) || ctx.Err() != nil {
@@ -25,13 +26,16 @@ func (w *caseWorkflow) stallOr(ctx workflow.Context, err error, s schemas.Stall)
 	w.state.Stalled = &s
 	w.state.Status, w.state.WaitingOn, w.state.ProgressAt = schemas.StatusPausedSupport, schemas.WaitingOnSupport, now
 	workflow.GetLogger(ctx).Error("A step of the case failed; the case is paused for support", "Step", s.Step, "Error", err)
+	if err := workflow.UpsertTypedSearchAttributes(ctx, schemas.SACaseStatus.ValueSet(w.state.Status),
+		schemas.SAWaitingOn.ValueSet(w.state.WaitingOn), schemas.SAProgressAt.ValueSet(now)); err != nil {
+		return err
+	}
 	w.publish(ctx)
-	return workflow.UpsertTypedSearchAttributes(ctx, schemas.SACaseStatus.ValueSet(w.state.Status),
-		schemas.SAWaitingOn.ValueSet(w.state.WaitingOn), schemas.SAProgressAt.ValueSet(now))
+	return nil
 }
 
 // unstall handles support's resume of a stalled case: the first resume queued, if any
-// (the other signals wait until the case is no longer stalled). The case gets back the
+// (the other events wait until the case is no longer stalled). The case gets back the
 // status it had; close closes it, retry and continue run the stalled step again, which
 // may stall the case anew.
 func (w *caseWorkflow) unstall(ctx workflow.Context) error {

@@ -127,3 +127,33 @@ func TestBudgetRenewalThatFailsStallsAndResumes(t *testing.T) {
 		t.Errorf("notices = %q", *said)
 	}
 }
+
+// TestStalledCaseClosedBySupport: support's resume of a stalled case with "close"
+// closes it, and the resume update answers handled, closed; a message sent meanwhile
+// (the store may show the move already) is refused once the case has closed.
+func TestStalledCaseClosedBySupport(t *testing.T) {
+	env := newCaseEnvQuota(t, false)
+	env.OnActivity(paymentActs.RecordPayment, mock.Anything, mock.Anything).Return(schemas.PaymentConfirmed{},
+		temporal.NewNonRetryableApplicationError("case gone from the store", schemas.ErrInvalidArgs, nil))
+	var resume *event
+	var stalled schemas.CaseStatus
+	env.RegisterDelayedCallback(func() {
+		env.SignalWorkflow(schemas.SignalPaymentConfirmed, schemas.PaymentConfirmed{ID: "evt_1", Reference: "cs_1", By: "stripe"})
+	}, time.Second)
+	env.RegisterDelayedCallback(func() { stalled = caseState(t, env) }, 2*time.Second)
+	env.RegisterDelayedCallback(func() {
+		resume = caseEvent(env, schemas.UpdateResume, "r1", schemas.Resume{Action: schemas.ResumeClose, Note: "the client paid by hand", By: "sam"})
+	}, 3*time.Second)
+	env.ExecuteWorkflow(Case, caseIn)
+
+	if stalled.Status != schemas.StatusPausedSupport || stalled.Stalled == nil {
+		t.Fatalf("state after the failed record = %+v", stalled)
+	}
+	if resume.err != nil || !resume.outcome.Handled || resume.outcome.Status != schemas.StatusClosed {
+		t.Errorf("support's close of the stalled case: %+v, want handled, closed", resume)
+	}
+	var res schemas.CaseResult
+	if err := env.GetWorkflowResult(&res); err != nil || res.State.Status != schemas.StatusClosed {
+		t.Errorf("workflow result %+v, %v; want closed", res.State, err)
+	}
+}

@@ -28,10 +28,15 @@ func (w *caseWorkflow) moveTo(ctx workflow.Context, phase, status string) error 
 	moved := w.state
 	moved.Phase, moved.Status, moved.Seq = phase, status, w.state.Seq+1
 	view := moved.View(moved.Seq, workflow.Now(ctx))
+	w.moving = &moved
 	err := workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, opts), casesActs.SetCaseStatus, schemas.SetCaseStatus{
 		CaseID: w.state.CaseID, Status: view, Moved: true,
 	}).Get(ctx, nil)
+	w.moving = nil
 	if err != nil {
+		// The store may hold the move's status all the same: the next write takes the
+		// next Seq, so that the store keeps it.
+		w.state.Seq = moved.Seq
 		return err
 	}
 	w.state.Phase, w.state.Status, w.state.Seq = phase, status, moved.Seq

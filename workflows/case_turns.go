@@ -16,8 +16,8 @@ import (
 
 // validateMessage rejects an update before it enters history: an empty or over-long
 // message, or a case that cannot take one (closed, awaiting payment, paused), unless
-// the message repeats the idempotency key of a turn it started, or an event is being
-// handled (sendMessage checks the case again once it is).
+// the message repeats the idempotency key of a turn it started, or the move under way
+// (which the store may show already) lets it in.
 func (w *caseWorkflow) validateMessage(ctx workflow.Context, req schemas.SendMessageRequest) error {
 	switch n := utf8.RuneCountInString(req.Message); {
 	case strings.TrimSpace(req.Message) == "":
@@ -29,28 +29,32 @@ func (w *caseWorkflow) validateMessage(ctx workflow.Context, req schemas.SendMes
 	if w.knownKey(workflow.Now(ctx), req.IdempotencyKey) != "" {
 		return nil // a repeated request: it gets its turn whatever the case's state now
 	}
-	if w.handlingEvents {
-		// The event under way may be about to open (or close) the case, and the store
-		// may already say so: the handler decides, under the turn lock, after it.
+	err := refusalOf(w.state)
+	if err != nil && w.moving != nil && refusalOf(*w.moving) == nil {
+		// The store already shows the move under way, which lets the message in: the
+		// handler decides, under the turn lock, once the case has taken it.
 		return nil
 	}
-	return w.refusal()
+	return err
 }
 
 // refusal is why the case cannot take a message now, or nil: it is closed, it is
 // paused for support (a stalled case may be so in any phase), its phase refuses
 // messages (see phases), or it waits on its budget.
-func (w *caseWorkflow) refusal() error {
-	if w.state.Status == schemas.StatusClosed {
+func (w *caseWorkflow) refusal() error { return refusalOf(w.state) }
+
+// refusalOf is why a case in state st cannot take a message, or nil.
+func refusalOf(st schemas.CaseState) error {
+	if st.Status == schemas.StatusClosed {
 		return temporal.NewApplicationError("case is closed", schemas.ErrCaseClosed)
 	}
-	if w.state.Status == schemas.StatusPausedSupport {
+	if st.Status == schemas.StatusPausedSupport {
 		return temporal.NewApplicationError("the case is paused until support resolves its ticket", schemas.ErrCasePaused)
 	}
-	if refuse := phaseNamed(w.state.Phase).refusal; refuse != nil {
-		return refuse(w.state)
+	if refuse := phaseNamed(st.Phase).refusal; refuse != nil {
+		return refuse(st)
 	}
-	if p := w.state.Budget; p != nil && w.state.Status == schemas.StatusWaitingBudget {
+	if p := st.Budget; p != nil && st.Status == schemas.StatusWaitingBudget {
 		return temporal.NewApplicationErrorWithOptions(
 			fmt.Sprintf("the %s's model-token budget for today is used up; the case resumes at %s", p.Scope, p.ResumeAt.UTC().Format(time.RFC3339)),
 			schemas.ErrBudgetExhausted, temporal.ApplicationErrorOptions{Details: []any{p.BudgetExhausted}})

@@ -26,9 +26,15 @@ import (
 // workflow.GetVersion guard fails here with a non-determinism error, before it can
 // fail cases in production.
 func TestReplayRecordedHistories(t *testing.T) {
-	sets, err := os.ReadDir("testdata/histories")
+	entries, err := os.ReadDir("testdata/histories")
 	if err != nil {
 		t.Fatal(err)
+	}
+	var sets []os.DirEntry
+	for _, e := range entries {
+		if e.IsDir() {
+			sets = append(sets, e)
+		}
 	}
 	if len(sets) == 0 {
 		t.Fatal("no recorded histories in testdata/histories: run make histories")

@@ -1,5 +1,5 @@
 // A real OpenID Provider (panva's oidc-provider) for the tests, on loopback (see
-// devenv.StartOIDCProvider).
+// testenv.StartOIDCProvider).
 // It issues RS256 JWT access tokens by the client-credentials grant, with the claims
 // in CLAIMS (JSON) added, signed with a fresh key whose kid is KID. With WEB_REDIRECTS
 // (a JSON list of URIs) it also has the web app's public client, lexflow-web: the
