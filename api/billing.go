@@ -1,7 +1,6 @@
 package api
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -80,9 +79,7 @@ func (h *handlers) recordOfflinePayment(c echo.Context) error {
 	case err != nil:
 		return fmt.Errorf("%w: signal payment: %w", errUnavailable, err)
 	}
-	sctx, cancel := context.WithTimeout(ctx, updateWait)
-	defer cancel()
-	if out, ok := h.settlePayment(sctx, cs.ID, p.ID); ok && out.Payment != nil {
+	if out, ok := h.settlePayment(ctx, updateWait, cs.ID, p.ID); ok && out.Payment != nil {
 		return c.JSON(http.StatusOK, OfflinePaymentView{CaseID: cs.ID, Payment: *out.Payment, Phase: out.Phase})
 	}
 	return c.JSON(http.StatusAccepted, OfflinePaymentView{CaseID: cs.ID, Payment: p, Status: "confirming"})

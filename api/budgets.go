@@ -144,7 +144,7 @@ func (h *handlers) resumeWaitingOnBudget(c echo.Context, key, org string) (int, 
 				continue
 			}
 			// Accepted is enough: the case resumes (and may classify again) after.
-			_, taken, err := h.updateCase(ctx, schemas.CaseIDOf(id), schemas.UpdateBudgetRaised, raised, client.WorkflowUpdateStageAccepted)
+			_, taken, err := h.updateCase(ctx, updateWait, schemas.CaseIDOf(id), schemas.UpdateBudgetRaised, raised, client.WorkflowUpdateStageAccepted)
 			switch {
 			case errors.Is(err, errCaseNotRunning), errors.Is(err, errConflict):
 				continue // the case ended, or left waiting_budget, meanwhile

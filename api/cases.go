@@ -191,7 +191,7 @@ func (h *handlers) closeCase(c echo.Context) error {
 		return c.JSON(http.StatusOK, CloseView{CaseID: cs.ID, Status: cs.Status})
 	}
 	ctx := c.Request().Context()
-	out, _, err := h.updateCase(ctx, cs.ID, schemas.UpdateCloseCase, schemas.CloseCase{Note: strings.TrimSpace(req.Note), By: identity(c).Subject},
+	out, _, err := h.updateCase(ctx, updateWait, cs.ID, schemas.UpdateCloseCase, schemas.CloseCase{Note: strings.TrimSpace(req.Note), By: identity(c).Subject},
 		client.WorkflowUpdateStageCompleted)
 	switch {
 	case errors.Is(err, errCaseClosed):

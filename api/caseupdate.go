@@ -20,13 +20,13 @@ import (
 const updateWait = 5 * time.Second
 
 // updateCase sends the case's workflow the update name carrying arg, under a new
-// update ID, and waits at most updateWait for it to reach stage: accepted by the
-// case's validator, or completed with its outcome. taken is false when it did not
+// update ID, and waits at most wait for it to reach stage: accepted by the case's
+// validator, or completed with its outcome. taken is false when it did not
 // reach stage in time; out then holds only the update's ID. A rejection by the case's
 // validator is an error of the kind its type names (see eventError).
-func (h *handlers) updateCase(ctx context.Context, caseID, name string, arg any, stage client.WorkflowUpdateStage) (out schemas.CaseOutcome, taken bool, err error) {
+func (h *handlers) updateCase(ctx context.Context, wait time.Duration, caseID, name string, arg any, stage client.WorkflowUpdateStage) (out schemas.CaseOutcome, taken bool, err error) {
 	id := uuid.NewString()
-	uctx, cancel := context.WithTimeout(ctx, updateWait)
+	uctx, cancel := context.WithTimeout(ctx, wait)
 	defer cancel()
 	handle, err := h.Temporal.UpdateWorkflow(uctx, client.UpdateWorkflowOptions{
 		UpdateID: id, WorkflowID: schemas.CaseWorkflowID(caseID), UpdateName: name,
@@ -63,22 +63,12 @@ func eventError(err error) error {
 	return fmt.Errorf("%w: %w", errUnavailable, err)
 }
 
-// settlePayment waits, within ctx, until the case has handled the payment named id
+// settlePayment waits, at most wait, until the case has handled the payment named id
 // (PaymentConfirmed.ID) and returns its outcome; ok is false if it could not tell.
-func (h *handlers) settlePayment(ctx context.Context, caseID, id string) (schemas.CaseOutcome, bool) {
-	var out schemas.CaseOutcome
-	handle, err := h.Temporal.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{
-		WorkflowID:   schemas.CaseWorkflowID(caseID),
-		UpdateName:   schemas.UpdateSettlePayment,
-		Args:         []any{id},
-		WaitForStage: client.WorkflowUpdateStageCompleted,
-	})
-	if err == nil {
-		err = handle.Get(ctx, &out)
-	}
+func (h *handlers) settlePayment(ctx context.Context, wait time.Duration, caseID, id string) (out schemas.CaseOutcome, ok bool) {
+	out, taken, err := h.updateCase(ctx, wait, caseID, schemas.UpdateSettlePayment, id, client.WorkflowUpdateStageCompleted)
 	if err != nil {
 		h.Log.Warn("Settle payment failed", "case", caseID, "payment", id, "error", err)
-		return out, false
 	}
-	return out, out.Handled
+	return out, err == nil && taken && out.Handled
 }

@@ -184,7 +184,7 @@ func (h *handlers) resumeCase(c echo.Context) error {
 	if err := h.audit(c, auditResume, cs.OrgID, id, map[string]any{"action": r.Action, "note": r.Note, "status": st.Status}); err != nil {
 		return err
 	}
-	out, _, err := h.updateCase(c.Request().Context(), id, schemas.UpdateResume, r, client.WorkflowUpdateStageCompleted)
+	out, _, err := h.updateCase(c.Request().Context(), updateWait, id, schemas.UpdateResume, r, client.WorkflowUpdateStageCompleted)
 	if err != nil {
 		return err
 	}

@@ -1,7 +1,6 @@
 package api
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -111,9 +110,7 @@ func (h *handlers) paymentWebhook(c echo.Context) error {
 	}
 	// Wait, briefly, for the case to handle it, so that the client who comes back from
 	// the checkout finds the case active; the provider is not kept waiting long.
-	sctx, cancel := context.WithTimeout(ctx, webhookSettle)
-	defer cancel()
-	h.settlePayment(sctx, co.CaseID, p.ID)
+	h.settlePayment(ctx, webhookSettle, co.CaseID, p.ID)
 	return c.JSON(http.StatusOK, WebhookAnswer{Event: ev.ID, Status: "applied"})
 }
 

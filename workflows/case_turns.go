@@ -38,12 +38,9 @@ func (w *caseWorkflow) validateMessage(ctx workflow.Context, req schemas.SendMes
 	return err
 }
 
-// refusal is why the case cannot take a message now, or nil: it is closed, it is
-// paused for support (a stalled case may be so in any phase), its phase refuses
+// refusalOf is why a case in state st cannot take a message, or nil: it is closed, it
+// is paused for support (a stalled case may be so in any phase), its phase refuses
 // messages (see phases), or it waits on its budget.
-func (w *caseWorkflow) refusal() error { return refusalOf(w.state) }
-
-// refusalOf is why a case in state st cannot take a message, or nil.
 func refusalOf(st schemas.CaseState) error {
 	if st.Status == schemas.StatusClosed {
 		return temporal.NewApplicationError("case is closed", schemas.ErrCaseClosed)
@@ -76,7 +73,7 @@ func (w *caseWorkflow) sendMessage(ctx workflow.Context, req schemas.SendMessage
 	if turn := w.keyedTurn(ctx, req.IdempotencyKey); turn != "" {
 		return schemas.TurnResult{TurnID: turn, Repeated: true, Phase: w.state.Phase, Status: w.state.Status}, nil
 	}
-	if err := w.refusal(); err != nil {
+	if err := refusalOf(w.state); err != nil {
 		return schemas.TurnResult{}, err
 	}
 	w.state.Busy = true
