@@ -2,7 +2,6 @@ package worker
 
 import (
 	"context"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -12,7 +11,7 @@ import (
 	sdkworker "go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
 
-	"github.com/lexflow/lexflow/internal/devenv"
+	"github.com/lexflow/lexflow/internal/testenv"
 	"github.com/lexflow/lexflow/workflows"
 )
 
@@ -35,17 +34,9 @@ func TestUnmarked(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a Temporal dev server")
 	}
+	ts := testenv.Temporal(t)
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 	defer cancel()
-	cli, err := devenv.FindTemporalCLI("bin/temporal")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts, err := devenv.StartTemporal(ctx, devenv.TemporalOptions{CLI: cli, DBFile: filepath.Join(t.TempDir(), "temporal.db")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(ts.Stop)
 	c, err := client.Dial(client.Options{HostPort: ts.Address})
 	if err != nil {
 		t.Fatal(err)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -19,8 +18,8 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/lexflow/lexflow/internal/codec"
-	"github.com/lexflow/lexflow/internal/devenv"
 	"github.com/lexflow/lexflow/internal/keys"
+	"github.com/lexflow/lexflow/internal/testenv"
 )
 
 // canary stands for a client's words: it must appear in no history in cleartext.
@@ -77,17 +76,9 @@ func TestHistories(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a Temporal dev server")
 	}
+	ts := testenv.Temporal(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	cli, err := devenv.FindTemporalCLI("bin/temporal")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts, err := devenv.StartTemporal(ctx, devenv.TemporalOptions{CLI: cli, DBFile: filepath.Join(t.TempDir(), "temporal.db")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ts.Stop()
 	kr := keyring(t)
 	tc, err := client.Dial(codec.Apply(client.Options{HostPort: ts.Address}, kr, true))
 	if err != nil {
