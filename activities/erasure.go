@@ -24,7 +24,9 @@ import (
 // Erasure runs the steps of a case's erasure (the Erase workflow) and finds the cases
 // that retention erases (the Retention workflow).
 type Erasure struct {
-	Store    store.Erasures
+	Store store.Erasures
+	// Audit keeps the erasure's closing of the case, which the case verifies.
+	Audit    store.Audit
 	Blobs    blob.Store
 	Keys     *keys.Keyring
 	Temporal client.Client
@@ -74,10 +76,16 @@ func (a *Erasure) CloseForErasure(ctx context.Context, in schemas.EraseInput) er
 	id := schemas.CaseWorkflowID(in.CaseID)
 	waitCtx, cancel := context.WithTimeout(ctx, CloseWait)
 	defer cancel()
-	// The update's ID is the erasure's, so a retried activity asks once; a case that
-	// is closed already rejects it, and either way the wait below sees it end.
+	// The update's ID is the erasure's audited closing, which the case verifies; a
+	// retried activity records and asks once. A case that is closed already rejects
+	// it, and either way the wait below sees it end.
+	record := store.AuditEntry{ID: "erasure-close-" + in.CaseID, At: time.Now().UTC(), Actor: in.By, Roles: []string{},
+		Action: schemas.ActionClose, CaseID: in.CaseID, Detail: map[string]any{"note": "erasure", "reason": in.Reason}}
+	if err := a.Audit.RecordAudit(ctx, record); err != nil {
+		return err
+	}
 	handle, err := a.Temporal.UpdateWorkflow(waitCtx, client.UpdateWorkflowOptions{
-		UpdateID: "erasure", WorkflowID: id, UpdateName: schemas.UpdateCloseCase,
+		UpdateID: record.ID, WorkflowID: id, UpdateName: schemas.UpdateCloseCase,
 		Args:         []any{schemas.CloseCase{Note: "erasure", By: in.By}},
 		WaitForStage: client.WorkflowUpdateStageCompleted,
 	})

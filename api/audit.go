@@ -11,20 +11,16 @@ import (
 	"github.com/lexflow/lexflow/store"
 )
 
-// Audit actions.
+// Audit actions; those that carry authority over a case are schemas.Action*.
 const (
-	auditResume         = "case.resume"
-	auditTickets        = "case.tickets.read"
-	auditTranscript     = "case.transcript.read"
-	auditEvents         = "case.events.read"
-	auditOfflinePayment = "payment.offline"
-	auditSubscription   = "subscription.put"
-	auditPromptsReload  = "prompts.reload"
-	auditBudget         = "budget.put"
-	auditErase          = "case.erase"
-	auditHoldSet        = "case.hold.set"
-	auditHoldLift       = "case.hold.lift"
-	auditToolRun        = "tool.execute"
+	auditTickets       = "case.tickets.read"
+	auditTranscript    = "case.transcript.read"
+	auditEvents        = "case.events.read"
+	auditSubscription  = "subscription.put"
+	auditPromptsReload = "prompts.reload"
+	auditHoldSet       = "case.hold.set"
+	auditHoldLift      = "case.hold.lift"
+	auditToolRun       = "tool.execute"
 )
 
 // audit records a staff action on organization org's case caseID (either may be

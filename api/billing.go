@@ -64,9 +64,15 @@ func (h *handlers) recordOfflinePayment(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	switch due, ok := h.Prices[st.Tier]; {
+	case !ok:
+		return problemf(errUnavailable, "no price is configured for this tier (LEXFLOW_PRICES)")
+	case price != due:
+		return problemf(errInvalidInput, fmt.Sprintf("amount: the price due is %s; a payment of %s does not settle it", due, price))
+	}
 	p := schemas.PaymentConfirmed{Reference: req.Reference, Method: schemas.PaymentOffline, Amount: price.Amount,
 		Currency: price.Currency, By: identity(c).Subject, At: time.Now().UTC()}
-	p.ID, err = h.auditID(c, auditOfflinePayment, cs.OrgID, cs.ID, map[string]any{
+	p.ID, err = h.auditID(c, schemas.ActionOfflinePayment, cs.OrgID, cs.ID, map[string]any{
 		"reference": p.Reference, "amount": p.Amount, "currency": p.Currency, "note": req.Note, "tier": st.Tier})
 	if err != nil {
 		return err

@@ -93,8 +93,9 @@ func (h *handlers) putBudget(c echo.Context) error {
 		return problemf(errInvalidInput, fmt.Sprintf("tokens_per_day and case_tokens_per_day are 0 (the default) to %d", int64(maxBudget)))
 	}
 	who := identity(c)
-	if err := h.audit(c, auditBudget, org, "", map[string]any{"tenant": key,
-		"tokens_per_day": req.TokensPerDay, "case_tokens_per_day": req.CaseTokensPerDay}); err != nil {
+	record, err := h.auditID(c, schemas.ActionBudget, org, "", map[string]any{"tenant": key,
+		"tokens_per_day": req.TokensPerDay, "case_tokens_per_day": req.CaseTokensPerDay})
+	if err != nil {
 		return err
 	}
 	ctx := c.Request().Context()
@@ -103,7 +104,7 @@ func (h *handlers) putBudget(c echo.Context) error {
 	if err != nil {
 		return fmt.Errorf("%w: store budget: %w", errUnavailable, err)
 	}
-	n, err := h.resumeWaitingOnBudget(c, key, org)
+	n, err := h.resumeWaitingOnBudget(c, key, org, record)
 	if err != nil {
 		return err
 	}
@@ -117,8 +118,9 @@ func (h *handlers) putBudget(c echo.Context) error {
 
 // resumeWaitingOnBudget sends the budget-raised update to the tenant's cases that wait
 // on their budget, found through Temporal's visibility, and counts those that took it;
-// the update names the tenant, which the case's validator checks too.
-func (h *handlers) resumeWaitingOnBudget(c echo.Context, key, org string) (int, error) {
+// the update names the tenant, which the case's validator checks too, and its ID is
+// the audited record of the budget set, which the case verifies.
+func (h *handlers) resumeWaitingOnBudget(c echo.Context, key, org, record string) (int, error) {
 	ctx := c.Request().Context()
 	subject := ""
 	if org == "" {
@@ -144,7 +146,7 @@ func (h *handlers) resumeWaitingOnBudget(c echo.Context, key, org string) (int, 
 				continue
 			}
 			// Accepted is enough: the case resumes (and may classify again) after.
-			_, taken, err := h.updateCase(ctx, updateWait, schemas.CaseIDOf(id), schemas.UpdateBudgetRaised, raised, client.WorkflowUpdateStageAccepted)
+			_, taken, err := h.updateCase(ctx, updateWait, schemas.CaseIDOf(id), schemas.UpdateBudgetRaised, record, raised, client.WorkflowUpdateStageAccepted)
 			switch {
 			case errors.Is(err, errCaseNotRunning), errors.Is(err, errConflict):
 				continue // the case ended, or left waiting_budget, meanwhile

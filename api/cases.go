@@ -191,8 +191,12 @@ func (h *handlers) closeCase(c echo.Context) error {
 		return c.JSON(http.StatusOK, CloseView{CaseID: cs.ID, Status: cs.Status})
 	}
 	ctx := c.Request().Context()
-	out, _, err := h.updateCase(ctx, updateWait, cs.ID, schemas.UpdateCloseCase, schemas.CloseCase{Note: strings.TrimSpace(req.Note), By: identity(c).Subject},
-		client.WorkflowUpdateStageCompleted)
+	closing := schemas.CloseCase{Note: strings.TrimSpace(req.Note), By: identity(c).Subject}
+	id, err := h.auditID(c, schemas.ActionClose, cs.OrgID, cs.ID, map[string]any{"note": closing.Note})
+	if err != nil {
+		return err
+	}
+	out, _, err := h.updateCase(ctx, updateWait, cs.ID, schemas.UpdateCloseCase, id, closing, client.WorkflowUpdateStageCompleted)
 	switch {
 	case errors.Is(err, errCaseClosed):
 		out.Status = schemas.StatusClosed

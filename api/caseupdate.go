@@ -19,13 +19,13 @@ import (
 // worker running, the route answers 202 with the update's ID rather than hang.
 const updateWait = 5 * time.Second
 
-// updateCase sends the case's workflow the update name carrying arg, under a new
-// update ID, and waits at most wait for it to reach stage: accepted by the case's
+// updateCase sends the case's workflow the update name carrying arg, under the update
+// ID id (for an event, the ID of the audited record that backs it: the case checks
+// it), and waits at most wait for it to reach stage: accepted by the case's
 // validator, or completed with its outcome. taken is false when it did not
 // reach stage in time; out then holds only the update's ID. A rejection by the case's
 // validator is an error of the kind its type names (see eventError).
-func (h *handlers) updateCase(ctx context.Context, wait time.Duration, caseID, name string, arg any, stage client.WorkflowUpdateStage) (out schemas.CaseOutcome, taken bool, err error) {
-	id := uuid.NewString()
+func (h *handlers) updateCase(ctx context.Context, wait time.Duration, caseID, name, id string, arg any, stage client.WorkflowUpdateStage) (out schemas.CaseOutcome, taken bool, err error) {
 	uctx, cancel := context.WithTimeout(ctx, wait)
 	defer cancel()
 	handle, err := h.Temporal.UpdateWorkflow(uctx, client.UpdateWorkflowOptions{
@@ -66,7 +66,7 @@ func eventError(err error) error {
 // settlePayment waits, at most wait, until the case has handled the payment named id
 // (PaymentConfirmed.ID) and returns its outcome; ok is false if it could not tell.
 func (h *handlers) settlePayment(ctx context.Context, wait time.Duration, caseID, id string) (out schemas.CaseOutcome, ok bool) {
-	out, taken, err := h.updateCase(ctx, wait, caseID, schemas.UpdateSettlePayment, id, client.WorkflowUpdateStageCompleted)
+	out, taken, err := h.updateCase(ctx, wait, caseID, schemas.UpdateSettlePayment, uuid.NewString(), id, client.WorkflowUpdateStageCompleted)
 	if err != nil {
 		h.Log.Warn("Settle payment failed", "case", caseID, "payment", id, "error", err)
 	}

@@ -96,7 +96,7 @@ func (h *handlers) eraseCase(c echo.Context) error {
 		return fmt.Errorf("%w: read erasure: %w", errUnavailable, err)
 	}
 	if who.Org != e.OrgID || who.Subject != e.UserID {
-		if err := h.audit(c, auditErase, e.OrgID, id, nil); err != nil {
+		if err := h.audit(c, schemas.ActionErase, e.OrgID, id, nil); err != nil {
 			return err
 		}
 	}

@@ -181,10 +181,11 @@ func (h *handlers) resumeCase(c echo.Context) error {
 		return problemf(errConflict, "the case is "+st.Status+"; only paused or waiting cases are resumed")
 	}
 	r := schemas.Resume{Action: req.Action, Note: req.Note, By: identity(c).Subject}
-	if err := h.audit(c, auditResume, cs.OrgID, id, map[string]any{"action": r.Action, "note": r.Note, "status": st.Status}); err != nil {
+	record, err := h.auditID(c, schemas.ActionResume, cs.OrgID, id, map[string]any{"action": r.Action, "note": r.Note, "status": st.Status})
+	if err != nil {
 		return err
 	}
-	out, _, err := h.updateCase(c.Request().Context(), updateWait, id, schemas.UpdateResume, r, client.WorkflowUpdateStageCompleted)
+	out, _, err := h.updateCase(c.Request().Context(), updateWait, id, schemas.UpdateResume, record, r, client.WorkflowUpdateStageCompleted)
 	if err != nil {
 		return err
 	}

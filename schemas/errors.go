@@ -36,4 +36,7 @@ const (
 	// rejected for the case's state: it is not paused or waiting, not waiting on its
 	// budget, or the budget raised is another tenant's.
 	ErrNotApplicable = "NotApplicable"
+	// ErrEventRefused is a case event (a payment, a resumption, a closing, a raised
+	// budget) that no audited record backs: the case does not act on it.
+	ErrEventRefused = "EventRefused"
 )

@@ -34,4 +34,6 @@ type PaymentConfirmed struct {
 type RecordPayment struct {
 	CaseID  string           `json:"case_id"`
 	Payment PaymentConfirmed `json:"payment"`
+	// Tier is the case's tier, whose price the payment must be.
+	Tier int `json:"tier"`
 }

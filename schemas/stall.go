@@ -33,9 +33,11 @@ func (e CaseEvent) At() time.Time {
 // the case has handled it (false while it waits its turn, or when the case stalled on
 // it), when the case took it (for an update's event), and where the case then stands.
 type CaseOutcome struct {
-	ID      string            `json:"id"`
-	At      time.Time         `json:"at,omitzero"`
-	Handled bool              `json:"handled"`
+	ID      string    `json:"id"`
+	At      time.Time `json:"at,omitzero"`
+	Handled bool      `json:"handled"`
+	// Refused says why the case did not act on the event: no audited record backs it.
+	Refused string            `json:"refused,omitempty"`
 	Phase   string            `json:"phase"`
 	Status  string            `json:"status"`
 	Busy    bool              `json:"busy"`

@@ -36,6 +36,8 @@ type AuditFilter struct {
 type Audit interface {
 	// RecordAudit stores e unless an entry with its ID exists.
 	RecordAudit(ctx context.Context, e AuditEntry) error
+	// GetAudit returns the entry with the ID id, or ErrNotFound.
+	GetAudit(ctx context.Context, id string) (AuditEntry, error)
 	// ListAudit returns the entries f selects, newest first.
 	ListAudit(ctx context.Context, f AuditFilter) ([]AuditEntry, error)
 }

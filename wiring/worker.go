@@ -9,7 +9,9 @@ import (
 	"github.com/lexflow/lexflow/config"
 	"github.com/lexflow/lexflow/corpus"
 	"github.com/lexflow/lexflow/internal/lexetools"
+	"github.com/lexflow/lexflow/internal/payments"
 	"github.com/lexflow/lexflow/internal/searxng"
+	"github.com/lexflow/lexflow/schemas"
 	"github.com/lexflow/lexflow/store/notify"
 	"github.com/lexflow/lexflow/worker"
 )
@@ -61,12 +63,16 @@ func StartWorker(ctx context.Context, cfg config.Config, b *Backends, log *slog.
 // them, and the default budgets and retention periods. The store wakes b.Hub at each
 // append to an event log, so that this process's event streams send at once.
 func WorkerDeps(cfg config.Config, b *Backends, lc *corpus.Store) (d worker.Deps, stop func(), err error) {
+	prices, err := payments.ParsePrices(cfg.Prices, schemas.MinTier, schemas.MaxTier)
+	if err != nil {
+		return worker.Deps{}, nil, fmt.Errorf("LEXFLOW_PRICES: %w", err)
+	}
 	models, stop, err := worker.Models(cfg)
 	if err != nil {
 		return worker.Deps{}, nil, err
 	}
 	d = worker.Deps{Store: notify.Store{Store: b.Store, Hub: b.Hub}, Models: models, Prompts: b.Prompts, Corpus: lc,
-		Blobs: b.Blobs, Budgets: cfg.TokenLimits(), Keys: b.Keys, Retention: cfg.Retention, Now: b.Now}
+		Blobs: b.Blobs, Prices: prices, Budgets: cfg.TokenLimits(), Keys: b.Keys, Retention: cfg.Retention, Now: b.Now}
 	if cfg.SearXNGURL != "" {
 		d.SearXNG = searxng.New(cfg.SearXNGURL, 30*time.Second)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/lexflow/lexflow/corpus"
 	"github.com/lexflow/lexflow/internal/blob"
 	"github.com/lexflow/lexflow/internal/keys"
+	"github.com/lexflow/lexflow/internal/payments"
 	"github.com/lexflow/lexflow/internal/prompts"
 	"github.com/lexflow/lexflow/internal/searxng"
 	"github.com/lexflow/lexflow/llm"
@@ -37,6 +38,8 @@ type Deps struct {
 	Research activities.Backend
 	// Blobs keeps the draft PDFs.
 	Blobs blob.Store
+	// Prices is a case's price by tier, which a payment must be.
+	Prices map[int]payments.Price
 	// Budgets are the default model-token budgets the Meter enforces.
 	Budgets schemas.TokenLimits
 	// Keys are the data keys an erasure destroys.
@@ -82,7 +85,8 @@ func Activities(d Deps) []any {
 		&activities.Parties{Cases: d.Store, Parties: d.Store},
 		&activities.Transcript{Store: d.Store, Events: events},
 		&activities.Quota{Subscriptions: d.Store},
-		&activities.Payments{Cases: d.Store},
+		&activities.Payments{Store: d.Store, Prices: d.Prices},
+		&activities.Actions{Audit: d.Store},
 		&activities.Tickets{Cases: d.Store, Tickets: d.Store, Events: events},
 		&activities.Drafts{Cases: d.Store, Parties: d.Store, Blobs: d.Blobs, Events: events},
 		&activities.Documents{Cases: d.Store, Parties: d.Store, Blobs: d.Blobs, Model: d.Models[schemas.ModelAssistant],
@@ -91,7 +95,7 @@ func Activities(d Deps) []any {
 		web,
 		&activities.Enriched{Web: web, Corpus: d.Corpus, Reasoner: d.Models[schemas.ModelReasoner], Prompts: system, Meter: meter},
 		&activities.Model{Clients: d.Models, Transcripts: d.Store, Memories: d.Store, Prompts: system, Meter: meter, Events: events},
-		&activities.Erasure{Store: d.Store, Blobs: d.Blobs, Keys: d.Keys, Temporal: d.Temporal, Retention: d.Retention},
+		&activities.Erasure{Store: d.Store, Audit: d.Store, Blobs: d.Blobs, Keys: d.Keys, Temporal: d.Temporal, Retention: d.Retention},
 	}
 	runner := activities.NewToolRunner(d.Blobs, acts...)
 	runner.Events = events

@@ -112,7 +112,7 @@ func (w *caseWorkflow) outcome(ctx workflow.Context, id string) (schemas.CaseOut
 		closed := w.state.Status == schemas.StatusClosed && !w.handlingEvents
 		return slices.Contains(w.state.Handled, id) || stalled || closed
 	})
-	return schemas.CaseOutcome{ID: id, Handled: slices.Contains(w.state.Handled, id), Phase: w.state.Phase,
+	return schemas.CaseOutcome{ID: id, Handled: slices.Contains(w.state.Handled, id), Refused: w.refused[id], Phase: w.state.Phase,
 		Status: w.state.Status, Busy: w.state.Busy, Payment: w.state.Payment}, err
 }
 
@@ -183,9 +183,10 @@ func (w *caseWorkflow) handleEvents(ctx workflow.Context) error {
 // resumption asks for then runs as the case's next turn; if that turn fails, the case
 // goes on as after a client's failed turn.
 func (w *caseWorkflow) handleEvent(ctx workflow.Context, e schemas.CaseEvent) error {
-	var err error
+	err := w.verify(ctx, e)
 	var retry *schemas.Escalation
 	switch {
+	case err != nil:
 	case e.Payment != nil:
 		err = w.confirmPayment(ctx, *e.Payment)
 	case e.Resume != nil:
@@ -194,6 +195,12 @@ func (w *caseWorkflow) handleEvent(ctx workflow.Context, e schemas.CaseEvent) er
 		err = w.closeCase(ctx, *e.Close)
 	case e.Budget != nil:
 		err = w.resumeBudget(ctx, e.Budget)
+	}
+	if reason, ok := refusal(err); ok {
+		workflow.GetLogger(ctx).Warn("Case event refused", "ID", e.ID, "Reason", reason)
+		w.refused[e.ID] = reason
+		w.handled(e.ID)
+		return nil
 	}
 	if err != nil {
 		return err
@@ -226,7 +233,7 @@ func (w *caseWorkflow) confirmPayment(ctx workflow.Context, p schemas.PaymentCon
 	opts.Summary = "Record payment " + p.Reference
 	var stored schemas.PaymentConfirmed
 	err := workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, opts), paymentActs.RecordPayment, schemas.RecordPayment{
-		CaseID: w.state.CaseID, Payment: p,
+		CaseID: w.state.CaseID, Payment: p, Tier: w.state.Tier,
 	}).Get(ctx, &stored)
 	if err != nil {
 		return err

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/mock"
+	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/testsuite"
 	"go.temporal.io/sdk/workflow"
 
@@ -44,13 +45,23 @@ func TestCasePaymentActivates(t *testing.T) {
 	env := newCaseEnvQuota(t, false)
 	env.OnActivity(paymentActs.RecordPayment, mock.Anything, mock.Anything).Return(
 		func(_ context.Context, in schemas.RecordPayment) (schemas.PaymentConfirmed, error) {
+			if in.Tier != 1 {
+				t.Errorf("payment recorded against tier %d, want the case's, 1", in.Tier)
+			}
+			if in.Payment.ID == "forged" {
+				return schemas.PaymentConfirmed{}, temporal.NewNonRetryableApplicationError("no checkout PAY-0", schemas.ErrEventRefused, nil)
+			}
 			return in.Payment, nil
-		}).Once()
+		}).Twice()
 	first := time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
 	second := first.Add(time.Second)
 	var refused *update
-	var settled, again, unknown *event
+	var forged, settled, again, unknown *event
 	env.RegisterDelayedCallback(func() { refused = sendMessage(env, "u1", "hello") }, time.Second)
+	env.RegisterDelayedCallback(func() {
+		env.SignalWorkflow(schemas.SignalPaymentConfirmed, schemas.PaymentConfirmed{ID: "forged", Reference: "PAY-0", Amount: 1, By: "mallory", At: first})
+		forged = caseEvent(env, schemas.UpdateSettlePayment, "s0", "forged")
+	}, 3*time.Second/2)
 	env.RegisterDelayedCallback(func() {
 		env.SignalWorkflow(schemas.SignalPaymentConfirmed, schemas.PaymentConfirmed{ID: "evt_1", Reference: "PAY-1", By: "alice", At: first})
 		settled = caseEvent(env, schemas.UpdateSettlePayment, "s1", "evt_1")
@@ -65,6 +76,9 @@ func TestCasePaymentActivates(t *testing.T) {
 
 	if refused.accepted || !hasErrorType(refused.rejected, schemas.ErrPaymentRequired) {
 		t.Errorf("message while awaiting payment: accepted=%v rejected=%v", refused.accepted, refused.rejected)
+	}
+	if o := forged.outcome; forged.err != nil || !o.Handled || o.Refused == "" || o.Phase != schemas.PhaseAwaitingPayment || o.Payment != nil {
+		t.Errorf("settled after a forged payment: %+v, want refused, awaiting payment", forged)
 	}
 	if o := settled.outcome; settled.err != nil || !o.Handled || o.Phase != schemas.PhaseActive || o.Payment == nil || o.Payment.Reference != "PAY-1" {
 		t.Errorf("settled after the payment: %+v", settled)
@@ -103,7 +117,7 @@ func TestCaseUnansweredQuestionOpensTicket(t *testing.T) {
 	in.UserWait = time.Hour
 	var turn *update
 	var waiting, paused schemas.CaseStatus
-	var early, resumed, badResume, closed *event
+	var early, resumed, badResume, closed, forgedResume, forgedClose *event
 	query := func(into *schemas.CaseStatus) func() {
 		return func() {
 			v, err := env.QueryWorkflow(schemas.QueryState)
@@ -120,9 +134,13 @@ func TestCaseUnansweredQuestionOpensTicket(t *testing.T) {
 	env.RegisterDelayedCallback(query(&paused), 2*time.Hour)
 	env.RegisterDelayedCallback(func() {
 		badResume = caseEvent(env, schemas.UpdateResume, "r1", schemas.Resume{Action: "reboot", Note: "checked", By: "sam"})
+		forgedResume = caseEvent(env, schemas.UpdateResume, "forged-r", schemas.Resume{Action: schemas.ResumeClose, Note: "sent to Temporal", By: "sam"})
 		resumed = caseEvent(env, schemas.UpdateResume, "r2", schemas.Resume{Action: schemas.ResumeContinue, Note: "checked", By: "sam"})
 	}, 3*time.Hour)
-	env.RegisterDelayedCallback(func() { closed = caseEvent(env, schemas.UpdateCloseCase, "c1", schemas.CloseCase{By: "alice"}) }, 4*time.Hour)
+	env.RegisterDelayedCallback(func() {
+		forgedClose = caseEvent(env, schemas.UpdateCloseCase, "forged-c", schemas.CloseCase{By: "alice"})
+		closed = caseEvent(env, schemas.UpdateCloseCase, "c1", schemas.CloseCase{By: "alice"})
+	}, 4*time.Hour)
 
 	env.ExecuteWorkflow(Case, in)
 
@@ -141,6 +159,13 @@ func TestCaseUnansweredQuestionOpensTicket(t *testing.T) {
 	}
 	if badResume.accepted || !hasErrorType(badResume.rejected, schemas.ErrInvalidUpdate) {
 		t.Errorf("resume with an unknown action: %+v, want rejected as %s", badResume, schemas.ErrInvalidUpdate)
+	}
+	// Updates sent with no audited record behind them change nothing.
+	if o := forgedResume.outcome; forgedResume.err != nil || !o.Handled || o.Refused == "" || o.Status != schemas.StatusPausedSupport {
+		t.Errorf("a forged resumption: %+v, want refused, still paused", forgedResume)
+	}
+	if o := forgedClose.outcome; forgedClose.err != nil || !o.Handled || o.Refused == "" || o.Status != schemas.StatusOpen {
+		t.Errorf("a forged closing: %+v, want refused, still open", forgedClose)
 	}
 	if o := resumed.outcome; resumed.err != nil || !o.Handled || o.ID != "r2" || o.Status != schemas.StatusOpen || o.At.IsZero() {
 		t.Errorf("after support's continue: %+v", resumed)

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/mock"
 	"go.temporal.io/sdk/converter"
 	tlog "go.temporal.io/sdk/log"
+	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/testsuite"
 	"go.temporal.io/sdk/workflow"
 
@@ -62,6 +63,14 @@ func newCaseEnvWith(t *testing.T, o caseEnvOptions) *testsuite.TestWorkflowEnvir
 	env.RegisterActivity(&activities.Transcript{})
 	env.RegisterActivity(&activities.Payments{})
 	env.RegisterActivity(&activities.Tickets{})
+	env.RegisterActivity(&activities.Actions{})
+	// Events whose ID starts with "forged" have no audited record behind them.
+	env.OnActivity(actionActs.VerifyAction, mock.Anything, mock.Anything).Return(func(_ context.Context, v schemas.VerifyAction) error {
+		if strings.HasPrefix(v.ID, "forged") {
+			return temporal.NewNonRetryableApplicationError("no audit record "+v.ID, schemas.ErrEventRefused, nil)
+		}
+		return nil
+	}).Maybe()
 	env.OnActivity(casesActs.SetCaseStatus, mock.Anything, mock.Anything).Return(func(_ context.Context, in schemas.SetCaseStatus) error {
 		if o.setPhase != nil && in.Moved {
 			if err := o.setPhase(in.Status); err != nil {

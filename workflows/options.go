@@ -21,6 +21,7 @@ var (
 	researchActs   *activities.Research
 	quotaActs      *activities.Quota
 	paymentActs    *activities.Payments
+	actionActs     *activities.Actions
 	ticketActs     *activities.Tickets
 	draftActs      *activities.Drafts
 	docActs        *activities.Documents

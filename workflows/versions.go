@@ -1,6 +1,10 @@
 package workflows
 
-import "time"
+import (
+	"time"
+
+	"github.com/lexflow/lexflow/schemas"
+)
 
 // Change is a change to an auto-upgrade workflow's code (Case, Quota, SupportTicket)
 // that its running executions must replay around, guarded by
@@ -25,5 +29,9 @@ type Change struct {
 }
 
 // Changes are the change IDs in use, oldest first. The markers were reset when no
-// production case existed yet (issue 35): none is in use.
-var Changes = []Change{}
+// production case existed yet (issue 35).
+var Changes = []Change{
+	// A case verifies the audited record behind a resumption, a closing or a raised
+	// budget before it acts on it (issue 36).
+	{ID: verifiedActions, Workflows: []string{schemas.CaseWorkflow}, Since: time.Date(2026, 11, 27, 0, 0, 0, 0, time.UTC)},
+}

@@ -32,6 +32,12 @@ func (s *Store) RecordAudit(ctx context.Context, e store.AuditEntry) error {
 	return nil
 }
 
+// GetAudit returns the entry with the ID id, or store.ErrNotFound.
+func (s *Store) GetAudit(ctx context.Context, id string) (store.AuditEntry, error) {
+	d, err := read[auditData](ctx, nil, s.doc(AuditCollection, id), "audit entry "+id)
+	return store.AuditEntry(d), err
+}
+
 // ListAudit returns the entries f selects, newest first.
 func (s *Store) ListAudit(ctx context.Context, f store.AuditFilter) ([]store.AuditEntry, error) {
 	q := s.client.Collection(AuditCollection).Query

@@ -57,11 +57,26 @@ func (s *Store) ListAudit(ctx context.Context, f store.AuditFilter) ([]store.Aud
 	}
 	out := make([]store.AuditEntry, len(docs))
 	for i, d := range docs {
-		out[i] = store.AuditEntry{ID: d.ID, At: d.At, Actor: d.Actor, ActorOrg: d.ActorOrg, Roles: d.Roles,
-			Action: d.Action, OrgID: d.OrgID, CaseID: d.CaseID}
-		if d.Detail != nil {
-			out[i].Detail = plain(d.Detail).(map[string]any)
-		}
+		out[i] = d.entry()
 	}
 	return out, nil
+}
+
+// GetAudit returns the entry with the ID id, or store.ErrNotFound.
+func (s *Store) GetAudit(ctx context.Context, id string) (store.AuditEntry, error) {
+	d, err := findOne[auditDoc](ctx, s.audit, bson.M{"_id": id}, "audit entry")
+	if err != nil {
+		return store.AuditEntry{}, err
+	}
+	return d.entry(), nil
+}
+
+// entry is the audit entry d stores.
+func (d auditDoc) entry() store.AuditEntry {
+	e := store.AuditEntry{ID: d.ID, At: d.At, Actor: d.Actor, ActorOrg: d.ActorOrg, Roles: d.Roles,
+		Action: d.Action, OrgID: d.OrgID, CaseID: d.CaseID}
+	if d.Detail != nil {
+		e.Detail = plain(d.Detail).(map[string]any)
+	}
+	return e
 }

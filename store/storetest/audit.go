@@ -1,6 +1,7 @@
 package storetest
 
 import (
+	"errors"
 	"math/rand/v2"
 	"reflect"
 	"testing"
@@ -14,6 +15,7 @@ var auditTests = []subtest{
 	{"RecordIsIdempotent", testRecordAuditIsIdempotent},
 	{"ListNewestFirstByOrgAndCase", testListAudit},
 	{"ListAcrossOrganizations", testListAuditAcrossOrgs},
+	{"GetByID", testGetAudit},
 }
 
 func testRecordAuditIsIdempotent(t *testing.T, s store.Store) {
@@ -102,5 +104,21 @@ func testListAuditAcrossOrgs(t *testing.T, s store.Store) {
 	}
 	if !reflect.DeepEqual(ids, want) {
 		t.Errorf("ListAudit of every organization before %v = %v, want %v, newest first", at.Add(2*time.Second), ids, want)
+	}
+}
+
+func testGetAudit(t *testing.T, s store.Store) {
+	e := store.AuditEntry{ID: newID("audit"), At: time.Now().UTC().Truncate(time.Millisecond), Actor: "sam", Roles: []string{"billing"},
+		Action: "payment.offline", OrgID: newID("org"), CaseID: newID("case"), Detail: map[string]any{"amount": "39900", "currency": "eur"}}
+	if err := s.RecordAudit(t.Context(), e); err != nil {
+		t.Fatalf("RecordAudit = %v", err)
+	}
+	got, err := s.GetAudit(t.Context(), e.ID)
+	if err != nil || got.Actor != e.Actor || got.Action != e.Action || got.CaseID != e.CaseID || !got.At.Equal(e.At) ||
+		got.Detail["amount"] != "39900" || got.Detail["currency"] != "eur" {
+		t.Fatalf("GetAudit = %+v, %v; want %+v", got, err, e)
+	}
+	if _, err := s.GetAudit(t.Context(), newID("audit")); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("GetAudit of no entry = %v, want ErrNotFound", err)
 	}
 }

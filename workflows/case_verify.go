@@ -1,0 +1,48 @@
+package workflows
+
+import (
+	"errors"
+
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/workflow"
+
+	"github.com/lexflow/lexflow/schemas"
+)
+
+// verifiedActions is the change that has a case verify, before it acts on a
+// resumption, a closing or a raised budget, the audited record the event names.
+const verifiedActions = "verified-actions"
+
+// verify checks that the audited record named by e's ID backs e (see
+// activities.Actions.VerifyAction): an update sent to Temporal directly, with no
+// record the API wrote, is refused with ErrEventRefused. A payment is checked where it
+// is recorded (activities.Payments.RecordPayment).
+func (w *caseWorkflow) verify(ctx workflow.Context, e schemas.CaseEvent) error {
+	var v schemas.VerifyAction
+	switch {
+	case e.Resume != nil:
+		v = schemas.VerifyAction{Action: schemas.ActionResume, By: e.Resume.By}
+	case e.Close != nil:
+		v = schemas.VerifyAction{Action: schemas.ActionClose, By: e.Close.By}
+	case e.Budget != nil:
+		v = schemas.VerifyAction{Action: schemas.ActionBudget, By: e.Budget.By, Tenant: e.Budget.Tenant}
+	default:
+		return nil
+	}
+	if workflow.GetVersion(ctx, verifiedActions, workflow.DefaultVersion, 1) == workflow.DefaultVersion {
+		return nil
+	}
+	v.CaseID, v.ID = w.state.CaseID, e.ID
+	opts := storeOptions
+	opts.Summary = "Verify the audited record of " + v.Action
+	return workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, opts), actionActs.VerifyAction, v).Get(ctx, nil)
+}
+
+// refusal returns the reason of an event refused for want of a record.
+func refusal(err error) (string, bool) {
+	var appErr *temporal.ApplicationError
+	if errors.As(err, &appErr) && appErr.Type() == schemas.ErrEventRefused {
+		return appErr.Message(), true
+	}
+	return "", false
+}
