@@ -43,6 +43,9 @@ func (h *handlers) updateCase(ctx context.Context, wait time.Duration, caseID, n
 		return schemas.CaseOutcome{ID: id}, false, eventError(err)
 	}
 	out.ID = id
+	if out.Refused != "" {
+		return out, true, fmt.Errorf("%w: the case did not act on it: %s", errUnavailable, out.Refused)
+	}
 	return out, true, nil
 }
 

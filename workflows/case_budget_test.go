@@ -96,9 +96,10 @@ func TestTurnOutOfBudgetWaitsUntilRaised(t *testing.T) {
 	var first, second *update
 	var afterOther, afterRaise schemas.CaseStatus
 	env.RegisterDelayedCallback(func() { first = sendMessage(env, "u1", "draft the claim") }, time.Second)
-	var other, raised *event
+	var other, forged, raised *event
 	env.RegisterDelayedCallback(func() {
 		other = caseEvent(env, schemas.UpdateBudgetRaised, "b1", schemas.BudgetRaised{Tenant: "org:elsewhere", By: "root"})
+		forged = caseEvent(env, schemas.UpdateBudgetRaised, "forged-b", schemas.BudgetRaised{Tenant: "user:alice", By: "root"})
 	}, time.Minute)
 	env.RegisterDelayedCallback(func() {
 		afterOther = caseState(t, env)
@@ -116,6 +117,9 @@ func TestTurnOutOfBudgetWaitsUntilRaised(t *testing.T) {
 	}
 	if other.accepted || !hasErrorType(other.rejected, schemas.ErrNotApplicable) {
 		t.Errorf("another tenant's raise: %+v, want rejected as %s", other, schemas.ErrNotApplicable)
+	}
+	if forged.err != nil || forged.outcome.Refused == "" || forged.outcome.Status != schemas.StatusWaitingBudget {
+		t.Errorf("a raise with no audited record: %+v, want refused, still waiting", forged)
 	}
 	if raised.err != nil || !raised.outcome.Handled || raised.outcome.Status != schemas.StatusOpen {
 		t.Errorf("the tenant's raise: %+v, want handled, open", raised)

@@ -183,10 +183,12 @@ func (w *caseWorkflow) handleEvents(ctx workflow.Context) error {
 // resumption asks for then runs as the case's next turn; if that turn fails, the case
 // goes on as after a client's failed turn.
 func (w *caseWorkflow) handleEvent(ctx workflow.Context, e schemas.CaseEvent) error {
-	err := w.verify(ctx, e)
+	if !w.backed(ctx, e) {
+		return nil
+	}
+	var err error
 	var retry *schemas.Escalation
 	switch {
-	case err != nil:
 	case e.Payment != nil:
 		err = w.confirmPayment(ctx, *e.Payment)
 	case e.Resume != nil:
@@ -197,9 +199,7 @@ func (w *caseWorkflow) handleEvent(ctx workflow.Context, e schemas.CaseEvent) er
 		err = w.resumeBudget(ctx, e.Budget)
 	}
 	if reason, ok := refusal(err); ok {
-		workflow.GetLogger(ctx).Warn("Case event refused", "ID", e.ID, "Reason", reason)
-		w.refused[e.ID] = reason
-		w.handled(e.ID)
+		w.refuse(ctx, e.ID, reason)
 		return nil
 	}
 	if err != nil {

@@ -44,7 +44,11 @@ func (w *caseWorkflow) unstall(ctx workflow.Context) error {
 		return nil
 	}
 	id, r := w.events[i].ID, *w.events[i].Resume
+	backed := w.backed(ctx, w.events[i])
 	w.events = slices.Delete(w.events, i, i+1)
+	if !backed {
+		return nil
+	}
 	s := *w.state.Stalled
 	w.state.Stalled, w.state.LastResume = nil, &r
 	w.state.Status, w.state.WaitingOn, w.state.ProgressAt = s.Status, s.WaitingOn, workflow.Now(ctx)

@@ -27,14 +27,18 @@ func TestPaymentRecordFailureStallsForSupport(t *testing.T) {
 			return in.Payment, nil
 		})
 	paidAt := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
-	var settled, resume *event
-	var stalled, resumed schemas.CaseStatus
+	var settled, forged, resume *event
+	var stalled, stillStalled, resumed schemas.CaseStatus
 	var refused *update
 	env.RegisterDelayedCallback(func() {
 		env.SignalWorkflow(schemas.SignalPaymentConfirmed, schemas.PaymentConfirmed{ID: "evt_1", Reference: "cs_1", By: "stripe", At: paidAt})
 		settled = caseEvent(env, schemas.UpdateSettlePayment, "s1", "evt_1")
 	}, time.Second)
 	env.RegisterDelayedCallback(func() { stalled = caseState(t, env); refused = sendMessage(env, "u1", "hello") }, 2*time.Second)
+	env.RegisterDelayedCallback(func() {
+		forged = caseEvent(env, schemas.UpdateResume, "forged-r", schemas.Resume{Action: schemas.ResumeClose, Note: "no record", By: "sam"})
+	}, 5*time.Second/2)
+	env.RegisterDelayedCallback(func() { stillStalled = caseState(t, env) }, 11*time.Second/4)
 	env.RegisterDelayedCallback(func() {
 		resume = caseEvent(env, schemas.UpdateResume, "r1", schemas.Resume{Action: schemas.ResumeRetry, Note: "store restored", By: "sam"})
 	}, 3*time.Second)
@@ -55,6 +59,10 @@ func TestPaymentRecordFailureStallsForSupport(t *testing.T) {
 	}
 	if refused == nil || refused.accepted || !hasErrorType(refused.rejected, schemas.ErrCasePaused) {
 		t.Errorf("message to the stalled case: %+v, want refused as %s", refused, schemas.ErrCasePaused)
+	}
+	// A resumption with no audited record behind it leaves the case stalled.
+	if forged.err != nil || forged.outcome.Refused == "" || stillStalled.Stalled == nil || stillStalled.Status != schemas.StatusPausedSupport {
+		t.Errorf("a forged resumption of the stalled case: %+v, state %+v; want refused, still stalled", forged, stillStalled)
 	}
 	if resume.err != nil || !resume.outcome.Handled || resume.outcome.Phase != schemas.PhaseActive {
 		t.Errorf("support's retry: %+v, want handled, active", resume)

@@ -38,6 +38,29 @@ func (w *caseWorkflow) verify(ctx workflow.Context, e schemas.CaseEvent) error {
 	return workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, opts), actionActs.VerifyAction, v).Get(ctx, nil)
 }
 
+// backed reports whether the case may act on e (see verify). An event refused, or
+// whose record could not be checked, is not acted on: it is marked handled and
+// refused, with the reason its outcome gives.
+func (w *caseWorkflow) backed(ctx workflow.Context, e schemas.CaseEvent) bool {
+	err := w.verify(ctx, e)
+	if err == nil {
+		return true
+	}
+	reason, ok := refusal(err)
+	if !ok {
+		reason = "its audited record could not be checked: " + err.Error()
+	}
+	w.refuse(ctx, e.ID, reason)
+	return false
+}
+
+// refuse marks the event named id handled and refused for reason.
+func (w *caseWorkflow) refuse(ctx workflow.Context, id, reason string) {
+	workflow.GetLogger(ctx).Warn("Case event refused", "ID", id, "Reason", reason)
+	w.refused[id] = reason
+	w.handled(id)
+}
+
 // refusal returns the reason of an event refused for want of a record.
 func refusal(err error) (string, bool) {
 	var appErr *temporal.ApplicationError
