@@ -39,4 +39,7 @@ const (
 	// ErrEventRefused is a case event (a payment, a resumption, a closing, a raised
 	// budget) that no audited record backs: the case does not act on it.
 	ErrEventRefused = "EventRefused"
+	// ErrTierReview pauses a case for support to review its tier: the tiering model
+	// gave no tier it could read when one had to be decided.
+	ErrTierReview = "TierReview"
 )

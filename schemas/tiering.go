@@ -18,10 +18,13 @@ type TieringInput struct {
 }
 
 // TieringResult is a tier with its justification, or one clarifying question, or,
-// when the model-token budget ran out first, Budget.
+// when the model-token budget ran out first, Budget, or Review.
 type TieringResult struct {
 	Tier          int              `json:"tier,omitempty"`
 	Justification string           `json:"justification,omitempty"`
 	Question      string           `json:"question,omitempty"`
 	Budget        *BudgetExhausted `json:"budget,omitempty"`
+	// Review says why support must review the tier: the model gave none it could read
+	// when one had to be decided. The case is then paused for support.
+	Review string `json:"review,omitempty"`
 }

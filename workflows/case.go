@@ -98,8 +98,10 @@ func (w *caseWorkflow) run(ctx workflow.Context) (schemas.CaseResult, error) {
 	w.ready = true
 	if w.state.Phase == schemas.PhaseTiering && !w.state.Asked && w.state.Status != schemas.StatusWaitingBudget {
 		reply, err := w.classify(ctx, w.in.Description)
-		if err == nil {
-			err = w.notice(ctx, schemas.RecordAssistant, reply)
+		if err == nil || isTierReview(err) {
+			if nerr := w.notice(ctx, schemas.RecordAssistant, reply); nerr != nil {
+				err = nerr
+			}
 		}
 		if err != nil {
 			if err := w.stallOr(ctx, err, schemas.Stall{Step: schemas.StepTiering, Tiering: w.in.Description}); err != nil {

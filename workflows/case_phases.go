@@ -1,6 +1,7 @@
 package workflows
 
 import (
+	"errors"
 	"fmt"
 
 	"go.temporal.io/sdk/temporal"
@@ -58,7 +59,9 @@ func (w *caseWorkflow) enter(ctx workflow.Context, name string) error {
 // classify runs the Tiering child on what the client said, then, once a tier is
 // decided, the Quota child, and returns what the client is told: the question, or the
 // tier with the quota's outcome in seed 003's words. When the model-token budget ran
-// out first, the case waits on it, and classifies the same text once it resumes.
+// out first, the case waits on it, and classifies the same text once it resumes. When
+// tiering could read no tier, the reply says support reviews it, and the error is
+// ErrTierReview: the caller stalls the case on its tiering (see isTierReview).
 func (w *caseWorkflow) classify(ctx workflow.Context, description string) (string, error) {
 	lw := caseWordsFor(w.in.Language)
 	if err := w.waitOn(ctx, schemas.WaitingOnAgent); err != nil {
@@ -84,6 +87,9 @@ func (w *caseWorkflow) classify(ctx workflow.Context, description string) (strin
 	}
 	if tier.Budget != nil {
 		return budgetReply(w.in.Language, *tier.Budget), w.pauseForBudget(ctx, *tier.Budget, description)
+	}
+	if tier.Review != "" {
+		return lw.tierReview, temporal.NewNonRetryableApplicationError("support reviews the tier: "+tier.Review, schemas.ErrTierReview, nil)
 	}
 	if tier.Tier == 0 {
 		w.state.Asked, w.state.Question = true, tier.Question
@@ -141,7 +147,11 @@ func (w *caseWorkflow) answerTiering(ctx workflow.Context, req schemas.SendMessa
 	if err != nil {
 		return schemas.TurnResult{}, err
 	}
-	reply, err := w.classify(ctx, w.in.Description+"\n\n"+message)
+	text := w.in.Description + "\n\n" + message
+	reply, err := w.classify(ctx, text)
+	if isTierReview(err) {
+		err = w.stallOr(ctx, err, schemas.Stall{Step: schemas.StepTiering, Tiering: text})
+	}
 	if err != nil {
 		return schemas.TurnResult{}, err
 	}
@@ -152,4 +162,12 @@ func (w *caseWorkflow) answerTiering(ctx workflow.Context, req schemas.SendMessa
 	}).Get(ctx, nil)
 	res.Phase, res.Status = w.state.Phase, w.state.Status
 	return res, err
+}
+
+// isTierReview reports whether err is classify's call for support to review the tier:
+// the client is told (classify's reply), and the case stalls on its tiering, which
+// support's retry runs again.
+func isTierReview(err error) bool {
+	var appErr *temporal.ApplicationError
+	return errors.As(err, &appErr) && appErr.Type() == schemas.ErrTierReview
 }

@@ -100,6 +100,32 @@ func TestRefusedTierRecordStallsForSupport(t *testing.T) {
 	}
 }
 
+// TestTierReviewPausesForSupport: tiering could not read a tier, so the client is
+// told that support reviews it and the case stalls on its tiering, at no tier and no
+// price; support's retry classifies again.
+func TestTierReviewPausesForSupport(t *testing.T) {
+	said := &[]string{}
+	env := newCaseEnvWith(t, caseEnvOptions{said: said,
+		tierings: []schemas.TieringResult{{Review: "no tier read"}, {Tier: 2, Justification: "a lease dispute"}}})
+	var stalled, resumed schemas.CaseStatus
+	env.RegisterDelayedCallback(func() { stalled = caseState(t, env) }, time.Second)
+	env.RegisterDelayedCallback(func() {
+		caseEvent(env, schemas.UpdateResume, "r1", schemas.Resume{Action: schemas.ResumeRetry, Note: "tier reviewed", By: "sam"})
+	}, 2*time.Second)
+	env.RegisterDelayedCallback(func() { resumed = caseState(t, env); env.CancelWorkflow() }, time.Minute)
+	env.ExecuteWorkflow(Case, caseIn)
+
+	if s := stalled.Stalled; stalled.Status != schemas.StatusPausedSupport || s == nil || s.Step != schemas.StepTiering || stalled.Tier != 0 {
+		t.Fatalf("state after the review = %+v (stalled %+v), want paused on tiering with no tier", stalled, s)
+	}
+	if len(*said) == 0 || (*said)[0] != caseWordsFor("en").tierReview {
+		t.Errorf("the client was told %q, want the review notice first", *said)
+	}
+	if resumed.Status != schemas.StatusOpen || resumed.Phase != schemas.PhaseActive || resumed.Tier != 2 {
+		t.Errorf("state after support's retry = %+v, want active at tier 2", resumed)
+	}
+}
+
 // TestBudgetRenewalThatFailsStallsAndResumes: at midnight the case cannot leave
 // waiting_budget (its status write fails for good), so it stalls keeping its pause;
 // support's retry then renews it whole: open, the notice, and tiering classified.

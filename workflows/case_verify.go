@@ -13,8 +13,8 @@ import (
 // resumption, a closing or a raised budget, the audited record the event names.
 const verifiedActions = "verified-actions"
 
-// verify checks that the audited record named by e's ID backs e (see
-// activities.Actions.VerifyAction): an update sent to Temporal directly, with no
+// verify checks, as a local activity (a read the event waits on), that the audited
+// record named by e's ID backs e (see activities.Actions.VerifyAction): an update sent to Temporal directly, with no
 // record the API wrote, is refused with ErrEventRefused. A payment is checked where it
 // is recorded (activities.Payments.RecordPayment).
 func (w *caseWorkflow) verify(ctx workflow.Context, e schemas.CaseEvent) error {
@@ -33,9 +33,10 @@ func (w *caseWorkflow) verify(ctx workflow.Context, e schemas.CaseEvent) error {
 		return nil
 	}
 	v.CaseID, v.ID = w.state.CaseID, e.ID
-	opts := storeOptions
-	opts.Summary = "Verify the audited record of " + v.Action
-	return workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, opts), actionActs.VerifyAction, v).Get(ctx, nil)
+	lo := localOptions(storeOptions)
+	lo.ScheduleToCloseTimeout = localStepBudget
+	lo.Summary = "Verify the audited record of " + v.Action
+	return workflow.ExecuteLocalActivity(workflow.WithLocalActivityOptions(ctx, lo), actionActs.VerifyAction, v).Get(ctx, nil)
 }
 
 // backed reports whether the case may act on e (see verify). An event refused, or

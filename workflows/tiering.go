@@ -2,10 +2,13 @@ package workflows
 
 import (
 	"encoding/json"
+	"fmt"
+	"regexp"
 	"strings"
 
 	"go.temporal.io/sdk/workflow"
 
+	"github.com/lexflow/lexflow/internal/tierfloor"
 	"github.com/lexflow/lexflow/schemas"
 )
 
@@ -18,12 +21,15 @@ const tieringAttempts = 2
 
 // Tiering is the tiering phase: the model classifies the case as tier 1, 2 or 3 against
 // the tier definitions, with a short justification, or asks one clarifying question.
-// An answer it cannot read gets one correction; after that, a case that must be decided
-// is tier 1 (the client is never charged a higher tier on a guess), and one that may
-// still ask gets a clarifying question. A model call refused for its budget ends
-// tiering with TieringResult.Budget.
+// The client's description reaches the model as data between <description> tags,
+// which the prompt says never to take instructions from, and the signals tierfloor
+// reads in it (a court, a deadline, a large sum) set a tier the model's cannot go
+// below. An answer it cannot read gets one correction; after that, a case that must be
+// decided goes to support's review (TieringResult.Review), never to a guessed tier,
+// and one that may still ask gets a clarifying question. A model call refused for its
+// budget ends tiering with TieringResult.Budget.
 func Tiering(ctx workflow.Context, in schemas.TieringInput) (schemas.TieringResult, error) {
-	msg := in.Description
+	msg := asData(in.Description)
 	if in.MustDecide {
 		msg += "\n\n" + decideNow
 	}
@@ -43,14 +49,14 @@ func Tiering(ctx workflow.Context, in schemas.TieringInput) (schemas.TieringResu
 			return schemas.TieringResult{}, err
 		}
 		if res, ok := parseTiering(resp.Content); ok && !(in.MustDecide && res.Tier == 0) {
-			return res, nil
+			return atLeast(res, tierfloor.Of(in.Description), in.Language), nil
 		}
 		msgs = append(msgs, schemas.ChatMessage{Role: schemas.MsgAssistant, Content: resp.Content},
 			schemas.ChatMessage{Role: schemas.MsgUser, Content: `Answer with one JSON object, {"tier": 1, 2 or 3, "justification": "..."}` +
 				map[bool]string{true: ".", false: `, or {"question": "..."}.`}[in.MustDecide]})
 	}
 	if in.MustDecide {
-		return schemas.TieringResult{Tier: schemas.MinTier, Justification: "The model gave no tier; the lowest applies."}, nil
+		return schemas.TieringResult{Review: "the tiering model gave no tier it could read"}, nil
 	}
 	return schemas.TieringResult{Question: caseWordsFor(in.Language).tierQuestion}, nil
 }
@@ -71,4 +77,26 @@ func parseTiering(content string) (schemas.TieringResult, bool) {
 		return schemas.TieringResult{Question: res.Question}, true
 	}
 	return res, false
+}
+
+// asData wraps the client's description in the tags the tiering prompt names as data,
+// with any such tag the description holds taken out, so that it cannot close them.
+func asData(description string) string {
+	description = dataTagRe.ReplaceAllString(description, "")
+	return "<description>\n" + description + "\n</description>"
+}
+
+var dataTagRe = regexp.MustCompile(`(?i)</?\s*description\s*>`)
+
+// atLeast raises a tier the model decided to the floor the description's signals
+// set, saying why in the justification. A question is left as it is: the tier is
+// decided after its answer.
+func atLeast(res schemas.TieringResult, f tierfloor.Floor, lang string) schemas.TieringResult {
+	if res.Tier == 0 || res.Tier >= f.Tier {
+		return res
+	}
+	res.Tier = f.Tier
+	res.Justification = strings.TrimSpace(res.Justification + " " +
+		fmt.Sprintf(caseWordsFor(lang).tierFloor, f.Tier, strings.Join(f.Signals, ", ")))
+	return res
 }

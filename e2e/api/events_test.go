@@ -351,7 +351,7 @@ func TestStreamedTurnThatFails(t *testing.T) {
 	tok := s.Token(t, "fay")
 	id := refusing.CreateCase(t, tok, "A question the model will refuse")
 	model.next(schemas.ToolGetCaseDetails, `{}`)
-	refusing.Send(t, tok, id, "hello") // past tiering, whose answer the scripted model does not give
+	refusing.Send(t, tok, id, "hello")
 	model.next("", "")
 	got, types := streamMessage(t, refusing, tok, id, `{"message":"and now?"}`)
 	if len(got) == 0 || got[0].Type != schemas.EventTurnStarted || got[len(got)-1].Type != schemas.EventTurnFailed {

@@ -17,7 +17,7 @@ import (
 // scriptedModel is a loopback chat-completions endpoint that answers a client's
 // message with the tool call set for it, as a prompt-injected model would, and a
 // tool's result with "Done.", streamed when asked; with no call set, it refuses
-// every request (400).
+// every request (400). Tiering (the case's description as data) gets tier 1.
 type scriptedModel struct {
 	*httptest.Server
 	mu   sync.Mutex
@@ -29,7 +29,8 @@ func startScriptedModel(t *testing.T) *scriptedModel {
 	m.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var req struct {
 			Messages []struct {
-				Role string `json:"role"`
+				Role    string `json:"role"`
+				Content string `json:"content"`
 			} `json:"messages"`
 			Stream bool `json:"stream"`
 		}
@@ -38,7 +39,9 @@ func startScriptedModel(t *testing.T) *scriptedModel {
 		m.mu.Lock()
 		call := m.call
 		m.mu.Unlock()
-		if call[0] == "" {
+		n := len(req.Messages)
+		tiering := n > 0 && strings.HasPrefix(req.Messages[n-1].Content, "<description>")
+		if call[0] == "" && !tiering {
 			w.Header().Set("Content-Type", "application/json")
 			w.WriteHeader(http.StatusBadRequest)
 			fmt.Fprint(w, `{"error":{"message":"this request is refused","type":"invalid_request_error","param":null,"code":null}}`)
@@ -46,7 +49,9 @@ func startScriptedModel(t *testing.T) *scriptedModel {
 		}
 		msg := map[string]any{"role": "assistant", "content": "Done."}
 		finish := "stop"
-		if n := len(req.Messages); n > 0 && req.Messages[n-1].Role == "user" {
+		if tiering {
+			msg["content"] = `{"tier": 1, "justification": "scripted"}`
+		} else if n > 0 && req.Messages[n-1].Role == "user" {
 			msg = map[string]any{"role": "assistant", "content": nil, "tool_calls": []any{map[string]any{
 				"index": 0, "id": "call_1", "type": "function", "function": map[string]any{"name": call[0], "arguments": call[1]}}}}
 			finish = "tool_calls"
@@ -94,8 +99,7 @@ func TestHostileToolCalls(t *testing.T) {
 	s.StartHelperWorker(t, queue, 0, "LEXFLOW_ASSISTANT_BASE_URL="+model.URL+"/v1", "LEXFLOW_ASSISTANT_MODEL=hostile")
 	tok := s.Token(t, "eve")
 	id := hostile.CreateCase(t, tok, "An ordinary question about a lease")
-	// The hostile model gives tiering no tier, so the lowest applies; then the case
-	// takes turns.
+	// The scripted model gives tiering tier 1; then the case takes turns.
 	model.next(schemas.ToolGetCaseDetails, `{}`)
 	hostile.Send(t, tok, id, "hello")
 	before := v.snapshot(t)

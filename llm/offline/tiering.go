@@ -58,6 +58,7 @@ func classify(system, user, lang string) string {
 	if w.question == "" {
 		w = tieringPhrases["en"]
 	}
+	user = strings.NewReplacer("<description>", "", "</description>", "").Replace(user)
 	text := " " + corpus.Fold(user) + " "
 	best, bestTier, bestWords := 0, 0, []string(nil)
 	headings := tierHeadingRe.FindAllStringSubmatchIndex(system, -1)
