@@ -13,6 +13,7 @@ import (
 
 // Audit actions; those that carry authority over a case are schemas.Action*.
 const (
+	auditState         = "case.state.read"
 	auditTickets       = "case.tickets.read"
 	auditTranscript    = "case.transcript.read"
 	auditEvents        = "case.events.read"

@@ -81,6 +81,7 @@ var operations = map[string]operation{
 	"PUT /v1/me/memory":                     {"putMemory", "Replace the caller's memory", MemoryRequest{}, []response{ok("the memory", store.Memory{})}},
 
 	"GET /v1/support/cases":              {"supportCases", "Cases by status, for support", nil, []response{ok("the cases", SupportCaseList{})}},
+	"GET /v1/support/cases/:id":          {"supportCase", "Where a case stands, its stall and escalation, for support (audited)", nil, []response{ok("the case", SupportCaseView{})}},
 	"GET /v1/support/cases/:id/tickets":  {"supportTickets", "A case's support tickets", nil, []response{ok("the tickets", TicketList{})}},
 	"GET /v1/support/cases/:id/messages": {"supportMessages", "A case's transcript, for support (audited)", nil, []response{ok("the transcript", Transcript{})}},
 	"GET /v1/support/cases/:id/events":   {"supportEvents", "A case's events, for support (audited)", nil, []response{ok("a page of events", EventPage{}), media(http.StatusOK, "the events, with Accept: text/event-stream", "text/event-stream")}},

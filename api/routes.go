@@ -85,6 +85,7 @@ var routes = []Route{
 	{http.MethodGet, "/v1/me/memory", User, false, (*handlers).getMemory},
 	{http.MethodPut, "/v1/me/memory", User, false, (*handlers).putMemory},
 	{http.MethodGet, "/v1/support/cases", Support, false, (*handlers).supportCases},
+	{http.MethodGet, "/v1/support/cases/:id", Support, false, (*handlers).supportCase},
 	{http.MethodGet, "/v1/support/cases/:id/tickets", Support, false, (*handlers).supportTickets},
 	{http.MethodGet, "/v1/support/cases/:id/messages", Support, false, (*handlers).supportMessages},
 	{http.MethodGet, "/v1/support/cases/:id/events", Support, false, (*handlers).supportEvents},

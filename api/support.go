@@ -123,6 +123,33 @@ func (h *handlers) supportCases(c echo.Context) error {
 	return c.JSON(http.StatusOK, SupportCaseList{Status: status, Query: query, Cases: out})
 }
 
+// SupportCaseView answers GET /v1/support/cases/{id}: where the case stands, as the
+// case last recorded it (its phase and status, what it waits on and since when, the
+// escalation on its ladder, the step it stalled on, its tickets and last resumption),
+// and whether it is in the "stuck" queue: working for the agent with no progress for
+// LEXFLOW_STUCK_AFTER.
+type SupportCaseView struct {
+	CaseID string             `json:"case_id"`
+	OrgID  string             `json:"org_id,omitempty"`
+	State  schemas.CaseStatus `json:"state"`
+	Stuck  bool               `json:"stuck"`
+}
+
+// supportCase answers where a case stands, for support staff in its scope, from the
+// store (what the Temporal Web UI's query showed them); the read is audited.
+func (h *handlers) supportCase(c echo.Context) error {
+	cs, err := h.staffCase(c)
+	if err != nil {
+		return err
+	}
+	if err := h.audit(c, auditState, cs.OrgID, cs.ID, nil); err != nil {
+		return err
+	}
+	st := statusOf(cs)
+	stuck := st.WaitingOn == schemas.WaitingOnAgent && h.now().Sub(st.ProgressAt) > h.StuckAfter // as the "stuck" queue
+	return c.JSON(http.StatusOK, SupportCaseView{CaseID: cs.ID, OrgID: cs.OrgID, State: st, Stuck: stuck})
+}
+
 // supportTickets lists a case's support tickets; the read is audited, since tickets
 // carry a snapshot of the case.
 func (h *handlers) supportTickets(c echo.Context) error {

@@ -94,6 +94,12 @@ func TestSupportStory(t *testing.T) {
 	if tr := staff.text(".records"); !strings.Contains(tr, "normattiva_search") {
 		t.Errorf("the transcript lacks the failed tool:\n%s", tr)
 	}
+	// What staff used the Temporal Web UI for: where the case stands and its events.
+	staff.waitFor("the case's state", `document.querySelector(".state")?.innerText.includes("support")`, 20*time.Second)
+	if st := staff.text(".state"); !strings.Contains(st, "normattiva_search") {
+		t.Errorf("the state lacks the escalation:\n%s", st)
+	}
+	staff.waitFor("the event timeline", `document.querySelectorAll(".timeline li").length >= 3`, 20*time.Second)
 	staff.checkA11y("support case")
 	staff.shot("03-support-case")
 

@@ -1,6 +1,8 @@
 // Support staff's screens: the queues with how long each case has waited, and a case's
-// tickets, escalation history and transcript, with the resume form and a link to the
-// case's workflow in the Temporal Web UI, which the codec session lets decrypt it.
+// state (what it waits on, the step it stalled on, its escalation), tickets,
+// escalation history, event timeline and transcript, with the resume form: all a
+// firm's staff need without the Temporal Web UI. Operator staff also get a link to the
+// case's workflow in that UI, which the codec session lets decrypt.
 import { call, follow } from "./api.js";
 import { openCodecSession } from "./codecsession.js";
 import { duration, h, replace, safeURL } from "./dom.js";
@@ -56,6 +58,8 @@ export function supportCasePage(app, id) {
   const ctl = new AbortController();
   const path = "/v1/support/cases/" + encodeURIComponent(id);
   const status = h("p", { role: "status" });
+  const state = h("dl", { class: "state" });
+  const timeline = h("ol", { class: "timeline" });
   const tickets = h("ul", { class: "tickets" });
   const ladder = h("ol", { class: "ladder" });
   const transcript = h("ol", { class: "records" });
@@ -77,8 +81,10 @@ export function supportCasePage(app, id) {
     status,
     h("div", { class: "case-grid" },
       h("div", {},
+        h("section", { "aria-labelledby": "state-title" }, h("h2", { id: "state-title" }, t("case_state")), state),
         h("section", { "aria-labelledby": "tickets-title" }, h("h2", { id: "tickets-title" }, t("tickets")), tickets),
         h("section", { "aria-labelledby": "ladder-title" }, h("h2", { id: "ladder-title" }, t("escalations")), ladder),
+        h("section", { "aria-labelledby": "timeline-title" }, h("h2", { id: "timeline-title" }, t("timeline")), timeline),
         h("section", { "aria-labelledby": "records-title" }, h("h2", { id: "records-title" }, t("transcript")), transcript)),
       h("aside", { class: "side" }, form)));
 
@@ -91,12 +97,33 @@ export function supportCasePage(app, id) {
       status.textContent = t("resumed", { status: t("status_" + r.status) });
       note.value = "";
       loadTickets();
+      loadState();
     } catch (err) {
       app.show(err);
     } finally {
       button.disabled = false;
     }
   });
+
+  async function loadState() {
+    try {
+      const r = await call("GET", path);
+      const s = r.state;
+      const when = (at) => at && h("time", { datetime: at }, new Date(at).toLocaleString(lang()));
+      const row = (term, ...def) => [h("dt", {}, term), h("dd", {}, ...def)];
+      replace(state, [
+        row(t("phase"), t("phase_" + s.phase), " · ", t("status_" + s.status), r.stuck ? [" · ", h("strong", {}, t("queue_stuck"))] : []),
+        row(t("waiting_on"), s.waiting_on || "—", " · ", t("since"), " ", when(s.progress_at)),
+        row(t("tier"), s.tier || "—"),
+        s.stalled && row(t("stalled_on"), s.stalled.step, " · ", when(s.stalled.at), h("p", { class: "tool-error" }, s.stalled.error)),
+        s.escalation && row(t("escalations"), h("code", {}, s.escalation.tool), " · ", escalationText(s.escalation),
+          s.escalation.error && h("span", { class: "tool-error" }, " — " + s.escalation.error)),
+        s.last_resume && row(t("resume"), t("resolution", { action: s.last_resume.action, by: s.last_resume.by, note: s.last_resume.note || "—" })),
+      ].flat().filter(Boolean));
+    } catch (err) {
+      app.show(err);
+    }
+  }
 
   async function loadTickets() {
     try {
@@ -123,18 +150,22 @@ export function supportCasePage(app, id) {
   }
 
   let reread = null;
+  loadState();
   loadTickets();
   loadTranscript();
   follow(path + "/events", {
     signal: ctl.signal,
     onEvent: (ev) => {
       const b = ev.data.body || {};
+      timeline.append(h("li", {}, h("time", { datetime: ev.data.at }, new Date(ev.data.at).toLocaleString(lang())), " ",
+        h("code", {}, ev.event), " ", b.phase ? t("phase_" + b.phase) + " · " + t("status_" + b.status) : (b.tool || b.rung || b.title || "")));
       if (ev.event === "escalation") {
         ladder.append(h("li", {}, h("time", { datetime: ev.data.at }, new Date(ev.data.at).toLocaleString(lang())), " ",
           escalationText(b), b.error && h("span", { class: "tool-error" }, " — " + b.error)));
         if (b.rung === "ticket") loadTickets();
       } else if (ev.event === "status") {
         status.textContent = t("case_now", { phase: t("phase_" + b.phase), status: t("status_" + b.status) });
+        loadState();
       } else if (ev.event === "turn.completed" || ev.event === "turn.failed") {
         // A replayed log has many turns: read the transcript once they are in.
         clearTimeout(reread);
