@@ -22,7 +22,9 @@ import (
 	tlog "go.temporal.io/sdk/log"
 	"google.golang.org/protobuf/types/known/durationpb"
 
+	"github.com/lexflow/lexflow/config"
 	"github.com/lexflow/lexflow/internal/childproc"
+	"github.com/lexflow/lexflow/internal/temporalauth"
 )
 
 // TemporalServerVersion is the Temporal server that `make cluster-test` installs into
@@ -50,22 +52,38 @@ type ClusterOptions struct {
 	// the PostgreSQL schema directory; empty means those `make cluster-test` installs
 	// into ./bin.
 	Server, SQLTool, Schema string
-	// Namespace is the namespace to register.
+	// Namespace is the namespace to register: the server's authorizer leaves that to
+	// its administrators, whom the internal frontend serves (see Admin).
 	Namespace string
+	// JWKS is the OpenID Provider's key set, whose keys sign the access tokens the
+	// frontend accepts; Audience the aud those tokens must carry.
+	JWKS, Audience string
 	// Output receives PostgreSQL's and the server's logs; nil discards them.
 	Output io.Writer
 }
 
 // TemporalCluster is a Temporal server that is not the dev server: the server binary
 // with every service in one process, persisting to a PostgreSQL of its own whose
-// schema temporal-sql-tool set up, with SQL visibility.
+// schema temporal-sql-tool set up, with SQL visibility. It is locked as a deployment
+// is: every gRPC port asks for mutual TLS, and the frontend's authorizer for an
+// access token whose permissions claim grants the call (cluster.yaml.tmpl).
 type TemporalCluster struct {
-	// Address is the frontend's host:port.
-	Address string
-	pg      *Postgres
-	dir     string
-	p       *childproc.Process
-	tail    *childproc.Tail
+	// Address is the frontend's host:port; its certificate names FrontendName and
+	// was signed by the CA in ServerCA. ClientCA signs the certificates the frontend
+	// takes from its clients.
+	Address      string
+	FrontendName string
+	ServerCA     string
+	ClientCA     *CA
+	// InternalAddress is the internal frontend's host:port, which serves the
+	// server's own worker with administrator's rights to whoever shows an internode
+	// certificate.
+	InternalAddress string
+	internode       CertFiles
+	pg              *Postgres
+	dir             string
+	p               *childproc.Process
+	tail            *childproc.Tail
 }
 
 // StartTemporalCluster starts PostgreSQL, sets up Temporal's two databases with the
@@ -98,23 +116,69 @@ func StartTemporalCluster(ctx context.Context, o ClusterOptions) (tc *TemporalCl
 	if tc.dir, err = os.MkdirTemp("", "lexflow-temporal-"); err != nil {
 		return nil, err
 	}
-	ports, err := freeSmallPorts("FrontendPort", "FrontendMembershipPort", "FrontendHTTPPort", "MatchingPort",
+	if o.JWKS == "" || o.Audience == "" {
+		return nil, errors.New("the Temporal cluster needs the JWKS and the audience of its access tokens")
+	}
+	ports, err := freeSmallPorts("FrontendPort", "FrontendMembershipPort", "FrontendHTTPPort", "InternalFrontendPort",
+		"InternalFrontendMembershipPort", "InternalFrontendHTTPPort", "MatchingPort",
 		"MatchingMembershipPort", "HistoryPort", "HistoryMembershipPort", "WorkerPort", "WorkerMembershipPort")
 	if err != nil {
 		return nil, err
 	}
-	if err := tc.writeConfig(ports); err != nil {
+	data, err := tc.makeCerts()
+	if err != nil {
+		return nil, err
+	}
+	data["JWKS"], data["Audience"] = o.JWKS, o.Audience
+	if err := tc.writeConfig(ports, data); err != nil {
 		return nil, err
 	}
 	tc.Address = "127.0.0.1:" + strconv.Itoa(ports["FrontendPort"])
-	if tc.p, tc.tail, err = childproc.Start(o.Server, []string{"--root", tc.dir, "--config", "config", "--env", "cluster",
-		"--allow-no-auth", "start"}, o.Output); err != nil {
+	tc.InternalAddress = "127.0.0.1:" + strconv.Itoa(ports["InternalFrontendPort"])
+	args := []string{"--root", tc.dir, "--config", "config", "--env", "cluster", "start"}
+	for _, s := range clusterServices {
+		args = append(args, "--service", s)
+	}
+	if tc.p, tc.tail, err = childproc.Start(o.Server, args, o.Output); err != nil {
 		return nil, fmt.Errorf("start the Temporal server: %w", err)
 	}
 	if err = tc.registerNamespace(ctx, o.Namespace); err != nil {
 		return nil, err
 	}
 	return tc, nil
+}
+
+// clusterServices are the services the server runs: the default four and the
+// internal frontend, which serves the system worker behind the internode TLS.
+var clusterServices = []string{"frontend", "internal-frontend", "history", "matching", "worker"}
+
+// Names the server certificates carry.
+const (
+	frontendName  = "temporal-frontend"
+	internodeName = "temporal-internode"
+)
+
+// makeCerts makes the cluster's two certificate authorities, one for the server's
+// own certificates and one for its clients', and the servers' certificates, and
+// returns their files' names for the configuration template.
+func (tc *TemporalCluster) makeCerts() (map[string]any, error) {
+	server, err := NewCA(tc.dir, "temporal-server")
+	if err != nil {
+		return nil, err
+	}
+	if tc.ClientCA, err = NewCA(tc.dir, "temporal-clients"); err != nil {
+		return nil, err
+	}
+	if tc.internode, err = server.Issue(internodeName, true, internodeName); err != nil {
+		return nil, err
+	}
+	frontend, err := server.Issue(frontendName, true, frontendName)
+	if err != nil {
+		return nil, err
+	}
+	tc.ServerCA, tc.FrontendName = server.CertFile, frontendName
+	return map[string]any{"ServerCA": server.CertFile, "ClientCA": tc.ClientCA.CertFile, "Internode": tc.internode,
+		"Frontend": frontend, "InternodeName": internodeName, "FrontendName": frontendName}, nil
 }
 
 // freeSmallPorts returns a free loopback port for each name, no two the same, held
@@ -147,14 +211,14 @@ func (tc *TemporalCluster) setUpSchema(ctx context.Context, tool, db, schema str
 	return nil
 }
 
-// writeConfig writes the server's configuration and dynamic configuration into its
-// directory.
-func (tc *TemporalCluster) writeConfig(ports map[string]int) error {
+// writeConfig writes the server's configuration, from data and the ports, and its
+// dynamic configuration into its directory.
+func (tc *TemporalCluster) writeConfig(ports map[string]int, data map[string]any) error {
 	dynamic := filepath.Join(tc.dir, "dynamicconfig.yaml")
 	if err := os.WriteFile(dynamic, []byte(clusterDynamicConfig), 0o644); err != nil {
 		return err
 	}
-	data := map[string]any{"DBPort": tc.pg.Port, "DynamicConfig": dynamic}
+	data["DBPort"], data["DynamicConfig"] = tc.pg.Port, dynamic
 	for name, port := range ports {
 		data[name] = port
 	}
@@ -168,15 +232,28 @@ func (tc *TemporalCluster) writeConfig(ports map[string]int) error {
 	return os.WriteFile(filepath.Join(tc.dir, "config", "cluster.yaml"), buf.Bytes(), 0o644)
 }
 
-// registerNamespace registers the namespace once the frontend answers, and waits
-// until requests in it are taken: the server's services learn of a new namespace
-// when they next refresh their namespace caches.
+// Admin returns a client of the internal frontend in namespace ns, with the
+// administrator's rights that its internode certificate gives, as the deployment's
+// own jobs (registering the namespace) have them.
+func (tc *TemporalCluster) Admin(ns string) (client.Client, error) {
+	tlsConfig, err := temporalauth.TLSConfig(config.TemporalAuth{CA: tc.ServerCA, ServerName: internodeName,
+		Cert: tc.internode.Cert, Key: tc.internode.Key})
+	if err != nil {
+		return nil, err
+	}
+	return client.Dial(client.Options{HostPort: tc.InternalAddress, Namespace: ns, Logger: quietSDK,
+		ConnectionOptions: client.ConnectionOptions{TLS: tlsConfig}})
+}
+
+// registerNamespace registers the namespace once the internal frontend answers, and
+// waits until requests in it are taken: the server's services learn of a new
+// namespace when they next refresh their namespace caches.
 func (tc *TemporalCluster) registerNamespace(ctx context.Context, ns string) error {
 	var c client.Client
 	for {
 		var err error
 		if c == nil {
-			c, err = client.Dial(client.Options{HostPort: tc.Address, Namespace: ns, Logger: quietSDK})
+			c, err = tc.Admin(ns)
 		}
 		if err == nil {
 			_, err = c.WorkflowService().RegisterNamespace(ctx, &workflowservice.RegisterNamespaceRequest{
