@@ -15,7 +15,8 @@ import (
 )
 
 // CA is a certificate authority made for a test: an ECDSA P-256 key and a
-// self-signed certificate valid for a day, the certificate written to CertFile.
+// self-signed certificate valid for a day, the certificate written to CertFile
+// (<name>-ca.pem).
 type CA struct {
 	CertFile string
 	dir      string
@@ -47,13 +48,13 @@ func NewCA(dir, name string) (*CA, error) {
 	if err != nil {
 		return nil, err
 	}
-	ca := &CA{CertFile: filepath.Join(dir, name+".ca.pem"), dir: dir, cert: cert, key: key}
+	ca := &CA{CertFile: filepath.Join(dir, name+"-ca.pem"), dir: dir, cert: cert, key: key}
 	return ca, writePEM(ca.CertFile, "CERTIFICATE", der)
 }
 
 // Issue signs a certificate for name, a server's for the DNS names and 127.0.0.1
 // when server is set, and a client's (subject CN name) always, writing it and its
-// key into the CA's directory.
+// key into the CA's directory as <name>.pem and <name>.key.
 func (ca *CA) Issue(name string, server bool, dnsNames ...string) (CertFiles, error) {
 	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {

@@ -1,9 +1,7 @@
 package testenv
 
 import (
-	"bytes"
 	"context"
-	_ "embed"
 	"errors"
 	"fmt"
 	"io"
@@ -13,7 +11,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
-	"text/template"
 	"time"
 
 	"go.temporal.io/api/serviceerror"
@@ -31,9 +28,6 @@ import (
 // ./bin as temporal-server, with temporal-sql-tool and the server's PostgreSQL schema
 // (./bin/temporal-schema).
 const TemporalServerVersion = "v1.29.1"
-
-//go:embed cluster.yaml.tmpl
-var clusterConfig string
 
 // quietSDK silences the SDK while polling a server that is still starting.
 var quietSDK = tlog.NewStructuredLogger(slog.New(slog.DiscardHandler))
@@ -119,27 +113,34 @@ func StartTemporalCluster(ctx context.Context, o ClusterOptions) (tc *TemporalCl
 	if o.JWKS == "" || o.Audience == "" {
 		return nil, errors.New("the Temporal cluster needs the JWKS and the audience of its access tokens")
 	}
-	ports, err := freeSmallPorts("FrontendPort", "FrontendMembershipPort", "FrontendHTTPPort", "InternalFrontendPort",
-		"InternalFrontendMembershipPort", "InternalFrontendHTTPPort", "MatchingPort",
-		"MatchingMembershipPort", "HistoryPort", "HistoryMembershipPort", "WorkerPort", "WorkerMembershipPort")
+	ports, err := freeSmallPorts("FRONTEND_GRPC_PORT", "FRONTEND_MEMBERSHIP_PORT", "FRONTEND_HTTP_PORT",
+		"INTERNAL_FRONTEND_GRPC_PORT", "INTERNAL_FRONTEND_MEMBERSHIP_PORT", "INTERNAL_FRONTEND_HTTP_PORT",
+		"MATCHING_GRPC_PORT", "MATCHING_MEMBERSHIP_PORT", "HISTORY_GRPC_PORT", "HISTORY_MEMBERSHIP_PORT",
+		"WORKER_GRPC_PORT", "WORKER_MEMBERSHIP_PORT")
 	if err != nil {
 		return nil, err
 	}
-	data, err := tc.makeCerts()
-	if err != nil {
+	if err := tc.makeCerts(); err != nil {
 		return nil, err
 	}
-	data["JWKS"], data["Audience"] = o.JWKS, o.Audience
-	if err := tc.writeConfig(ports, data); err != nil {
+	if err := tc.writeConfig(); err != nil {
 		return nil, err
 	}
-	tc.Address = "127.0.0.1:" + strconv.Itoa(ports["FrontendPort"])
-	tc.InternalAddress = "127.0.0.1:" + strconv.Itoa(ports["InternalFrontendPort"])
-	args := []string{"--root", tc.dir, "--config", "config", "--env", "cluster", "start"}
+	tc.Address = "127.0.0.1:" + strconv.Itoa(ports["FRONTEND_GRPC_PORT"])
+	tc.InternalAddress = "127.0.0.1:" + strconv.Itoa(ports["INTERNAL_FRONTEND_GRPC_PORT"])
+	args := []string{"--root", tc.dir, "--config", "config", "--env", "temporal", "start"}
 	for _, s := range clusterServices {
 		args = append(args, "--service", s)
 	}
-	if tc.p, tc.tail, err = childproc.Start(o.Server, args, o.Output); err != nil {
+	cmd := childproc.Command(o.Server, args...)
+	cmd.Env = append(os.Environ(), "TEMPORAL_CERTS="+tc.dir, "TEMPORAL_JWKS_URL="+o.JWKS, "TEMPORAL_JWT_AUDIENCE="+o.Audience,
+		"POSTGRES_SEEDS=127.0.0.1", "DB_PORT="+strconv.Itoa(tc.pg.Port), "POSTGRES_USER=postgres", "POSTGRES_PWD=",
+		"BIND_ON_IP=127.0.0.1", "TEMPORAL_BROADCAST_ADDRESS=127.0.0.1",
+		"DYNAMIC_CONFIG_FILE_PATH="+filepath.Join(tc.dir, "dynamicconfig.yaml"))
+	for name, port := range ports {
+		cmd.Env = append(cmd.Env, name+"="+strconv.Itoa(port))
+	}
+	if tc.p, tc.tail, err = childproc.StartCmd(cmd, o.Output); err != nil {
 		return nil, fmt.Errorf("start the Temporal server: %w", err)
 	}
 	if err = tc.registerNamespace(ctx, o.Namespace); err != nil {
@@ -152,33 +153,32 @@ func StartTemporalCluster(ctx context.Context, o ClusterOptions) (tc *TemporalCl
 // internal frontend, which serves the system worker behind the internode TLS.
 var clusterServices = []string{"frontend", "internal-frontend", "history", "matching", "worker"}
 
-// Names the server certificates carry.
+// Names the server certificates carry, as deploy/temporal/temporal.yaml expects them.
 const (
-	frontendName  = "temporal-frontend"
+	frontendName  = "temporal"
 	internodeName = "temporal-internode"
 )
 
-// makeCerts makes the cluster's two certificate authorities, one for the server's
-// own certificates and one for its clients', and the servers' certificates, and
-// returns their files' names for the configuration template.
-func (tc *TemporalCluster) makeCerts() (map[string]any, error) {
-	server, err := NewCA(tc.dir, "temporal-server")
+// makeCerts makes, in the cluster's directory under the names
+// deploy/temporal/temporal.yaml reads, the cluster's two certificate authorities,
+// one for the server's own certificates and one for its clients', and the servers'
+// certificates.
+func (tc *TemporalCluster) makeCerts() error {
+	server, err := NewCA(tc.dir, "server")
 	if err != nil {
-		return nil, err
+		return err
 	}
-	if tc.ClientCA, err = NewCA(tc.dir, "temporal-clients"); err != nil {
-		return nil, err
+	if tc.ClientCA, err = NewCA(tc.dir, "clients"); err != nil {
+		return err
 	}
-	if tc.internode, err = server.Issue(internodeName, true, internodeName); err != nil {
-		return nil, err
+	if tc.internode, err = server.Issue("internode", true, internodeName); err != nil {
+		return err
 	}
-	frontend, err := server.Issue(frontendName, true, frontendName)
-	if err != nil {
-		return nil, err
+	if _, err := server.Issue("frontend", true, frontendName); err != nil {
+		return err
 	}
 	tc.ServerCA, tc.FrontendName = server.CertFile, frontendName
-	return map[string]any{"ServerCA": server.CertFile, "ClientCA": tc.ClientCA.CertFile, "Internode": tc.internode,
-		"Frontend": frontend, "InternodeName": internodeName, "FrontendName": frontendName}, nil
+	return nil
 }
 
 // freeSmallPorts returns a free loopback port for each name, no two the same, held
@@ -211,25 +211,26 @@ func (tc *TemporalCluster) setUpSchema(ctx context.Context, tool, db, schema str
 	return nil
 }
 
-// writeConfig writes the server's configuration, from data and the ports, and its
-// dynamic configuration into its directory.
-func (tc *TemporalCluster) writeConfig(ports map[string]int, data map[string]any) error {
-	dynamic := filepath.Join(tc.dir, "dynamicconfig.yaml")
-	if err := os.WriteFile(dynamic, []byte(clusterDynamicConfig), 0o644); err != nil {
+// writeConfig copies the deployment's server configuration,
+// deploy/temporal/temporal.yaml, which the server renders from the environment it
+// is started with, and writes the dynamic configuration into the cluster's
+// directory.
+func (tc *TemporalCluster) writeConfig() error {
+	if err := os.WriteFile(filepath.Join(tc.dir, "dynamicconfig.yaml"), []byte(clusterDynamicConfig), 0o644); err != nil {
 		return err
 	}
-	data["DBPort"], data["DynamicConfig"] = tc.pg.Port, dynamic
-	for name, port := range ports {
-		data[name] = port
+	root, err := childproc.ModuleRoot()
+	if err != nil {
+		return err
 	}
-	var buf bytes.Buffer
-	if err := template.Must(template.New("cluster").Parse(clusterConfig)).Execute(&buf, data); err != nil {
+	raw, err := os.ReadFile(filepath.Join(root, "deploy", "temporal", "temporal.yaml"))
+	if err != nil {
 		return err
 	}
 	if err := os.MkdirAll(filepath.Join(tc.dir, "config"), 0o755); err != nil {
 		return err
 	}
-	return os.WriteFile(filepath.Join(tc.dir, "config", "cluster.yaml"), buf.Bytes(), 0o644)
+	return os.WriteFile(filepath.Join(tc.dir, "config", "temporal.yaml"), raw, 0o644)
 }
 
 // Admin returns a client of the internal frontend in namespace ns, with the
