@@ -32,14 +32,6 @@ const TemporalServerVersion = "v1.29.1"
 // quietSDK silences the SDK while polling a server that is still starting.
 var quietSDK = tlog.NewStructuredLogger(slog.New(slog.DiscardHandler))
 
-// clusterDynamicConfig is the server's dynamic configuration: one task-queue partition,
-// which spares a single-node cluster the forwarding between partitions.
-const clusterDynamicConfig = `matching.numTaskqueueReadPartitions:
-  - value: 1
-matching.numTaskqueueWritePartitions:
-  - value: 1
-`
-
 // ClusterOptions says how to start a Temporal cluster.
 type ClusterOptions struct {
 	// Server, SQLTool and Schema are the temporal-server binary, temporal-sql-tool and
@@ -213,24 +205,25 @@ func (tc *TemporalCluster) setUpSchema(ctx context.Context, tool, db, schema str
 
 // writeConfig copies the deployment's server configuration,
 // deploy/temporal/temporal.yaml, which the server renders from the environment it
-// is started with, and writes the dynamic configuration into the cluster's
-// directory.
+// is started with, and its dynamic configuration into the cluster's directory.
 func (tc *TemporalCluster) writeConfig() error {
-	if err := os.WriteFile(filepath.Join(tc.dir, "dynamicconfig.yaml"), []byte(clusterDynamicConfig), 0o644); err != nil {
-		return err
-	}
 	root, err := childproc.ModuleRoot()
-	if err != nil {
-		return err
-	}
-	raw, err := os.ReadFile(filepath.Join(root, "deploy", "temporal", "temporal.yaml"))
 	if err != nil {
 		return err
 	}
 	if err := os.MkdirAll(filepath.Join(tc.dir, "config"), 0o755); err != nil {
 		return err
 	}
-	return os.WriteFile(filepath.Join(tc.dir, "config", "temporal.yaml"), raw, 0o644)
+	for from, to := range map[string]string{"temporal.yaml": "config/temporal.yaml", "dynamicconfig.yaml": "dynamicconfig.yaml"} {
+		raw, err := os.ReadFile(filepath.Join(root, "deploy", "temporal", from))
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(tc.dir, to), raw, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Admin returns a client of the internal frontend in namespace ns, with the
