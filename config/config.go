@@ -200,7 +200,7 @@ var Vars = []Var{
 	{"TEMPORAL_TLS_CLIENT_CERT_PATH", "", "PEM file of this process's client certificate for mutual TLS with the Temporal frontend, read again at each new connection (so a renewed one is taken up); with TEMPORAL_TLS_CLIENT_KEY_PATH"},
 	{"TEMPORAL_TLS_CLIENT_KEY_PATH", "", "PEM file of the client certificate's private key"},
 	{"TEMPORAL_TLS_SERVER_NAME", "", "the name the Temporal frontend's certificate must carry; empty: TEMPORAL_ADDRESS's host"},
-	{"LEXFLOW_TEMPORAL_TOKEN_URL", "", "an OAuth token endpoint (e.g. https://lexflow.eu.auth0.com/oauth/token) from which the process gets, by the client-credentials grant, the access token it sends Temporal as `Authorization: Bearer`, renewed a minute before it expires; the Temporal server's authorizer reads its `permissions` claim (docs/deployment.md, \"Temporal\"); empty: no token"},
+	{"LEXFLOW_TEMPORAL_TOKEN_URL", "", "an OAuth token endpoint (e.g. https://lexflow.eu.auth0.com/oauth/token) from which the process gets, by the client-credentials grant, the access token it sends Temporal as `Authorization: Bearer`, renewed when a quarter of its lifetime (at most a minute) is left; the Temporal server's authorizer reads its `permissions` claim (docs/deployment.md, \"Temporal\"); empty: no token"},
 	{"LEXFLOW_TEMPORAL_CLIENT_ID", "", "the process's client ID at LEXFLOW_TEMPORAL_TOKEN_URL; required with it"},
 	{"LEXFLOW_TEMPORAL_CLIENT_SECRET", "", "the client's secret; required with LEXFLOW_TEMPORAL_TOKEN_URL"},
 	{"LEXFLOW_TEMPORAL_TOKEN_SCOPE", "", "space-separated scopes to ask for with the Temporal token; empty: none"},
