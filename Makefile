@@ -51,8 +51,8 @@ test-firestore: bin/temporal bin/temporal-ui bin/stripe-mock pdftools npm
 	LEXFLOW_CORPUS_DB=$(TEST_CORPUS) go run ./cmd/lexflow corpus load
 	LEXFLOW_STORE=firestore LEXFLOW_TEST_CORPUS=$(TEST_CORPUS) go test -race -count=1 -timeout 20m ./e2e/api/ ./e2e/story/
 
-## cluster-test: a case's story on a Temporal server on PostgreSQL with two workers and two APIs, one of each killed mid-story (make test runs a one-turn smoke of it)
-cluster-test: bin/temporal-server postgres
+## cluster-test: a case's story on a Temporal server on PostgreSQL, locked with mutual TLS and its JWT authorizer, with two workers and two APIs, one of each killed mid-story, and callers without a certificate or a permission refused (make test runs all but the kills)
+cluster-test: bin/temporal-server postgres npm
 	LEXFLOW_CORPUS_DB=$(TEST_CORPUS) go run ./cmd/lexflow corpus load
 	LEXFLOW_CLUSTER_FAILOVER=1 LEXFLOW_TEST_CORPUS=$(TEST_CORPUS) go test -count=1 -v -timeout 10m -run '^TestCluster' ./e2e/cluster/
 

@@ -53,6 +53,9 @@ type Config struct {
 	BuildID          string
 	// TemporalUIURL is the Temporal Web UI that support's case page links to.
 	TemporalUIURL string
+	// TemporalAuth is how a process proves itself to a Temporal frontend that asks
+	// for it: a client certificate and an OAuth access token.
+	TemporalAuth TemporalAuth
 
 	// Store is the database: StoreMongoDB or StoreFirestore.
 	Store         string
@@ -155,6 +158,22 @@ type Config struct {
 	WebhookSecret string
 }
 
+// TemporalAuth is a process's credentials for the Temporal frontend. With Cert and
+// Key it connects over mutual TLS, trusting CA (the system's roots when empty) for a
+// server named ServerName (the address's host when empty); with TokenURL it sends an
+// access token that it gets, and renews before it expires, from that OAuth token
+// endpoint by the client-credentials grant, as ClientID with ClientSecret, asking for
+// Scope, Audience (Auth0's parameter) and Resource (RFC 8707's), those that are set.
+type TemporalAuth struct {
+	CA, Cert, Key, ServerName string
+	TokenURL, ClientID        string
+	ClientSecret              string
+	Scope, Audience, Resource string
+}
+
+// TLS reports whether the process connects to Temporal over TLS.
+func (a TemporalAuth) TLS() bool { return a.Cert != "" || a.CA != "" || a.ServerName != "" }
+
 // TokenLimits are the default model-token budgets, as the worker's meter and the API
 // take them.
 func (c Config) TokenLimits() schemas.TokenLimits {
@@ -177,6 +196,16 @@ var Vars = []Var{
 	{"LEXFLOW_WORKER_DEPLOYMENT", "", "the Temporal Worker Deployment that `lexflow worker` joins, e.g. `lexflow` (see \"Deploying new workflow code\"); empty: unversioned workers"},
 	{"LEXFLOW_BUILD_ID", "", "the worker's build within the deployment; empty: the binary's VCS revision"},
 	{"LEXFLOW_TEMPORAL_UI_URL", "", "the Temporal Web UI's base URL, which the web app's support pages link each case's workflow to; empty means none, except under `lexflow dev`, which links its own"},
+	{"TEMPORAL_TLS_SERVER_CA_CERT_PATH", "", "PEM file of the certificate authority that signed the Temporal frontend's certificate; setting any `TEMPORAL_TLS_*` connects over TLS (as the Temporal CLI and SDKs' environment configuration name them); empty: the system's roots"},
+	{"TEMPORAL_TLS_CLIENT_CERT_PATH", "", "PEM file of this process's client certificate for mutual TLS with the Temporal frontend, read again at each new connection (so a renewed one is taken up); with TEMPORAL_TLS_CLIENT_KEY_PATH"},
+	{"TEMPORAL_TLS_CLIENT_KEY_PATH", "", "PEM file of the client certificate's private key"},
+	{"TEMPORAL_TLS_SERVER_NAME", "", "the name the Temporal frontend's certificate must carry; empty: TEMPORAL_ADDRESS's host"},
+	{"LEXFLOW_TEMPORAL_TOKEN_URL", "", "an OAuth token endpoint (e.g. https://lexflow.eu.auth0.com/oauth/token) from which the process gets, by the client-credentials grant, the access token it sends Temporal as `Authorization: Bearer`, renewed when a quarter of its lifetime (at most a minute) is left; the Temporal server's authorizer reads its `permissions` claim (docs/deployment.md, \"Temporal\"); empty: no token"},
+	{"LEXFLOW_TEMPORAL_CLIENT_ID", "", "the process's client ID at LEXFLOW_TEMPORAL_TOKEN_URL; required with it"},
+	{"LEXFLOW_TEMPORAL_CLIENT_SECRET", "", "the client's secret; required with LEXFLOW_TEMPORAL_TOKEN_URL"},
+	{"LEXFLOW_TEMPORAL_TOKEN_SCOPE", "", "space-separated scopes to ask for with the Temporal token; empty: none"},
+	{"LEXFLOW_TEMPORAL_TOKEN_AUDIENCE", "", "the Temporal token's audience, sent as `audience` (Auth0's parameter); it must be the Temporal server's `global.authorization.audience`; empty: not sent"},
+	{"LEXFLOW_TEMPORAL_TOKEN_RESOURCE", "", "the Temporal token's resource indicator (RFC 8707), sent as `resource`, for providers that choose the audience by it; empty: not sent"},
 	{"LEXFLOW_TEMPORAL_CLI", "./bin/temporal", "Temporal CLI used by `lexflow dev` and the tests (`make dev` installs it)"},
 	{"LEXFLOW_TEMPORAL_UI_SERVER", "./bin/temporal-ui", "Temporal UI server that serves `lexflow dev`'s Web UI, sending the web app's codec session to the codec server (`make dev` installs it); when missing, the dev server's own UI, where staff tick \"Include cross-origin credentials\" in its codec settings"},
 	{"LEXFLOW_STORE", StoreMongoDB, "the database: `mongodb` (MongoDB, or under `lexflow dev` the embedded FerretDB) or `firestore`"},
@@ -321,6 +350,13 @@ func From(lookup func(name string) (string, bool)) (Config, error) {
 		},
 	}
 	c.FirestoreEmulatorHost = get("FIRESTORE_EMULATOR_HOST")
+	c.TemporalAuth = TemporalAuth{
+		CA: get("TEMPORAL_TLS_SERVER_CA_CERT_PATH"), Cert: get("TEMPORAL_TLS_CLIENT_CERT_PATH"), Key: get("TEMPORAL_TLS_CLIENT_KEY_PATH"),
+		ServerName: get("TEMPORAL_TLS_SERVER_NAME"), TokenURL: get("LEXFLOW_TEMPORAL_TOKEN_URL"),
+		ClientID: get("LEXFLOW_TEMPORAL_CLIENT_ID"), ClientSecret: get("LEXFLOW_TEMPORAL_CLIENT_SECRET"),
+		Scope: get("LEXFLOW_TEMPORAL_TOKEN_SCOPE"), Audience: get("LEXFLOW_TEMPORAL_TOKEN_AUDIENCE"),
+		Resource: get("LEXFLOW_TEMPORAL_TOKEN_RESOURCE"),
+	}
 	if c.Store != StoreMongoDB && c.Store != StoreFirestore {
 		return c, fmt.Errorf("LEXFLOW_STORE: want %s or %s, got %q", StoreMongoDB, StoreFirestore, c.Store)
 	}
@@ -380,6 +416,9 @@ func From(lookup func(name string) (string, bool)) (Config, error) {
 	if c.StripeKey != "" && c.WebhookSecret == "" {
 		return c, fmt.Errorf("LEXFLOW_PAYMENTS_WEBHOOK_SECRET is required with LEXFLOW_STRIPE_KEY: without it no payment can be confirmed")
 	}
+	if err := c.TemporalAuth.check(); err != nil {
+		return c, err
+	}
 	if c.PublicURL == "" {
 		c.PublicURL = "http://" + c.HTTPAddr
 	}
@@ -418,6 +457,20 @@ func From(lookup func(name string) (string, bool)) (Config, error) {
 		return c, fmt.Errorf("LEXFLOW_JWT_SECRET has %d bytes; an HS256 secret needs at least %d", len(c.JWTSecret), MinJWTSecret)
 	}
 	return c, nil
+}
+
+// check reports settings of a that cannot work together.
+func (a TemporalAuth) check() error {
+	if (a.Cert == "") != (a.Key == "") {
+		return errors.New("TEMPORAL_TLS_CLIENT_CERT_PATH and TEMPORAL_TLS_CLIENT_KEY_PATH go together: a client certificate needs its key")
+	}
+	if a.TokenURL != "" && (a.ClientID == "" || a.ClientSecret == "") {
+		return errors.New("LEXFLOW_TEMPORAL_CLIENT_ID and LEXFLOW_TEMPORAL_CLIENT_SECRET are required with LEXFLOW_TEMPORAL_TOKEN_URL")
+	}
+	if a.TokenURL == "" && (a.ClientID != "" || a.ClientSecret != "") {
+		return errors.New("LEXFLOW_TEMPORAL_CLIENT_ID and LEXFLOW_TEMPORAL_CLIENT_SECRET need LEXFLOW_TEMPORAL_TOKEN_URL, where the token comes from")
+	}
+	return nil
 }
 
 // MinJWTSecret is the shortest HS256 secret accepted, in bytes: a shorter one can be

@@ -130,3 +130,26 @@ func TestBenchProfile(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestTemporalAuthSettings: a client certificate needs its key, and a token endpoint
+// its client's ID and secret; any TEMPORAL_TLS_* setting turns TLS on.
+func TestTemporalAuthSettings(t *testing.T) {
+	for _, tc := range []struct {
+		env  map[string]string
+		fail bool
+	}{
+		{env: map[string]string{"TEMPORAL_TLS_CLIENT_CERT_PATH": "c.pem"}, fail: true},
+		{env: map[string]string{"LEXFLOW_TEMPORAL_TOKEN_URL": "https://idp/token", "LEXFLOW_TEMPORAL_CLIENT_ID": "lexflow"}, fail: true},
+		{env: map[string]string{"LEXFLOW_TEMPORAL_CLIENT_ID": "lexflow", "LEXFLOW_TEMPORAL_CLIENT_SECRET": "s"}, fail: true},
+		{env: map[string]string{"TEMPORAL_TLS_CLIENT_CERT_PATH": "c.pem", "TEMPORAL_TLS_CLIENT_KEY_PATH": "c.key",
+			"LEXFLOW_TEMPORAL_TOKEN_URL": "https://idp/token", "LEXFLOW_TEMPORAL_CLIENT_ID": "lexflow", "LEXFLOW_TEMPORAL_CLIENT_SECRET": "s"}},
+	} {
+		c, err := From(func(name string) (string, bool) { v, ok := tc.env[name]; return v, ok })
+		if (err != nil) != tc.fail {
+			t.Errorf("%v: error %v, want failure %v", tc.env, err, tc.fail)
+		}
+		if err == nil && !c.TemporalAuth.TLS() {
+			t.Errorf("%v: TLS off", tc.env)
+		}
+	}
+}

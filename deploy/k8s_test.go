@@ -120,6 +120,8 @@ func TestKubernetesOverlays(t *testing.T) {
 			}
 			checkDeployment(t, c, "lexflow-api", "api", api.HTTPAddr, api.MetricsAddr)
 			checkDeployment(t, c, "lexflow-worker", "worker", worker.WorkerHTTPAddr, worker.WorkerHTTPAddr)
+			checkTemporalCredentials(t, c, "lexflow-api", "api", api.TemporalAuth)
+			checkTemporalCredentials(t, c, "lexflow-worker", "worker", worker.TemporalAuth)
 			checkService(t, c)
 			checkIngress(t, c, api)
 			checkBudgetsAndScalers(t, c)
@@ -148,6 +150,10 @@ func startsWith(t *testing.T, data map[string]string, role string) config.Config
 	}
 	for _, example := range []string{"secrets.env.example", role + "-secrets.env.example"} {
 		for key := range readEnvFile(t, filepath.Join("k8s", example)) {
+			// The role's client at the provider, filled in as the example asks.
+			if key == "LEXFLOW_TEMPORAL_CLIENT_ID" || key == "LEXFLOW_TEMPORAL_CLIENT_SECRET" {
+				t.Setenv(key, "lexflow-"+role)
+			}
 			if !known[key] {
 				t.Errorf("%s sets %s, which Lexflow does not read", example, key)
 			}
@@ -260,6 +266,39 @@ func checkDeployment(t *testing.T, c cluster, name, command, addr, metricsAddr s
 	}
 	if !slices.ContainsFunc(ct.VolumeMounts, func(m corev1.VolumeMount) bool { return m.MountPath == "/data" }) {
 		t.Errorf("%s mounts nothing at /data, where the image keeps the draft PDFs every replica shares", name)
+	}
+}
+
+// checkTemporalCredentials (issue 36, finding 1) checks that Deployment name of
+// role reaches Temporal as the locked server asks: over TLS with a client
+// certificate and key, and the server CA, all from its role's own Secret
+// lexflow-<role>-temporal-tls mounted read-only where the configuration looks, and
+// with a client-credentials token of its role's client.
+func checkTemporalCredentials(t *testing.T, c cluster, name, role string, a config.TemporalAuth) {
+	t.Helper()
+	if a.Cert == "" || a.Key == "" || a.CA == "" || a.TokenURL == "" || a.ClientID != "lexflow-"+role {
+		t.Errorf("%s's Temporal credentials = %+v; want a client certificate, the server CA and its role's token client", name, a)
+		return
+	}
+	spec := c.deployments[name].Spec.Template.Spec
+	secretOf := map[string]string{}
+	for _, v := range spec.Volumes {
+		if v.Secret != nil {
+			secretOf[v.Name] = v.Secret.SecretName
+		}
+	}
+	want := "lexflow-" + role + "-temporal-tls"
+	for _, file := range []string{a.Cert, a.Key, a.CA} {
+		dir := filepath.Dir(file)
+		found := false
+		for _, m := range spec.Containers[0].VolumeMounts {
+			if m.MountPath == dir && m.ReadOnly && secretOf[m.Name] == want {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("%s reads %s, but mounts no Secret %s read-only at %s", name, file, want, dir)
+		}
 	}
 }
 

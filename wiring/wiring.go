@@ -24,6 +24,7 @@ import (
 	"github.com/lexflow/lexflow/internal/keys"
 	"github.com/lexflow/lexflow/internal/metrics"
 	"github.com/lexflow/lexflow/internal/prompts"
+	"github.com/lexflow/lexflow/internal/temporalauth"
 	"github.com/lexflow/lexflow/internal/tracing"
 	"github.com/lexflow/lexflow/store"
 	"github.com/lexflow/lexflow/store/backend"
@@ -107,8 +108,9 @@ func (b *Backends) Close() {
 }
 
 // dialTemporal connects to Temporal with a client whose payloads kr encrypts, whose
-// metrics (the SDK's, and those workflows and activities record) go to m, and which
-// traces with tr's interceptor, if it has one.
+// metrics (the SDK's, and those workflows and activities record) go to m, which
+// traces with tr's interceptor, if it has one, and which presents the certificate and
+// the access tokens cfg.TemporalAuth names.
 func dialTemporal(cfg config.Config, kr *keys.Keyring, m *metrics.Metrics, tr *tracing.Tracing, log *slog.Logger) (client.Client, error) {
 	opts := client.Options{
 		HostPort:       cfg.TemporalAddress,
@@ -118,6 +120,10 @@ func dialTemporal(cfg config.Config, kr *keys.Keyring, m *metrics.Metrics, tr *t
 	}
 	if tr.Interceptor != nil {
 		opts.Interceptors = []interceptor.ClientInterceptor{tr.Interceptor}
+	}
+	opts, err := temporalauth.Apply(opts, cfg.TemporalAuth)
+	if err != nil {
+		return nil, err
 	}
 	c, err := client.Dial(codec.Apply(opts, kr, cfg.CompressPayloads))
 	if err != nil {

@@ -100,12 +100,21 @@ Lexflow is running. Ctrl-C stops everything.
   Model        %s
 Get a token:   go run ./cmd/lexflow token --sub alice --org acme --role user
 
-`, strings.TrimSuffix(cfg.PublicURL, "/"), cfg.HTTPAddr, ts.UIURL, cfg.TemporalNamespace, ts.Address, storeName(cfg), model)
+%s
+`, strings.TrimSuffix(cfg.PublicURL, "/"), cfg.HTTPAddr, ts.UIURL, cfg.TemporalNamespace, ts.Address, storeName(cfg), model,
+		loopbackNotice)
 	if cfg.TemporalUIURL == "" {
 		cfg.TemporalUIURL = ts.UIURL
 	}
 	return wiring.ServeAPI(ctx, cfg, b, log, true, l)
 }
+
+// loopbackNotice is the banner's warning: the dev server and its Web UI listen on
+// loopback only (devenv binds them to 127.0.0.1), and are open there.
+const loopbackNotice = `Temporal and its Web UI listen on 127.0.0.1 only, and are open there: no
+client certificate, no sign-in, write actions on. Any program or user on this
+machine can read, signal, reset or terminate every case's workflows. A deployment
+locks them (docs/deployment.md, "Temporal").`
 
 // devFirestoreProject is the project `lexflow dev` uses on its emulator when
 // FIRESTORE_PROJECT_ID names none.

@@ -143,12 +143,37 @@ func (d devEnv) start(t *testing.T) *devProc {
 		case <-time.After(200 * time.Millisecond):
 		}
 	}
-	for _, want := range []string{"Lexflow is running", "Temporal UI  " + d.uiURL, "lexflow token --sub alice"} {
+	for _, want := range []string{"Lexflow is running", "Temporal UI  " + d.uiURL, "lexflow token --sub alice", loopbackNotice} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("banner lacks %q:\n%s", want, out.String())
 		}
 	}
+	d.onlyOnLoopback(t, d.ports[0], d.ports[1])
 	return p
+}
+
+// onlyOnLoopback checks that nothing answers on the loopback addresses' ports at the
+// machine's other addresses: the dev server and its Web UI are open, as the banner
+// says, so they must not be reachable from elsewhere.
+func (d devEnv) onlyOnLoopback(t *testing.T, addrs ...string) {
+	t.Helper()
+	ifaddrs, err := net.InterfaceAddrs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range ifaddrs {
+		ip, ok := a.(*net.IPNet)
+		if !ok || ip.IP.IsLoopback() || ip.IP.To4() == nil {
+			continue
+		}
+		for _, addr := range addrs {
+			_, port, _ := net.SplitHostPort(addr)
+			if c, err := net.DialTimeout("tcp", net.JoinHostPort(ip.IP.String(), port), time.Second); err == nil {
+				c.Close()
+				t.Errorf("%s answers at %s too", addr, ip.IP)
+			}
+		}
+	}
 }
 
 // stop interrupts `lexflow dev` as Ctrl-C does and checks that everything it started is

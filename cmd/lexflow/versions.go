@@ -10,6 +10,7 @@ import (
 	"go.temporal.io/sdk/client"
 
 	"github.com/lexflow/lexflow/config"
+	"github.com/lexflow/lexflow/internal/temporalauth"
 	"github.com/lexflow/lexflow/worker"
 	"github.com/lexflow/lexflow/workflows"
 )
@@ -22,7 +23,11 @@ func runVersions(ctx context.Context, cfg config.Config, out io.Writer) error {
 		fmt.Fprintln(out, "No workflow.GetVersion change IDs are in use (workflows.Changes is empty).")
 		return nil
 	}
-	c, err := client.Dial(client.Options{HostPort: cfg.TemporalAddress, Namespace: cfg.TemporalNamespace})
+	opts, err := temporalauth.Apply(client.Options{HostPort: cfg.TemporalAddress, Namespace: cfg.TemporalNamespace}, cfg.TemporalAuth)
+	if err != nil {
+		return err
+	}
+	c, err := client.Dial(opts)
 	if err != nil {
 		return fmt.Errorf("connect to Temporal at %s: %w", cfg.TemporalAddress, err)
 	}

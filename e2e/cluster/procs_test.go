@@ -13,6 +13,7 @@ import (
 
 	"github.com/lexflow/lexflow/internal/auth"
 	"github.com/lexflow/lexflow/internal/childproc"
+	"github.com/lexflow/lexflow/internal/testenv"
 	"github.com/lexflow/lexflow/schemas"
 )
 
@@ -41,7 +42,7 @@ func start(t *testing.T, name, role string, env ...string) *proc {
 	}
 	addr := fmt.Sprintf("127.0.0.1:%d", port)
 	p := &proc{name: name, url: "http://" + addr, cmd: exec.Command(cluster.lexflow, role), out: &logBuffer{}}
-	p.cmd.Env = append(baseEnv(t), env...)
+	p.cmd.Env = append(append(baseEnv(t), temporalEnv(t, name, role)...), env...)
 	if role == "api" {
 		p.cmd.Env = append(p.cmd.Env, "LEXFLOW_HTTP_ADDR="+addr)
 	} else {
@@ -80,6 +81,27 @@ func baseEnv(t *testing.T) []string {
 		"TEMPORAL_ADDRESS=" + cluster.temporal.Address, "TEMPORAL_NAMESPACE=" + namespace,
 		"MONGODB_URI=" + cluster.mongoURI, "LEXFLOW_CORPUS_DB=" + cluster.corpusDB, "LEXFLOW_BLOB_DIR=" + cluster.blobDir,
 		"LEXFLOW_JWT_SECRET=" + jwtSecret, "LEXFLOW_MASTER_KEY=" + masterKey}
+}
+
+// temporalEnv is what process name of role needs to reach the locked Temporal
+// cluster: a client certificate of its own from the clients' CA, and its role's
+// client at the OpenID Provider, whose tokens carry the permission to write in the
+// namespace.
+func temporalEnv(t *testing.T, name, role string) []string {
+	t.Helper()
+	cert, err := cluster.temporal.ClientCA.Issue(name, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	oc := apiClient
+	if role == "worker" {
+		oc = workerClient
+	}
+	return []string{"TEMPORAL_TLS_SERVER_CA_CERT_PATH=" + cluster.temporal.ServerCA,
+		"TEMPORAL_TLS_SERVER_NAME=" + cluster.temporal.FrontendName,
+		"TEMPORAL_TLS_CLIENT_CERT_PATH=" + cert.Cert, "TEMPORAL_TLS_CLIENT_KEY_PATH=" + cert.Key,
+		"LEXFLOW_TEMPORAL_TOKEN_URL=" + cluster.oidc.TokenURL(), "LEXFLOW_TEMPORAL_CLIENT_ID=" + oc.ID,
+		"LEXFLOW_TEMPORAL_CLIENT_SECRET=" + oc.Secret, "LEXFLOW_TEMPORAL_TOKEN_RESOURCE=" + testenv.OIDCTemporalResource}
 }
 
 // kill kills the process at once, as a crash or an OOM kill would, and waits for it.

@@ -1,10 +1,13 @@
 package devenv
 
 import (
+	"cmp"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"time"
@@ -41,22 +44,52 @@ type UIOptions struct {
 	Dir string
 	// Output receives the server's log; nil discards it.
 	Output io.Writer
+	// Namespace is the namespace the Web UI opens; empty means default.
+	Namespace string
+	// TLS, when set, is how the UI server reaches a frontend that asks for mutual TLS.
+	TLS *UITLS
+	// SignIn, when set, puts the Web UI behind sign-in at an OpenID Provider: its API
+	// answers 401 to a request without the signed-in user's access token, and
+	// forwards the token to the frontend, whose authorizer decides what the user
+	// may read and do.
+	SignIn *UISignIn
 }
 
-// uiConfig is the UI server's configuration: the dev server's own UI settings, plus
-// the codec server and its credentials, which the dev server cannot set.
-const uiConfig = `temporalGrpcAddress: %q
-host: 127.0.0.1
-port: %d
-enableUi: true
-defaultNamespace: default
-hideLogs: true
-cors:
-  cookieInsecure: true
-codec:
-  endpoint: %q
-  includeCredentials: true
-`
+// UITLS is the UI server's client certificate and key, and the CA and name of the
+// frontend's certificate (PEM files).
+type UITLS struct {
+	CA, Cert, Key, ServerName string
+}
+
+// UISignIn is the UI server's confidential client at an OpenID Provider (Issuer),
+// to which the provider sends browsers back at CallbackURL (…/auth/sso/callback).
+type UISignIn struct {
+	Issuer, ClientID, ClientSecret, CallbackURL string
+}
+
+// uiConfig is the UI server's configuration, as JSON (which its YAML loader reads):
+// the dev server's own UI settings, plus the codec server and its credentials,
+// which the dev server cannot set, and o's TLS and sign-in.
+func uiConfig(o UIOptions) ([]byte, error) {
+	cfg := map[string]any{
+		"temporalGrpcAddress": o.Frontend, "host": "127.0.0.1", "port": o.Port, "enableUi": true,
+		"defaultNamespace": cmp.Or(o.Namespace, "default"), "hideLogs": true,
+		"cors":  map[string]any{"cookieInsecure": true},
+		"codec": map[string]any{"endpoint": o.CodecEndpoint, "includeCredentials": true},
+	}
+	if o.TLS != nil {
+		cfg["tls"] = map[string]any{"caFile": o.TLS.CA, "certFile": o.TLS.Cert, "keyFile": o.TLS.Key,
+			"serverName": o.TLS.ServerName, "enableHostVerification": true}
+	}
+	if o.SignIn != nil {
+		cfg["auth"] = map[string]any{"enabled": true, "providers": []map[string]any{{
+			"label": "Sign in", "type": "oidc", "providerUrl": o.SignIn.Issuer, "issuerUrl": o.SignIn.Issuer,
+			"clientId": o.SignIn.ClientID, "clientSecret": o.SignIn.ClientSecret, "callbackUrl": o.SignIn.CallbackURL,
+			"scopes": []string{"openid", "profile", "email"},
+		}}}
+	}
+	return json.MarshalIndent(cfg, "", "  ")
+}
 
 // TemporalUI is a running Temporal UI server.
 type TemporalUI struct {
@@ -70,8 +103,11 @@ func StartTemporalUI(ctx context.Context, o UIOptions) (*TemporalUI, error) {
 	if err := os.MkdirAll(filepath.Join(o.Dir, "config"), 0o755); err != nil {
 		return nil, err
 	}
-	config := fmt.Sprintf(uiConfig, o.Frontend, o.Port, o.CodecEndpoint)
-	if err := os.WriteFile(filepath.Join(o.Dir, "config", "development.yaml"), []byte(config), 0o644); err != nil {
+	config, err := uiConfig(o)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.WriteFile(filepath.Join(o.Dir, "config", "development.yaml"), config, 0o600); err != nil {
 		return nil, err
 	}
 	p, tail, err := childproc.Start(o.Server, []string{"--root", o.Dir, "--config", "config", "--env", "development", "start"}, o.Output)
@@ -80,7 +116,13 @@ func StartTemporalUI(ctx context.Context, o UIOptions) (*TemporalUI, error) {
 	}
 	u := &TemporalUI{URL: fmt.Sprintf("http://127.0.0.1:%d", o.Port), p: p}
 	for {
-		err := uiHealthy(ctx, u.URL)
+		// Behind sign-in the API answers no anonymous request: the UI server's own
+		// health route says it serves.
+		probe := uiHealthy
+		if o.SignIn != nil {
+			probe = uiServes
+		}
+		err := probe(ctx, u.URL)
 		if err == nil {
 			return u, nil
 		}
@@ -93,6 +135,23 @@ func StartTemporalUI(ctx context.Context, o UIOptions) (*TemporalUI, error) {
 		case <-time.After(200 * time.Millisecond):
 		}
 	}
+}
+
+// uiServes checks that the UI server at url answers its health route.
+func uiServes(ctx context.Context, url string) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url+"/healthz", nil)
+	if err != nil {
+		return err
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("web UI answered %s", resp.Status)
+	}
+	return nil
 }
 
 // Stop stops the UI server.

@@ -1,9 +1,7 @@
 package testenv
 
 import (
-	"bytes"
 	"context"
-	_ "embed"
 	"errors"
 	"fmt"
 	"io"
@@ -13,7 +11,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
-	"text/template"
 	"time"
 
 	"go.temporal.io/api/serviceerror"
@@ -22,7 +19,9 @@ import (
 	tlog "go.temporal.io/sdk/log"
 	"google.golang.org/protobuf/types/known/durationpb"
 
+	"github.com/lexflow/lexflow/config"
 	"github.com/lexflow/lexflow/internal/childproc"
+	"github.com/lexflow/lexflow/internal/temporalauth"
 )
 
 // TemporalServerVersion is the Temporal server that `make cluster-test` installs into
@@ -30,19 +29,8 @@ import (
 // (./bin/temporal-schema).
 const TemporalServerVersion = "v1.29.1"
 
-//go:embed cluster.yaml.tmpl
-var clusterConfig string
-
 // quietSDK silences the SDK while polling a server that is still starting.
 var quietSDK = tlog.NewStructuredLogger(slog.New(slog.DiscardHandler))
-
-// clusterDynamicConfig is the server's dynamic configuration: one task-queue partition,
-// which spares a single-node cluster the forwarding between partitions.
-const clusterDynamicConfig = `matching.numTaskqueueReadPartitions:
-  - value: 1
-matching.numTaskqueueWritePartitions:
-  - value: 1
-`
 
 // ClusterOptions says how to start a Temporal cluster.
 type ClusterOptions struct {
@@ -50,22 +38,38 @@ type ClusterOptions struct {
 	// the PostgreSQL schema directory; empty means those `make cluster-test` installs
 	// into ./bin.
 	Server, SQLTool, Schema string
-	// Namespace is the namespace to register.
+	// Namespace is the namespace to register: the server's authorizer leaves that to
+	// its administrators, whom the internal frontend serves (see Admin).
 	Namespace string
+	// JWKS is the OpenID Provider's key set, whose keys sign the access tokens the
+	// frontend accepts; Audience the aud those tokens must carry.
+	JWKS, Audience string
 	// Output receives PostgreSQL's and the server's logs; nil discards them.
 	Output io.Writer
 }
 
 // TemporalCluster is a Temporal server that is not the dev server: the server binary
 // with every service in one process, persisting to a PostgreSQL of its own whose
-// schema temporal-sql-tool set up, with SQL visibility.
+// schema temporal-sql-tool set up, with SQL visibility. It is locked as a deployment
+// is: every gRPC port asks for mutual TLS, and the frontend's authorizer for an
+// access token whose permissions claim grants the call (cluster.yaml.tmpl).
 type TemporalCluster struct {
-	// Address is the frontend's host:port.
-	Address string
-	pg      *Postgres
-	dir     string
-	p       *childproc.Process
-	tail    *childproc.Tail
+	// Address is the frontend's host:port; its certificate names FrontendName and
+	// was signed by the CA in ServerCA. ClientCA signs the certificates the frontend
+	// takes from its clients.
+	Address      string
+	FrontendName string
+	ServerCA     string
+	ClientCA     *CA
+	// InternalAddress is the internal frontend's host:port, which serves the
+	// server's own worker with administrator's rights to whoever shows an internode
+	// certificate.
+	InternalAddress string
+	internode       CertFiles
+	pg              *Postgres
+	dir             string
+	p               *childproc.Process
+	tail            *childproc.Tail
 }
 
 // StartTemporalCluster starts PostgreSQL, sets up Temporal's two databases with the
@@ -98,23 +102,75 @@ func StartTemporalCluster(ctx context.Context, o ClusterOptions) (tc *TemporalCl
 	if tc.dir, err = os.MkdirTemp("", "lexflow-temporal-"); err != nil {
 		return nil, err
 	}
-	ports, err := freeSmallPorts("FrontendPort", "FrontendMembershipPort", "FrontendHTTPPort", "MatchingPort",
-		"MatchingMembershipPort", "HistoryPort", "HistoryMembershipPort", "WorkerPort", "WorkerMembershipPort")
+	if o.JWKS == "" || o.Audience == "" {
+		return nil, errors.New("the Temporal cluster needs the JWKS and the audience of its access tokens")
+	}
+	ports, err := freeSmallPorts("FRONTEND_GRPC_PORT", "FRONTEND_MEMBERSHIP_PORT", "FRONTEND_HTTP_PORT",
+		"INTERNAL_FRONTEND_GRPC_PORT", "INTERNAL_FRONTEND_MEMBERSHIP_PORT", "INTERNAL_FRONTEND_HTTP_PORT",
+		"MATCHING_GRPC_PORT", "MATCHING_MEMBERSHIP_PORT", "HISTORY_GRPC_PORT", "HISTORY_MEMBERSHIP_PORT",
+		"WORKER_GRPC_PORT", "WORKER_MEMBERSHIP_PORT")
 	if err != nil {
 		return nil, err
 	}
-	if err := tc.writeConfig(ports); err != nil {
+	if err := tc.makeCerts(); err != nil {
 		return nil, err
 	}
-	tc.Address = "127.0.0.1:" + strconv.Itoa(ports["FrontendPort"])
-	if tc.p, tc.tail, err = childproc.Start(o.Server, []string{"--root", tc.dir, "--config", "config", "--env", "cluster",
-		"--allow-no-auth", "start"}, o.Output); err != nil {
+	if err := tc.writeConfig(); err != nil {
+		return nil, err
+	}
+	tc.Address = "127.0.0.1:" + strconv.Itoa(ports["FRONTEND_GRPC_PORT"])
+	tc.InternalAddress = "127.0.0.1:" + strconv.Itoa(ports["INTERNAL_FRONTEND_GRPC_PORT"])
+	args := []string{"--root", tc.dir, "--config", "config", "--env", "temporal", "start"}
+	for _, s := range clusterServices {
+		args = append(args, "--service", s)
+	}
+	cmd := childproc.Command(o.Server, args...)
+	cmd.Env = append(os.Environ(), "TEMPORAL_CERTS="+tc.dir, "TEMPORAL_JWKS_URL="+o.JWKS, "TEMPORAL_JWT_AUDIENCE="+o.Audience,
+		"POSTGRES_SEEDS=127.0.0.1", "DB_PORT="+strconv.Itoa(tc.pg.Port), "POSTGRES_USER=postgres", "POSTGRES_PWD=",
+		"BIND_ON_IP=127.0.0.1", "TEMPORAL_BROADCAST_ADDRESS=127.0.0.1",
+		"DYNAMIC_CONFIG_FILE_PATH="+filepath.Join(tc.dir, "dynamicconfig.yaml"))
+	for name, port := range ports {
+		cmd.Env = append(cmd.Env, name+"="+strconv.Itoa(port))
+	}
+	if tc.p, tc.tail, err = childproc.StartCmd(cmd, o.Output); err != nil {
 		return nil, fmt.Errorf("start the Temporal server: %w", err)
 	}
 	if err = tc.registerNamespace(ctx, o.Namespace); err != nil {
 		return nil, err
 	}
 	return tc, nil
+}
+
+// clusterServices are the services the server runs: the default four and the
+// internal frontend, which serves the system worker behind the internode TLS.
+var clusterServices = []string{"frontend", "internal-frontend", "history", "matching", "worker"}
+
+// Names the server certificates carry, as deploy/temporal/temporal.yaml expects them.
+const (
+	frontendName  = "temporal"
+	internodeName = "temporal-internode"
+)
+
+// makeCerts makes, in the cluster's directory under the names
+// deploy/temporal/temporal.yaml reads, the cluster's two certificate authorities,
+// one for the server's own certificates and one for its clients', and the servers'
+// certificates.
+func (tc *TemporalCluster) makeCerts() error {
+	server, err := NewCA(tc.dir, "server")
+	if err != nil {
+		return err
+	}
+	if tc.ClientCA, err = NewCA(tc.dir, "clients"); err != nil {
+		return err
+	}
+	if tc.internode, err = server.Issue("internode", true, internodeName); err != nil {
+		return err
+	}
+	if _, err := server.Issue("frontend", true, frontendName); err != nil {
+		return err
+	}
+	tc.ServerCA, tc.FrontendName = server.CertFile, frontendName
+	return nil
 }
 
 // freeSmallPorts returns a free loopback port for each name, no two the same, held
@@ -147,36 +203,51 @@ func (tc *TemporalCluster) setUpSchema(ctx context.Context, tool, db, schema str
 	return nil
 }
 
-// writeConfig writes the server's configuration and dynamic configuration into its
-// directory.
-func (tc *TemporalCluster) writeConfig(ports map[string]int) error {
-	dynamic := filepath.Join(tc.dir, "dynamicconfig.yaml")
-	if err := os.WriteFile(dynamic, []byte(clusterDynamicConfig), 0o644); err != nil {
-		return err
-	}
-	data := map[string]any{"DBPort": tc.pg.Port, "DynamicConfig": dynamic}
-	for name, port := range ports {
-		data[name] = port
-	}
-	var buf bytes.Buffer
-	if err := template.Must(template.New("cluster").Parse(clusterConfig)).Execute(&buf, data); err != nil {
+// writeConfig copies the deployment's server configuration,
+// deploy/temporal/temporal.yaml, which the server renders from the environment it
+// is started with, and its dynamic configuration into the cluster's directory.
+func (tc *TemporalCluster) writeConfig() error {
+	root, err := childproc.ModuleRoot()
+	if err != nil {
 		return err
 	}
 	if err := os.MkdirAll(filepath.Join(tc.dir, "config"), 0o755); err != nil {
 		return err
 	}
-	return os.WriteFile(filepath.Join(tc.dir, "config", "cluster.yaml"), buf.Bytes(), 0o644)
+	for from, to := range map[string]string{"temporal.yaml": "config/temporal.yaml", "dynamicconfig.yaml": "dynamicconfig.yaml"} {
+		raw, err := os.ReadFile(filepath.Join(root, "deploy", "temporal", from))
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(tc.dir, to), raw, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
-// registerNamespace registers the namespace once the frontend answers, and waits
-// until requests in it are taken: the server's services learn of a new namespace
-// when they next refresh their namespace caches.
+// Admin returns a client of the internal frontend in namespace ns, with the
+// administrator's rights that its internode certificate gives, as the deployment's
+// own jobs (registering the namespace) have them.
+func (tc *TemporalCluster) Admin(ns string) (client.Client, error) {
+	tlsConfig, err := temporalauth.TLSConfig(config.TemporalAuth{CA: tc.ServerCA, ServerName: internodeName,
+		Cert: tc.internode.Cert, Key: tc.internode.Key})
+	if err != nil {
+		return nil, err
+	}
+	return client.Dial(client.Options{HostPort: tc.InternalAddress, Namespace: ns, Logger: quietSDK,
+		ConnectionOptions: client.ConnectionOptions{TLS: tlsConfig}})
+}
+
+// registerNamespace registers the namespace once the internal frontend answers, and
+// waits until requests in it are taken: the server's services learn of a new
+// namespace when they next refresh their namespace caches.
 func (tc *TemporalCluster) registerNamespace(ctx context.Context, ns string) error {
 	var c client.Client
 	for {
 		var err error
 		if c == nil {
-			c, err = client.Dial(client.Options{HostPort: tc.Address, Namespace: ns, Logger: quietSDK})
+			c, err = tc.Admin(ns)
 		}
 		if err == nil {
 			_, err = c.WorkflowService().RegisterNamespace(ctx, &workflowservice.RegisterNamespaceRequest{

@@ -35,11 +35,32 @@ type OIDCProvider struct {
 // oidc-provider's development login and consent pages (any login name is accepted).
 const OIDCWebClient = "lexflow-web"
 
+// OIDCServiceClient is a client of the provider's client-credentials grant whose
+// tokens carry Claims besides the standard ones.
+type OIDCServiceClient struct {
+	ID     string         `json:"client_id"`
+	Secret string         `json:"client_secret"`
+	Claims map[string]any `json:"claims"`
+}
+
+// OIDCTemporalResource is the resource indicator for which the provider issues
+// tokens with the audience OIDCTemporalAudience, the Temporal server's.
+const (
+	OIDCTemporalResource = "urn:lexflow:temporal"
+	OIDCTemporalAudience = "temporal"
+)
+
 // StartOIDCProvider starts a provider on port whose signing key has the ID kid and
 // whose tokens carry claims besides the standard ones; with webRedirects it also has
 // the OIDCWebClient, sending browsers back to those URIs. It returns once the provider
 // listens, or fails when ctx ends first.
 func StartOIDCProvider(ctx context.Context, port int, kid string, claims map[string]any, webRedirects ...string) (*OIDCProvider, error) {
+	return StartOIDCProviderWith(ctx, port, kid, claims, nil, webRedirects...)
+}
+
+// StartOIDCProviderWith is StartOIDCProvider with service clients besides the tests'
+// own (lexflow-tests), each with the claims of its own tokens.
+func StartOIDCProviderWith(ctx context.Context, port int, kid string, claims map[string]any, services []OIDCServiceClient, webRedirects ...string) (*OIDCProvider, error) {
 	rawClaims, err := json.Marshal(claims)
 	if err != nil {
 		return nil, err
@@ -48,23 +69,43 @@ func StartOIDCProvider(ctx context.Context, port int, kid string, claims map[str
 	if err != nil {
 		return nil, err
 	}
+	rawServices, err := json.Marshal(services)
+	if err != nil {
+		return nil, err
+	}
 	p, err := childproc.StartNode(ctx, "oidc-provider", oidcProviderScript, "oidc-provider",
 		fmt.Sprintf("`make test` installs it (npm install --prefix %s oidc-provider@%s)", childproc.NPMDir, OIDCProviderVersion),
-		"PORT="+strconv.Itoa(port), "KID="+kid, "CLAIMS="+string(rawClaims), "WEB_REDIRECTS="+string(redirects))
+		"PORT="+strconv.Itoa(port), "KID="+kid, "CLAIMS="+string(rawClaims), "WEB_REDIRECTS="+string(redirects),
+		"SERVICE_CLIENTS="+string(rawServices))
 	if err != nil {
 		return nil, err
 	}
 	return &OIDCProvider{Issuer: fmt.Sprintf("http://127.0.0.1:%d", port), p: p}, nil
 }
 
+// TokenURL is the provider's token endpoint.
+func (p *OIDCProvider) TokenURL() string { return p.Issuer + "/token" }
+
+// JWKS is the URL of the provider's key set.
+func (p *OIDCProvider) JWKS() string { return p.Issuer + "/jwks" }
+
 // Token asks the provider for an access token by the client-credentials grant.
 func (p *OIDCProvider) Token(ctx context.Context) (string, error) {
-	form := url.Values{"grant_type": {"client_credentials"}, "scope": {"api"}}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, p.Issuer+"/token", strings.NewReader(form.Encode()))
+	return p.ClientToken(ctx, "lexflow-tests", "lexflow-tests-secret", url.Values{"scope": {"api"}})
+}
+
+// ClientToken asks the provider for an access token by the client-credentials grant
+// as client id with secret, with the form's parameters (scope, resource).
+func (p *OIDCProvider) ClientToken(ctx context.Context, id, secret string, params url.Values) (string, error) {
+	form := url.Values{"grant_type": {"client_credentials"}}
+	for k, v := range params {
+		form[k] = v
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, p.TokenURL(), strings.NewReader(form.Encode()))
 	if err != nil {
 		return "", err
 	}
-	req.SetBasicAuth("lexflow-tests", "lexflow-tests-secret")
+	req.SetBasicAuth(id, secret)
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	resp, err := (&http.Client{Timeout: 10 * time.Second}).Do(req)
 	if err != nil {
