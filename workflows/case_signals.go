@@ -230,7 +230,7 @@ func (w *caseWorkflow) confirmPayment(ctx workflow.Context, p schemas.PaymentCon
 		return nil
 	}
 	opts := storeOptions
-	opts.Summary = "Record payment " + p.Reference
+	opts.Summary = "Record the payment" // the reference is staff-typed: no text Lexflow does not own
 	var stored schemas.PaymentConfirmed
 	err := workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, opts), paymentActs.RecordPayment, schemas.RecordPayment{
 		CaseID: w.state.CaseID, Payment: p, Tier: w.state.Tier,
