@@ -37,6 +37,9 @@ var (
 	errUnsupportedMedia = errors.New("unsupported media type")
 	// errBudgetExhausted is a case waiting on its model-token budget (see budgetWait).
 	errBudgetExhausted = errors.New("budget exhausted")
+	// errAuditFailed is a staff action not done because its audit entry could not be
+	// written.
+	errAuditFailed = errors.New("audit failed")
 )
 
 // problemKind is how one failure kind is answered: its status and its stable type.
@@ -70,6 +73,7 @@ var problemKinds = []problemKind{
 	{errGone, http.StatusGone, "gone", "This route is gone"},
 	{errBadWebhook, http.StatusBadRequest, "bad-webhook", "The webhook is not signed, stale, or does not match its checkout"},
 	{errTurnFailed, http.StatusBadGateway, "turn-failed", "The chat turn failed"},
+	{errAuditFailed, http.StatusInternalServerError, "audit-failed", "The action was not done: its audit entry could not be written"},
 	{errUnavailable, http.StatusServiceUnavailable, "unavailable", "A service Lexflow depends on is unavailable"},
 }
 

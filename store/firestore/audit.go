@@ -10,23 +10,32 @@ import (
 	"github.com/lexflow/lexflow/store"
 )
 
-// auditData is an audit entry as stored.
+// auditData is an audit entry as stored. Its Detail is the entry's JSON text
+// (store.AuditEntry.DetailJSON), or, in entries written before it was, a map.
 type auditData struct {
-	ID       string         `firestore:"id"`
-	At       time.Time      `firestore:"at"`
-	Actor    string         `firestore:"actor"`
-	ActorOrg string         `firestore:"actor_org,omitempty"`
-	Roles    []string       `firestore:"roles"`
-	Action   string         `firestore:"action"`
-	OrgID    string         `firestore:"org_id,omitempty"`
-	CaseID   string         `firestore:"case_id,omitempty"`
-	Detail   map[string]any `firestore:"detail,omitempty"`
+	ID       string    `firestore:"id"`
+	At       time.Time `firestore:"at"`
+	Actor    string    `firestore:"actor"`
+	ActorOrg string    `firestore:"actor_org,omitempty"`
+	Roles    []string  `firestore:"roles"`
+	Action   string    `firestore:"action"`
+	OrgID    string    `firestore:"org_id,omitempty"`
+	CaseID   string    `firestore:"case_id,omitempty"`
+	Detail   any       `firestore:"detail,omitempty"`
 }
 
 // RecordAudit creates the entry's document unless it exists.
 func (s *Store) RecordAudit(ctx context.Context, e store.AuditEntry) error {
-	e.At = e.At.UTC()
-	if _, err := s.doc(AuditCollection, e.ID).Create(ctx, auditData(e)); err != nil && !exists(err) {
+	detail, err := e.DetailJSON()
+	if err != nil {
+		return err
+	}
+	d := auditData{ID: e.ID, At: e.At.UTC(), Actor: e.Actor, ActorOrg: e.ActorOrg, Roles: e.Roles,
+		Action: e.Action, OrgID: e.OrgID, CaseID: e.CaseID}
+	if detail != "" {
+		d.Detail = detail
+	}
+	if _, err := s.doc(AuditCollection, e.ID).Create(ctx, d); err != nil && !exists(err) {
 		return fmt.Errorf("record audit entry: %w", err)
 	}
 	return nil
@@ -54,7 +63,16 @@ func (s *Store) ListAudit(ctx context.Context, f store.AuditFilter) ([]store.Aud
 	}
 	out := make([]store.AuditEntry, len(docs))
 	for i, d := range docs {
-		out[i] = store.AuditEntry(d)
+		out[i] = store.AuditEntry{ID: d.ID, At: d.At, Actor: d.Actor, ActorOrg: d.ActorOrg, Roles: d.Roles,
+			Action: d.Action, OrgID: d.OrgID, CaseID: d.CaseID}
+		switch detail := d.Detail.(type) {
+		case string:
+			if out[i].Detail, err = store.DetailFromJSON(detail); err != nil {
+				return nil, fmt.Errorf("audit entry %s: %w", d.ID, err)
+			}
+		case map[string]any:
+			out[i].Detail = detail
+		}
 	}
 	return out, nil
 }
