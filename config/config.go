@@ -164,7 +164,7 @@ func (c Config) TokenLimits() schemas.TokenLimits {
 // Vars lists every environment variable FromEnv reads, its default and its meaning.
 // The table in docs/configuration.md is checked against it.
 var Vars = []Var{
-	{"LEXFLOW_DATA_DIR", "./data", "where dev state lives: Temporal's database, FerretDB's SQLite files, the JWT secret"},
+	{"LEXFLOW_DATA_DIR", "./data", "where dev state lives: Temporal's database, FerretDB's SQLite files, and the secrets `lexflow dev` generates"},
 	{"LEXFLOW_HTTP_ADDR", "127.0.0.1:8080", "the API's listen address"},
 	{"TEMPORAL_ADDRESS", "127.0.0.1:7233", "Temporal frontend; `lexflow dev` starts the dev server on this port"},
 	{"TEMPORAL_NAMESPACE", "default", "Temporal namespace"},
@@ -186,9 +186,9 @@ var Vars = []Var{
 	{"FIRESTORE_PROJECT_ID", "", "with `LEXFLOW_STORE=firestore`: the Google Cloud project whose Firestore (default database) to use, with the application's default credentials; required, except under `lexflow dev`, which uses `lexflow-dev`; its composite indexes are in deploy/firestore/firestore.indexes.json"},
 	{"FIRESTORE_EMULATOR_HOST", "", "with `LEXFLOW_STORE=firestore`: a Firestore emulator to use instead (host:port); empty under `lexflow dev` means the one it starts on LEXFLOW_DEV_FIRESTORE_ADDR"},
 	{"LEXFLOW_DEV_FIRESTORE_ADDR", "127.0.0.1:8086", "where `lexflow dev` starts the Firestore emulator (@firestore-emulator/server, installed by `make npm`), which keeps its data in memory; it listens on 127.0.0.1 only, so only the port counts"},
-	{"LEXFLOW_JWT_SECRET", "", "HS256 secret, at least 32 bytes; empty means one generated once into LEXFLOW_DATA_DIR/jwt-secret"},
+	{"LEXFLOW_JWT_SECRET", "", "HS256 secret, at least 32 bytes, which signs `lexflow token`'s tokens and the codec sessions; required by `lexflow api`, which stops without it; empty under `lexflow dev` means one generated once into LEXFLOW_DATA_DIR/jwt-secret"},
 	{"LEXFLOW_JWT_ISSUER", "lexflow-dev", "required `iss` claim"},
-	{"LEXFLOW_MASTER_KEY", "", "the master key's secret (at least 32 characters, e.g. `openssl rand -hex 32`), which wraps every case's data key; every api and worker process needs the same one, and without it nothing encrypted can be read again: back it up apart from the database; empty means one generated once into LEXFLOW_DATA_DIR/master-key"},
+	{"LEXFLOW_MASTER_KEY", "", "the master key's secret (at least 32 characters, e.g. `openssl rand -hex 32`), which wraps every case's data key; every api and worker process needs the same one, and without it nothing encrypted can be read again: back it up apart from the database; required by `lexflow api`, `worker` and `keys`, which stop without it; empty under `lexflow dev` means one generated once into LEXFLOW_DATA_DIR/master-key"},
 	{"LEXFLOW_MASTER_KEY_PREVIOUS", "", "comma-separated secrets of master keys retired by a rotation: they still unwrap the data keys they wrapped until `lexflow keys rotate` rewraps them under LEXFLOW_MASTER_KEY"},
 	{"LEXFLOW_COMPRESS_PAYLOADS", "true", "deflate Temporal payloads of 512 bytes or more before encrypting them, when that makes them smaller"},
 	{"LEXFLOW_KEY_CACHE_TTL", "1m", "how long a process keeps an unwrapped data key in memory (at most 1h); an erasure waits this long after destroying the case's key before it reports done, so every process must share it"},

@@ -351,3 +351,40 @@ func TestCorpusLoad(t *testing.T) {
 		t.Errorf("lexflow corpus unload succeeded: %s", out)
 	}
 }
+
+// TestAttackProcessesNeedSecrets (issue 36, item 4 / finding 8): `lexflow api`,
+// `worker` and `keys rotate` without their secrets stop at once, naming what is
+// missing, and write nothing into the data directory; they generated a master key and
+// a JWT secret there before.
+func TestAttackProcessesNeedSecrets(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		env  []string
+		want []string
+	}{
+		{[]string{"api"}, nil, []string{"LEXFLOW_MASTER_KEY", "LEXFLOW_JWT_SECRET"}},
+		{[]string{"api"}, []string{"LEXFLOW_MASTER_KEY=" + strings.Repeat("m", 40)}, []string{"LEXFLOW_JWT_SECRET"}},
+		{[]string{"api"}, []string{"LEXFLOW_JWT_SECRET=" + strings.Repeat("s", 40)}, []string{"LEXFLOW_MASTER_KEY"}},
+		{[]string{"worker"}, nil, []string{"LEXFLOW_MASTER_KEY"}},
+		{[]string{"keys", "rotate"}, nil, []string{"LEXFLOW_MASTER_KEY"}},
+	} {
+		d := newDevEnv(t)
+		dir := t.TempDir()
+		cmd := d.command(c.args...)
+		cmd.Env = append(cmd.Env, append([]string{"LEXFLOW_DATA_DIR=" + dir, "LEXFLOW_MASTER_KEY=", "LEXFLOW_JWT_SECRET="}, c.env...)...)
+		out, err := cmd.CombinedOutput()
+		if err == nil {
+			t.Errorf("lexflow %v without secrets ran: %s", c.args, out)
+			continue
+		}
+		for _, want := range c.want {
+			if !strings.Contains(string(out), want) {
+				t.Errorf("lexflow %v: the message does not name %s: %s", c.args, want, out)
+			}
+		}
+		if entries, _ := os.ReadDir(dir); len(entries) > 0 {
+			t.Errorf("lexflow %v wrote %d files into the data directory (%s, ...)", c.args, len(entries), entries[0].Name())
+		}
+	}
+}
+

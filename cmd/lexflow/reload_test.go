@@ -72,7 +72,7 @@ func startSeparate(t *testing.T, env ...string) separate {
 	d.vars = append(d.vars, fmt.Sprintf("LEXFLOW_WORKER_HTTP_ADDR=127.0.0.1:%d", opsPort), fmt.Sprintf("LEXFLOW_METRICS_ADDR=127.0.0.1:%d", metricsPort),
 		"TEMPORAL_ADDRESS="+ts.Address, "MONGODB_URI="+ferret.URI, "LEXFLOW_PROMPTS_DIR="+promptsDir,
 		"LEXFLOW_ASSISTANT_BASE_URL="+model.URL+"/v1", "LEXFLOW_ASSISTANT_MODEL="+offline.ModelName,
-		"LEXFLOW_JWT_SECRET=reload-test-secret-reload-test-secret")
+		"LEXFLOW_JWT_SECRET=reload-test-secret-reload-test-secret", "LEXFLOW_MASTER_KEY=reload-test-master-key-reload-test-master-key")
 	d.vars = append(d.vars, env...)
 	for _, role := range []string{"worker", "api"} {
 		cmd := d.command(role)
