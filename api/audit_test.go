@@ -29,7 +29,7 @@ func (refusingAudit) RecordAudit(context.Context, store.AuditEntry) error {
 func TestAttackAuditFailureIsItsOwnProblem(t *testing.T) {
 	h := &handlers{Store: refusingAudit{}}
 	c := echo.New().NewContext(httptest.NewRequest(http.MethodPost, "/v1/admin/tools/execute", nil), httptest.NewRecorder())
-	c.Set(identityKey, auth.Identity{Subject: "root", Roles: []string{"admin"}})
+	c.Set(identityKey, auth.Identity{Subject: "root", Roles: []string{"admin"}, Operator: true})
 	err := h.audit(c, auditToolRun, "acme", "", map[string]any{"args": map[string]any{"summary.current": "[masked]"}})
 	p := toProblem(err)
 	if p.Status != http.StatusInternalServerError || p.Type != ProblemTypeBase+"audit-failed" || !strings.Contains(p.Detail, auditToolRun) {

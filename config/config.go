@@ -92,6 +92,8 @@ type Config struct {
 	OIDCOrgClaim    string
 	OIDCOperatorOrg string
 	OIDCLeeway      time.Duration
+	// OIDCHS256 keeps HS256 tokens accepted beside the provider's.
+	OIDCHS256 bool
 	// OIDCClientID and OIDCScope are the web app's public client at the provider,
 	// which signs people in by the authorization-code flow with PKCE.
 	OIDCClientID string
@@ -199,6 +201,7 @@ var Vars = []Var{
 	{"LEXFLOW_OIDC_ROLES_CLAIM", "roles", "the claim holding a provider token's roles (a list or a space-separated string), e.g. Auth0's namespaced `https://lexflow.example/roles`; roles Lexflow does not know are ignored"},
 	{"LEXFLOW_OIDC_ORG_CLAIM", "org", "the claim holding a provider token's organization"},
 	{"LEXFLOW_OIDC_OPERATOR_ORG", "", "the organization claim that marks the operator's own staff, who act on every tenant; a provider token with staff roles and no organization keeps only the user role; empty means no provider token is operator staff"},
+	{"LEXFLOW_OIDC_HS256", "false", "with LEXFLOW_OIDC_ISSUER set, whether the API still accepts the HS256 tokens signed with LEXFLOW_JWT_SECRET (`lexflow token`); `lexflow dev` always does"},
 	{"LEXFLOW_OIDC_LEEWAY", "30s", "clock skew allowed on a provider token's exp, nbf and iat"},
 	{"LEXFLOW_OIDC_CLIENT_ID", "", "the web app's public client at the provider (authorization code with PKCE, redirect URI LEXFLOW_PUBLIC_URL/); empty means the web app offers no provider sign-in"},
 	{"LEXFLOW_OIDC_SCOPE", "openid profile", "the scopes the web app asks the provider for"},
@@ -370,6 +373,9 @@ func From(lookup func(name string) (string, bool)) (Config, error) {
 	}
 	if c.OIDCLeeway, err = time.ParseDuration(get("LEXFLOW_OIDC_LEEWAY")); err != nil || c.OIDCLeeway < 0 || c.OIDCLeeway > 5*time.Minute {
 		return c, fmt.Errorf("LEXFLOW_OIDC_LEEWAY: want a duration from 0 to 5m, got %q", get("LEXFLOW_OIDC_LEEWAY"))
+	}
+	if c.OIDCHS256, err = strconv.ParseBool(get("LEXFLOW_OIDC_HS256")); err != nil {
+		return c, fmt.Errorf("LEXFLOW_OIDC_HS256: want true or false, got %q", get("LEXFLOW_OIDC_HS256"))
 	}
 	if c.OIDCIssuer != "" && c.OIDCAudience == "" {
 		return c, fmt.Errorf("LEXFLOW_OIDC_AUDIENCE is required with LEXFLOW_OIDC_ISSUER: a token for another API of the same provider must not pass")

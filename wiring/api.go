@@ -82,7 +82,7 @@ func APIDeps(ctx context.Context, cfg config.Config, b *Backends, dev bool, log 
 	if err != nil {
 		return api.Deps{}, fmt.Errorf("LEXFLOW_PRICES: %w", err)
 	}
-	verifiers := auth.Verifiers{HS256: sign}
+	verifiers := auth.Verifiers{HS256: sign, HS256WithOIDC: cfg.OIDCHS256 || dev}
 	if cfg.OIDCIssuer != "" {
 		if verifiers.OIDC, err = auth.NewOIDC(ctx, auth.OIDCOptions{Issuer: cfg.OIDCIssuer, Audience: cfg.OIDCAudience,
 			RolesClaim: cfg.OIDCRolesClaim, OrgClaim: cfg.OIDCOrgClaim, OperatorOrg: cfg.OIDCOperatorOrg, Leeway: cfg.OIDCLeeway}); err != nil {

@@ -235,7 +235,7 @@ func TestDevRoundTrip(t *testing.T) {
 	}
 	d := newDevEnv(t).withCorpus()
 	tok := d.token(t, "--sub", "alice", "--org", "acme", "--role", "user")
-	admin := d.token(t, "--sub", "root", "--role", "admin")
+	admin := d.token(t, "--sub", "root", "--role", "admin", "--operator")
 
 	cmd := d.start(t)
 	d.call(t, "PUT", "/v1/admin/subscriptions/org:acme", admin, map[string]any{"plan": "firm", "credits": map[string]int{"1": 5, "2": 5, "3": 5}})
@@ -293,7 +293,7 @@ func TestDevOnFirestore(t *testing.T) {
 	d := newDevEnv(t).withCorpus()
 	d.vars = append(d.vars, "LEXFLOW_STORE=firestore")
 	tok := d.token(t, "--sub", "alice", "--role", "user")
-	admin := d.token(t, "--sub", "root", "--role", "admin")
+	admin := d.token(t, "--sub", "root", "--role", "admin", "--operator")
 
 	cmd := d.start(t)
 	d.call(t, "PUT", "/v1/admin/subscriptions/user:alice", admin, map[string]any{"plan": "solo", "credits": map[string]int{"1": 5, "2": 5, "3": 5}})
@@ -388,3 +388,20 @@ func TestAttackProcessesNeedSecrets(t *testing.T) {
 	}
 }
 
+// TestTokenNamesStaffScope: `lexflow token` mints a staff token only for an
+// organization or, with --operator, for the operator's staff.
+func TestTokenNamesStaffScope(t *testing.T) {
+	d := newDevEnv(t)
+	d.vars = append(d.vars, "LEXFLOW_JWT_SECRET="+strings.Repeat("s", 40))
+	if out, err := d.command("token", "--sub", "sam", "--role", "support").CombinedOutput(); err == nil || !strings.Contains(string(out), "scope") {
+		t.Errorf("a staff token with no scope: %v %s", err, out)
+	}
+	for _, flags := range [][]string{{"--org", "acme"}, {"--operator"}} {
+		if out, err := d.command(append([]string{"token", "--sub", "sam", "--role", "support"}, flags...)...).CombinedOutput(); err != nil {
+			t.Errorf("lexflow token %v: %v %s", flags, err, out)
+		}
+	}
+	if out, err := d.command("token", "--sub", "sam", "--role", "support", "--org", "acme", "--operator").CombinedOutput(); err == nil {
+		t.Errorf("a token of an organization and of the operator: %s", out)
+	}
+}

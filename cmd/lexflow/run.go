@@ -78,6 +78,7 @@ func runToken(cfg config.Config, args []string, out io.Writer) error {
 	sub := fs.String("sub", "", "subject: the user's ID (required)")
 	org := fs.String("org", "", "organization")
 	roles := fs.String("role", "user", "comma-separated roles: "+strings.Join(schemas.TokenRoles, ", "))
+	operator := fs.Bool("operator", false, "the operator's staff, who act on every tenant (a staff token needs --org or --operator)")
 	ttl := fs.Duration("ttl", 24*time.Hour, "how long the token is valid")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -89,7 +90,7 @@ func runToken(cfg config.Config, args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	token, err := sign.Mint(auth.Identity{Subject: *sub, Org: *org, Roles: strings.Split(*roles, ",")}, *ttl)
+	token, err := sign.Mint(auth.Identity{Subject: *sub, Org: *org, Roles: strings.Split(*roles, ","), Operator: *operator}, *ttl)
 	if err != nil {
 		return err
 	}

@@ -93,7 +93,7 @@ func TestAdminRunsTools(t *testing.T) {
 // history is read from the blob store into the answer, whole, and deleted there.
 func TestAdminToolRunKeepsNoLargeResult(t *testing.T) {
 	t.Parallel()
-	admin := s.Mint(t, auth.Identity{Subject: "sql-admin", Roles: []string{schemas.RoleAdmin}})
+	admin := s.Mint(t, auth.Identity{Subject: "sql-admin", Roles: []string{schemas.RoleAdmin}, Operator: true})
 	r := runTool(t, admin, map[string]any{"tool": "legal_sql", "args": map[string]any{"table_name": "legislatie",
 		"query_string": "SELECT group_concat(text) AS everything FROM legislatie"}})
 	var res struct {

@@ -144,13 +144,14 @@ func (v *OIDC) Verify(token string) (Identity, error) {
 	}
 	org, _ := claims[v.opts.OrgClaim].(string)
 	roles := knownRoles(claims[v.opts.RolesClaim])
+	id := Identity{Subject: sub, Org: org, Roles: roles}
 	switch {
 	case org != "" && org == v.opts.OperatorOrg:
-		org = ""
+		id.Org, id.Operator = "", id.Staff()
 	case org == "":
-		roles = slices.DeleteFunc(roles, func(r string) bool { return r != schemas.RoleUser })
+		id.Roles = slices.DeleteFunc(roles, func(r string) bool { return r != schemas.RoleUser })
 	}
-	return Identity{Subject: sub, Org: org, Roles: roles}, nil
+	return id, nil
 }
 
 // knownRoles reads a roles claim, a list or a space-separated string, keeping the

@@ -85,9 +85,9 @@ func TestOIDCAgainstARealProvider(t *testing.T) {
 	if id.Subject != "lexflow-tests" || id.Org != "acme" || !id.Has(schemas.RoleUser) || !id.Has(schemas.RoleAdmin) || id.Has("root") {
 		t.Errorf("identity = %+v; want lexflow-tests of acme, user and admin (root is no Lexflow role)", id)
 	}
-	// The dev tokens still work beside the provider's.
+	// The HS256 tokens work beside the provider's where they are allowed to.
 	dev, _ := signer.Mint(Identity{Subject: "alice", Roles: []string{schemas.RoleUser}}, time.Hour)
-	if id, err := verifiers.Verify(dev); err != nil || id.Subject != "alice" {
+	if id, err := (Verifiers{HS256: signer, OIDC: v, HS256WithOIDC: true}).Verify(dev); err != nil || id.Subject != "alice" {
 		t.Errorf("dev token: %+v, %v", id, err)
 	}
 
@@ -186,7 +186,8 @@ func TestOIDCStaffScope(t *testing.T) {
 		claims map[string]any
 		want   Identity
 	}{
-		{"the operator's staff", map[string]any{"roles": []string{"support"}, "org": "lexflow-ops"}, Identity{Org: "", Roles: []string{"support"}}},
+		{"the operator's staff", map[string]any{"roles": []string{"support"}, "org": "lexflow-ops"}, Identity{Org: "", Roles: []string{"support"}, Operator: true}},
+		{"the operator's organization, a user", map[string]any{"roles": []string{"user"}, "org": "lexflow-ops"}, Identity{Org: "", Roles: []string{"user"}}},
 		{"a firm's staff", map[string]any{"roles": []string{"support"}, "org": "acme"}, Identity{Org: "acme", Roles: []string{"support"}}},
 		{"no organization claim", map[string]any{"roles": []string{"support", "user", "admin"}}, Identity{Org: "", Roles: []string{"user"}}},
 	} {
@@ -194,8 +195,8 @@ func TestOIDCStaffScope(t *testing.T) {
 			p := startProviderWith(t, freePort(t), "key-1", c.claims)
 			v := verifierOf(t, p, "lexflow-ops")
 			id, err := v.Verify(token(t, p))
-			if err != nil || id.Org != c.want.Org || !slices.Equal(id.Roles, c.want.Roles) {
-				t.Errorf("Verify = %+v, %v; want org %q, roles %v", id, err, c.want.Org, c.want.Roles)
+			if err != nil || id.Org != c.want.Org || !slices.Equal(id.Roles, c.want.Roles) || id.Operator != c.want.Operator {
+				t.Errorf("Verify = %+v, %v; want org %q, roles %v, operator %v", id, err, c.want.Org, c.want.Roles, c.want.Operator)
 			}
 		})
 	}
