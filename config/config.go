@@ -203,7 +203,7 @@ var Vars = []Var{
 	{"LEXFLOW_OIDC_OPERATOR_ORG", "", "the organization claim that marks the operator's own staff, who act on every tenant; a provider token with staff roles and no organization keeps only the user role; empty means no provider token is operator staff"},
 	{"LEXFLOW_OIDC_HS256", "false", "with LEXFLOW_OIDC_ISSUER set, whether the API still accepts the HS256 tokens signed with LEXFLOW_JWT_SECRET (`lexflow token`); `lexflow dev` always does"},
 	{"LEXFLOW_OIDC_LEEWAY", "30s", "clock skew allowed on a provider token's exp, nbf and iat"},
-	{"LEXFLOW_OIDC_CLIENT_ID", "", "the web app's public client at the provider (authorization code with PKCE, redirect URI LEXFLOW_PUBLIC_URL/); empty means the web app offers no provider sign-in"},
+	{"LEXFLOW_OIDC_CLIENT_ID", "", "the web app's public client at the provider (authorization code with PKCE, redirect URI LEXFLOW_PUBLIC_URL/), which must differ from LEXFLOW_OIDC_AUDIENCE: a token addressed to it, an ID token, is refused; empty means the web app offers no provider sign-in"},
 	{"LEXFLOW_OIDC_SCOPE", "openid profile", "the scopes the web app asks the provider for"},
 	{"LEXFLOW_ASSISTANT_BASE_URL", "", "assistant model's OpenAI-compatible base URL (e.g. http://localhost:4000/v1); empty means the offline model"},
 	{"LEXFLOW_ASSISTANT_MODEL", "", "assistant model name; required with LEXFLOW_ASSISTANT_BASE_URL"},
@@ -382,6 +382,9 @@ func From(lookup func(name string) (string, bool)) (Config, error) {
 	}
 	if c.OIDCClientID != "" && c.OIDCIssuer == "" {
 		return c, fmt.Errorf("LEXFLOW_OIDC_CLIENT_ID needs LEXFLOW_OIDC_ISSUER: the web app signs in at that provider")
+	}
+	if c.OIDCClientID != "" && c.OIDCClientID == c.OIDCAudience {
+		return c, fmt.Errorf("LEXFLOW_OIDC_AUDIENCE must be the API's identifier, not the web app's client (LEXFLOW_OIDC_CLIENT_ID): the provider's ID tokens name the client as their audience")
 	}
 	if c.StripeKey != "" && c.WebhookSecret == "" {
 		return c, fmt.Errorf("LEXFLOW_PAYMENTS_WEBHOOK_SECRET is required with LEXFLOW_STRIPE_KEY: without it no payment can be confirmed")

@@ -85,7 +85,7 @@ func APIDeps(ctx context.Context, cfg config.Config, b *Backends, dev bool, log 
 	verifiers := auth.Verifiers{HS256: sign, HS256WithOIDC: cfg.OIDCHS256 || dev}
 	if cfg.OIDCIssuer != "" {
 		if verifiers.OIDC, err = auth.NewOIDC(ctx, auth.OIDCOptions{Issuer: cfg.OIDCIssuer, Audience: cfg.OIDCAudience,
-			RolesClaim: cfg.OIDCRolesClaim, OrgClaim: cfg.OIDCOrgClaim, OperatorOrg: cfg.OIDCOperatorOrg, Leeway: cfg.OIDCLeeway}); err != nil {
+			RolesClaim: cfg.OIDCRolesClaim, OrgClaim: cfg.OIDCOrgClaim, OperatorOrg: cfg.OIDCOperatorOrg, Leeway: cfg.OIDCLeeway, ClientID: cfg.OIDCClientID}); err != nil {
 			return api.Deps{}, err
 		}
 		log.Info("Accepting OIDC tokens", "issuer", cfg.OIDCIssuer, "audience", cfg.OIDCAudience)

@@ -201,3 +201,44 @@ func TestOIDCStaffScope(t *testing.T) {
 		})
 	}
 }
+
+// TestAttackIDTokenIsNoAccessToken (issue 36, suspicion: OIDC ID tokens accepted as
+// access tokens): a real sign-in's ID token, whose aud is the web app's client, passed
+// a verifier whose audience was that client; given the client (as the API is, from
+// LEXFLOW_OIDC_CLIENT_ID), the verifier refuses any token addressed to it, and still
+// takes the sign-in's access token, addressed to the API.
+func TestAttackIDTokenIsNoAccessToken(t *testing.T) {
+	const redirect = "http://127.0.0.1:9/app/"
+	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+	defer cancel()
+	p, err := testenv.StartOIDCProvider(ctx, freePort(t), "web-key", map[string]any{"org": "acme", "roles": []string{"admin"}}, redirect)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(p.Stop)
+	tokens, err := p.SignIn(ctx, redirect, "olga", "lexflow")
+	if err != nil {
+		t.Fatal(err)
+	}
+	verifier := func(audience, clientID string) *OIDC {
+		v, err := NewOIDC(t.Context(), OIDCOptions{Issuer: p.Issuer, Audience: audience, RolesClaim: "roles", OrgClaim: "org",
+			Leeway: 30 * time.Second, ClientID: clientID})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	if id, err := verifier(testenv.OIDCWebClient, "").Verify(tokens.IDToken); err != nil || id.Subject != "olga" {
+		t.Fatalf("the ID token with the client as the audience, no client given: %+v, %v; the suspicion needs it accepted", id, err)
+	}
+	if id, err := verifier(testenv.OIDCWebClient, testenv.OIDCWebClient).Verify(tokens.IDToken); !errors.Is(err, ErrUnauthorized) {
+		t.Errorf("the ID token, the client given: %+v, %v; want ErrUnauthorized", id, err)
+	}
+	api := verifier("lexflow", testenv.OIDCWebClient)
+	if id, err := api.Verify(tokens.IDToken); !errors.Is(err, ErrUnauthorized) {
+		t.Errorf("the ID token at the API's audience: %+v, %v; want ErrUnauthorized", id, err)
+	}
+	if id, err := api.Verify(tokens.AccessToken); err != nil || id.Subject != "olga" || id.Org != "acme" || !id.Has(schemas.RoleAdmin) {
+		t.Errorf("the access token: %+v, %v; want olga of acme, admin", id, err)
+	}
+}
