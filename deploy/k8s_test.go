@@ -22,6 +22,7 @@ import (
 
 	"github.com/lexflow/lexflow/api"
 	"github.com/lexflow/lexflow/config"
+	"github.com/lexflow/lexflow/wiring"
 	"github.com/lexflow/lexflow/worker"
 )
 
@@ -148,6 +149,9 @@ func startsWith(t *testing.T, data map[string]string, role string) config.Config
 	}
 	for _, example := range []string{"secrets.env.example", role + "-secrets.env.example"} {
 		for key := range readEnvFile(t, filepath.Join("k8s", example)) {
+			if key == "LEXFLOW_JWT_SECRET" || key == "LEXFLOW_MASTER_KEY" {
+				t.Setenv(key, strings.Repeat("s", 64)) // filled in, as the example asks
+			}
 			if !known[key] {
 				t.Errorf("%s sets %s, which Lexflow does not read", example, key)
 			}
@@ -158,8 +162,6 @@ func startsWith(t *testing.T, data map[string]string, role string) config.Config
 			}
 		}
 	}
-	t.Setenv("LEXFLOW_JWT_SECRET", strings.Repeat("s", 64))
-	t.Setenv("LEXFLOW_MASTER_KEY", strings.Repeat("m", 64))
 	for key, value := range data {
 		if !known[key] {
 			t.Errorf("the ConfigMap sets %s, which Lexflow does not read", key)
@@ -172,6 +174,9 @@ func startsWith(t *testing.T, data map[string]string, role string) config.Config
 	cfg, err := config.FromEnv()
 	if err != nil {
 		t.Fatalf("lexflow would not start: %v", err)
+	}
+	if err := wiring.RequireSecrets(cfg, role == "api"); err != nil {
+		t.Errorf("the %s would stop: %v", role, err)
 	}
 	// A versioned worker needs a build ID the image does not record (no .git in the
 	// build context): the binary here records none either.
