@@ -49,7 +49,7 @@ func (h *handlers) staffCaseByID(c echo.Context, id string) (store.Case, error) 
 // (subscriptions, offline payments), which a firm's staff would turn to its own profit.
 func requireOperator(c echo.Context, what string) error {
 	if !identity(c).Operator {
-		return problemf(errForbidden, what+" is for the operator's staff (a token whose operator claim is true)")
+		return problemf(errForbidden, what+" is for the operator's own staff, who act on every tenant")
 	}
 	return nil
 }

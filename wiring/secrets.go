@@ -34,8 +34,8 @@ func requireSecrets(cfg config.Config, master, jwt bool) error {
 }
 
 // DevSecrets fills in the master key and the JWT secret that cfg lacks from files in
-// its data directory, generating each there the first time: `lexflow dev`, `lexflow
-// token` and the benches, which run everything on one machine.
+// its data directory, generating each there the first time: `lexflow dev`, which runs
+// everything on one machine.
 func DevSecrets(cfg *config.Config) error {
 	for _, s := range []struct {
 		file string
