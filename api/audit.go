@@ -37,7 +37,8 @@ func (h *handlers) auditID(c echo.Context, action, org, caseID string, detail ma
 	e := store.AuditEntry{ID: uuid.NewString(), At: time.Now().UTC(), Actor: who.Subject, ActorOrg: who.Org, Roles: who.Roles,
 		Action: action, OrgID: org, CaseID: caseID, Detail: detail}
 	if err := h.Store.RecordAudit(c.Request().Context(), e); err != nil {
-		return "", fmt.Errorf("%w: audit: %w", errUnavailable, err)
+		// The store's reason goes to the log only: it may quote the entry.
+		return "", fmt.Errorf("%w: %w", problemf(errAuditFailed, action+" was not done: the audit log did not take its entry (the API's log says why)"), err)
 	}
 	return e.ID, nil
 }

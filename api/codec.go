@@ -207,7 +207,7 @@ func (h *handlers) codecDecode(c echo.Context) error {
 // is in their scope, the system key for the operator's staff.
 func (h *handlers) mayDecode(c echo.Context, who auth.Identity, keyID string) (bool, string, error) {
 	if keyID == keys.SystemKeyID {
-		return who.Org == "", "", nil
+		return who.Operator, "", nil
 	}
 	caseID := keys.CaseOfKey(keyID)
 	if caseID == "" {

@@ -70,6 +70,9 @@ func (h *handlers) devToken(c echo.Context) error {
 	}
 	slices.Sort(req.Roles)
 	id := auth.Identity{Subject: req.Subject, Org: req.Org, Roles: slices.Compact(req.Roles)}
+	// The sign-in form's staff without an organization are the operator's, which
+	// the token then says (its operator claim).
+	id.Operator = id.Org == "" && id.Staff()
 	expires := time.Now().Add(devTokenTTL).Truncate(time.Second).UTC() // the token's exp is no earlier
 	tok, err := h.DevTokens.Mint(id, devTokenTTL)
 	if err != nil {

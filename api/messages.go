@@ -2,8 +2,6 @@ package api
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"net/http"
@@ -67,7 +65,7 @@ func (h *handlers) sendMessage(c echo.Context) error {
 	if key != "" {
 		who := identity(c)
 		msg.IdempotencyKey = keyDigest(who.Org, who.Subject, cs.ID, key)
-		updateID = msg.IdempotencyKey
+		updateID = keyedUpdateID(msg.IdempotencyKey, req.Message)
 	}
 	msg.RequestID = updateID
 	ctx := c.Request().Context()
@@ -91,33 +89,30 @@ func (h *handlers) sendMessage(c echo.Context) error {
 		return updateError(err)
 	}
 	if stream {
-		return h.streamTurn(c, cs.ID, after, updateID, handle)
+		return h.streamTurn(c, cs.ID, req.Message, after, updateID, handle)
 	}
-	res, err := h.turnResult(ctx, handle)
+	res, err := h.turnResult(ctx, cs.ID, req.Message, handle)
 	if err != nil {
 		return err
 	}
 	return c.JSON(http.StatusOK, res)
 }
 
-// turnResult waits for the send-message update's result: the turn's answer, or, for
-// a repeated Idempotency-Key, the answer of the turn it started earlier.
-func (h *handlers) turnResult(ctx context.Context, handle client.WorkflowUpdateHandle) (schemas.TurnResult, error) {
+// turnResult waits for the send-message update's result for message on case caseID:
+// the turn's answer, or, for a repeated Idempotency-Key, the answer of the turn it
+// started earlier, if it started it with the same message.
+func (h *handlers) turnResult(ctx context.Context, caseID, message string, handle client.WorkflowUpdateHandle) (schemas.TurnResult, error) {
 	var res schemas.TurnResult
 	if err := handle.Get(ctx, &res); err != nil {
 		return res, updateError(err)
 	}
 	if res.Repeated {
+		if err := h.sameKeyedMessage(ctx, caseID, res.TurnID, message); err != nil {
+			return schemas.TurnResult{}, err
+		}
 		return h.earlierTurn(ctx, res)
 	}
 	return res, nil
-}
-
-// keyDigest scopes an Idempotency-Key to its caller and case: the same key from
-// someone else, or for another case, is another request.
-func keyDigest(org, subject, caseID, key string) string {
-	sum := sha256.Sum256([]byte(strings.Join([]string{org, subject, caseID, key}, "\x00")))
-	return "idem-" + hex.EncodeToString(sum[:])
 }
 
 // earlierTurn is the answer to a request whose Idempotency-Key started a turn earlier

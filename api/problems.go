@@ -37,6 +37,11 @@ var (
 	errUnsupportedMedia = errors.New("unsupported media type")
 	// errBudgetExhausted is a case waiting on its model-token budget (see budgetWait).
 	errBudgetExhausted = errors.New("budget exhausted")
+	// errKeyReused is an Idempotency-Key sent again with another message.
+	errKeyReused = errors.New("idempotency key reused")
+	// errAuditFailed is a staff action not done because its audit entry could not be
+	// written.
+	errAuditFailed = errors.New("audit failed")
 )
 
 // problemKind is how one failure kind is answered: its status and its stable type.
@@ -53,6 +58,7 @@ var problemKinds = []problemKind{
 	{errForbidden, http.StatusForbidden, "forbidden", "Not allowed for your role"},
 	{errBadJSON, http.StatusBadRequest, "bad-json", "Request body is not valid JSON"},
 	{errInvalidInput, http.StatusUnprocessableEntity, "invalid-input", "Invalid input"},
+	{errKeyReused, http.StatusUnprocessableEntity, "idempotency-key-reused", "The Idempotency-Key was sent with another message"},
 	{store.ErrNotFound, http.StatusNotFound, "not-found", "Not found"},
 	{errCaseNotRunning, http.StatusConflict, "case-not-running", "The case's workflow is not running"},
 	{errCaseClosed, http.StatusConflict, "case-closed", "The case is closed"},
@@ -70,6 +76,7 @@ var problemKinds = []problemKind{
 	{errGone, http.StatusGone, "gone", "This route is gone"},
 	{errBadWebhook, http.StatusBadRequest, "bad-webhook", "The webhook is not signed, stale, or does not match its checkout"},
 	{errTurnFailed, http.StatusBadGateway, "turn-failed", "The chat turn failed"},
+	{errAuditFailed, http.StatusInternalServerError, "audit-failed", "The action was not done: its audit entry could not be written"},
 	{errUnavailable, http.StatusServiceUnavailable, "unavailable", "A service Lexflow depends on is unavailable"},
 }
 

@@ -52,7 +52,7 @@ func TestRouteAuth(t *testing.T) {
 	e, signer := testServer(routes, false)
 	tokens := map[string]string{}
 	for _, role := range schemas.TokenRoles {
-		tok, err := signer.Mint(auth.Identity{Subject: "someone", Roles: []string{role}}, time.Hour)
+		tok, err := signer.Mint(auth.Identity{Subject: "someone", Roles: []string{role}, Operator: role != schemas.RoleUser}, time.Hour)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -11,16 +11,16 @@ import (
 	"github.com/lexflow/lexflow/store"
 )
 
-// Staff scope: a staff token without an organization is the operator's own support,
-// billing or admin staff and acts on every tenant; one with an organization is a firm's
-// own desk and acts only on that organization's cases, and never on what a case costs
-// (subscriptions, offline payments). Every staff action that changes
+// Staff scope: a staff token names it (auth.Identity.Operator). The operator's own
+// support, billing or admin staff act on every tenant; a firm's own desk, whose token
+// names its organization, acts only on that organization's cases, and never on what a
+// case costs (subscriptions, offline payments). Every staff action that changes
 // something, or reads a case's tickets, transcript or events, is written to the audit
 // log. The "Staff scope" table of docs/security.md says the same.
 
 // inScope reports whether staff member id may act on the cases of organization org.
 func inScope(id auth.Identity, org string) bool {
-	return id.Org == "" || id.Org == org
+	return id.Operator || (id.Org != "" && id.Org == org)
 }
 
 // staffCase returns the case of the route's :id if the calling staff member's scope
@@ -44,12 +44,12 @@ func (h *handlers) staffCaseByID(c echo.Context, id string) (store.Case, error) 
 	return cs, nil
 }
 
-// requireOperator lets through only staff without an organization: the routes it
+// requireOperator lets through only the operator's staff: the routes it
 // guards act on every tenant at once (a prompts reload) or on what cases cost
 // (subscriptions, offline payments), which a firm's staff would turn to its own profit.
 func requireOperator(c echo.Context, what string) error {
-	if identity(c).Org != "" {
-		return problemf(errForbidden, what+" is for the operator's staff (a token without an organization)")
+	if !identity(c).Operator {
+		return problemf(errForbidden, what+" is for the operator's own staff, who act on every tenant")
 	}
 	return nil
 }

@@ -25,8 +25,8 @@ type outcome struct {
 	err error
 }
 
-// streamTurn streams the turn that the accepted send-message update runs: the events
-// of the case's log after the number noted before the update, from the turn.started
+// streamTurn streams the turn that the accepted send-message update of message runs:
+// the events of the case's log after the number noted before the update, from the turn.started
 // that carries the update's ID on, the turn's own and the case's, as GET
 // /v1/cases/{id}/events writes them. It ends with the turn's answer, the same JSON the
 // request answers without streaming, as a turn.completed (or turn.cancelled) event
@@ -38,7 +38,7 @@ type outcome struct {
 // streaming. A stream that ends first (the client
 // leaves, the server shuts down, an hour passes) ends without the answer, which GET
 // /v1/cases/{id}/events and the transcript still hold; the turn goes on either way.
-func (h *handlers) streamTurn(c echo.Context, caseID string, after int64, requestID string, handle client.WorkflowUpdateHandle) error {
+func (h *handlers) streamTurn(c echo.Context, caseID, message string, after int64, requestID string, handle client.WorkflowUpdateHandle) error {
 	ctx := c.Request().Context()
 	if err := refused(handle); err != nil {
 		return updateError(err)
@@ -46,7 +46,7 @@ func (h *handlers) streamTurn(c echo.Context, caseID string, after int64, reques
 	done := make(chan outcome, 1)
 	answered := make(chan struct{})
 	go func() {
-		res, err := h.turnResult(ctx, handle)
+		res, err := h.turnResult(ctx, caseID, message, handle)
 		done <- outcome{res, err}
 		close(answered)
 	}()

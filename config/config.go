@@ -95,6 +95,8 @@ type Config struct {
 	OIDCOrgClaim    string
 	OIDCOperatorOrg string
 	OIDCLeeway      time.Duration
+	// OIDCHS256 keeps HS256 tokens accepted beside the provider's.
+	OIDCHS256 bool
 	// OIDCClientID and OIDCScope are the web app's public client at the provider,
 	// which signs people in by the authorization-code flow with PKCE.
 	OIDCClientID string
@@ -183,7 +185,7 @@ func (c Config) TokenLimits() schemas.TokenLimits {
 // Vars lists every environment variable FromEnv reads, its default and its meaning.
 // The table in docs/configuration.md is checked against it.
 var Vars = []Var{
-	{"LEXFLOW_DATA_DIR", "./data", "where dev state lives: Temporal's database, FerretDB's SQLite files, the JWT secret"},
+	{"LEXFLOW_DATA_DIR", "./data", "where dev state lives: Temporal's database, FerretDB's SQLite files, and the secrets `lexflow dev` generates"},
 	{"LEXFLOW_HTTP_ADDR", "127.0.0.1:8080", "the API's listen address"},
 	{"TEMPORAL_ADDRESS", "127.0.0.1:7233", "Temporal frontend; `lexflow dev` starts the dev server on this port"},
 	{"TEMPORAL_NAMESPACE", "default", "Temporal namespace"},
@@ -215,9 +217,9 @@ var Vars = []Var{
 	{"FIRESTORE_PROJECT_ID", "", "with `LEXFLOW_STORE=firestore`: the Google Cloud project whose Firestore (default database) to use, with the application's default credentials; required, except under `lexflow dev`, which uses `lexflow-dev`; its composite indexes are in deploy/firestore/firestore.indexes.json"},
 	{"FIRESTORE_EMULATOR_HOST", "", "with `LEXFLOW_STORE=firestore`: a Firestore emulator to use instead (host:port); empty under `lexflow dev` means the one it starts on LEXFLOW_DEV_FIRESTORE_ADDR"},
 	{"LEXFLOW_DEV_FIRESTORE_ADDR", "127.0.0.1:8086", "where `lexflow dev` starts the Firestore emulator (@firestore-emulator/server, installed by `make npm`), which keeps its data in memory; it listens on 127.0.0.1 only, so only the port counts"},
-	{"LEXFLOW_JWT_SECRET", "", "HS256 secret, at least 32 bytes; empty means one generated once into LEXFLOW_DATA_DIR/jwt-secret"},
+	{"LEXFLOW_JWT_SECRET", "", "HS256 secret, at least 32 bytes, which signs `lexflow token`'s tokens and the codec sessions; required by `lexflow api`, which stops without it; empty under `lexflow dev` means one generated once into LEXFLOW_DATA_DIR/jwt-secret"},
 	{"LEXFLOW_JWT_ISSUER", "lexflow-dev", "required `iss` claim"},
-	{"LEXFLOW_MASTER_KEY", "", "the master key's secret (at least 32 characters, e.g. `openssl rand -hex 32`), which wraps every case's data key; every api and worker process needs the same one, and without it nothing encrypted can be read again: back it up apart from the database; empty means one generated once into LEXFLOW_DATA_DIR/master-key"},
+	{"LEXFLOW_MASTER_KEY", "", "the master key's secret (at least 32 characters, e.g. `openssl rand -hex 32`), which wraps every case's data key; every api and worker process needs the same one, and without it nothing encrypted can be read again: back it up apart from the database; required by `lexflow api`, `worker` and `keys`, which stop without it; empty under `lexflow dev` means one generated once into LEXFLOW_DATA_DIR/master-key"},
 	{"LEXFLOW_MASTER_KEY_PREVIOUS", "", "comma-separated secrets of master keys retired by a rotation: they still unwrap the data keys they wrapped until `lexflow keys rotate` rewraps them under LEXFLOW_MASTER_KEY"},
 	{"LEXFLOW_COMPRESS_PAYLOADS", "true", "deflate Temporal payloads of 512 bytes or more before encrypting them, when that makes them smaller"},
 	{"LEXFLOW_KEY_CACHE_TTL", "1m", "how long a process keeps an unwrapped data key in memory (at most 1h); an erasure waits this long after destroying the case's key before it reports done, so every process must share it"},
@@ -228,8 +230,9 @@ var Vars = []Var{
 	{"LEXFLOW_OIDC_ROLES_CLAIM", "roles", "the claim holding a provider token's roles (a list or a space-separated string), e.g. Auth0's namespaced `https://lexflow.example/roles`; roles Lexflow does not know are ignored"},
 	{"LEXFLOW_OIDC_ORG_CLAIM", "org", "the claim holding a provider token's organization"},
 	{"LEXFLOW_OIDC_OPERATOR_ORG", "", "the organization claim that marks the operator's own staff, who act on every tenant; a provider token with staff roles and no organization keeps only the user role; empty means no provider token is operator staff"},
+	{"LEXFLOW_OIDC_HS256", "false", "with LEXFLOW_OIDC_ISSUER set, whether the API still accepts the HS256 tokens signed with LEXFLOW_JWT_SECRET (`lexflow token`); `lexflow dev` always does"},
 	{"LEXFLOW_OIDC_LEEWAY", "30s", "clock skew allowed on a provider token's exp, nbf and iat"},
-	{"LEXFLOW_OIDC_CLIENT_ID", "", "the web app's public client at the provider (authorization code with PKCE, redirect URI LEXFLOW_PUBLIC_URL/); empty means the web app offers no provider sign-in"},
+	{"LEXFLOW_OIDC_CLIENT_ID", "", "the web app's public client at the provider (authorization code with PKCE, redirect URI LEXFLOW_PUBLIC_URL/), which must differ from LEXFLOW_OIDC_AUDIENCE: a token addressed to it, an ID token, is refused; empty means the web app offers no provider sign-in"},
 	{"LEXFLOW_OIDC_SCOPE", "openid profile", "the scopes the web app asks the provider for"},
 	{"LEXFLOW_ASSISTANT_BASE_URL", "", "assistant model's OpenAI-compatible base URL (e.g. http://localhost:4000/v1); empty means the offline model"},
 	{"LEXFLOW_ASSISTANT_MODEL", "", "assistant model name; required with LEXFLOW_ASSISTANT_BASE_URL"},
@@ -407,11 +410,17 @@ func From(lookup func(name string) (string, bool)) (Config, error) {
 	if c.OIDCLeeway, err = time.ParseDuration(get("LEXFLOW_OIDC_LEEWAY")); err != nil || c.OIDCLeeway < 0 || c.OIDCLeeway > 5*time.Minute {
 		return c, fmt.Errorf("LEXFLOW_OIDC_LEEWAY: want a duration from 0 to 5m, got %q", get("LEXFLOW_OIDC_LEEWAY"))
 	}
+	if c.OIDCHS256, err = strconv.ParseBool(get("LEXFLOW_OIDC_HS256")); err != nil {
+		return c, fmt.Errorf("LEXFLOW_OIDC_HS256: want true or false, got %q", get("LEXFLOW_OIDC_HS256"))
+	}
 	if c.OIDCIssuer != "" && c.OIDCAudience == "" {
 		return c, fmt.Errorf("LEXFLOW_OIDC_AUDIENCE is required with LEXFLOW_OIDC_ISSUER: a token for another API of the same provider must not pass")
 	}
 	if c.OIDCClientID != "" && c.OIDCIssuer == "" {
 		return c, fmt.Errorf("LEXFLOW_OIDC_CLIENT_ID needs LEXFLOW_OIDC_ISSUER: the web app signs in at that provider")
+	}
+	if c.OIDCClientID != "" && c.OIDCClientID == c.OIDCAudience {
+		return c, fmt.Errorf("LEXFLOW_OIDC_AUDIENCE must be the API's identifier, not the web app's client (LEXFLOW_OIDC_CLIENT_ID): the provider's ID tokens name the client as their audience")
 	}
 	if c.StripeKey != "" && c.WebhookSecret == "" {
 		return c, fmt.Errorf("LEXFLOW_PAYMENTS_WEBHOOK_SECRET is required with LEXFLOW_STRIPE_KEY: without it no payment can be confirmed")

@@ -153,3 +153,18 @@ func TestTemporalAuthSettings(t *testing.T) {
 		}
 	}
 }
+
+// TestOIDCAudienceIsNotTheWebClient (issue 36, suspicion: ID tokens accepted as access
+// tokens): an audience that is the web app's client would let its ID tokens through.
+func TestOIDCAudienceIsNotTheWebClient(t *testing.T) {
+	t.Setenv("LEXFLOW_OIDC_ISSUER", "https://lexflow.eu.auth0.com/")
+	t.Setenv("LEXFLOW_OIDC_CLIENT_ID", "lexflow-web")
+	t.Setenv("LEXFLOW_OIDC_AUDIENCE", "lexflow-web")
+	if _, err := FromEnv(); err == nil {
+		t.Error("an audience that is the web app's client was accepted")
+	}
+	t.Setenv("LEXFLOW_OIDC_AUDIENCE", "https://api.lexflow.example")
+	if _, err := FromEnv(); err != nil {
+		t.Errorf("the API's own audience: %v", err)
+	}
+}

@@ -18,6 +18,7 @@ import (
 	"github.com/compose-spec/compose-go/v2/types"
 
 	"github.com/lexflow/lexflow/config"
+	"github.com/lexflow/lexflow/wiring"
 )
 
 // root is the repository, where docker-compose.yml and the Dockerfile live.
@@ -164,6 +165,9 @@ func TestComposeLexflowConfiguration(t *testing.T) {
 			cfg, err := config.FromEnv()
 			if err != nil {
 				t.Fatalf("lexflow would not start: %v", err)
+			}
+			if err := wiring.RequireSecrets(cfg, command == "api"); err != nil {
+				t.Errorf("lexflow %s would stop: %v", command, err)
 			}
 			addr := cfg.HTTPAddr
 			if command == "worker" {

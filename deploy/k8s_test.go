@@ -22,6 +22,7 @@ import (
 
 	"github.com/lexflow/lexflow/api"
 	"github.com/lexflow/lexflow/config"
+	"github.com/lexflow/lexflow/wiring"
 	"github.com/lexflow/lexflow/worker"
 )
 
@@ -150,9 +151,13 @@ func startsWith(t *testing.T, data map[string]string, role string) config.Config
 	}
 	for _, example := range []string{"secrets.env.example", role + "-secrets.env.example"} {
 		for key := range readEnvFile(t, filepath.Join("k8s", example)) {
-			// The role's client at the provider, filled in as the example asks.
-			if key == "LEXFLOW_TEMPORAL_CLIENT_ID" || key == "LEXFLOW_TEMPORAL_CLIENT_SECRET" {
+			// Filled in, as the example asks: the role's client at the provider, and
+			// the secrets.
+			switch key {
+			case "LEXFLOW_TEMPORAL_CLIENT_ID", "LEXFLOW_TEMPORAL_CLIENT_SECRET":
 				t.Setenv(key, "lexflow-"+role)
+			case "LEXFLOW_JWT_SECRET", "LEXFLOW_MASTER_KEY":
+				t.Setenv(key, strings.Repeat("s", 64))
 			}
 			if !known[key] {
 				t.Errorf("%s sets %s, which Lexflow does not read", example, key)
@@ -164,8 +169,6 @@ func startsWith(t *testing.T, data map[string]string, role string) config.Config
 			}
 		}
 	}
-	t.Setenv("LEXFLOW_JWT_SECRET", strings.Repeat("s", 64))
-	t.Setenv("LEXFLOW_MASTER_KEY", strings.Repeat("m", 64))
 	for key, value := range data {
 		if !known[key] {
 			t.Errorf("the ConfigMap sets %s, which Lexflow does not read", key)
@@ -178,6 +181,9 @@ func startsWith(t *testing.T, data map[string]string, role string) config.Config
 	cfg, err := config.FromEnv()
 	if err != nil {
 		t.Fatalf("lexflow would not start: %v", err)
+	}
+	if err := wiring.RequireSecrets(cfg, role == "api"); err != nil {
+		t.Errorf("the %s would stop: %v", role, err)
 	}
 	// A versioned worker needs a build ID the image does not record (no .git in the
 	// build context): the binary here records none either.

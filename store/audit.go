@@ -2,6 +2,8 @@ package store
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"time"
 )
 
@@ -18,9 +20,37 @@ type AuditEntry struct {
 	// Action names what was done, such as "case.resume" or "payment.offline".
 	Action string `json:"action"`
 	// OrgID is the tenant acted on, CaseID the case, if any.
-	OrgID  string         `json:"org_id,omitempty"`
-	CaseID string         `json:"case_id,omitempty"`
+	OrgID  string `json:"org_id,omitempty"`
+	CaseID string `json:"case_id,omitempty"`
+	// Detail is what the action was done with, such as a tool run's masked
+	// arguments. Its keys are anyone's (a dotted field path, a "$"), so the stores
+	// keep it as one JSON text (DetailJSON), never as a document of their own whose
+	// keys they would have to accept.
 	Detail map[string]any `json:"detail,omitempty"`
+}
+
+// DetailJSON is e's Detail as the stores keep it: a JSON text, "" for none.
+func (e AuditEntry) DetailJSON() (string, error) {
+	if e.Detail == nil {
+		return "", nil
+	}
+	raw, err := json.Marshal(e.Detail)
+	if err != nil {
+		return "", fmt.Errorf("audit entry %s: detail: %w", e.ID, err)
+	}
+	return string(raw), nil
+}
+
+// DetailFromJSON reads a Detail that DetailJSON wrote; "" is none.
+func DetailFromJSON(s string) (map[string]any, error) {
+	if s == "" {
+		return nil, nil
+	}
+	var d map[string]any
+	if err := json.Unmarshal([]byte(s), &d); err != nil {
+		return nil, fmt.Errorf("audit entry detail: %w", err)
+	}
+	return d, nil
 }
 
 // AuditFilter selects audit entries: those of an organization or a case (empty means

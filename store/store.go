@@ -11,6 +11,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strings"
 	"time"
 
 	"github.com/lexflow/lexflow/schemas"
@@ -181,12 +182,19 @@ type Memory struct {
 
 // OwnerID names a user for what they own across cases (their memory): the subject
 // within its organization, so the same subject in two organizations is two users.
+// Each part has its ":" (and "%") escaped, so that no organization or subject holding
+// ":user:" names another pair's owner: unescaped, organization "a:user:b" with subject
+// "c" and organization "a" with subject "b:user:c" were the same owner. Names without
+// ":" or "%", which is every name Lexflow mints, are as they were.
 func OwnerID(org, subject string) string {
 	if org == "" {
-		return "user:" + subject
+		return "user:" + ownerEscaper.Replace(subject)
 	}
-	return "org:" + org + ":user:" + subject
+	return "org:" + ownerEscaper.Replace(org) + ":user:" + ownerEscaper.Replace(subject)
 }
+
+// ownerEscaper escapes the separators of an OwnerID's parts.
+var ownerEscaper = strings.NewReplacer("%", "%25", ":", "%3A")
 
 // Memories keeps each user's memory, under the user's OwnerID.
 type Memories interface {

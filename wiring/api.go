@@ -82,10 +82,10 @@ func APIDeps(ctx context.Context, cfg config.Config, b *Backends, dev bool, log 
 	if err != nil {
 		return api.Deps{}, fmt.Errorf("LEXFLOW_PRICES: %w", err)
 	}
-	verifiers := auth.Verifiers{HS256: sign}
+	verifiers := auth.Verifiers{HS256: sign, HS256WithOIDC: cfg.OIDCHS256 || dev}
 	if cfg.OIDCIssuer != "" {
 		if verifiers.OIDC, err = auth.NewOIDC(ctx, auth.OIDCOptions{Issuer: cfg.OIDCIssuer, Audience: cfg.OIDCAudience,
-			RolesClaim: cfg.OIDCRolesClaim, OrgClaim: cfg.OIDCOrgClaim, OperatorOrg: cfg.OIDCOperatorOrg, Leeway: cfg.OIDCLeeway}); err != nil {
+			RolesClaim: cfg.OIDCRolesClaim, OrgClaim: cfg.OIDCOrgClaim, OperatorOrg: cfg.OIDCOperatorOrg, Leeway: cfg.OIDCLeeway, ClientID: cfg.OIDCClientID}); err != nil {
 			return api.Deps{}, err
 		}
 		log.Info("Accepting OIDC tokens", "issuer", cfg.OIDCIssuer, "audience", cfg.OIDCAudience)
@@ -101,17 +101,13 @@ func APIDeps(ctx context.Context, cfg config.Config, b *Backends, dev bool, log 
 	return d, nil
 }
 
-// Signer returns the HS256 signer: LEXFLOW_JWT_SECRET, or the secret generated once
-// under the data directory.
+// Signer returns the HS256 signer of LEXFLOW_JWT_SECRET, which cfg must hold (see
+// DevSecrets for `lexflow dev`).
 func Signer(cfg config.Config) (auth.HS256, error) {
-	secret := []byte(cfg.JWTSecret)
-	if len(secret) == 0 {
-		var err error
-		if secret, err = auth.LoadOrCreateSecret(cfg.Path("jwt-secret")); err != nil {
-			return auth.HS256{}, fmt.Errorf("JWT secret: %w", err)
-		}
+	if err := requireSecrets(cfg, false, true); err != nil {
+		return auth.HS256{}, err
 	}
-	return auth.HS256{Secret: secret, Issuer: cfg.JWTIssuer, Audience: cfg.JWTAudience}, nil
+	return auth.HS256{Secret: []byte(cfg.JWTSecret), Issuer: cfg.JWTIssuer, Audience: cfg.JWTAudience}, nil
 }
 
 // PaymentProvider returns the payment provider and the secret its webhooks are signed

@@ -17,7 +17,6 @@ import (
 	tlog "go.temporal.io/sdk/log"
 
 	"github.com/lexflow/lexflow/config"
-	"github.com/lexflow/lexflow/internal/auth"
 	"github.com/lexflow/lexflow/internal/blob"
 	"github.com/lexflow/lexflow/internal/codec"
 	"github.com/lexflow/lexflow/internal/eventhub"
@@ -132,19 +131,14 @@ func dialTemporal(cfg config.Config, kr *keys.Keyring, m *metrics.Metrics, tr *t
 	return c, nil
 }
 
-// Keyring returns the data keys in st, wrapped by the master key: LEXFLOW_MASTER_KEY
-// (with LEXFLOW_MASTER_KEY_PREVIOUS), or the one generated once under the data
-// directory.
+// Keyring returns the data keys in st, wrapped by the master key
+// LEXFLOW_MASTER_KEY (with LEXFLOW_MASTER_KEY_PREVIOUS), which cfg must hold (see
+// DevSecrets for `lexflow dev`).
 func Keyring(cfg config.Config, st store.Keys) (*keys.Keyring, error) {
-	secret := cfg.MasterKey
-	if secret == "" {
-		raw, err := auth.LoadOrCreateSecret(cfg.Path("master-key"))
-		if err != nil {
-			return nil, fmt.Errorf("master key: %w", err)
-		}
-		secret = string(raw)
+	if err := requireSecrets(cfg, true, false); err != nil {
+		return nil, err
 	}
-	w, err := keys.NewLocal(secret, cfg.MasterKeyPrevious...)
+	w, err := keys.NewLocal(cfg.MasterKey, cfg.MasterKeyPrevious...)
 	if err != nil {
 		return nil, fmt.Errorf("master key: %w", err)
 	}

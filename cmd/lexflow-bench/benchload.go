@@ -264,13 +264,15 @@ func startLoadServers(ctx context.Context, cfg config.Config, o loadOptions, dir
 		stop()
 		return config.Config{}, nil, nil, err
 	}
-	secret := make([]byte, 32)
+	secret, master := make([]byte, 32), make([]byte, 32)
 	_, _ = rand.Read(secret)
+	_, _ = rand.Read(master)
 	maps.Copy(env, map[string]string{
 		"TEMPORAL_ADDRESS": ts.Address, "LEXFLOW_TASK_QUEUE": "bench-load",
 		"LEXFLOW_STORE": config.StoreMongoDB, "MONGODB_URI": ferret.URI, "MONGODB_DATABASE": "lexflow",
 		"LEXFLOW_DATA_DIR": dir, "LEXFLOW_BLOB_DIR": filepath.Join(dir, "blobs"), "LEXFLOW_CORPUS_DB": corpusDB,
 		"LEXFLOW_HTTP_ADDR": fmt.Sprintf("127.0.0.1:%d", port), "LEXFLOW_JWT_SECRET": hex.EncodeToString(secret),
+		"LEXFLOW_MASTER_KEY":         hex.EncodeToString(master),
 		"LEXFLOW_ASSISTANT_BASE_URL": "", "LEXFLOW_REASONER_BASE_URL": "",
 	})
 	lc, err := config.From(func(name string) (string, bool) {

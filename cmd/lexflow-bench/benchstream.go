@@ -89,14 +89,15 @@ func benchStream(ctx context.Context, cfg config.Config, args []string, out io.W
 
 	// The API and the worker log warnings only: a line per request would be timed too.
 	quiet := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	secret := make([]byte, 32)
+	secret, master := make([]byte, 32), make([]byte, 32)
 	_, _ = rand.Read(secret)
+	_, _ = rand.Read(master)
 	bc := cfg
 	bc.DataDir, bc.BlobDir = dir, filepath.Join(dir, "blobs")
 	bc.TemporalAddress, bc.Store, bc.MongoURI, bc.MongoDatabase = ts.Address, config.StoreMongoDB, ferret.URI, "lexflow"
 	bc.Assistant = config.Model{BaseURL: model.url + "/v1", Model: offline.ModelName}
 	bc.Reasoner = bc.Assistant
-	bc.JWTSecret = hex.EncodeToString(secret)
+	bc.JWTSecret, bc.MasterKey = hex.EncodeToString(secret), hex.EncodeToString(master)
 	bc.CasesPerDay, bc.OrgCasesPerDay, bc.RequestsPerMinute, bc.OrgRequestsPerMinute, bc.OrgConcurrentTurns = 0, 0, 0, 0, 0
 	bc.CaseTokensPerDay, bc.TokensPerDay = 0, 0
 
@@ -211,13 +212,14 @@ func streamSetup(ctx context.Context, cfg config.Config, exe string, split bool,
 }
 
 // streamWorkerEnv is the environment of the bench's `lexflow worker`: cfg's Temporal,
-// store, model and task queue.
+// store, model, task queue and master key.
 func streamWorkerEnv(cfg config.Config) []string {
 	return append(os.Environ(), "TEMPORAL_ADDRESS="+cfg.TemporalAddress, "MONGODB_URI="+cfg.MongoURI,
 		"MONGODB_DATABASE="+cfg.MongoDatabase, "LEXFLOW_TASK_QUEUE="+cfg.TaskQueue,
 		"LEXFLOW_ASSISTANT_BASE_URL="+cfg.Assistant.BaseURL, "LEXFLOW_ASSISTANT_MODEL="+cfg.Assistant.Model,
 		"LEXFLOW_REASONER_BASE_URL=", "LEXFLOW_CORPUS_DB="+cfg.CorpusDB, "LEXFLOW_DATA_DIR="+cfg.DataDir,
-		"LEXFLOW_BLOB_DIR="+cfg.BlobDir, "LEXFLOW_CASE_TOKENS_PER_DAY=0", "LEXFLOW_TOKENS_PER_DAY=0")
+		"LEXFLOW_BLOB_DIR="+cfg.BlobDir, "LEXFLOW_CASE_TOKENS_PER_DAY=0", "LEXFLOW_TOKENS_PER_DAY=0",
+		"LEXFLOW_MASTER_KEY="+cfg.MasterKey)
 }
 
 // benchClient is the bench's client of the API.

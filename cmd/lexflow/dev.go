@@ -20,11 +20,15 @@ import (
 // UI, the store (embedded FerretDB unless MONGODB_URI is set; with
 // LEXFLOW_STORE=firestore, the Firestore emulator unless FIRESTORE_EMULATOR_HOST is
 // set), the worker with the offline model (unless endpoints are configured) and the
-// API. State persists under the data directory, so running it again resumes the open
-// cases, except on the Firestore emulator it starts, which keeps nothing. It stops
-// everything it started when ctx ends (Ctrl-C).
+// API, with the secrets the environment does not give generated once into the data
+// directory (wiring.DevSecrets). State persists under the data directory, so running
+// it again resumes the open cases, except on the Firestore emulator it starts, which
+// keeps nothing. It stops everything it started when ctx ends (Ctrl-C).
 func runDev(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 	if err := os.MkdirAll(cfg.DataDir, 0o755); err != nil {
+		return err
+	}
+	if err := wiring.DevSecrets(&cfg); err != nil {
 		return err
 	}
 	l, err := listenAPI(cfg)

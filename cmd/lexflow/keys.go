@@ -19,6 +19,9 @@ func runKeys(ctx context.Context, cfg config.Config, args []string, out io.Write
 	if len(args) != 1 || args[0] != "rotate" {
 		return errors.New("usage: lexflow keys rotate")
 	}
+	if err := wiring.RequireSecrets(cfg, false); err != nil {
+		return err
+	}
 	st, err := backend.Open(ctx, cfg)
 	if err != nil {
 		return err

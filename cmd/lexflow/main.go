@@ -34,7 +34,8 @@ commands:
            LEXFLOW_STORE=firestore the Firestore emulator), the worker and the API
   api      serve the REST API (and /metrics on LEXFLOW_METRICS_ADDR)
   worker   run the Temporal worker (and /healthz, /readyz, /metrics on LEXFLOW_WORKER_HTTP_ADDR)
-  token    print a bearer token: lexflow token --sub alice --org acme --role user [--ttl 24h]
+  token    print a bearer token: lexflow token --sub alice --org acme --role user [--ttl 24h];
+           a staff token names an --org or is the operator's (--operator, every tenant)
   corpus   build the legal corpus database: lexflow corpus load
   model    serve the offline model: lexflow model [--addr 127.0.0.1:8090] [--chunk-delay D]
   versions count, per workflow.GetVersion change ID, the open runs that may still

@@ -260,7 +260,7 @@ func TestDevRoundTrip(t *testing.T) {
 	}
 	d := newDevEnv(t).withCorpus()
 	tok := d.token(t, "--sub", "alice", "--org", "acme", "--role", "user")
-	admin := d.token(t, "--sub", "root", "--role", "admin")
+	admin := d.token(t, "--sub", "root", "--role", "admin", "--operator")
 
 	cmd := d.start(t)
 	d.call(t, "PUT", "/v1/admin/subscriptions/org:acme", admin, map[string]any{"plan": "firm", "credits": map[string]int{"1": 5, "2": 5, "3": 5}})
@@ -318,7 +318,7 @@ func TestDevOnFirestore(t *testing.T) {
 	d := newDevEnv(t).withCorpus()
 	d.vars = append(d.vars, "LEXFLOW_STORE=firestore")
 	tok := d.token(t, "--sub", "alice", "--role", "user")
-	admin := d.token(t, "--sub", "root", "--role", "admin")
+	admin := d.token(t, "--sub", "root", "--role", "admin", "--operator")
 
 	cmd := d.start(t)
 	d.call(t, "PUT", "/v1/admin/subscriptions/user:alice", admin, map[string]any{"plan": "solo", "credits": map[string]int{"1": 5, "2": 5, "3": 5}})
@@ -374,5 +374,59 @@ func TestCorpusLoad(t *testing.T) {
 	}
 	if out, err := d.command("corpus", "unload").CombinedOutput(); err == nil {
 		t.Errorf("lexflow corpus unload succeeded: %s", out)
+	}
+}
+
+// TestAttackProcessesNeedSecrets (issue 36, item 4 / finding 8): `lexflow api`,
+// `worker` and `keys rotate` without their secrets stop at once, naming what is
+// missing, and write nothing into the data directory; they generated a master key and
+// a JWT secret there before.
+func TestAttackProcessesNeedSecrets(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		env  []string
+		want []string
+	}{
+		{[]string{"api"}, nil, []string{"LEXFLOW_MASTER_KEY", "LEXFLOW_JWT_SECRET"}},
+		{[]string{"api"}, []string{"LEXFLOW_MASTER_KEY=" + strings.Repeat("m", 40)}, []string{"LEXFLOW_JWT_SECRET"}},
+		{[]string{"api"}, []string{"LEXFLOW_JWT_SECRET=" + strings.Repeat("s", 40)}, []string{"LEXFLOW_MASTER_KEY"}},
+		{[]string{"worker"}, nil, []string{"LEXFLOW_MASTER_KEY"}},
+		{[]string{"keys", "rotate"}, nil, []string{"LEXFLOW_MASTER_KEY"}},
+	} {
+		d := newDevEnv(t)
+		dir := t.TempDir()
+		cmd := d.command(c.args...)
+		cmd.Env = append(cmd.Env, append([]string{"LEXFLOW_DATA_DIR=" + dir, "LEXFLOW_MASTER_KEY=", "LEXFLOW_JWT_SECRET="}, c.env...)...)
+		out, err := cmd.CombinedOutput()
+		if err == nil {
+			t.Errorf("lexflow %v without secrets ran: %s", c.args, out)
+			continue
+		}
+		for _, want := range c.want {
+			if !strings.Contains(string(out), want) {
+				t.Errorf("lexflow %v: the message does not name %s: %s", c.args, want, out)
+			}
+		}
+		if entries, _ := os.ReadDir(dir); len(entries) > 0 {
+			t.Errorf("lexflow %v wrote %d files into the data directory (%s, ...)", c.args, len(entries), entries[0].Name())
+		}
+	}
+}
+
+// TestTokenNamesStaffScope: `lexflow token` mints a staff token only for an
+// organization or, with --operator, for the operator's staff.
+func TestTokenNamesStaffScope(t *testing.T) {
+	d := newDevEnv(t)
+	d.vars = append(d.vars, "LEXFLOW_JWT_SECRET="+strings.Repeat("s", 40))
+	if out, err := d.command("token", "--sub", "sam", "--role", "support").CombinedOutput(); err == nil || !strings.Contains(string(out), "scope") {
+		t.Errorf("a staff token with no scope: %v %s", err, out)
+	}
+	for _, flags := range [][]string{{"--org", "acme"}, {"--operator"}} {
+		if out, err := d.command(append([]string{"token", "--sub", "sam", "--role", "support"}, flags...)...).CombinedOutput(); err != nil {
+			t.Errorf("lexflow token %v: %v %s", flags, err, out)
+		}
+	}
+	if out, err := d.command("token", "--sub", "sam", "--role", "support", "--org", "acme", "--operator").CombinedOutput(); err == nil {
+		t.Errorf("a token of an organization and of the operator: %s", out)
 	}
 }

@@ -21,7 +21,7 @@ import (
 // and model tokens, and both the Temporal SDK's own series.
 func TestSeparateProcessesServeMetrics(t *testing.T) {
 	p := startSeparate(t)
-	user, admin := p.token(t, "--sub", "mia", "--org", "metrics"), p.token(t, "--sub", "root", "--role", "admin")
+	user, admin := p.token(t, "--sub", "mia", "--org", "metrics"), p.token(t, "--sub", "root", "--role", "admin", "--operator")
 	p.call(t, "PUT", "/v1/admin/subscriptions/org:metrics", admin, map[string]any{"plan": "firm", "credits": map[string]int{"1": 5, "2": 5, "3": 5}})
 	id := p.call(t, "POST", "/v1/cases", user, map[string]any{"description": "Neighbour's tree damaged my roof", "language": "en"})["case_id"].(string)
 	for _, msg := range []string{"show me the case details", "fact: the storm was on 2 May"} {

@@ -72,7 +72,7 @@ func startSeparate(t *testing.T, env ...string) separate {
 	d.vars = append(d.vars, fmt.Sprintf("LEXFLOW_WORKER_HTTP_ADDR=127.0.0.1:%d", opsPort), fmt.Sprintf("LEXFLOW_METRICS_ADDR=127.0.0.1:%d", metricsPort),
 		"TEMPORAL_ADDRESS="+ts.Address, "MONGODB_URI="+ferret.URI, "LEXFLOW_PROMPTS_DIR="+promptsDir,
 		"LEXFLOW_ASSISTANT_BASE_URL="+model.URL+"/v1", "LEXFLOW_ASSISTANT_MODEL="+offline.ModelName,
-		"LEXFLOW_JWT_SECRET=reload-test-secret-reload-test-secret")
+		"LEXFLOW_JWT_SECRET=reload-test-secret-reload-test-secret", "LEXFLOW_MASTER_KEY=reload-test-master-key-reload-test-master-key")
 	d.vars = append(d.vars, env...)
 	for _, role := range []string{"worker", "api"} {
 		cmd := d.command(role)
@@ -102,7 +102,7 @@ func startSeparate(t *testing.T, env ...string) separate {
 func TestReloadReachesSeparateWorker(t *testing.T) {
 	p := startSeparate(t)
 	d, model, promptsDir, workerHealth := p.devEnv, p.model, p.promptsDir, p.opsURL
-	user, admin := d.token(t, "--sub", "rita", "--org", "reload"), d.token(t, "--sub", "root", "--role", "admin")
+	user, admin := d.token(t, "--sub", "rita", "--org", "reload"), d.token(t, "--sub", "root", "--role", "admin", "--operator")
 	d.call(t, "PUT", "/v1/admin/subscriptions/org:reload", admin, map[string]any{"plan": "firm", "credits": map[string]int{"1": 5, "2": 5, "3": 5}})
 	id := d.call(t, "POST", "/v1/cases", user, map[string]any{"description": "Neighbour's tree damaged my roof", "language": "en"})["case_id"].(string)
 	// turn sends a message and returns the latest request to the assistant role.

@@ -20,6 +20,9 @@ import (
 )
 
 func runAPI(ctx context.Context, cfg config.Config, log *slog.Logger) error {
+	if err := wiring.RequireSecrets(cfg, true); err != nil {
+		return err
+	}
 	l, err := listenAPI(cfg)
 	if err != nil {
 		return err
@@ -45,6 +48,9 @@ func listenAPI(cfg config.Config) (net.Listener, error) {
 }
 
 func runWorker(ctx context.Context, cfg config.Config, log *slog.Logger) error {
+	if err := wiring.RequireSecrets(cfg, false); err != nil {
+		return err
+	}
 	b, err := wiring.Open(ctx, cfg, "worker", log)
 	if err != nil {
 		return err
@@ -72,20 +78,38 @@ func runToken(cfg config.Config, args []string, out io.Writer) error {
 	sub := fs.String("sub", "", "subject: the user's ID (required)")
 	org := fs.String("org", "", "organization")
 	roles := fs.String("role", "user", "comma-separated roles: "+strings.Join(schemas.TokenRoles, ", "))
+	operator := fs.Bool("operator", false, "the operator's staff, who act on every tenant (a staff token needs --org or --operator)")
 	ttl := fs.Duration("ttl", 24*time.Hour, "how long the token is valid")
 	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if err := devJWTSecret(&cfg); err != nil {
 		return err
 	}
 	sign, err := wiring.Signer(cfg)
 	if err != nil {
 		return err
 	}
-	token, err := sign.Mint(auth.Identity{Subject: *sub, Org: *org, Roles: strings.Split(*roles, ",")}, *ttl)
+	token, err := sign.Mint(auth.Identity{Subject: *sub, Org: *org, Roles: strings.Split(*roles, ","), Operator: *operator}, *ttl)
 	if err != nil {
 		return err
 	}
 	_, err = fmt.Fprintln(out, token)
 	return err
+}
+
+// devJWTSecret fills in, when the environment gives none, the JWT secret of `lexflow
+// dev`: the one generated into the data directory, generated now if no dev ran yet.
+func devJWTSecret(cfg *config.Config) error {
+	if cfg.JWTSecret != "" {
+		return nil
+	}
+	raw, err := auth.LoadOrCreateSecret(cfg.Path("jwt-secret"))
+	if err != nil {
+		return fmt.Errorf("dev JWT secret: %w", err)
+	}
+	cfg.JWTSecret = string(raw)
+	return nil
 }
 
 func runModel(ctx context.Context, cfg config.Config, args []string, log *slog.Logger) error {

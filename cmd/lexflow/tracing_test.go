@@ -97,7 +97,7 @@ func TestOneTraceFromRequestToActivity(t *testing.T) {
 	collector := httptest.NewServer(recv)
 	defer collector.Close()
 	p := startSeparate(t, "OTEL_EXPORTER_OTLP_ENDPOINT="+collector.URL, "OTEL_BSP_SCHEDULE_DELAY=50")
-	user, admin := p.token(t, "--sub", "tess", "--org", "traces"), p.token(t, "--sub", "root", "--role", "admin")
+	user, admin := p.token(t, "--sub", "tess", "--org", "traces"), p.token(t, "--sub", "root", "--role", "admin", "--operator")
 	p.call(t, "PUT", "/v1/admin/subscriptions/org:traces", admin, map[string]any{"plan": "firm", "credits": map[string]int{"1": 5, "2": 5, "3": 5}})
 	id := p.call(t, "POST", "/v1/cases", user, map[string]any{"description": "Neighbour's tree damaged my roof", "language": "en"})["case_id"].(string)
 	p.call(t, "POST", "/v1/cases/"+id+"/messages", user, map[string]any{"message": "show me the case details"})

@@ -367,7 +367,7 @@ func TestListTools(t *testing.T) {
 	if gcd := user["get_case_details"]; gcd["available"] != true || gcd["schema"].(map[string]any)["type"] != "object" {
 		t.Errorf("get_case_details = %v", gcd)
 	}
-	adminTok, err := s.Signer.Mint(auth.Identity{Subject: "root", Roles: []string{schemas.RoleAdmin}}, time.Hour)
+	adminTok, err := s.Signer.Mint(auth.Identity{Subject: "root", Roles: []string{schemas.RoleAdmin}, Operator: true}, time.Hour)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -407,7 +407,7 @@ func TestMemory(t *testing.T) {
 func TestReloadPromptsIsForAdmins(t *testing.T) {
 	// Not parallel: reloading the prompts changes them for every case's turn.
 	stack.WantProblem(t, s.Call(t, "POST", "/v1/admin/prompts/reload", s.Token(t, "alice"), nil), http.StatusForbidden, "forbidden")
-	admin, _ := s.Signer.Mint(auth.Identity{Subject: "root", Roles: []string{schemas.RoleAdmin}}, time.Hour)
+	admin, _ := s.Signer.Mint(auth.Identity{Subject: "root", Roles: []string{schemas.RoleAdmin}, Operator: true}, time.Hour)
 	r := s.Call(t, "POST", "/v1/admin/prompts/reload", admin, nil)
 	if r.Status != 200 || r.Body["docs_count"] != float64(24) {
 		t.Errorf("reload: %d %s", r.Status, r.Raw)
@@ -418,7 +418,7 @@ func TestReloadPromptsIsForAdmins(t *testing.T) {
 // user's is not offered it.
 func TestLegalSQLThroughChat(t *testing.T) {
 	t.Parallel()
-	admin, err := s.Signer.Mint(auth.Identity{Subject: "lawyer", Roles: []string{schemas.RoleAdmin}}, time.Hour)
+	admin, err := s.Signer.Mint(auth.Identity{Subject: "lawyer", Roles: []string{schemas.RoleAdmin}, Operator: true}, time.Hour)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -29,7 +29,7 @@ func TestBudgetExhaustedWaitsUntilRaised(t *testing.T) {
 		Credits: map[string]int{"1": 10, "2": 10, "3": 10}}); err != nil {
 		t.Fatal(err)
 	}
-	admin := s.Mint(t, auth.Identity{Subject: "root", Roles: []string{schemas.RoleAdmin, schemas.RoleSupport}})
+	admin := s.Mint(t, auth.Identity{Subject: "root", Roles: []string{schemas.RoleAdmin, schemas.RoleSupport}, Operator: true})
 	orgAdmin := s.Mint(t, auth.Identity{Subject: "boss", Org: org, Roles: []string{schemas.RoleAdmin}})
 	tok := s.Mint(t, auth.Identity{Subject: "ana", Org: org, Roles: []string{schemas.RoleUser}})
 	if r := s.Call(t, "PUT", "/v1/admin/budgets/"+tenant, admin, map[string]any{"case_tokens_per_day": 1}); r.Status != http.StatusOK {

@@ -77,7 +77,7 @@ func TestCodecServer(t *testing.T) {
 	ui := s.Config.TemporalUIURL
 	origin := strings.TrimSuffix(ui, "/")
 	staff := func(org string) string {
-		return s.Mint(t, auth.Identity{Subject: "desk-" + org, Org: org, Roles: []string{schemas.RoleSupport}})
+		return s.Mint(t, auth.Identity{Subject: "desk-" + org, Org: org, Roles: []string{schemas.RoleSupport}, Operator: org == ""})
 	}
 
 	// Bearer tokens, as the Temporal CLI sends them.
@@ -154,7 +154,7 @@ func TestCodecServer(t *testing.T) {
 	}
 
 	// Every decode that opened the case's payloads is in the audit log.
-	admin := s.Mint(t, auth.Identity{Subject: "root", Roles: []string{schemas.RoleAdmin}})
+	admin := s.Mint(t, auth.Identity{Subject: "root", Roles: []string{schemas.RoleAdmin}, Operator: true})
 	entries := s.Call(t, "GET", "/v1/admin/audit?case="+id, admin, nil).Body["entries"].([]any)
 	actors := map[string]int{}
 	for _, e := range entries {

@@ -93,7 +93,7 @@ func TestEraseCase(t *testing.T) {
 	stack.WantProblem(t, s.Call(t, "POST", "/v1/cases", owner, map[string]any{"description": "A case to erase and retry"}, "Idempotency-Key", key),
 		http.StatusGone, "case-erased")
 	// The codec server leaves its payloads sealed, even for the operator's staff.
-	operator := s.Mint(t, auth.Identity{Subject: "ops", Roles: []string{schemas.RoleSupport}})
+	operator := s.Mint(t, auth.Identity{Subject: "ops", Roles: []string{schemas.RoleSupport}, Operator: true})
 	if open, _ := decoded(t, s.Call(t, "POST", "/codec/decode", operator, sealedInput), canary); len(open) == 0 || open[0] {
 		t.Errorf("the codec server opened an erased case's payload: %v", open)
 	}
@@ -144,7 +144,7 @@ func TestLegalHold(t *testing.T) {
 
 	// The operator's staff replace the firm's hold; the firm's admin may not lift
 	// theirs, they may.
-	operator := s.Mint(t, auth.Identity{Subject: "ops-admin", Roles: []string{schemas.RoleAdmin}})
+	operator := s.Mint(t, auth.Identity{Subject: "ops-admin", Roles: []string{schemas.RoleAdmin}, Operator: true})
 	if r := s.Call(t, "PUT", "/v1/admin/cases/"+id+"/hold", operator, map[string]any{"reason": "an authority's request"}); r.Status != http.StatusOK {
 		t.Fatalf("the operator's hold: %d %s", r.Status, r.Raw)
 	}

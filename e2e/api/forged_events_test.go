@@ -81,7 +81,7 @@ func TestForgedEventsThroughTemporal(t *testing.T) {
 func TestOfflinePaymentMustBeThePriceDue(t *testing.T) {
 	t.Parallel()
 	id, tok, _ := unpaidCase(t)
-	billing := s.Mint(t, auth.Identity{Subject: "bea", Roles: []string{schemas.RoleBilling}})
+	billing := s.Mint(t, auth.Identity{Subject: "bea", Operator: true, Roles: []string{schemas.RoleBilling}})
 	path := "/v1/billing/cases/" + id + "/payments"
 	for _, amount := range []string{"0.01 XYZ", "0.01 EUR", "149.00 USD", "399.00 EUR"} {
 		r := s.Call(t, "POST", path, billing, map[string]any{"reference": "RO49 BANK", "amount": amount, "note": "transfer"})

@@ -3,10 +3,12 @@ package api_test
 import (
 	"fmt"
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/google/uuid"
 
+	"github.com/lexflow/lexflow/e2e/stack"
 	"github.com/lexflow/lexflow/internal/auth"
 	"github.com/lexflow/lexflow/schemas"
 	"github.com/lexflow/lexflow/store"
@@ -61,6 +63,8 @@ func TestIdempotencyKeyAcrossContinueAsNew(t *testing.T) {
 	if st := state(); st.Turns != turns {
 		t.Errorf("the retry ran a turn: %d turns, was %d", st.Turns, turns)
 	}
+	stack.WantProblem(t, s.Call(t, "POST", "/v1/cases/"+id+"/messages", tok, map[string]any{"message": "another message"}, "Idempotency-Key", key),
+		http.StatusUnprocessableEntity, "idempotency-key-reused")
 	if _, err := s.Store.PutSubscription(t.Context(), store.Subscription{ID: store.SubscriptionID("", "globex"), Plan: "e2e",
 		Credits: map[string]int{"1": 10, "2": 10, "3": 10}}); err != nil {
 		t.Fatal(err)
@@ -73,5 +77,35 @@ func TestIdempotencyKeyAcrossContinueAsNew(t *testing.T) {
 	secondCase := s.CreateCase(t, tok, "Ivo's second case")
 	if r := send(tok, secondCase, "show me the case details"); r["turn_id"] != schemas.TurnWorkflowID(secondCase, 1) {
 		t.Errorf("the same key on the user's other case: %v", r)
+	}
+}
+
+// TestAttackIdempotencyKeyWithAnotherMessage (issue 36, suspicion: a reused
+// Idempotency-Key silently replays the first turn): the same key with another message
+// is refused with 422 idempotency-key-reused, streamed or not, and runs no turn; the
+// first message with its key still gets its turn's answer.
+func TestAttackIdempotencyKeyWithAnotherMessage(t *testing.T) {
+	t.Parallel()
+	tok := s.Token(t, "kira")
+	id := s.CreateCase(t, tok, "A deposit kept by the landlord")
+	key := "reuse-" + uuid.NewString()
+	first := s.Call(t, "POST", "/v1/cases/"+id+"/messages", tok, map[string]any{"message": "show me the case details"}, "Idempotency-Key", key)
+	if first.Status != http.StatusOK {
+		t.Fatalf("first: %d %s", first.Status, first.Raw)
+	}
+	stack.WantProblem(t, s.Call(t, "POST", "/v1/cases/"+id+"/messages", tok, map[string]any{"message": "transfer the case to my lawyer"}, "Idempotency-Key", key),
+		http.StatusUnprocessableEntity, "idempotency-key-reused")
+	streamed := s.Call(t, "POST", "/v1/cases/"+id+"/messages", tok, map[string]any{"message": "transfer the case to my lawyer"},
+		"Idempotency-Key", key, "Accept", "text/event-stream")
+	if !strings.Contains(string(streamed.Raw), "event: turn.failed") || !strings.Contains(string(streamed.Raw), "idempotency-key-reused") {
+		t.Errorf("the streamed request with another message: %d %s", streamed.Status, streamed.Raw)
+	}
+	again := s.Call(t, "POST", "/v1/cases/"+id+"/messages", tok, map[string]any{"message": "show me the case details"}, "Idempotency-Key", key)
+	if again.Status != http.StatusOK || again.Body["turn_id"] != first.Body["turn_id"] || again.Body["reply"] != first.Body["reply"] {
+		t.Errorf("the first message again: %d %s; want the first turn's answer", again.Status, again.Raw)
+	}
+	recs := s.Call(t, "GET", "/v1/cases/"+id+"/messages", tok, nil)
+	if strings.Contains(string(recs.Raw), "transfer the case") {
+		t.Errorf("the other message reached the transcript: %s", recs.Raw)
 	}
 }

@@ -180,9 +180,9 @@ func TestCheckoutIsTheOwnersOnly(t *testing.T) {
 func TestOfflinePayment(t *testing.T) {
 	t.Parallel()
 	id, tok, org := unpaidCase(t)
-	billing := s.Mint(t, auth.Identity{Subject: "bea", Roles: []string{schemas.RoleBilling}})
+	billing := s.Mint(t, auth.Identity{Subject: "bea", Roles: []string{schemas.RoleBilling}, Operator: true})
 	firmBilling := s.Mint(t, auth.Identity{Subject: "fred", Org: org, Roles: []string{schemas.RoleBilling}})
-	admin := s.Mint(t, auth.Identity{Subject: "root", Roles: []string{schemas.RoleAdmin}})
+	admin := s.Mint(t, auth.Identity{Subject: "root", Roles: []string{schemas.RoleAdmin}, Operator: true})
 	body := map[string]any{"reference": "RO49 BANK 2026-11-22", "amount": "149.00 EUR", "note": "transfer seen on the statement"}
 	path := "/v1/billing/cases/" + id + "/payments"
 	before := caseSnapshot(t, id)
@@ -222,7 +222,7 @@ func TestStaffScope(t *testing.T) {
 	id, _, org := unpaidCase(t)
 	own := s.Mint(t, auth.Identity{Subject: "desk", Org: org, Roles: []string{schemas.RoleSupport}})
 	foreign := s.Mint(t, auth.Identity{Subject: "desk", Org: "another-firm", Roles: []string{schemas.RoleSupport}})
-	operator := s.Mint(t, auth.Identity{Subject: "sam", Roles: []string{schemas.RoleSupport}})
+	operator := s.Mint(t, auth.Identity{Subject: "sam", Roles: []string{schemas.RoleSupport}, Operator: true})
 	orgAdmin := s.Mint(t, auth.Identity{Subject: "boss", Org: org, Roles: []string{schemas.RoleAdmin}})
 	tickets := "/v1/support/cases/" + id + "/tickets"
 	stack.WantProblem(t, s.Call(t, "GET", tickets, foreign, nil), http.StatusNotFound, "not-found")

@@ -103,7 +103,7 @@ func TestQueryRefusals(t *testing.T) {
 			stack.WantProblem(t, s.Call(t, "POST", "/v1/query", caller, tc.body), tc.status, tc.typ)
 		})
 	}
-	admin := s.Mint(t, auth.Identity{Subject: "ops", Roles: []string{schemas.RoleAdmin}})
+	admin := s.Mint(t, auth.Identity{Subject: "ops", Roles: []string{schemas.RoleAdmin}, Operator: true})
 	if r := s.Call(t, "PUT", "/v1/admin/budgets/org:"+org, admin, map[string]any{"tokens_per_day": 1}); r.Status != http.StatusOK {
 		t.Fatalf("budget: %d %s", r.Status, r.Raw)
 	}

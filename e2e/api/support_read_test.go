@@ -17,7 +17,7 @@ func TestSupportReadsTranscriptAndEvents(t *testing.T) {
 	id, client, org := unpaidCase(t)
 	own := s.Mint(t, auth.Identity{Subject: "desk", Org: org, Roles: []string{schemas.RoleSupport}})
 	foreign := s.Mint(t, auth.Identity{Subject: "desk", Org: "another-firm", Roles: []string{schemas.RoleSupport}})
-	operator := s.Mint(t, auth.Identity{Subject: "root", Roles: []string{schemas.RoleAdmin}})
+	operator := s.Mint(t, auth.Identity{Subject: "root", Roles: []string{schemas.RoleAdmin}, Operator: true})
 	base := "/v1/support/cases/" + id
 	view := s.Call(t, "GET", base, own, nil)
 	if st, _ := view.Body["state"].(map[string]any); view.Status != http.StatusOK || st["phase"] != schemas.PhaseAwaitingPayment ||

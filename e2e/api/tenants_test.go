@@ -72,7 +72,7 @@ func TestOrganizationNamedLikeAUser(t *testing.T) {
 		Credits: map[string]int{"1": 10, "2": 10, "3": 10}}); err != nil {
 		t.Fatal(err)
 	}
-	admin := s.Mint(t, auth.Identity{Subject: "root", Roles: []string{schemas.RoleAdmin, schemas.RoleSupport}})
+	admin := s.Mint(t, auth.Identity{Subject: "root", Roles: []string{schemas.RoleAdmin, schemas.RoleSupport}, Operator: true})
 	desk := s.Mint(t, auth.Identity{Subject: "desk", Org: name, Roles: []string{schemas.RoleSupport}})
 	user := s.Mint(t, auth.Identity{Subject: name, Roles: []string{schemas.RoleUser}})
 	if r := s.Call(t, "PUT", "/v1/admin/budgets/user:"+name, admin, map[string]any{"case_tokens_per_day": 1}); r.Status != http.StatusOK {

@@ -93,7 +93,7 @@ func TestAdminRunsTools(t *testing.T) {
 // history is read from the blob store into the answer, whole, and deleted there.
 func TestAdminToolRunKeepsNoLargeResult(t *testing.T) {
 	t.Parallel()
-	admin := s.Mint(t, auth.Identity{Subject: "sql-admin", Roles: []string{schemas.RoleAdmin}})
+	admin := s.Mint(t, auth.Identity{Subject: "sql-admin", Roles: []string{schemas.RoleAdmin}, Operator: true})
 	r := runTool(t, admin, map[string]any{"tool": "legal_sql", "args": map[string]any{"table_name": "legislatie",
 		"query_string": "SELECT group_concat(text) AS everything FROM legislatie"}})
 	var res struct {
@@ -175,4 +175,33 @@ func TestAdminToolRunsAreRateLimited(t *testing.T) {
 	}
 	other := s.Mint(t, auth.Identity{Subject: "calm-admin", Org: "acme", Roles: []string{schemas.RoleAdmin}})
 	runToolOn(t, limited, other, body)
+}
+
+// TestAttackAuditTakesDottedPaths (issue 36, finding 19): an admin's run of
+// update_case_details with its documented dot paths is audited and runs; the store
+// refused the audit entry's dotted keys before, and the run answered 503 without
+// running.
+func TestAttackAuditTakesDottedPaths(t *testing.T) {
+	t.Parallel()
+	owner := s.Token(t, "dotted-client")
+	id := s.CreateCase(t, owner, "Furnizorul nu plătește factura")
+	admin := s.Mint(t, auth.Identity{Subject: "dotted-admin", Org: "acme", Roles: []string{schemas.RoleAdmin}})
+	r := runTool(t, admin, map[string]any{"tool": "update_case_details", "case_id": id,
+		"args": map[string]any{"updates": map[string]any{"summary.current": "Factura 12 rămâne neplătită"}}})
+	if r.Body["status"] != schemas.ToolOK {
+		t.Fatalf("update_case_details run: %s", r.Raw)
+	}
+	got := s.Call(t, "GET", "/v1/cases/"+id, owner, nil)
+	if summary := got.Body["case_details"].(map[string]any)["summary"].(map[string]any); summary["current"] != "Factura 12 rămâne neplătită" {
+		t.Errorf("summary = %v, want the run's", summary)
+	}
+	audit := s.Call(t, "GET", "/v1/admin/audit?case="+id, admin, nil)
+	entries := audit.Body["entries"].([]any)
+	if len(entries) != 1 {
+		t.Fatalf("audit entries of the case: %s", audit.Raw)
+	}
+	args := entries[0].(map[string]any)["detail"].(map[string]any)["args"].(map[string]any)
+	if updates := args["updates"].(map[string]any); updates["summary.current"] != "[masked]" {
+		t.Errorf("the entry's updates = %v, want summary.current masked", updates)
+	}
 }

@@ -130,11 +130,12 @@ func (b *logBuffer) String() string {
 	return b.buf.String()
 }
 
-// token mints a token for sub in org with roles.
+// token mints a token for sub in org with roles; staff in no org are the operator's.
 func token(t *testing.T, sub, org string, roles ...string) string {
 	t.Helper()
-	tok, err := auth.HS256{Secret: []byte(jwtSecret), Issuer: "lexflow-dev", Audience: "lexflow"}.
-		Mint(auth.Identity{Subject: sub, Org: org, Roles: roles}, time.Hour)
+	id := auth.Identity{Subject: sub, Org: org, Roles: roles}
+	id.Operator = org == "" && id.Staff()
+	tok, err := auth.HS256{Secret: []byte(jwtSecret), Issuer: "lexflow-dev", Audience: "lexflow"}.Mint(id, time.Hour)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -32,7 +32,7 @@ func TestWorkerKilledMidTurn(t *testing.T) {
 	turnID := schemas.TurnWorkflowID(id, 1)
 	s.WaitForActivity(t, turnID, "RunTool") // get_case_details, through the RunTool activity
 	// The case works with no progress for longer than the suite's stuck threshold.
-	support, err := s.Signer.Mint(auth.Identity{Subject: "sam", Roles: []string{schemas.RoleSupport}}, time.Hour)
+	support, err := s.Signer.Mint(auth.Identity{Subject: "sam", Roles: []string{schemas.RoleSupport}, Operator: true}, time.Hour)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -58,8 +58,8 @@ func TestCaseStory(t *testing.T) {
 		return tok
 	}
 	client := mint(auth.Identity{Subject: "stella", Org: "story", Roles: []string{schemas.RoleUser}})
-	admin := mint(auth.Identity{Subject: "root", Roles: []string{schemas.RoleAdmin}})
-	support := mint(auth.Identity{Subject: "sam", Roles: []string{schemas.RoleSupport}})
+	admin := mint(auth.Identity{Subject: "root", Roles: []string{schemas.RoleAdmin}, Operator: true})
+	support := mint(auth.Identity{Subject: "sam", Roles: []string{schemas.RoleSupport}, Operator: true})
 
 	// Quota: the organization has no credit left for any tier.
 	r := story.Call(t, "PUT", "/v1/admin/subscriptions/org:story", admin, map[string]any{"plan": "basic", "credits": map[string]int{"1": 0, "2": 0, "3": 0}})

@@ -23,15 +23,41 @@ type Identity struct {
 	Subject string   `json:"sub"`
 	Org     string   `json:"org,omitempty"`
 	Roles   []string `json:"roles"`
+	// Operator marks the operator's own staff, who act on every tenant; they have no
+	// Org. A staff identity (Staff) names its scope: an Org, or Operator.
+	Operator bool `json:"operator,omitempty"`
 }
 
 // Has reports whether the identity holds role.
 func (id Identity) Has(role string) bool { return slices.Contains(id.Roles, role) }
 
-// claims is the token body.
+// Staff reports whether the identity holds a role beside the user's.
+func (id Identity) Staff() bool {
+	return slices.ContainsFunc(id.Roles, func(r string) bool { return r != schemas.RoleUser })
+}
+
+// scopeError says what is wrong with id's scope, or is nil: staff name an
+// organization or are the operator's, never both and never neither; only staff are
+// the operator's. A staff token without an organization acted on every tenant
+// before; it must now say so (issue 36, finding 8).
+func scopeError(id Identity) error {
+	switch {
+	case id.Operator && id.Org != "":
+		return errors.New("a token is the operator's (every tenant) or an organization's, not both")
+	case id.Operator && !id.Staff():
+		return errors.New("only staff roles act as the operator's")
+	case id.Staff() && !id.Operator && id.Org == "":
+		return errors.New("a staff token names its scope: an organization, or the operator's (every tenant)")
+	}
+	return nil
+}
+
+// claims is the token body; Operator is the "operator" claim, true on the operator's
+// staff's tokens.
 type claims struct {
-	Org   string   `json:"org,omitempty"`
-	Roles []string `json:"roles"`
+	Org      string   `json:"org,omitempty"`
+	Roles    []string `json:"roles"`
+	Operator bool     `json:"operator,omitempty"`
 	jwt.RegisteredClaims
 }
 
@@ -45,7 +71,8 @@ type HS256 struct {
 	Audience string
 }
 
-// Mint signs a token for id that expires after ttl.
+// Mint signs a token for id that expires after ttl; a staff identity must name its
+// scope (see Identity.Operator).
 func (h HS256) Mint(id Identity, ttl time.Duration) (string, error) {
 	if id.Subject == "" {
 		return "", errors.New("a token needs a subject")
@@ -55,8 +82,11 @@ func (h HS256) Mint(id Identity, ttl time.Duration) (string, error) {
 			return "", fmt.Errorf("unknown role %q (want one of %s)", r, strings.Join(schemas.TokenRoles, ", "))
 		}
 	}
+	if err := scopeError(id); err != nil {
+		return "", err
+	}
 	now := time.Now()
-	c := claims{Org: id.Org, Roles: id.Roles, RegisteredClaims: jwt.RegisteredClaims{
+	c := claims{Org: id.Org, Roles: id.Roles, Operator: id.Operator, RegisteredClaims: jwt.RegisteredClaims{
 		Subject:   id.Subject,
 		Issuer:    h.Issuer,
 		Audience:  jwt.ClaimStrings{h.Audience},
@@ -67,7 +97,8 @@ func (h HS256) Mint(id Identity, ttl time.Duration) (string, error) {
 }
 
 // Verify checks a token's signature, algorithm, expiry, issuer and audience and returns
-// its identity. Every failure wraps ErrUnauthorized.
+// its identity, refusing a staff token that names no scope (see Identity.Operator).
+// Every failure wraps ErrUnauthorized.
 func (h HS256) Verify(token string) (Identity, error) {
 	var c claims
 	_, err := jwt.ParseWithClaims(token, &c, func(*jwt.Token) (any, error) { return h.Secret, nil },
@@ -82,7 +113,11 @@ func (h HS256) Verify(token string) (Identity, error) {
 	if c.Subject == "" {
 		return Identity{}, fmt.Errorf("%w: token has no subject", ErrUnauthorized)
 	}
-	return Identity{Subject: c.Subject, Org: c.Org, Roles: c.Roles}, nil
+	id := Identity{Subject: c.Subject, Org: c.Org, Roles: c.Roles, Operator: c.Operator}
+	if err := scopeError(id); err != nil {
+		return Identity{}, fmt.Errorf("%w: %v", ErrUnauthorized, err)
+	}
+	return id, nil
 }
 
 // LoadOrCreateSecret returns the secret stored at path, generating a random one there,

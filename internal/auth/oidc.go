@@ -36,6 +36,11 @@ type OIDCOptions struct {
 	OperatorOrg string
 	// Leeway is the clock skew allowed on exp, nbf and iat.
 	Leeway time.Duration
+	// ClientID is the web app's client at the provider, if it has one. A token whose
+	// aud names it is refused: an ID token's aud always holds the client it was
+	// issued to (OpenID Connect Core 1.0, section 2), while an access token for the
+	// API names the API (Audience), so an ID token never passes as an access token.
+	ClientID string
 	// HTTP fetches the discovery document and the JWKS; nil means a 10-second timeout.
 	HTTP *http.Client
 }
@@ -122,7 +127,8 @@ func discover(ctx context.Context, c *http.Client, issuer string) (discovery, er
 }
 
 // Verify checks a token's signature against the JWKS (RS256 or ES256 only), its
-// expiry, issuer and audience with the leeway, and reads its identity: the subject,
+// expiry, issuer and audience with the leeway, that it is no ID token of the web app
+// (OIDCOptions.ClientID), and reads its identity: the subject,
 // the roles Lexflow knows from the roles claim, and the organization claim (see
 // OIDCOptions.OperatorOrg). Every failure wraps ErrUnauthorized.
 func (v *OIDC) Verify(token string) (Identity, error) {
@@ -138,19 +144,23 @@ func (v *OIDC) Verify(token string) (Identity, error) {
 	if err != nil {
 		return Identity{}, fmt.Errorf("%w: %v", ErrUnauthorized, err)
 	}
+	if aud, _ := claims.GetAudience(); v.opts.ClientID != "" && slices.Contains(aud, v.opts.ClientID) {
+		return Identity{}, fmt.Errorf("%w: the token is addressed to the web app's client %s: an ID token, not an access token", ErrUnauthorized, v.opts.ClientID)
+	}
 	sub, _ := claims["sub"].(string)
 	if sub == "" {
 		return Identity{}, fmt.Errorf("%w: token has no subject", ErrUnauthorized)
 	}
 	org, _ := claims[v.opts.OrgClaim].(string)
 	roles := knownRoles(claims[v.opts.RolesClaim])
+	id := Identity{Subject: sub, Org: org, Roles: roles}
 	switch {
 	case org != "" && org == v.opts.OperatorOrg:
-		org = ""
+		id.Org, id.Operator = "", id.Staff()
 	case org == "":
-		roles = slices.DeleteFunc(roles, func(r string) bool { return r != schemas.RoleUser })
+		id.Roles = slices.DeleteFunc(roles, func(r string) bool { return r != schemas.RoleUser })
 	}
-	return Identity{Subject: sub, Org: org, Roles: roles}, nil
+	return id, nil
 }
 
 // knownRoles reads a roles claim, a list or a space-separated string, keeping the

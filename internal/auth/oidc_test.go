@@ -85,9 +85,9 @@ func TestOIDCAgainstARealProvider(t *testing.T) {
 	if id.Subject != "lexflow-tests" || id.Org != "acme" || !id.Has(schemas.RoleUser) || !id.Has(schemas.RoleAdmin) || id.Has("root") {
 		t.Errorf("identity = %+v; want lexflow-tests of acme, user and admin (root is no Lexflow role)", id)
 	}
-	// The dev tokens still work beside the provider's.
+	// The HS256 tokens work beside the provider's where they are allowed to.
 	dev, _ := signer.Mint(Identity{Subject: "alice", Roles: []string{schemas.RoleUser}}, time.Hour)
-	if id, err := verifiers.Verify(dev); err != nil || id.Subject != "alice" {
+	if id, err := (Verifiers{HS256: signer, OIDC: v, HS256WithOIDC: true}).Verify(dev); err != nil || id.Subject != "alice" {
 		t.Errorf("dev token: %+v, %v", id, err)
 	}
 
@@ -186,7 +186,8 @@ func TestOIDCStaffScope(t *testing.T) {
 		claims map[string]any
 		want   Identity
 	}{
-		{"the operator's staff", map[string]any{"roles": []string{"support"}, "org": "lexflow-ops"}, Identity{Org: "", Roles: []string{"support"}}},
+		{"the operator's staff", map[string]any{"roles": []string{"support"}, "org": "lexflow-ops"}, Identity{Org: "", Roles: []string{"support"}, Operator: true}},
+		{"the operator's organization, a user", map[string]any{"roles": []string{"user"}, "org": "lexflow-ops"}, Identity{Org: "", Roles: []string{"user"}}},
 		{"a firm's staff", map[string]any{"roles": []string{"support"}, "org": "acme"}, Identity{Org: "acme", Roles: []string{"support"}}},
 		{"no organization claim", map[string]any{"roles": []string{"support", "user", "admin"}}, Identity{Org: "", Roles: []string{"user"}}},
 	} {
@@ -194,9 +195,50 @@ func TestOIDCStaffScope(t *testing.T) {
 			p := startProviderWith(t, freePort(t), "key-1", c.claims)
 			v := verifierOf(t, p, "lexflow-ops")
 			id, err := v.Verify(token(t, p))
-			if err != nil || id.Org != c.want.Org || !slices.Equal(id.Roles, c.want.Roles) {
-				t.Errorf("Verify = %+v, %v; want org %q, roles %v", id, err, c.want.Org, c.want.Roles)
+			if err != nil || id.Org != c.want.Org || !slices.Equal(id.Roles, c.want.Roles) || id.Operator != c.want.Operator {
+				t.Errorf("Verify = %+v, %v; want org %q, roles %v, operator %v", id, err, c.want.Org, c.want.Roles, c.want.Operator)
 			}
 		})
+	}
+}
+
+// TestAttackIDTokenIsNoAccessToken (issue 36, suspicion: OIDC ID tokens accepted as
+// access tokens): a real sign-in's ID token, whose aud is the web app's client, passed
+// a verifier whose audience was that client; given the client (as the API is, from
+// LEXFLOW_OIDC_CLIENT_ID), the verifier refuses any token addressed to it, and still
+// takes the sign-in's access token, addressed to the API.
+func TestAttackIDTokenIsNoAccessToken(t *testing.T) {
+	const redirect = "http://127.0.0.1:9/app/"
+	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+	defer cancel()
+	p, err := testenv.StartOIDCProvider(ctx, freePort(t), "web-key", map[string]any{"org": "acme", "roles": []string{"admin"}}, redirect)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(p.Stop)
+	tokens, err := p.SignIn(ctx, redirect, "olga", "lexflow")
+	if err != nil {
+		t.Fatal(err)
+	}
+	verifier := func(audience, clientID string) *OIDC {
+		v, err := NewOIDC(t.Context(), OIDCOptions{Issuer: p.Issuer, Audience: audience, RolesClaim: "roles", OrgClaim: "org",
+			Leeway: 30 * time.Second, ClientID: clientID})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	if id, err := verifier(testenv.OIDCWebClient, "").Verify(tokens.IDToken); err != nil || id.Subject != "olga" {
+		t.Fatalf("the ID token with the client as the audience, no client given: %+v, %v; the suspicion needs it accepted", id, err)
+	}
+	if id, err := verifier(testenv.OIDCWebClient, testenv.OIDCWebClient).Verify(tokens.IDToken); !errors.Is(err, ErrUnauthorized) {
+		t.Errorf("the ID token, the client given: %+v, %v; want ErrUnauthorized", id, err)
+	}
+	api := verifier("lexflow", testenv.OIDCWebClient)
+	if id, err := api.Verify(tokens.IDToken); !errors.Is(err, ErrUnauthorized) {
+		t.Errorf("the ID token at the API's audience: %+v, %v; want ErrUnauthorized", id, err)
+	}
+	if id, err := api.Verify(tokens.AccessToken); err != nil || id.Subject != "olga" || id.Org != "acme" || !id.Has(schemas.RoleAdmin) {
+		t.Errorf("the access token: %+v, %v; want olga of acme, admin", id, err)
 	}
 }

@@ -375,3 +375,28 @@ func TestAppendixStartsItsOwnPage(t *testing.T) {
 		t.Errorf("pages = %q", pages)
 	}
 }
+
+// TestAttackDraftLinksAreWebOrMail (issue 36, finding 16): a link the model writes
+// keeps its URI only when it is http(s) or mailto; any other target prints as plain
+// text, with no URI action a PDF reader would follow.
+func TestAttackDraftLinksAreWebOrMail(t *testing.T) {
+	md := "[web](https://example.org/lege) [plain](http://example.org/) [mail](mailto:office@example.ro) <office@example.ro>\n\n" +
+		"[script](javascript:alert(1)) [Script](JaVaScRiPt:alert(2)) [file](file:///etc/passwd) <file:///etc/shadow>\n\n" +
+		"[data](data:text/html,hi) [relative](../secret.pdf) [nohost](https:/nohost) [app](ms-word:ofe|u|https://x.example/a.docx)"
+	pdf := render(t, md)
+	uris := regexp.MustCompile(`/URI \(([^)]*)\)`).FindAllSubmatch(pdf, -1)
+	var got []string
+	for _, u := range uris {
+		got = append(got, string(u[1]))
+	}
+	want := []string{"https://example.org/lege", "http://example.org/", "mailto:office@example.ro", "mailto:office@example.ro"}
+	if !slices.Equal(got, want) {
+		t.Errorf("link targets = %q, want %q", got, want)
+	}
+	text := pdfText(t, pdf, false)[0]
+	for _, label := range []string{"web", "script", "Script", "file", "file:///etc/shadow", "data", "relative", "nohost", "app"} {
+		if !strings.Contains(text, label) {
+			t.Errorf("the text lacks the label %q:\n%s", label, text)
+		}
+	}
+}

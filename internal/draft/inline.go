@@ -46,11 +46,15 @@ func (r *renderer) spans(n ast.Node, st style, out []span) []span {
 			out = r.spans(c, em, out)
 		case *ast.Link:
 			link := st
-			link.link = string(c.Destination)
+			link.link = linkTarget(string(c.Destination))
 			out = r.spans(c, link, out)
 		case *ast.AutoLink:
 			link := st
-			link.link = string(c.URL(r.src))
+			target := string(c.URL(r.src))
+			if c.AutoLinkType == ast.AutoLinkEmail {
+				target = "mailto:" + target
+			}
+			link.link = linkTarget(target)
 			out = append(out, span{printable(string(c.Label(r.src))), link})
 		case *east.Strikethrough:
 			strike := st

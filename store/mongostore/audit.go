@@ -12,7 +12,8 @@ import (
 	"github.com/lexflow/lexflow/store"
 )
 
-// auditDoc is an audit entry as stored.
+// auditDoc is an audit entry as stored. Its Detail is the entry's JSON text
+// (store.AuditEntry.DetailJSON), or, in entries written before it was, a document.
 type auditDoc struct {
 	ID       string    `bson:"_id"`
 	At       time.Time `bson:"at"`
@@ -22,13 +23,20 @@ type auditDoc struct {
 	Action   string    `bson:"action"`
 	OrgID    string    `bson:"org_id,omitempty"`
 	CaseID   string    `bson:"case_id,omitempty"`
-	Detail   bson.M    `bson:"detail,omitempty"`
+	Detail   any       `bson:"detail,omitempty"`
 }
 
 // RecordAudit inserts e unless an entry with its ID exists.
 func (s *Store) RecordAudit(ctx context.Context, e store.AuditEntry) error {
+	detail, err := e.DetailJSON()
+	if err != nil {
+		return err
+	}
 	d := auditDoc{ID: e.ID, At: e.At.UTC(), Actor: e.Actor, ActorOrg: e.ActorOrg, Roles: e.Roles,
-		Action: e.Action, OrgID: e.OrgID, CaseID: e.CaseID, Detail: e.Detail}
+		Action: e.Action, OrgID: e.OrgID, CaseID: e.CaseID}
+	if detail != "" {
+		d.Detail = detail
+	}
 	if _, err := s.audit.InsertOne(ctx, d); err != nil && !mongo.IsDuplicateKeyError(err) {
 		return fmt.Errorf("record audit entry: %w", err)
 	}
@@ -57,7 +65,9 @@ func (s *Store) ListAudit(ctx context.Context, f store.AuditFilter) ([]store.Aud
 	}
 	out := make([]store.AuditEntry, len(docs))
 	for i, d := range docs {
-		out[i] = d.entry()
+		if out[i], err = d.entry(); err != nil {
+			return nil, err
+		}
 	}
 	return out, nil
 }
@@ -68,15 +78,31 @@ func (s *Store) GetAudit(ctx context.Context, id string) (store.AuditEntry, erro
 	if err != nil {
 		return store.AuditEntry{}, err
 	}
-	return d.entry(), nil
+	return d.entry()
 }
 
 // entry is the audit entry d stores.
-func (d auditDoc) entry() store.AuditEntry {
+func (d auditDoc) entry() (store.AuditEntry, error) {
 	e := store.AuditEntry{ID: d.ID, At: d.At, Actor: d.Actor, ActorOrg: d.ActorOrg, Roles: d.Roles,
 		Action: d.Action, OrgID: d.OrgID, CaseID: d.CaseID}
-	if d.Detail != nil {
-		e.Detail = plain(d.Detail).(map[string]any)
+	var err error
+	if e.Detail, err = auditDetail(d.Detail); err != nil {
+		return e, fmt.Errorf("audit entry %s: %w", d.ID, err)
 	}
-	return e
+	return e, nil
+}
+
+// auditDetail reads an auditDoc's Detail: a JSON text, or a document.
+func auditDetail(v any) (map[string]any, error) {
+	switch v := v.(type) {
+	case nil:
+		return nil, nil
+	case string:
+		return store.DetailFromJSON(v)
+	}
+	m, ok := plain(v).(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("detail is a %T", v)
+	}
+	return m, nil
 }

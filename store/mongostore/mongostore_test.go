@@ -250,3 +250,27 @@ func TestErasureMarkWithoutReceipt(t *testing.T) {
 		t.Fatalf("BeginErasure = %+v, %v; want the first request's receipt", e, err)
 	}
 }
+
+// TestAuditReadsDocumentDetails: audit entries written before the detail became a
+// JSON text, with the detail as a document, read back as they were.
+func TestAuditReadsDocumentDetails(t *testing.T) {
+	db := fmt.Sprintf("test_%d", time.Now().UnixNano())
+	s, ctx := openDB(t, db), t.Context()
+	client, err := mongo.Connect(options.Client().ApplyURI(uri))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { client.Disconnect(context.Background()) })
+	at := time.Now().UTC().Truncate(time.Millisecond)
+	if _, err := client.Database(db).Collection(mongostore.AuditCollection).InsertOne(ctx, bson.M{"_id": "old", "at": at, "actor": "sam",
+		"roles": bson.A{"support"}, "action": "case.resume", "org_id": "acme", "detail": bson.M{"note": "checked", "n": 2.0}}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.ListAudit(ctx, store.AuditFilter{OrgID: "acme"})
+	if err != nil || len(got) != 1 {
+		t.Fatalf("ListAudit = %v, %v", got, err)
+	}
+	if want := map[string]any{"note": "checked", "n": 2.0}; fmt.Sprint(got[0].Detail) != fmt.Sprint(want) {
+		t.Errorf("Detail = %#v, want %#v", got[0].Detail, want)
+	}
+}

@@ -16,6 +16,30 @@ var auditTests = []subtest{
 	{"ListNewestFirstByOrgAndCase", testListAudit},
 	{"ListAcrossOrganizations", testListAuditAcrossOrgs},
 	{"GetByID", testGetAudit},
+	{"DetailKeysAreAnything", testAuditDetailKeys},
+}
+
+// testAuditDetailKeys (issue 36, finding 19): a detail whose keys are dotted field
+// paths, start with "$" or are empty, as an admin's update_case_details run has them,
+// is recorded and read back as it was given.
+func testAuditDetailKeys(t *testing.T, s store.Store) {
+	org := newID("org")
+	e := store.AuditEntry{ID: newID("audit"), At: time.Now().UTC().Truncate(time.Millisecond), Actor: "root", Roles: []string{"admin"},
+		Action: "tool.execute", OrgID: org, CaseID: newID("case"), Detail: map[string]any{
+			"tool": "update_case_details",
+			"args": map[string]any{"updates": map[string]any{"summary.current": "[masked]", "$set": map[string]any{"a.b": "[masked]"}, "": true},
+				"$where": []any{"x", 2.5, nil}},
+		}}
+	if err := s.RecordAudit(t.Context(), e); err != nil {
+		t.Fatalf("RecordAudit = %v", err)
+	}
+	got, err := s.ListAudit(t.Context(), store.AuditFilter{OrgID: org})
+	if err != nil || len(got) != 1 {
+		t.Fatalf("ListAudit = %d entries, %v; want the one recorded", len(got), err)
+	}
+	if !reflect.DeepEqual(got[0].Detail, e.Detail) {
+		t.Errorf("Detail = %#v, want %#v", got[0].Detail, e.Detail)
+	}
 }
 
 func testRecordAuditIsIdempotent(t *testing.T, s store.Store) {
