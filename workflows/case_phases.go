@@ -139,6 +139,9 @@ func (w *caseWorkflow) answerTiering(ctx workflow.Context, req schemas.SendMessa
 	w.state.Turns++
 	n := w.state.Turns
 	id := schemas.TurnWorkflowID(w.state.CaseID, n)
+	if workflow.GetVersion(ctx, tieringKeys, workflow.DefaultVersion, 1) == 1 {
+		w.rememberKey(ctx, req.IdempotencyKey, id)
+	}
 	sctx := workflow.WithActivityOptions(ctx, storeOptions)
 	err := workflow.ExecuteActivity(sctx, transcriptActs.RecordUserMessage, schemas.RecordUserMessage{
 		CaseID: w.state.CaseID, UserID: w.state.UserID, TurnID: id, TurnNo: n, Message: message, At: workflow.Now(ctx),
@@ -163,6 +166,11 @@ func (w *caseWorkflow) answerTiering(ctx workflow.Context, req schemas.SendMessa
 	res.Phase, res.Status = w.state.Phase, w.state.Status
 	return res, err
 }
+
+// tieringKeys is the change that has an answer to tiering's question remember its
+// idempotency key, as a turn does: a repeat answers that turn, and the API refuses the
+// key with another message.
+const tieringKeys = "tiering-keys"
 
 // isTierReview reports whether err is classify's call for support to review the tier:
 // the client is told (classify's reply), and the case stalls on its tiering, which

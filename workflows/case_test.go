@@ -115,6 +115,11 @@ type update struct {
 }
 
 func sendMessage(env *testsuite.TestWorkflowEnvironment, id, msg string) *update {
+	return sendRequest(env, id, schemas.SendMessageRequest{Message: msg})
+}
+
+// sendRequest sends a send-message update carrying req and keeps its outcome.
+func sendRequest(env *testsuite.TestWorkflowEnvironment, id string, req schemas.SendMessageRequest) *update {
 	u := &update{}
 	env.UpdateWorkflow(schemas.UpdateSendMessage, id, &testsuite.TestUpdateCallback{
 		OnAccept: func() { u.accepted = true },
@@ -125,7 +130,7 @@ func sendMessage(env *testsuite.TestWorkflowEnvironment, id, msg string) *update
 			}
 			u.err, u.done = err, true
 		},
-	}, schemas.SendMessageRequest{Message: msg})
+	}, req)
 	return u
 }
 
@@ -373,4 +378,26 @@ func TestCaseCancelTurn(t *testing.T) {
 	if !during.accepted || during.err != nil || during.result.TurnID != "case:c1:turn:1" || !turnCancelled {
 		t.Errorf("cancel during a turn: %+v; the turn received it: %v", during, turnCancelled)
 	}
+}
+
+// An answer to tiering's question keeps its idempotency key, as a turn does: the same
+// request again answers that turn and is not taken as a second answer.
+func TestCaseTieringAnswerKeepsItsKey(t *testing.T) {
+	env := newCaseEnvWith(t, caseEnvOptions{tierings: []schemas.TieringResult{{Question: "Is there a court case?"}, {Tier: 2, Justification: "a court case"}}})
+	env.OnActivity(transcriptActs.RecordUserMessage, mock.Anything, mock.Anything).Return(nil).Once()
+	env.OnActivity(transcriptActs.RecordTurn, mock.Anything, mock.Anything).Return(nil).Once()
+	req := schemas.SendMessageRequest{Message: "Yes, in court", IdempotencyKey: "k1"}
+	var first, again *update
+	env.RegisterDelayedCallback(func() { first = sendRequest(env, "u1", req) }, time.Second)
+	env.RegisterDelayedCallback(func() { again = sendRequest(env, "u2", req) }, 2*time.Second)
+	env.RegisterDelayedCallback(env.CancelWorkflow, time.Minute)
+	env.ExecuteWorkflow(Case, caseIn)
+
+	if first.err != nil || first.result.Tier != 2 || first.result.Repeated {
+		t.Fatalf("the answer: %+v", first)
+	}
+	if again.err != nil || !again.result.Repeated || again.result.TurnID != first.result.TurnID {
+		t.Errorf("the same answer again: %+v, want the first's turn repeated", again)
+	}
+	env.AssertExpectations(t)
 }

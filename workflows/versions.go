@@ -34,4 +34,6 @@ var Changes = []Change{
 	// A case verifies the audited record behind a resumption, a closing or a raised
 	// budget before it acts on it (issue 36).
 	{ID: verifiedActions, Workflows: []string{schemas.CaseWorkflow}, Since: time.Date(2026, 11, 27, 0, 0, 0, 0, time.UTC)},
+	// An answer to tiering's question remembers its idempotency key (issue 36).
+	{ID: tieringKeys, Workflows: []string{schemas.CaseWorkflow}, Since: time.Date(2026, 11, 27, 0, 0, 0, 0, time.UTC)},
 }
