@@ -280,7 +280,8 @@ func (a *Documents) pseudonymized(ctx context.Context, caseID, docID string, max
 		seen += utf8.RuneCountInString(text.Pages[n])
 		n++
 	}
-	return pseudonym.Pages(text.Pages[:n], pseudonymParties(parties)), len(text.Pages), nil
+	pages, err = pseudonym.Pages(ctx, text.Pages[:n], pseudonymParties(parties))
+	return pages, len(text.Pages), err
 }
 
 // pseudonymParties is a case's parties as package pseudonym reads them.
