@@ -143,6 +143,9 @@ func TestRefused(t *testing.T) {
 		{"a blank PDF", doctexttest.PDFBytes(t, blank), ErrUnreadable},
 		{"a blank page of 7,000 points square", doctexttest.PDFBytes(t, huge), ErrUnreadable},
 		{"a DOCX of 100,000 nested elements", deep, ErrTooLarge},
+		// Issue 36, finding 3: tens of kilobytes that unpack to more text than MaxText.
+		{"a small DOCX holding 21 MB of text", doctexttest.DOCX(t, []string{strings.Repeat("Chiria se plătește lunar. ", 800_000)}), ErrTooLarge},
+		{"21 MB of text", []byte(strings.Repeat("Chiria se plătește lunar.\n", 800_000)), ErrTooLarge},
 		{"an executable named .pdf", append([]byte("\x7fELF\x02\x01\x01\x00"), make([]byte, 64)...), ErrUnsupported},
 		{"a Windows executable", append([]byte("MZ\x90\x00"), make([]byte, 64)...), ErrUnsupported},
 		{"a ZIP that is no DOCX", doctexttest.Zip(t, map[string]string{"a.txt": "hi"}), ErrUnsupported},
@@ -219,5 +222,17 @@ func TestRunSaysWhoseFault(t *testing.T) {
 		if tc.notClass && (errors.Is(err, ErrUnreadable) || errors.Is(err, ErrTooLarge) || errors.Is(err, ErrUnsupported)) {
 			t.Errorf("%s: %v is classed as the document's fault", tc.name, err)
 		}
+	}
+}
+
+// TestAttackReadStopsWhenCancelled (issue 36, finding 3): a read whose context ends,
+// as the SDK ends an activity's whose heartbeat the server no longer takes, stops
+// with the context's error, not the document's.
+func TestAttackReadStopsWhenCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	big := doctexttest.DOCX(t, []string{strings.Repeat("Chiria se plătește lunar. ", 400_000)})
+	if _, err := Read(ctx, DOCX, big, DefaultLimits); !errors.Is(err, context.Canceled) {
+		t.Errorf("a cancelled read answered %v", err)
 	}
 }
