@@ -3,7 +3,9 @@ package doctext
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os/exec"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -234,5 +236,22 @@ func TestAttackReadStopsWhenCancelled(t *testing.T) {
 	big := doctexttest.DOCX(t, []string{strings.Repeat("Chiria se plătește lunar. ", 400_000)})
 	if _, err := Read(ctx, DOCX, big, DefaultLimits); !errors.Is(err, context.Canceled) {
 		t.Errorf("a cancelled read answered %v", err)
+	}
+}
+
+// TestAttackCommandsHaveMemoryLimit (issue 36, suspicion "OCR subprocesses with no
+// memory limit", which held): tesseract took 0.5 GB on a 40-megapixel scan, and any
+// command could take what the machine has. Each command now runs under
+// commandMemory of address space, and an allocation past it is the document's
+// failure.
+func TestAttackCommandsHaveMemoryLimit(t *testing.T) {
+	needs(t, "sh", "python3")
+	out, err := run(context.Background(), 10*time.Second, 100, nil, "sh", "-c", "ulimit -v")
+	if want := strconv.Itoa(commandMemory >> 10); err != nil || strings.TrimSpace(string(out)) != want {
+		t.Errorf("ulimit -v in a command: %q, %v; want %s KiB", out, err, want)
+	}
+	_, err = run(context.Background(), 10*time.Second, 100, nil, "python3", "-c", fmt.Sprintf("bytearray(%d)", commandMemory+1<<30))
+	if !errors.Is(err, ErrUnreadable) || !strings.Contains(err.Error(), "MemoryError") {
+		t.Errorf("an allocation past the limit: %v", err)
 	}
 }
