@@ -255,3 +255,32 @@ func TestAttackCommandsHaveMemoryLimit(t *testing.T) {
 		t.Errorf("an allocation past the limit: %v", err)
 	}
 }
+
+// TestAttackZipOfManyEntries (issue 36, suspicion "a ZIP of ~400k entries parsed
+// three times", which held: Sniff and Check at upload and Read in the worker each
+// took half a second and 115 MB on 20 MB listing 450,000 entries). archive/zip now
+// reads at most maxZipDirectory of an archive to open it: such a ZIP is refused as
+// too large, without building its entries, and a DOCX of thousands of parts is read.
+func TestAttackZipOfManyEntries(t *testing.T) {
+	many := doctexttest.ManyEntries(450_000)
+	if kind, err := Sniff(many); kind != DOCX || err != nil {
+		t.Fatalf("Sniff = %q, %v", kind, err)
+	}
+	var err error
+	allocs := testing.AllocsPerRun(1, func() { err = Check(context.Background(), DOCX, many, DefaultLimits) })
+	// A few allocations for each directory entry within maxZipDirectory, not for each of
+	// the 450,000.
+	if !errors.Is(err, ErrTooLarge) || allocs > 4*maxZipDirectory/46 {
+		t.Errorf("Check: %v after %.0f allocations", err, allocs)
+	}
+	if _, err := Read(context.Background(), DOCX, many, DefaultLimits); !errors.Is(err, ErrTooLarge) {
+		t.Errorf("Read: %v", err)
+	}
+	parts := map[string]string{"[Content_Types].xml": "<Types/>", "word/document.xml": `<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body><w:p><w:r><w:t>Chiria</w:t></w:r></w:p></w:body></w:document>`}
+	for i := range 5000 {
+		parts[fmt.Sprintf("word/media/image%04d.png", i)] = ""
+	}
+	if doc, err := Read(context.Background(), DOCX, doctexttest.Zip(t, parts), DefaultLimits); err != nil || doc.Pages[0].Text != "Chiria" {
+		t.Errorf("a DOCX of 5,000 parts: %+v, %v", doc, err)
+	}
+}

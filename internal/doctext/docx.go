@@ -2,7 +2,6 @@ package doctext
 
 import (
 	"archive/zip"
-	"bytes"
 	"context"
 	"encoding/xml"
 	"errors"
@@ -41,12 +40,13 @@ func readDOCX(ctx context.Context, data []byte, lim Limits) (Doc, error) {
 	return Doc{Pages: []Page{{N: 1, Text: text}}}, nil
 }
 
-// docxPart finds a DOCX's main part, refusing one whose header says it unpacks to
-// more than lim.MaxUnpacked bytes.
+// docxPart finds a DOCX's main part, refusing an archive whose directory is past
+// maxZipDirectory bytes and a part whose header says it unpacks to more than
+// lim.MaxUnpacked bytes.
 func docxPart(data []byte, lim Limits) (*zip.File, error) {
-	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+	zr, err := openZip(data)
 	if err != nil {
-		return nil, fmt.Errorf("%w: the DOCX is damaged: %v", ErrUnreadable, err)
+		return nil, err
 	}
 	for _, f := range zr.File {
 		if f.Name != docxBody {
