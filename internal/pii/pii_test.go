@@ -2,6 +2,7 @@ package pii
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"testing"
 )
@@ -35,6 +36,15 @@ func TestFind(t *testing.T) {
 		if !slices.Equal(got, tc.want) {
 			t.Errorf("Find(%q) = %v, want %v", tc.text, got, tc.want)
 		}
+	}
+}
+
+// TestFindContextStops: a search whose context has ended stops with its error.
+func TestFindContextStops(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if ms, err := FindContext(ctx, "CNP 1800101221144"); !errors.Is(err, context.Canceled) || ms != nil {
+		t.Errorf("FindContext after cancel = %v, %v", ms, err)
 	}
 }
 

@@ -90,7 +90,7 @@ func (p *Pseudonymizer) Text(ctx context.Context, s string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return markers(s), nil
+	return markers(ctx, s)
 }
 
 // pageBreak joins a document's pages for Pages: no name and no pattern of personal
@@ -116,10 +116,13 @@ func (p *Pseudonymizer) Pages(ctx context.Context, pages []string) ([]string, er
 
 // markers replaces the personal data pii.Find finds in s by {{doc.kind.N}}, N counted
 // per kind from 1 in the order the values first appear.
-func markers(s string) string {
-	found := pii.Find(s)
-	if len(found) == 0 {
-		return s
+func markers(ctx context.Context, s string) (string, error) {
+	found, err := pii.FindContext(ctx, s)
+	switch {
+	case err != nil:
+		return "", err
+	case len(found) == 0:
+		return s, nil
 	}
 	seen := map[string]string{}
 	count := map[pii.Kind]int{}
@@ -138,7 +141,7 @@ func markers(s string) string {
 		last = m.End
 	}
 	b.WriteString(s[last:])
-	return b.String()
+	return b.String(), nil
 }
 
 // normal is a value as it is compared: in capitals, without the spaces, dots, dashes
