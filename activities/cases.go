@@ -38,8 +38,9 @@ func (a *Cases) GetCaseDetails(ctx context.Context, args schemas.GetCaseDetailsA
 }
 
 // UpdateCaseDetails is the update_case_details tool: dot-path updates of case_details,
-// appending to log fields. Invalid fields, and the fields the system owns unless a
-// workflow writes them (args.System), are reported to the model; store errors retried.
+// appending to log fields. Invalid fields, the fields the system owns unless a
+// workflow writes them (args.System), and updates past case_details' size limits
+// (store.CheckDetailsSize) are reported to the model; store errors retried.
 func (a *Cases) UpdateCaseDetails(ctx context.Context, args schemas.UpdateCaseDetailsArgs) (schemas.StatusResult, error) {
 	if !args.System {
 		for _, path := range slices.Sorted(maps.Keys(args.Updates)) {
@@ -49,8 +50,13 @@ func (a *Cases) UpdateCaseDetails(ctx context.Context, args schemas.UpdateCaseDe
 			}
 		}
 	}
-	_, err := a.Store.UpdateDetails(ctx, args.CaseID, args.ExpectedVersion, opID(ctx), args.Updates)
+	err := a.checkSize(ctx, args)
+	if err == nil {
+		_, err = a.Store.UpdateDetails(ctx, args.CaseID, args.ExpectedVersion, opID(ctx), args.Updates)
+	}
 	switch {
+	case errors.Is(err, store.ErrDetailsTooLarge):
+		return schemas.StatusResult{Status: schemas.ResultError, ErrorMessage: "Update refused: " + err.Error()}, nil
 	case errors.Is(err, store.ErrNotFound):
 		return schemas.StatusResult{Status: schemas.ResultError, ErrorMessage: schemas.CaseNotFound}, nil
 	case errors.Is(err, store.ErrInvalidField):
@@ -61,6 +67,20 @@ func (a *Cases) UpdateCaseDetails(ctx context.Context, args schemas.UpdateCaseDe
 		return schemas.StatusResult{}, err
 	}
 	return schemas.StatusResult{Status: schemas.ResultSuccess}, nil
+}
+
+// checkSize reads the case and refuses updates that would take its case_details past
+// their limits (store.CheckDetailsSize), with store.ErrDetailsTooLarge.
+func (a *Cases) checkSize(ctx context.Context, args schemas.UpdateCaseDetailsArgs) error {
+	fields, err := store.ParseUpdates(args.Updates)
+	if err != nil {
+		return err
+	}
+	c, err := a.Store.GetCase(ctx, args.CaseID)
+	if err != nil {
+		return err
+	}
+	return store.CheckDetailsSize(c.Details, fields)
 }
 
 // SetCaseStatus records a case's CaseStatus, and with it its phase and status, in the

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/lexflow/lexflow/schemas"
+	"github.com/lexflow/lexflow/store"
 )
 
 // TestUpdateCaseDetailsRefusesSystemFields is what a prompt-injected model tries: write
@@ -40,6 +41,38 @@ func TestUpdateCaseDetailsRefusesSystemFields(t *testing.T) {
 		t.Errorf("refused updates wrote the case: version %d, details %v", c.Version, c.Details)
 	}
 	res, err := a.UpdateCaseDetails(ctx, schemas.UpdateCaseDetailsArgs{CaseID: id, System: true,
+		Updates: map[string]any{"tier": map[string]any{"level": 2, "justification": "a claim in court"}}})
+	if err != nil || res.Status != schemas.ResultSuccess {
+		t.Errorf("the workflow's own tier update = %+v, %v", res, err)
+	}
+}
+
+// TestAttackCaseDetailsBounded (issue 36, finding 11): 70 appends of 60 KB were
+// accepted. An entry past store.MaxDetailsValueBytes is refused, appends of smaller
+// entries are refused once case_details would pass store.MaxDetailsBytes, each with a
+// reason the model can act on, and the workflows' own writes still go through.
+func TestAttackCaseDetailsBounded(t *testing.T) {
+	ctx := context.Background()
+	a := &Cases{Store: st}
+	id := newCase(t, "details-bounded")
+	res, err := a.UpdateCaseDetails(ctx, schemas.UpdateCaseDetailsArgs{CaseID: id,
+		Updates: map[string]any{"internal_notes": []any{strings.Repeat("n", 60<<10)}}})
+	if err != nil || res.Status != schemas.ResultError || !strings.Contains(res.ErrorMessage, "internal_notes gets a value of") {
+		t.Fatalf("a 60 KB entry: %+v, %v", res, err)
+	}
+	entry := strings.Repeat("n", 30<<10)
+	accepted := 0
+	for range 70 {
+		res, err = a.UpdateCaseDetails(ctx, schemas.UpdateCaseDetailsArgs{CaseID: id, Updates: map[string]any{"internal_notes": []any{entry}}})
+		if err != nil || res.Status != schemas.ResultSuccess {
+			break
+		}
+		accepted++
+	}
+	if err != nil || accepted != store.MaxDetailsBytes/len(entry) || !strings.Contains(res.ErrorMessage, "case_details would have") {
+		t.Fatalf("after %d appends of 30 KB: %+v, %v", accepted, res, err)
+	}
+	res, err = a.UpdateCaseDetails(ctx, schemas.UpdateCaseDetailsArgs{CaseID: id, System: true,
 		Updates: map[string]any{"tier": map[string]any{"level": 2, "justification": "a claim in court"}}})
 	if err != nil || res.Status != schemas.ResultSuccess {
 		t.Errorf("the workflow's own tier update = %+v, %v", res, err)

@@ -101,13 +101,18 @@ func (a *Documents) ExtractDocument(ctx context.Context, in schemas.DocumentInpu
 	if lim == (doctext.Limits{}) {
 		lim = doctext.DefaultLimits
 	}
-	stop := heartbeat(ctx)
+	// The heartbeat runs until the text is stored: a worker that stops sending it is
+	// taken for lost and the read runs elsewhere. A heartbeat the server no longer
+	// takes (the attempt timed out, the workflow ended) cancels ctx, and the read
+	// stops where it is.
+	defer heartbeat(ctx)()
 	readCtx, cancel := context.WithTimeout(ctx, maxReadTime)
 	doc, err := doctext.Read(readCtx, doctext.Kind(d.Kind), data, lim)
 	timedOut := errors.Is(readCtx.Err(), context.DeadlineExceeded) && ctx.Err() == nil
 	cancel()
-	stop()
 	switch {
+	case ctx.Err() != nil:
+		return schemas.DocumentRead{}, fmt.Errorf("read the document: %w", ctx.Err())
 	case timedOut:
 		return schemas.DocumentRead{Reason: fmt.Sprintf("reading it took longer than %s", maxReadTime)}, nil
 	case errors.Is(err, doctext.ErrUnreadable) || errors.Is(err, doctext.ErrTooLarge) || errors.Is(err, doctext.ErrUnsupported):
@@ -153,18 +158,25 @@ func (a *Documents) ExtractDocument(ctx context.Context, in schemas.DocumentInpu
 }
 
 // splitPage cuts a long text into pages of at most about n characters, at line breaks
-// where it can.
+// where it can. It reads each character once or twice, whatever the text's length.
 func splitPage(text string, n int) []string {
 	var pages []string
-	for utf8.RuneCountInString(text) > n {
-		cut := len(string([]rune(text)[:n]))
+	for {
+		cut, count := 0, 0
+		for cut < len(text) && count < n {
+			_, size := utf8.DecodeRuneInString(text[cut:])
+			cut += size
+			count++
+		}
+		if cut == len(text) {
+			return append(pages, text)
+		}
 		if nl := strings.LastIndexByte(text[:cut], '\n'); nl > cut/2 {
 			cut = nl + 1
 		}
 		pages = append(pages, strings.TrimRight(text[:cut], "\n"))
 		text = text[cut:]
 	}
-	return append(pages, text)
 }
 
 // summaryChars bounds the text of a document the summarizing model reads: a longer
@@ -280,7 +292,8 @@ func (a *Documents) pseudonymized(ctx context.Context, caseID, docID string, max
 		seen += utf8.RuneCountInString(text.Pages[n])
 		n++
 	}
-	return pseudonym.Pages(text.Pages[:n], pseudonymParties(parties)), len(text.Pages), nil
+	pages, err = pseudonym.Pages(ctx, text.Pages[:n], pseudonymParties(parties))
+	return pages, len(text.Pages), err
 }
 
 // pseudonymParties is a case's parties as package pseudonym reads them.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -128,5 +129,26 @@ func TestSplitPage(t *testing.T) {
 	}
 	if got := splitPage(strings.Repeat("x", 9000), pageChars); len(got) != 3 || len(got[0]) != pageChars {
 		t.Errorf("a text without breaks: %d pages", len(got))
+	}
+}
+
+// TestAttackSplitPageLinear (issue 36, finding 3): twice the text takes about twice as
+// long to cut into pages, not four times: a 41 KB DOCX of 16 MB of text took 111 s
+// when each page converted the rest of the text to runes.
+func TestAttackSplitPageLinear(t *testing.T) {
+	run := func(size int) time.Duration {
+		text := strings.Repeat("Chiriașul plătește în ziua întâi.\n", size/36)
+		best := time.Duration(math.MaxInt64)
+		for range 5 {
+			start := time.Now()
+			splitPage(text, pageChars)
+			best = min(best, time.Since(start))
+		}
+		return best
+	}
+	small, large := run(1<<20), run(2<<20)
+	t.Logf("1 MB: %v, 2 MB: %v", small, large)
+	if large > 3*small {
+		t.Errorf("twice the text took %.1f times as long", float64(large)/float64(small))
 	}
 }

@@ -25,7 +25,7 @@ func TestRunToolKeepsLargeResultsInTheBlobStore(t *testing.T) {
 	r := NewToolRunner(blobs, &Research{Corpus: lc})
 	key := schemas.ToolResultKey("c1", 1, 1, schemas.ToolLegalSQL)
 	out, err := r.RunTool(t.Context(), schemas.RunToolInput{Tool: schemas.ToolLegalSQL, ResultKey: key,
-		Args: []byte(`{"query_string": "SELECT group_concat(text) || group_concat(text) AS everything FROM legislatie", "table_name": "legislatie"}`)})
+		Args: []byte(`{"query_string": "SELECT text || text || text || text AS t FROM legislatie ORDER BY length(text) DESC", "table_name": "legislatie"}`)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -384,7 +384,10 @@ func (h *handlers) documentText(c echo.Context) error {
 	}
 	to := min(from+maxTextPages-1, len(text.Pages))
 	// The pages up to the last shown mark each value as the whole document would.
-	model := pseudonym.Pages(text.Pages[:to], pseudonymParties(parties))
+	model, err := pseudonym.Pages(ctx, text.Pages[:to], pseudonymParties(parties))
+	if err != nil {
+		return fmt.Errorf("%w: pseudonymize the pages: %w", errUnavailable, err) // the request's context ended
+	}
 	out := DocumentTextView{CaseID: cs.ID, DocID: d.ID, Pages: len(text.Pages), Text: []DocumentTextPage{}}
 	for n := from; n <= to; n++ {
 		out.Text = append(out.Text, DocumentTextPage{N: n, Original: text.Pages[n-1], Model: model[n-1]})

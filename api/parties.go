@@ -30,10 +30,13 @@ var (
 	emailFormat = regexp.MustCompile(`^[^@\s]+@[^@\s]+\.[^@\s]+$`)
 )
 
-// Limits of a party's fields.
+// Limits of a party's fields, and of a case's parties: every read of a document's
+// text for a model, or for its "as the models see it" view, replaces the values of
+// every party, so their number bounds the names each read looks for.
 const (
 	maxPartyField = 200
 	maxAliases    = 10
+	MaxParties    = 50
 )
 
 // validate checks a party and tidies its fields.
@@ -78,7 +81,17 @@ func (h *handlers) addParty(c echo.Context) error {
 	if err := req.validate(); err != nil {
 		return problemf(errInvalidInput, err.Error())
 	}
-	p, err := h.Store.AddParty(c.Request().Context(), store.Party{CaseID: cs.ID, FirstName: req.FirstName, LastName: req.LastName,
+	ctx := c.Request().Context()
+	// Adds sent at the same moment may each pass the count: a race can take a case
+	// past MaxParties by the adds that raced, no further.
+	parties, err := h.Store.ListParties(ctx, cs.ID)
+	if err != nil {
+		return fmt.Errorf("%w: read parties: %w", errUnavailable, err)
+	}
+	if len(parties) >= MaxParties {
+		return problemf(errConflict, fmt.Sprintf("the case has %d parties, the most a case may have", len(parties)))
+	}
+	p, err := h.Store.AddParty(ctx, store.Party{CaseID: cs.ID, FirstName: req.FirstName, LastName: req.LastName,
 		CompanyName: req.CompanyName, Aliases: req.Aliases, CNP: req.CNP, CUI: req.CUI, Address: req.Address, Email: req.Email})
 	if err != nil {
 		return fmt.Errorf("%w: store party: %w", errUnavailable, err)

@@ -31,8 +31,9 @@ var (
 	errConflict        = errors.New("conflict")
 	// errTooManyRequests is a limit reached; its retryAfter says when it lifts.
 	errTooManyRequests = errors.New("too many requests")
-	// errTooLarge is an upload past its size, pages, or what it unpacks to;
-	// errUnsupportedMedia one of a kind Lexflow does not read.
+	// errTooLarge is an upload past its size, pages, or what it unpacks to, or an
+	// update past case_details' limits; errUnsupportedMedia an upload of a kind
+	// Lexflow does not read.
 	errTooLarge         = errors.New("too large")
 	errUnsupportedMedia = errors.New("unsupported media type")
 	// errBudgetExhausted is a case waiting on its model-token budget (see budgetWait).

@@ -93,6 +93,9 @@ func (h *handlers) executeTool(c echo.Context) error {
 			return fmt.Errorf("%w: read the case's erasure: %w", errUnavailable, err)
 		}
 		run.CaseID, run.UserID, run.OrgID, run.Language = cs.ID, cs.UserID, cs.OrgID, cs.Language
+		if err := detailsFit(tool.Name, cs.Details, args); err != nil {
+			return err
+		}
 		ps, err := h.Store.ListParties(ctx, cs.ID)
 		if err != nil {
 			return fmt.Errorf("%w: read the case's parties: %w", errUnavailable, err)

@@ -11,6 +11,7 @@ import (
 	"unicode"
 
 	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
 )
 
 // QueryTables are the tables legal_sql may read.
@@ -19,20 +20,42 @@ var QueryTables = []string{"legislatie", "jurisprudenta"}
 // Limits of a legal_sql query.
 const (
 	MaxRows = 100
-	// MaxResultBytes bounds the text of a query's values, all rows together: a query
-	// such as group_concat over a whole table is cut there, not carried whole.
+	// MaxResultBytes bounds the text of a query's values, all rows together: many rows
+	// of full texts are cut there, not carried whole.
 	MaxResultBytes = 4 << 20
+	// MaxValueBytes bounds each value a query builds or reads (SQLITE_LIMIT_LENGTH):
+	// group_concat over a whole table, or replace() growing a text, is refused as soon
+	// as its value passes it, before it takes the memory. The corpus's longest text is
+	// under 400 KB.
+	MaxValueBytes = 4 << 20
 	maxQueryChars  = 10000
 	// DefaultQueryTimeout bounds one query; the database interrupts it then.
 	DefaultQueryTimeout = 5 * time.Second
 )
 
 // queryFunctions are the SQL functions a query may call: text, number, date and
-// aggregate functions that neither write, load code nor allocate without bound.
+// aggregate functions that neither write nor load code. Those that build texts
+// (group_concat, replace, ||) are bounded by SQLITE_LIMIT_LENGTH (queryLimits).
 var queryFunctions = []string{
 	"abs", "avg", "coalesce", "count", "date", "glob", "group_concat", "ifnull", "iif", "instr", "julianday",
 	"length", "like", "lower", "ltrim", "max", "min", "nullif", "replace", "round", "rtrim", "strftime",
 	"substr", "substring", "sum", "total", "trim", "typeof", "unicode", "upper",
+}
+
+// queryLimits are the SQLite limits of a legal_sql connection (sqlite3_limit), which
+// bound what one query may hold in memory and compile, on that connection alone: a
+// process-wide heap limit would also bound the embedded FerretDB's SQLite.
+var queryLimits = []struct{ id, value int }{
+	{sqlite3.SQLITE_LIMIT_LENGTH, MaxValueBytes},
+	{sqlite3.SQLITE_LIMIT_SQL_LENGTH, 4 * maxQueryChars},
+	{sqlite3.SQLITE_LIMIT_COLUMN, 100},
+	{sqlite3.SQLITE_LIMIT_EXPR_DEPTH, 100},
+	{sqlite3.SQLITE_LIMIT_COMPOUND_SELECT, 10},
+	{sqlite3.SQLITE_LIMIT_VDBE_OP, 25_000},
+	{sqlite3.SQLITE_LIMIT_FUNCTION_ARG, 16},
+	{sqlite3.SQLITE_LIMIT_ATTACHED, 0},
+	{sqlite3.SQLITE_LIMIT_LIKE_PATTERN_LENGTH, 1000},
+	{sqlite3.SQLITE_LIMIT_WORKER_THREADS, 0},
 }
 
 // ErrRefused wraps every reason a query is refused; the message says which.
@@ -53,7 +76,9 @@ type QueryResult struct {
 // calls only queryFunctions, so writes, schema changes, ATTACH, PRAGMA, recursive
 // queries, other tables and extension loading are refused when the statement is
 // prepared. A statement check before that gives clearer errors for the common
-// mistakes. Refusals wrap ErrRefused; a query that runs out of time is interrupted.
+// mistakes. The connection's queryLimits bound what the query holds: a value past
+// MaxValueBytes is refused. Refusals wrap ErrRefused; a query that runs out of time is
+// interrupted.
 func (s *Store) Query(ctx context.Context, query, table string, timeout time.Duration) (QueryResult, error) {
 	if !slices.Contains(QueryTables, table) {
 		return QueryResult{}, fmt.Errorf("%w: table must be one of %s", ErrRefused, strings.Join(QueryTables, ", "))
@@ -68,6 +93,11 @@ func (s *Store) Query(ctx context.Context, query, table string, timeout time.Dur
 		return QueryResult{}, err
 	}
 	defer conn.Close()
+	for _, l := range queryLimits {
+		if _, err := sqlite.Limit(conn, l.id, l.value); err != nil {
+			return QueryResult{}, fmt.Errorf("limit the query: %w", err)
+		}
+	}
 	var denied []string
 	err = conn.Raw(func(dc any) error {
 		reg, ok := dc.(sqlite.AuthorizerRegisterer)
@@ -163,7 +193,10 @@ func describe(action sqlite.AuthorizerActionCode, arg1, arg2 string) string {
 }
 
 func queryError(ctx context.Context, err error, denied []string, table string) error {
+	var se *sqlite.Error
 	switch {
+	case errors.As(err, &se) && se.Code() == sqlite3.SQLITE_TOOBIG:
+		return fmt.Errorf("%w: a value grew past %d bytes, the most a query may build or read; aggregate less, or cut texts with substr()", ErrRefused, MaxValueBytes)
 	case len(denied) > 0:
 		return fmt.Errorf("%w: only reading table %s with plain functions is allowed; not %s", ErrRefused, table, strings.Join(slices.Compact(denied), ", "))
 	case ctx.Err() != nil:

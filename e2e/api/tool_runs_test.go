@@ -95,7 +95,7 @@ func TestAdminToolRunKeepsNoLargeResult(t *testing.T) {
 	t.Parallel()
 	admin := s.Mint(t, auth.Identity{Subject: "sql-admin", Roles: []string{schemas.RoleAdmin}, Operator: true})
 	r := runTool(t, admin, map[string]any{"tool": "legal_sql", "args": map[string]any{"table_name": "legislatie",
-		"query_string": "SELECT group_concat(text) AS everything FROM legislatie"}})
+		"query_string": "SELECT text FROM legislatie ORDER BY length(text) DESC"}})
 	var res struct {
 		WorkflowID string          `json:"workflow_id"`
 		Result     json.RawMessage `json:"result"`

@@ -38,7 +38,7 @@ func TestLargeToolResults(t *testing.T) {
 
 	for _, c := range []struct{ message, tool string }{
 		{"art. 2043 c.c.", schemas.ToolNormattivaSearch},
-		{"sql: SELECT group_concat(text) || group_concat(text) AS everything FROM legislatie", schemas.ToolLegalSQL},
+		{"sql: SELECT text || text || text || text AS t FROM legislatie ORDER BY length(text) DESC", schemas.ToolLegalSQL},
 	} {
 		turn := researcher.Send(t, tok, id, c.message)
 		used := stack.ToolsUsed(turn)

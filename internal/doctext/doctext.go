@@ -45,7 +45,7 @@ var (
 	// a ZIP that is no DOCX, text that is not UTF-8).
 	ErrUnsupported = errors.New("unsupported document")
 	// ErrTooLarge is a document past Limits: too many pages, an archive that unpacks
-	// past MaxUnpacked, an image of too many pixels.
+	// past MaxUnpacked, more text than MaxText, an image of too many pixels.
 	ErrTooLarge = errors.New("document too large")
 	// ErrUnreadable is a document of a kind Read reads that yields no text: an
 	// encrypted or damaged PDF, a scan where OCR finds nothing, a page that takes
@@ -67,12 +67,13 @@ type Limits struct {
 	// MaxOCRPages is the most pages of one PDF that OCR reads; the rest are left
 	// without text, and Doc.Skipped counts them.
 	MaxOCRPages int
-	// MaxText is the most text, in bytes, a PDF's text layer may hold.
+	// MaxText is the most text, in bytes, a document may hold: a PDF's text layer, a
+	// DOCX's text, a text file. It is checked before the text is cut into pages.
 	MaxText int
 }
 
-// DefaultLimits are Lexflow's: 500 pages, 50 MB of DOCX text, 40 megapixels, 60 s a
-// page, 50 pages of OCR, 20 MB of a PDF's text. A caller bounds the whole read with
+// DefaultLimits are Lexflow's: 500 pages, a DOCX's text part unpacking to 50 MB, 40
+// megapixels, 60 s a page, 50 pages of OCR, 20 MB of text. A caller bounds the whole read with
 // its context.
 var DefaultLimits = Limits{MaxPages: 500, MaxUnpacked: 50 << 20, MaxPixels: 40_000_000, PageTimeout: time.Minute, MaxOCRPages: 50, MaxText: 20 << 20}
 
@@ -99,9 +100,11 @@ func Read(ctx context.Context, kind Kind, data []byte, lim Limits) (Doc, error) 
 	case PDF:
 		doc, err = readPDF(ctx, data, lim)
 	case DOCX:
-		doc, err = readDOCX(data, lim)
+		doc, err = readDOCX(ctx, data, lim)
 	case Text:
-		doc = Doc{Pages: []Page{{N: 1, Text: string(data)}}}
+		if err = checkText(data, lim); err == nil {
+			doc = Doc{Pages: []Page{{N: 1, Text: string(data)}}}
+		}
 	case JPEG, PNG:
 		doc, err = readImage(ctx, data, lim)
 	default:
@@ -109,4 +112,12 @@ func Read(ctx context.Context, kind Kind, data []byte, lim Limits) (Doc, error) 
 	}
 	doc.Kind = kind
 	return doc, err
+}
+
+// checkText refuses a text file of more than lim.MaxText bytes.
+func checkText(data []byte, lim Limits) error {
+	if len(data) > lim.MaxText {
+		return fmt.Errorf("%w: its text has %d bytes, more than %d", ErrTooLarge, len(data), lim.MaxText)
+	}
+	return nil
 }

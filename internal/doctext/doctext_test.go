@@ -3,7 +3,9 @@ package doctext
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os/exec"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -143,6 +145,9 @@ func TestRefused(t *testing.T) {
 		{"a blank PDF", doctexttest.PDFBytes(t, blank), ErrUnreadable},
 		{"a blank page of 7,000 points square", doctexttest.PDFBytes(t, huge), ErrUnreadable},
 		{"a DOCX of 100,000 nested elements", deep, ErrTooLarge},
+		// Issue 36, finding 3: tens of kilobytes that unpack to more text than MaxText.
+		{"a small DOCX holding 21 MB of text", doctexttest.DOCX(t, []string{strings.Repeat("Chiria se plătește lunar. ", 800_000)}), ErrTooLarge},
+		{"21 MB of text", []byte(strings.Repeat("Chiria se plătește lunar.\n", 800_000)), ErrTooLarge},
 		{"an executable named .pdf", append([]byte("\x7fELF\x02\x01\x01\x00"), make([]byte, 64)...), ErrUnsupported},
 		{"a Windows executable", append([]byte("MZ\x90\x00"), make([]byte, 64)...), ErrUnsupported},
 		{"a ZIP that is no DOCX", doctexttest.Zip(t, map[string]string{"a.txt": "hi"}), ErrUnsupported},
@@ -219,5 +224,63 @@ func TestRunSaysWhoseFault(t *testing.T) {
 		if tc.notClass && (errors.Is(err, ErrUnreadable) || errors.Is(err, ErrTooLarge) || errors.Is(err, ErrUnsupported)) {
 			t.Errorf("%s: %v is classed as the document's fault", tc.name, err)
 		}
+	}
+}
+
+// TestAttackReadStopsWhenCancelled (issue 36, finding 3): a read whose context ends,
+// as the SDK ends an activity's whose heartbeat the server no longer takes, stops
+// with the context's error, not the document's.
+func TestAttackReadStopsWhenCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	big := doctexttest.DOCX(t, []string{strings.Repeat("Chiria se plătește lunar. ", 400_000)})
+	if _, err := Read(ctx, DOCX, big, DefaultLimits); !errors.Is(err, context.Canceled) {
+		t.Errorf("a cancelled read answered %v", err)
+	}
+}
+
+// TestAttackCommandsHaveMemoryLimit (issue 36, suspicion "OCR subprocesses with no
+// memory limit", which held): tesseract took 0.5 GB on a 40-megapixel scan, and any
+// command could take what the machine has. Each command now runs under
+// commandMemory of address space, and an allocation past it is the document's
+// failure.
+func TestAttackCommandsHaveMemoryLimit(t *testing.T) {
+	needs(t, "sh", "python3")
+	out, err := run(context.Background(), 10*time.Second, 100, nil, "sh", "-c", "ulimit -v")
+	if want := strconv.Itoa(commandMemory >> 10); err != nil || strings.TrimSpace(string(out)) != want {
+		t.Errorf("ulimit -v in a command: %q, %v; want %s KiB", out, err, want)
+	}
+	_, err = run(context.Background(), 10*time.Second, 100, nil, "python3", "-c", fmt.Sprintf("bytearray(%d)", commandMemory+1<<30))
+	if !errors.Is(err, ErrUnreadable) || !strings.Contains(err.Error(), "MemoryError") {
+		t.Errorf("an allocation past the limit: %v", err)
+	}
+}
+
+// TestAttackZipOfManyEntries (issue 36, suspicion "a ZIP of ~400k entries parsed
+// three times", which held: Sniff and Check at upload and Read in the worker each
+// took half a second and 115 MB on 20 MB listing 450,000 entries). archive/zip now
+// reads at most maxZipDirectory of an archive to open it: such a ZIP is refused as
+// too large, without building its entries, and a DOCX of thousands of parts is read.
+func TestAttackZipOfManyEntries(t *testing.T) {
+	many := doctexttest.ManyEntries(450_000)
+	if kind, err := Sniff(many); kind != DOCX || err != nil {
+		t.Fatalf("Sniff = %q, %v", kind, err)
+	}
+	var err error
+	allocs := testing.AllocsPerRun(1, func() { err = Check(context.Background(), DOCX, many, DefaultLimits) })
+	// A few allocations for each directory entry within maxZipDirectory, not for each of
+	// the 450,000.
+	if !errors.Is(err, ErrTooLarge) || allocs > 4*maxZipDirectory/46 {
+		t.Errorf("Check: %v after %.0f allocations", err, allocs)
+	}
+	if _, err := Read(context.Background(), DOCX, many, DefaultLimits); !errors.Is(err, ErrTooLarge) {
+		t.Errorf("Read: %v", err)
+	}
+	parts := map[string]string{"[Content_Types].xml": "<Types/>", "word/document.xml": `<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body><w:p><w:r><w:t>Chiria</w:t></w:r></w:p></w:body></w:document>`}
+	for i := range 5000 {
+		parts[fmt.Sprintf("word/media/image%04d.png", i)] = ""
+	}
+	if doc, err := Read(context.Background(), DOCX, doctexttest.Zip(t, parts), DefaultLimits); err != nil || doc.Pages[0].Text != "Chiria" {
+		t.Errorf("a DOCX of 5,000 parts: %+v, %v", doc, err)
 	}
 }

@@ -12,16 +12,30 @@ import (
 	"time"
 )
 
-// run runs a command for at most timeout, with stdin if not nil, and returns what it
-// wrote to its standard output, at most maxOut bytes. Its errors say whose fault a
-// failure is: the command's timeout or failure is the document's (ErrUnreadable), more
-// output than maxOut too (ErrTooLarge); the caller's own cancellation, a command that
-// cannot start (not installed) and one killed by a signal from outside (out of memory)
-// are not, and come back unclassified, to be retried.
+// commandMemory is the address space each command run starts (pdfinfo, pdftotext,
+// pdftoppm, tesseract) may take (RLIMIT_AS, on Linux, through util-linux's prlimit):
+// tesseract reads a 40-megapixel colour photo, the largest image Read takes, in 0.8 GB.
+const commandMemory = 2 << 30
+
+// run runs a command for at most timeout and commandMemory bytes of address space, with
+// stdin if not nil, and returns what it wrote to its standard output, at most maxOut
+// bytes. Its errors say whose fault a failure is: the command's timeout or failure
+// (an allocation past commandMemory among them) is the document's (ErrUnreadable),
+// more output than maxOut too (ErrTooLarge); the caller's own cancellation, a command
+// that cannot start (not installed) and one killed by a signal from outside (out of
+// memory) are not, and come back unclassified, to be retried.
 func run(ctx context.Context, timeout time.Duration, maxOut int, stdin []byte, name string, args ...string) ([]byte, error) {
+	path, err := exec.LookPath(name)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err) // not installed
+	}
+	prog, argv, err := limited(commandMemory, path, args)
+	if err != nil {
+		return nil, fmt.Errorf("%s: limit its memory: %w", name, err)
+	}
 	cctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	cmd := exec.CommandContext(cctx, name, args...)
+	cmd := exec.CommandContext(cctx, prog, argv...)
 	if stdin != nil {
 		cmd.Stdin = bytes.NewReader(stdin)
 	}
@@ -32,7 +46,7 @@ func run(ctx context.Context, timeout time.Duration, maxOut int, stdin []byte, n
 	var stderr capped
 	stderr.max = 64 << 10
 	cmd.Stdout, cmd.Stderr = out, &stderr
-	err := cmd.Run()
+	err = cmd.Run()
 	switch {
 	case err == nil:
 		return out.buf.Bytes(), nil

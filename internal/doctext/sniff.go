@@ -3,13 +3,16 @@ package doctext
 import (
 	"archive/zip"
 	"bytes"
+	"errors"
 	"fmt"
 	"unicode/utf8"
 )
 
 // Sniff tells a document's kind from its content: a PDF, PNG or JPEG by its
-// signature, a DOCX by the parts a ZIP holds, text by being UTF-8 without control
-// characters other than tabs, line and page breaks. Anything else is ErrUnsupported.
+// signature, a DOCX by the parts a ZIP holds (a ZIP whose directory is past
+// maxZipDirectory is taken for one, for Check and Read to refuse), text by being
+// UTF-8 without control characters other than tabs, line and page breaks. Anything
+// else is ErrUnsupported.
 func Sniff(data []byte) (Kind, error) {
 	switch {
 	case bytes.HasPrefix(data, []byte("%PDF-")):
@@ -19,7 +22,11 @@ func Sniff(data []byte) (Kind, error) {
 	case bytes.HasPrefix(data, []byte("\xff\xd8\xff")):
 		return JPEG, nil
 	case bytes.HasPrefix(data, []byte("PK\x03\x04")):
-		if isDOCX(data) {
+		zr, err := openZip(data)
+		switch {
+		case errors.Is(err, ErrTooLarge):
+			return DOCX, nil // too large to tell: Check and Read refuse it as too large
+		case err == nil && isDOCX(zr):
 			return DOCX, nil
 		}
 		return "", fmt.Errorf("%w: a ZIP archive that is no Word document", ErrUnsupported)
@@ -29,12 +36,8 @@ func Sniff(data []byte) (Kind, error) {
 	return "", fmt.Errorf("%w: not a PDF, DOCX, text, JPEG or PNG file", ErrUnsupported)
 }
 
-// isDOCX reports whether data is a ZIP holding a Word document's main part.
-func isDOCX(data []byte) bool {
-	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
-	if err != nil {
-		return false
-	}
+// isDOCX reports whether a ZIP holds a Word document's main part.
+func isDOCX(zr *zip.Reader) bool {
 	types, doc := false, false
 	for _, f := range zr.File {
 		types = types || f.Name == "[Content_Types].xml"

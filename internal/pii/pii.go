@@ -6,6 +6,7 @@
 package pii
 
 import (
+	"context"
 	"regexp"
 	"slices"
 	"strings"
@@ -48,8 +49,18 @@ var finders = []finder{
 
 // Find returns the personal data in s, in order and not overlapping.
 func Find(s string) []Match {
+	out, _ := FindContext(context.Background(), s)
+	return out
+}
+
+// FindContext is Find that stops with ctx's error once ctx is done, looking at it
+// before each kind's pass over s.
+func FindContext(ctx context.Context, s string) ([]Match, error) {
 	var out []Match
 	for _, f := range finders {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		for pos := 0; pos < len(s); {
 			loc := f.re.FindStringIndex(s[pos:])
 			if loc == nil {
@@ -72,7 +83,7 @@ func Find(s string) []Match {
 		}
 	}
 	slices.SortFunc(out, func(a, b Match) int { return a.Start - b.Start })
-	return out
+	return out, nil
 }
 
 // validPrefix is the length of the longest prefix of the candidate, cut at a space,

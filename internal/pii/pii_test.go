@@ -1,6 +1,8 @@
 package pii
 
 import (
+	"context"
+	"errors"
 	"slices"
 	"testing"
 )
@@ -34,6 +36,15 @@ func TestFind(t *testing.T) {
 		if !slices.Equal(got, tc.want) {
 			t.Errorf("Find(%q) = %v, want %v", tc.text, got, tc.want)
 		}
+	}
+}
+
+// TestFindContextStops: a search whose context has ended stops with its error.
+func TestFindContextStops(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if ms, err := FindContext(ctx, "CNP 1800101221144"); !errors.Is(err, context.Canceled) || ms != nil {
+		t.Errorf("FindContext after cancel = %v, %v", ms, err)
 	}
 }
 
@@ -86,8 +97,8 @@ func TestNames(t *testing.T) {
 // name as it was given, however the text spells it and spaces it.
 func TestNamesReplace(t *testing.T) {
 	n := NewNames("Ion Popescu", "Popescu", "Ștefan Țurcanu", "ion  popescu")
-	got := n.Replace("ION\nPOPESCU, Stefan   Turcanu și Popescu; Ion\u00a0Popescu.", func(name string) string { return "<" + name + ">" })
-	if want := "<Ion Popescu>, <Ștefan Țurcanu> și <Popescu>; <Ion Popescu>."; got != want {
-		t.Errorf("Replace = %q, want %q", got, want)
+	got, err := n.Replace(context.Background(), "ION\nPOPESCU, Stefan   Turcanu și Popescu; Ion\u00a0Popescu.", func(name string) string { return "<" + name + ">" })
+	if want := "<Ion Popescu>, <Ștefan Țurcanu> și <Popescu>; <Ion Popescu>."; err != nil || got != want {
+		t.Errorf("Replace = %q, %v, want %q", got, err, want)
 	}
 }

@@ -5,6 +5,7 @@
 package pseudonym
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -32,6 +33,25 @@ type Party struct {
 // party's, and the longer value, win: "Ion Popescu" is the full name, not the last
 // name after a first name.
 func Text(s string, parties []Party) string {
+	out, _ := For(parties).Text(context.Background(), s)
+	return out
+}
+
+// Pages is For(parties).Pages.
+func Pages(ctx context.Context, pages []string, parties []Party) ([]string, error) {
+	return For(parties).Pages(ctx, pages)
+}
+
+// Pseudonymizer pseudonymizes texts for one set of parties; For builds it once for a
+// set and keeps it.
+type Pseudonymizer struct {
+	names pii.Names
+	// field is each value's placeholder, by the value as pii.Names answers it.
+	field map[string]string
+}
+
+// newPseudonymizer builds the names of parties' values and their placeholders.
+func newPseudonymizer(parties []Party) *Pseudonymizer {
 	var names []string
 	field := map[string]string{}
 	add := func(p Party, name, value string) {
@@ -60,8 +80,17 @@ func Text(s string, parties []Party) string {
 		add(p, "address", p.Address)
 		add(p, "email", p.Email)
 	}
-	s = pii.NewNames(names...).Replace(s, func(name string) string { return field[name] })
-	return markers(s)
+	return &Pseudonymizer{names: pii.NewNames(names...), field: field}
+}
+
+// Text returns s pseudonymized (see the package function Text). It stops with ctx's
+// error once ctx is done.
+func (p *Pseudonymizer) Text(ctx context.Context, s string) (string, error) {
+	s, err := p.names.Replace(ctx, s, func(name string) string { return p.field[name] })
+	if err != nil {
+		return "", err
+	}
+	return markers(ctx, s)
 }
 
 // pageBreak joins a document's pages for Pages: no name and no pattern of personal
@@ -70,23 +99,30 @@ const pageBreak = "\n\x00\n"
 
 // Pages is Text over a document's pages at once, so that a value has the same marker
 // on every page; the pages come back in their order, any NUL they held removed.
-func Pages(pages []string, parties []Party) []string {
+func (p *Pseudonymizer) Pages(ctx context.Context, pages []string) ([]string, error) {
 	clean := make([]string, len(pages))
-	for i, p := range pages {
-		clean[i] = strings.ReplaceAll(p, "\x00", "")
+	for i, pg := range pages {
+		clean[i] = strings.ReplaceAll(pg, "\x00", "")
 	}
 	if len(pages) == 0 {
-		return clean
+		return clean, nil
 	}
-	return strings.Split(Text(strings.Join(clean, pageBreak), parties), pageBreak)
+	s, err := p.Text(ctx, strings.Join(clean, pageBreak))
+	if err != nil {
+		return nil, err
+	}
+	return strings.Split(s, pageBreak), nil
 }
 
 // markers replaces the personal data pii.Find finds in s by {{doc.kind.N}}, N counted
 // per kind from 1 in the order the values first appear.
-func markers(s string) string {
-	found := pii.Find(s)
-	if len(found) == 0 {
-		return s
+func markers(ctx context.Context, s string) (string, error) {
+	found, err := pii.FindContext(ctx, s)
+	switch {
+	case err != nil:
+		return "", err
+	case len(found) == 0:
+		return s, nil
 	}
 	seen := map[string]string{}
 	count := map[pii.Kind]int{}
@@ -105,7 +141,7 @@ func markers(s string) string {
 		last = m.End
 	}
 	b.WriteString(s[last:])
-	return b.String()
+	return b.String(), nil
 }
 
 // normal is a value as it is compared: in capitals, without the spaces, dots, dashes

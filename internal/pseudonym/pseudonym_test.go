@@ -1,9 +1,15 @@
 package pseudonym
 
 import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 var parties = []Party{
@@ -59,12 +65,99 @@ func TestTextLeavesNoValue(t *testing.T) {
 // TestPages: a value has one marker across pages, and the pages stay apart even
 // where a name runs to a page's end.
 func TestPages(t *testing.T) {
-	got := Pages([]string{"tel. 0722 123 456, Ștefan", "Țurcanu\x00 plătește; tel. 0722123456"}, parties)
+	got, err := Pages(context.Background(), []string{"tel. 0722 123 456, Ștefan", "Țurcanu\x00 plătește; tel. 0722123456"}, parties)
 	want := []string{"tel. {{doc.phone.1}}, {{party0.firstName}}", "{{party0.lastName}} plătește; tel. {{doc.phone.1}}"}
-	if !slices.Equal(got, want) {
-		t.Errorf("got %q\nwant %q", got, want)
+	if err != nil || !slices.Equal(got, want) {
+		t.Errorf("got %q, %v\nwant %q", got, err, want)
 	}
-	if got := Pages(nil, parties); len(got) != 0 {
+	if got, _ := Pages(context.Background(), nil, parties); len(got) != 0 {
 		t.Errorf("no pages: %q", got)
+	}
+}
+
+// word is a made-up lower-case word of 4 to 9 letters.
+func word(r *rand.Rand) string {
+	b := make([]byte, 4+r.IntN(6))
+	for i := range b {
+		b[i] = byte('a' + r.IntN(26))
+	}
+	return string(b)
+}
+
+// manyParties are n parties of three names and two aliases each, and a text of about
+// size bytes of words with some of their names in it.
+func manyParties(n, size int) ([]Party, string) {
+	r := rand.New(rand.NewPCG(uint64(n), uint64(size)))
+	ps := make([]Party, n)
+	for i := range ps {
+		ps[i] = Party{ID: fmt.Sprintf("party%d", i), FirstName: word(r), LastName: word(r), CompanyName: word(r) + " SRL",
+			Aliases: []string{word(r), word(r) + " " + word(r)}, Address: "Str. " + word(r) + " nr. 3"}
+	}
+	var b strings.Builder
+	for b.Len() < size {
+		if r.IntN(20) == 0 {
+			p := ps[r.IntN(n)]
+			b.WriteString(strings.ToUpper(p.FirstName+" "+p.LastName) + ", ")
+			continue
+		}
+		b.WriteString(word(r) + " ")
+	}
+	return ps, b.String()
+}
+
+// fastest is the least time f took in a few runs.
+func fastest(f func()) time.Duration {
+	best := time.Duration(math.MaxInt64)
+	for range 5 {
+		start := time.Now()
+		f()
+		best = min(best, time.Since(start))
+	}
+	return best
+}
+
+// TestAttackPseudonymizeLinear (issue 36, finding 2): twice the parties over twice the
+// text take about twice as long, not four times: the names are one trie walked from
+// each word's start, not an alternation tried at every character.
+func TestAttackPseudonymizeLinear(t *testing.T) {
+	run := func(n, size int) time.Duration {
+		ps, text := manyParties(n, size)
+		return fastest(func() {
+			if _, err := newPseudonymizer(ps).Text(context.Background(), text); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+	small, large := run(100, 40<<10), run(200, 80<<10)
+	t.Logf("100 parties over 40 KB: %v; 200 over 80 KB: %v", small, large)
+	if large > 3*small {
+		t.Errorf("twice the parties and text took %.1f times as long", float64(large)/float64(small))
+	}
+}
+
+// TestAttackPseudonymizeStops (issue 36, finding 2): a pseudonymization whose context
+// ends stops with its error instead of reading the rest of the text.
+func TestAttackPseudonymizeStops(t *testing.T) {
+	ps, text := manyParties(50, 1<<20)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Pages(ctx, []string{text}, ps); !errors.Is(err, context.Canceled) {
+		t.Fatalf("a cancelled pseudonymization answered %v", err)
+	}
+}
+
+// TestForKeepsPartySets: the same parties are built once; other parties, or the same
+// ones changed, are another set.
+func TestForKeepsPartySets(t *testing.T) {
+	if For(parties) != For(slices.Clone(parties)) {
+		t.Error("the same parties were built twice")
+	}
+	changed := slices.Clone(parties)
+	changed[2].FirstName = "Mara"
+	if For(parties) == For(changed) {
+		t.Error("changed parties share the first set's names")
+	}
+	if got := Text("Mara Țurcanu", changed); got != "{{party2.fullName}}" {
+		t.Errorf("the changed set answered %q", got)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"archive/zip"
 	"bytes"
 	"compress/flate"
+	"encoding/binary"
 	"hash/crc32"
 	"image"
 	"image/color"
@@ -237,4 +238,34 @@ func PNGHeader(w, h int) []byte {
 	sum := crc32.ChecksumIEEE(img.Bytes()[12:])
 	be(int(sum))
 	return img.Bytes()
+}
+
+// ManyEntries is a ZIP whose central directory lists a Word document's two parts and
+// n entries of no name and no data after them: 46 bytes each, so that 20 MB list
+// 450,000.
+func ManyEntries(n int) []byte {
+	var b bytes.Buffer
+	b.WriteString("PK\x03\x04")
+	b.Write(make([]byte, 26))
+	dir := b.Len()
+	entry := func(name string) {
+		h := make([]byte, 46)
+		copy(h, "PK\x01\x02")
+		binary.LittleEndian.PutUint16(h[28:], uint16(len(name)))
+		b.Write(h)
+		b.WriteString(name)
+	}
+	entry("[Content_Types].xml")
+	entry(docxBody)
+	for range n {
+		entry("")
+	}
+	end := make([]byte, 22)
+	copy(end, "PK\x05\x06")
+	binary.LittleEndian.PutUint16(end[8:], uint16(n+2))
+	binary.LittleEndian.PutUint16(end[10:], uint16(n+2))
+	binary.LittleEndian.PutUint32(end[12:], uint32(b.Len()-dir))
+	binary.LittleEndian.PutUint32(end[16:], uint32(dir))
+	b.Write(end)
+	return b.Bytes()
 }
