@@ -39,8 +39,8 @@ func (a *Cases) GetCaseDetails(ctx context.Context, args schemas.GetCaseDetailsA
 
 // UpdateCaseDetails is the update_case_details tool: dot-path updates of case_details,
 // appending to log fields. Invalid fields, the fields the system owns unless a
-// workflow writes them (args.System), and updates past case_details' size limits
-// (store.CheckDetailsSize) are reported to the model; store errors retried.
+// workflow writes them (args.System), and a tool's updates past case_details' size
+// limits (store.CheckDetailsSize) are reported to the model; store errors retried.
 func (a *Cases) UpdateCaseDetails(ctx context.Context, args schemas.UpdateCaseDetailsArgs) (schemas.StatusResult, error) {
 	if !args.System {
 		for _, path := range slices.Sorted(maps.Keys(args.Updates)) {
@@ -50,7 +50,10 @@ func (a *Cases) UpdateCaseDetails(ctx context.Context, args schemas.UpdateCaseDe
 			}
 		}
 	}
-	err := a.checkSize(ctx, args)
+	var err error
+	if !args.System { // the workflow's own writes are not counted: no read before them
+		err = a.checkSize(ctx, args)
+	}
 	if err == nil {
 		_, err = a.Store.UpdateDetails(ctx, args.CaseID, args.ExpectedVersion, opID(ctx), args.Updates)
 	}
