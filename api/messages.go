@@ -93,7 +93,7 @@ func (h *handlers) sendMessage(c echo.Context) error {
 	if stream {
 		return h.streamTurn(c, cs.ID, after, updateID, handle)
 	}
-	res, err := h.turnResult(ctx, handle)
+	res, err := h.turnResult(ctx, cs.ID, handle)
 	if err != nil {
 		return err
 	}
@@ -101,16 +101,20 @@ func (h *handlers) sendMessage(c echo.Context) error {
 }
 
 // turnResult waits for the send-message update's result: the turn's answer, or, for
-// a repeated Idempotency-Key, the answer of the turn it started earlier.
-func (h *handlers) turnResult(ctx context.Context, handle client.WorkflowUpdateHandle) (schemas.TurnResult, error) {
+// a repeated Idempotency-Key, the answer of the turn it started earlier; re-identified
+// for the client (reidentifiedTurn).
+func (h *handlers) turnResult(ctx context.Context, caseID string, handle client.WorkflowUpdateHandle) (schemas.TurnResult, error) {
 	var res schemas.TurnResult
 	if err := handle.Get(ctx, &res); err != nil {
 		return res, updateError(err)
 	}
 	if res.Repeated {
-		return h.earlierTurn(ctx, res)
+		var err error
+		if res, err = h.earlierTurn(ctx, res); err != nil {
+			return res, err
+		}
 	}
-	return res, nil
+	return h.reidentifiedTurn(ctx, caseID, res)
 }
 
 // keyDigest scopes an Idempotency-Key to its caller and case: the same key from

@@ -46,7 +46,7 @@ func (h *handlers) streamTurn(c echo.Context, caseID string, after int64, reques
 	done := make(chan outcome, 1)
 	answered := make(chan struct{})
 	go func() {
-		res, err := h.turnResult(ctx, handle)
+		res, err := h.turnResult(ctx, caseID, handle)
 		done <- outcome{res, err}
 		close(answered)
 	}()
