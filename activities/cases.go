@@ -40,6 +40,7 @@ func (a *Cases) GetCaseDetails(ctx context.Context, args schemas.GetCaseDetailsA
 // UpdateCaseDetails is the update_case_details tool: dot-path updates of case_details,
 // appending to log fields. Invalid fields, and the fields the system owns unless a
 // workflow writes them (args.System), are reported to the model; store errors retried.
+// A case under a legal hold refuses every update but the workflow's own.
 func (a *Cases) UpdateCaseDetails(ctx context.Context, args schemas.UpdateCaseDetailsArgs) (schemas.StatusResult, error) {
 	if !args.System {
 		for _, path := range slices.Sorted(maps.Keys(args.Updates)) {
@@ -47,6 +48,13 @@ func (a *Cases) UpdateCaseDetails(ctx context.Context, args schemas.UpdateCaseDe
 				return schemas.StatusResult{Status: schemas.ResultError,
 					ErrorMessage: fmt.Sprintf("Update failed due to invalid field: %q is written by Lexflow itself, not by tools", path)}, nil
 			}
+		}
+		refusal, err := heldRefusal(ctx, a.Store, args.CaseID)
+		if err != nil {
+			return schemas.StatusResult{}, err
+		}
+		if refusal != "" {
+			return schemas.StatusResult{Status: schemas.ResultError, ErrorMessage: refusal}, nil
 		}
 	}
 	_, err := a.Store.UpdateDetails(ctx, args.CaseID, args.ExpectedVersion, opID(ctx), args.Updates)
