@@ -37,6 +37,7 @@ func (a *Transcript) RecordUserMessage(ctx context.Context, in schemas.RecordUse
 // the ladder's escalation event when the turn ends with a question for the client,
 // and turn.completed (turn.cancelled for a cancelled turn) with the turn's result.
 //
+// Arguments a tool refused for their size are not kept (schemas.BoundedToolsUsed).
 // The reply and the escalation's question and advice come from the model with the
 // parties' placeholders; they are stored and published re-identified, as the client
 // reads them (the model's next calls read the transcript pseudonymized again).
@@ -45,6 +46,7 @@ func (a *Transcript) RecordTurn(ctx context.Context, in schemas.RecordTurn) erro
 	if err != nil {
 		return err
 	}
+	res.ToolsUsed = schemas.BoundedToolsUsed(res.ToolsUsed)
 	recs := make([]store.Record, 0, len(res.ToolsUsed)+1)
 	for i, t := range res.ToolsUsed {
 		recs = append(recs, store.Record{

@@ -20,8 +20,10 @@ func (h *handlers) modelParties(ctx context.Context, caseID string) ([]pseudonym
 
 // reidentifiedTurn is a turn's result as the client reads it. The models write the
 // parties' placeholders ({{party0.lastName}}), and the workflows keep them as written;
-// the client reads the parties' values, as the transcript and the event log hold them.
+// the client reads the parties' values, as the transcript and the event log hold them,
+// and no tool arguments refused for their size.
 func (h *handlers) reidentifiedTurn(ctx context.Context, caseID string, res schemas.TurnResult) (schemas.TurnResult, error) {
+	res.ToolsUsed = schemas.BoundedToolsUsed(res.ToolsUsed) // as the transcript keeps them
 	parties, err := h.modelParties(ctx, caseID)
 	if err != nil || len(parties) == 0 {
 		return res, err
