@@ -409,8 +409,10 @@ func pseudonymParties(parties []store.Party) []pseudonym.Party {
 	return out
 }
 
-// deleteDocument removes a document, unless the case is under a legal hold: its reading stops, its record and its summary
-// leave case_details, and its file and text leave the blob store.
+// deleteDocument removes a document, unless the case is under a legal hold: its reading
+// stops, its record and its summary leave case_details, its file and text leave the
+// blob store, and what the models read of it is redacted from the case's events and
+// transcript (redactDocument).
 func (h *handlers) deleteDocument(c echo.Context) error {
 	cs, d, err := h.ownDocument(c)
 	if err != nil {
@@ -430,6 +432,9 @@ func (h *handlers) deleteDocument(c echo.Context) error {
 	}
 	if _, err := h.Blobs.DeletePrefix(ctx, schemas.DocumentFolder(cs.ID, d.ID)); err != nil {
 		return fmt.Errorf("%w: delete the document: %w", errUnavailable, err)
+	}
+	if err := h.redactDocument(ctx, cs.ID, d.ID); err != nil {
+		return fmt.Errorf("%w: %w", errUnavailable, err)
 	}
 	return c.NoContent(http.StatusNoContent)
 }
