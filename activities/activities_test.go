@@ -371,13 +371,16 @@ func TestGetPartyIDByName(t *testing.T) {
 		}
 	}
 	for name, want := range map[string]schemas.PartyIDResult{
-		"ion popescu":    {Status: "success", PartyID: "party0"},
-		"Popescu":        {Status: "success", PartyID: "party0"},
-		"Stefan":         {Status: "success", PartyID: "party1"},
-		"ştefan ionescu": {Status: "success", PartyID: "party1"},
-		"the Company":    {Status: "success", PartyID: "party2"},
-		"ACME  srl":      {Status: "success", PartyID: "party2"},
-		"Maria":          {Status: "not_found", Message: "Party reference not found in case context."},
+		"ion popescu":            {Status: "success", PartyID: "party0"},
+		"Popescu":                {Status: "success", PartyID: "party0"},
+		"Stefan":                 {Status: "success", PartyID: "party1"},
+		"ştefan ionescu":         {Status: "success", PartyID: "party1"},
+		"the Company":            {Status: "success", PartyID: "party2"},
+		"ACME  srl":              {Status: "success", PartyID: "party2"},
+		"Maria":                  {Status: "not_found", Message: "Party reference not found in case context."},
+		"{{party2.name}}":        {Status: "success", PartyID: "party2"},
+		" {{ party1.lastName }}": {Status: "success", PartyID: "party1"},
+		"{{party9.name}}":        {Status: "not_found", Message: "Party reference not found in case context."},
 	} {
 		got, err := a.GetPartyIDByName(ctx, schemas.GetPartyIDByNameArgs{CaseID: id, MentionedName: name})
 		if err != nil || got != want {

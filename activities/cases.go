@@ -41,6 +41,7 @@ func (a *Cases) GetCaseDetails(ctx context.Context, args schemas.GetCaseDetailsA
 // appending to log fields. Invalid fields, the fields the system owns unless a
 // workflow writes them (args.System), and a tool's updates past case_details' size
 // limits (store.CheckDetailsSize) are reported to the model; store errors retried.
+// A case under a legal hold refuses every update but the workflow's own.
 func (a *Cases) UpdateCaseDetails(ctx context.Context, args schemas.UpdateCaseDetailsArgs) (schemas.StatusResult, error) {
 	if !args.System {
 		for _, path := range slices.Sorted(maps.Keys(args.Updates)) {
@@ -48,6 +49,13 @@ func (a *Cases) UpdateCaseDetails(ctx context.Context, args schemas.UpdateCaseDe
 				return schemas.StatusResult{Status: schemas.ResultError,
 					ErrorMessage: fmt.Sprintf("Update failed due to invalid field: %q is written by Lexflow itself, not by tools", path)}, nil
 			}
+		}
+		refusal, err := heldRefusal(ctx, a.Store, args.CaseID)
+		if err != nil {
+			return schemas.StatusResult{}, err
+		}
+		if refusal != "" {
+			return schemas.StatusResult{Status: schemas.ResultError, ErrorMessage: refusal}, nil
 		}
 	}
 	var err error

@@ -59,7 +59,8 @@ var partyFields = map[string]func(store.Party) string{
 // case, fills them in, renders the PDF and stores it at schemas.DraftPath. It is idempotent per
 // (case, name, revision): the same content gives the same PDF, stored once; other
 // content under a stored revision is refused, naming the next free revision. Faults of
-// the draft are answers for the model; store and blob errors are retried.
+// the draft, and a case under a legal hold, are answers for the model; store and blob
+// errors are retried.
 func (a *Drafts) RenderDraft(ctx context.Context, in schemas.RenderDraftInput) (schemas.RenderDraftResult, error) {
 	args := in.GenerateDraftPDFArgs
 	refuse := func(format string, v ...any) (schemas.RenderDraftResult, error) {
@@ -70,6 +71,9 @@ func (a *Drafts) RenderDraft(ctx context.Context, in schemas.RenderDraftInput) (
 	}
 	if args.Revision < 1 {
 		return refuse("Invalid revision %d: revisions start at 1", args.Revision)
+	}
+	if refusal, err := heldRefusal(ctx, a.Cases, args.CaseID); err != nil || refusal != "" {
+		return schemas.RenderDraftResult{ErrorMessage: refusal}, err
 	}
 	parties, err := a.Parties.ListParties(ctx, args.CaseID)
 	if err != nil {

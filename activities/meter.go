@@ -22,6 +22,9 @@ import (
 type Meter struct {
 	Cases   store.Cases
 	Budgets store.Budgets
+	// Parties are read to pseudonymize every call's messages (see view); without
+	// them only the personal data found by its form is marked.
+	Parties store.Parties
 	// Limits are the deployment's default budgets; a tenant's store.Budget replaces
 	// them for its cases.
 	Limits schemas.TokenLimits
@@ -47,16 +50,26 @@ type account struct {
 	caseID, tenant string
 }
 
-// Complete is client.Complete, or client.Stream when text is not nil, metered: it
-// refuses the call with a non-retryable ErrBudgetExhausted (details
-// schemas.BudgetExhausted) when the budget is used up, and charges what the call used.
-// A call that starts under budget finishes, so a budget may be passed by its last call.
+// Complete is client.Complete, or client.Stream when text is not nil, pseudonymized
+// and metered. The model reads msgs pseudonymized with the case's parties (view);
+// text gets the streamed reply re-identified for the client; the response is the
+// model's, placeholders and all, for the workflow and the next call. It refuses the
+// call with a non-retryable ErrBudgetExhausted (details schemas.BudgetExhausted) when
+// the budget is used up, and charges what the call used. A call that starts under
+// budget finishes, so a budget may be passed by its last call.
 func (m *Meter) Complete(ctx context.Context, client *llm.Client, msgs []schemas.ChatMessage, tools []llm.Tool, text func(string)) (schemas.ModelResponse, error) {
+	msgs, parties, err := m.view(ctx, msgs)
+	if err != nil {
+		return schemas.ModelResponse{}, err
+	}
 	call := func() (schemas.ModelResponse, error) {
 		if text == nil {
 			return client.Complete(ctx, msgs, tools)
 		}
-		return client.Stream(ctx, msgs, tools, text)
+		piece, flush := reidentified(text, parties)
+		resp, err := client.Stream(ctx, msgs, tools, piece)
+		flush()
+		return resp, err
 	}
 	acct, ok, err := m.account(ctx)
 	if err != nil || !ok {

@@ -79,7 +79,7 @@ func TestMeterChargesAQueryToItsTenant(t *testing.T) {
 	meter := (&Meter{Cases: st, Budgets: st, Now: func() time.Time { return now }}).For(tenant)
 	msgs := []schemas.ChatMessage{{Role: schemas.MsgUser, Content: strings.Repeat("lease ", 100)}} // 150 tokens
 	call := func() error {
-		return runAsActivity(schemas.QueryWorkflowID(uuid.NewString()), func(ctx context.Context) error {
+		return runAsActivity(schemas.QueryWorkflowID("org:x", uuid.NewString()), func(ctx context.Context) error {
 			_, err := meter.Complete(ctx, model, msgs, nil, nil)
 			return err
 		})

@@ -171,7 +171,11 @@ func (m *Model) ConsultReasoner(ctx context.Context, args schemas.ConsultReasone
 	}
 	if e := args.Escalation; e != nil && args.Purpose == schemas.ConsultPurposeEscalation {
 		ev := schemas.EscalationEventOf(*e)
-		ev.Advice = tools.Clip(res.Response, tools.SummaryChars)
+		advice, err := m.Meter.Reidentify(ctx, res.Response) // the event is the client's
+		if err != nil {
+			return schemas.ConsultReasonerResult{}, err
+		}
+		ev.Advice = tools.Clip(advice, tools.SummaryChars)
 		m.Events.Tell(ctx, schemas.EventEscalation, schemas.EventEscalation, ev)
 	}
 	return res, nil

@@ -3,6 +3,7 @@ package activities
 import (
 	"context"
 	"errors"
+	"regexp"
 	"strings"
 
 	"github.com/lexflow/lexflow/corpus"
@@ -17,9 +18,10 @@ type Parties struct {
 	Parties store.Parties
 }
 
-// GetPartyIDByName is get_party_id_by_name: the partyN of the case's party that a name
-// or alias refers to, compared without case or diacritics ("Ion", "ion popescu",
-// "Popescu", "the company"). It never returns the party's data. A name two parties
+// GetPartyIDByName is get_party_id_by_name: the partyN of the case's party that a
+// placeholder refers to ({{party0.fullName}}, as the models read parties), or a name or
+// alias, compared without case or diacritics ("Ion", "ion popescu", "Popescu", "the
+// company"). It never returns the party's data. A name two parties
 // share is an error that asks for a fuller name.
 func (a *Parties) GetPartyIDByName(ctx context.Context, args schemas.GetPartyIDByNameArgs) (schemas.PartyIDResult, error) {
 	if _, err := a.Cases.GetCase(ctx, args.CaseID); errors.Is(err, store.ErrNotFound) {
@@ -30,6 +32,14 @@ func (a *Parties) GetPartyIDByName(ctx context.Context, args schemas.GetPartyIDB
 	parties, err := a.Parties.ListParties(ctx, args.CaseID)
 	if err != nil {
 		return schemas.PartyIDResult{}, err
+	}
+	if m := placeholderRe.FindStringSubmatch(args.MentionedName); m != nil {
+		// The model reads the parties as placeholders ({{party0.fullName}}).
+		for _, p := range parties {
+			if p.ID == m[1] {
+				return schemas.PartyIDResult{Status: schemas.ResultSuccess, PartyID: p.ID}, nil
+			}
+		}
 	}
 	want := normalName(args.MentionedName)
 	var matches []string
@@ -59,6 +69,9 @@ func (a *Parties) GetPartyIDByName(ctx context.Context, args schemas.GetPartyIDB
 	return schemas.PartyIDResult{Status: schemas.ResultError,
 		ErrorMessage: "Ambiguous party reference: " + strings.Join(matches, ", ") + " match; use a fuller name"}, nil
 }
+
+// placeholderRe is a name given as a party's placeholder, the whole of it.
+var placeholderRe = regexp.MustCompile(`^\s*\{\{\s*(party[0-9]+)\.[A-Za-z0-9_]+\s*\}\}\s*$`)
 
 // normalName compares names: lower case, no diacritics, single spaces.
 func normalName(s string) string {

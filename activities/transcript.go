@@ -3,6 +3,7 @@ package activities
 import (
 	"context"
 
+	"github.com/lexflow/lexflow/internal/reidentify"
 	"github.com/lexflow/lexflow/schemas"
 	"github.com/lexflow/lexflow/store"
 )
@@ -11,6 +12,8 @@ import (
 // activity, or a turn replayed on another worker, stores each record once.
 type Transcript struct {
 	Store store.Transcripts
+	// Parties re-identify the model's reply for the client (see RecordTurn).
+	Parties store.Parties
 	// Events publishes turn.started, turn.completed (or turn.cancelled, or
 	// turn.failed), the ask_user rung's escalation and notice.
 	Events *Publisher
@@ -33,8 +36,17 @@ func (a *Transcript) RecordUserMessage(ctx context.Context, in schemas.RecordUse
 // RecordTurn stores a turn's tool records and the assistant's answer, and publishes
 // the ladder's escalation event when the turn ends with a question for the client,
 // and turn.completed (turn.cancelled for a cancelled turn) with the turn's result.
+//
+// Arguments a tool refused for their size are not kept (schemas.BoundedToolsUsed).
+// The reply and the escalation's question and advice come from the model with the
+// parties' placeholders; they are stored and published re-identified, as the client
+// reads them (the model's next calls read the transcript pseudonymized again).
 func (a *Transcript) RecordTurn(ctx context.Context, in schemas.RecordTurn) error {
-	res := in.Result
+	res, err := a.reidentified(ctx, in.CaseID, in.Result)
+	if err != nil {
+		return err
+	}
+	res.ToolsUsed = schemas.BoundedToolsUsed(res.ToolsUsed)
 	recs := make([]store.Record, 0, len(res.ToolsUsed)+1)
 	for i, t := range res.ToolsUsed {
 		recs = append(recs, store.Record{
@@ -66,4 +78,20 @@ func (a *Transcript) RecordTurn(ctx context.Context, in schemas.RecordTurn) erro
 // RecordTurnFailed publishes turn.failed for a turn that failed.
 func (a *Transcript) RecordTurnFailed(ctx context.Context, in schemas.RecordTurnFailed) error {
 	return a.Events.Publish(ctx, schemas.EventTurnFailed, schemas.EventTurnFailed, in.TurnID, schemas.TurnFailedEvent{Reason: in.Reason})
+}
+
+// reidentified is a turn's result as the client reads it: its reply and escalation
+// with the case's parties' placeholders replaced by their values.
+func (a *Transcript) reidentified(ctx context.Context, caseID string, res schemas.TurnResult) (schemas.TurnResult, error) {
+	parties, err := partiesOf(ctx, a.Parties, caseID)
+	if err != nil || len(parties) == 0 {
+		return res, err
+	}
+	res.Reply = reidentify.Text(res.Reply, parties)
+	if e := res.Escalation; e != nil {
+		cp := *e
+		cp.Question, cp.Advice = reidentify.Text(cp.Question, parties), reidentify.Text(cp.Advice, parties)
+		res.Escalation = &cp
+	}
+	return res, nil
 }

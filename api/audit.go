@@ -22,6 +22,7 @@ const (
 	auditHoldSet       = "case.hold.set"
 	auditHoldLift      = "case.hold.lift"
 	auditToolRun       = "tool.execute"
+	auditTenantTexts   = "tenant.queries.erase"
 )
 
 // audit records a staff action on organization org's case caseID (either may be

@@ -17,6 +17,7 @@ import (
 
 	"github.com/lexflow/lexflow/internal/auth"
 	"github.com/lexflow/lexflow/internal/language"
+	"github.com/lexflow/lexflow/internal/reidentify"
 	"github.com/lexflow/lexflow/schemas"
 	"github.com/lexflow/lexflow/store"
 )
@@ -143,6 +144,14 @@ func (h *handlers) getCase(c echo.Context) error {
 	}
 	if cs.Hold != nil { // its owner reads why and since when, not which admin set it
 		cs.Hold = &store.Hold{Reason: cs.Hold.Reason, At: cs.Hold.At}
+	}
+	// What the models wrote in case_details holds the parties' placeholders.
+	parties, err := h.modelParties(c.Request().Context(), cs.ID)
+	if err != nil {
+		return err
+	}
+	if len(parties) > 0 {
+		cs.Details, _ = reidentify.Value(cs.Details, parties).(map[string]any)
 	}
 	return c.JSON(http.StatusOK, CaseView{Case: cs})
 }

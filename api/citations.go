@@ -7,9 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/google/uuid"
 	"github.com/labstack/echo/v4"
-	"go.temporal.io/sdk/client"
 
 	"github.com/lexflow/lexflow/internal/language"
 	"github.com/lexflow/lexflow/schemas"
@@ -25,9 +23,10 @@ const (
 
 // checkCitations answers POST /v1/citations/check: every legal citation of a text with
 // what the corpus says of it. Any signed-in user may ask; the text is not stored
-// beyond the check's workflow history, which is encrypted like every payload. The
+// beyond the check's workflow history. The
 // language settles abbreviations Italian and Romanian lawyers share ("c.p."); without
-// one it is guessed from the text.
+// one it is guessed from the text. The check's payloads are sealed with the caller's
+// tenant's key (tenantRun).
 func (h *handlers) checkCitations(c echo.Context) error {
 	var req schemas.CitationCheck
 	if err := bindJSON(c, &req); err != nil {
@@ -44,7 +43,7 @@ func (h *handlers) checkCitations(c echo.Context) error {
 		return problemf(errInvalidInput, "language must be one of ro, it, en")
 	}
 	var rep schemas.CitationReport
-	opts := client.StartWorkflowOptions{ID: schemas.CitationCheckWorkflowID(uuid.NewString()), WorkflowExecutionTimeout: citationRunLimit}
+	opts := tenantRun(identity(c), schemas.CitationCheckWorkflowID, citationRunLimit)
 	if err := h.runShort(c, opts, citationWait, "citation check", schemas.CitationCheckWorkflow, req, &rep); err != nil {
 		return err
 	}

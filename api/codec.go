@@ -153,8 +153,9 @@ func (h *handlers) codecEncode(c echo.Context) error {
 
 // codecDecode answers POST /codec/decode: each payload sealed under the key of a case
 // in the caller's scope is opened, and the others come back as they were, so the Web
-// UI shows ciphertext for them. The system key's payloads (workflows of no case, and
-// what /codec/encode sealed) open for the operator's staff only. Every case whose payloads were opened is audited first.
+// UI shows ciphertext for them. A tenant's queries and citation checks open like its
+// cases. The system key's payloads (other workflows of no case, and what
+// /codec/encode sealed) open for the operator's staff only. Every case whose payloads were opened is audited first.
 func (h *handlers) codecDecode(c echo.Context) error {
 	ps, err := readPayloads(c)
 	if err != nil {
@@ -203,11 +204,19 @@ func (h *handlers) codecDecode(c echo.Context) error {
 }
 
 // mayDecode reports whether staff member who may open payloads sealed under keyID,
-// and the organization the key's case belongs to: a case's key if its organization
-// is in their scope, the system key for the operator's staff.
+// and the organization the key's case or tenant belongs to: a case's key if its
+// organization is in their scope, an organization's tenant key likewise, a user's
+// tenant key and the system key for the operator's staff.
 func (h *handlers) mayDecode(c echo.Context, who auth.Identity, keyID string) (bool, string, error) {
 	if keyID == keys.SystemKeyID {
 		return who.Operator, "", nil
+	}
+	if tenant := keys.TenantOfKey(keyID); tenant != "" {
+		org, _ := strings.CutPrefix(tenant, "org:")
+		if org == tenant {
+			org = "" // a user of no organization: the operator's staff alone
+		}
+		return inScope(who, org), org, nil
 	}
 	caseID := keys.CaseOfKey(keyID)
 	if caseID == "" {

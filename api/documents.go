@@ -102,7 +102,8 @@ func documentID(caseID string, data []byte) string {
 // if the case's or the organization's limits are reached, or this process reads
 // MaxUploads already (429, before the body is read), or it is too large (413) or of a
 // kind Lexflow does not read (415). The same file uploaded again to the case is the
-// same document (200), unless its reading failed: then it is read again.
+// same document (200), unless its reading failed: then it is read again. A case under
+// a legal hold takes none (409).
 func (h *handlers) uploadDocument(c echo.Context) error {
 	cs, err := h.ownCase(c)
 	if err != nil {
@@ -110,6 +111,9 @@ func (h *handlers) uploadDocument(c echo.Context) error {
 	}
 	if cs.Status == schemas.StatusClosed {
 		return problemf(errCaseClosed, "the case is closed")
+	}
+	if cs.Hold != nil { // a legal hold freezes the case's content
+		return holdProblem(identity(c), cs.Hold)
 	}
 	ctx := c.Request().Context()
 	switch _, err := h.Store.GetErasure(ctx, cs.ID); {
@@ -408,8 +412,10 @@ func pseudonymParties(parties []store.Party) []pseudonym.Party {
 	return out
 }
 
-// deleteDocument removes a document, unless the case is under a legal hold: its reading stops, its record and its summary
-// leave case_details, and its file and text leave the blob store.
+// deleteDocument removes a document, unless the case is under a legal hold: its reading
+// stops, its record and its summary leave case_details, its file and text leave the
+// blob store, and what the models read of it is redacted from the case's events and
+// transcript (redactDocument).
 func (h *handlers) deleteDocument(c echo.Context) error {
 	cs, d, err := h.ownDocument(c)
 	if err != nil {
@@ -429,6 +435,9 @@ func (h *handlers) deleteDocument(c echo.Context) error {
 	}
 	if _, err := h.Blobs.DeletePrefix(ctx, schemas.DocumentFolder(cs.ID, d.ID)); err != nil {
 		return fmt.Errorf("%w: delete the document: %w", errUnavailable, err)
+	}
+	if err := h.redactDocument(ctx, cs.ID, d.ID); err != nil {
+		return fmt.Errorf("%w: %w", errUnavailable, err)
 	}
 	return c.NoContent(http.StatusNoContent)
 }

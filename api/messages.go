@@ -100,7 +100,8 @@ func (h *handlers) sendMessage(c echo.Context) error {
 
 // turnResult waits for the send-message update's result for message on case caseID:
 // the turn's answer, or, for a repeated Idempotency-Key, the answer of the turn it
-// started earlier, if it started it with the same message.
+// started earlier, if it started it with the same message; re-identified for the
+// client (reidentifiedTurn).
 func (h *handlers) turnResult(ctx context.Context, caseID, message string, handle client.WorkflowUpdateHandle) (schemas.TurnResult, error) {
 	var res schemas.TurnResult
 	if err := handle.Get(ctx, &res); err != nil {
@@ -110,9 +111,12 @@ func (h *handlers) turnResult(ctx context.Context, caseID, message string, handl
 		if err := h.sameKeyedMessage(ctx, caseID, res.TurnID, message); err != nil {
 			return schemas.TurnResult{}, err
 		}
-		return h.earlierTurn(ctx, res)
+		var err error
+		if res, err = h.earlierTurn(ctx, res); err != nil {
+			return res, err
+		}
 	}
-	return res, nil
+	return h.reidentifiedTurn(ctx, caseID, res)
 }
 
 // earlierTurn is the answer to a request whose Idempotency-Key started a turn earlier

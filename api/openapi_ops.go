@@ -79,6 +79,7 @@ var operations = map[string]operation{
 	"POST /v1/query":                        {"query", "Answer a question from the corpus, suggesting a web search instead of running one", QueryRequest{}, []response{ok("the answer, its sources and checked citations", schemas.QueryAnswer{})}},
 	"GET /v1/me/memory":                     {"getMemory", "The caller's memory", nil, []response{ok("the memory", store.Memory{})}},
 	"PUT /v1/me/memory":                     {"putMemory", "Replace the caller's memory", MemoryRequest{}, []response{ok("the memory", store.Memory{})}},
+	"DELETE /v1/me/queries":                 {"eraseTenantTexts", "Erase the caller's tenant's queries and citation checks", nil, []response{ok("how many were erased", TenantTextsErased{})}},
 
 	"GET /v1/support/cases":              {"supportCases", "Cases by status, for support", nil, []response{ok("the cases", SupportCaseList{})}},
 	"GET /v1/support/cases/:id":          {"supportCase", "Where a case stands, its stall and escalation, for support (audited)", nil, []response{ok("the case", SupportCaseView{})}},

@@ -68,11 +68,14 @@ func (p *PartyRequest) validate() error {
 }
 
 // addParty attaches a party to the caller's case. Its data stays in the parties store;
-// the model only ever sees the party's ID.
+// the model only ever sees the party's ID. A case under a legal hold is 409.
 func (h *handlers) addParty(c echo.Context) error {
 	cs, err := h.ownCase(c)
 	if err != nil {
 		return err
+	}
+	if cs.Hold != nil { // a legal hold freezes the case's content
+		return holdProblem(identity(c), cs.Hold)
 	}
 	var req PartyRequest
 	if err := bindJSON(c, &req); err != nil {

@@ -8,9 +8,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/google/uuid"
 	"github.com/labstack/echo/v4"
-	"go.temporal.io/sdk/client"
 
 	"github.com/lexflow/lexflow/internal/language"
 	"github.com/lexflow/lexflow/schemas"
@@ -39,7 +37,8 @@ var webSearchAliases = []string{schemas.ToolWebSearch, "web-search"}
 // a web tool; when tools names web_search (or web-search) the answer may carry a
 // search_term for the client to show or to run as a chat turn with web_search on. The
 // model's tokens count against the caller's tenant's budget (402 budget-exhausted when
-// it is used up), and the answer's citations are checked as a turn's are.
+// it is used up), and the answer's citations are checked as a turn's are. The query's
+// payloads are sealed with the tenant's key (tenantRun).
 func (h *handlers) query(c echo.Context) error {
 	var req QueryRequest
 	if err := bindJSON(c, &req); err != nil {
@@ -52,7 +51,7 @@ func (h *handlers) query(c echo.Context) error {
 	who := identity(c)
 	q.Tenant = schemas.TenantKey(who.Org, who.Subject)
 	var out schemas.QueryAnswer
-	opts := client.StartWorkflowOptions{ID: schemas.QueryWorkflowID(uuid.NewString()), WorkflowExecutionTimeout: queryWait}
+	opts := tenantRun(who, schemas.QueryWorkflowID, queryWait)
 	if err := h.runShort(c, opts, queryWait, "query", schemas.QueryWorkflow, q, &out); err != nil {
 		return err
 	}

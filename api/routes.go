@@ -84,6 +84,7 @@ var routes = []Route{
 	{http.MethodPost, "/v1/query", User, false, (*handlers).query},
 	{http.MethodGet, "/v1/me/memory", User, false, (*handlers).getMemory},
 	{http.MethodPut, "/v1/me/memory", User, false, (*handlers).putMemory},
+	{http.MethodDelete, "/v1/me/queries", User, false, (*handlers).eraseTenantTexts},
 	{http.MethodGet, "/v1/support/cases", Support, false, (*handlers).supportCases},
 	{http.MethodGet, "/v1/support/cases/:id", Support, false, (*handlers).supportCase},
 	{http.MethodGet, "/v1/support/cases/:id/tickets", Support, false, (*handlers).supportTickets},

@@ -65,7 +65,8 @@ const toolRunMargin = 15 * time.Second
 // the text the model would read and its latency. Each call is audited first, with its
 // arguments masked, and each admin's calls are rate limited. A tool that acts on a
 // case (its arguments bound to a case or a user) needs case_id; tools that run as child
-// workflows of a turn (a draft, a ticket) are not run here.
+// workflows of a turn (a draft, a ticket) are not run here. A tool that writes (Writes)
+// on a case under a legal hold is 409 legal-hold.
 func (h *handlers) executeTool(c echo.Context) error {
 	var req ToolRun
 	if err := bindJSON(c, &req); err != nil {
@@ -91,6 +92,9 @@ func (h *handlers) executeTool(c echo.Context) error {
 			return problemf(errErasing, "the case's erasure has begun: no tool runs on it")
 		case !errors.Is(err, store.ErrNotFound):
 			return fmt.Errorf("%w: read the case's erasure: %w", errUnavailable, err)
+		}
+		if tool.Writes && cs.Hold != nil { // a legal hold freezes the case's content
+			return holdProblem(identity(c), cs.Hold)
 		}
 		run.CaseID, run.UserID, run.OrgID, run.Language = cs.ID, cs.UserID, cs.OrgID, cs.Language
 		if err := detailsFit(tool.Name, cs.Details, args); err != nil {

@@ -76,5 +76,6 @@ type CitationReport struct {
 // citationCheckPrefix starts the workflow IDs of POST /v1/citations/check.
 const citationCheckPrefix = "citations:"
 
-// CitationCheckWorkflowID is the ID of one citation check.
-func CitationCheckWorkflowID(id string) string { return citationCheckPrefix + id }
+// CitationCheckWorkflowID is the ID of one citation check (id, a UUID) of tenant (a
+// TenantKey), which its payloads are sealed for (see TenantOfWorkflow).
+func CitationCheckWorkflowID(tenant, id string) string { return citationCheckPrefix + tenant + ":" + id }

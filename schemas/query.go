@@ -57,5 +57,6 @@ type Retrieval struct {
 // queryPrefix starts the workflow IDs of POST /v1/query.
 const queryPrefix = "query:"
 
-// QueryWorkflowID is the ID of one query.
-func QueryWorkflowID(id string) string { return queryPrefix + id }
+// QueryWorkflowID is the ID of one query (id, a UUID) of tenant (a TenantKey), which
+// its payloads are sealed for (see TenantOfWorkflow).
+func QueryWorkflowID(tenant, id string) string { return queryPrefix + tenant + ":" + id }

@@ -33,4 +33,8 @@ type Events interface {
 	ListEvents(ctx context.Context, caseID string, after int64, limit int) ([]Event, error)
 	// LastEventSeq is the number of a case's last stored event, 0 for none.
 	LastEventSeq(ctx context.Context, caseID string) (int64, error)
+	// RedactEvent replaces the body of a case's event numbered seq, which keeps its
+	// number, ID, type, turn and time: what it held must go (a deleted document's
+	// text). ErrNotFound for no such event.
+	RedactEvent(ctx context.Context, caseID string, seq int64, body json.RawMessage) error
 }

@@ -170,6 +170,10 @@ type Transcripts interface {
 	// ListRecords returns a case's records in turn order, at most limit of the latest
 	// (all when limit <= 0), and only those of turns before beforeTurn when it is > 0.
 	ListRecords(ctx context.Context, caseID string, beforeTurn, limit int) ([]Record, error)
+	// RedactRecord replaces the content of a case's record id, which keeps the rest:
+	// what it held must go (a tool result holding a deleted document's text).
+	// ErrNotFound for no such record.
+	RedactRecord(ctx context.Context, caseID, id, content string) error
 }
 
 // Memory is what a user has asked the assistant to remember across cases.

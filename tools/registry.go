@@ -43,6 +43,9 @@ type Tool struct {
 	Ladder Ladder
 	// Bound are arguments the turn fills from its case instead of the model.
 	Bound []Binding
+	// Writes marks a tool that changes its case's content (case_details, drafts): a
+	// legal hold refuses it.
+	Writes bool
 	// parameters are JSONSchema without its $schema, title and description.
 	parameters map[string]any
 	// decode turns validated arguments into the tool's argument struct.
@@ -126,11 +129,11 @@ var registry = mustLoad([]*Tool{
 	// Case tools (seed 003).
 	{Name: schemas.ToolGetCaseDetails, Roles: allRoles, DefaultOn: true, Bound: bindCase,
 		Policy: caseToolPolicy, Ladder: fullLadder, Format: formatStatus, Activity: "GetCaseDetails", decode: decodeArgs[schemas.GetCaseDetailsArgs]},
-	{Name: schemas.ToolUpdateCaseDetails, Roles: allRoles, DefaultOn: true, Bound: bindCase,
+	{Name: schemas.ToolUpdateCaseDetails, Roles: allRoles, DefaultOn: true, Bound: bindCase, Writes: true,
 		Policy: caseToolPolicy, Ladder: fullLadder, Format: formatStatus, Activity: "UpdateCaseDetails", decode: decodeArgs[schemas.UpdateCaseDetailsArgs]},
 	{Name: schemas.ToolGetPartyIDByName, Roles: allRoles, DefaultOn: true, Bound: bindCase,
 		Policy: caseToolPolicy, Ladder: fullLadder, Format: formatStatus, Activity: "GetPartyIDByName", decode: decodeArgs[schemas.GetPartyIDByNameArgs]},
-	{Name: schemas.ToolGenerateDraftPDF, Roles: allRoles, DefaultOn: true, Bound: bindCase,
+	{Name: schemas.ToolGenerateDraftPDF, Roles: allRoles, DefaultOn: true, Bound: bindCase, Writes: true,
 		Policy: draftPolicy, Ladder: fullLadder, Format: formatStatus, Workflow: schemas.DraftWorkflow, decode: decodeArgs[schemas.GenerateDraftPDFArgs]},
 	// Documents the client uploaded, pseudonymized.
 	{Name: schemas.ToolListDocuments, Roles: allRoles, DefaultOn: true, Bound: bindCase,

@@ -78,12 +78,12 @@ func Register(r worker.Registry, d Deps) {
 func Activities(d Deps) []any {
 	web := &activities.Web{SearXNG: d.SearXNG}
 	system := &activities.SystemPrompts{Library: d.Prompts, Versions: d.Store}
-	meter := &activities.Meter{Cases: d.Store, Budgets: d.Store, Limits: d.Budgets, Now: d.Now}
+	meter := &activities.Meter{Cases: d.Store, Budgets: d.Store, Parties: d.Store, Limits: d.Budgets, Now: d.Now}
 	events := &activities.Publisher{Events: d.Store}
 	acts := []any{
 		&activities.Cases{Store: d.Store, Events: events},
 		&activities.Parties{Cases: d.Store, Parties: d.Store},
-		&activities.Transcript{Store: d.Store, Events: events},
+		&activities.Transcript{Store: d.Store, Parties: d.Store, Events: events},
 		&activities.Quota{Subscriptions: d.Store},
 		&activities.Payments{Store: d.Store, Prices: d.Prices},
 		&activities.Actions{Audit: d.Store},

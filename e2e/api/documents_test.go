@@ -96,8 +96,16 @@ func TestDocumentIsReadPseudonymizedAndAsked(t *testing.T) {
 	if r := s.Call(t, "DELETE", "/v1/admin/cases/"+id+"/hold", admin, nil); r.Status != http.StatusOK {
 		t.Fatalf("lift the hold: %d %s", r.Status, r.Raw)
 	}
+	if !readOfDocument(t, id, "domiciliat în Iași") {
+		t.Fatal("the events and transcript hold nothing the model read of the document")
+	}
 	if r := s.Call(t, "DELETE", "/v1/cases/"+id+"/documents/"+docID, tok, nil); r.Status != http.StatusNoContent {
 		t.Fatalf("delete: %d %s", r.Status, r.Raw)
+	}
+	// Issue 36, finding 15: what the model read of it is redacted from the events and
+	// the transcript (the reply's quote, the model's own words, stays).
+	if readOfDocument(t, id, "domiciliat în Iași") {
+		t.Error("the events or the transcript still hold the deleted document's text")
 	}
 	stack.WantProblem(t, s.Call(t, "GET", "/v1/cases/"+id+"/documents/"+docID, tok, nil), http.StatusNotFound, "not-found")
 	if r := s.Call(t, "GET", "/v1/cases/"+id+"/documents", tok, nil); !strings.Contains(string(r.Raw), `"documents":[]`) {
@@ -106,6 +114,33 @@ func TestDocumentIsReadPseudonymizedAndAsked(t *testing.T) {
 	if n := documentBlobs(t, id); n != 0 {
 		t.Errorf("%d blobs left after delete", n)
 	}
+}
+
+// readOfDocument reports whether a case's event log or transcript holds text, as
+// the client reads them.
+func readOfDocument(t *testing.T, caseID, text string) bool {
+	t.Helper()
+	events, err := s.Store.ListEvents(t.Context(), caseID, 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range events {
+		var body any
+		_ = json.Unmarshal(e.Body, &body)
+		if raw, _ := json.Marshal(body); strings.Contains(string(raw), text) {
+			return true
+		}
+	}
+	recs, err := s.Store.ListRecords(t.Context(), caseID, 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range recs {
+		if strings.Contains(r.Content, text) {
+			return true
+		}
+	}
+	return false
 }
 
 // noValues fails the test if text holds any of the lease's personal data.

@@ -130,6 +130,14 @@ func TestLegalHold(t *testing.T) {
 	if r := s.Call(t, "GET", "/v1/cases/"+id, owner, nil); strings.Contains(string(r.Raw), "firm-admin") {
 		t.Errorf("the case shows its client which admin held it: %s", r.Raw)
 	}
+	// The hold freezes the case's content (issue 36, finding 18): the client adds no
+	// party and no document, and an admin's run of a tool that writes is refused
+	// before it is audited (the model's own writes are activities.TestAttackLegalHoldFreezes).
+	stack.WantProblem(t, s.Call(t, "POST", "/v1/cases/"+id+"/parties", owner, map[string]any{"first_name": "Ion", "last_name": "Popescu"}),
+		http.StatusConflict, "legal-hold")
+	stack.WantProblem(t, s.Upload(t, owner, id, "note.txt", []byte("a note on the inheritance")), http.StatusConflict, "legal-hold")
+	stack.WantProblem(t, s.Call(t, "POST", "/v1/admin/tools/execute", admin, map[string]any{"tool": schemas.ToolUpdateCaseDetails, "case_id": id,
+		"args": map[string]any{"updates": map[string]any{"summary.current": "rewritten"}}}), http.StatusConflict, "legal-hold")
 	r = s.Call(t, "DELETE", "/v1/cases/"+id, admin, nil)
 	stack.WantProblem(t, r, http.StatusConflict, "legal-hold")
 	if detail, _ := r.Body["detail"].(string); !strings.Contains(detail, "firm-admin") {

@@ -1,7 +1,8 @@
 // Package codec encrypts every payload Temporal stores: workflow and activity inputs
 // and results, signals, updates, queries, memos, and the messages and stack traces of
 // failures. Each payload is sealed with AES-256-GCM under the data key of the case its
-// workflow belongs to (the system key for workflows of no case), after compressing it
+// workflow belongs to (a query's or citation check's under its tenant's key, other
+// workflows of no case under the system key), after compressing it
 // when that pays, and names its key in its metadata, so that destroying a case's key
 // leaves its histories unreadable.
 package codec
@@ -56,10 +57,14 @@ var (
 )
 
 // keyFor is the ID of the key that seals the payloads of workflow workflowID (and of
-// its activities): its case's key, or the system key for a workflow of no case.
+// its activities): its case's key, its tenant's for a query or a citation check, or
+// the system key for any other workflow of no case.
 func keyFor(workflowID string) string {
 	if id := schemas.CaseOfWorkflow(workflowID); id != "" {
 		return keys.CaseKeyID(id)
+	}
+	if tenant := schemas.TenantOfWorkflow(workflowID); tenant != "" {
+		return keys.TenantKeyID(tenant)
 	}
 	return keys.SystemKeyID
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/lexflow/lexflow/internal/codec"
 	"github.com/lexflow/lexflow/internal/keys"
 	"github.com/lexflow/lexflow/internal/testenv"
+	"github.com/lexflow/lexflow/schemas"
 	"github.com/lexflow/lexflow/store/mongostore"
 )
 
@@ -64,6 +65,9 @@ func TestKeyFromContext(t *testing.T) {
 		{"child of a case", converter.WorkflowSerializationContext{WorkflowID: "case:c1:turn:3"}, "case:c1"},
 		{"activity of a case", converter.ActivitySerializationContext{WorkflowID: "case:c2:draft:x"}, "case:c2"},
 		{"workflow of no case", converter.WorkflowSerializationContext{WorkflowID: "erase:c1"}, keys.SystemKeyID},
+		{"a tenant's query", converter.WorkflowSerializationContext{WorkflowID: schemas.QueryWorkflowID("org:acme", "q1")}, "tenant:org:acme"},
+		{"a user's citation check", converter.WorkflowSerializationContext{WorkflowID: schemas.CitationCheckWorkflowID("user:a:b", "q2")}, "tenant:user:a:b"},
+		{"a query of before", converter.WorkflowSerializationContext{WorkflowID: "query:q3"}, keys.SystemKeyID},
 		{"no context", nil, keys.SystemKeyID},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

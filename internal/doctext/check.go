@@ -3,8 +3,6 @@ package doctext
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 )
 
 // Check looks at a document of the given kind as cheaply as its kind allows, without
@@ -16,16 +14,7 @@ import (
 func Check(ctx context.Context, kind Kind, data []byte, lim Limits) error {
 	switch kind {
 	case PDF:
-		dir, err := os.MkdirTemp("", "doctext-")
-		if err != nil {
-			return err
-		}
-		defer os.RemoveAll(dir)
-		path := filepath.Join(dir, "doc.pdf")
-		if err := os.WriteFile(path, data, 0o600); err != nil {
-			return err
-		}
-		_, err = pdfPages(ctx, path, lim)
+		_, err := pdfPages(ctx, data, lim)
 		return err
 	case DOCX:
 		_, err := docxPart(data, lim)

@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -14,24 +12,20 @@ import (
 // pagesRe finds the page count in pdfinfo's report.
 var pagesRe = regexp.MustCompile(`(?m)^Pages:\s+(\d+)`)
 
+// stdin is the file name poppler's tools read their standard input by: the PDF never
+// touches a disk (no plaintext file is left behind if the process is killed).
+const stdin = "fd://0"
+
 // readPDF reads a PDF's text layer, page by page, and reads through OCR the pages
 // that have none (scans), at most lim.MaxOCRPages of them. A PDF of more than
-// lim.MaxPages pages is refused before its text is read.
+// lim.MaxPages pages is refused before its text is read. Each command reads the PDF
+// from memory, on its standard input, and writes to its standard output.
 func readPDF(ctx context.Context, data []byte, lim Limits) (Doc, error) {
-	dir, err := os.MkdirTemp("", "doctext-")
+	pages, err := pdfPages(ctx, data, lim)
 	if err != nil {
 		return Doc{}, err
 	}
-	defer os.RemoveAll(dir)
-	path := filepath.Join(dir, "doc.pdf")
-	if err := os.WriteFile(path, data, 0o600); err != nil {
-		return Doc{}, err
-	}
-	pages, err := pdfPages(ctx, path, lim)
-	if err != nil {
-		return Doc{}, err
-	}
-	out, err := run(ctx, lim.PageTimeout, lim.MaxText, nil, "pdftotext", "-enc", "UTF-8", path, "-")
+	out, err := run(ctx, lim.PageTimeout, lim.MaxText, data, "pdftotext", "-enc", "UTF-8", stdin, "-")
 	if err != nil {
 		return Doc{}, err
 	}
@@ -45,7 +39,7 @@ func readPDF(ctx context.Context, data []byte, lim Limits) (Doc, error) {
 		if p.Text == "" {
 			if ocrd := countOCR(doc.Pages); ocrd >= lim.MaxOCRPages {
 				doc.Skipped++
-			} else if p.Text, err = ocrPage(ctx, path, dir, n, lim); err != nil {
+			} else if p.Text, err = ocrPage(ctx, data, n, lim); err != nil {
 				return Doc{}, err
 			} else {
 				p.OCR = true
@@ -61,10 +55,10 @@ func readPDF(ctx context.Context, data []byte, lim Limits) (Doc, error) {
 	return Doc{}, fmt.Errorf("%w: no text could be read in the PDF, even by OCR", ErrUnreadable)
 }
 
-// pdfPages counts the pages of the PDF at path with pdfinfo, refusing a PDF locked
-// by a password or of more than lim.MaxPages pages.
-func pdfPages(ctx context.Context, path string, lim Limits) (int, error) {
-	info, err := run(ctx, lim.PageTimeout, 1<<20, nil, "pdfinfo", path)
+// pdfPages counts the pages of the PDF data with pdfinfo, refusing a PDF locked by a
+// password or of more than lim.MaxPages pages.
+func pdfPages(ctx context.Context, data []byte, lim Limits) (int, error) {
+	info, err := run(ctx, lim.PageTimeout, 1<<20, data, "pdfinfo", stdin)
 	switch {
 	case errors.Is(err, ErrUnreadable) && strings.Contains(err.Error(), "password"):
 		return 0, fmt.Errorf("%w: the PDF is protected by a password", ErrUnreadable)
@@ -97,17 +91,17 @@ func countOCR(pages []Page) int {
 // 300 dpi. A page of any size renders to at most ocrScale² pixels.
 const ocrScale = "3508"
 
-// ocrPage renders page n of the PDF at path to a grey image, its longest side ocrScale
-// pixels, and reads it through OCR.
-func ocrPage(ctx context.Context, path, dir string, n int, lim Limits) (string, error) {
-	prefix := filepath.Join(dir, "page")
+// maxPageImage bounds the PNG of one page rendered for OCR: a grey ocrScale² image
+// compresses to far less.
+const maxPageImage = 64 << 20
+
+// ocrPage renders page n of the PDF data to a grey PNG, its longest side ocrScale
+// pixels, on pdftoppm's standard output, and reads it through OCR.
+func ocrPage(ctx context.Context, data []byte, n int, lim Limits) (string, error) {
 	page := strconv.Itoa(n)
-	if _, err := run(ctx, lim.PageTimeout, 1<<20, nil, "pdftoppm", "-f", page, "-l", page, "-scale-to", ocrScale, "-gray", "-png", "-singlefile", path, prefix); err != nil {
-		return "", fmt.Errorf("page %d cannot be rendered: %w", n, err)
-	}
-	img, err := os.ReadFile(prefix + ".png")
+	img, err := run(ctx, lim.PageTimeout, maxPageImage, data, "pdftoppm", "-f", page, "-l", page, "-scale-to", ocrScale, "-gray", "-png", "-singlefile", stdin)
 	if err != nil {
-		return "", err
+		return "", fmt.Errorf("page %d cannot be rendered: %w", n, err)
 	}
 	return ocr(ctx, lim.PageTimeout, img)
 }

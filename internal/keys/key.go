@@ -1,5 +1,6 @@
 // Package keys holds the data keys that encrypt clients' data: each case has its own,
-// each user one for what they keep across cases, and the system one for the rest. Data
+// each user one for what they keep across cases, each tenant one for its texts of no
+// case, and the system one for the rest. Data
 // keys are stored wrapped by a master key (envelope encryption): a Wrapper seals and
 // opens them, a Keyring makes, caches, destroys and rewraps them, and a Key seals and
 // opens data with AES-256-GCM.
@@ -16,10 +17,23 @@ import (
 // Key IDs.
 const (
 	// SystemKeyID names the key of what belongs to no case or user.
-	SystemKeyID = "system"
-	casePrefix  = "case:"
-	userPrefix  = "user:"
+	SystemKeyID  = "system"
+	casePrefix   = "case:"
+	userPrefix   = "user:"
+	tenantPrefix = "tenant:"
 )
+
+// TenantKeyID names the data key of a tenant's texts that belong to no case (its
+// queries and citation checks), by its schemas.TenantKey ("org:acme", "user:ana").
+func TenantKeyID(tenant string) string { return tenantPrefix + tenant }
+
+// TenantOfKey is the tenant whose key id names, or "" for another key.
+func TenantOfKey(id string) string {
+	if len(id) > len(tenantPrefix) && id[:len(tenantPrefix)] == tenantPrefix {
+		return id[len(tenantPrefix):]
+	}
+	return ""
+}
 
 // CaseKeyID names a case's data key.
 func CaseKeyID(caseID string) string { return casePrefix + caseID }

@@ -16,6 +16,7 @@ var eventTests = []subtest{
 	{"AppendNumbersInOrder", testAppendEventsNumbers},
 	{"AppendIsIdempotent", testAppendEventsIdempotent},
 	{"ConcurrentWritersLeaveNoGapAndNoDuplicate", testEventsConcurrentWriters},
+	{"RedactReplacesTheBodyAlone", testRedactEvent},
 }
 
 func event(id, typ string) store.Event {

@@ -16,6 +16,7 @@ var transcriptTests = []subtest{
 	{"ListInTurnOrder", testListInTurnOrder},
 	{"ListHonoursLimit", testListHonoursLimit},
 	{"ListHonoursBeforeTurn", testListHonoursBeforeTurn},
+	{"RedactReplacesTheContentAlone", testRedactRecord},
 }
 
 // transcriptStart is when the records of a test transcript were made.

@@ -1,0 +1,61 @@
+package activities
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/lexflow/lexflow/schemas"
+)
+
+// TestAttackOversizedArgsNotKept (issue 36, suspicion "refused oversized tool
+// arguments stored raw in the transcript", which held): a call whose arguments the
+// turn refused for their size keeps a note of their size in the transcript and in
+// turn.completed, not the arguments; a call of ordinary size keeps its own.
+func TestAttackOversizedArgsNotKept(t *testing.T) {
+	ctx := t.Context()
+	caseID := uuid.NewString()
+	turnID := schemas.TurnWorkflowID(caseID, 1)
+	huge, _ := json.Marshal(map[string]any{"updates": map[string]any{"summary.current": strings.Repeat("canary ", 20000)}})
+	res := schemas.TurnResult{TurnID: turnID, Reply: "done", ToolsUsed: []schemas.ToolUse{
+		{Tool: schemas.ToolUpdateCaseDetails, Args: huge, Status: schemas.ToolInvalid, Error: "the arguments have 140031 bytes; the limit is 65536"},
+		{Tool: schemas.ToolGetCaseDetails, Args: json.RawMessage(`{"case_id":"x"}`), Status: schemas.ToolOK},
+	}}
+	transcript := &Transcript{Store: st, Parties: st, Events: &Publisher{Events: st}}
+	if err := runAsActivity(turnID, func(ctx context.Context) error {
+		return transcript.RecordTurn(ctx, schemas.RecordTurn{CaseID: caseID, TurnNo: 1, Result: res, At: time.Now()})
+	}); err != nil {
+		t.Fatal(err)
+	}
+	recs, err := st.ListRecords(ctx, caseID, 2, 0)
+	if err != nil || len(recs) != 3 {
+		t.Fatalf("records %+v, %v", recs, err)
+	}
+	for _, r := range recs {
+		if strings.Contains(r.Content, "canary") || r.Tool != nil && strings.Contains(r.Tool.Args, "canary") {
+			t.Errorf("the transcript keeps the refused arguments: %.200v", r.Tool.Args)
+		}
+	}
+	if got := recs[0].Tool; got == nil || !strings.Contains(got.Args, "not kept") {
+		t.Errorf("the refused call's record = %+v, want a note of the arguments' size", got)
+	}
+	if got := recs[1].Tool; got == nil || got.Args != `{"case_id":"x"}` {
+		t.Errorf("the ordinary call's record = %+v", got)
+	}
+	events, err := st.ListEvents(ctx, caseID, 0, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range events {
+		if strings.Contains(string(e.Body), "canary") {
+			t.Errorf("%s keeps the refused arguments", e.Type)
+		}
+	}
+	if len(res.ToolsUsed[0].Args) != len(huge) {
+		t.Error("RecordTurn changed its input")
+	}
+}
