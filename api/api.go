@@ -157,8 +157,8 @@ type handlers struct {
 	MaxUploadBytes     int64
 	DocumentsPerCase   int
 	OrgConcurrentReads int
-	// uploading holds a place for each upload being read (MaxUploads).
-	uploading chan struct{}
+	// uploading holds a place for each upload being read (MaxUploads, TenantUploads).
+	uploading uploadSlots
 	// Budgets are the default model-token budgets the workers enforce, which the
 	// budget routes show.
 	Budgets schemas.TokenLimits

@@ -40,9 +40,8 @@ const (
 	maxParts       = 8
 	maxFileName    = 200
 	readRetryAfter = 30 * time.Second
-	// MaxUploads bounds the uploads one API process reads at once, each up to
-	// MaxUploadBytes in memory and a pdfinfo run; more answer 429.
-	MaxUploads       = 8
+	// uploadRetryAfter is when an upload refused for want of a slot (uploadSlots)
+	// should be sent again.
 	uploadRetryAfter = 5 * time.Second
 	// uploadReadTime bounds how long an upload's body may take to arrive.
 	uploadReadTime = 2 * time.Minute
@@ -100,10 +99,23 @@ func documentID(caseID string, data []byte) string {
 // uploadDocument stores a client's document, sealed with the case's key, and starts
 // the Document workflow that reads it. The file is refused before anything is stored
 // if the case's or the organization's limits are reached, or this process reads
-// MaxUploads already (429, before the body is read), or it is too large (413) or of a
+// MaxUploads already or the caller's tenant its TenantUploads (429, before the body
+// is read), or it is too large (413) or of a
 // kind Lexflow does not read (415). The same file uploaded again to the case is the
 // same document (200), unless its reading failed: then it is read again.
 func (h *handlers) uploadDocument(c echo.Context) error {
+	err := h.upload(c)
+	if err != nil {
+		// The refusal is sent at once and the connection closed: the server would
+		// otherwise read what is left of the body, up to 256 KiB, before answering,
+		// and a client sending it slowly would wait for its own refusal.
+		c.Response().Header().Set(echo.HeaderConnection, "close")
+	}
+	return err
+}
+
+// upload is uploadDocument but for the connection's end.
+func (h *handlers) upload(c echo.Context) error {
 	cs, err := h.ownCase(c)
 	if err != nil {
 		return err
@@ -129,12 +141,12 @@ func (h *handlers) uploadDocument(c echo.Context) error {
 	if err := h.checkDocumentLimits(ctx, cs, held); err != nil {
 		return err
 	}
-	select {
-	case h.uploading <- struct{}{}:
-		defer func() { <-h.uploading }()
-	default:
-		return tooMany(fmt.Sprintf("this server is taking %d uploads already; send this one again in a moment", cap(h.uploading)), uploadRetryAfter)
+	who := identity(c)
+	release, err := h.uploading.take(who.Org, who.Subject)
+	if err != nil {
+		return err
 	}
+	defer release()
 	name, data, err := h.readUpload(c)
 	if err != nil {
 		return err
