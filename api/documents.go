@@ -26,6 +26,7 @@ import (
 
 	"github.com/lexflow/lexflow/internal/blob"
 	"github.com/lexflow/lexflow/internal/doctext"
+	"github.com/lexflow/lexflow/internal/httpserver"
 	"github.com/lexflow/lexflow/internal/pseudonym"
 	"github.com/lexflow/lexflow/schemas"
 	"github.com/lexflow/lexflow/store"
@@ -208,8 +209,9 @@ func (h *handlers) readUpload(c echo.Context) (string, []byte, error) {
 		limit = DefaultMaxUpload
 	}
 	req := c.Request()
-	// A client that sends slowly holds its share of uploading for uploadReadTime at most.
-	_ = http.NewResponseController(c.Response().Writer).SetReadDeadline(time.Now().Add(uploadReadTime))
+	// A client that sends slowly holds its share of uploading for uploadReadTime at
+	// most, which is also longer than the server's read timeout for the rest.
+	httpserver.Extend(c.Response().Writer, uploadReadTime)
 	tooLarge := problemf(errTooLarge, fmt.Sprintf("a document may be at most %d MB", limit>>20))
 	if req.ContentLength > limit+multipartSlack {
 		return "", nil, tooLarge

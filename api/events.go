@@ -13,6 +13,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/lexflow/lexflow/internal/eventhub"
+	"github.com/lexflow/lexflow/internal/httpserver"
 	"github.com/lexflow/lexflow/store"
 )
 
@@ -23,6 +24,9 @@ const (
 	keepAlive = 15 * time.Second
 	// maxStream bounds one stream: the client reconnects with Last-Event-ID.
 	maxStream = time.Hour
+	// writeStall is how long a stream's write may wait on its client: a client that
+	// stops reading is dropped after it (see httpserver.Stream).
+	writeStall = 2 * keepAlive
 	// streamBatch is how many events a stream reads from the store at once.
 	streamBatch = 500
 	// defaultEventsPage and maxEventsPage bound a JSON page of events.
@@ -166,6 +170,7 @@ type follower struct {
 // follow starts the stream's response and its wake-ups.
 func (h *handlers) follow(c echo.Context, caseID string, after int64) *follower {
 	res := c.Response()
+	httpserver.Stream(res.Writer, writeStall)
 	res.Header().Set(echo.HeaderContentType, "text/event-stream")
 	res.Header().Set("Cache-Control", "no-cache")
 	res.Header().Set("X-Accel-Buffering", "no")
@@ -207,6 +212,7 @@ func (f *follower) write(id int64, typ string, data any) error {
 		return err
 	}
 	res := f.c.Response()
+	httpserver.Stream(res.Writer, writeStall)
 	if id > 0 {
 		if _, err := fmt.Fprintf(res, "id: %d\n", id); err != nil {
 			return err
@@ -248,6 +254,7 @@ func (f *follower) wait(wake <-chan struct{}) bool {
 // keepAlive writes the comment line that keeps proxies from closing an idle stream,
 // and says whether the client is still there.
 func (f *follower) keepAlive() bool {
+	httpserver.Stream(f.c.Response().Writer, writeStall)
 	if _, err := fmt.Fprint(f.c.Response(), ": keep-alive\n\n"); err != nil {
 		return false
 	}

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -8,6 +9,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/google/uuid"
@@ -16,6 +18,7 @@ import (
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/temporal"
 
+	"github.com/lexflow/lexflow/internal/httpserver"
 	"github.com/lexflow/lexflow/schemas"
 	"github.com/lexflow/lexflow/store"
 )
@@ -26,6 +29,10 @@ type SendMessageRequest struct {
 	Message string `json:"message"`
 	Toggles
 }
+
+// defaultTurnWait is how long a message waits for its turn's answer when the API is
+// told no turn deadline: LEXFLOW_TURN_TIMEOUT's default.
+const defaultTurnWait = 10 * time.Minute
 
 // sendMessage runs one chat turn through the case workflow's send-message update and
 // answers with the turn's result; with Accept: text/event-stream it streams the turn's
@@ -93,6 +100,8 @@ func (h *handlers) sendMessage(c echo.Context) error {
 	if stream {
 		return h.streamTurn(c, cs.ID, after, updateID, handle)
 	}
+	// The answer waits for the turn, which ends by its deadline.
+	httpserver.Extend(c.Response().Writer, cmp.Or(h.TurnTimeout, defaultTurnWait)+answerMargin)
 	res, err := h.turnResult(ctx, handle)
 	if err != nil {
 		return err
