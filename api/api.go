@@ -167,7 +167,9 @@ type handlers struct {
 	Hub        *eventhub.Hub
 	EventsPoll time.Duration
 	streams    streamGate
-	limits     rateLimits
+	// streamsOpen counts each user's open streams (MaxStreamsPerUser).
+	streamsOpen streamSlots
+	limits      rateLimits
 	// openAPIBody is GET /v1/openapi.json's answer, built once per server.
 	openAPIBody func() ([]byte, error)
 	// Payments opens checkouts at Prices by tier; PublicURL is where clients reach

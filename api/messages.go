@@ -82,6 +82,12 @@ func (h *handlers) sendMessage(c echo.Context) error {
 	var after int64
 	stage := client.WorkflowUpdateStageCompleted
 	if stream {
+		// Before the update: a message refused its stream runs no turn.
+		release, err := h.streamsOpen.take(identity(c))
+		if err != nil {
+			return err
+		}
+		defer release()
 		if after, err = h.Store.LastEventSeq(ctx, cs.ID); err != nil {
 			return fmt.Errorf("%w: read the event log: %w", errUnavailable, err)
 		}

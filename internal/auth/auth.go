@@ -23,6 +23,9 @@ type Identity struct {
 	Subject string   `json:"sub"`
 	Org     string   `json:"org,omitempty"`
 	Roles   []string `json:"roles"`
+	// Expires is when the verified token expires (its exp); zero for an identity no
+	// token carried. What a token opened (an event stream, a codec cookie) ends then.
+	Expires time.Time `json:"-"`
 }
 
 // Has reports whether the identity holds role.
@@ -82,7 +85,7 @@ func (h HS256) Verify(token string) (Identity, error) {
 	if c.Subject == "" {
 		return Identity{}, fmt.Errorf("%w: token has no subject", ErrUnauthorized)
 	}
-	return Identity{Subject: c.Subject, Org: c.Org, Roles: c.Roles}, nil
+	return Identity{Subject: c.Subject, Org: c.Org, Roles: c.Roles, Expires: c.ExpiresAt.Time}, nil
 }
 
 // LoadOrCreateSecret returns the secret stored at path, generating a random one there,

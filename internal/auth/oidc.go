@@ -150,7 +150,11 @@ func (v *OIDC) Verify(token string) (Identity, error) {
 	case org == "":
 		roles = slices.DeleteFunc(roles, func(r string) bool { return r != schemas.RoleUser })
 	}
-	return Identity{Subject: sub, Org: org, Roles: roles}, nil
+	exp, err := claims.GetExpirationTime()
+	if err != nil || exp == nil {
+		return Identity{}, fmt.Errorf("%w: token has no expiry", ErrUnauthorized)
+	}
+	return Identity{Subject: sub, Org: org, Roles: roles, Expires: exp.Time.Add(v.opts.Leeway)}, nil
 }
 
 // knownRoles reads a roles claim, a list or a space-separated string, keeping the
