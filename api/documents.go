@@ -101,7 +101,8 @@ func documentID(caseID string, data []byte) string {
 // the Document workflow that reads it. The file is refused before anything is stored
 // if the case's or the organization's limits are reached, or this process reads
 // MaxUploads already or the caller's tenant its TenantUploads (429, before the body
-// is read), or it is too large (413) or of a
+// is read), or the case, before it is paid, holds its allowance (402, see
+// checkUnpaidUpload), or it is too large (413) or of a
 // kind Lexflow does not read (415). The same file uploaded again to the case is the
 // same document (200), unless its reading failed: then it is read again.
 func (h *handlers) uploadDocument(c echo.Context) error {
@@ -140,6 +141,9 @@ func (h *handlers) upload(c echo.Context) error {
 	}
 	// Before the body is read: a client past a limit sends its megabytes for nothing.
 	if err := h.checkDocumentLimits(ctx, cs, held); err != nil {
+		return err
+	}
+	if err := checkUnpaidUpload(cs, docs); err != nil {
 		return err
 	}
 	who := identity(c)
