@@ -156,6 +156,9 @@ func (h *handlers) upload(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	// The body may have taken its two minutes: the checks below (a pdfinfo run
+	// among them) and the answer get their own time.
+	httpserver.Extend(c.Response().Writer, doctext.DefaultLimits.PageTimeout+answerMargin)
 	kind, err := doctext.Sniff(data)
 	if err != nil {
 		return problemf(errUnsupportedMedia, "Lexflow reads PDF, DOCX, plain text (UTF-8), JPEG and PNG files, told by their content: "+err.Error())
