@@ -78,7 +78,8 @@ const (
 const maxReadTime = 45 * time.Minute
 
 // ExtractDocument reads an upload's text and stores it, sealed with the case's key,
-// beside the file. A document that cannot be read (a password, a blank scan, a page
+// beside the file. For a case yet to be paid it reads no more pages than the case has
+// left of schemas.UnpaidPages, and a document that would take more is not read. A document that cannot be read (a password, a blank scan, a page
 // or the whole read past its time) is an answer with its reason; the store's failures,
 // and a reader killed from outside, are retried. A document deleted while it was read
 // leaves no text behind.
@@ -101,6 +102,16 @@ func (a *Documents) ExtractDocument(ctx context.Context, in schemas.DocumentInpu
 	if lim == (doctext.Limits{}) {
 		lim = doctext.DefaultLimits
 	}
+	left, unpaid, err := a.unpaidPagesLeft(ctx, in.CaseID, in.DocID)
+	if err != nil {
+		return schemas.DocumentRead{}, err
+	}
+	if unpaid {
+		var ok bool
+		if lim, ok = unpaidLimits(lim, left); !ok {
+			return unpaidRefusal(left, nil), nil
+		}
+	}
 	// The heartbeat runs until the text is stored: a worker that stops sending it is
 	// taken for lost and the read runs elsewhere. A heartbeat the server no longer
 	// takes (the attempt timed out, the workflow ended) cancels ctx, and the read
@@ -115,6 +126,8 @@ func (a *Documents) ExtractDocument(ctx context.Context, in schemas.DocumentInpu
 		return schemas.DocumentRead{}, fmt.Errorf("read the document: %w", ctx.Err())
 	case timedOut:
 		return schemas.DocumentRead{Reason: fmt.Sprintf("reading it took longer than %s", maxReadTime)}, nil
+	case unpaid && errors.Is(err, doctext.ErrTooLarge):
+		return unpaidRefusal(left, err), nil
 	case errors.Is(err, doctext.ErrUnreadable) || errors.Is(err, doctext.ErrTooLarge) || errors.Is(err, doctext.ErrUnsupported):
 		return schemas.DocumentRead{Reason: err.Error()}, nil
 	case err != nil:
@@ -140,6 +153,9 @@ func (a *Documents) ExtractDocument(ctx context.Context, in schemas.DocumentInpu
 		}
 	}
 	read.Pages = len(text.Pages)
+	if unpaid && read.Pages > left {
+		return unpaidRefusal(left, nil), nil
+	}
 	raw, err := json.Marshal(text)
 	if err != nil {
 		return schemas.DocumentRead{}, err
@@ -185,7 +201,8 @@ func splitPage(text string, n int) []string {
 const summaryChars = 60_000
 
 // SummarizeDocument asks the assistant model for a summary of the document's first
-// pages, pseudonymized, charged to the case's budgets. A model that refuses, or a
+// pages (summaryChars characters, schemas.UnpaidSummaryChars before the case is paid),
+// pseudonymized, charged to the case's budgets. A model that refuses, or a
 // budget used up, leaves the document without a summary; a transient failure is
 // retried.
 func (a *Documents) SummarizeDocument(ctx context.Context, in schemas.DocumentInput) (schemas.DocumentSummary, error) {
@@ -201,7 +218,13 @@ func (a *Documents) SummarizeDocument(ctx context.Context, in schemas.DocumentIn
 	if a.Model == nil {
 		return schemas.DocumentSummary{}, nil
 	}
-	pages, total, err := a.pseudonymized(ctx, in.CaseID, in.DocID, math.MaxInt, summaryChars)
+	chars := summaryChars
+	if _, unpaid, err := a.unpaidPagesLeft(ctx, in.CaseID, in.DocID); err != nil {
+		return schemas.DocumentSummary{}, err
+	} else if unpaid {
+		chars = schemas.UnpaidSummaryChars
+	}
+	pages, total, err := a.pseudonymized(ctx, in.CaseID, in.DocID, math.MaxInt, chars)
 	if err != nil {
 		return schemas.DocumentSummary{}, err
 	}

@@ -18,7 +18,8 @@ import (
 // Meter charges each model call to the daily budgets of its case and its tenant, and
 // refuses calls once either budget is used up. The case is the one whose workflow runs
 // the activity (schemas.CaseOfWorkflow); a call outside a case is charged to the
-// tenant For names, and is not metered without one. A nil Meter meters nothing.
+// tenant For names, counted apart under schemas.QueryUsage (no case budget applies to
+// it), and is not metered without one. A nil Meter meters nothing.
 type Meter struct {
 	Cases   store.Cases
 	Budgets store.Budgets
@@ -103,7 +104,8 @@ func (m *Meter) account(ctx context.Context) (account, bool, error) {
 	}
 	caseID := schemas.CaseOfWorkflow(r.workflowID)
 	if caseID == "" {
-		return account{tenant: m.tenant}, m.tenant != "", nil
+		// Counted apart, under QueryUsage, for the API's allowance before payment.
+		return account{caseID: schemas.QueryUsage, tenant: m.tenant}, m.tenant != "", nil
 	}
 	org, subject, err := m.Cases.CaseOwner(ctx, caseID)
 	if errors.Is(err, store.ErrNotFound) {
@@ -137,7 +139,7 @@ func (m *Meter) check(ctx context.Context, a account) error {
 	}
 	out := schemas.BudgetExhausted{ResumeAt: schemas.NextUTCDay(now)}
 	switch {
-	case a.caseID != "" && limits.CaseTokensPerDay > 0 && used.Case >= limits.CaseTokensPerDay:
+	case a.caseID != schemas.QueryUsage && limits.CaseTokensPerDay > 0 && used.Case >= limits.CaseTokensPerDay:
 		out.Scope, out.Limit, out.Used = schemas.BudgetCase, limits.CaseTokensPerDay, used.Case
 	case limits.TokensPerDay > 0 && used.Tenant >= limits.TokensPerDay:
 		out.Scope, out.Limit, out.Used = schemas.BudgetTenant, limits.TokensPerDay, used.Tenant

@@ -157,8 +157,8 @@ type handlers struct {
 	MaxUploadBytes     int64
 	DocumentsPerCase   int
 	OrgConcurrentReads int
-	// uploading holds a place for each upload being read (MaxUploads).
-	uploading chan struct{}
+	// uploading holds a place for each upload being read (MaxUploads, TenantUploads).
+	uploading uploadSlots
 	// Budgets are the default model-token budgets the workers enforce, which the
 	// budget routes show.
 	Budgets schemas.TokenLimits
@@ -167,7 +167,9 @@ type handlers struct {
 	Hub        *eventhub.Hub
 	EventsPoll time.Duration
 	streams    streamGate
-	limits     rateLimits
+	// streamsOpen counts each user's open streams (MaxStreamsPerUser).
+	streamsOpen streamSlots
+	limits      rateLimits
 	// openAPIBody is GET /v1/openapi.json's answer, built once per server.
 	openAPIBody func() ([]byte, error)
 	// Payments opens checkouts at Prices by tier; PublicURL is where clients reach

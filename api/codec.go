@@ -31,8 +31,9 @@ import (
 const (
 	codecCookie = "lexflow_codec"
 	codecPath   = "/codec"
-	// CodecSessionTTL is how long a codec cookie is valid; the web app renews it from
-	// the first support page it opens until the staff member signs out.
+	// CodecSessionTTL is how long a codec cookie is valid at most (never longer than
+	// the token that opened it); the web app renews it from the first support page it
+	// opens until the staff member signs out.
 	CodecSessionTTL = 30 * time.Minute
 )
 
@@ -242,17 +243,27 @@ type CodecSession struct {
 
 // openCodecSession answers POST /v1/support/codec-session: it sets the HttpOnly,
 // SameSite=Strict cookie, scoped to /codec, that lets the Temporal Web UI reach the
-// codec server as the calling staff member for CodecSessionTTL.
+// codec server as the calling staff member for CodecSessionTTL, or until the caller's
+// token expires if that is sooner.
 func (h *handlers) openCodecSession(c echo.Context) error {
 	if h.CodecTokens == nil || h.uiOrigin() == "" {
 		return problemf(errUnavailable, "no codec session: this deployment names no Temporal Web UI (LEXFLOW_TEMPORAL_UI_URL)")
 	}
-	token, err := h.CodecTokens.Mint(identity(c), CodecSessionTTL)
+	who := identity(c)
+	// The cookie never outlives the token that opened it.
+	ttl := CodecSessionTTL
+	if !who.Expires.IsZero() {
+		ttl = min(ttl, time.Until(who.Expires).Truncate(time.Second))
+	}
+	if ttl < time.Second {
+		return problemf(auth.ErrUnauthorized, "the token expires within a second: sign in again")
+	}
+	token, err := h.CodecTokens.Mint(who, ttl)
 	if err != nil {
 		return err
 	}
-	expires := time.Now().Add(CodecSessionTTL).UTC()
-	c.SetCookie(h.codecSessionCookie(token, int(CodecSessionTTL.Seconds())))
+	expires := time.Now().Add(ttl).UTC()
+	c.SetCookie(h.codecSessionCookie(token, int(ttl.Seconds())))
 	return c.JSON(http.StatusOK, CodecSession{Endpoint: strings.TrimSuffix(h.PublicURL, "/") + codecPath,
 		TemporalUI: h.App.TemporalUI, ExpiresAt: expires})
 }

@@ -26,6 +26,7 @@ import (
 
 	"github.com/lexflow/lexflow/internal/blob"
 	"github.com/lexflow/lexflow/internal/doctext"
+	"github.com/lexflow/lexflow/internal/httpserver"
 	"github.com/lexflow/lexflow/internal/pseudonym"
 	"github.com/lexflow/lexflow/schemas"
 	"github.com/lexflow/lexflow/store"
@@ -40,9 +41,8 @@ const (
 	maxParts       = 8
 	maxFileName    = 200
 	readRetryAfter = 30 * time.Second
-	// MaxUploads bounds the uploads one API process reads at once, each up to
-	// MaxUploadBytes in memory and a pdfinfo run; more answer 429.
-	MaxUploads       = 8
+	// uploadRetryAfter is when an upload refused for want of a slot (uploadSlots)
+	// should be sent again.
 	uploadRetryAfter = 5 * time.Second
 	// uploadReadTime bounds how long an upload's body may take to arrive.
 	uploadReadTime = 2 * time.Minute
@@ -100,11 +100,25 @@ func documentID(caseID string, data []byte) string {
 // uploadDocument stores a client's document, sealed with the case's key, and starts
 // the Document workflow that reads it. The file is refused before anything is stored
 // if the case's or the organization's limits are reached, or this process reads
-// MaxUploads already (429, before the body is read), or it is too large (413) or of a
+// MaxUploads already or the caller's tenant its TenantUploads (429, before the body
+// is read), or the case, before it is paid, holds its allowance (402, see
+// checkUnpaidUpload), or it is too large (413) or of a
 // kind Lexflow does not read (415). The same file uploaded again to the case is the
 // same document (200), unless its reading failed: then it is read again. A case under
 // a legal hold takes none (409).
 func (h *handlers) uploadDocument(c echo.Context) error {
+	err := h.upload(c)
+	if err != nil {
+		// The refusal is sent at once and the connection closed: the server would
+		// otherwise read what is left of the body, up to 256 KiB, before answering,
+		// and a client sending it slowly would wait for its own refusal.
+		c.Response().Header().Set(echo.HeaderConnection, "close")
+	}
+	return err
+}
+
+// upload is uploadDocument but for the connection's end.
+func (h *handlers) upload(c echo.Context) error {
 	cs, err := h.ownCase(c)
 	if err != nil {
 		return err
@@ -133,16 +147,22 @@ func (h *handlers) uploadDocument(c echo.Context) error {
 	if err := h.checkDocumentLimits(ctx, cs, held); err != nil {
 		return err
 	}
-	select {
-	case h.uploading <- struct{}{}:
-		defer func() { <-h.uploading }()
-	default:
-		return tooMany(fmt.Sprintf("this server is taking %d uploads already; send this one again in a moment", cap(h.uploading)), uploadRetryAfter)
+	if err := checkUnpaidUpload(cs, docs); err != nil {
+		return err
 	}
+	who := identity(c)
+	release, err := h.uploading.take(who.Org, who.Subject)
+	if err != nil {
+		return err
+	}
+	defer release()
 	name, data, err := h.readUpload(c)
 	if err != nil {
 		return err
 	}
+	// The body may have taken its two minutes: the checks below (a pdfinfo run
+	// among them) and the answer get their own time.
+	httpserver.Extend(c.Response().Writer, doctext.DefaultLimits.PageTimeout+answerMargin)
 	kind, err := doctext.Sniff(data)
 	if err != nil {
 		return problemf(errUnsupportedMedia, "Lexflow reads PDF, DOCX, plain text (UTF-8), JPEG and PNG files, told by their content: "+err.Error())
@@ -200,8 +220,9 @@ func (h *handlers) readUpload(c echo.Context) (string, []byte, error) {
 		limit = DefaultMaxUpload
 	}
 	req := c.Request()
-	// A client that sends slowly holds its share of uploading for uploadReadTime at most.
-	_ = http.NewResponseController(c.Response().Writer).SetReadDeadline(time.Now().Add(uploadReadTime))
+	// A client that sends slowly holds its share of uploading for uploadReadTime at
+	// most, which is also longer than the server's read timeout for the rest.
+	httpserver.Extend(c.Response().Writer, uploadReadTime)
 	tooLarge := problemf(errTooLarge, fmt.Sprintf("a document may be at most %d MB", limit>>20))
 	if req.ContentLength > limit+multipartSlack {
 		return "", nil, tooLarge

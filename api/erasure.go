@@ -14,6 +14,7 @@ import (
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/lexflow/lexflow/internal/auth"
+	"github.com/lexflow/lexflow/internal/httpserver"
 	"github.com/lexflow/lexflow/schemas"
 	"github.com/lexflow/lexflow/store"
 )
@@ -114,6 +115,7 @@ func (h *handlers) eraseCase(c echo.Context) error {
 	if wait <= 0 {
 		wait = DefaultEraseWait
 	}
+	httpserver.Extend(c.Response().Writer, wait+answerMargin)
 	waitCtx, cancel := context.WithTimeout(ctx, wait)
 	defer cancel()
 	var receipt schemas.Erasure

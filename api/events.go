@@ -13,6 +13,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/lexflow/lexflow/internal/eventhub"
+	"github.com/lexflow/lexflow/internal/httpserver"
 	"github.com/lexflow/lexflow/store"
 )
 
@@ -23,6 +24,9 @@ const (
 	keepAlive = 15 * time.Second
 	// maxStream bounds one stream: the client reconnects with Last-Event-ID.
 	maxStream = time.Hour
+	// writeStall is how long a stream's write may wait on its client: a client that
+	// stops reading is dropped after it (see httpserver.Stream).
+	writeStall = 2 * keepAlive
 	// streamBatch is how many events a stream reads from the store at once.
 	streamBatch = 500
 	// defaultEventsPage and maxEventsPage bound a JSON page of events.
@@ -86,6 +90,11 @@ func (h *handlers) events(c echo.Context, cs store.Case) error {
 		return err
 	}
 	if wantsStream(c) {
+		release, err := h.streamsOpen.take(identity(c))
+		if err != nil {
+			return err
+		}
+		defer release()
 		return h.streamEvents(c, cs.ID, after)
 	}
 	limit, err := pageLimit(c, defaultEventsPage, maxEventsPage)
@@ -126,9 +135,9 @@ func wantsStream(c echo.Context) bool {
 }
 
 // streamEvents writes the case's events after the cursor as Server-Sent Events, then
-// the new ones as they are written (see follower). It ends when the client goes, after
-// maxStream, or when the server shuts down (EndStreams); the turn it watches goes on
-// either way.
+// the new ones as they are written (see follower). It ends when the client goes, when
+// the caller's token expires or maxStream passes (with a reconnect event), or when the
+// server shuts down (EndStreams); the turn it watches goes on either way.
 func (h *handlers) streamEvents(c echo.Context, caseID string, after int64) error {
 	f := h.follow(c, caseID, after)
 	defer f.close()
@@ -161,18 +170,45 @@ type follower struct {
 	poll   *time.Ticker
 	idle   *time.Ticker
 	end    *time.Timer
+	// ending is why the stream ends when end fires: its token expires then, or
+	// maxStream passes.
+	ending StreamEnd
 }
+
+// EventReconnect is the type of a stream's last event when the stream ends by itself,
+// its token expired or its hour passed: the client reconnects with Last-Event-ID,
+// and, for an expired token, a fresh one. It has no id: it is no event of the log.
+const EventReconnect = "reconnect"
+
+// StreamEnd is the data of a reconnect event: why the stream ended (ReasonTokenExpired
+// or ReasonMaxStream) and what to do.
+type StreamEnd struct {
+	Reason string `json:"reason"`
+	Detail string `json:"detail"`
+}
+
+// Why a stream ends by itself.
+const (
+	ReasonTokenExpired = "token-expired"
+	ReasonMaxStream    = "max-duration"
+)
 
 // follow starts the stream's response and its wake-ups.
 func (h *handlers) follow(c echo.Context, caseID string, after int64) *follower {
 	res := c.Response()
+	httpserver.Stream(res.Writer, writeStall)
 	res.Header().Set(echo.HeaderContentType, "text/event-stream")
 	res.Header().Set("Cache-Control", "no-cache")
 	res.Header().Set("X-Accel-Buffering", "no")
 	res.WriteHeader(http.StatusOK)
 	res.Flush()
-	return &follower{h: h, c: c, caseID: caseID, after: after, sub: h.Hub.Subscribe(caseID),
-		poll: time.NewTicker(cmp.Or(h.EventsPoll, DefaultEventsPoll)), idle: time.NewTicker(keepAlive), end: time.NewTimer(maxStream)}
+	life, ending := maxStream, StreamEnd{Reason: ReasonMaxStream, Detail: "a stream lasts an hour at most: reconnect with Last-Event-ID"}
+	if exp := identity(c).Expires; !exp.IsZero() && time.Until(exp) < life {
+		life = time.Until(exp)
+		ending = StreamEnd{Reason: ReasonTokenExpired, Detail: "the token this stream was opened with has expired: reconnect with Last-Event-ID and a fresh token"}
+	}
+	return &follower{h: h, c: c, caseID: caseID, after: after, sub: h.Hub.Subscribe(caseID), ending: ending,
+		poll: time.NewTicker(cmp.Or(h.EventsPoll, DefaultEventsPoll)), idle: time.NewTicker(keepAlive), end: time.NewTimer(life)}
 }
 
 func (f *follower) close() {
@@ -207,6 +243,7 @@ func (f *follower) write(id int64, typ string, data any) error {
 		return err
 	}
 	res := f.c.Response()
+	httpserver.Stream(res.Writer, writeStall)
 	if id > 0 {
 		if _, err := fmt.Fprintf(res, "id: %d\n", id); err != nil {
 			return err
@@ -221,7 +258,8 @@ func (f *follower) write(id int64, typ string, data any) error {
 }
 
 // wait blocks until there may be more to read, or wake fires; false when the stream
-// must end: the client went, the server shuts down, or maxStream passed.
+// must end: the client went, the server shuts down, or the stream's time is up (its
+// token expired, or maxStream passed: then it says so in a last reconnect event).
 func (f *follower) wait(wake <-chan struct{}) bool {
 	for {
 		select {
@@ -230,6 +268,7 @@ func (f *follower) wait(wake <-chan struct{}) bool {
 		case <-f.h.streams.done():
 			return false
 		case <-f.end.C:
+			_ = f.write(0, EventReconnect, f.ending)
 			return false
 		case <-f.sub.C:
 			return true
@@ -248,6 +287,7 @@ func (f *follower) wait(wake <-chan struct{}) bool {
 // keepAlive writes the comment line that keeps proxies from closing an idle stream,
 // and says whether the client is still there.
 func (f *follower) keepAlive() bool {
+	httpserver.Stream(f.c.Response().Writer, writeStall)
 	if _, err := fmt.Fprint(f.c.Response(), ": keep-alive\n\n"); err != nil {
 		return false
 	}

@@ -1,11 +1,13 @@
 package api
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"net/http"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/google/uuid"
@@ -14,6 +16,7 @@ import (
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/temporal"
 
+	"github.com/lexflow/lexflow/internal/httpserver"
 	"github.com/lexflow/lexflow/schemas"
 	"github.com/lexflow/lexflow/store"
 )
@@ -24,6 +27,10 @@ type SendMessageRequest struct {
 	Message string `json:"message"`
 	Toggles
 }
+
+// defaultTurnWait is how long a message waits for its turn's answer when the API is
+// told no turn deadline: LEXFLOW_TURN_TIMEOUT's default.
+const defaultTurnWait = 10 * time.Minute
 
 // sendMessage runs one chat turn through the case workflow's send-message update and
 // answers with the turn's result; with Accept: text/event-stream it streams the turn's
@@ -73,6 +80,12 @@ func (h *handlers) sendMessage(c echo.Context) error {
 	var after int64
 	stage := client.WorkflowUpdateStageCompleted
 	if stream {
+		// Before the update: a message refused its stream runs no turn.
+		release, err := h.streamsOpen.take(identity(c))
+		if err != nil {
+			return err
+		}
+		defer release()
 		if after, err = h.Store.LastEventSeq(ctx, cs.ID); err != nil {
 			return fmt.Errorf("%w: read the event log: %w", errUnavailable, err)
 		}
@@ -91,6 +104,8 @@ func (h *handlers) sendMessage(c echo.Context) error {
 	if stream {
 		return h.streamTurn(c, cs.ID, req.Message, after, updateID, handle)
 	}
+	// The answer waits for the turn, which ends by its deadline.
+	httpserver.Extend(c.Response().Writer, cmp.Or(h.TurnTimeout, defaultTurnWait)+answerMargin)
 	res, err := h.turnResult(ctx, cs.ID, req.Message, handle)
 	if err != nil {
 		return err

@@ -37,8 +37,9 @@ var webSearchAliases = []string{schemas.ToolWebSearch, "web-search"}
 // a web tool; when tools names web_search (or web-search) the answer may carry a
 // search_term for the client to show or to run as a chat turn with web_search on. The
 // model's tokens count against the caller's tenant's budget (402 budget-exhausted when
-// it is used up), and the answer's citations are checked as a turn's are. The query's
-// payloads are sealed with the tenant's key (tenantRun).
+// it is used up, and 402 payment-required past the allowance of a tenant that has paid
+// for nothing, see checkQueryAllowance), and the answer's citations are checked as a
+// turn's are. The query's payloads are sealed with the tenant's key (tenantRun).
 func (h *handlers) query(c echo.Context) error {
 	var req QueryRequest
 	if err := bindJSON(c, &req); err != nil {
@@ -49,6 +50,9 @@ func (h *handlers) query(c echo.Context) error {
 		return err
 	}
 	who := identity(c)
+	if err := h.checkQueryAllowance(c.Request().Context(), who); err != nil {
+		return err
+	}
 	q.Tenant = schemas.TenantKey(who.Org, who.Subject)
 	var out schemas.QueryAnswer
 	opts := tenantRun(who, schemas.QueryWorkflowID, queryWait)

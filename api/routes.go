@@ -144,7 +144,6 @@ func newServer(h *handlers, table []Route) *echo.Echo {
 		}})
 	e.Use(middleware.Recover(), bodyLimit, h.traceRequests, h.logRequests)
 	h.limits = rateLimits{perUser: h.RequestsPerMinute, perOrg: h.OrgRequestsPerMinute}
-	h.uploading = make(chan struct{}, MaxUploads)
 	h.openAPIBody = sync.OnceValues(func() ([]byte, error) { return openAPIJSON(table) })
 	authed := e.Group(v1, h.authenticate, h.limitRequests)
 	for _, r := range table {

@@ -10,8 +10,13 @@ import (
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/temporal"
 
+	"github.com/lexflow/lexflow/internal/httpserver"
 	"github.com/lexflow/lexflow/schemas"
 )
+
+// answerMargin is what a request that waits on a workflow for up to some time is given
+// beyond it, to be answered (see httpserver.Extend).
+const answerMargin = 30 * time.Second
 
 // runShort starts a short workflow a request waits for (a citation check, a query, an
 // admin's tool run) and waits up to wait for its result into out; opts bound the run
@@ -21,6 +26,7 @@ import (
 func (h *handlers) runShort(c echo.Context, opts client.StartWorkflowOptions, wait time.Duration, what, workflowType string, in, out any) error {
 	ctx, cancel := context.WithTimeout(c.Request().Context(), wait)
 	defer cancel()
+	httpserver.Extend(c.Response().Writer, wait+answerMargin)
 	opts.TaskQueue = h.TaskQueue
 	run, err := h.Temporal.ExecuteWorkflow(ctx, opts, workflowType, in)
 	if err != nil {

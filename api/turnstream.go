@@ -35,9 +35,10 @@ type outcome struct {
 // the log has none (the case refused the message once its turn came, say because it
 // ran out of budget meanwhile; a turn that failed before turn.failed was published).
 // A refusal the case can tell at once (a closed case) answers as a problem before any
-// streaming. A stream that ends first (the client
-// leaves, the server shuts down, an hour passes) ends without the answer, which GET
-// /v1/cases/{id}/events and the transcript still hold; the turn goes on either way.
+// streaming. A stream that ends first (the client leaves, the server shuts down, the
+// token expires or an hour passes, the last two with a reconnect event) ends without
+// the answer, which GET /v1/cases/{id}/events and the transcript still hold; the turn
+// goes on either way.
 func (h *handlers) streamTurn(c echo.Context, caseID, message string, after int64, requestID string, handle client.WorkflowUpdateHandle) error {
 	ctx := c.Request().Context()
 	if err := refused(handle); err != nil {

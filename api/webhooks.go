@@ -30,7 +30,8 @@ type WebhookAnswer struct {
 }
 
 // paymentWebhook applies the payment provider's event. It answers 400 unless the event
-// is signed with LEXFLOW_PAYMENTS_WEBHOOK_SECRET within the tolerance and names an open
+// is signed with LEXFLOW_PAYMENTS_WEBHOOK_SECRET within the tolerance (see webhookBody;
+// 413 past 64 KiB) and names an open
 // checkout with the same case, amount and currency; then the checkout is marked paid
 // by the event (the first event to do so wins, so a replayed or second event changes
 // nothing) and the case gets payment-confirmed; the answer waits up to webhookSettle
@@ -40,13 +41,12 @@ func (h *handlers) paymentWebhook(c echo.Context) error {
 	if len(h.WebhookSecret) == 0 {
 		return problemf(errUnavailable, "payments are not configured here (set LEXFLOW_PAYMENTS_WEBHOOK_SECRET)")
 	}
-	body, err := io.ReadAll(io.LimitReader(c.Request().Body, maxWebhook+1))
-	if err != nil || len(body) > maxWebhook {
-		return problemf(errBadWebhook, "the body is unreadable or larger than 64 KiB")
-	}
-	if err := payments.Verify(body, c.Request().Header.Get(payments.SignatureHeader), h.WebhookSecret, time.Now()); err != nil {
-		h.Log.Warn("Webhook refused", "error", err)
-		return problemf(errBadWebhook, err.Error())
+	body, err := h.webhookBody(c)
+	if err != nil {
+		// Refused unread: the connection closes, rather than the server reading the
+		// rest of the body before it answers.
+		c.Response().Header().Set(echo.HeaderConnection, "close")
+		return err
 	}
 	ev, err := payments.ParseEvent(body)
 	if err != nil {
@@ -112,6 +112,36 @@ func (h *handlers) paymentWebhook(c echo.Context) error {
 	// the checkout finds the case active; the provider is not kept waiting long.
 	h.settlePayment(ctx, webhookSettle, co.CaseID, p.ID)
 	return c.JSON(http.StatusOK, WebhookAnswer{Event: ev.ID, Status: "applied"})
+}
+
+// webhookBody reads a webhook's body once its signature header is well formed and
+// signed within payments.Tolerance of now, and its length at most maxWebhook, and
+// returns it once the signature is the body's: nothing of a body is read before its
+// header passes, nor parsed before its signature does.
+func (h *handlers) webhookBody(c echo.Context) ([]byte, error) {
+	req := c.Request()
+	sig, err := payments.ParseSignature(req.Header.Get(payments.SignatureHeader), time.Now())
+	if err != nil {
+		h.Log.Warn("Webhook refused", "error", err)
+		return nil, problemf(errBadWebhook, err.Error())
+	}
+	tooLarge := problemf(errTooLarge, fmt.Sprintf("a webhook's body is at most %d KiB", maxWebhook>>10))
+	if req.ContentLength > maxWebhook {
+		return nil, tooLarge
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(c.Response(), req.Body, maxWebhook))
+	var maxErr *http.MaxBytesError
+	switch {
+	case errors.As(err, &maxErr):
+		return nil, tooLarge
+	case err != nil:
+		return nil, problemf(errBadWebhook, "the body broke off")
+	}
+	if err := sig.Verify(body, h.WebhookSecret); err != nil {
+		h.Log.Warn("Webhook refused", "error", err)
+		return nil, problemf(errBadWebhook, err.Error())
+	}
+	return body, nil
 }
 
 // webhookSettle bounds the wait for the case to handle a confirmed payment: the

@@ -12,6 +12,7 @@ import (
 	"github.com/lexflow/lexflow/api"
 	"github.com/lexflow/lexflow/config"
 	"github.com/lexflow/lexflow/internal/auth"
+	"github.com/lexflow/lexflow/internal/httpserver"
 	"github.com/lexflow/lexflow/internal/payments"
 	"github.com/lexflow/lexflow/schemas"
 )
@@ -36,7 +37,7 @@ func ServeAPI(ctx context.Context, cfg config.Config, b *Backends, log *slog.Log
 		}
 		defer func() { stopOps(); <-opsDone }()
 	}
-	srv := &http.Server{Handler: server, ReadHeaderTimeout: 10 * time.Second}
+	srv := httpserver.New(server, httpserver.API)
 	srv.RegisterOnShutdown(server.EndStreams)
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(l) }()

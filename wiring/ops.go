@@ -13,6 +13,7 @@ import (
 
 	"github.com/lexflow/lexflow/corpus"
 	"github.com/lexflow/lexflow/internal/health"
+	"github.com/lexflow/lexflow/internal/httpserver"
 )
 
 // WorkerOps is what a worker serves on LEXFLOW_WORKER_HTTP_ADDR, since it has no API of
@@ -55,7 +56,7 @@ func ServeOps(ctx context.Context, addr string, mux *http.ServeMux, log *slog.Lo
 	if err != nil {
 		return nil, err
 	}
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
+	srv := httpserver.New(mux, httpserver.Ops)
 	done := make(chan struct{})
 	go func() {
 		defer close(done)

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/lexflow/lexflow/internal/httpserver"
 	"github.com/lexflow/lexflow/llm/offline"
 )
 
@@ -39,13 +40,13 @@ func startTimedModel(delay time.Duration) (*timedModel, error) {
 	}
 	m := &timedModel{url: "http://" + l.Addr().String()}
 	model := offline.HandlerWith(offline.Options{ChunkDelay: delay})
-	m.srv = &http.Server{ReadHeaderTimeout: 10 * time.Second, Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	m.srv = httpserver.New(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		m.mu.Lock()
 		i := len(m.log)
 		m.log = append(m.log, modelCall{})
 		m.mu.Unlock()
 		model.ServeHTTP(&timedWriter{ResponseWriter: w, m: m, i: i}, r)
-	})}
+	}), httpserver.Model)
 	go func() { _ = m.srv.Serve(l) }()
 	return m, nil
 }

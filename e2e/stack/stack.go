@@ -27,6 +27,7 @@ import (
 	"github.com/lexflow/lexflow/internal/blob"
 	"github.com/lexflow/lexflow/internal/childproc"
 	"github.com/lexflow/lexflow/internal/devenv"
+	"github.com/lexflow/lexflow/internal/httpserver"
 	"github.com/lexflow/lexflow/internal/keys"
 	"github.com/lexflow/lexflow/internal/payments"
 	"github.com/lexflow/lexflow/internal/prompts"
@@ -263,7 +264,7 @@ func start() (s *Stack, stop func(), err error) {
 	if err != nil {
 		return nil, stop, err
 	}
-	srv.Config.Handler = server
+	srv.Config = httpserver.New(server, httpserver.API)
 	srv.Start()
 	undo = append(undo, func() { server.EndStreams(); srv.Close() })
 	s.Client = &Client{APIURL: cfg.PublicURL}
@@ -312,14 +313,14 @@ func (s *Stack) NewAPI(t testing.TB, addr string, configure func(*config.Config,
 }
 
 // Serve serves, until the test ends, an API of the test's own, built as the stack's
-// is from the stack's configuration and dependencies, which configure may change
+// is (and served with the API's timeouts, as `lexflow api` serves it) from the stack's configuration and dependencies, which configure may change
 // first (nil: none): a limit set low, or another event hub, say. It returns a
 // client of it.
 func (s *Stack) Serve(t testing.TB, configure func(*config.Config, *api.Deps)) *Client {
 	t.Helper()
 	srv := httptest.NewUnstartedServer(nil)
 	server := s.NewAPI(t, srv.Listener.Addr().String(), configure)
-	srv.Config.Handler = server
+	srv.Config = httpserver.New(server, httpserver.API)
 	srv.Start()
 	t.Cleanup(func() { server.EndStreams(); srv.Close() })
 	return &Client{APIURL: srv.URL}

@@ -26,6 +26,9 @@ type Identity struct {
 	// Operator marks the operator's own staff, who act on every tenant; they have no
 	// Org. A staff identity (Staff) names its scope: an Org, or Operator.
 	Operator bool `json:"operator,omitempty"`
+	// Expires is when the verified token expires (its exp); zero for an identity no
+	// token carried. What a token opened (an event stream, a codec cookie) ends then.
+	Expires time.Time `json:"-"`
 }
 
 // Has reports whether the identity holds role.
@@ -113,7 +116,7 @@ func (h HS256) Verify(token string) (Identity, error) {
 	if c.Subject == "" {
 		return Identity{}, fmt.Errorf("%w: token has no subject", ErrUnauthorized)
 	}
-	id := Identity{Subject: c.Subject, Org: c.Org, Roles: c.Roles, Operator: c.Operator}
+	id := Identity{Subject: c.Subject, Org: c.Org, Roles: c.Roles, Operator: c.Operator, Expires: c.ExpiresAt.Time}
 	if err := scopeError(id); err != nil {
 		return Identity{}, fmt.Errorf("%w: %v", ErrUnauthorized, err)
 	}

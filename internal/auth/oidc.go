@@ -160,6 +160,11 @@ func (v *OIDC) Verify(token string) (Identity, error) {
 	case org == "":
 		id.Roles = slices.DeleteFunc(roles, func(r string) bool { return r != schemas.RoleUser })
 	}
+	exp, err := claims.GetExpirationTime()
+	if err != nil || exp == nil {
+		return Identity{}, fmt.Errorf("%w: token has no expiry", ErrUnauthorized)
+	}
+	id.Expires = exp.Time.Add(v.opts.Leeway)
 	return id, nil
 }
 

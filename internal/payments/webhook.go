@@ -36,45 +36,69 @@ func Sign(payload, secret []byte, t time.Time) string {
 // libraries do: one of its v1 signatures must match, and its time must be within
 // Tolerance of now, before or after. Every failure wraps ErrSignature.
 func Verify(payload []byte, header string, secret []byte, now time.Time) error {
+	sig, err := ParseSignature(header, now)
+	if err != nil {
+		return err
+	}
+	return sig.Verify(payload, secret)
+}
+
+// Signature is a webhook's signature header, read: its signed time and its v1
+// signatures.
+type Signature struct {
+	t    int64
+	sigs [][]byte
+}
+
+// ParseSignature reads a webhook's signature header and checks its time, before
+// anything of the body is read: a header that is missing, malformed, or signed more
+// than Tolerance from now, before or after, is refused. Every failure wraps
+// ErrSignature.
+func ParseSignature(header string, now time.Time) (Signature, error) {
 	if header == "" {
-		return errNoHeader
+		return Signature{}, errNoHeader
 	}
 	if len(header) > 4096 {
-		return errBadHeader
+		return Signature{}, errBadHeader
 	}
-	var ts int64 = -1
-	var sigs [][]byte
+	s := Signature{t: -1}
 	for part := range strings.SplitSeq(header, ",") {
 		k, v, ok := strings.Cut(strings.TrimSpace(part), "=")
 		if !ok {
-			return errBadHeader
+			return Signature{}, errBadHeader
 		}
 		switch k {
 		case "t":
 			n, err := strconv.ParseInt(v, 10, 64)
 			if err != nil || n < 0 {
-				return errBadHeader
+				return Signature{}, errBadHeader
 			}
-			ts = n
+			s.t = n
 		case "v1":
 			if sig, err := hex.DecodeString(v); err == nil && len(sig) == sha256.Size {
-				sigs = append(sigs, sig)
+				s.sigs = append(s.sigs, sig)
 			}
 		}
 	}
-	if ts < 0 || len(sigs) == 0 {
-		return errBadHeader
+	if s.t < 0 || len(s.sigs) == 0 {
+		return Signature{}, errBadHeader
 	}
-	want := mac(payload, secret, ts)
+	if d := now.Sub(time.Unix(s.t, 0)); d > Tolerance || d < -Tolerance {
+		return Signature{}, errStale
+	}
+	return s, nil
+}
+
+// Verify checks that one of the signatures is payload's, signed with secret at the
+// signed time; the failure wraps ErrSignature.
+func (s Signature) Verify(payload, secret []byte) error {
+	want := mac(payload, secret, s.t)
 	matched := false
-	for _, sig := range sigs {
+	for _, sig := range s.sigs {
 		matched = hmac.Equal(sig, want) || matched
 	}
 	if !matched {
 		return errNoMatch
-	}
-	if d := now.Sub(time.Unix(ts, 0)); d > Tolerance || d < -Tolerance {
-		return errStale
 	}
 	return nil
 }

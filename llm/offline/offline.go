@@ -17,6 +17,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/lexflow/lexflow/internal/httpserver"
 )
 
 // ModelName is the name the offline model answers with.
@@ -45,7 +47,7 @@ func StartWith(addr string, o Options) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("offline model: %w", err)
 	}
-	srv := &http.Server{Handler: HandlerWith(o), ReadHeaderTimeout: 10 * time.Second}
+	srv := httpserver.New(HandlerWith(o), httpserver.Model)
 	go func() { _ = srv.Serve(l) }()
 	return &Server{BaseURL: "http://" + l.Addr().String() + "/v1", srv: srv}, nil
 }

@@ -2,6 +2,8 @@
 // bearer token, which lives in this tab's session storage and never in a URL or cookie.
 
 const tokenKey = "lexflow.token";
+// refreshKey keeps the OpenID Provider's refresh token, when sign-in gave one.
+const refreshKey = "lexflow.refresh";
 
 // ApiError is a problem (RFC 9457) the API answered, or a network failure (status 0).
 export class ApiError extends Error {
@@ -24,9 +26,25 @@ function token() {
   return sessionStorage.getItem(tokenKey);
 }
 
-export function setToken(t) {
+// setToken keeps the access token, and the refresh token that came with it (if any);
+// setToken(null) forgets both.
+export function setToken(t, refresh) {
   if (t) sessionStorage.setItem(tokenKey, t);
   else sessionStorage.removeItem(tokenKey);
+  if (refresh) sessionStorage.setItem(refreshKey, refresh);
+  else if (!t) sessionStorage.removeItem(refreshKey);
+}
+
+export function refreshToken() {
+  return sessionStorage.getItem(refreshKey);
+}
+
+let renew = async () => false;
+
+// whenTokenExpires sets how a fresh token is fetched when the API says the token has
+// expired (a stream's reconnect event, or a 401): f answers whether it got one.
+export function whenTokenExpires(f) {
+  renew = f;
 }
 
 // identity reads who the token is for, for the interface only (the API checks it):
@@ -66,7 +84,7 @@ async function problemOf(resp) {
 }
 
 // call sends one request and answers its JSON, or throws an ApiError.
-export async function call(method, path, body, extraHeaders = {}) {
+export async function call(method, path, body, extraHeaders = {}, renewed = false) {
   const init = { method, headers: headers(extraHeaders) };
   if (body !== undefined) {
     init.body = JSON.stringify(body);
@@ -78,6 +96,7 @@ export async function call(method, path, body, extraHeaders = {}) {
   } catch (err) {
     throw new ApiError(0, { title: "offline", detail: err.message });
   }
+  if (resp.status === 401 && !renewed && (await renew())) return call(method, path, body, extraHeaders, true);
   if (!resp.ok) throw await problemOf(resp);
   return resp.status === 204 ? null : resp.json();
 }
@@ -135,8 +154,10 @@ const lastRetry = 15_000;
 // follow reads a Server-Sent Events stream of case events with fetch and a
 // ReadableStream (EventSource cannot send the Authorization header) and calls onEvent
 // with each, in order. A dropped connection is opened again with Last-Event-ID, so no
-// event is missed or seen twice; onState hears "live" and "reconnecting". It stops
-// when signal aborts or the API refuses the request (onError hears why).
+// event is missed or seen twice; onState hears "live" and "reconnecting". A stream
+// that ends with a reconnect event because its token expired is opened again at once
+// with a fresh token (whenTokenExpires), if one can be had. It stops when signal
+// aborts or the API refuses the request (onError hears why).
 export async function follow(path, { after = 0, onEvent, onState = () => {}, onError = () => {}, signal }) {
   let last = after;
   let wait = firstRetry;
@@ -146,6 +167,7 @@ export async function follow(path, { after = 0, onEvent, onState = () => {}, onE
         headers: headers({ Accept: "text/event-stream", "Last-Event-ID": String(last) }),
         signal,
       });
+      if (resp.status === 401 && (await renew())) continue;
       if (!resp.ok) {
         const err = await problemOf(resp);
         if (resp.status < 500 && resp.status !== 429) {
@@ -156,7 +178,12 @@ export async function follow(path, { after = 0, onEvent, onState = () => {}, onE
       }
       onState("live");
       wait = firstRetry;
+      let expired = false;
       for await (const ev of sseEvents(resp.body, signal)) {
+        if (ev.event === "reconnect") {
+          expired = ev.data.reason === "token-expired";
+          continue;
+        }
         if (ev.id) last = Number(ev.id);
         try {
           onEvent(ev);
@@ -165,6 +192,7 @@ export async function follow(path, { after = 0, onEvent, onState = () => {}, onE
           setTimeout(() => { throw err; });
         }
       }
+      if (expired && (await renew())) continue; // at once, with the fresh token
     } catch (err) {
       if (signal.aborted) return;
     }

@@ -1,9 +1,9 @@
 // The app's shell: the header, the routes (#/, #/cases/<id>, #/memory, #/support,
 // #/support/<id>), sign-in and readable errors.
-import { call, identity, setToken, whenSignedOut } from "./api.js";
+import { call, identity, setToken, whenSignedOut, whenTokenExpires } from "./api.js";
 import { h, replace } from "./dom.js";
 import { languages, lang, setLang, t } from "./i18n.js";
-import { finishSignIn, signInPage } from "./signin.js";
+import { finishSignIn, renewToken, signInPage } from "./signin.js";
 import { casesPage } from "./cases.js";
 import { casePage } from "./casepage.js";
 import { memoryPage } from "./memory.js";
@@ -94,6 +94,7 @@ async function boot() {
   } catch (err) {
     app.show(err);
   }
+  whenTokenExpires(() => renewToken(app));
   whenSignedOut(() => {
     closeCodecSession(app.who, false);
     setToken(null);

@@ -1,7 +1,7 @@
 // Signing in: under `lexflow dev` a form that mints a dev token for any user,
 // organization and role; with an OpenID Provider configured, the authorization-code
 // flow with PKCE. The token is kept in this tab's session storage only.
-import { ApiError, call, setToken } from "./api.js";
+import { ApiError, call, refreshToken, setToken } from "./api.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 
@@ -111,6 +111,29 @@ export async function finishSignIn(app, params) {
   if (!resp.ok || !body.access_token) {
     throw new ApiError(resp.status, { detail: body.error_description || body.error || t("sign_in_failed") });
   }
-  setToken(body.access_token);
+  setToken(body.access_token, body.refresh_token);
   return saved.hash || "";
+}
+
+// renewToken asks the provider for a fresh access token with the refresh token that
+// sign-in gave (a provider gives one when LEXFLOW_OIDC_SCOPE asks for it, often with
+// offline_access), and answers whether it got one. Without one (dev tokens, or no
+// refresh token), the API's 401 signs the user out and they sign in again.
+export async function renewToken(app) {
+  const o = app.config && app.config.oidc;
+  const refresh = refreshToken();
+  if (!o || !refresh) return false;
+  try {
+    const resp = await fetch(o.token_endpoint, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ grant_type: "refresh_token", refresh_token: refresh, client_id: o.client_id, ...resource(o) }),
+    });
+    const body = await resp.json().catch(() => ({}));
+    if (!resp.ok || !body.access_token) return false;
+    setToken(body.access_token, body.refresh_token || refresh);
+    return true;
+  } catch {
+    return false;
+  }
 }
