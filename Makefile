@@ -14,7 +14,7 @@ TEMPORAL_SERVER_VERSION := v1.29.1
 BIN := $(CURDIR)/bin
 export GOBIN := $(BIN)
 
-.PHONY: build dev test versions test-firestore cluster-test postgres browser-test lint fuzz npm chromium histories bench eval bench-stream bench-load bench-chaos bench-pdf pdftools ocr tools clean corpus-archive
+.PHONY: abuse build dev test versions test-firestore cluster-test postgres browser-test lint fuzz npm chromium histories bench eval bench-stream bench-load bench-chaos bench-pdf pdftools ocr tools clean corpus-archive
 
 # apt installs Debian packages, through sudo unless we are root.
 APT := $(if $(filter 0,$(shell id -u)),,sudo) env DEBIAN_FRONTEND=noninteractive apt-get
@@ -55,6 +55,11 @@ test-firestore: bin/temporal bin/temporal-ui bin/stripe-mock pdftools npm
 cluster-test: bin/temporal-server postgres npm
 	LEXFLOW_CORPUS_DB=$(TEST_CORPUS) go run ./cmd/lexflow corpus load
 	LEXFLOW_CLUSTER_FAILOVER=1 LEXFLOW_TEST_CORPUS=$(TEST_CORPUS) go test -count=1 -v -timeout 10m -run '^TestCluster' ./e2e/cluster/
+
+## abuse: the attack suite alone, verbose: every TestAttack* test (issue 36's findings; make test runs them too), with the figures its load checks log (twice the input, at most three times the time)
+abuse: bin/temporal bin/temporal-ui bin/stripe-mock pdftools ocr npm
+	LEXFLOW_CORPUS_DB=$(TEST_CORPUS) go run ./cmd/lexflow corpus load
+	LEXFLOW_TEST_CORPUS=$(TEST_CORPUS) go test -count=1 -v -timeout 20m -parallel $(E2E_PARALLEL) -run 'TestAttack' ./...
 
 # FUZZ_TARGETS are package:target pairs; `go test -fuzz` runs one target at a time.
 # FUZZTIME counts inputs (Nx) rather than time: on Go 1.26 a duration can end a clean
