@@ -21,7 +21,7 @@ type Actions struct {
 }
 
 // VerifyAction returns nil if the audit record in.ID backs the event: it exists, is
-// of in.Action, names the case (for a budget, the case's tenant) and has in.By as its
+// of in.Action (or, for a closing, a resumption with the action close), names the case (for a budget, the case's tenant) and has in.By as its
 // actor. Otherwise it audits the refusal and returns ErrEventRefused.
 func (a *Actions) VerifyAction(ctx context.Context, in schemas.VerifyAction) error {
 	e, err := a.Audit.GetAudit(ctx, in.ID)
@@ -31,7 +31,7 @@ func (a *Actions) VerifyAction(ctx context.Context, in schemas.VerifyAction) err
 		reason = "no audit record " + in.ID
 	case err != nil:
 		return err
-	case e.Action != in.Action:
+	case e.Action != in.Action && !resumedToClose(e, in):
 		reason = fmt.Sprintf("the audit record is %s, not %s", e.Action, in.Action)
 	case e.Actor != in.By:
 		reason = "the audit record's actor is not " + in.By
@@ -44,6 +44,13 @@ func (a *Actions) VerifyAction(ctx context.Context, in schemas.VerifyAction) err
 		return nil
 	}
 	return refuse(ctx, a.Audit, in.CaseID, in.Action, in.ID, in.By, reason)
+}
+
+// resumedToClose reports whether e, a support resumption with the action close,
+// backs in, a closing: the one a stalled case runs again when the closing it took
+// from that resumption stalled (workflows' unstall).
+func resumedToClose(e store.AuditEntry, in schemas.VerifyAction) bool {
+	return in.Action == schemas.ActionClose && e.Action == schemas.ActionResume && e.Detail["action"] == schemas.ResumeClose
 }
 
 // refuse audits a case's event that no record backs, logs it, and returns the
