@@ -68,8 +68,8 @@ var deadlineRe = regexp.MustCompile(`\b(` +
 
 // sumRe finds a sum of money: digits with thousands separators or decimals, an
 // optional multiplier (thousand, million) and a currency, before or after.
-var sumRe = regexp.MustCompile(`(?:(€|\$|eur|euro|ron|lei|usd)\s?)?\b(\d{1,3}(?:[ .,']\d{3})+|\d+)(?:[.,](\d{1,2}))?\b\s?` +
-	`(k|mii|mie|mila|mille|thousand|milioane|milion|milioni|milione|million|millions|mln)?\s?(?:de\s)?(€|\$|eur|euro|euros|ron|lei|usd)?\b`)
+var sumRe = regexp.MustCompile(`(?:(€|\$|\beur\b|\beuro\b|\bron\b|\blei\b|\busd\b)\s?)?\b(\d{1,3}(?:[ .,']\d{3})+|\d+)(?:[.,](\d{1,2}))?\b\s?` +
+	`(?:(k|mii|mie|mila|mille|thousand|milioane|milion|milioni|milione|million|millions|mln)\b)?\s?(?:de\s)?(€|\$|\beur\b|\beuro\b|\beuros\b|\bron\b|\blei\b|\busd\b)?`)
 
 // euros is the sum a match of sumRe names, in euros; 0 when it names no currency.
 func euros(m []string) int64 {
