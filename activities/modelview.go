@@ -15,8 +15,10 @@ import (
 // client's message, tool results, the model's own earlier steps) pseudonymized at
 // once with the parties of the case whose workflow runs the activity, so that a value
 // has the same marker throughout the call (internal/pseudonym). A call of no case
-// still has the personal data found by its form marked. It is the one point where a
-// model's messages are pseudonymized: every model call goes through Meter.Complete.
+// still has the personal data found by its form marked. It is the one point every
+// model call's messages pass (Meter.Complete); a document's pages come to it already
+// pseudonymized by the document tools, as the API shows them, and a value of the rest
+// gets a marker numbered past the markers they hold.
 func (m *Meter) view(ctx context.Context, msgs []schemas.ChatMessage) ([]schemas.ChatMessage, []pseudonym.Party, error) {
 	parties, err := m.parties(ctx)
 	if err != nil {

@@ -7,6 +7,8 @@ package pseudonym
 import (
 	"context"
 	"fmt"
+	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/lexflow/lexflow/internal/pii"
@@ -115,7 +117,9 @@ func (p *Pseudonymizer) Pages(ctx context.Context, pages []string) ([]string, er
 }
 
 // markers replaces the personal data pii.Find finds in s by {{doc.kind.N}}, N counted
-// per kind from 1 in the order the values first appear.
+// per kind in the order the values first appear, from one past the highest such marker
+// s holds already (a document's text that was pseudonymized before it was quoted), so
+// that two values never share a marker.
 func markers(ctx context.Context, s string) (string, error) {
 	found, err := pii.FindContext(ctx, s)
 	switch {
@@ -126,6 +130,11 @@ func markers(ctx context.Context, s string) (string, error) {
 	}
 	seen := map[string]string{}
 	count := map[pii.Kind]int{}
+	for _, m := range markerRe.FindAllStringSubmatch(s, -1) {
+		if n, err := strconv.Atoi(m[2]); err == nil && n > count[pii.Kind(m[1])] {
+			count[pii.Kind(m[1])] = n
+		}
+	}
 	var b strings.Builder
 	last := 0
 	for _, m := range found {
@@ -143,6 +152,9 @@ func markers(ctx context.Context, s string) (string, error) {
 	b.WriteString(s[last:])
 	return b.String(), nil
 }
+
+// markerRe finds the markers markers writes.
+var markerRe = regexp.MustCompile(`\{\{doc\.([a-z_]+)\.(\d{1,9})\}\}`)
 
 // normal is a value as it is compared: in capitals, without the spaces, dots, dashes
 // and brackets it may be written with.

@@ -161,3 +161,14 @@ func TestForKeepsPartySets(t *testing.T) {
 		t.Errorf("the changed set answered %q", got)
 	}
 }
+
+// A text that quotes an already pseudonymized document (a model call that holds a
+// read_document result) numbers its own values past the document's markers: two CNPs
+// never share {{doc.cnp.1}}.
+func TestMarkersCountPastThoseInTheText(t *testing.T) {
+	quoted := "The document says {{doc.cnp.1}} signed. My own CNP is 1800101221144."
+	got := Text(quoted, nil)
+	if want := "The document says {{doc.cnp.1}} signed. My own CNP is {{doc.cnp.2}}."; got != want {
+		t.Errorf("Text = %q, want %q", got, want)
+	}
+}
