@@ -254,6 +254,14 @@ func TestAttackCommandsHaveMemoryLimit(t *testing.T) {
 	if !errors.Is(err, ErrUnreadable) || !strings.Contains(err.Error(), "MemoryError") {
 		t.Errorf("an allocation past the limit: %v", err)
 	}
+	// A C or C++ program (tesseract, poppler) whose allocation fails aborts: the
+	// document's fault too, not a kill from outside to be retried.
+	if _, err = run(context.Background(), 10*time.Second, 100, nil, "sh", "-c", "kill -ABRT $$"); !errors.Is(err, ErrUnreadable) {
+		t.Errorf("a command that aborts: %v, want ErrUnreadable", err)
+	}
+	if _, err = run(context.Background(), 10*time.Second, 100, nil, "sh", "-c", "kill -KILL $$"); err == nil || errors.Is(err, ErrUnreadable) {
+		t.Errorf("a command killed from outside: %v, want an error to retry", err)
+	}
 }
 
 // TestAttackZipOfManyEntries (issue 36, suspicion "a ZIP of ~400k entries parsed

@@ -20,10 +20,11 @@ const commandMemory = 2 << 30
 // run runs a command for at most timeout and commandMemory bytes of address space, with
 // stdin if not nil, and returns what it wrote to its standard output, at most maxOut
 // bytes. Its errors say whose fault a failure is: the command's timeout or failure
-// (an allocation past commandMemory among them) is the document's (ErrUnreadable),
-// more output than maxOut too (ErrTooLarge); the caller's own cancellation, a command
-// that cannot start (not installed) and one killed by a signal from outside (out of
-// memory) are not, and come back unclassified, to be retried.
+// (an allocation past commandMemory among them, and an abort or a crash) is the
+// document's (ErrUnreadable), more output than maxOut too (ErrTooLarge); the caller's
+// own cancellation, a command that cannot start (not installed) and one killed by a
+// signal from outside (the kernel's OOM killer) are not, and come back unclassified, to
+// be retried.
 func run(ctx context.Context, timeout time.Duration, maxOut int, stdin []byte, name string, args ...string) ([]byte, error) {
 	path, err := exec.LookPath(name)
 	if err != nil {
@@ -70,11 +71,20 @@ func run(ctx context.Context, timeout time.Duration, maxOut int, stdin []byte, n
 	return nil, fmt.Errorf("%w: %s: %v: %s", ErrUnreadable, name, err, msg)
 }
 
-// killedBySignal reports whether a command was ended by a signal it did not get from
-// run's own timeout (which is classified before).
+// killedBySignal reports whether a command was ended by a signal from outside, one it
+// did not raise itself nor get from run's own timeout (which is classified before).
+// SIGABRT, SIGSEGV and SIGBUS are the command's own: a C or C++ program whose
+// allocation fails past commandMemory aborts, and the document is at fault.
 func killedBySignal(ps *os.ProcessState) bool {
 	ws, ok := ps.Sys().(syscall.WaitStatus)
-	return ok && ws.Signaled()
+	if !ok || !ws.Signaled() {
+		return false
+	}
+	switch ws.Signal() {
+	case syscall.SIGABRT, syscall.SIGSEGV, syscall.SIGBUS:
+		return false
+	}
+	return true
 }
 
 // capped keeps at most max bytes written to it, and fails the write past them.
