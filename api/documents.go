@@ -434,9 +434,9 @@ func pseudonymParties(parties []store.Party) []pseudonym.Party {
 }
 
 // deleteDocument removes a document, unless the case is under a legal hold: its reading
-// stops, its record and its summary leave case_details, its file and text leave the
-// blob store, and what the models read of it is redacted from the case's events and
-// transcript (redactDocument).
+// stops, what the models read of it is redacted from the case's events and transcript
+// (redactDocument), its file and text leave the blob store, and its record and summary
+// leave case_details.
 func (h *handlers) deleteDocument(c echo.Context) error {
 	cs, d, err := h.ownDocument(c)
 	if err != nil {
@@ -451,14 +451,16 @@ func (h *handlers) deleteDocument(c echo.Context) error {
 	if err != nil && !errors.As(err, &notFound) {
 		return fmt.Errorf("%w: stop reading the document: %w", errUnavailable, err)
 	}
-	if _, err := h.Store.UpdateDetails(ctx, cs.ID, 0, "", map[string]any{schemas.DocumentsField + "." + d.ID: nil}); err != nil {
-		return fmt.Errorf("%w: remove the document's record: %w", errUnavailable, err)
+	// The record goes last: until it does, a DELETE that failed half way (503) finds
+	// the document again and finishes the redaction and the deletion.
+	if err := h.redactDocument(ctx, cs.ID, d.ID); err != nil {
+		return fmt.Errorf("%w: %w", errUnavailable, err)
 	}
 	if _, err := h.Blobs.DeletePrefix(ctx, schemas.DocumentFolder(cs.ID, d.ID)); err != nil {
 		return fmt.Errorf("%w: delete the document: %w", errUnavailable, err)
 	}
-	if err := h.redactDocument(ctx, cs.ID, d.ID); err != nil {
-		return fmt.Errorf("%w: %w", errUnavailable, err)
+	if _, err := h.Store.UpdateDetails(ctx, cs.ID, 0, "", map[string]any{schemas.DocumentsField + "." + d.ID: nil}); err != nil {
+		return fmt.Errorf("%w: remove the document's record: %w", errUnavailable, err)
 	}
 	return c.NoContent(http.StatusNoContent)
 }
