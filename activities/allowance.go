@@ -12,8 +12,8 @@ import (
 
 // unpaidPagesLeft is, for a case yet to be paid (schemas.BeforePayment), how many
 // pages of a document Lexflow still reads for it: schemas.UnpaidPages less the pages
-// read of its other documents. unpaid is false for a case that is paid, covered, or
-// gone.
+// read of its other documents, deleted ones included. unpaid is false for a case that
+// is paid, covered, or gone.
 func (a *Documents) unpaidPagesLeft(ctx context.Context, caseID, docID string) (left int, unpaid bool, err error) {
 	c, err := a.Cases.GetCase(ctx, caseID)
 	if errors.Is(err, store.ErrNotFound) {
@@ -25,13 +25,8 @@ func (a *Documents) unpaidPagesLeft(ctx context.Context, caseID, docID string) (
 	if !schemas.BeforePayment(c.Phase, c.Payment != nil) {
 		return 0, false, nil
 	}
-	left = schemas.UnpaidPages
-	for _, d := range schemas.RecordedDocuments(c.Details) {
-		if d.ID != docID {
-			left -= d.Pages
-		}
-	}
-	return max(left, 0), true, nil
+	_, read := schemas.DocumentsRead(c.Details, docID)
+	return max(schemas.UnpaidPages-read, 0), true, nil
 }
 
 // unpaidLimits narrows a read's limits for a case yet to be paid to the pages it has

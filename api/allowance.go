@@ -14,21 +14,18 @@ import (
 // unpaid reports whether a case is yet to be paid (schemas.BeforePayment).
 func unpaid(cs store.Case) bool { return schemas.BeforePayment(cs.Phase, cs.Payment != nil) }
 
-// checkUnpaidUpload refuses, with 402, a document for a case before payment once it
-// holds schemas.UnpaidDocuments documents or schemas.UnpaidPages pages have been read
-// of them.
-func checkUnpaidUpload(cs store.Case, docs []schemas.Document) error {
+// checkUnpaidUpload refuses, with 402, a document for a case before payment once
+// schemas.UnpaidDocuments documents were uploaded to it or schemas.UnpaidPages pages
+// read of them, deleted and failed ones included (schemas.DocumentsRead).
+func checkUnpaidUpload(cs store.Case) error {
 	if !unpaid(cs) {
 		return nil
 	}
-	pages := 0
-	for _, d := range docs {
-		pages += d.Pages
-	}
-	if len(docs) >= schemas.UnpaidDocuments || pages >= schemas.UnpaidPages {
+	docs, pages := schemas.DocumentsRead(cs.Details, "")
+	if docs >= schemas.UnpaidDocuments || pages >= schemas.UnpaidPages {
 		return problemf(errPaymentRequired, fmt.Sprintf("before a case is paid, Lexflow reads %d of its documents and %d pages of them; "+
-			"this one holds %d documents (%d pages read): pay for the case (POST /v1/cases/%s/checkout) to upload more",
-			schemas.UnpaidDocuments, schemas.UnpaidPages, len(docs), pages, cs.ID))
+			"this one had %d documents (%d pages read), deleted ones included: pay for the case (POST /v1/cases/%s/checkout) to upload more",
+			schemas.UnpaidDocuments, schemas.UnpaidPages, docs, pages, cs.ID))
 	}
 	return nil
 }

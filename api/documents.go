@@ -147,7 +147,7 @@ func (h *handlers) upload(c echo.Context) error {
 	if err := h.checkDocumentLimits(ctx, cs, held); err != nil {
 		return err
 	}
-	if err := checkUnpaidUpload(cs, docs); err != nil {
+	if err := checkUnpaidUpload(cs); err != nil {
 		return err
 	}
 	who := identity(c)
@@ -459,7 +459,7 @@ func (h *handlers) deleteDocument(c echo.Context) error {
 	if _, err := h.Blobs.DeletePrefix(ctx, schemas.DocumentFolder(cs.ID, d.ID)); err != nil {
 		return fmt.Errorf("%w: delete the document: %w", errUnavailable, err)
 	}
-	if _, err := h.Store.UpdateDetails(ctx, cs.ID, 0, "", map[string]any{schemas.DocumentsField + "." + d.ID: nil}); err != nil {
+	if _, err := h.Store.UpdateDetails(ctx, cs.ID, 0, "", map[string]any{schemas.DocumentsField + "." + d.ID: schemas.DeletedDocument(d)}); err != nil {
 		return fmt.Errorf("%w: remove the document's record: %w", errUnavailable, err)
 	}
 	return c.NoContent(http.StatusNoContent)

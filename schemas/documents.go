@@ -110,6 +110,38 @@ func RecordedDocuments(details map[string]any) []Document {
 	return out
 }
 
+// DocumentsRead counts, for the allowance before payment, the documents of a case's
+// case_details.uploads but the one named except and the pages read of them, deleted
+// ones included: a deleted document's entry keeps the number of its pages read
+// (DeletedDocument), so that deleting documents gives no allowance back.
+func DocumentsRead(details map[string]any, except string) (documents, pages int) {
+	uploads, _ := details[DocumentsField].(map[string]any)
+	for id, v := range uploads {
+		if id == except {
+			continue
+		}
+		documents++
+		if e, ok := v.(map[string]any); ok {
+			v = e["pages"]
+		}
+		switch n := v.(type) {
+		case float64:
+			pages += int(n)
+		case int64:
+			pages += int(n)
+		case int32:
+			pages += int(n)
+		case int:
+			pages += n
+		}
+	}
+	return documents, pages
+}
+
+// DeletedDocument is what a deleted document's entry in case_details.uploads keeps:
+// the number of its pages read, which DocumentsRead counts.
+func DeletedDocument(d Document) any { return d.Pages }
+
 // DocumentText is a document's text as read, page by page, as its text blob stores it
 // (sealed with the case's key). It is never pseudonymized: whoever hands it to a model
 // pseudonymizes it first (internal/pseudonym), with the case's parties as they are

@@ -42,6 +42,11 @@ func TestAttackWorkBeforePayment(t *testing.T) {
 	if !strings.Contains(r.Body["detail"].(string), "/checkout") {
 		t.Errorf("the refusal does not say how to go on: %s", r.Raw)
 	}
+	// Deleting documents gives no allowance back: they were read all the same.
+	if d := s.Call(t, "DELETE", "/v1/cases/"+id+"/documents/"+up.Body["id"].(string), tok, nil); d.Status != http.StatusNoContent {
+		t.Fatalf("delete: %d %s", d.Status, d.Raw)
+	}
+	stack.WantProblem(t, s.Upload(t, tok, id, "one-more.txt", []byte("One document past the allowance.")), http.StatusPaymentRequired, "payment-required")
 
 	question := map[string]any{"question": "Ce prevede art. 1357 din Codul civil?"}
 	ask(t, tok, question) // within the allowance
