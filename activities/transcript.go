@@ -84,14 +84,8 @@ func (a *Transcript) RecordTurnFailed(ctx context.Context, in schemas.RecordTurn
 // with the case's parties' placeholders replaced by their values.
 func (a *Transcript) reidentified(ctx context.Context, caseID string, res schemas.TurnResult) (schemas.TurnResult, error) {
 	parties, err := partiesOf(ctx, a.Parties, caseID)
-	if err != nil || len(parties) == 0 {
+	if err != nil {
 		return res, err
 	}
-	res.Reply = reidentify.Text(res.Reply, parties)
-	if e := res.Escalation; e != nil {
-		cp := *e
-		cp.Question, cp.Advice = reidentify.Text(cp.Question, parties), reidentify.Text(cp.Advice, parties)
-		res.Escalation = &cp
-	}
-	return res, nil
+	return reidentify.Turn(res, parties), nil
 }

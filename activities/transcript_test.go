@@ -10,6 +10,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/lexflow/lexflow/schemas"
+	"github.com/lexflow/lexflow/store"
 )
 
 // TestAttackOversizedArgsNotKept (issue 36, suspicion "refused oversized tool
@@ -57,5 +58,26 @@ func TestAttackOversizedArgsNotKept(t *testing.T) {
 	}
 	if len(res.ToolsUsed[0].Args) != len(huge) {
 		t.Error("RecordTurn changed its input")
+	}
+}
+
+// A notice the model wrote (tiering's justification or question) reaches the client's
+// transcript and events re-identified, as a reply does.
+func TestNoticeIsReidentified(t *testing.T) {
+	ctx := t.Context()
+	caseID := uuid.NewString()
+	if _, err := st.AddParty(ctx, store.Party{CaseID: caseID, FirstName: "Ion", LastName: "Popescu"}); err != nil {
+		t.Fatal(err)
+	}
+	transcript := &Transcript{Store: st, Parties: st, Events: &Publisher{Events: st}}
+	if err := runAsActivity(schemas.CaseWorkflowID(caseID), func(ctx context.Context) error {
+		return transcript.RecordNotice(ctx, schemas.Notice{CaseID: caseID, N: 1, Role: schemas.RecordAssistant,
+			Text: "Case tier: 2. {{party0.fullName}} is sued in court.", At: time.Now()})
+	}); err != nil {
+		t.Fatal(err)
+	}
+	recs, err := st.ListRecords(ctx, caseID, 0, 0)
+	if err != nil || len(recs) != 1 || recs[0].Content != "Case tier: 2. Ion Popescu is sued in court." {
+		t.Fatalf("records %+v, %v; want the notice with the party's name", recs, err)
 	}
 }

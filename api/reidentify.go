@@ -25,14 +25,8 @@ func (h *handlers) modelParties(ctx context.Context, caseID string) ([]pseudonym
 func (h *handlers) reidentifiedTurn(ctx context.Context, caseID string, res schemas.TurnResult) (schemas.TurnResult, error) {
 	res.ToolsUsed = schemas.BoundedToolsUsed(res.ToolsUsed) // as the transcript keeps them
 	parties, err := h.modelParties(ctx, caseID)
-	if err != nil || len(parties) == 0 {
+	if err != nil {
 		return res, err
 	}
-	res.Reply = reidentify.Text(res.Reply, parties)
-	if e := res.Escalation; e != nil {
-		cp := *e
-		cp.Question, cp.Advice = reidentify.Text(cp.Question, parties), reidentify.Text(cp.Advice, parties)
-		res.Escalation = &cp
-	}
-	return res, nil
+	return reidentify.Turn(res, parties), nil
 }
