@@ -39,6 +39,8 @@ func (a *Actions) VerifyAction(ctx context.Context, in schemas.VerifyAction) err
 		reason = "the audit record sets another tenant's budget"
 	case in.Action != schemas.ActionBudget && e.CaseID != in.CaseID:
 		reason = "the audit record is another case's"
+	case in.Tier != 0 && detailInt(e.Detail["tier"]) != int64(in.Tier):
+		reason = fmt.Sprintf("the audit record sets no tier %d", in.Tier)
 	}
 	if reason == "" {
 		return nil

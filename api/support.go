@@ -175,6 +175,9 @@ func (h *handlers) supportTickets(c echo.Context) error {
 type ResumeRequest struct {
 	Action string `json:"action"`
 	Note   string `json:"note"`
+	// Tier is the tier support decided for a case paused on its tiering (a tier
+	// review); left out, a retry classifies the case again.
+	Tier int `json:"tier,omitempty"`
 }
 
 // resumeCase sends the resume update to a case paused for support or waiting for the
@@ -195,6 +198,8 @@ func (h *handlers) resumeCase(c echo.Context) error {
 		return problemf(errInvalidInput, "note is required: say why the case is resumed")
 	case utf8.RuneCountInString(req.Note) > schemas.MaxNoteChars:
 		return problemf(errInvalidInput, fmt.Sprintf("note is at most %d characters", schemas.MaxNoteChars))
+	case req.Tier != 0 && (req.Tier < schemas.MinTier || req.Tier > schemas.MaxTier):
+		return problemf(errInvalidInput, fmt.Sprintf("tier is %d to %d", schemas.MinTier, schemas.MaxTier))
 	}
 	cs, err := h.staffCase(c)
 	if err != nil {
@@ -207,8 +212,12 @@ func (h *handlers) resumeCase(c echo.Context) error {
 	if st.Status != schemas.StatusPausedSupport && st.Status != schemas.StatusWaitingUser {
 		return problemf(errConflict, "the case is "+st.Status+"; only paused or waiting cases are resumed")
 	}
-	r := schemas.Resume{Action: req.Action, Note: req.Note, By: identity(c).Subject}
-	record, err := h.auditID(c, schemas.ActionResume, cs.OrgID, id, map[string]any{"action": r.Action, "note": r.Note, "status": st.Status})
+	r := schemas.Resume{Action: req.Action, Note: req.Note, Tier: req.Tier, By: identity(c).Subject}
+	detail := map[string]any{"action": r.Action, "note": r.Note, "status": st.Status}
+	if r.Tier != 0 {
+		detail["tier"] = r.Tier
+	}
+	record, err := h.auditID(c, schemas.ActionResume, cs.OrgID, id, detail)
 	if err != nil {
 		return err
 	}

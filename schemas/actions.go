@@ -33,4 +33,6 @@ type VerifyAction struct {
 	Action string `json:"action"`
 	ID     string `json:"id"`
 	By     string `json:"by"`
+	// Tier is the tier a resumption sets, which its record must name too.
+	Tier int `json:"tier,omitempty"`
 }

@@ -18,10 +18,13 @@ var ResumeActions = []string{ResumeRetry, ResumeContinue, ResumeClose}
 // Resume is the resume update: who resumed a case, how and why. At is the time the
 // case accepted it, set by the case.
 type Resume struct {
-	Action string    `json:"action"`
-	Note   string    `json:"note"`
-	By     string    `json:"by"`
-	At     time.Time `json:"at,omitzero"`
+	Action string `json:"action"`
+	Note   string `json:"note"`
+	// Tier is the tier support decided for a case stalled on its tiering (a tier
+	// review: the model gave none it could read); 0 leaves the tiering to run again.
+	Tier int       `json:"tier,omitempty"`
+	By   string    `json:"by"`
+	At   time.Time `json:"at,omitzero"`
 }
 
 // CloseCase is the close-case update: the client is done with the case, or it is

@@ -41,7 +41,7 @@ func (w *caseWorkflow) setupEvents(ctx workflow.Context) error {
 
 // validateResume rejects, before it enters history, a resumption with an unknown
 // action, no note or no actor, or of a case that is neither paused nor waiting on the
-// client.
+// client, and a tier but for a case stalled on its tiering.
 func (w *caseWorkflow) validateResume(_ workflow.Context, r schemas.Resume) error {
 	switch {
 	case !slices.Contains(schemas.ResumeActions, r.Action):
@@ -50,6 +50,10 @@ func (w *caseWorkflow) validateResume(_ workflow.Context, r schemas.Resume) erro
 		return temporal.NewApplicationError(fmt.Sprintf("note is required, at most %d characters: say why the case is resumed", schemas.MaxNoteChars), schemas.ErrInvalidUpdate)
 	case r.By == "":
 		return temporal.NewApplicationError("a resumption names who resumes", schemas.ErrInvalidUpdate)
+	case r.Tier != 0 && (r.Tier < schemas.MinTier || r.Tier > schemas.MaxTier):
+		return temporal.NewApplicationError(fmt.Sprintf("tier is %d to %d", schemas.MinTier, schemas.MaxTier), schemas.ErrInvalidUpdate)
+	case r.Tier != 0 && (w.state.Stalled == nil || w.state.Stalled.Step != schemas.StepTiering || r.Action == schemas.ResumeClose):
+		return temporal.NewApplicationError("a tier is set only by a retry or continue of a case paused on its tiering", schemas.ErrNotApplicable)
 	case w.state.Status != schemas.StatusPausedSupport && w.state.Status != schemas.StatusWaitingUser:
 		return temporal.NewApplicationError("the case is "+w.state.Status+"; only paused or waiting cases are resumed", schemas.ErrNotApplicable)
 	}

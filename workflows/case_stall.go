@@ -1,6 +1,7 @@
 package workflows
 
 import (
+	"fmt"
 	"slices"
 
 	"go.temporal.io/sdk/temporal"
@@ -37,7 +38,8 @@ func (w *caseWorkflow) stallOr(ctx workflow.Context, err error, s schemas.Stall)
 // unstall handles support's resume of a stalled case: the first resume queued, if any
 // (the other events wait until the case is no longer stalled). The case gets back the
 // status it had; close closes it, retry and continue run the stalled step again, which
-// may stall the case anew.
+// may stall the case anew. A resumption that sets a tier (a tier review) classifies
+// the case at that tier.
 func (w *caseWorkflow) unstall(ctx workflow.Context) error {
 	i := slices.IndexFunc(w.events, func(e schemas.CaseEvent) bool { return e.Resume != nil })
 	if i < 0 {
@@ -64,6 +66,11 @@ func (w *caseWorkflow) unstall(ctx workflow.Context) error {
 			return w.stallOr(ctx, err, schemas.Stall{Step: schemas.StepEvent, Event: &schemas.CaseEvent{ID: id, Close: &c}})
 		}
 		return nil
+	}
+	if r.Tier != 0 && s.Step == schemas.StepTiering {
+		// Support's review decided the tier: classifying goes on from it, as from a
+		// tier decided before a stall, without asking the model again.
+		w.state.Tier, w.state.Justification = r.Tier, fmt.Sprintf(caseWordsFor(w.in.Language).tierBySupport, r.By, r.Note)
 	}
 	if err := w.runStep(ctx, &s); err != nil {
 		return w.stallOr(ctx, err, s)

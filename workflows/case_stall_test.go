@@ -191,3 +191,40 @@ func TestStalledCaseClosedBySupport(t *testing.T) {
 		t.Errorf("workflow result %+v, %v; want closed", res.State, err)
 	}
 }
+
+// TestTierReviewSetsTheTier: support's review of a tier the model could not give sets
+// it with the resumption, and the case goes on at that tier without asking the model
+// again; a tier is refused on a resumption of a case not stalled on its tiering.
+func TestTierReviewSetsTheTier(t *testing.T) {
+	said := &[]string{}
+	env := newCaseEnvWith(t, caseEnvOptions{said: said, tierings: []schemas.TieringResult{{Review: "no tier read"}, {Tier: 1, Justification: "asked again"}}})
+	var reviewed *event
+	var resumed schemas.CaseStatus
+	env.RegisterDelayedCallback(func() {
+		reviewed = caseEvent(env, schemas.UpdateResume, "r1", schemas.Resume{Action: schemas.ResumeContinue, Note: "a claim of 90,000 EUR", Tier: 3, By: "sam"})
+	}, 2*time.Second)
+	env.RegisterDelayedCallback(func() { resumed = caseState(t, env); env.CancelWorkflow() }, time.Minute)
+	env.ExecuteWorkflow(Case, caseIn)
+
+	if reviewed.err != nil || !reviewed.outcome.Handled {
+		t.Fatalf("support's review: %+v", reviewed)
+	}
+	if resumed.Status != schemas.StatusOpen || resumed.Phase != schemas.PhaseActive || resumed.Tier != 3 ||
+		!strings.Contains(resumed.Justification, "sam") {
+		t.Errorf("state after support's review = %+v, want active at tier 3, set by sam", resumed)
+	}
+}
+
+// A tier on a resumption of a case that is not stalled on its tiering is refused.
+func TestResumeWithATierRefusedOutsideAReview(t *testing.T) {
+	env := newCaseEnv(t)
+	var r *event
+	env.RegisterDelayedCallback(func() {
+		r = caseEvent(env, schemas.UpdateResume, "r1", schemas.Resume{Action: schemas.ResumeContinue, Note: "cheaper", Tier: 1, By: "sam"})
+	}, time.Second)
+	env.RegisterDelayedCallback(env.CancelWorkflow, time.Minute)
+	env.ExecuteWorkflow(Case, caseIn)
+	if r.accepted || !hasErrorType(r.rejected, schemas.ErrNotApplicable) || !strings.Contains(r.rejected.Error(), "tiering") {
+		t.Errorf("a tier outside a review: %+v, want rejected for it", r)
+	}
+}

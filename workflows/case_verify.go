@@ -21,7 +21,7 @@ func (w *caseWorkflow) verify(ctx workflow.Context, e schemas.CaseEvent) error {
 	var v schemas.VerifyAction
 	switch {
 	case e.Resume != nil:
-		v = schemas.VerifyAction{Action: schemas.ActionResume, By: e.Resume.By}
+		v = schemas.VerifyAction{Action: schemas.ActionResume, By: e.Resume.By, Tier: e.Resume.Tier}
 	case e.Close != nil:
 		v = schemas.VerifyAction{Action: schemas.ActionClose, By: e.Close.By}
 	case e.Budget != nil:

@@ -39,9 +39,9 @@ func wordsFor(lang string) wording {
 // caseWording is what the case says to the client about its phases, the ladder and
 // support, in the case's language. The quota texts are seed 003's.
 type caseWording struct {
-	tier, tierQuestion, tierFloor, tierReview, quotaOK, noQuota, paid, askUser, ticket, ticketUnanswered, answerFailed string
-	closed                                                                                                             string
-	resumed                                                                                                            map[string]string
+	tier, tierQuestion, tierFloor, tierReview, tierBySupport, quotaOK, noQuota, paid, askUser, ticket, ticketUnanswered, answerFailed string
+	closed                                                                                                                            string
+	resumed                                                                                                                           map[string]string
 	// budget is said when a budget (keyed by scope) runs out, renewed when it renews
 	// at midnight, raised when an admin raises it.
 	budget          map[string]string
@@ -54,6 +54,7 @@ var caseWordings = map[string]caseWording{
 		tierQuestion:     "Is there already a dispute in court, or is a significant sum of money involved?",
 		tierFloor:        "The description mentions %[2]s, so the tier is at least %[1]d.",
 		tierReview:       "I could not determine your case's tier, so our team will review it; the case is paused until then and you will find their answer here.",
+		tierBySupport:    "Tier set by our team (%s): %s",
 		quotaOK:          "I have checked your subscription and you have available credit for this case type (Tier %d). We can proceed. Please provide me with more details about the case.",
 		noQuota:          "I have determined this case falls under Tier %d complexity. Your current subscription does not have available credit for this tier. To proceed, purchasing access for this specific case is required. Please use the 'Pay for Case' button to complete the payment. The interface will be limited until payment is confirmed.",
 		paid:             "Payment %s is confirmed. We can proceed. Please provide me with more details about the case.",
@@ -75,6 +76,7 @@ var caseWordings = map[string]caseWording{
 		tierQuestion:     "Există deja un litigiu în instanță sau este implicată o sumă importantă de bani?",
 		tierFloor:        "Descrierea menționează %[2]s, deci nivelul este cel puțin %[1]d.",
 		tierReview:       "Nu am putut stabili nivelul cazului dvs., așa că echipa noastră îl va verifica; cazul este în pauză până atunci, iar răspunsul lor îl veți găsi aici.",
+		tierBySupport:    "Nivel stabilit de echipa noastră (%s): %s",
 		quotaOK:          "Am verificat abonamentul dvs. și aveți credit disponibil pentru acest tip de caz (Nivel %d). Putem continua. Vă rog să îmi oferiți mai multe detalii despre caz.",
 		noQuota:          "Am determinat că acest caz se încadrează la Nivelul %d de complexitate. Abonamentul dvs. curent nu mai are credit disponibil pentru acest nivel. Pentru a continua, este necesară achiziționarea accesului pentru acest caz specific. Vă rugăm să utilizați butonul 'Plătește Cazul' pentru a finaliza plata. Interfața va fi limitată până la confirmarea plății.",
 		paid:             "Plata %s a fost confirmată. Putem continua. Vă rog să îmi oferiți mai multe detalii despre caz.",
@@ -96,6 +98,7 @@ var caseWordings = map[string]caseWording{
 		tierQuestion:     "C'è già una causa in tribunale, o è in gioco una somma di denaro rilevante?",
 		tierFloor:        "La descrizione menziona %[2]s, quindi il livello è almeno %[1]d.",
 		tierReview:       "Non sono riuscito a stabilire il livello del suo caso, quindi il nostro team lo verificherà; il caso è in pausa fino ad allora e troverà qui la loro risposta.",
+		tierBySupport:    "Livello stabilito dal nostro team (%s): %s",
 		quotaOK:          "Ho verificato il suo abbonamento e ha credito disponibile per questo tipo di caso (Livello %d). Possiamo procedere. Mi fornisca più dettagli sul caso.",
 		noQuota:          "Ho stabilito che questo caso rientra nel Livello %d di complessità. Il suo abbonamento attuale non ha più credito disponibile per questo livello. Per procedere è necessario acquistare l'accesso per questo caso specifico. Utilizzi il pulsante 'Paga il caso' per completare il pagamento. L'interfaccia resterà limitata fino alla conferma del pagamento.",
 		paid:             "Il pagamento %s è confermato. Possiamo procedere. Mi fornisca più dettagli sul caso.",

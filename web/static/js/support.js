@@ -64,12 +64,15 @@ export function supportCasePage(app, id) {
   const ladder = h("ol", { class: "ladder" });
   const transcript = h("ol", { class: "records" });
   const note = h("textarea", { id: "resume-note", rows: 3, maxlength: 2000, required: true });
+  // A case paused on its tiering (the model gave no tier) gets its tier from support.
+  const tier = h("select", { id: "resume-tier" }, h("option", { value: "" }, "—"), [1, 2, 3].map((n) => h("option", { value: String(n) }, String(n))));
+  const tierField = h("div", { hidden: true }, h("label", { for: "resume-tier" }, t("resume_tier")), tier);
   const action = (value) => h("label", { class: "check" },
     h("input", { type: "radio", name: "action", value, checked: value === "retry" }), t("resume_" + value));
   const form = h("form", { class: "card stack", "aria-labelledby": "resume-title" },
     h("h2", { id: "resume-title" }, t("resume")),
     h("fieldset", {}, h("legend", {}, t("resume_action")), ["retry", "continue", "close"].map(action)),
-    h("label", { for: "resume-note" }, t("resume_note")), note,
+    h("label", { for: "resume-note" }, t("resume_note")), note, tierField,
     h("button", { class: "primary", type: "submit" }, t("resume")));
   const ui = app.config.temporal_ui && safeURL(`${app.config.temporal_ui.replace(/\/$/, "")}/namespaces/${encodeURIComponent(app.config.namespace)}/workflows/${encodeURIComponent("case:" + id)}`);
 
@@ -93,7 +96,9 @@ export function supportCasePage(app, id) {
     const button = form.querySelector("button[type=submit]");
     button.disabled = true;
     try {
-      const r = await call("POST", path + "/resume", { action: new FormData(form).get("action"), note: note.value.trim() });
+      const body = { action: new FormData(form).get("action"), note: note.value.trim() };
+      if (!tierField.hidden && tier.value) body.tier = Number(tier.value);
+      const r = await call("POST", path + "/resume", body);
       status.textContent = t("resumed", { status: t("status_" + r.status) });
       note.value = "";
       loadTickets();
@@ -109,6 +114,7 @@ export function supportCasePage(app, id) {
     try {
       const r = await call("GET", path);
       const s = r.state;
+      tierField.hidden = !(s.stalled && s.stalled.step === "tiering");
       const when = (at) => at && h("time", { datetime: at }, new Date(at).toLocaleString(lang()));
       const row = (term, ...def) => [h("dt", {}, term), h("dd", {}, ...def)];
       replace(state, [
