@@ -39,6 +39,7 @@ func TestVerifyAction(t *testing.T) {
 	log := auditLog{
 		"resume":       {ID: "resume", Action: schemas.ActionResume, Actor: "sam", CaseID: "c1", Detail: map[string]any{"action": schemas.ResumeRetry}},
 		"resume-close": {ID: "resume-close", Action: schemas.ActionResume, Actor: "sam", CaseID: "c1", Detail: map[string]any{"action": schemas.ResumeClose}},
+		"resume-tier":  {ID: "resume-tier", Action: schemas.ActionResume, Actor: "sam", CaseID: "c1", Detail: map[string]any{"action": schemas.ResumeContinue, "tier": 3.0}},
 		"close":        {ID: "close", Action: schemas.ActionClose, Actor: "ana", CaseID: "c1"},
 		"budget":       {ID: "budget", Action: schemas.ActionBudget, Actor: "root", Detail: map[string]any{"tenant": "org:acme"}},
 	}
@@ -55,6 +56,9 @@ func TestVerifyAction(t *testing.T) {
 		{"a closing", schemas.VerifyAction{CaseID: "c1", Action: schemas.ActionClose, ID: "close", By: "ana"}, true},
 		{"a closing from support's close", schemas.VerifyAction{CaseID: "c1", Action: schemas.ActionClose, ID: "resume-close", By: "sam"}, true},
 		{"a budget", schemas.VerifyAction{CaseID: "c9", Tenant: "org:acme", Action: schemas.ActionBudget, ID: "budget", By: "root"}, true},
+		{"a tier its record names", schemas.VerifyAction{CaseID: "c1", Action: schemas.ActionResume, ID: "resume-tier", By: "sam", Tier: 3}, true},
+		{"a tier its record does not name", schemas.VerifyAction{CaseID: "c1", Action: schemas.ActionResume, ID: "resume-tier", By: "sam", Tier: 1}, false},
+		{"a tier on a record of none", schemas.VerifyAction{CaseID: "c1", Action: schemas.ActionResume, ID: "resume", By: "sam", Tier: 1}, false},
 		{"a closing from a retry", schemas.VerifyAction{CaseID: "c1", Action: schemas.ActionClose, ID: "resume", By: "sam"}, false},
 		{"no record", schemas.VerifyAction{CaseID: "c1", Action: schemas.ActionClose, ID: "forged", By: "ana"}, false},
 		{"another actor", schemas.VerifyAction{CaseID: "c1", Action: schemas.ActionClose, ID: "close", By: "mallory"}, false},
