@@ -87,6 +87,8 @@ func TestEraseCase(t *testing.T) {
 		t.Fatalf("create: %d %s", keyed.Status, keyed.Raw)
 	}
 	keyedID := keyed.Body["case_id"].(string)
+	// Past its tiering, which an erasure's closing waits for (a 202 otherwise, under load).
+	s.WaitForStatus(t, owner, keyedID, schemas.StatusOpen, schemas.PhaseActive)
 	if r := s.Call(t, "DELETE", "/v1/cases/"+keyedID, owner, nil); r.Status != http.StatusOK {
 		t.Fatalf("erase: %d %s", r.Status, r.Raw)
 	}
