@@ -205,7 +205,12 @@ func (s *TemporalServer) frontendHealthy(ctx context.Context) error {
 // uiHealthy asks the Web UI's server at url for the default namespace, which it
 // fetches from the frontend: right after start it may still be waiting to reconnect.
 func uiHealthy(ctx context.Context, url string) error {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url+"/api/v1/namespaces/default", nil)
+	return answersOK(ctx, url+"/api/v1/namespaces/default")
+}
+
+// answersOK checks that a GET of url answers 200.
+func answersOK(ctx context.Context, url string) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {
 		return err
 	}

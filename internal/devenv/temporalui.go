@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
 	"os"
 	"path/filepath"
 	"time"
@@ -139,19 +138,7 @@ func StartTemporalUI(ctx context.Context, o UIOptions) (*TemporalUI, error) {
 
 // uiServes checks that the UI server at url answers its health route.
 func uiServes(ctx context.Context, url string) error {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url+"/healthz", nil)
-	if err != nil {
-		return err
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return err
-	}
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("web UI answered %s", resp.Status)
-	}
-	return nil
+	return answersOK(ctx, url+"/healthz")
 }
 
 // Stop stops the UI server.
