@@ -14,9 +14,10 @@ import (
 const verifiedActions = "verified-actions"
 
 // verify checks, as a local activity (a read the event waits on), that the audited
-// record named by e's ID backs e (see activities.Actions.VerifyAction): an update sent to Temporal directly, with no
-// record the API wrote, is refused with ErrEventRefused. A payment is checked where it
-// is recorded (activities.Payments.RecordPayment).
+// record named by e's ID backs e (see activities.Actions.VerifyAction): an update
+// sent to Temporal directly, with no record the API wrote, is refused with
+// ErrEventRefused. A payment is checked where it is recorded
+// (activities.Payments.RecordPayment).
 func (w *caseWorkflow) verify(ctx workflow.Context, e schemas.CaseEvent) error {
 	var v schemas.VerifyAction
 	switch {
