@@ -17,7 +17,7 @@ import (
 // updateWait bounds how long a route waits for a case to take an update that carries
 // an event (a resumption, a closing, a raised budget) and answer its outcome: with no
 // worker running, the route answers 202 with the update's ID rather than hang.
-const updateWait = 5 * time.Second
+const updateWait = 10 * time.Second
 
 // updateCase sends the case's workflow the update name carrying arg, under the update
 // ID id (for an event, the ID of the audited record that backs it: the case checks
