@@ -23,11 +23,15 @@ const (
 	unknownLifetime = 5 * time.Minute
 	// fetchTimeout bounds one request to the token endpoint.
 	fetchTimeout = 10 * time.Second
+	// retryAfter spaces the requests for a token after one failed: the calls between
+	// get the held token, or the failure, at once.
+	retryAfter = 5 * time.Second
 )
 
 // Tokens hands out the process's access token for Temporal, getting a new one from
 // the token endpoint by the client-credentials grant before the one it holds expires.
-// A failed renewal leaves the held token in use until it expires.
+// A failed renewal leaves the held token in use until it expires, and the endpoint is
+// asked again after retryAfter, not at every call.
 type Tokens struct {
 	cc   clientcredentials.Config
 	http *http.Client
@@ -39,6 +43,9 @@ type Tokens struct {
 	// (both on the clock now).
 	tok             *oauth2.Token
 	expiry, renewAt time.Time
+	// failed is the last request's failure while no token is held, until retryAt.
+	failed  error
+	retryAt time.Time
 }
 
 // NewTokens returns the tokens a's client gets from a's token endpoint.
@@ -63,16 +70,23 @@ func (t *Tokens) Token(ctx context.Context) (string, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	now := t.now()
-	if t.tok != nil && now.Before(t.renewAt) {
+	held := t.tok != nil && now.Before(t.expiry)
+	switch {
+	case held && now.Before(t.renewAt):
 		return t.tok.AccessToken, nil
+	case !held && t.failed != nil && now.Before(t.retryAt):
+		return "", t.failed
 	}
 	tok, err := t.cc.Token(context.WithValue(ctx, oauth2.HTTPClient, t.http))
 	if err != nil {
-		if t.tok != nil && now.Before(t.expiry) {
+		if held {
+			t.renewAt = now.Add(retryAfter) // past expiry, held is false then
 			return t.tok.AccessToken, nil
 		}
-		return "", fmt.Errorf("access token for Temporal from %s: %w", t.cc.TokenURL, err)
+		t.failed, t.retryAt = fmt.Errorf("access token for Temporal from %s: %w", t.cc.TokenURL, err), now.Add(retryAfter)
+		return "", t.failed
 	}
+	t.failed = nil
 	t.tok = tok
 	if tok.Expiry.IsZero() {
 		t.expiry = now.Add(unknownLifetime)

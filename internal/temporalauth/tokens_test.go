@@ -20,6 +20,7 @@ import (
 type tokenEndpoint struct {
 	*httptest.Server
 	issued   atomic.Int32
+	asked    atomic.Int32
 	down     atomic.Bool
 	audience atomic.Value
 }
@@ -27,6 +28,7 @@ type tokenEndpoint struct {
 func startTokenEndpoint(t *testing.T, lifetime time.Duration) *tokenEndpoint {
 	e := &tokenEndpoint{}
 	e.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		e.asked.Add(1)
 		id, secret, _ := r.BasicAuth()
 		if r.ParseForm() != nil || r.Form.Get("grant_type") != "client_credentials" || id != "lexflow-worker" || secret != "s3cret" {
 			w.WriteHeader(http.StatusUnauthorized)
@@ -72,15 +74,28 @@ func TestTokensRenewBeforeExpiry(t *testing.T) {
 		t.Errorf("tokens issued = %d, want 2", n)
 	}
 
-	// The endpoint down: the held token serves until it expires, then the error shows.
+	// The endpoint down: the held token serves until it expires, then the error shows;
+	// the endpoint is asked once every retryAfter, not at every call.
 	e.down.Store(true)
 	at = start.Add(19*time.Minute + 5*time.Second)
+	asked := e.asked.Load()
 	get("token-2")
+	get("token-2")
+	if n := e.asked.Load() - asked; n != 1 {
+		t.Errorf("the endpoint down, with a token held: asked %d times for two calls, want 1", n)
+	}
 	at = start.Add(20 * time.Minute)
-	if got, err := tokens.Token(context.Background()); err == nil {
-		t.Errorf("after expiry with the endpoint down: %q, want an error", got)
+	asked = e.asked.Load()
+	for range 3 {
+		if got, err := tokens.Token(context.Background()); err == nil {
+			t.Errorf("after expiry with the endpoint down: %q, want an error", got)
+		}
+	}
+	if n := e.asked.Load() - asked; n != 1 {
+		t.Errorf("the endpoint down, no token held: asked %d times for three calls, want 1", n)
 	}
 	e.down.Store(false)
+	at = at.Add(retryAfter)
 	get("token-3")
 }
 
