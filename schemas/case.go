@@ -100,12 +100,21 @@ type CaseState struct {
 	// Handled are the IDs of the latest events (CaseEvent.ID) the case has handled,
 	// newest last, which the updates that carry them wait for.
 	Handled []string `json:"handled,omitempty"`
+	// Refused are the latest events refused for want of an audited record, newest
+	// last, at most MaxHandled: their outcome says why, across continue-as-new too.
+	Refused []RefusedEvent `json:"refused,omitempty"`
 	// Keyed are the turns started with an idempotency key in the last KeyedTurnsFor,
 	// newest last: a request repeating a key gets the turn it started, even after the
 	// case continued as new (Temporal remembers update IDs within one run only).
 	Keyed []KeyedTurn `json:"keyed,omitempty"`
 	// Seq is the Seq of the latest CaseStatus the case published.
 	Seq int64 `json:"seq"`
+}
+
+// RefusedEvent is an event a case did not act on (CaseState.Refused), and why.
+type RefusedEvent struct {
+	ID     string `json:"id"`
+	Reason string `json:"reason"`
 }
 
 // MaxHandled is how many handled events CaseState.Handled remembers.

@@ -45,9 +45,6 @@ type caseWorkflow struct {
 	unanswered int
 	// budgetRenewed is set when the day turned on a case waiting on its budget.
 	budgetRenewed bool
-	// refused are the events refused for want of an audited record, by ID, with the
-	// reason (see verify); their outcome says so.
-	refused map[string]string
 	// published is the CaseStatus last recorded in the store by this run (see publish).
 	published *schemas.CaseStatus
 }
@@ -61,7 +58,6 @@ func (w *caseWorkflow) setup(ctx workflow.Context) error {
 			Status: schemas.StatusOpen, Runs: 1, ProgressAt: workflow.Now(ctx)}
 	}
 	w.turnLock = workflow.NewMutex(ctx)
-	w.refused = map[string]string{}
 	if err := workflow.SetQueryHandler(ctx, schemas.QueryState, func() (schemas.CaseStatus, error) {
 		return w.state.View(w.state.Seq, workflow.Now(ctx)), nil
 	}); err != nil {

@@ -116,7 +116,7 @@ func (w *caseWorkflow) outcome(ctx workflow.Context, id string) (schemas.CaseOut
 		closed := w.state.Status == schemas.StatusClosed && !w.handlingEvents
 		return slices.Contains(w.state.Handled, id) || stalled || closed
 	})
-	return schemas.CaseOutcome{ID: id, Handled: slices.Contains(w.state.Handled, id), Refused: w.refused[id], Phase: w.state.Phase,
+	return schemas.CaseOutcome{ID: id, Handled: slices.Contains(w.state.Handled, id), Refused: w.refusedWhy(id), Phase: w.state.Phase,
 		Status: w.state.Status, Busy: w.state.Busy, Payment: w.state.Payment}, err
 }
 

@@ -310,9 +310,13 @@ func TestCaseResumesFromCarriedState(t *testing.T) {
 			return schemas.TurnResult{TurnID: in.TurnID}, nil
 		})
 	in := caseIn
-	in.State = &schemas.CaseState{CaseID: "c1", UserID: "alice", Phase: schemas.PhaseActive, Status: schemas.StatusOpen, Turns: 7, Runs: 1, Seq: 40}
+	in.State = &schemas.CaseState{CaseID: "c1", UserID: "alice", Phase: schemas.PhaseActive, Status: schemas.StatusOpen, Turns: 7, Runs: 1, Seq: 40,
+		Handled: []string{"forged-r"}, Refused: []schemas.RefusedEvent{{ID: "forged-r", Reason: "no audit record forged-r"}}}
 	var state schemas.CaseStatus
+	var settled *event
 	env.RegisterDelayedCallback(func() { sendMessage(env, "u1", "next") }, time.Second)
+	// An event refused in the run before still answers why.
+	env.RegisterDelayedCallback(func() { settled = caseEvent(env, schemas.UpdateSettlePayment, "s1", "forged-r") }, 2*time.Second)
 	env.RegisterDelayedCallback(func() {
 		v, _ := env.QueryWorkflow(schemas.QueryState)
 		_ = v.Get(&state)
@@ -322,6 +326,9 @@ func TestCaseResumesFromCarriedState(t *testing.T) {
 
 	if got.TurnNo != 8 || got.TurnID != "case:c1:turn:8" {
 		t.Errorf("turn after continue-as-new = %d (%s), want 8", got.TurnNo, got.TurnID)
+	}
+	if settled.err != nil || !settled.outcome.Handled || settled.outcome.Refused == "" {
+		t.Errorf("a refused event after continue-as-new: %+v, want handled and refused", settled)
 	}
 	if state.Runs != 2 || state.Turns != 8 {
 		t.Errorf("state = %+v, want run 2 with 8 turns", state)

@@ -59,8 +59,21 @@ func (w *caseWorkflow) backed(ctx workflow.Context, e schemas.CaseEvent) bool {
 // refuse marks the event named id handled and refused for reason.
 func (w *caseWorkflow) refuse(ctx workflow.Context, id, reason string) {
 	workflow.GetLogger(ctx).Warn("Case event refused", "ID", id, "Reason", reason)
-	w.refused[id] = reason
+	w.state.Refused = append(w.state.Refused, schemas.RefusedEvent{ID: id, Reason: reason})
+	if n := len(w.state.Refused); n > schemas.MaxHandled {
+		w.state.Refused = w.state.Refused[n-schemas.MaxHandled:]
+	}
 	w.handled(id)
+}
+
+// refusedWhy is why the event named id was refused, or "".
+func (w *caseWorkflow) refusedWhy(id string) string {
+	for _, r := range w.state.Refused {
+		if r.ID == id {
+			return r.Reason
+		}
+	}
+	return ""
 }
 
 // refusal returns the reason of an event refused for want of a record.
