@@ -143,6 +143,11 @@ func (d devEnv) start(t *testing.T) *devProc {
 		case <-time.After(200 * time.Millisecond):
 		}
 	}
+	// The banner comes before the API serves, but through the pipe os/exec copies
+	// from: it may reach out just after /readyz answers.
+	for until := time.Now().Add(10 * time.Second); !strings.Contains(out.String(), loopbackNotice) && time.Now().Before(until); {
+		time.Sleep(50 * time.Millisecond) // polling the output, as /readyz above
+	}
 	for _, want := range []string{"Lexflow is running", "Temporal UI  " + d.uiURL, "lexflow token --sub alice", loopbackNotice} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("banner lacks %q:\n%s", want, out.String())
