@@ -59,7 +59,7 @@ func (h *handlers) createCase(c echo.Context) error {
 	case utf8.RuneCountInString(req.Description) > maxDescriptionChars:
 		return problemf(errInvalidInput, fmt.Sprintf("description is longer than %d characters", maxDescriptionChars))
 	case req.Language == "":
-		req.Language = language.Guess(req.Description)
+		req.Language = language.GuessOr(req.Description, h.DefaultLanguage)
 	case !slices.Contains(schemas.Languages, req.Language):
 		return problemf(errInvalidInput, fmt.Sprintf("language must be one of %s", strings.Join(schemas.Languages, ", ")))
 	}

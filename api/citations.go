@@ -38,7 +38,7 @@ func (h *handlers) checkCitations(c echo.Context) error {
 	case len(req.Text) > schemas.MaxCheckedText:
 		return problemf(errInvalidInput, fmt.Sprintf("text is at most %d bytes", schemas.MaxCheckedText))
 	case req.Language == "":
-		req.Language = language.Guess(req.Text)
+		req.Language = language.GuessOr(req.Text, h.DefaultLanguage)
 	case !slices.Contains(schemas.Languages, req.Language):
 		return problemf(errInvalidInput, "language must be one of ro, it, en")
 	}

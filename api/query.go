@@ -45,7 +45,7 @@ func (h *handlers) query(c echo.Context) error {
 	if err := bindJSON(c, &req); err != nil {
 		return err
 	}
-	q, err := queryOf(req)
+	q, err := queryOf(req, h.DefaultLanguage)
 	if err != nil {
 		return err
 	}
@@ -63,8 +63,8 @@ func (h *handlers) query(c echo.Context) error {
 }
 
 // queryOf checks a query request and gives it its defaults: top_k 5, the language
-// guessed from the question.
-func queryOf(req QueryRequest) (schemas.Query, error) {
+// guessed from the question, or defaultLanguage when the question tells none.
+func queryOf(req QueryRequest, defaultLanguage string) (schemas.Query, error) {
 	q := schemas.Query{Question: strings.TrimSpace(req.Question), Language: req.Language, TopK: req.TopK}
 	switch {
 	case q.Question == "":
@@ -86,7 +86,7 @@ func queryOf(req QueryRequest) (schemas.Query, error) {
 		q.TopK = schemas.DefaultQueryTopK
 	}
 	if q.Language == "" {
-		q.Language = language.Guess(q.Question)
+		q.Language = language.GuessOr(q.Question, defaultLanguage)
 	}
 	return q, nil
 }

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -120,6 +121,9 @@ type Config struct {
 	// StuckAfter is how long a case may work without progress before support lists it
 	// as stuck.
 	StuckAfter time.Duration
+	// DefaultLanguage is a case's language when the client chose none and its
+	// description tells none (ro, it or en).
+	DefaultLanguage string
 	// TurnTimeout is a chat turn's deadline.
 	TurnTimeout time.Duration
 	// CasesPerDay bounds the cases one user opens in a UTC day, OrgCasesPerDay those of
@@ -249,6 +253,7 @@ var Vars = []Var{
 	{"LEXFLOW_BLOB_DIR", "", "root of the local blob store that keeps draft PDFs (`cases/<id>/drafts/<name>/rev-<n>.pdf`); empty means LEXFLOW_DATA_DIR/blobs"},
 	{"LEXFLOW_USER_WAIT", "24h", "how long a case escalated to the client waits for their answer before it opens a support ticket"},
 	{"LEXFLOW_TURN_TIMEOUT", "10m", "a chat turn's deadline: past it the turn stops the step it waits for (a model call, a tool being retried) and ends with what it has, saying so; fixed for a case when it starts"},
+	{"LEXFLOW_DEFAULT_LANGUAGE", "ro", "a case's, a query's or a citation check's language (ro, it or en) when the client chose none and the text tells none"},
 	{"LEXFLOW_STUCK_AFTER", "15m", "how long a case may work without progress before `GET /v1/support/cases?status=stuck` lists it"},
 	{"LEXFLOW_PROMPTS_DIR", "", "directory of the system prompt files (`<role>.<lang>.md`); empty means the copies built into the binary from `prompts/`"},
 	{"LEXFLOW_CASES_PER_DAY", "50", "cases one user (organization and subject) may open in a UTC day, counted in the store across API replicas; 0 means no limit"},
@@ -337,6 +342,7 @@ func From(lookup func(name string) (string, bool)) (Config, error) {
 		OIDCClientID:      get("LEXFLOW_OIDC_CLIENT_ID"),
 		OIDCScope:         get("LEXFLOW_OIDC_SCOPE"),
 		PublicURL:         get("LEXFLOW_PUBLIC_URL"),
+		DefaultLanguage:   get("LEXFLOW_DEFAULT_LANGUAGE"),
 		Prices:            get("LEXFLOW_PRICES"),
 		StripeKey:         get("LEXFLOW_STRIPE_KEY"),
 		StripeAPI:         get("LEXFLOW_STRIPE_API"),
@@ -364,6 +370,9 @@ func From(lookup func(name string) (string, bool)) (Config, error) {
 		return c, fmt.Errorf("LEXFLOW_STORE: want %s or %s, got %q", StoreMongoDB, StoreFirestore, c.Store)
 	}
 	var err error
+	if !slices.Contains([]string{"ro", "it", "en"}, c.DefaultLanguage) {
+		return c, fmt.Errorf("LEXFLOW_DEFAULT_LANGUAGE %q: ro, it or en", c.DefaultLanguage)
+	}
 	if c.TemporalUIPort, err = strconv.Atoi(get("LEXFLOW_TEMPORAL_UI_PORT")); err != nil {
 		return c, fmt.Errorf("LEXFLOW_TEMPORAL_UI_PORT: %w", err)
 	}

@@ -18,7 +18,11 @@ var languageWords = map[string][]string{
 // frequent words it uses most, and English when it cannot tell.
 // Romanian's ă, ș and ț count as words of Romanian; a tie goes to Romanian, then
 // Italian, the languages the product serves first.
-func Guess(text string) string {
+func Guess(text string) string { return GuessOr(text, "en") }
+
+// GuessOr is Guess, but fallback when the text has no word or letter that marks any
+// of the three languages.
+func GuessOr(text, fallback string) string {
 	lower := strings.ToLower(text)
 	score := map[string]int{"ro": strings.Count(lower, "ă") + strings.Count(lower, "ș") + strings.Count(lower, "ş") +
 		strings.Count(lower, "ț") + strings.Count(lower, "ţ")}
@@ -30,6 +34,9 @@ func Guess(text string) string {
 				}
 			}
 		}
+	}
+	if score["ro"] == 0 && score["it"] == 0 && score["en"] == 0 {
+		return fallback
 	}
 	best := "en"
 	for _, lang := range []string{"it", "ro"} {

@@ -18,3 +18,18 @@ func TestGuessLanguage(t *testing.T) {
 		}
 	}
 }
+
+// A text with no word or letter of any language takes the fallback; one that tells
+// its language keeps it.
+func TestGuessOr(t *testing.T) {
+	for text, want := range map[string]string{
+		"2043 c.c. ???":            "ro",
+		"Fattura 2024/17":          "ro",
+		"The landlord kept my key": "en",
+		"Sono stato licenziato":    "it",
+	} {
+		if got := GuessOr(text, "ro"); got != want {
+			t.Errorf("GuessOr(%q, ro) = %q, want %q", text, got, want)
+		}
+	}
+}
