@@ -305,6 +305,33 @@ func TestChatTurnToolCallInText(t *testing.T) {
 	}
 }
 
+// TestChatTurnMalformedTextCall (issue 37, item 5): a tool call written as text that
+// cannot be read gets one correction saying what is wrong; a second one ends the turn
+// with a sentence in the case's language, never the JSON as the reply.
+func TestChatTurnMalformedTextCall(t *testing.T) {
+	model := &scriptedModel{replies: []schemas.ModelResponse{
+		{Content: `{"tool": "get_case_details", "args": {}, "why": "to see"}`},
+		{Content: "The case is about a deposit."},
+	}}
+	res := run(t, turnIn, model, nil)
+	last := model.requests[1].Messages
+	if got := last[len(last)-1]; got.Role != schemas.MsgUser || !strings.Contains(got.Content, `only the keys "tool" and "args"`) {
+		t.Errorf("correction sent as %+v", got)
+	}
+	if res.Reply != "The case is about a deposit." {
+		t.Errorf("reply after the correction = %q", res.Reply)
+	}
+
+	twice := &scriptedModel{replies: []schemas.ModelResponse{
+		{Content: `{"tool": "get_case_details", "args": "{}"}`},
+		{Content: "```json\n{\"tool\": \"get_case_details\"}\n```"},
+	}}
+	res = run(t, turnIn, twice, nil)
+	if res.Reply != wordsFor(turnIn.Language).malformedCall || len(twice.requests) != 2 {
+		t.Errorf("reply after two malformed calls = %q after %d model calls", res.Reply, len(twice.requests))
+	}
+}
+
 func TestChatTurnChecksCitations(t *testing.T) {
 	var s testsuite.WorkflowTestSuite
 	env := s.NewTestWorkflowEnvironment()

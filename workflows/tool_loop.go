@@ -91,9 +91,25 @@ func (t *turn) run() (schemas.TurnResult, error) {
 		}
 		t.res.Steps = step
 		calls, inText := resp.ToolCalls, false
-		if len(calls) == 0 && len(req.Tools) > 0 {
-			if call, ok := parseTextCall(resp.Content, step); ok {
+		if len(calls) == 0 {
+			call, problem := parseTextCall(resp.Content, step)
+			switch {
+			case problem == "" && call.Name != "" && len(req.Tools) > 0:
 				calls, inText = []schemas.ToolCall{call}, true
+			case call.Name != "" || problem != "":
+				// A tool call written as text that is malformed, or that comes when no
+				// tool is offered, never becomes the reply: one correction, then a
+				// sentence in the case's language.
+				if t.corrected || step == maxSteps {
+					return t.finish(t.words.malformedCall), nil
+				}
+				t.corrected = true
+				if problem == "" {
+					problem = "no tool is offered now"
+				}
+				t.msgs = append(t.msgs, schemas.ChatMessage{Role: schemas.MsgAssistant, Content: resp.Content},
+					schemas.ChatMessage{Role: schemas.MsgUser, Content: fmt.Sprintf(textCallCorrection, problem)})
+				continue
 			}
 		}
 		if len(calls) == 0 || step == maxSteps {
@@ -311,20 +327,37 @@ func prepare(tool *tools.Tool, raw []byte, in schemas.ChatTurnInput) prepared {
 // reason is why the call cannot run, or "".
 func (p prepared) reason() string { return p.refusal + p.invalid }
 
+// textCallCorrection is the turn's one correction of a tool call written as text
+// that it cannot read (seed 001's), with what is wrong.
+const textCallCorrection = `Your tool call could not be read: %s. Write it again as one JSON object with exactly the keys "tool" (the tool's name) and "args" (an object of its arguments), and nothing else; or answer in words.`
+
 // parseTextCall reads a tool call written as text by a model without tool calling:
-// a JSON object with exactly the keys "tool" and "args", perhaps in a code fence.
-func parseTextCall(content string, step int) (schemas.ToolCall, bool) {
-	s := trimFence(content)
+// a JSON object with exactly the keys "tool" and "args", perhaps in a code fence. Any
+// JSON object with a "tool" key is taken for a call: problem says what is wrong with
+// one it cannot run (an extra or missing key, a name that is no string, args that are
+// no object), and call and problem are both empty for text that is no call.
+func parseTextCall(content string, step int) (call schemas.ToolCall, problem string) {
 	var payload map[string]json.RawMessage
-	if json.Unmarshal([]byte(s), &payload) != nil || len(payload) != 2 {
-		return schemas.ToolCall{}, false
+	if json.Unmarshal([]byte(trimFence(content)), &payload) != nil {
+		return schemas.ToolCall{}, ""
+	}
+	rawName, isCall := payload["tool"]
+	if !isCall {
+		return schemas.ToolCall{}, ""
 	}
 	var name string
 	var args map[string]any
-	if json.Unmarshal(payload["tool"], &name) != nil || name == "" || json.Unmarshal(payload["args"], &args) != nil || args == nil {
-		return schemas.ToolCall{}, false
+	switch {
+	case json.Unmarshal(rawName, &name) != nil || name == "":
+		return schemas.ToolCall{}, `"tool" must be the tool's name, a string`
+	case payload["args"] == nil:
+		return schemas.ToolCall{Name: name}, `"args" is missing`
+	case json.Unmarshal(payload["args"], &args) != nil || args == nil:
+		return schemas.ToolCall{Name: name}, `"args" must be a JSON object`
+	case len(payload) != 2:
+		return schemas.ToolCall{Name: name}, `only the keys "tool" and "args" may be given`
 	}
-	return schemas.ToolCall{ID: fmt.Sprintf("text-%d", step), Name: name, Arguments: string(payload["args"])}, true
+	return schemas.ToolCall{ID: fmt.Sprintf("text-%d", step), Name: name, Arguments: string(payload["args"])}, ""
 }
 
 // failureReason is the short reason a tool failed, for the model and the user.

@@ -2,30 +2,33 @@ package workflows
 
 // wording is what the loop itself says to the user, in the case's language.
 type wording struct {
-	sources, cancelled, timedOut, noAnswer, invalidTwice string
+	sources, cancelled, timedOut, noAnswer, invalidTwice, malformedCall string
 }
 
 var wordings = map[string]wording{
 	"en": {
-		sources:      "Sources:",
-		cancelled:    "The turn was cancelled before it finished.",
-		timedOut:     "This turn reached its time limit (%s) and was stopped; here is what it had done. Please ask again to continue.",
-		noAnswer:     "I could not reach an answer within this turn; please ask again or rephrase.",
-		invalidTwice: "I could not complete this request: my call to %s was invalid twice (%s). Please rephrase or give the missing details.",
+		sources:       "Sources:",
+		cancelled:     "The turn was cancelled before it finished.",
+		timedOut:      "This turn reached its time limit (%s) and was stopped; here is what it had done. Please ask again to continue.",
+		noAnswer:      "I could not reach an answer within this turn; please ask again or rephrase.",
+		invalidTwice:  "I could not complete this request: my call to %s was invalid twice (%s). Please rephrase or give the missing details.",
+		malformedCall: "I could not complete this request: I could not write a step of it correctly. Please ask again, perhaps in other words.",
 	},
 	"ro": {
-		sources:      "Surse:",
-		cancelled:    "Tura a fost anulată înainte de a se încheia.",
-		timedOut:     "Această tură a atins limita de timp (%s) și a fost oprită; iată ce făcuse până atunci. Vă rog să întrebați din nou pentru a continua.",
-		noAnswer:     "Nu am putut formula un răspuns în această tură; vă rog să reformulați întrebarea.",
-		invalidTwice: "Nu am putut finaliza cererea: apelul meu către %s a fost invalid de două ori (%s). Vă rog să reformulați sau să oferiți detaliile lipsă.",
+		sources:       "Surse:",
+		cancelled:     "Tura a fost anulată înainte de a se încheia.",
+		timedOut:      "Această tură a atins limita de timp (%s) și a fost oprită; iată ce făcuse până atunci. Vă rog să întrebați din nou pentru a continua.",
+		noAnswer:      "Nu am putut formula un răspuns în această tură; vă rog să reformulați întrebarea.",
+		invalidTwice:  "Nu am putut finaliza cererea: apelul meu către %s a fost invalid de două ori (%s). Vă rog să reformulați sau să oferiți detaliile lipsă.",
+		malformedCall: "Nu am putut finaliza cererea: nu am reușit să formulez corect unul dintre pași. Vă rog să întrebați din nou, eventual cu alte cuvinte.",
 	},
 	"it": {
-		sources:      "Fonti:",
-		cancelled:    "Il turno è stato annullato prima della fine.",
-		timedOut:     "Questo turno ha raggiunto il limite di tempo (%s) ed è stato interrotto; ecco cosa aveva fatto finora. Chiedi di nuovo per continuare.",
-		noAnswer:     "Non sono riuscito a formulare una risposta in questo turno; per favore riformula la domanda.",
-		invalidTwice: "Non ho potuto completare la richiesta: la mia chiamata a %s non era valida per due volte (%s). Per favore riformula o fornisci i dettagli mancanti.",
+		sources:       "Fonti:",
+		cancelled:     "Il turno è stato annullato prima della fine.",
+		timedOut:      "Questo turno ha raggiunto il limite di tempo (%s) ed è stato interrotto; ecco cosa aveva fatto finora. Chiedi di nuovo per continuare.",
+		noAnswer:      "Non sono riuscito a formulare una risposta in questo turno; per favore riformula la domanda.",
+		invalidTwice:  "Non ho potuto completare la richiesta: la mia chiamata a %s non era valida per due volte (%s). Per favore riformula o fornisci i dettagli mancanti.",
+		malformedCall: "Non ho potuto completare la richiesta: non sono riuscito a formulare correttamente uno dei passaggi. Per favore chiedi di nuovo, magari con altre parole.",
 	},
 }
 
