@@ -184,6 +184,8 @@ func start() (s *Stack, stop func(), err error) {
 	cfg.WebhookSecret = string(s.WebhookSecret)
 	cfg.BlobDir, cfg.ModelTimeout, cfg.OfflineChunkDelay = filepath.Join(dir, "blobs"), 30*time.Second, 0
 	cfg.MaxSteps, cfg.UserWait, cfg.StuckAfter = 5, time.Hour, time.Second
+	// The suites write their cases in English, some with no word that tells it.
+	cfg.DefaultLanguage = "en"
 	cfg.Retention = map[string]time.Duration{RetentionOrg: time.Nanosecond}
 	// The limits are on, at the deployment's defaults, except those that the suites'
 	// shared tenants (acme's users and admins, polling as they wait) would reach: the
