@@ -39,6 +39,10 @@ func TestDocumentStory(t *testing.T) {
 	client := s.Token(t, "ilinca")
 	r := c.Call(t, "POST", "/v1/cases", client, map[string]any{"description": "Proprietarul nu îmi restituie garanția și am primit o citație", "language": "ro"})
 	id := r.Body["case_id"].(string)
+	// Its worker is a second process writing to the embedded FerretDB, whose updates
+	// are not atomic across processes (store/mongostore's lock is per process): let
+	// tiering record the tier before the API records the uploads.
+	c.WaitForStatus(t, client, id, schemas.StatusOpen, schemas.PhaseActive)
 	for _, p := range []map[string]any{
 		{"first_name": "Ștefan", "last_name": "Țurcanu", "cnp": "1800101221144", "email": "stefan.turcanu@example.ro"},
 		{"first_name": "Mario", "last_name": "Rossi", "email": "mario.rossi@example.it"},
