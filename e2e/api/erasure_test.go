@@ -194,7 +194,7 @@ func TestRetention(t *testing.T) {
 	}
 	tok := s.Mint(t, auth.Identity{Subject: "keeper", Org: stack.RetentionOrg, Roles: []string{schemas.RoleUser}})
 	admin := s.Mint(t, auth.Identity{Subject: "keeper-admin", Org: stack.RetentionOrg, Roles: []string{schemas.RoleAdmin}})
-	closed, held, open := s.CreateCase(t, tok, "An old lease dispute"), s.CreateCase(t, tok, "A held dispute"), s.CreateCase(t, tok, "An open dispute")
+	closed, held, open := s.CreateCase(t, tok, "An old lease dispute"), s.CreateCase(t, tok, "A held lease dispute"), s.CreateCase(t, tok, "An open dispute")
 	for _, id := range []string{closed, held} {
 		// Past its tiering, which a close waits for (a 202 otherwise, under load).
 		s.WaitForStatus(t, tok, id, schemas.StatusOpen, schemas.PhaseActive)
