@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/lexflow/lexflow/schemas"
@@ -15,13 +16,17 @@ import (
 // Cases are the activities on case documents, including the case tools of seed 003.
 type Cases struct {
 	Store store.Cases
+	// Parties are listed, as placeholders, by get_case_details; nil lists none.
+	Parties store.Parties
 	// Events publishes the case's status moves.
 	Events *Publisher
 }
 
 // GetCaseDetails is the get_case_details tool: case_details, but for the uploads'
-// records (see schemas.DocumentsField).
-// A missing case is an answer for the model, not a failure; a store error is retried.
+// records (see schemas.DocumentsField), with the placeholders of the case's parties;
+// or, with a path, the one part of case_details it names.
+// A missing case or path is an answer for the model, not a failure; a store error is
+// retried.
 func (a *Cases) GetCaseDetails(ctx context.Context, args schemas.GetCaseDetailsArgs) (schemas.GetCaseDetailsResult, error) {
 	c, err := a.Store.GetCase(ctx, args.CaseID)
 	if errors.Is(err, store.ErrNotFound) {
@@ -34,7 +39,66 @@ func (a *Cases) GetCaseDetails(ctx context.Context, args schemas.GetCaseDetailsA
 	// The uploads' records name the files as the client did; the models read documents
 	// through list_documents, pseudonymized.
 	delete(details, schemas.DocumentsField)
-	return schemas.GetCaseDetailsResult{Status: schemas.ResultSuccess, CaseDetails: details}, nil
+	if args.Path != "" {
+		v, ok := detailsAt(details, args.Path)
+		if !ok {
+			return schemas.GetCaseDetailsResult{Status: schemas.ResultError,
+				ErrorMessage: fmt.Sprintf("case_details has nothing at %q; leave path out to read the whole case file", args.Path)}, nil
+		}
+		return schemas.GetCaseDetailsResult{Status: schemas.ResultSuccess, Path: args.Path, Value: v}, nil
+	}
+	res := schemas.GetCaseDetailsResult{Status: schemas.ResultSuccess, CaseDetails: details, Parties: []schemas.PartyPlaceholder{}}
+	if a.Parties != nil {
+		parties, err := a.Parties.ListParties(ctx, args.CaseID)
+		if err != nil {
+			return schemas.GetCaseDetailsResult{}, err
+		}
+		for _, p := range parties {
+			res.Parties = append(res.Parties, placeholdersOf(p))
+		}
+	}
+	return res, nil
+}
+
+// detailsAt is the value at a dot path of case_details: a name picks an object's
+// field, a number from 0 a list's item.
+func detailsAt(details map[string]any, path string) (any, bool) {
+	var v any = details
+	for seg := range strings.SplitSeq(path, ".") {
+		switch x := v.(type) {
+		case map[string]any:
+			var ok bool
+			if v, ok = x[seg]; !ok {
+				return nil, false
+			}
+		case []any:
+			i, err := strconv.Atoi(seg)
+			if err != nil || i < 0 || i >= len(x) {
+				return nil, false
+			}
+			v = x[i]
+		default:
+			return nil, false
+		}
+	}
+	return v, true
+}
+
+// placeholdersOf are the placeholders a party's values fill in drafts
+// (internal/reidentify), for the values it has.
+func placeholdersOf(p store.Party) schemas.PartyPlaceholder {
+	out := schemas.PartyPlaceholder{PartyID: p.ID, Placeholders: []string{}}
+	for _, f := range []struct {
+		field string
+		has   bool
+	}{{"name", true}, {"firstName", p.FirstName != ""}, {"lastName", p.LastName != ""},
+		{"fullName", p.FirstName != "" || p.LastName != ""}, {"companyName", p.CompanyName != ""},
+		{"cnp", p.CNP != ""}, {"cui", p.CUI != ""}, {"address", p.Address != ""}, {"email", p.Email != ""}} {
+		if f.has {
+			out.Placeholders = append(out.Placeholders, "{{"+p.ID+"."+f.field+"}}")
+		}
+	}
+	return out
 }
 
 // UpdateCaseDetails is the update_case_details tool: dot-path updates of case_details,

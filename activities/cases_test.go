@@ -78,3 +78,39 @@ func TestAttackCaseDetailsBounded(t *testing.T) {
 		t.Errorf("the workflow's own tier update = %+v, %v", res, err)
 	}
 }
+
+// TestGetCaseDetailsPartsAndParties: the case file lists its parties as placeholders,
+// never their values, and a path reads one part of it, a list's item by its number; a
+// path that leads nowhere, or into the uploads' records, is an answer, not a failure.
+func TestGetCaseDetailsPartsAndParties(t *testing.T) {
+	ctx := context.Background()
+	id := newCase(t, "details-parts")
+	if _, err := st.UpdateDetails(ctx, id, 0, "", map[string]any{"facts": []any{"first", "second"},
+		"legal_research.legislation": []any{"Codul civil, art. 1357"}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.AddParty(ctx, store.Party{CaseID: id, FirstName: "Ion", LastName: "Popescu", CNP: "1800101221144"}); err != nil {
+		t.Fatal(err)
+	}
+	a := &Cases{Store: st, Parties: st}
+	res, err := a.GetCaseDetails(ctx, schemas.GetCaseDetailsArgs{CaseID: id})
+	if err != nil || res.Status != schemas.ResultSuccess || len(res.Parties) != 1 {
+		t.Fatalf("case file = %+v, %v", res, err)
+	}
+	if got := strings.Join(res.Parties[0].Placeholders, " "); !strings.Contains(got, "{{party0.fullName}}") ||
+		!strings.Contains(got, "{{party0.cnp}}") || strings.Contains(got, "cui") || strings.Contains(got, "Popescu") {
+		t.Errorf("party0's placeholders = %s", got)
+	}
+	for path, want := range map[string]any{"facts.1": "second", "legal_research.legislation.0": "Codul civil, art. 1357"} {
+		res, err := a.GetCaseDetails(ctx, schemas.GetCaseDetailsArgs{CaseID: id, Path: path})
+		if err != nil || res.Status != schemas.ResultSuccess || res.Value != want || res.Path != path || res.CaseDetails != nil {
+			t.Errorf("path %s = %+v, %v; want %v", path, res, err, want)
+		}
+	}
+	for _, path := range []string{"facts.2", "facts.x", "nothing", "summary.current.deeper", schemas.DocumentsField} {
+		res, err := a.GetCaseDetails(ctx, schemas.GetCaseDetailsArgs{CaseID: id, Path: path})
+		if err != nil || res.Status != schemas.ResultError || !strings.Contains(res.ErrorMessage, path) {
+			t.Errorf("path %s = %+v, %v; want an error naming it", path, res, err)
+		}
+	}
+}

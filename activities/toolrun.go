@@ -14,14 +14,9 @@ import (
 	"github.com/lexflow/lexflow/tools"
 )
 
-// Bounds of what a tool call returns to the turn.
-const (
-	// MaxToolText caps the text the model reads of one result.
-	MaxToolText = 20000
-	// ClaimCheckBytes is the raw result size from which the raw result is kept in the
-	// blob store and only a reference travels with the text.
-	ClaimCheckBytes = 32 << 10
-)
+// ClaimCheckBytes is the raw result size from which the raw result is kept in the
+// blob store and only a reference travels with the text the model reads.
+const ClaimCheckBytes = 32 << 10
 
 // ToolRunner runs a tool's activity method and formats its result inside the one
 // activity (the claim-check pattern): the raw result, which may be many megabytes,
@@ -29,6 +24,9 @@ const (
 // in the blob store under the call's key.
 type ToolRunner struct {
 	Blobs blob.Store
+	// ContextTokens is the assistant model's context size, which each tool's budget
+	// is a share of (tools.Budget); 0 means schemas.DefaultContextTokens.
+	ContextTokens int
 	// Events publishes tool.started and tool.finished for each attempt.
 	Events  *Publisher
 	methods map[string]reflect.Value
@@ -48,7 +46,8 @@ func NewToolRunner(blobs blob.Store, acts ...any) *ToolRunner {
 
 var contextType = reflect.TypeFor[context.Context]()
 
-// RunTool runs one call of a tool that an activity runs and returns its bounded text,
+// RunTool runs one call of a tool that an activity runs and returns the text the
+// model reads of it, shaped to the tool's budget (tools.Tool.Show),
 // its failure, and, for a result of ClaimCheckBytes or more, the key the raw result is
 // kept under. The tool's own error is returned as it is, so its policy decides the
 // retries; an unknown tool or arguments it cannot decode are not retried. It
@@ -96,7 +95,7 @@ func (r *ToolRunner) RunTool(ctx context.Context, in schemas.RunToolInput) (sche
 	return o, err
 }
 
-// call runs the tool's method and formats, bounds and, when large, keeps its result;
+// call runs the tool's method and shapes, and when large keeps, its result;
 // a small one is returned as it is too when wantRaw.
 func (r *ToolRunner) call(ctx context.Context, tool *tools.Tool, method reflect.Value, typed any, resultKey string, wantRaw bool) (schemas.ToolOutput, error) {
 	out := method.Call([]reflect.Value{reflect.ValueOf(ctx), reflect.ValueOf(typed)})
@@ -107,8 +106,8 @@ func (r *ToolRunner) call(ctx context.Context, tool *tools.Tool, method reflect.
 	if err != nil {
 		return schemas.ToolOutput{}, err
 	}
-	text, failure := tool.Format(tool.Name, raw)
-	o := schemas.ToolOutput{Text: tools.Clip(text, MaxToolText), Failure: failure}
+	text, failure := tool.Show(raw, r.ContextTokens)
+	o := schemas.ToolOutput{Text: text, Failure: failure}
 	if len(raw) >= ClaimCheckBytes {
 		if err := r.Blobs.Put(ctx, resultKey, raw); err != nil {
 			return schemas.ToolOutput{}, fmt.Errorf("keep the result: %w", err)

@@ -11,6 +11,8 @@ import (
 
 	"github.com/lexflow/lexflow/internal/blob"
 	"github.com/lexflow/lexflow/schemas"
+	"github.com/lexflow/lexflow/tools"
+	"unicode/utf8"
 )
 
 // TestRunToolKeepsLargeResultsInTheBlobStore: a legal_sql result of megabytes stays in
@@ -30,7 +32,7 @@ func TestRunToolKeepsLargeResultsInTheBlobStore(t *testing.T) {
 		t.Fatal(err)
 	}
 	info, err := os.Stat(filepath.Join(dir, filepath.FromSlash(key)))
-	if out.Ref != key || err != nil || info.Size() < 2<<20 || len(out.Text) > MaxToolText || out.Failure != "" {
+	if out.Ref != key || err != nil || info.Size() < 2<<20 || utf8.RuneCountInString(out.Text) > tools.MaxShownChars || out.Failure != "" {
 		t.Fatalf("large result: ref %q, text %d chars, failure %q; stored %v, %v", out.Ref, len(out.Text), out.Failure, info, err)
 	}
 	small := schemas.ToolResultKey("c1", 1, 2, schemas.ToolLegalSQL)

@@ -103,8 +103,11 @@ type Config struct {
 	OIDCClientID string
 	OIDCScope    string
 
-	Assistant    Model
-	Reasoner     Model
+	Assistant Model
+	// AssistantContextTokens is the assistant model's context size, in tokens: each
+	// tool's result and the earlier turns a model call reads are budgeted from it.
+	AssistantContextTokens int
+	Reasoner               Model
 	ModelTimeout time.Duration
 	// OfflineChunkDelay is the offline model's pause between streamed chunks.
 	OfflineChunkDelay time.Duration
@@ -241,6 +244,7 @@ var Vars = []Var{
 	{"LEXFLOW_ASSISTANT_BASE_URL", "", "assistant model's OpenAI-compatible base URL (e.g. http://localhost:4000/v1); empty means the offline model"},
 	{"LEXFLOW_ASSISTANT_MODEL", "", "assistant model name; required with LEXFLOW_ASSISTANT_BASE_URL"},
 	{"LEXFLOW_ASSISTANT_API_KEY", "", "assistant model's API key; read by the worker only"},
+	{"LEXFLOW_ASSISTANT_CONTEXT_TOKENS", strconv.Itoa(schemas.DefaultContextTokens), "the assistant model's context size in tokens (at least 4096), from which each tool result's budget (docs/tools.md) and the earlier turns' share of a model call are worked out; estimated at four characters a token"},
 	{"LEXFLOW_REASONER_BASE_URL", "", "reasoner model's base URL; empty means the assistant's endpoint, model and key"},
 	{"LEXFLOW_REASONER_MODEL", "", "reasoner model name; required with LEXFLOW_REASONER_BASE_URL"},
 	{"LEXFLOW_REASONER_API_KEY", "", "reasoner model's API key; read by the worker only"},
@@ -381,6 +385,9 @@ func From(lookup func(name string) (string, bool)) (Config, error) {
 	}
 	if c.OfflineChunkDelay, err = time.ParseDuration(get("LEXFLOW_OFFLINE_CHUNK_DELAY")); err != nil || c.OfflineChunkDelay < 0 {
 		return c, fmt.Errorf("LEXFLOW_OFFLINE_CHUNK_DELAY: want 0 or a positive duration such as 20ms, got %q", get("LEXFLOW_OFFLINE_CHUNK_DELAY"))
+	}
+	if c.AssistantContextTokens, err = strconv.Atoi(get("LEXFLOW_ASSISTANT_CONTEXT_TOKENS")); err != nil || c.AssistantContextTokens < schemas.MinContextTokens {
+		return c, fmt.Errorf("LEXFLOW_ASSISTANT_CONTEXT_TOKENS: want a number of tokens of at least %d, got %q", schemas.MinContextTokens, get("LEXFLOW_ASSISTANT_CONTEXT_TOKENS"))
 	}
 	if c.MaxSteps, err = strconv.Atoi(get("LEXFLOW_MAX_STEPS")); err != nil || c.MaxSteps < 1 {
 		return c, fmt.Errorf("LEXFLOW_MAX_STEPS: want a positive integer, got %q", get("LEXFLOW_MAX_STEPS"))

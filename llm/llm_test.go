@@ -46,7 +46,7 @@ func TestToolCallingRoundTrip(t *testing.T) {
 	msgs = append(msgs,
 		schemas.ChatMessage{Role: schemas.MsgAssistant, ToolCalls: resp.ToolCalls},
 		schemas.ChatMessage{Role: schemas.MsgTool, ToolCallID: resp.ToolCalls[0].ID,
-			Content: `{"status":"success","case_details":{"summary":{"current":"Chiria nu a fost returnată"},"facts":[1,2]}}`})
+			Content: "case_details:\nsummary: {\"current\":\"Chiria nu a fost returnată\"}\nfacts: [1,2]"})
 	resp, err = c.Complete(ctx, msgs, []llm.Tool{caseTool})
 	if err != nil {
 		t.Fatal(err)

@@ -88,3 +88,14 @@ type ModelResponse struct {
 	Model        string     `json:"model"`
 	Usage        TokenUsage `json:"usage"`
 }
+
+// The assistant model's context size, in tokens, from which the budgets of what a
+// model call reads are worked out (LEXFLOW_ASSISTANT_CONTEXT_TOKENS).
+const (
+	// DefaultContextTokens is the size when the deployment does not say: small
+	// enough for the models a single machine serves, which is where budgets matter
+	// most.
+	DefaultContextTokens = 32768
+	// MinContextTokens is the smallest size budgets are worked out for.
+	MinContextTokens = 4096
+)

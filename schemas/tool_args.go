@@ -25,6 +25,10 @@ const (
 // GetCaseDetailsArgs are get_case_details' arguments (seed 003).
 type GetCaseDetailsArgs struct {
 	CaseID string `json:"case_id"`
+	// Path, when set, reads one part of case_details in dot notation ("facts",
+	// "legal_research.legislation", "facts.3" for a list's item), as
+	// update_case_details writes them.
+	Path string `json:"path,omitempty"`
 }
 
 // UpdateCaseDetailsArgs are update_case_details' arguments (seed 003).

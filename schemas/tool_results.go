@@ -1,11 +1,22 @@
 package schemas
 
 // GetCaseDetailsResult is get_case_details' return shape: status "success" with
-// case_details, or status "error" with error_message.
+// case_details and the parties' placeholders, or with the path asked for and its
+// value; or status "error" with error_message.
 type GetCaseDetailsResult struct {
-	Status       string         `json:"status"`
-	CaseDetails  map[string]any `json:"case_details,omitempty"`
-	ErrorMessage string         `json:"error_message,omitempty"`
+	Status       string             `json:"status"`
+	CaseDetails  map[string]any     `json:"case_details,omitempty"`
+	Parties      []PartyPlaceholder `json:"parties,omitempty"`
+	Path         string             `json:"path,omitempty"`
+	Value        any                `json:"value,omitempty"`
+	ErrorMessage string             `json:"error_message,omitempty"`
+}
+
+// PartyPlaceholder is what get_case_details shows of a party: its ID and the
+// placeholders its values fill in drafts, never the values.
+type PartyPlaceholder struct {
+	PartyID      string   `json:"party_id"`
+	Placeholders []string `json:"placeholders"`
 }
 
 // StatusResult is the return shape of tools that answer only a status:

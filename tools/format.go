@@ -11,7 +11,8 @@ import (
 // result reports a failure, failure is its reason and text the failure text.
 type Formatter func(name string, result []byte) (text, failure string)
 
-// SummaryChars caps a result summary where seed 000 sets no cap (seed 001).
+// SummaryChars caps the summary of a result that tools_used, events and the
+// transcript show (seed 001); the model reads results by their budgets (Show).
 const SummaryChars = 900
 
 // Failed is the text a failed tool call shows the model (seed 000's error shaping).
@@ -31,7 +32,8 @@ func lexeFailure(result []byte) string {
 }
 
 // formatStatus formats seed 003's {"status": ...} results: an error status becomes the
-// failure text; anything else is the compact JSON, capped at SummaryChars.
+// failure text; anything else is the compact JSON, which Show cuts to the tool's
+// budget.
 func formatStatus(name string, result []byte) (string, string) {
 	var r struct {
 		Status       string `json:"status"`
@@ -41,7 +43,7 @@ func formatStatus(name string, result []byte) (string, string) {
 		reason := or(r.ErrorMessage, "unknown error")
 		return Failed(name, reason), reason
 	}
-	return Clip(compact(result), SummaryChars), ""
+	return compact(result), ""
 }
 
 func formatWebSearch(name string, result []byte) (string, string) {

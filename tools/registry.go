@@ -34,6 +34,9 @@ type Tool struct {
 	Primary bool
 	Policy  Policy
 	Format  Formatter
+	// Budget is how much of the model's context one result may take, and how it is
+	// cut to it (see Show).
+	Budget Budget
 	// Activity is the name of the activity that runs the tool, as the worker registers
 	// it (the method's name); Workflow is the name of the child workflow that runs it
 	// instead. A tool with neither is listed but never offered to the model.
@@ -106,7 +109,7 @@ var (
 
 // registry lists every tool, in the order the model sees them. Activity names are the
 // methods of the activity structs that worker.Register registers (tested).
-var registry = mustLoad([]*Tool{
+var registry = withBudgets(mustLoad([]*Tool{
 	// Legal research (seed 000).
 	{Name: schemas.ToolNormattivaSearch, Roles: allRoles, Toggle: schemas.ToggleNormattiva, DefaultOn: true, Primary: true,
 		Policy: lexeNoRetry, Ladder: fullLadder, Format: formatNormattiva, Activity: "NormattivaSearch", decode: decodeArgs[schemas.NormattivaSearchArgs]},
@@ -148,7 +151,7 @@ var registry = mustLoad([]*Tool{
 	{Name: schemas.ToolConsultReasoner, Roles: allRoles, DefaultOn: true,
 		Bound:  append(slices.Clone(bindCase), Binding{Arg: "language", From: "language"}),
 		Policy: reasonerPolicy, Format: formatStatus, Activity: "ConsultReasoner", decode: decodeArgs[schemas.ConsultReasonerArgs]},
-})
+}))
 
 // mustLoad reads each tool's schema and description from schemas/tools/<name>.json.
 func mustLoad(ts []*Tool) []*Tool {
@@ -244,7 +247,7 @@ func EnabledLine(enabled []string) string {
 // Table renders the registry as the Markdown table in docs/tools.md.
 func Table() string {
 	var b strings.Builder
-	b.WriteString("| tool | roles | toggle (default) | timeout | attempts | retried on | then | available |\n|---|---|---|---|---|---|---|---|\n")
+	b.WriteString("| tool | roles | toggle (default) | timeout | attempts | retried on | then | available | budget |\n|---|---|---|---|---|---|---|---|---|\n")
 	for _, t := range registry {
 		toggle := "no key (on)"
 		if !t.DefaultOn {
@@ -269,7 +272,8 @@ func Table() string {
 		if !t.Available() {
 			avail = "not yet"
 		}
-		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %d | %s | %s | %s |\n", t.Name, roles, toggle, t.Policy.Timeout, t.Policy.MaxAttempts, retry, t.Ladder, avail)
+		budget := fmt.Sprintf("%d%% (%d tokens)", t.Budget.Percent, t.Budget.Tokens(schemas.DefaultContextTokens))
+		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %d | %s | %s | %s | %s |\n", t.Name, roles, toggle, t.Policy.Timeout, t.Policy.MaxAttempts, retry, t.Ladder, avail, budget)
 	}
 	return b.String()
 }

@@ -42,6 +42,9 @@ type Deps struct {
 	Prices map[int]payments.Price
 	// Budgets are the default model-token budgets the Meter enforces.
 	Budgets schemas.TokenLimits
+	// ContextTokens is the assistant model's context size, which budgets what a model
+	// call reads of tool results and earlier turns (0: schemas.DefaultContextTokens).
+	ContextTokens int
 	// Keys are the data keys an erasure destroys.
 	Keys *keys.Keyring
 	// Temporal is the client an erasure closes a case's workflow with; New sets it to
@@ -81,7 +84,7 @@ func Activities(d Deps) []any {
 	meter := &activities.Meter{Cases: d.Store, Budgets: d.Store, Parties: d.Store, Limits: d.Budgets, Now: d.Now}
 	events := &activities.Publisher{Events: d.Store}
 	acts := []any{
-		&activities.Cases{Store: d.Store, Events: events},
+		&activities.Cases{Store: d.Store, Parties: d.Store, Events: events},
 		&activities.Parties{Cases: d.Store, Parties: d.Store},
 		&activities.Transcript{Store: d.Store, Parties: d.Store, Events: events},
 		&activities.Quota{Subscriptions: d.Store},
@@ -98,7 +101,7 @@ func Activities(d Deps) []any {
 		&activities.Erasure{Store: d.Store, Audit: d.Store, Blobs: d.Blobs, Keys: d.Keys, Temporal: d.Temporal, Retention: d.Retention},
 	}
 	runner := activities.NewToolRunner(d.Blobs, acts...)
-	runner.Events = events
+	runner.Events, runner.ContextTokens = events, d.ContextTokens
 	return append(acts, runner)
 }
 

@@ -270,9 +270,11 @@ func (e *activityExecutor) RunTool(tool *tools.Tool, args any) (schemas.ToolOutp
 }
 
 // Format is a tool's raw result as the model reads it, for results formatted outside
-// the RunTool activity: child workflows' small ones.
+// the RunTool activity: child workflows' small ones, shaped to their tools' budgets
+// at the default context size (the workflow does not read the worker's setting;
+// these results are far below their budgets at any size).
 func Format(tool *tools.Tool, raw json.RawMessage) schemas.ToolOutput {
-	text, failure := tool.Format(tool.Name, raw)
+	text, failure := tool.Show(raw, 0)
 	return schemas.ToolOutput{Text: text, Failure: failure}
 }
 

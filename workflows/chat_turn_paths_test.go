@@ -106,7 +106,7 @@ func TestChatTurnToolTimeoutIsRetried(t *testing.T) {
 				return schemas.GetCaseDetailsResult{Status: "success", CaseDetails: map[string]any{"a": 1}}, nil
 			})
 	})
-	if use := res.ToolsUsed[0]; attempts != 2 || use.Status != schemas.ToolOK || !strings.Contains(use.Summary, `"a":1`) {
+	if use := res.ToolsUsed[0]; attempts != 2 || use.Status != schemas.ToolOK || !strings.Contains(use.Summary, "\na: 1") {
 		t.Fatalf("after %d attempts, tool use = %+v", attempts, use)
 	}
 }
@@ -162,7 +162,7 @@ func TestChatTurnFollowsTheReasonersAdvice(t *testing.T) {
 	if res.Escalation != nil || res.Reply != "Done.\n\nSources: get_case_details" {
 		t.Fatalf("escalation = %+v, reply %q", res.Escalation, res.Reply)
 	}
-	if got := model.requests[1].Messages[2].Content; !strings.Contains(got, `"a":1`) {
+	if got := model.requests[1].Messages[2].Content; !strings.Contains(got, "\na: 1") {
 		t.Errorf("model was shown %q, want the advised retry's result", got)
 	}
 }

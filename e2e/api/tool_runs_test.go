@@ -14,6 +14,8 @@ import (
 	"github.com/lexflow/lexflow/internal/auth"
 	"github.com/lexflow/lexflow/internal/blob"
 	"github.com/lexflow/lexflow/schemas"
+	"github.com/lexflow/lexflow/tools"
+	"unicode/utf8"
 )
 
 // runTool asks POST /v1/admin/tools/execute and wants 200.
@@ -104,7 +106,7 @@ func TestAdminToolRunKeepsNoLargeResult(t *testing.T) {
 	if err := json.Unmarshal(r.Raw, &res); err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Result) < activities.ClaimCheckBytes || len(res.Text) > activities.MaxToolText {
+	if len(res.Result) < activities.ClaimCheckBytes || utf8.RuneCountInString(res.Text) > tools.MaxShownChars {
 		t.Fatalf("result of %d bytes, text of %d", len(res.Result), len(res.Text))
 	}
 	runID := strings.TrimPrefix(res.WorkflowID, "tool-run:")

@@ -446,7 +446,6 @@ func describe(r toolResult, w wording) (string, bool) {
 	var res struct {
 		Status       string           `json:"status"`
 		ErrorMessage string           `json:"error_message"`
-		CaseDetails  map[string]any   `json:"case_details"`
 		Results      []map[string]any `json:"results"`
 		Success      *bool            `json:"success"`
 		Error        string           `json:"error"`
@@ -463,6 +462,9 @@ func describe(r toolResult, w wording) (string, bool) {
 		} `json:"massime"`
 		PartyID string `json:"partyId"`
 		Message string `json:"message"`
+	}
+	if summary, facts, ok := caseFile(r.content); ok {
+		return fmt.Sprintf(w.details, clip(summary, 400), facts), true
 	}
 	if err := json.Unmarshal([]byte(r.content), &res); err != nil {
 		return fmt.Sprintf("%s: %s", r.name, clip(r.content, 300)), true
@@ -519,16 +521,6 @@ func describe(r toolResult, w wording) (string, bool) {
 			refs = append(refs, fmt.Sprintf("%v: %s", h["riferimento"], clip(fmt.Sprint(h["testo"]), 200)))
 		}
 		return strings.Join(refs, " | "), true
-	}
-	if res.CaseDetails != nil {
-		summary := "—"
-		if s, ok := res.CaseDetails["summary"].(map[string]any); ok {
-			if cur, ok := s["current"].(string); ok && cur != "" {
-				summary = cur
-			}
-		}
-		facts, _ := res.CaseDetails["facts"].([]any)
-		return fmt.Sprintf(w.details, clip(summary, 400), len(facts)), true
 	}
 	if res.Results != nil {
 		return fmt.Sprintf(w.rows, len(res.Results), clip(compactRows(res.Results), 400)), true

@@ -74,10 +74,10 @@ func TestAnswerCitesOnlyWhatSucceeded(t *testing.T) {
 		msg("user", "fatto: x"),
 		{Role: "assistant", ToolCalls: []toolCall{call, call2}},
 		{Role: "tool", ToolCallID: "call_1", Content: mustJSON("[Tool update_case_details failed: timed out]")},
-		{Role: "tool", ToolCallID: "call_2", Content: mustJSON(`{"status":"success","case_details":{"summary":{"current":"Affitto"},"facts":[]}}`)},
+		{Role: "tool", ToolCallID: "call_2", Content: mustJSON("case_details:\nsummary: {\"current\":\"Affitto\"}\nparties (placeholders): []\nfacts (the latest 1 of 3): [\"c\"]")},
 	}
 	r := decide(in, allTools)
-	for _, want := range []string{"update_case_details non è riuscito: timed out", "Riassunto del caso: Affitto", "Fonti: get_case_details"} {
+	for _, want := range []string{"update_case_details non è riuscito: timed out", "Riassunto del caso: Affitto. Fatti registrati: 3", "Fonti: get_case_details"} {
 		if !strings.Contains(r.content, want) {
 			t.Errorf("answer %q lacks %q", r.content, want)
 		}
