@@ -33,7 +33,8 @@ func (a *Transcript) RecordUserMessage(ctx context.Context, in schemas.RecordUse
 		schemas.TurnStartedEvent{TurnNo: in.TurnNo, Message: in.Message, RequestID: in.RequestID})
 }
 
-// RecordTurn stores a turn's tool records and the assistant's answer, and publishes
+// RecordTurn stores a turn's tool records, each with its summary and the text the model
+// read of it (in.Shown), and the assistant's answer, and publishes
 // the ladder's escalation event when the turn ends with a question for the client,
 // and turn.completed (turn.cancelled for a cancelled turn) with the turn's result.
 //
@@ -49,11 +50,14 @@ func (a *Transcript) RecordTurn(ctx context.Context, in schemas.RecordTurn) erro
 	res.ToolsUsed = schemas.BoundedToolsUsed(res.ToolsUsed)
 	recs := make([]store.Record, 0, len(res.ToolsUsed)+1)
 	for i, t := range res.ToolsUsed {
+		tool := &store.ToolRecord{Name: t.Tool, Args: string(t.Args), Status: t.Status, LatencyMS: t.LatencyMS, Error: t.Error}
+		if i < len(in.Shown) {
+			tool.Shown = in.Shown[i]
+		}
 		recs = append(recs, store.Record{
 			ID: schemas.ToolRecordID(res.TurnID, i+1), CaseID: in.CaseID, UserID: in.UserID,
 			TurnID: res.TurnID, TurnNo: in.TurnNo, Seq: i + 1, Role: schemas.RecordTool, Content: t.Summary,
-			Tool:      &store.ToolRecord{Name: t.Tool, Args: string(t.Args), Status: t.Status, LatencyMS: t.LatencyMS, Error: t.Error},
-			CreatedAt: in.At,
+			Tool: tool, CreatedAt: in.At,
 		})
 	}
 	recs = append(recs, store.Record{

@@ -81,3 +81,43 @@ func TestNoticeIsReidentified(t *testing.T) {
 		t.Fatalf("records %+v, %v; want the notice with the party's name", recs, err)
 	}
 }
+
+// TestRecordTurnKeepsWhatTheModelRead: a tool record keeps its 900-character summary
+// as its content, which the API's transcript and events show, and the whole text the
+// model read of the result apart, for later turns' model calls.
+func TestRecordTurnKeepsWhatTheModelRead(t *testing.T) {
+	ctx := t.Context()
+	caseID := uuid.NewString()
+	turnID := schemas.TurnWorkflowID(caseID, 1)
+	plan := "The reasoner's answer:\n" + strings.Repeat("Plan step. ", 300)
+	res := schemas.TurnResult{TurnID: turnID, Reply: "done", ToolsUsed: []schemas.ToolUse{
+		{Tool: schemas.ToolConsultReasoner, Args: json.RawMessage(`{}`), Status: schemas.ToolOK, Summary: plan[:900]},
+	}}
+	transcript := &Transcript{Store: st, Parties: st, Events: &Publisher{Events: st}}
+	if err := runAsActivity(turnID, func(ctx context.Context) error {
+		return transcript.RecordTurn(ctx, schemas.RecordTurn{CaseID: caseID, TurnNo: 1, Result: res, Shown: []string{plan}, At: time.Now()})
+	}); err != nil {
+		t.Fatal(err)
+	}
+	recs, err := st.ListRecords(ctx, caseID, 0, 0)
+	if err != nil || len(recs) != 2 || recs[0].Tool == nil {
+		t.Fatalf("records %+v, %v", recs, err)
+	}
+	if recs[0].Content != plan[:900] || recs[0].Tool.Shown != plan {
+		t.Errorf("tool record: content of %d characters, shown text of %d; want 900 and %d", len(recs[0].Content), len(recs[0].Tool.Shown), len(plan))
+	}
+	raw, _ := json.Marshal(recs[0]) // as GET /v1/cases/{id}/messages shows it
+	bodies := []string{string(raw)}
+	events, err := st.ListEvents(ctx, caseID, 0, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range events {
+		bodies = append(bodies, string(e.Body))
+	}
+	for _, body := range bodies {
+		if strings.Contains(body, plan[:1000]) {
+			t.Errorf("the whole text leaks past the transcript's summary: %.300s", body)
+		}
+	}
+}

@@ -17,7 +17,8 @@ const redactBatch = 500
 // (turn.completed, turn.cancelled) whose tool summaries name the document (a
 // read_document of it, a list_documents with its summary), and their sources, say
 // instead that it was deleted, the raw results kept apart for them (claim checks) are overwritten so, and
-// so are the transcript's tool records. What the model wrote from the text in its
+// so are the transcript's tool records, their summaries and the texts they showed the
+// model. What the model wrote from the text in its
 // replies stays; so do the Temporal histories, sealed with the case's key (see
 // docs/privacy.md).
 func (h *handlers) redactDocument(ctx context.Context, caseID, docID string) error {
@@ -51,7 +52,8 @@ func (h *handlers) redactDocument(ctx context.Context, caseID, docID string) err
 		return fmt.Errorf("read the transcript: %w", err)
 	}
 	for _, r := range recs {
-		if r.Role == schemas.RecordTool && strings.Contains(r.Content, docID) {
+		named := strings.Contains(r.Content, docID) || r.Tool != nil && strings.Contains(r.Tool.Shown, docID)
+		if r.Role == schemas.RecordTool && named {
 			if err := h.Store.RedactRecord(ctx, caseID, r.ID, note); err != nil {
 				return fmt.Errorf("redact record %s: %w", r.ID, err)
 			}

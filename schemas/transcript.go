@@ -20,7 +20,10 @@ type RecordTurn struct {
 	UserID string     `json:"user_id"`
 	TurnNo int        `json:"turn_no"`
 	Result TurnResult `json:"result"`
-	At     time.Time  `json:"at"`
+	// Shown is the text the model read of each of Result.ToolsUsed, in order
+	// (ToolUse.Shown); a call with none keeps its summary.
+	Shown []string  `json:"shown,omitempty"`
+	At    time.Time `json:"at"`
 }
 
 // RecordTurnFailed is a failed turn, to be published as turn.failed.

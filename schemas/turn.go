@@ -109,6 +109,11 @@ type ToolUse struct {
 	// ResultRef is the blob key of a large result's raw form; the model read a bounded
 	// text of it.
 	ResultRef string `json:"result_ref,omitempty"`
+	// Shown is the text the model read of the result, up to its tool's budget, where
+	// Summary is cut at 900 characters. It stays inside the turn's workflow, never
+	// serialized with the turn's result: RecordTurn.Shown carries it to the transcript,
+	// from which later turns' model calls read it.
+	Shown string `json:"-"`
 }
 
 // Tool call statuses reported in ToolUse.

@@ -161,6 +161,10 @@ type ToolRecord struct {
 	Status    string `json:"status"`
 	LatencyMS int64  `json:"latency_ms"`
 	Error     string `json:"error,omitempty"`
+	// Shown is the text the model read of the result, up to its tool's budget, which
+	// later model calls read again; the record's Content is its 900-character summary.
+	// The transcript the API serves shows the summary only.
+	Shown string `json:"-" bson:"shown,omitempty"`
 }
 
 // Transcripts keeps each turn's records.
@@ -170,9 +174,10 @@ type Transcripts interface {
 	// ListRecords returns a case's records in turn order, at most limit of the latest
 	// (all when limit <= 0), and only those of turns before beforeTurn when it is > 0.
 	ListRecords(ctx context.Context, caseID string, beforeTurn, limit int) ([]Record, error)
-	// RedactRecord replaces the content of a case's record id, which keeps the rest:
-	// what it held must go (a tool result holding a deleted document's text).
-	// ErrNotFound for no such record.
+	// RedactRecord replaces the content of a case's record id, and the text its tool
+	// call showed the model (ToolRecord.Shown), which keeps the rest: what it held must
+	// go (a tool result holding a deleted document's text). ErrNotFound for no such
+	// record.
 	RedactRecord(ctx context.Context, caseID, id, content string) error
 }
 

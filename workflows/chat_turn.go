@@ -67,8 +67,12 @@ func chatTurn(ctx workflow.Context, in schemas.ChatTurnInput) (schemas.TurnResul
 		return schemas.TurnResult{}, err
 	}
 	res.Reply, res.Citations = checked.Reply, checked.Citations
+	shown := make([]string, len(res.ToolsUsed))
+	for i, u := range res.ToolsUsed {
+		shown[i] = u.Shown
+	}
 	err = turnStep(ctx, storeOptions, transcriptActs.RecordTurn, schemas.RecordTurn{
-		CaseID: in.CaseID, UserID: in.UserID, TurnNo: in.TurnNo, Result: res, At: workflow.Now(ctx),
+		CaseID: in.CaseID, UserID: in.UserID, TurnNo: in.TurnNo, Result: res, Shown: shown, At: workflow.Now(ctx),
 	}, nil)
 	return res, err
 }

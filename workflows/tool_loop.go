@@ -123,8 +123,10 @@ func (t *turn) run() (schemas.TurnResult, error) {
 		for _, call := range calls {
 			text, stop := t.call(call)
 			if f := t.failed; f != nil {
+				used := len(t.res.ToolsUsed) - 1
 				t.failed = nil
 				text = t.escalate(f)
+				t.res.ToolsUsed[used].Shown = text // what the model reads for its call
 			}
 			if inText {
 				t.msgs = append(t.msgs, schemas.ChatMessage{Role: schemas.MsgUser, Content: fmt.Sprintf("Result of %s:\n%s", call.Name, text)})
@@ -175,7 +177,10 @@ func minutes(d time.Duration) string {
 // invalid call comes after the model's one correction.
 func (t *turn) call(call schemas.ToolCall) (text string, stop bool) {
 	use := schemas.ToolUse{Tool: call.Name, Args: rawArgs(call.Arguments), Status: schemas.ToolFailed}
-	defer func() { t.res.ToolsUsed = append(t.res.ToolsUsed, use) }()
+	defer func() {
+		use.Shown = text
+		t.res.ToolsUsed = append(t.res.ToolsUsed, use)
+	}()
 	invalid := func(reason string) (string, bool) {
 		use.Status, use.Error = schemas.ToolInvalid, reason
 		if t.corrected {
@@ -228,10 +233,11 @@ func (t *turn) run1(tool *tools.Tool, typed any, use *schemas.ToolUse) (string, 
 	if err != nil {
 		use.Status, use.Error = schemas.ToolFailed, failureReason(err)
 		use.Summary = tools.Failed(tool.Name, use.Error)
+		use.Shown = use.Summary
 		return use.Summary, err
 	}
 	text := out.Text
-	use.Summary, use.ResultRef = tools.Clip(text, tools.SummaryChars), out.Ref
+	use.Summary, use.ResultRef, use.Shown = tools.Clip(text, tools.SummaryChars), out.Ref, text
 	if out.Failure != "" {
 		use.Status, use.Error = schemas.ToolFailed, out.Failure
 		return text, nil

@@ -22,9 +22,21 @@ func (s *Store) RedactEvent(ctx context.Context, caseID string, seq int64, body 
 	return nil
 }
 
-// RedactRecord replaces the content of the case's record id.
+// RedactRecord replaces the content, and a tool record's shown text, of the case's
+// record id.
 func (s *Store) RedactRecord(ctx context.Context, caseID, id, content string) error {
-	_, err := s.sub(caseID, RecordsCollection).Doc(DocID(id)).Update(ctx, []fs.Update{{Path: "content", Value: content}})
+	ref := s.sub(caseID, RecordsCollection).Doc(DocID(id))
+	err := s.client.RunTransaction(ctx, func(ctx context.Context, tx *fs.Transaction) error {
+		snap, err := tx.Get(ref)
+		if err != nil {
+			return err
+		}
+		updates := []fs.Update{{Path: "content", Value: content}}
+		if tool, _ := snap.DataAt("tool"); tool != nil {
+			updates = append(updates, fs.Update{Path: "tool.shown", Value: content})
+		}
+		return tx.Update(ref, updates)
+	})
 	if notFound(err) {
 		return fmt.Errorf("record %s of case %s: %w", id, caseID, store.ErrNotFound)
 	}

@@ -32,6 +32,7 @@ type toolRecord struct {
 	Status    string `firestore:"status"`
 	LatencyMS int64  `firestore:"latency_ms"`
 	Error     string `firestore:"error,omitempty"`
+	Shown     string `firestore:"shown,omitempty"`
 }
 
 // AppendRecords creates each record's document, leaving those that exist.

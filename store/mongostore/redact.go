@@ -24,8 +24,8 @@ func (s *Store) RedactEvent(ctx context.Context, caseID string, seq int64, body 
 	return nil
 }
 
-// RedactRecord replaces the content of the case's record id, and on FerretDB of its
-// copy in its turn's document (see turns.go).
+// RedactRecord replaces the content and the shown text of the case's record id, and
+// on FerretDB of its copy in its turn's document (see turns.go).
 func (s *Store) RedactRecord(ctx context.Context, caseID, id, content string) error {
 	var doc recordDoc
 	err := s.transcripts.FindOne(ctx, bson.M{"_id": id}).Decode(&doc)
@@ -35,7 +35,11 @@ func (s *Store) RedactRecord(ctx context.Context, caseID, id, content string) er
 	if err != nil {
 		return fmt.Errorf("read record %s: %w", id, err)
 	}
-	if _, err := s.transcripts.UpdateOne(ctx, bson.M{"_id": id}, bson.M{"$set": bson.M{"content": content}}); err != nil {
+	set := bson.M{"content": content}
+	if doc.Tool != nil {
+		set["tool.shown"] = content
+	}
+	if _, err := s.transcripts.UpdateOne(ctx, bson.M{"_id": id}, bson.M{"$set": set}); err != nil {
 		return fmt.Errorf("redact record %s: %w", id, err)
 	}
 	if s.turns == nil {
@@ -49,6 +53,9 @@ func (s *Store) RedactRecord(ctx context.Context, caseID, id, content string) er
 	for i := range turn.Records {
 		if turn.Records[i].ID == id {
 			turn.Records[i].Content = content
+			if t := turn.Records[i].Tool; t != nil {
+				t.Shown = content
+			}
 		}
 	}
 	if _, err := s.turns.UpdateOne(ctx, bson.M{"_id": turn.ID}, bson.M{"$set": bson.M{"records": turn.Records}}); err != nil {

@@ -8,7 +8,8 @@ import (
 	"github.com/lexflow/lexflow/store"
 )
 
-// AppendRecords seals each record's content and its tool call's arguments and error.
+// AppendRecords seals each record's content and its tool call's arguments, error and
+// the text it showed the model.
 func (s *Store) AppendRecords(ctx context.Context, recs ...store.Record) error {
 	sealed := make([]store.Record, len(recs))
 	for i, r := range recs {
@@ -19,7 +20,7 @@ func (s *Store) AppendRecords(ctx context.Context, recs ...store.Record) error {
 		r.Content = sealString(k, r.Content)
 		if r.Tool != nil {
 			tool := *r.Tool
-			tool.Args, tool.Error = sealString(k, tool.Args), sealString(k, tool.Error)
+			tool.Args, tool.Error, tool.Shown = sealString(k, tool.Args), sealString(k, tool.Error), sealString(k, tool.Shown)
 			r.Tool = &tool
 		}
 		sealed[i] = r
@@ -53,6 +54,9 @@ func openRecord(o *opener, r *store.Record) error {
 			return fmt.Errorf("record %s: %w", r.ID, err)
 		}
 		if tool.Error, err = openString(o, tool.Error); err != nil {
+			return fmt.Errorf("record %s: %w", r.ID, err)
+		}
+		if tool.Shown, err = openString(o, tool.Shown); err != nil {
 			return fmt.Errorf("record %s: %w", r.ID, err)
 		}
 		r.Tool = &tool

@@ -17,7 +17,8 @@ func (s *Store) RedactEvent(ctx context.Context, caseID string, seq int64, body 
 	return s.Store.RedactEvent(ctx, caseID, seq, body)
 }
 
-// RedactRecord seals the new content, as AppendRecords does.
+// RedactRecord seals the new content, as AppendRecords does; the backend writes it
+// over the record's shown text too.
 func (s *Store) RedactRecord(ctx context.Context, caseID, id, content string) error {
 	k, err := s.caseKey(ctx, caseID)
 	if err != nil {

@@ -43,17 +43,23 @@ func sameEvent(got, want store.Event) bool {
 		got.At.Equal(want.At) && string(got.Body) == string(want.Body)
 }
 
-// testRedactRecord: a redacted record keeps everything but its content, which reads
-// back new, whatever the limit of the list; a record the case does not hold is
-// ErrNotFound.
+// testRedactRecord: a redacted record keeps everything but its content and, for a
+// tool record, the text it showed the model, which read back new, whatever the limit
+// of the list; a record with no tool call gets none; a record the case does not hold
+// is ErrNotFound.
 func testRedactRecord(t *testing.T, s store.Store) {
 	caseID := newID("case")
 	recs := []store.Record{record(caseID, 1, 0), record(caseID, 1, 1), record(caseID, 1, 2), record(caseID, 2, 0)}
 	appendRecords(t, s, recs...)
-	if err := s.RedactRecord(t.Context(), caseID, recs[1].ID, "[redacted]"); err != nil {
-		t.Fatalf("RedactRecord = %v", err)
+	for _, i := range []int{1, 2} {
+		if err := s.RedactRecord(t.Context(), caseID, recs[i].ID, "[redacted]"); err != nil {
+			t.Fatalf("RedactRecord = %v", err)
+		}
 	}
-	recs[1].Content = "[redacted]"
+	recs[1].Content, recs[2].Content = "[redacted]", "[redacted]"
+	tool := *recs[1].Tool
+	tool.Shown = "[redacted]"
+	recs[1].Tool = &tool
 	checkRecords(t, "records", listRecords(t, s, caseID, 0, 0), recs)
 	checkRecords(t, "the last three records", listRecords(t, s, caseID, 0, 3), recs[1:])
 	for _, c := range [][2]string{{caseID, recs[1].ID + "-missing"}, {newID("case"), recs[1].ID}} {

@@ -16,14 +16,15 @@ var transcriptTests = []subtest{
 	{"ListInTurnOrder", testListInTurnOrder},
 	{"ListHonoursLimit", testListHonoursLimit},
 	{"ListHonoursBeforeTurn", testListHonoursBeforeTurn},
-	{"RedactReplacesTheContentAlone", testRedactRecord},
+	{"RedactReplacesTheContentAndShownText", testRedactRecord},
 }
 
 // transcriptStart is when the records of a test transcript were made.
 var transcriptStart = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 
 // record returns the record at seq of a turn of a case: seq 0 is the user's message,
-// seq 1 a tool call, and later ones the assistant's answer.
+// seq 1 a tool call with the text its result showed the model, and later ones the
+// assistant's answer.
 func record(caseID string, turn, seq int) store.Record {
 	turnID := fmt.Sprintf("%s:turn%d", caseID, turn)
 	r := store.Record{ID: fmt.Sprintf("%s:%d", turnID, seq), CaseID: caseID, UserID: "user-of-" + caseID,
@@ -34,7 +35,8 @@ func record(caseID string, turn, seq int) store.Record {
 		r.Role = "user"
 	case 1:
 		r.Role = "tool"
-		r.Tool = &store.ToolRecord{Name: "kb_search", Args: `{"query":"deposit"}`, Status: "error", LatencyMS: 1200, Error: "timeout"}
+		r.Tool = &store.ToolRecord{Name: "kb_search", Args: `{"query":"deposit"}`, Status: "error", LatencyMS: 1200, Error: "timeout",
+			Shown: fmt.Sprintf("[Tool kb_search failed: timeout] (turn %d, as the model read it)", turn)}
 	default:
 		r.Role = "assistant"
 	}
