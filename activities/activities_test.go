@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -29,6 +28,7 @@ import (
 	"github.com/lexflow/lexflow/schemas"
 	"github.com/lexflow/lexflow/store"
 	"github.com/lexflow/lexflow/store/mongostore"
+	"github.com/lexflow/lexflow/tools"
 )
 
 // st is a store on an embedded FerretDB that TestMain starts; lc the legal corpus it
@@ -143,30 +143,28 @@ func TestCallModelAssemblesTheSystemPrompt(t *testing.T) {
 	}
 }
 
-// TestCallModelSendsTheLastRecords checks the history a model call carries: the user
-// and assistant records among the last historyRecords of the earlier turns, whether
-// or not retrieval reads them all.
-func TestCallModelSendsTheLastRecords(t *testing.T) {
+// TestCallModelSendsEarlierResearch checks the history a model call carries, as the
+// endpoint receives it: each earlier turn's client message, its tool call (an
+// assistant message with tool_calls) and the whole text its result showed the model
+// (a tool message answering the call's ID), support's note and the answer, whether or
+// not retrieval reads every record.
+func TestCallModelSendsEarlierResearch(t *testing.T) {
 	ctx := context.Background()
 	m, got := recordingModelCalls(t)
 	caseID := fmt.Sprint("history-", time.Now().UnixNano())
 	var recs []store.Record
-	for turn := 1; turn <= 10; turn++ { // 30 records: a user's, a tool's and an assistant's per turn
-		for seq, role := range []schemas.RecordRole{schemas.RecordUser, schemas.RecordTool, schemas.RecordAssistant} {
-			recs = append(recs, store.Record{ID: fmt.Sprintf("%s:%d:%d", caseID, turn, seq), CaseID: caseID, TurnNo: turn, Seq: seq,
-				Role: role, Content: fmt.Sprintf("turn %d %s", turn, role)})
-		}
+	for turn := 1; turn <= 10; turn++ {
+		id := fmt.Sprintf("%s:%d", caseID, turn)
+		shown := fmt.Sprintf("[KB turn %d] ", turn) + strings.Repeat("massima ", 250)
+		recs = append(recs,
+			store.Record{ID: id + ":u", CaseID: caseID, TurnNo: turn, Role: schemas.RecordUser, Content: fmt.Sprintf("turn %d user", turn)},
+			store.Record{ID: id + ":t", CaseID: caseID, TurnNo: turn, Seq: 1, Role: schemas.RecordTool, Content: tools.Clip(shown, tools.SummaryChars),
+				Tool: &store.ToolRecord{Name: schemas.ToolKBSearch, Args: `{"query":"garanzia"}`, Status: schemas.ToolOK, Shown: shown}},
+			store.Record{ID: id + ":a", CaseID: caseID, TurnNo: turn, Seq: 2, Role: schemas.RecordAssistant, Content: fmt.Sprintf("turn %d assistant", turn)})
 	}
+	recs = append(recs, store.Record{ID: caseID + ":n1", CaseID: caseID, TurnNo: 10, Seq: 1001, Role: schemas.RecordSupport, Content: "resumed by support"})
 	if err := st.AppendRecords(ctx, recs...); err != nil {
 		t.Fatal(err)
-	}
-	// The last 20 records start at turn 4's tool record.
-	var want []string
-	for turn := 4; turn <= 10; turn++ {
-		if turn > 4 {
-			want = append(want, fmt.Sprintf("turn %d user", turn))
-		}
-		want = append(want, fmt.Sprintf("turn %d assistant", turn))
 	}
 	for i, rag := range []bool{false, true} {
 		req := schemas.ModelRequest{Role: schemas.ModelAssistant, CaseID: caseID, TurnNo: 11, Language: "en", UseRAG: rag, Query: "turn",
@@ -175,12 +173,26 @@ func TestCallModelSendsTheLastRecords(t *testing.T) {
 			t.Fatal(err)
 		}
 		msgs := (*got)[i]["messages"].([]any)
-		var sent []string
-		for _, msg := range msgs[1 : len(msgs)-1] {
-			sent = append(sent, msg.(map[string]any)["content"].(string))
+		if len(msgs) != 1+10*4+1+1 {
+			t.Fatalf("retrieval %v: sent %d messages", rag, len(msgs))
 		}
-		if !slices.Equal(sent, want) {
-			t.Errorf("retrieval %v: the history sent is\n%q\nwant\n%q", rag, sent, want)
+		for turn := 1; turn <= 10; turn++ {
+			user, call, result, answer := msgs[1+(turn-1)*4].(map[string]any), msgs[2+(turn-1)*4].(map[string]any),
+				msgs[3+(turn-1)*4].(map[string]any), msgs[4+(turn-1)*4].(map[string]any)
+			calls, _ := call["tool_calls"].([]any)
+			if user["content"] != fmt.Sprintf("turn %d user", turn) || answer["content"] != fmt.Sprintf("turn %d assistant", turn) || len(calls) != 1 {
+				t.Fatalf("retrieval %v, turn %d: %v, %v, %v", rag, turn, user, call, answer)
+			}
+			fn := calls[0].(map[string]any)["function"].(map[string]any)
+			if fn["name"] != schemas.ToolKBSearch || fn["arguments"] != `{"query":"garanzia"}` || result["tool_call_id"] != calls[0].(map[string]any)["id"] {
+				t.Errorf("retrieval %v, turn %d: call %v, result for %v", rag, turn, calls[0], result["tool_call_id"])
+			}
+			if content, _ := result["content"].(string); content != recs[(turn-1)*3+1].Tool.Shown {
+				t.Errorf("retrieval %v, turn %d: the result sent has %d characters, want the %d the model read", rag, turn, len(content), len(recs[(turn-1)*3+1].Tool.Shown))
+			}
+		}
+		if note := msgs[len(msgs)-2].(map[string]any); note["role"] != "system" || !strings.Contains(note["content"].(string), "resumed by support") {
+			t.Errorf("retrieval %v: support's note = %v", rag, note)
 		}
 	}
 }

@@ -6,15 +6,13 @@ import (
 
 	"go.temporal.io/sdk/temporal"
 
+	"github.com/lexflow/lexflow/internal/modelctx"
 	"github.com/lexflow/lexflow/internal/prompts"
 	"github.com/lexflow/lexflow/llm"
 	"github.com/lexflow/lexflow/schemas"
 	"github.com/lexflow/lexflow/store"
 	"github.com/lexflow/lexflow/tools"
 )
-
-// historyRecords is how many records of a case's earlier turns accompany a model call.
-const historyRecords = 20
 
 // Model calls the model roles. The clients hold the API keys, which therefore never
 // leave the worker: workflows send only the role, the case and the turn's messages.
@@ -23,6 +21,9 @@ type Model struct {
 	Transcripts store.Transcripts
 	Memories    store.Memories
 	Prompts     *SystemPrompts
+	// ContextTokens is the assistant model's context size, which budgets the earlier
+	// turns a call reads (modelctx.Assemble); 0 means schemas.DefaultContextTokens.
+	ContextTokens int
 	// Meter charges every call to the case's model-token budgets.
 	Meter *Meter
 	// Events publishes model.retry, model.delta and model.step.
@@ -31,8 +32,9 @@ type Model struct {
 
 // CallModel asks a role for the next step of a turn. It prepends the system prompt (the
 // role's prompt file, the legal-tools warning, the user's memory and the relevant earlier
-// turns, as the request selects) and the case's latest earlier turns from the store, and
-// offers the named tools. The assistant's reply is streamed: its text is published as
+// turns, as the request selects) and the case's earlier turns from the store, with
+// their tool calls, results and support's notes, as modelctx.Assemble budgets them,
+// and offers the named tools. The assistant's reply is streamed: its text is published as
 // model.delta events as it comes. The activity heartbeats from its start, so a dead
 // worker's call is tried again after the heartbeat timeout. A request the endpoint
 // refuses is a non-retryable ErrModelRejected, and so is ErrBudgetExhausted (see
@@ -51,8 +53,8 @@ func (m *Model) CallModel(ctx context.Context, req schemas.ModelRequest) (schema
 	}
 	var earlier []store.Record
 	if req.CaseID != "" {
-		// Retrieval searches every earlier record; the history keeps the last few.
-		limit := historyRecords
+		// Retrieval searches every earlier record; the history reads the latest.
+		limit := modelctx.HistoryRecords + 1 // one more tells whether there are more
 		if req.UseRAG {
 			limit = 0
 		}
@@ -72,21 +74,13 @@ func (m *Model) CallModel(ctx context.Context, req schemas.ModelRequest) (schema
 	if req.UseRAG {
 		pc.Earlier = relevantEarlier(req.Query, earlier, ragResults)
 	}
-	history := earlier[max(len(earlier)-historyRecords, 0):]
+	history := earlier[max(len(earlier)-modelctx.HistoryRecords, 0):]
 	system, err := m.Prompts.System(ctx, req.Role, pc)
 	if err != nil {
 		return schemas.ModelResponse{}, err
 	}
-	msgs := []schemas.ChatMessage{{Role: schemas.MsgSystem, Content: system}}
-	for _, r := range history {
-		switch r.Role {
-		case schemas.RecordUser:
-			msgs = append(msgs, schemas.ChatMessage{Role: schemas.MsgUser, Content: r.Content})
-		case schemas.RecordAssistant:
-			msgs = append(msgs, schemas.ChatMessage{Role: schemas.MsgAssistant, Content: r.Content})
-		}
-	}
-	msgs = append(msgs, req.Messages...)
+	msgs := modelctx.Assemble(modelctx.Input{System: system, Earlier: modelRecords(history), More: len(earlier) > len(history),
+		Turn: req.Messages, ContextTokens: m.ContextTokens}).Messages
 	defs, err := toolDefinitions(req.Tools)
 	if err != nil {
 		return schemas.ModelResponse{}, temporal.NewNonRetryableApplicationError(err.Error(), schemas.ErrInvalidArgs, err)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/lexflow/lexflow/internal/modelctx"
 	"github.com/lexflow/lexflow/internal/pseudonym"
 	"github.com/lexflow/lexflow/internal/reidentify"
 	"github.com/lexflow/lexflow/schemas"
@@ -11,32 +12,22 @@ import (
 )
 
 // view is what a model reads of a call's messages: the text of every message (the
-// system prompt with the user's memory and earlier turns, the case's transcript, the
-// client's message, tool results, the model's own earlier steps) pseudonymized at
-// once with the parties of the case whose workflow runs the activity, so that a value
-// has the same marker throughout the call (internal/pseudonym). A call of no case
-// still has the personal data found by its form marked. It is the one point every
-// model call's messages pass (Meter.Complete); a document's pages come to it already
-// pseudonymized by the document tools, as the API shows them, and a value of the rest
-// gets a marker numbered past the markers they hold.
+// system prompt with the user's memory, the case's earlier turns and their tool calls,
+// the client's message, tool results, the model's own earlier steps) and the arguments
+// of every tool call, pseudonymized at once (modelctx.Pseudonymize) with the parties
+// of the case whose workflow runs the activity, so that a value has the same marker
+// throughout the call. A call of no case still has the personal data found by its
+// form marked. It is the one point every model call's messages pass
+// (Meter.Complete); a document's pages come to it already pseudonymized by the
+// document tools, as the API shows them, and a value of the rest gets a marker
+// numbered past the markers they hold.
 func (m *Meter) view(ctx context.Context, msgs []schemas.ChatMessage) ([]schemas.ChatMessage, []pseudonym.Party, error) {
 	parties, err := m.parties(ctx)
 	if err != nil {
 		return nil, nil, err
 	}
-	texts := make([]string, len(msgs))
-	for i, msg := range msgs {
-		texts[i] = msg.Content
-	}
-	if texts, err = pseudonym.Pages(ctx, texts, parties); err != nil {
-		return nil, nil, err
-	}
-	out := make([]schemas.ChatMessage, len(msgs))
-	for i, msg := range msgs {
-		msg.Content = texts[i]
-		out[i] = msg
-	}
-	return out, parties, nil
+	out, err := modelctx.Pseudonymize(ctx, msgs, parties)
+	return out, parties, err
 }
 
 // parties are the parties of the case whose workflow runs the activity, as

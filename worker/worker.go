@@ -97,7 +97,8 @@ func Activities(d Deps) []any {
 		&activities.Research{Corpus: d.Corpus, Backend: d.Research, Events: events},
 		web,
 		&activities.Enriched{Web: web, Corpus: d.Corpus, Reasoner: d.Models[schemas.ModelReasoner], Prompts: system, Meter: meter},
-		&activities.Model{Clients: d.Models, Transcripts: d.Store, Memories: d.Store, Prompts: system, Meter: meter, Events: events},
+		&activities.Model{Clients: d.Models, Transcripts: d.Store, Memories: d.Store, Prompts: system, Meter: meter, Events: events,
+			ContextTokens: d.ContextTokens},
 		&activities.Erasure{Store: d.Store, Audit: d.Store, Blobs: d.Blobs, Keys: d.Keys, Temporal: d.Temporal, Retention: d.Retention},
 	}
 	runner := activities.NewToolRunner(d.Blobs, acts...)
