@@ -75,8 +75,8 @@ func New(d Deps, cfg config.Config) *Server {
 	h := &handlers{Temporal: d.Temporal, Store: d.Store, Metrics: d.Metrics, Tracer: d.Tracer, Auth: d.Auth,
 		Prompts: d.Prompts, TaskQueue: cfg.TaskQueue, MaxSteps: cfg.MaxSteps, Unavailable: cfg.Unavailable(tools.NeedsSearXNG),
 		Log: d.Log, Blobs: d.Blobs, UserWait: cfg.UserWait, StuckAfter: cfg.StuckAfter, TurnTimeout: cfg.TurnTimeout,
-		DefaultLanguage: cfg.DefaultLanguage,
-		EraseWait:       d.EraseWait, Dev: d.Dev, CasesPerDay: cfg.CasesPerDay, OrgCasesPerDay: cfg.OrgCasesPerDay,
+		DefaultLanguage: cfg.DefaultLanguage, ContextTokens: cfg.AssistantContextTokens,
+		EraseWait: d.EraseWait, Dev: d.Dev, CasesPerDay: cfg.CasesPerDay, OrgCasesPerDay: cfg.OrgCasesPerDay,
 		RequestsPerMinute: cfg.RequestsPerMinute, OrgRequestsPerMinute: cfg.OrgRequestsPerMinute,
 		ToolRunsPerMinute: cfg.ToolRunsPerMinute, OrgConcurrentTurns: cfg.OrgConcurrentTurns,
 		MaxUploadBytes: int64(cfg.MaxUploadMB) << 20, DocumentsPerCase: cfg.DocumentsPerCase, OrgConcurrentReads: cfg.OrgConcurrentReads,
@@ -135,6 +135,9 @@ type handlers struct {
 	// DefaultLanguage is the language of a case, query or citation check whose client
 	// chose none and whose text tells none.
 	DefaultLanguage string
+	// ContextTokens is the assistant model's context size, for GET
+	// /v1/admin/cases/{id}/context's view of a call (0: schemas.DefaultContextTokens).
+	ContextTokens int
 	// TurnTimeout is the deadline of each chat turn of the cases this API starts.
 	TurnTimeout time.Duration
 	EraseWait   time.Duration

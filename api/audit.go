@@ -23,6 +23,7 @@ const (
 	auditHoldLift      = "case.hold.lift"
 	auditToolRun       = "tool.execute"
 	auditTenantTexts   = "tenant.queries.erase"
+	auditContext       = "case.context.read"
 )
 
 // audit records a staff action on organization org's case caseID (either may be

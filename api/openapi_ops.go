@@ -92,6 +92,7 @@ var operations = map[string]operation{
 
 	"PUT /v1/admin/cases/:id/hold":        {"putHold", "Put a legal hold on a case", HoldRequest{}, []response{ok("the hold", HoldView{})}},
 	"DELETE /v1/admin/cases/:id/hold":     {"liftHold", "Lift a legal hold", nil, []response{ok("lifted", HoldView{})}},
+	"GET /v1/admin/cases/:id/context":     {"caseContext", "What the case's next model call would read", nil, []response{ok("the assembled call", ContextView{})}},
 	"PUT /v1/admin/subscriptions/:id":     {"putSubscription", "Set a subscription's plan and credits", SubscriptionRequest{}, []response{ok("the subscription", store.Subscription{})}},
 	"POST /v1/admin/prompts/reload":       {"reloadPrompts", "Reload the system prompts", nil, []response{ok("what the files hold", ReloadResponse{})}},
 	"GET /v1/admin/audit":                 {"listAudit", "The audit log", nil, []response{ok("the entries", AuditList{})}},

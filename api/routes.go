@@ -95,6 +95,7 @@ var routes = []Route{
 	{http.MethodDelete, "/v1/support/codec-session", Support, false, (*handlers).closeCodecSession},
 	{http.MethodPut, "/v1/admin/cases/:id/hold", Admin, false, (*handlers).putHold},
 	{http.MethodDelete, "/v1/admin/cases/:id/hold", Admin, false, (*handlers).liftHold},
+	{http.MethodGet, "/v1/admin/cases/:id/context", Admin, false, (*handlers).caseContext},
 	{http.MethodPut, "/v1/admin/subscriptions/:id", Admin, false, (*handlers).putSubscription},
 	{http.MethodPost, "/v1/admin/prompts/reload", Admin, false, (*handlers).reloadPrompts},
 	{http.MethodGet, "/v1/admin/audit", Admin, false, (*handlers).listAudit},

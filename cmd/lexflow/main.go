@@ -10,6 +10,7 @@
 //   - versions counts, per workflow.GetVersion change ID, the open runs that may still
 //     replay its old branch;
 //   - keys rotate rewraps the data keys under a new master key;
+//   - context prints what a case's next model call would read, through the API;
 //   - probe is the container images' health check;
 //   - help prints the usage.
 //
@@ -41,6 +42,8 @@ commands:
   versions count, per workflow.GetVersion change ID, the open runs that may still
            replay its old branch: at zero its guard can go (make versions)
   keys     rewrap every data key under LEXFLOW_MASTER_KEY after a rotation: lexflow keys rotate
+  context  print what a case's next model call would read, each part with its size (an
+           admin's GET /v1/admin/cases/{id}/context): lexflow context --token T [--json] <case-id>
   probe    GET a URL, failing unless it answers 2xx within 5 s (containers' health checks):
            lexflow probe http://127.0.0.1:8080/readyz
   help     print this text
@@ -83,6 +86,8 @@ func main() {
 		err = runKeys(ctx, cfg, args, os.Stdout)
 	case "probe":
 		err = runProbe(ctx, args, os.Stdout)
+	case "context":
+		err = runContext(ctx, cfg, args, os.Stdout)
 	case "help", "-h", "--help":
 		fmt.Print(usage)
 	default:

@@ -121,7 +121,7 @@ type Dropped struct {
 // for each with its tool_call_id, made from the record's ID (CallID).
 func Assemble(in Input) Context {
 	ctxTokens := tools.ContextTokens(in.ContextTokens)
-	out := Context{ContextTokens: ctxTokens}
+	out := Context{ContextTokens: ctxTokens, Dropped: []Dropped{}}
 	fixed := tools.Tokens(in.System)
 	for _, m := range in.Turn {
 		fixed += msgTokens(m)

@@ -3,6 +3,7 @@ package modelctx
 import (
 	"context"
 	"encoding/json"
+	"slices"
 
 	"github.com/lexflow/lexflow/internal/pseudonym"
 	"github.com/lexflow/lexflow/schemas"
@@ -41,6 +42,22 @@ func Pseudonymize(ctx context.Context, msgs []schemas.ChatMessage, parties []pse
 			m.ToolCalls = calls
 		}
 		out[k] = m
+	}
+	return out, nil
+}
+
+// Pseudonymized is c as the model reads it: its messages pseudonymized
+// (Pseudonymize) and its parts and total measured again, placeholders and all.
+func (c Context) Pseudonymized(ctx context.Context, parties []pseudonym.Party) (Context, error) {
+	msgs, err := Pseudonymize(ctx, c.Messages, parties)
+	if err != nil {
+		return c, err
+	}
+	out := c
+	out.Messages, out.Parts, out.Tokens = msgs, slices.Clone(c.Parts), 0
+	for i, m := range msgs {
+		out.Parts[i].Chars, out.Parts[i].Tokens = len([]rune(m.Content))+argsChars(m), msgTokens(m)
+		out.Tokens += out.Parts[i].Tokens
 	}
 	return out, nil
 }
