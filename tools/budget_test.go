@@ -119,6 +119,14 @@ func TestCaseDetailsShaped(t *testing.T) {
 	if strings.Contains(text, "Fact number 00") {
 		t.Errorf("the oldest fact was kept before the latest:\n%s", text)
 	}
+	// Research past the whole budget is cut, and the note on what was left out stays.
+	huge := mustJSON(t, schemas.GetCaseDetailsResult{Status: schemas.ResultSuccess, CaseDetails: map[string]any{
+		"summary": "s", "legal_research": strings.Repeat("r", 10000), "facts": []any{"f1", "f2"}, "objectives": []any{"o"}}})
+	text, _ = tool.Show(huge, context)
+	if n := utf8.RuneCountInString(text); n > tool.Budget.Chars(context) || !strings.HasSuffix(text, `{"path": "legal_research.legislation"}.]`) ||
+		!strings.Contains(text, "objectives (5 characters)") {
+		t.Errorf("over its budget, the case file has %d characters and ends %q", n, text[max(len(text)-120, 0):])
+	}
 	part := mustJSON(t, schemas.GetCaseDetailsResult{Status: schemas.ResultSuccess, Path: "legal_research.legislation", Value: []any{"Codul civil, art. 1357"}})
 	if text, _ := tool.Show(part, context); text != "case_details.legal_research.legislation:\n[\"Codul civil, art. 1357\"]" {
 		t.Errorf("a part read by path = %q", text)

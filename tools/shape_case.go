@@ -16,7 +16,8 @@ import (
 // parties' placeholders come with them, and then the latest facts.
 var caseFileWhole = []string{"summary", "legal_research"}
 
-// caseFileNoteChars is kept free of the budget for the note on what was left out.
+// caseFileNoteChars is kept free of the budget for the note on what was left out,
+// whose list of parts is cut at half of it.
 const caseFileNoteChars = 600
 
 // shapeCaseDetails is get_case_details' shaping: a part the model asked for by path,
@@ -48,12 +49,7 @@ func shapeCaseDetails(raw []byte, text string, chars int) string {
 	room := func() int { return chars - caseFileNoteChars - utf8.RuneCountInString(b.String()) }
 	var left []string
 	if facts, ok := r.CaseDetails["facts"].([]any); ok {
-		from := 0
-		for ; from < len(facts)-1; from++ {
-			if len(compactValue(facts[from:]))+len("\nfacts: ") <= room() {
-				break
-			}
-		}
+		from := latestThatFit(facts, room()-len("\nfacts (the latest 0000 of 0000): "))
 		if from == 0 {
 			line("facts", compactValue(facts))
 		} else {
@@ -68,17 +64,35 @@ func shapeCaseDetails(raw []byte, text string, chars int) string {
 			continue
 		}
 		v := compactValue(r.CaseDetails[k])
-		if utf8.RuneCountInString(v)+len(k)+3 > room() {
-			left = append(left, fmt.Sprintf("%s (%d characters)", k, utf8.RuneCountInString(v)))
+		if n := utf8.RuneCountInString(v); n+len(k)+3 > room() {
+			left = append(left, fmt.Sprintf("%s (%d characters)", k, n))
 			continue
 		}
 		line(k, v)
 	}
-	if len(left) > 0 {
-		fmt.Fprintf(&b, "\n[Left out to fit the model's context: %s. Read one part with get_case_details and a path in dot notation, e.g. {\"path\": \"facts\"} or {\"path\": \"legal_research.legislation\"}.]",
-			strings.Join(left, ", "))
+	if len(left) == 0 {
+		return Fit(b.String(), chars)
 	}
-	return Fit(b.String(), chars)
+	note := fmt.Sprintf("\n[Left out to fit the model's context: %s. Read one part with get_case_details and a path in dot notation, e.g. {\"path\": \"facts\"} or {\"path\": \"legal_research.legislation\"}.]",
+		Clip(strings.Join(left, ", "), caseFileNoteChars/2))
+	return Fit(b.String(), max(chars-utf8.RuneCountInString(note), 0)) + note
+}
+
+// latestThatFit returns the first of the latest facts whose list, as compact JSON,
+// fits in room characters; at least the latest one is kept.
+func latestThatFit(facts []any, room int) int {
+	size := 2 // the brackets
+	for i := len(facts) - 1; i >= 0; i-- {
+		n := utf8.RuneCountInString(compactValue(facts[i]))
+		if i < len(facts)-1 {
+			n++ // the comma
+		}
+		if size+n > room && i < len(facts)-1 {
+			return i + 1
+		}
+		size += n
+	}
+	return 0
 }
 
 // shapeReasoner is consult_reasoner's shaping: the reasoner's answer as it wrote it,
