@@ -23,7 +23,6 @@ import (
 	"github.com/lexflow/lexflow/internal/prompts"
 	"github.com/lexflow/lexflow/schemas"
 	"github.com/lexflow/lexflow/store"
-	"github.com/lexflow/lexflow/tools"
 )
 
 // Deps are what the API needs besides its configuration: the services it calls and
@@ -73,7 +72,7 @@ type Server struct {
 // New returns the API that d and cfg describe.
 func New(d Deps, cfg config.Config) *Server {
 	h := &handlers{Temporal: d.Temporal, Store: d.Store, Metrics: d.Metrics, Tracer: d.Tracer, Auth: d.Auth,
-		Prompts: d.Prompts, TaskQueue: cfg.TaskQueue, MaxSteps: cfg.MaxSteps, Unavailable: cfg.Unavailable(tools.NeedsSearXNG),
+		Prompts: d.Prompts, TaskQueue: cfg.TaskQueue, MaxSteps: cfg.MaxSteps, Unavailable: cfg.Unavailable(),
 		Log: d.Log, Blobs: d.Blobs, UserWait: cfg.UserWait, StuckAfter: cfg.StuckAfter, TurnTimeout: cfg.TurnTimeout,
 		DefaultLanguage: cfg.DefaultLanguage,
 		EraseWait:       d.EraseWait, Dev: d.Dev, CasesPerDay: cfg.CasesPerDay, OrgCasesPerDay: cfg.OrgCasesPerDay,
@@ -122,9 +121,10 @@ type handlers struct {
 	// tool loop.
 	TaskQueue string
 	MaxSteps  int
-	// Unavailable are tools this deployment cannot serve (no SearXNG, say): they are
-	// never selected for a turn and are listed as unavailable.
-	Unavailable []string
+	// Unavailable are the tools this deployment cannot serve (no SearXNG, say), with
+	// why: they are never selected for a turn, and GET /v1/tools lists them as
+	// unavailable with the reason.
+	Unavailable map[string]string
 	Log         *slog.Logger
 	Blobs       blob.Store
 	// UserWait is how long the cases this API starts wait for a client's answer to an

@@ -248,8 +248,8 @@ var Vars = []Var{
 	{"LEXFLOW_OFFLINE_CHUNK_DELAY", "20ms", "pause between the chunks of the offline model's streamed answers, so that a turn streams as it would with a real model; 0 sends them at once"},
 	{"LEXFLOW_MAX_STEPS", strconv.Itoa(schemas.DefaultMaxSteps), "model calls allowed in one chat turn"},
 	{"LEXFLOW_CORPUS_DB", "", "the legal corpus's SQLite file; empty means LEXFLOW_DATA_DIR/corpus.db (`lexflow corpus load` builds it, `lexflow dev` on first start)"},
-	{"LEXE_TOOLS_URL", "", "a LEXE-tools-compatible service (e.g. http://lexe-tools:8021) that answers normattiva_search, eurlex_search, infolex_search and kb_search; empty means the shipped corpus"},
-	{"SEARXNG_URL", "", "SearXNG instance for web_search and lex_search (JSON format enabled); empty means those tools are not offered"},
+	{"LEXE_TOOLS_URL", "", "a LEXE-tools-compatible service (e.g. http://lexe-tools:8021) that answers normattiva_search, eurlex_search, infolex_search, kb_search, lex_search and lex_search_enriched; empty means the shipped corpus and SearXNG"},
+	{"SEARXNG_URL", "", "SearXNG instance for web_search, and for lex_search and lex_search_enriched without LEXE_TOOLS_URL (JSON format enabled); empty means those tools are not offered"},
 	{"LEXFLOW_BLOB_DIR", "", "root of the local blob store that keeps draft PDFs (`cases/<id>/drafts/<name>/rev-<n>.pdf`); empty means LEXFLOW_DATA_DIR/blobs"},
 	{"LEXFLOW_USER_WAIT", "24h", "how long a case escalated to the client waits for their answer before it opens a support ticket"},
 	{"LEXFLOW_TURN_TIMEOUT", "10m", "a chat turn's deadline: past it the turn stops the step it waits for (a model call, a tool being retried) and ends with what it has, saying so; fixed for a case when it starts"},
@@ -521,13 +521,19 @@ func Table() string {
 	return b.String()
 }
 
-// Unavailable lists the tools this deployment cannot serve: those needing a service
-// that is not configured.
-func (c Config) Unavailable(needsSearXNG []string) []string {
+// Unavailable says which tools this deployment cannot serve, and why: web_search
+// needs SearXNG; lex_search and lex_search_enriched need SearXNG or a LEXE-tools
+// service, whose own endpoints then serve them.
+func (c Config) Unavailable() map[string]string {
+	out := map[string]string{}
 	if c.SearXNGURL == "" {
-		return needsSearXNG
+		out[schemas.ToolWebSearch] = "no web search service is configured (SEARXNG_URL)"
+		if c.LexeToolsURL == "" {
+			why := "no legal search service is configured (LEXE_TOOLS_URL or SEARXNG_URL)"
+			out[schemas.ToolLexSearch], out[schemas.ToolLexSearchEnriched] = why, why
+		}
 	}
-	return nil
+	return out
 }
 
 // maxRetentionDays bounds a retention period given in days, well within a Duration.
