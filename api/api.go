@@ -80,7 +80,7 @@ func New(d Deps, cfg config.Config) *Server {
 		ToolRunsPerMinute: cfg.ToolRunsPerMinute, OrgConcurrentTurns: cfg.OrgConcurrentTurns,
 		MaxUploadBytes: int64(cfg.MaxUploadMB) << 20, DocumentsPerCase: cfg.DocumentsPerCase, OrgConcurrentReads: cfg.OrgConcurrentReads,
 		Budgets: cfg.TokenLimits(), Hub: d.Hub, EventsPoll: cfg.EventsPoll, Payments: d.Payments, Prices: d.Prices,
-		WebhookSecret: d.WebhookSecret, PublicURL: cfg.PublicURL, Keys: d.Keys, Now: d.Now,
+		WebhookSecret: d.WebhookSecret, PublicURL: cfg.PublicURL, CORSOrigins: cfg.CORSOrigins, Keys: d.Keys, Now: d.Now,
 		App: AppConfig{TemporalUI: cfg.TemporalUIURL, Namespace: cfg.TemporalNamespace}}
 	codecTokens := d.Auth.HS256
 	codecTokens.Audience += "-codec"
@@ -182,6 +182,8 @@ type handlers struct {
 	Prices        payments.Prices
 	WebhookSecret []byte
 	PublicURL     string
+	// CORSOrigins are the origins whose pages may call /v1 from the browser (cors).
+	CORSOrigins []string
 	// App is what the web app served at / is told of this deployment; its TemporalUI
 	// is the one origin the codec server answers in browsers.
 	App AppConfig

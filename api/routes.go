@@ -137,6 +137,8 @@ func newServer(h *handlers, table []Route) *echo.Echo {
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
 	e.HTTPErrorHandler = errorHandler(h.Log)
+	e.Pre(cors(h.CORSOrigins))
+	e.Pre(cors(h.CORSOrigins))
 	// The codec's routes and uploads have limits of their own.
 	bodyLimit := middleware.BodyLimitWithConfig(middleware.BodyLimitConfig{Limit: maxBody,
 		Skipper: func(c echo.Context) bool {

@@ -8,6 +8,7 @@ package config
 import (
 	"errors"
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -151,6 +152,8 @@ type Config struct {
 	// EventsPoll is how often an event stream reads the store for events written by
 	// another process.
 	EventsPoll time.Duration
+	// CORSOrigins are the origins whose pages may call /v1 from the browser.
+	CORSOrigins []string
 	// PublicURL is where clients reach Lexflow; the payment provider sends them back
 	// there after a checkout.
 	PublicURL string
@@ -253,6 +256,7 @@ var Vars = []Var{
 	{"LEXFLOW_BLOB_DIR", "", "root of the local blob store that keeps draft PDFs (`cases/<id>/drafts/<name>/rev-<n>.pdf`); empty means LEXFLOW_DATA_DIR/blobs"},
 	{"LEXFLOW_USER_WAIT", "24h", "how long a case escalated to the client waits for their answer before it opens a support ticket"},
 	{"LEXFLOW_TURN_TIMEOUT", "10m", "a chat turn's deadline: past it the turn stops the step it waits for (a model call, a tool being retried) and ends with what it has, saying so; fixed for a case when it starts"},
+	{"LEXFLOW_CORS_ORIGINS", "", "comma-separated origins (scheme://host[:port]) whose pages may call the /v1 API from the browser, with bearer tokens and no cookies; never the codec routes; empty means none"},
 	{"LEXFLOW_DEFAULT_LANGUAGE", "ro", "a case's, a query's or a citation check's language (ro, it or en) when the client chose none and the text tells none"},
 	{"LEXFLOW_STUCK_AFTER", "15m", "how long a case may work without progress before `GET /v1/support/cases?status=stuck` lists it"},
 	{"LEXFLOW_PROMPTS_DIR", "", "directory of the system prompt files (`<role>.<lang>.md`); empty means the copies built into the binary from `prompts/`"},
@@ -440,6 +444,9 @@ func From(lookup func(name string) (string, bool)) (Config, error) {
 	if c.PublicURL == "" {
 		c.PublicURL = "http://" + c.HTTPAddr
 	}
+	if c.CORSOrigins, err = parseOrigins(get("LEXFLOW_CORS_ORIGINS")); err != nil {
+		return c, fmt.Errorf("LEXFLOW_CORS_ORIGINS: %w", err)
+	}
 	if c.CorpusDB == "" {
 		c.CorpusDB = c.Path("corpus.db")
 	}
@@ -570,6 +577,25 @@ func parseRetention(s string) (map[string]time.Duration, error) {
 			return nil, fmt.Errorf("%s is given twice", org)
 		}
 		out[org] = d
+	}
+	return out, nil
+}
+
+// parseOrigins reads comma-separated origins, each a scheme, a host and perhaps a
+// port, as a browser sends it in Origin; "*" is refused, since it would let any site's
+// page use a token it obtained.
+func parseOrigins(s string) ([]string, error) {
+	var out []string
+	for _, o := range strings.Split(s, ",") {
+		if o = strings.TrimSpace(o); o == "" {
+			continue
+		}
+		u, err := url.Parse(o)
+		if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || u.User != nil ||
+			(u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" {
+			return nil, fmt.Errorf("want origins such as https://app.example.com, got %q", o)
+		}
+		out = append(out, u.Scheme+"://"+u.Host)
 	}
 	return out, nil
 }
