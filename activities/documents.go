@@ -466,14 +466,14 @@ var documentNotices = map[string]documentWords{
 			schemas.CauseSlow:        "Un act pe care l-ați încărcat nu a putut fi citit în timpul permis. Îl puteți încărca din nou, eventual împărțit în fișiere mai mici.",
 			schemas.CauseUnpaid:      "Un act pe care l-ați încărcat nu a fost citit: până la plata cazului, Lexflow citește în total %d pagini din actele sale. Plătiți cazul și încărcați-l din nou.",
 		}},
-	"it": {read: "Un documento che avete caricato è stato letto (%d pagine); il suo riassunto è tra i documenti della pratica.",
+	"it": {read: "Un documento che ha caricato è stato letto (%d pagine); il suo riassunto è tra i documenti del caso.",
 		failed: map[string]string{
-			schemas.CauseUnsupported: "Un documento che avete caricato non è stato letto: Lexflow non legge file di questo tipo. Potete caricarlo come PDF, file Word (DOCX), file di testo o foto.",
-			schemas.CauseTooLarge:    "Un documento che avete caricato non è stato letto: supera ciò che Lexflow legge in una volta. Potete caricarne le parti rilevanti come file separati.",
-			schemas.CauseProtected:   "Un documento che avete caricato non è stato letto: è protetto da password. Potete caricarlo di nuovo come PDF senza password.",
-			schemas.CauseUnreadable:  "Un documento che avete caricato non è stato letto: non vi si è trovato alcun testo. Potete caricarlo di nuovo, come scansione più nitida o come PDF senza password.",
-			schemas.CauseSlow:        "Un documento che avete caricato non è stato letto nel tempo consentito. Potete caricarlo di nuovo, magari diviso in file più piccoli.",
-			schemas.CauseUnpaid:      "Un documento che avete caricato non è stato letto: prima del pagamento della pratica, Lexflow legge in tutto %d pagine dei suoi documenti. Pagate la pratica e caricatelo di nuovo.",
+			schemas.CauseUnsupported: "Un documento che ha caricato non è stato letto: Lexflow non legge file di questo tipo. Può caricarlo come PDF, file Word (DOCX), file di testo o foto.",
+			schemas.CauseTooLarge:    "Un documento che ha caricato non è stato letto: supera ciò che Lexflow legge in una volta. Può caricarne le parti rilevanti come file separati.",
+			schemas.CauseProtected:   "Un documento che ha caricato non è stato letto: è protetto da password. Può caricarlo di nuovo come PDF senza password.",
+			schemas.CauseUnreadable:  "Un documento che ha caricato non è stato letto: non vi si è trovato alcun testo. Può caricarlo di nuovo, come scansione più nitida o come PDF senza password.",
+			schemas.CauseSlow:        "Un documento che ha caricato non è stato letto nel tempo consentito. Può caricarlo di nuovo, magari diviso in file più piccoli.",
+			schemas.CauseUnpaid:      "Un documento che ha caricato non è stato letto: prima del pagamento del caso, Lexflow legge in tutto %d pagine dei suoi documenti. Paghi il caso e lo carichi di nuovo.",
 		}},
 }
 

@@ -83,6 +83,9 @@ func (h *handlers) sendMessage(c echo.Context) error {
 	stage := client.WorkflowUpdateStageCompleted
 	if stream {
 		// Before the update: a message refused its stream runs no turn.
+		if _, err := streamDialect(c); err != nil {
+			return err
+		}
 		release, err := h.streamsOpen.take(identity(c))
 		if err != nil {
 			return err
