@@ -415,7 +415,9 @@ func TestReloadPromptsIsForAdmins(t *testing.T) {
 	stack.WantProblem(t, s.Call(t, "POST", "/v1/admin/prompts/reload", s.Token(t, "alice"), nil), http.StatusForbidden, "forbidden")
 	admin, _ := s.Signer.Mint(auth.Identity{Subject: "root", Roles: []string{schemas.RoleAdmin}, Operator: true}, time.Hour)
 	r := s.Call(t, "POST", "/v1/admin/prompts/reload", admin, nil)
-	if r.Status != 200 || r.Body["docs_count"] != float64(24) {
+	sizes, _ := r.Body["prompt_bytes"].(map[string]any)
+	if r.Status != 200 || r.Body["docs_count"] != float64(24) || !strings.Contains(fmt.Sprint(r.Body["message"]), "24 documents") ||
+		len(sizes) != 18 || sizes["assistant.ro"] == nil || sizes["assistant.ro"].(float64) < 1000 {
 		t.Errorf("reload: %d %s", r.Status, r.Raw)
 	}
 }
