@@ -117,6 +117,9 @@ func Compute(req Request) (Answer, error) {
 	if err != nil {
 		return Answer{}, err
 	}
+	if c.skipped == nil {
+		c.skipped = []Skipped{} // an empty list, not null: a client reads it without checking
+	}
 	return Answer{Due: day(c.due), EndsAt: endOfDay(c.due, zone), Zone: zone.String(),
 		Rules: c.rules, NonWorking: c.skipped}, nil
 }
