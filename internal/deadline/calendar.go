@@ -1,6 +1,10 @@
 package deadline
 
-import "time"
+import (
+	"fmt"
+	"strings"
+	"time"
+)
 
 // Days are time.Time values at midnight UTC: civil dates with no zone, which only
 // endOfDay places in a court's zone.
@@ -25,4 +29,12 @@ func addMonths(d time.Time, n int) (time.Time, bool) {
 		return date(first.Year(), first.Month(), last), true
 	}
 	return date(first.Year(), first.Month(), d.Day()), false
+}
+
+// count writes n units for the reasoning: "1 day", "15 days".
+func count(n int, unit string) string {
+	if n == 1 {
+		return "1 " + strings.TrimSuffix(unit, "s")
+	}
+	return fmt.Sprintf("%d %s", n, unit)
 }

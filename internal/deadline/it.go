@@ -87,7 +87,7 @@ func (c *computation) countDaysIT(t term, n int, article string) {
 	}
 	if !t.suspension {
 		c.due = addDays(t.from, step*n)
-		c.apply("it.days", article, "The day the term runs from, %s, does not count; the %d days %s it end on %s.", day(t.from), n, way, day(c.due))
+		c.apply("it.days", article, "The day the term runs from, %s, does not count; %s %s it end on %s.", day(t.from), count(n, Days), way, day(c.due))
 		return
 	}
 	d, counted := t.from, 0
@@ -109,7 +109,7 @@ func (c *computation) countDaysIT(t term, n int, article string) {
 		counted++
 	}
 	c.due = d
-	c.apply("it.days", article, "The day the term runs from, %s, does not count; counting %d days %s it, the days of the suspension left out, ends on %s.", day(t.from), n, way, day(c.due))
+	c.apply("it.days", article, "The day the term runs from, %s, does not count; counting %s %s it, the days of the suspension left out, ends on %s.", day(t.from), count(n, Days), way, day(c.due))
 }
 
 // countMonthsIT counts months from t.from by the calendar, then adds (or, backward,
@@ -127,9 +127,9 @@ func (c *computation) countMonthsIT(t term, months int, article string) {
 	due, lacked := addMonths(start, sign*months)
 	c.due = due
 	if lacked {
-		c.apply("it.months.last-day", article, "Months and years follow the calendar: %d months from %s reach a month without day %d, so the term ends on that month's last day, %s.", months, day(start), start.Day(), day(due))
+		c.apply("it.months.last-day", article, "Months and years follow the calendar: %s from %s reach a month without day %d, so the term ends on that month's last day, %s.", count(months, Months), day(start), start.Day(), day(due))
 	} else {
-		c.apply("it.months", article, "Months and years follow the calendar (ex nominatione dierum): %d months from %s end on %s.", months, day(start), day(due))
+		c.apply("it.months", article, "Months and years follow the calendar (ex nominatione dierum): %s from %s end on %s.", count(months, Months), day(start), day(due))
 	}
 	if !t.suspension {
 		return

@@ -1,9 +1,6 @@
 package deadline
 
-import (
-	"fmt"
-	"time"
-)
+import "time"
 
 // articlesRO are the articles Romania's rules come from, in each code: the Code of
 // Civil Procedure (Legea nr. 134/2010, republished; art. 181–183) or the Civil Code
@@ -47,9 +44,9 @@ var weekendRO = map[time.Weekday]string{
 // the next working day, or, for a term counted backward, to the previous one.
 func computeRO(t term) computation {
 	art := roArticles[t.code]
-	sign, way := 1, "after"
+	sign, way, to := 1, "after", "to"
 	if t.backward {
-		sign, way = -1, "before"
+		sign, way, to = -1, "before", "back to"
 	}
 	var c computation
 	switch t.unit {
@@ -57,11 +54,11 @@ func computeRO(t term) computation {
 		c.due = addDays(t.from, sign*(t.amount+1))
 		first, last := addDays(t.from, sign), addDays(t.from, sign*t.amount)
 		c.apply("ro.days.free", art.days,
-			"A term in days counts free days (zile libere): neither %s, the day it runs from, nor the day it is fulfilled counts. The %d days %s it are %s to %s, so the term is fulfilled on %s.",
-			day(t.from), t.amount, way, day(first), day(last), day(c.due))
+			"A term in days counts free days (zile libere): neither %s, the day it runs from, nor the day it is fulfilled counts. The %s %s it are %s %s %s, so the term is fulfilled on %s.",
+			day(t.from), count(t.amount, Days), way, day(first), to, day(last), day(c.due))
 	case Weeks:
 		c.due = addDays(t.from, sign*7*t.amount)
-		c.apply("ro.weeks", art.periods, "A term of %d weeks ends on the corresponding day of the last week: %s %s.", t.amount, day(c.due), weekdayName(c.due))
+		c.apply("ro.weeks", art.periods, "A term of %s ends on the corresponding day of the last week: %s (%s).", count(t.amount, Weeks), day(c.due), c.due.Weekday())
 	default:
 		months := t.amount
 		if t.unit == Years {
@@ -70,10 +67,10 @@ func computeRO(t term) computation {
 		due, lacked := addMonths(t.from, sign*months)
 		c.due = due
 		if lacked {
-			c.apply("ro.months.last-day", art.periods, "A term of %d %s ends on the corresponding day of the last month; %s has no day %d, so it ends on that month's last day, %s.",
-				t.amount, t.unit, due.Format("January 2006"), t.from.Day(), day(due))
+			c.apply("ro.months.last-day", art.periods, "A term of %s ends on the corresponding day of the last month; %s has no day %d, so it ends on that month's last day, %s.",
+				count(t.amount, t.unit), due.Format("January 2006"), t.from.Day(), day(due))
 		} else {
-			c.apply("ro.months", art.periods, "A term of %d %s ends on the corresponding day of the last month: %s.", t.amount, t.unit, day(due))
+			c.apply("ro.months", art.periods, "A term of %s ends on the corresponding day of the last month: %s.", count(t.amount, t.unit), day(due))
 		}
 	}
 	w := newWorkweek(HolidaysRO, weekendRO)
@@ -88,6 +85,3 @@ func computeRO(t term) computation {
 	c.apply("ro.end", art.end, roEnd[t.code], day(c.due))
 	return c
 }
-
-// weekdayName is d's day of the week, for the reasoning.
-func weekdayName(d time.Time) string { return fmt.Sprintf("(%s)", d.Weekday()) }
