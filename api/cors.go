@@ -28,12 +28,12 @@ func cors(origins []string) echo.MiddlewareFunc {
 			p := c.Request().URL.Path
 			return len(origins) == 0 || !strings.HasPrefix(p, v1+"/") || strings.HasPrefix(p, v1+"/support/codec-session")
 		},
-		AllowOrigins:  origins,
-		AllowMethods:  []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete},
-		AllowHeaders:  corsHeaders,
-		ExposeHeaders: corsExposed,
-		MaxAge:        600,
+		AllowOrigins:                             origins,
+		AllowMethods:                             []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete},
+		AllowHeaders:                             corsHeaders,
+		ExposeHeaders:                            corsExposed,
+		MaxAge:                                   600,
 		UnsafeWildcardOriginWithAllowCredentials: false,
-		AllowOriginFunc: func(origin string) (bool, error) { return slices.Contains(origins, origin), nil },
+		AllowOriginFunc:                          func(origin string) (bool, error) { return slices.Contains(origins, origin), nil },
 	})
 }
