@@ -42,6 +42,13 @@ type Endpoint struct {
 	APIKey string
 	// Timeout bounds each request.
 	Timeout time.Duration
+	// Provider is the kind of endpoint, whose profile shapes the requests (see
+	// ProviderFor); empty is Generic.
+	Provider Provider
+	// APIVersion is Azure's api-version: with it, requests go to the deployment
+	// Model names under BaseURL (https://<resource>.openai.azure.com/openai);
+	// without it, to Azure's v1 API at BaseURL (…/openai/v1).
+	APIVersion string
 }
 
 // New returns a client for endpoint e. Each request is bounded by e.Timeout and is
