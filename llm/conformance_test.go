@@ -118,20 +118,32 @@ func TestProviderConformance(t *testing.T) {
 		for _, f := range files {
 			name := strings.TrimSuffix(filepath.Base(f), ".txt")
 			t.Run(filepath.Base(dir)+"/"+name, func(t *testing.T) {
-				replay(t, dir, name)
+				replay(t, dir, name, "")
 			})
 		}
 	}
 }
 
-// replay runs the exchange dir/name (after the one it follows) and checks it; it
-// returns the conversation sent and the reply, for an exchange that follows it.
-func replay(t *testing.T, dir, name string) ([]schemas.ChatMessage, schemas.ModelResponse) {
+// TestParallelCallsThroughEveryProfile replays standard parallel tool calls, as vLLM
+// and OpenAI stream them, through every provider's profile: each keeps both calls,
+// in their order, with their IDs.
+func TestParallelCallsThroughEveryProfile(t *testing.T) {
+	for _, p := range llm.Providers() {
+		t.Run(string(p), func(t *testing.T) {
+			replay(t, "testdata/providers/vllm", "stream-parallel-tool-calls", p)
+		})
+	}
+}
+
+// replay runs the exchange dir/name (after the one it follows) and checks it, as the
+// provider of its folder unless provider or the call names another; it returns the
+// conversation sent and the reply, for an exchange that follows it.
+func replay(t *testing.T, dir, name string, provider llm.Provider) ([]schemas.ChatMessage, schemas.ModelResponse) {
 	t.Helper()
 	ex := readExchange(t, filepath.Join(dir, name+".txt"))
 	msgs := ex.call.Messages
 	if ex.call.After != "" {
-		before, reply := replay(t, dir, ex.call.After)
+		before, reply := replay(t, dir, ex.call.After, provider)
 		msgs = append(before, schemas.ChatMessage{Role: schemas.MsgAssistant, Content: reply.Content, ToolCalls: reply.ToolCalls, Echo: reply.Echo})
 		for _, c := range reply.ToolCalls {
 			msgs = append(msgs, schemas.ChatMessage{Role: schemas.MsgTool, ToolCallID: c.ID, Content: ex.call.ToolResult})
@@ -147,9 +159,9 @@ func replay(t *testing.T, dir, name string) ([]schemas.ChatMessage, schemas.Mode
 		io.WriteString(w, ex.response)
 	}))
 	defer srv.Close()
-	provider := cmp.Or(ex.call.Provider, filepath.Base(dir))
+	provider = cmp.Or(llm.Provider(ex.call.Provider), provider, llm.Provider(filepath.Base(dir)))
 	c := llm.New(llm.Endpoint{BaseURL: srv.URL + cmp.Or(ex.call.BasePath, "/v1"), Model: cmp.Or(ex.call.Model, "m"),
-		APIKey: cmp.Or(ex.call.APIKey, "sk-test"), APIVersion: ex.call.APIVersion, Provider: llm.Provider(provider), Timeout: 5 * time.Second})
+		APIKey: cmp.Or(ex.call.APIKey, "sk-test"), APIVersion: ex.call.APIVersion, Provider: provider, Timeout: 5 * time.Second})
 	var tools []llm.Tool
 	for _, n := range ex.call.Tools {
 		tools = append(tools, conformanceTools[n])
