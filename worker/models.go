@@ -2,6 +2,8 @@ package worker
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"time"
 
 	"github.com/lexflow/lexflow/config"
@@ -19,11 +21,11 @@ import (
 func Models(cfg config.Config) (clients map[schemas.ModelRole]*llm.Client, stop func(), err error) {
 	stop = func() {}
 	var srv *offline.Server
-	endpoint := func(m config.Model) (llm.Endpoint, error) {
+	endpoint := func(role schemas.ModelRole, m config.Model) (llm.Endpoint, error) {
 		if !m.Offline() {
 			provider, err := llm.ProviderFor(m.Provider, m.BaseURL)
 			if err != nil {
-				return llm.Endpoint{}, err
+				return llm.Endpoint{}, fmt.Errorf("LEXFLOW_%s_PROVIDER: %w", strings.ToUpper(string(role)), err)
 			}
 			return llm.Endpoint{BaseURL: m.BaseURL, Model: m.Model, APIKey: m.APIKey, Timeout: cfg.ModelTimeout,
 				Provider: provider, APIVersion: m.APIVersion}, nil
@@ -44,7 +46,7 @@ func Models(cfg config.Config) (clients map[schemas.ModelRole]*llm.Client, stop 
 	}
 	clients = map[schemas.ModelRole]*llm.Client{}
 	for role, m := range map[schemas.ModelRole]config.Model{schemas.ModelAssistant: cfg.Assistant, schemas.ModelReasoner: cfg.Reasoner} {
-		e, err := endpoint(m)
+		e, err := endpoint(role, m)
 		if err != nil {
 			stop()
 			return nil, func() {}, err

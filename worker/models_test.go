@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
@@ -70,7 +71,8 @@ func TestModelsWireTheProvider(t *testing.T) {
 		t.Errorf("the endpoint was asked %q, want %q", got, want)
 	}
 	azure.Provider = "azur"
-	if _, _, err := Models(config.Config{ModelTimeout: time.Second, Assistant: azure, Reasoner: azure}); err == nil {
-		t.Error("an unknown provider was accepted")
+	if _, _, err := Models(config.Config{ModelTimeout: time.Second, Assistant: azure, Reasoner: azure}); err == nil ||
+		!strings.Contains(err.Error(), "_PROVIDER") {
+		t.Errorf("an unknown provider: error %v, want one naming the setting", err)
 	}
 }
