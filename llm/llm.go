@@ -1,7 +1,9 @@
 // Package llm talks to OpenAI-compatible chat-completions endpoints with native tool
-// calling, one Client per Endpoint; which endpoint serves which model role is the
-// worker's wiring (worker.Models). The client library's own retries are off:
-// Temporal's activity retry policy is the only one, and Retryable tells it what to retry.
+// calling, one Client per Endpoint, its requests shaped by the endpoint's provider
+// profile (provider.go) and its answers read the same tolerant way for every provider
+// (reply.go, stream_fix.go); which endpoint serves which model role is the worker's
+// wiring (worker.Models). The client library's own retries are off: Temporal's
+// activity retry policy is the only one, and Retryable tells it what to retry.
 package llm
 
 import (
