@@ -25,6 +25,10 @@ type Model struct {
 	BaseURL string
 	Model   string
 	APIKey  string
+	// Provider names the kind of endpoint (openai, azure, gemini, ...), which llm
+	// parses; empty means guessed from BaseURL. APIVersion is Azure's api-version.
+	Provider   string
+	APIVersion string
 }
 
 // Offline reports whether no endpoint is configured, so the offline model stands in.
@@ -244,9 +248,13 @@ var Vars = []Var{
 	{"LEXFLOW_ASSISTANT_BASE_URL", "", "assistant model's OpenAI-compatible base URL (e.g. http://localhost:4000/v1); empty means the offline model"},
 	{"LEXFLOW_ASSISTANT_MODEL", "", "assistant model name; required with LEXFLOW_ASSISTANT_BASE_URL"},
 	{"LEXFLOW_ASSISTANT_API_KEY", "", "assistant model's API key; read by the worker only"},
+	{"LEXFLOW_ASSISTANT_PROVIDER", "", "the assistant endpoint's provider, which shapes requests and reads answers as it needs (docs/providers.md): `openai`, `azure`, `gemini`, `xai`, `deepseek`, `vllm`, `ollama`, `openrouter`, `lmstudio` or `generic`; empty: guessed from the base URL's host (`generic` when it tells nothing)"},
+	{"LEXFLOW_ASSISTANT_API_VERSION", "", "with the `azure` provider: the `api-version` to call the deployment LEXFLOW_ASSISTANT_MODEL names at `<base URL>/deployments/<model>` (base URL `https://<resource>.openai.azure.com/openai`); empty: Azure's v1 API, with the base URL `https://<resource>.openai.azure.com/openai/v1`"},
 	{"LEXFLOW_REASONER_BASE_URL", "", "reasoner model's base URL; empty means the assistant's endpoint, model and key"},
 	{"LEXFLOW_REASONER_MODEL", "", "reasoner model name; required with LEXFLOW_REASONER_BASE_URL"},
 	{"LEXFLOW_REASONER_API_KEY", "", "reasoner model's API key; read by the worker only"},
+	{"LEXFLOW_REASONER_PROVIDER", "", "the reasoner endpoint's provider, as LEXFLOW_ASSISTANT_PROVIDER; empty: guessed from its base URL"},
+	{"LEXFLOW_REASONER_API_VERSION", "", "with the `azure` provider: the reasoner deployment's `api-version`, as LEXFLOW_ASSISTANT_API_VERSION"},
 	{"LEXFLOW_MODEL_TIMEOUT", "60s", "timeout of one model call"},
 	{"LEXFLOW_OFFLINE_CHUNK_DELAY", "20ms", "pause between the chunks of the offline model's streamed answers, so that a turn streams as it would with a real model; 0 sends them at once"},
 	{"LEXFLOW_MAX_STEPS", strconv.Itoa(schemas.DefaultMaxSteps), "model calls allowed in one chat turn"},
@@ -352,14 +360,18 @@ func From(lookup func(name string) (string, bool)) (Config, error) {
 		StripeAPI:         get("LEXFLOW_STRIPE_API"),
 		WebhookSecret:     get("LEXFLOW_PAYMENTS_WEBHOOK_SECRET"),
 		Assistant: Model{
-			BaseURL: get("LEXFLOW_ASSISTANT_BASE_URL"),
-			Model:   get("LEXFLOW_ASSISTANT_MODEL"),
-			APIKey:  get("LEXFLOW_ASSISTANT_API_KEY"),
+			BaseURL:    get("LEXFLOW_ASSISTANT_BASE_URL"),
+			Model:      get("LEXFLOW_ASSISTANT_MODEL"),
+			APIKey:     get("LEXFLOW_ASSISTANT_API_KEY"),
+			Provider:   get("LEXFLOW_ASSISTANT_PROVIDER"),
+			APIVersion: get("LEXFLOW_ASSISTANT_API_VERSION"),
 		},
 		Reasoner: Model{
-			BaseURL: get("LEXFLOW_REASONER_BASE_URL"),
-			Model:   get("LEXFLOW_REASONER_MODEL"),
-			APIKey:  get("LEXFLOW_REASONER_API_KEY"),
+			BaseURL:    get("LEXFLOW_REASONER_BASE_URL"),
+			Model:      get("LEXFLOW_REASONER_MODEL"),
+			APIKey:     get("LEXFLOW_REASONER_API_KEY"),
+			Provider:   get("LEXFLOW_REASONER_PROVIDER"),
+			APIVersion: get("LEXFLOW_REASONER_API_VERSION"),
 		},
 	}
 	c.FirestoreEmulatorHost = get("FIRESTORE_EMULATOR_HOST")
