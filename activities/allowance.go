@@ -44,5 +44,5 @@ func unpaidRefusal(left int, why error) schemas.DocumentRead {
 	if why != nil {
 		reason += " (" + why.Error() + ")"
 	}
-	return schemas.DocumentRead{Reason: reason}
+	return schemas.DocumentRead{Cause: schemas.CauseUnpaid, Reason: reason}
 }

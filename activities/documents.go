@@ -125,11 +125,11 @@ func (a *Documents) ExtractDocument(ctx context.Context, in schemas.DocumentInpu
 	case ctx.Err() != nil:
 		return schemas.DocumentRead{}, fmt.Errorf("read the document: %w", ctx.Err())
 	case timedOut:
-		return schemas.DocumentRead{Reason: fmt.Sprintf("reading it took longer than %s", maxReadTime)}, nil
+		return schemas.DocumentRead{Cause: schemas.CauseSlow, Reason: fmt.Sprintf("reading it took longer than %s", maxReadTime)}, nil
 	case unpaid && errors.Is(err, doctext.ErrTooLarge):
 		return unpaidRefusal(left, err), nil
 	case errors.Is(err, doctext.ErrUnreadable) || errors.Is(err, doctext.ErrTooLarge) || errors.Is(err, doctext.ErrUnsupported):
-		return schemas.DocumentRead{Reason: err.Error()}, nil
+		return schemas.DocumentRead{Cause: causeOf(err), Reason: err.Error()}, nil
 	case err != nil:
 		return schemas.DocumentRead{}, err
 	}
@@ -263,7 +263,7 @@ func (a *Documents) RecordDocument(ctx context.Context, in schemas.RecordDocumen
 		return nil
 	}
 	now := a.now()
-	d.Pages, d.OCRPages, d.Skipped, d.Summary, d.Reason, d.ReadAt = in.Pages, in.OCRPages, in.Skipped, in.Summary, in.Reason, &now
+	d.Pages, d.OCRPages, d.Skipped, d.Summary, d.Cause, d.Reason, d.ReadAt = in.Pages, in.OCRPages, in.Skipped, in.Summary, in.Cause, in.Reason, &now
 	d.Status = schemas.DocRead
 	if in.Reason != "" {
 		d.Status = schemas.DocFailed
@@ -281,7 +281,7 @@ func (a *Documents) RecordDocument(ctx context.Context, in schemas.RecordDocumen
 		typ = schemas.EventDocumentFailed
 	}
 	err = a.Events.Publish(ctx, typ, typ, "", schemas.DocumentEvent{DocID: d.ID, Status: d.Status,
-		Pages: d.Pages, OCRPages: d.OCRPages, Reason: d.Reason})
+		Pages: d.Pages, OCRPages: d.OCRPages, Cause: d.Cause, Reason: d.Reason})
 	if err != nil {
 		return err
 	}
@@ -405,28 +405,76 @@ func (a *Documents) ReadDocument(ctx context.Context, args schemas.ReadDocumentA
 	return out, nil
 }
 
-// documentNotices are, per language, the notice of a document read and of one that
-// failed. They name no file and quote no summary, which the event log would keep after
-// the document is deleted; the case's documents show both.
-var documentNotices = map[string][2]string{
-	"en": {"A document you uploaded has been read (%d pages); its summary is with the case's documents.",
-		"A document you uploaded could not be read: %s. You can upload it again, as a clearer scan or a PDF without a password."},
-	"ro": {"Un act pe care l-ați încărcat a fost citit (%d pagini); rezumatul lui este în lista actelor dosarului.",
-		"Un act pe care l-ați încărcat nu a putut fi citit: %s. Îl puteți încărca din nou, ca o scanare mai clară sau ca PDF fără parolă."},
-	"it": {"Un documento che avete caricato è stato letto (%d pagine); il suo riassunto è tra i documenti della pratica.",
-		"Un documento che avete caricato non è stato letto: %s. Potete caricarlo di nuovo, come scansione più nitida o come PDF senza password."},
+// causeOf is the Cause of a doctext error that is the document's fault.
+func causeOf(err error) string {
+	switch {
+	case errors.Is(err, doctext.ErrProtected):
+		return schemas.CauseProtected
+	case errors.Is(err, doctext.ErrTooLarge):
+		return schemas.CauseTooLarge
+	case errors.Is(err, doctext.ErrUnsupported):
+		return schemas.CauseUnsupported
+	}
+	return schemas.CauseUnreadable
 }
 
-// documentNotice tells the client in the case's language how the reading ended.
+// documentNotice tells the client in the case's language how the reading ended. It
+// names no file and quotes no summary, which the event log would keep after the
+// document is deleted (the case's documents show both), and no technical reason,
+// which is for support: a failure is told by its cause.
 func documentNotice(lang string, d schemas.Document) string {
 	w, ok := documentNotices[lang]
 	if !ok {
 		w = documentNotices["en"]
 	}
-	if d.Status == schemas.DocFailed {
-		return fmt.Sprintf(w[1], d.Reason)
+	if d.Status != schemas.DocFailed {
+		return fmt.Sprintf(w.read, d.Pages)
 	}
-	return fmt.Sprintf(w[0], d.Pages)
+	why, ok := w.failed[d.Cause]
+	if !ok {
+		why = w.failed[schemas.CauseUnreadable]
+	}
+	if d.Cause == schemas.CauseUnpaid {
+		why = fmt.Sprintf(why, schemas.UnpaidPages)
+	}
+	return why
+}
+
+// documentWords are a language's notices of a document read and, by cause, of one
+// that failed.
+type documentWords struct {
+	read   string
+	failed map[string]string
+}
+
+var documentNotices = map[string]documentWords{
+	"en": {read: "A document you uploaded has been read (%d pages); its summary is with the case's documents.",
+		failed: map[string]string{
+			schemas.CauseUnsupported: "A document you uploaded could not be read: Lexflow does not read files of its kind. You can upload it as a PDF, a Word (DOCX) file, a text file or a photo.",
+			schemas.CauseTooLarge:    "A document you uploaded could not be read: it is larger than Lexflow reads at once. You can upload the parts that matter as separate files.",
+			schemas.CauseProtected:   "A document you uploaded could not be read: it is protected by a password. You can upload it again as a PDF without a password.",
+			schemas.CauseUnreadable:  "A document you uploaded could not be read: no text could be found in it. You can upload it again, as a clearer scan or a PDF without a password.",
+			schemas.CauseSlow:        "A document you uploaded could not be read in the time allowed. You can upload it again, perhaps split into smaller files.",
+			schemas.CauseUnpaid:      "A document you uploaded was not read: before the case is paid, Lexflow reads %d pages of its documents in all. Pay for the case and upload it again.",
+		}},
+	"ro": {read: "Un act pe care l-ați încărcat a fost citit (%d pagini); rezumatul lui este în lista actelor dosarului.",
+		failed: map[string]string{
+			schemas.CauseUnsupported: "Un act pe care l-ați încărcat nu a putut fi citit: Lexflow nu citește fișiere de acest tip. Îl puteți încărca ca PDF, fișier Word (DOCX), fișier text sau fotografie.",
+			schemas.CauseTooLarge:    "Un act pe care l-ați încărcat nu a putut fi citit: depășește ce citește Lexflow dintr-odată. Puteți încărca părțile importante ca fișiere separate.",
+			schemas.CauseProtected:   "Un act pe care l-ați încărcat nu a putut fi citit: este protejat cu parolă. Îl puteți încărca din nou ca PDF fără parolă.",
+			schemas.CauseUnreadable:  "Un act pe care l-ați încărcat nu a putut fi citit: nu s-a găsit text în el. Îl puteți încărca din nou, ca o scanare mai clară sau ca PDF fără parolă.",
+			schemas.CauseSlow:        "Un act pe care l-ați încărcat nu a putut fi citit în timpul permis. Îl puteți încărca din nou, eventual împărțit în fișiere mai mici.",
+			schemas.CauseUnpaid:      "Un act pe care l-ați încărcat nu a fost citit: până la plata cazului, Lexflow citește în total %d pagini din actele sale. Plătiți cazul și încărcați-l din nou.",
+		}},
+	"it": {read: "Un documento che ha caricato è stato letto (%d pagine); il suo riassunto è tra i documenti del caso.",
+		failed: map[string]string{
+			schemas.CauseUnsupported: "Un documento che ha caricato non è stato letto: Lexflow non legge file di questo tipo. Può caricarlo come PDF, file Word (DOCX), file di testo o foto.",
+			schemas.CauseTooLarge:    "Un documento che ha caricato non è stato letto: supera ciò che Lexflow legge in una volta. Può caricarne le parti rilevanti come file separati.",
+			schemas.CauseProtected:   "Un documento che ha caricato non è stato letto: è protetto da password. Può caricarlo di nuovo come PDF senza password.",
+			schemas.CauseUnreadable:  "Un documento che ha caricato non è stato letto: non vi si è trovato alcun testo. Può caricarlo di nuovo, come scansione più nitida o come PDF senza password.",
+			schemas.CauseSlow:        "Un documento che ha caricato non è stato letto nel tempo consentito. Può caricarlo di nuovo, magari diviso in file più piccoli.",
+			schemas.CauseUnpaid:      "Un documento che ha caricato non è stato letto: prima del pagamento del caso, Lexflow legge in tutto %d pagine dei suoi documenti. Paghi il caso e lo carichi di nuovo.",
+		}},
 }
 
 // readBlob returns the blob under key.

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/lexflow/lexflow/internal/blob"
+	"github.com/lexflow/lexflow/internal/doctext"
 	"github.com/lexflow/lexflow/schemas"
 	"github.com/lexflow/lexflow/store"
 )
@@ -150,5 +151,46 @@ func TestAttackSplitPageLinear(t *testing.T) {
 	t.Logf("1 MB: %v, 2 MB: %v", small, large)
 	if large > 3*small {
 		t.Errorf("twice the text took %.1f times as long", float64(large)/float64(small))
+	}
+}
+
+// TestDocumentNoticeByCause: a failed document is told to the client by its cause, in
+// the case's language, never by its technical reason; every cause has its sentence in
+// every language.
+func TestDocumentNoticeByCause(t *testing.T) {
+	causes := []string{schemas.CauseUnsupported, schemas.CauseTooLarge, schemas.CauseProtected,
+		schemas.CauseUnreadable, schemas.CauseSlow, schemas.CauseUnpaid}
+	const reason = "document unreadable: pdftotext: exit status 1: Syntax Error (12)"
+	for lang, w := range documentNotices {
+		for _, c := range causes {
+			if w.failed[c] == "" {
+				t.Errorf("%s: no notice for cause %q", lang, c)
+			}
+			got := documentNotice(lang, schemas.Document{Status: schemas.DocFailed, Cause: c, Reason: reason})
+			if strings.Contains(got, "pdftotext") || strings.Contains(got, "%!") {
+				t.Errorf("%s/%s: %q", lang, c, got)
+			}
+		}
+	}
+	ro := documentNotice("ro", schemas.Document{Status: schemas.DocFailed, Cause: schemas.CauseUnpaid})
+	if !strings.Contains(ro, fmt.Sprint(schemas.UnpaidPages)+" pagini") {
+		t.Errorf("ro unpaid: %q", ro)
+	}
+	// A document recorded before causes existed is told as unreadable.
+	if got := documentNotice("it", schemas.Document{Status: schemas.DocFailed, Reason: reason}); got != documentNotices["it"].failed[schemas.CauseUnreadable] {
+		t.Errorf("no cause: %q", got)
+	}
+}
+
+func TestCauseOf(t *testing.T) {
+	for err, want := range map[error]string{
+		fmt.Errorf("%w: %w", doctext.ErrUnreadable, doctext.ErrProtected):           schemas.CauseProtected,
+		fmt.Errorf("%w: the PDF has 900 pages, more than 500", doctext.ErrTooLarge): schemas.CauseTooLarge,
+		fmt.Errorf("%w: kind %q", doctext.ErrUnsupported, "exe"):                    schemas.CauseUnsupported,
+		fmt.Errorf("%w: no text could be read in the image", doctext.ErrUnreadable): schemas.CauseUnreadable,
+	} {
+		if got := causeOf(err); got != want {
+			t.Errorf("causeOf(%v) = %q, want %q", err, got, want)
+		}
 	}
 }

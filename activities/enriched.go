@@ -30,12 +30,17 @@ const (
 	nonVerificato = "non verificato"
 )
 
-// LexSearchEnriched returns LEXE's shape A, the reasoner's analysis followed by the
-// references and their status, or, when the reasoner gives none, shape B: the results
-// each with the in-force status (vigenza) of the references it makes.
+// LexSearchEnriched returns the LEXE-tools service's answer as it is, when one is
+// configured. Otherwise it makes LEXE's answer itself: shape A, the reasoner's
+// analysis followed by the references and their status, or, when the reasoner gives
+// none, shape B: the results each with the in-force status (vigenza) of the
+// references it makes.
 func (a *Enriched) LexSearchEnriched(ctx context.Context, args schemas.LexSearchEnrichedArgs) (any, error) {
+	if a.Web.Lexe != nil {
+		return backendResult(a.Web.Lexe.LexSearchEnriched(ctx, args))
+	}
 	start := time.Now()
-	found, err := a.Web.LexSearch(ctx, schemas.LexSearchArgs(args))
+	found, err := a.Web.searchLegalSites(ctx, schemas.LexSearchArgs(args))
 	if err != nil {
 		return nil, err
 	}

@@ -87,6 +87,7 @@ func (r *ToolRunner) RunTool(ctx context.Context, in schemas.RunToolInput) (sche
 		Summary: tools.Clip(o.Text, schemas.EventSummaryChars), ResultRef: o.Ref}
 	switch {
 	case err != nil:
+		logRetry(ctx, tool, err)
 		finished.Status, finished.Error, finished.Summary = schemas.ToolFailed, err.Error(), ""
 	case o.Failure != "":
 		finished.Status, finished.Error = schemas.ToolFailed, o.Failure

@@ -2,6 +2,7 @@ package activities
 
 import (
 	"context"
+	"encoding/json"
 	"time"
 
 	"go.temporal.io/sdk/temporal"
@@ -10,10 +11,21 @@ import (
 	"github.com/lexflow/lexflow/schemas"
 )
 
-// Web are the activities that search the web through SearXNG.
+// Web are the activities that search the web: through a LEXE-tools service's own
+// endpoints for the legal searches when one is configured (seed 000), else through
+// SearXNG.
 type Web struct {
-	// SearXNG is nil when no instance is configured; the tools are then not offered.
+	// SearXNG is nil when no instance is configured; web_search is then not offered,
+	// nor are the legal searches without Lexe.
 	SearXNG *searxng.Client
+	// Lexe answers lex_search and lex_search_enriched when set.
+	Lexe LexeSearch
+}
+
+// LexeSearch is a LEXE-tools service's search of the legal sites (package lexetools).
+type LexeSearch interface {
+	LexSearch(context.Context, schemas.LexSearchArgs) (json.RawMessage, error)
+	LexSearchEnriched(context.Context, schemas.LexSearchEnrichedArgs) (json.RawMessage, error)
 }
 
 // Result caps, as LEXE's executors keep them.
@@ -33,10 +45,18 @@ func (a *Web) WebSearch(ctx context.Context, args schemas.WebSearchArgs) (schema
 	return schemas.WebSearchResult{Success: true, Query: args.Query, Results: toWebResults(res, webMaxResults, webContentMax)}, nil
 }
 
-// LexSearch is lex_search: SearXNG's results for the query kept to the legal sites
-// (normattiva.it, eur-lex.europa.eu, brocardi.it, altalex.com, legislatie.just.ro,
-// rejust.ro, cortedicassazione.it), at most 10.
-func (a *Web) LexSearch(ctx context.Context, args schemas.LexSearchArgs) (schemas.LexSearchResult, error) {
+// LexSearch is lex_search: the LEXE-tools service's answer as it is, when one is
+// configured; else SearXNG's results for the query kept to the legal sites
+// (searxng.LegalSites), at most 10.
+func (a *Web) LexSearch(ctx context.Context, args schemas.LexSearchArgs) (any, error) {
+	if a.Lexe != nil {
+		return backendResult(a.Lexe.LexSearch(ctx, args))
+	}
+	return a.searchLegalSites(ctx, args)
+}
+
+// searchLegalSites is lex_search through SearXNG.
+func (a *Web) searchLegalSites(ctx context.Context, args schemas.LexSearchArgs) (schemas.LexSearchResult, error) {
 	start := time.Now()
 	res, err := a.search(ctx, args.Query, args.Language)
 	if err != nil {

@@ -2,8 +2,10 @@ package activities
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -12,6 +14,7 @@ import (
 
 	"go.temporal.io/sdk/temporal"
 
+	"github.com/lexflow/lexflow/internal/lexetools"
 	"github.com/lexflow/lexflow/internal/searxng"
 	"github.com/lexflow/lexflow/schemas"
 )
@@ -44,7 +47,8 @@ func TestWebSearchTools(t *testing.T) {
 	if err != nil || !web.Success || len(web.Results) != 5 || len([]rune(web.Results[0].Content)) != 501 {
 		t.Fatalf("web_search: %d results, %v", len(web.Results), err)
 	}
-	lex, err := a.LexSearch(ctx, schemas.LexSearchArgs{Query: "oblio"})
+	out, err := a.LexSearch(ctx, schemas.LexSearchArgs{Query: "oblio"})
+	lex, _ := out.(schemas.LexSearchResult)
 	if err != nil || len(lex.Results) != 10 || lex.Meta.Source != "lex_search" {
 		t.Fatalf("lex_search: %+v, %v", lex, err)
 	}
@@ -70,6 +74,64 @@ func TestWebSearchFailures(t *testing.T) {
 		nonRetryable := errors.As(err, &appErr) && appErr.NonRetryable()
 		if err == nil || nonRetryable == retryable {
 			t.Errorf("%d: %v (retryable %v)", status, err, !nonRetryable)
+		}
+	}
+}
+
+// TestLegalSearchThroughALexeToolsService: with a LEXE-tools service, lex_search and
+// lex_search_enriched post seed 000's payloads to its endpoints and pass its answers
+// on as they are (the formatter reads both of enriched's shapes), its gateway errors
+// retryable and others not; SearXNG is never asked.
+func TestLegalSearchThroughALexeToolsService(t *testing.T) {
+	ctx := context.Background()
+	status, bodies := http.StatusOK, map[string]string{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		raw, _ := io.ReadAll(r.Body)
+		bodies[r.URL.Path] = string(raw)
+		if status != http.StatusOK {
+			http.Error(w, "down", status)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		if strings.HasSuffix(r.URL.Path, "/enriched") {
+			fmt.Fprint(w, `{"analysis":"## Analisi\nIl diritto all'oblio...","meta":{"latency_ms":12000,"source":"lex_search_enriched"}}`)
+			return
+		}
+		fmt.Fprint(w, `{"results":[{"title":"Diritto all'oblio","url":"https://www.dejure.it/1","content":"La Suprema Corte..."}],"meta":{"latency_ms":800,"source":"lex_search","endpoint":"x"}}`)
+	}))
+	defer srv.Close()
+	web := &Web{Lexe: lexetools.New(srv.URL, 5*time.Second)}
+	out, err := web.LexSearch(ctx, schemas.LexSearchArgs{Query: "oblio", Language: "it"})
+	if raw, _ := out.(json.RawMessage); err != nil || !strings.Contains(string(raw), "dejure.it") {
+		t.Fatalf("lex_search: %v, %v", out, err)
+	}
+	out, err = (&Enriched{Web: web}).LexSearchEnriched(ctx, schemas.LexSearchEnrichedArgs{Query: "oblio"})
+	if raw, _ := out.(json.RawMessage); err != nil || !strings.Contains(string(raw), "## Analisi") {
+		t.Fatalf("lex_search_enriched: %v, %v", out, err)
+	}
+	for path, want := range map[string]string{"/api/v1/tools/lex_search": `{"query":"oblio"}`, "/api/v1/tools/lex_search/enriched": `{"query":"oblio"}`} {
+		if bodies[path] != want {
+			t.Errorf("%s got %q, want %q", path, bodies[path], want)
+		}
+	}
+	for code, retryable := range map[int]bool{503: true, 504: true, 400: false, 500: false} {
+		status = code
+		_, err := web.LexSearch(ctx, schemas.LexSearchArgs{Query: "x"})
+		var appErr *temporal.ApplicationError
+		if err == nil || (errors.As(err, &appErr) && appErr.NonRetryable()) == retryable {
+			t.Errorf("%d: %v", code, err)
+		}
+	}
+}
+
+func TestRetryLine(t *testing.T) {
+	for err, want := range map[error]string{
+		fmt.Errorf("kb: %w", &lexetools.StatusError{StatusCode: 503}): "[kb_search] Got 503, retrying (attempt 1)",
+		fmt.Errorf("search: %w", context.DeadlineExceeded):            "[kb_search] Timeout, retrying (attempt 1)",
+		errors.New("no such act"):                                     "",
+	} {
+		if got := retryLine("kb_search", err, 1); got != want {
+			t.Errorf("%v: %q, want %q", err, got, want)
 		}
 	}
 }

@@ -23,7 +23,6 @@ import (
 	"github.com/lexflow/lexflow/internal/prompts"
 	"github.com/lexflow/lexflow/schemas"
 	"github.com/lexflow/lexflow/store"
-	"github.com/lexflow/lexflow/tools"
 )
 
 // Deps are what the API needs besides its configuration: the services it calls and
@@ -73,7 +72,7 @@ type Server struct {
 // New returns the API that d and cfg describe.
 func New(d Deps, cfg config.Config) *Server {
 	h := &handlers{Temporal: d.Temporal, Store: d.Store, Metrics: d.Metrics, Tracer: d.Tracer, Auth: d.Auth,
-		Prompts: d.Prompts, TaskQueue: cfg.TaskQueue, MaxSteps: cfg.MaxSteps, Unavailable: cfg.Unavailable(tools.NeedsSearXNG),
+		Prompts: d.Prompts, TaskQueue: cfg.TaskQueue, MaxSteps: cfg.MaxSteps, Unavailable: cfg.Unavailable(),
 		Log: d.Log, Blobs: d.Blobs, UserWait: cfg.UserWait, StuckAfter: cfg.StuckAfter, TurnTimeout: cfg.TurnTimeout,
 		DefaultLanguage: cfg.DefaultLanguage, ContextTokens: cfg.AssistantContextTokens,
 		EraseWait: d.EraseWait, Dev: d.Dev, CasesPerDay: cfg.CasesPerDay, OrgCasesPerDay: cfg.OrgCasesPerDay,
@@ -81,7 +80,7 @@ func New(d Deps, cfg config.Config) *Server {
 		ToolRunsPerMinute: cfg.ToolRunsPerMinute, OrgConcurrentTurns: cfg.OrgConcurrentTurns,
 		MaxUploadBytes: int64(cfg.MaxUploadMB) << 20, DocumentsPerCase: cfg.DocumentsPerCase, OrgConcurrentReads: cfg.OrgConcurrentReads,
 		Budgets: cfg.TokenLimits(), Hub: d.Hub, EventsPoll: cfg.EventsPoll, Payments: d.Payments, Prices: d.Prices,
-		WebhookSecret: d.WebhookSecret, PublicURL: cfg.PublicURL, Keys: d.Keys, Now: d.Now,
+		WebhookSecret: d.WebhookSecret, PublicURL: cfg.PublicURL, CORSOrigins: cfg.CORSOrigins, Keys: d.Keys, Now: d.Now,
 		App: AppConfig{TemporalUI: cfg.TemporalUIURL, Namespace: cfg.TemporalNamespace}}
 	codecTokens := d.Auth.HS256
 	codecTokens.Audience += "-codec"
@@ -122,9 +121,10 @@ type handlers struct {
 	// tool loop.
 	TaskQueue string
 	MaxSteps  int
-	// Unavailable are tools this deployment cannot serve (no SearXNG, say): they are
-	// never selected for a turn and are listed as unavailable.
-	Unavailable []string
+	// Unavailable are the tools this deployment cannot serve (no SearXNG, say), with
+	// why: they are never selected for a turn, and GET /v1/tools lists them as
+	// unavailable with the reason.
+	Unavailable map[string]string
 	Log         *slog.Logger
 	Blobs       blob.Store
 	// UserWait is how long the cases this API starts wait for a client's answer to an
@@ -185,6 +185,8 @@ type handlers struct {
 	Prices        payments.Prices
 	WebhookSecret []byte
 	PublicURL     string
+	// CORSOrigins are the origins whose pages may call /v1 from the browser (cors).
+	CORSOrigins []string
 	// App is what the web app served at / is told of this deployment; its TemporalUI
 	// is the one origin the codec server answers in browsers.
 	App AppConfig

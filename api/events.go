@@ -90,6 +90,9 @@ func (h *handlers) events(c echo.Context, cs store.Case) error {
 		return err
 	}
 	if wantsStream(c) {
+		if _, err := streamDialect(c); err != nil {
+			return err
+		}
 		release, err := h.streamsOpen.take(identity(c))
 		if err != nil {
 			return err
@@ -173,6 +176,8 @@ type follower struct {
 	// ending is why the stream ends when end fires: its token expires then, or
 	// maxStream passes.
 	ending StreamEnd
+	// aircoach sends AIR Coach's events beside Lexflow's (?events=aircoach).
+	aircoach bool
 }
 
 // EventReconnect is the type of a stream's last event when the stream ends by itself,
@@ -207,7 +212,8 @@ func (h *handlers) follow(c echo.Context, caseID string, after int64) *follower 
 		life = time.Until(exp)
 		ending = StreamEnd{Reason: ReasonTokenExpired, Detail: "the token this stream was opened with has expired: reconnect with Last-Event-ID and a fresh token"}
 	}
-	return &follower{h: h, c: c, caseID: caseID, after: after, sub: h.Hub.Subscribe(caseID), ending: ending,
+	aircoach, _ := streamDialect(c) // checked before the stream started
+	return &follower{h: h, c: c, caseID: caseID, after: after, sub: h.Hub.Subscribe(caseID), ending: ending, aircoach: aircoach,
 		poll: time.NewTicker(cmp.Or(h.EventsPoll, DefaultEventsPoll)), idle: time.NewTicker(keepAlive), end: time.NewTimer(life)}
 }
 
@@ -231,9 +237,16 @@ func (f *follower) read() ([]store.Event, error) {
 	return events, err
 }
 
-// send writes one event of the log.
+// send writes one event of the log, and after it the AIR Coach event it makes when
+// the client asked for those.
 func (f *follower) send(e store.Event) error {
-	return f.write(e.Seq, e.Type, eventView(e))
+	if err := f.write(e.Seq, e.Type, eventView(e)); err != nil {
+		return err
+	}
+	if ac, ok := airCoachEvent(e); ok && f.aircoach {
+		return f.writeAirCoach(ac)
+	}
+	return nil
 }
 
 // write writes an event with data as its JSON, and an id unless it is 0.

@@ -1,7 +1,9 @@
 package api
 
 import (
+	"cmp"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -23,10 +25,17 @@ func idempotencyKey(c echo.Context) (string, error) {
 }
 
 // bindJSON decodes a JSON object body; trailing data is an error, unknown fields are
-// ignored so that newer clients keep working.
+// ignored so that newer clients keep working. A value of the wrong type is told by its
+// field and kind, never quoted: the decoder's own message would echo a number of any
+// length back.
 func bindJSON(c echo.Context, v any) error {
 	dec := json.NewDecoder(c.Request().Body)
 	if err := dec.Decode(v); err != nil {
+		var wrongType *json.UnmarshalTypeError
+		if errors.As(err, &wrongType) {
+			kind, _, _ := strings.Cut(wrongType.Value, " ")
+			return problemf(errBadJSON, fmt.Sprintf("%s: a JSON %s does not fit a Go %s", cmp.Or(wrongType.Field, "the body"), kind, wrongType.Type))
+		}
 		return problemf(errBadJSON, err.Error())
 	}
 	if dec.More() {

@@ -5,7 +5,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -56,7 +58,7 @@ func (h *handlers) sendMessage(c echo.Context) error {
 	case n > schemas.MaxMessageChars:
 		return problemf(errInvalidInput, fmt.Sprintf("message has %d characters; the limit is %d", n, schemas.MaxMessageChars))
 	}
-	sel, err := req.Resolve(identity(c).Roles, h.Unavailable)
+	sel, err := req.Resolve(identity(c).Roles, slices.Collect(maps.Keys(h.Unavailable)))
 	if err != nil {
 		return problemf(errInvalidInput, err.Error())
 	}
@@ -81,6 +83,9 @@ func (h *handlers) sendMessage(c echo.Context) error {
 	stage := client.WorkflowUpdateStageCompleted
 	if stream {
 		// Before the update: a message refused its stream runs no turn.
+		if _, err := streamDialect(c); err != nil {
+			return err
+		}
 		release, err := h.streamsOpen.take(identity(c))
 		if err != nil {
 			return err

@@ -3,7 +3,9 @@ package api
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
+	"slices"
 	"unicode/utf8"
 
 	"github.com/labstack/echo/v4"
@@ -51,7 +53,7 @@ func (h *handlers) caseContext(c echo.Context) error {
 		return fmt.Errorf("%w: read transcript: %w", errUnavailable, err)
 	}
 	history := recs[max(len(recs)-modelctx.HistoryRecords, 0):]
-	sel, err := Toggles{}.Resolve([]string{schemas.RoleUser}, h.Unavailable)
+	sel, err := Toggles{}.Resolve([]string{schemas.RoleUser}, slices.Collect(maps.Keys(h.Unavailable)))
 	if err != nil {
 		return err
 	}

@@ -12,6 +12,8 @@ import (
 // ReloadResponse answers POST /v1/admin/prompts/reload: what the files hold, as seed
 // 002's /api/update_docs reports it, and the prompts version every worker now serves.
 type ReloadResponse struct {
+	// Message says what happened, as update_docs's does.
+	Message string `json:"message"`
 	prompts.Report
 	Version int64 `json:"version"`
 }
@@ -36,5 +38,6 @@ func (h *handlers) reloadPrompts(c echo.Context) error {
 		return fmt.Errorf("%w: bump the prompts version: %w", errUnavailable, err)
 	}
 	h.Log.Info("Prompts reloaded", "source", rep.Source, "docs", rep.DocCount, "version", v, "by", identity(c).Subject)
-	return c.JSON(http.StatusOK, ReloadResponse{Report: rep, Version: v})
+	msg := fmt.Sprintf("Prompts reloaded from %s: %d documents; every worker serves version %d from its next model call", rep.Source, rep.DocCount, v)
+	return c.JSON(http.StatusOK, ReloadResponse{Message: msg, Report: rep, Version: v})
 }

@@ -82,6 +82,7 @@ var routes = []Route{
 	{http.MethodGet, "/v1/tools", User, false, (*handlers).listTools},
 	{http.MethodPost, "/v1/citations/check", User, false, (*handlers).checkCitations},
 	{http.MethodPost, "/v1/query", User, false, (*handlers).query},
+	{http.MethodPost, "/v1/deadlines/compute", User, false, (*handlers).computeDeadline},
 	{http.MethodGet, "/v1/me/memory", User, false, (*handlers).getMemory},
 	{http.MethodPut, "/v1/me/memory", User, false, (*handlers).putMemory},
 	{http.MethodDelete, "/v1/me/queries", User, false, (*handlers).eraseTenantTexts},
@@ -138,6 +139,8 @@ func newServer(h *handlers, table []Route) *echo.Echo {
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
 	e.HTTPErrorHandler = errorHandler(h.Log)
+	e.Pre(cors(h.CORSOrigins))
+	e.Pre(cors(h.CORSOrigins))
 	// The codec's routes and uploads have limits of their own.
 	bodyLimit := middleware.BodyLimitWithConfig(middleware.BodyLimitConfig{Limit: maxBody,
 		Skipper: func(c echo.Context) bool {

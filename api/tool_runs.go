@@ -143,8 +143,10 @@ func (h *handlers) runnableTool(req *ToolRun) (*tools.Tool, map[string]any, erro
 		return nil, nil, problemf(errInvalidInput, "no tool "+req.Tool+"; GET /v1/tools lists them")
 	case tool.Workflow != "":
 		return nil, nil, problemf(errInvalidInput, tool.Name+" runs as a child workflow of a turn, which a case's turn starts; it is not run on its own")
-	case tool.Activity == "" || slices.Contains(h.Unavailable, tool.Name):
+	case tool.Activity == "":
 		return nil, nil, problemf(errInvalidInput, tool.Name+" is not available in this deployment")
+	case h.Unavailable[tool.Name] != "":
+		return nil, nil, problemf(errInvalidInput, tool.Name+" is not available in this deployment: "+h.Unavailable[tool.Name])
 	case len(req.Args) > schemas.MaxToolArgsBytes:
 		return nil, nil, problemf(errInvalidInput, fmt.Sprintf("args have %d bytes; the limit is %d", len(req.Args), schemas.MaxToolArgsBytes))
 	case json.Unmarshal(req.Args, &args) != nil || args == nil:

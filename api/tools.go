@@ -2,7 +2,6 @@ package api
 
 import (
 	"net/http"
-	"slices"
 
 	"github.com/labstack/echo/v4"
 
@@ -19,6 +18,8 @@ type ToolInfo struct {
 	Timeout     string         `json:"timeout"`
 	Retry       RetryInfo      `json:"retry"`
 	Available   bool           `json:"available"`
+	// Unavailable says why a tool is not available, when it is not.
+	Unavailable string `json:"unavailable,omitempty"`
 }
 
 // RetryInfo is a tool's retry policy.
@@ -43,8 +44,11 @@ func (h *handlers) listTools(c echo.Context) error {
 		}
 		info := ToolInfo{
 			Name: tool.Name, Description: tool.Description, Schema: tool.JSONSchema, Toggle: tool.Toggle, DefaultOn: tool.DefaultOn,
-			Timeout: tool.Policy.Timeout.String(), Available: tool.Available() && !slices.Contains(h.Unavailable, tool.Name),
-			Retry: RetryInfo{MaxAttempts: tool.Policy.MaxAttempts, RetryOn: tool.Policy.RetryOn},
+			Timeout: tool.Policy.Timeout.String(), Available: tool.Available() && h.Unavailable[tool.Name] == "",
+			Retry: RetryInfo{MaxAttempts: tool.Policy.MaxAttempts, RetryOn: tool.Policy.RetryOn}, Unavailable: h.Unavailable[tool.Name],
+		}
+		if !tool.Available() {
+			info.Unavailable = "no activity runs it"
 		}
 		if tool.Policy.MaxAttempts > 1 {
 			info.Retry.RetryInterval = tool.Policy.RetryInterval.String()

@@ -8,6 +8,7 @@ package config
 import (
 	"errors"
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -24,6 +25,10 @@ type Model struct {
 	BaseURL string
 	Model   string
 	APIKey  string
+	// Provider names the kind of endpoint (openai, azure, gemini, ...), which llm
+	// parses; empty means guessed from BaseURL. APIVersion is Azure's api-version.
+	Provider   string
+	APIVersion string
 }
 
 // Offline reports whether no endpoint is configured, so the offline model stands in.
@@ -154,6 +159,8 @@ type Config struct {
 	// EventsPoll is how often an event stream reads the store for events written by
 	// another process.
 	EventsPoll time.Duration
+	// CORSOrigins are the origins whose pages may call /v1 from the browser.
+	CORSOrigins []string
 	// PublicURL is where clients reach Lexflow; the payment provider sends them back
 	// there after a checkout.
 	PublicURL string
@@ -244,19 +251,24 @@ var Vars = []Var{
 	{"LEXFLOW_ASSISTANT_BASE_URL", "", "assistant model's OpenAI-compatible base URL (e.g. http://localhost:4000/v1); empty means the offline model"},
 	{"LEXFLOW_ASSISTANT_MODEL", "", "assistant model name; required with LEXFLOW_ASSISTANT_BASE_URL"},
 	{"LEXFLOW_ASSISTANT_API_KEY", "", "assistant model's API key; read by the worker only"},
+	{"LEXFLOW_ASSISTANT_PROVIDER", "", "the assistant endpoint's provider, which shapes requests and reads answers as it needs (docs/providers.md): `openai`, `azure`, `gemini`, `xai`, `deepseek`, `vllm`, `ollama`, `openrouter`, `lmstudio` or `generic`; empty: guessed from the base URL's host (`generic` when it tells nothing)"},
+	{"LEXFLOW_ASSISTANT_API_VERSION", "", "with the `azure` provider: the `api-version` to call the deployment LEXFLOW_ASSISTANT_MODEL names at `<base URL>/deployments/<model>` (base URL `https://<resource>.openai.azure.com/openai`); empty: Azure's v1 API, with the base URL `https://<resource>.openai.azure.com/openai/v1`"},
 	{"LEXFLOW_ASSISTANT_CONTEXT_TOKENS", strconv.Itoa(schemas.DefaultContextTokens), "the assistant model's context size in tokens (at least 4096), from which each tool result's budget (docs/tools.md) and the earlier turns' share of a model call are worked out; estimated at four characters a token"},
 	{"LEXFLOW_REASONER_BASE_URL", "", "reasoner model's base URL; empty means the assistant's endpoint, model and key"},
 	{"LEXFLOW_REASONER_MODEL", "", "reasoner model name; required with LEXFLOW_REASONER_BASE_URL"},
 	{"LEXFLOW_REASONER_API_KEY", "", "reasoner model's API key; read by the worker only"},
+	{"LEXFLOW_REASONER_PROVIDER", "", "the reasoner endpoint's provider, as LEXFLOW_ASSISTANT_PROVIDER; empty: guessed from its base URL"},
+	{"LEXFLOW_REASONER_API_VERSION", "", "with the `azure` provider: the reasoner deployment's `api-version`, as LEXFLOW_ASSISTANT_API_VERSION"},
 	{"LEXFLOW_MODEL_TIMEOUT", "60s", "timeout of one model call"},
 	{"LEXFLOW_OFFLINE_CHUNK_DELAY", "20ms", "pause between the chunks of the offline model's streamed answers, so that a turn streams as it would with a real model; 0 sends them at once"},
 	{"LEXFLOW_MAX_STEPS", strconv.Itoa(schemas.DefaultMaxSteps), "model calls allowed in one chat turn"},
 	{"LEXFLOW_CORPUS_DB", "", "the legal corpus's SQLite file; empty means LEXFLOW_DATA_DIR/corpus.db (`lexflow corpus load` builds it, `lexflow dev` on first start)"},
-	{"LEXE_TOOLS_URL", "", "a LEXE-tools-compatible service (e.g. http://lexe-tools:8021) that answers normattiva_search, eurlex_search, infolex_search and kb_search; empty means the shipped corpus"},
-	{"SEARXNG_URL", "", "SearXNG instance for web_search and lex_search (JSON format enabled); empty means those tools are not offered"},
+	{"LEXE_TOOLS_URL", "", "a LEXE-tools-compatible service (e.g. http://lexe-tools:8021) that answers normattiva_search, eurlex_search, infolex_search, kb_search, lex_search and lex_search_enriched; empty means the shipped corpus and SearXNG"},
+	{"SEARXNG_URL", "", "SearXNG instance for web_search, and for lex_search and lex_search_enriched without LEXE_TOOLS_URL (JSON format enabled); empty means those tools are not offered"},
 	{"LEXFLOW_BLOB_DIR", "", "root of the local blob store that keeps draft PDFs (`cases/<id>/drafts/<name>/rev-<n>.pdf`); empty means LEXFLOW_DATA_DIR/blobs"},
 	{"LEXFLOW_USER_WAIT", "24h", "how long a case escalated to the client waits for their answer before it opens a support ticket"},
 	{"LEXFLOW_TURN_TIMEOUT", "10m", "a chat turn's deadline: past it the turn stops the step it waits for (a model call, a tool being retried) and ends with what it has, saying so; fixed for a case when it starts"},
+	{"LEXFLOW_CORS_ORIGINS", "", "comma-separated origins (scheme://host[:port]) whose pages may call the /v1 API from the browser, with bearer tokens and no cookies; never the codec routes; empty means none"},
 	{"LEXFLOW_DEFAULT_LANGUAGE", "ro", "a case's, a query's or a citation check's language (ro, it or en) when the client chose none and the text tells none"},
 	{"LEXFLOW_STUCK_AFTER", "15m", "how long a case may work without progress before `GET /v1/support/cases?status=stuck` lists it"},
 	{"LEXFLOW_PROMPTS_DIR", "", "directory of the system prompt files (`<role>.<lang>.md`); empty means the copies built into the binary from `prompts/`"},
@@ -352,14 +364,18 @@ func From(lookup func(name string) (string, bool)) (Config, error) {
 		StripeAPI:         get("LEXFLOW_STRIPE_API"),
 		WebhookSecret:     get("LEXFLOW_PAYMENTS_WEBHOOK_SECRET"),
 		Assistant: Model{
-			BaseURL: get("LEXFLOW_ASSISTANT_BASE_URL"),
-			Model:   get("LEXFLOW_ASSISTANT_MODEL"),
-			APIKey:  get("LEXFLOW_ASSISTANT_API_KEY"),
+			BaseURL:    get("LEXFLOW_ASSISTANT_BASE_URL"),
+			Model:      get("LEXFLOW_ASSISTANT_MODEL"),
+			APIKey:     get("LEXFLOW_ASSISTANT_API_KEY"),
+			Provider:   get("LEXFLOW_ASSISTANT_PROVIDER"),
+			APIVersion: get("LEXFLOW_ASSISTANT_API_VERSION"),
 		},
 		Reasoner: Model{
-			BaseURL: get("LEXFLOW_REASONER_BASE_URL"),
-			Model:   get("LEXFLOW_REASONER_MODEL"),
-			APIKey:  get("LEXFLOW_REASONER_API_KEY"),
+			BaseURL:    get("LEXFLOW_REASONER_BASE_URL"),
+			Model:      get("LEXFLOW_REASONER_MODEL"),
+			APIKey:     get("LEXFLOW_REASONER_API_KEY"),
+			Provider:   get("LEXFLOW_REASONER_PROVIDER"),
+			APIVersion: get("LEXFLOW_REASONER_API_VERSION"),
 		},
 	}
 	c.FirestoreEmulatorHost = get("FIRESTORE_EMULATOR_HOST")
@@ -447,6 +463,9 @@ func From(lookup func(name string) (string, bool)) (Config, error) {
 	if c.PublicURL == "" {
 		c.PublicURL = "http://" + c.HTTPAddr
 	}
+	if c.CORSOrigins, err = parseOrigins(get("LEXFLOW_CORS_ORIGINS")); err != nil {
+		return c, fmt.Errorf("LEXFLOW_CORS_ORIGINS: %w", err)
+	}
 	if c.CorpusDB == "" {
 		c.CorpusDB = c.Path("corpus.db")
 	}
@@ -528,13 +547,19 @@ func Table() string {
 	return b.String()
 }
 
-// Unavailable lists the tools this deployment cannot serve: those needing a service
-// that is not configured.
-func (c Config) Unavailable(needsSearXNG []string) []string {
+// Unavailable says which tools this deployment cannot serve, and why: web_search
+// needs SearXNG; lex_search and lex_search_enriched need SearXNG or a LEXE-tools
+// service, whose own endpoints then serve them.
+func (c Config) Unavailable() map[string]string {
+	out := map[string]string{}
 	if c.SearXNGURL == "" {
-		return needsSearXNG
+		out[schemas.ToolWebSearch] = "no web search service is configured (SEARXNG_URL)"
+		if c.LexeToolsURL == "" {
+			why := "no legal search service is configured (LEXE_TOOLS_URL or SEARXNG_URL)"
+			out[schemas.ToolLexSearch], out[schemas.ToolLexSearchEnriched] = why, why
+		}
 	}
-	return nil
+	return out
 }
 
 // maxRetentionDays bounds a retention period given in days, well within a Duration.
@@ -571,6 +596,25 @@ func parseRetention(s string) (map[string]time.Duration, error) {
 			return nil, fmt.Errorf("%s is given twice", org)
 		}
 		out[org] = d
+	}
+	return out, nil
+}
+
+// parseOrigins reads comma-separated origins, each a scheme, a host and perhaps a
+// port, as a browser sends it in Origin; "*" is refused, since it would let any site's
+// page use a token it obtained.
+func parseOrigins(s string) ([]string, error) {
+	var out []string
+	for _, o := range strings.Split(s, ",") {
+		if o = strings.TrimSpace(o); o == "" {
+			continue
+		}
+		u, err := url.Parse(o)
+		if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || u.User != nil ||
+			(u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" {
+			return nil, fmt.Errorf("want origins such as https://app.example.com, got %q", o)
+		}
+		out = append(out, u.Scheme+"://"+u.Host)
 	}
 	return out, nil
 }

@@ -4,6 +4,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -78,6 +79,10 @@ func TestBadSettings(t *testing.T) {
 		"retention twice":     {"LEXFLOW_RETENTION", "acme=30d, acme=60d"},
 		"retention, negative": {"LEXFLOW_RETENTION", "acme=-30d"},
 		"retention overflows": {"LEXFLOW_RETENTION", "acme=213505d"},
+		"CORS wildcard":       {"LEXFLOW_CORS_ORIGINS", "*"},
+		"CORS with a path":    {"LEXFLOW_CORS_ORIGINS", "https://app.example.com/chat"},
+		"CORS not http":       {"LEXFLOW_CORS_ORIGINS", "ftp://app.example.com"},
+		"CORS no scheme":      {"LEXFLOW_CORS_ORIGINS", "app.example.com"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Setenv(env[0], env[1])
@@ -166,5 +171,13 @@ func TestOIDCAudienceIsNotTheWebClient(t *testing.T) {
 	t.Setenv("LEXFLOW_OIDC_AUDIENCE", "https://api.lexflow.example")
 	if _, err := FromEnv(); err != nil {
 		t.Errorf("the API's own audience: %v", err)
+	}
+}
+
+func TestCORSOrigins(t *testing.T) {
+	t.Setenv("LEXFLOW_CORS_ORIGINS", " https://coach.example.com/ , http://localhost:5173,")
+	c, err := FromEnv()
+	if err != nil || !slices.Equal(c.CORSOrigins, []string{"https://coach.example.com", "http://localhost:5173"}) {
+		t.Errorf("CORSOrigins = %q, %v", c.CORSOrigins, err)
 	}
 }

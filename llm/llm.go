@@ -1,19 +1,25 @@
 // Package llm talks to OpenAI-compatible chat-completions endpoints with native tool
-// calling, one Client per Endpoint; which endpoint serves which model role is the
-// worker's wiring (worker.Models). The client library's own retries are off:
-// Temporal's activity retry policy is the only one, and Retryable tells it what to retry.
+// calling, one Client per Endpoint, its requests shaped by the endpoint's provider
+// profile (provider.go) and its answers read the same tolerant way for every provider
+// (reply.go, stream_fix.go); which endpoint serves which model role is the worker's
+// wiring (worker.Models). The client library's own retries are off: Temporal's
+// activity retry policy is the only one, and Retryable tells it what to retry.
 package llm
 
 import (
+	"cmp"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
+	"strings"
 	"time"
 
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
-	"github.com/openai/openai-go/v3/shared"
+	"github.com/openai/openai-go/v3/packages/ssestream"
 
 	"github.com/lexflow/lexflow/schemas"
 )
@@ -27,8 +33,10 @@ type Tool struct {
 
 // Client calls one chat-completions endpoint.
 type Client struct {
-	api   openai.Client
-	model string
+	api      openai.Client
+	model    string
+	provider Provider
+	profile  profile
 }
 
 // Endpoint is an OpenAI-compatible chat-completions endpoint and the model asked for
@@ -37,11 +45,19 @@ type Endpoint struct {
 	// BaseURL is the API's root, such as http://localhost:4000/v1.
 	BaseURL string
 	Model   string
-	// APIKey is sent as the bearer token; empty sends none worth the name, for local
-	// servers such as Ollama and the offline model.
+	// APIKey is sent as the bearer token (in an api-key header to Azure); empty
+	// sends none worth the name, for local servers such as Ollama and the offline
+	// model.
 	APIKey string
 	// Timeout bounds each request.
 	Timeout time.Duration
+	// Provider is the kind of endpoint, whose profile shapes the requests (see
+	// ProviderFor); empty is Generic.
+	Provider Provider
+	// APIVersion is Azure's api-version: with it, requests go to the deployment
+	// Model names under BaseURL (https://<resource>.openai.azure.com/openai);
+	// without it, to Azure's v1 API at BaseURL (…/openai/v1).
+	APIVersion string
 }
 
 // New returns a client for endpoint e. Each request is bounded by e.Timeout and is
@@ -51,14 +67,28 @@ func New(e Endpoint) *Client {
 	if key == "" {
 		key = "none" // local servers such as Ollama and the offline model need no key
 	}
-	return &Client{
-		api: openai.NewClient(
-			option.WithBaseURL(e.BaseURL),
-			option.WithAPIKey(key),
-			option.WithMaxRetries(0),
-			option.WithRequestTimeout(e.Timeout),
-		),
-		model: e.Model,
+	provider := cmp.Or(e.Provider, Generic)
+	p := profiles[provider]
+	base := e.BaseURL
+	opts := []option.RequestOption{option.WithAPIKey(key), option.WithMaxRetries(0), option.WithRequestTimeout(e.Timeout)}
+	if p.deployments {
+		if e.APIVersion != "" {
+			base = strings.TrimSuffix(base, "/") + "/deployments/" + url.PathEscape(e.Model)
+			opts = append(opts, option.WithQuery("api-version", e.APIVersion))
+		}
+		opts = append(opts, option.WithMiddleware(apiKeyHeader(key)))
+	}
+	opts = append(opts, option.WithBaseURL(base))
+	return &Client{api: openai.NewClient(opts...), model: e.Model, provider: provider, profile: p}
+}
+
+// apiKeyHeader sends the key in an api-key header instead of a bearer token, as Azure
+// takes it.
+func apiKeyHeader(key string) option.Middleware {
+	return func(r *http.Request, next option.MiddlewareNext) (*http.Response, error) {
+		r.Header.Del("Authorization")
+		r.Header.Set("api-key", key)
+		return next(r)
 	}
 }
 
@@ -73,14 +103,23 @@ func (c *Client) Complete(ctx context.Context, msgs []schemas.ChatMessage, tools
 	if err != nil {
 		return schemas.ModelResponse{}, classify(err)
 	}
-	return response(resp)
+	var w wireCompletion
+	if err := json.Unmarshal([]byte(resp.RawJSON()), &w); err != nil {
+		return schemas.ModelResponse{}, &APIError{StatusCode: http.StatusBadGateway, Message: "model returned a completion that is not one: " + err.Error()}
+	}
+	r, ok := fromCompletion(w, c.profile)
+	if !ok {
+		return schemas.ModelResponse{}, &APIError{StatusCode: http.StatusBadGateway, Message: "model returned no choices"}
+	}
+	return r.response(c.provider), nil
 }
 
 // Stream is Complete with the reply streamed (stream: true, with the usage asked for
-// at the end): text is called with each piece of the reply's content as it arrives,
-// and the assembled reply is returned once the stream ends. A stream that breaks off,
-// or ends before a finish reason, is a retryable error like a failed request: the
-// call is tried again whole.
+// at the end): text is called with each piece of the reply's content as it arrives
+// (never with the model's reasoning), and the assembled reply is returned once the
+// stream ends. A stream that breaks off, ends before a finish reason, or reports an
+// error after it began (OpenRouter) is a retryable error like a failed request,
+// carrying the provider's message: the call is tried again whole.
 func (c *Client) Stream(ctx context.Context, msgs []schemas.ChatMessage, tools []Tool, text func(string)) (schemas.ModelResponse, error) {
 	params, err := c.params(msgs, tools)
 	if err != nil {
@@ -89,89 +128,46 @@ func (c *Client) Stream(ctx context.Context, msgs []schemas.ChatMessage, tools [
 	params.StreamOptions = openai.ChatCompletionStreamOptionsParam{IncludeUsage: openai.Bool(true)}
 	stream := c.api.Chat.Completions.NewStreaming(ctx, params)
 	defer stream.Close()
-	var acc openai.ChatCompletionAccumulator
+	a := assembly{profile: c.profile}
 	for stream.Next() {
-		chunk := stream.Current()
-		if acc.ID != "" {
-			chunk.ID = acc.ID // some endpoints number a stream's chunks, or leave the usage chunk's ID empty
+		var ch wireChunk
+		if err := json.Unmarshal([]byte(stream.Current().RawJSON()), &ch); err != nil {
+			return schemas.ModelResponse{}, &APIError{StatusCode: http.StatusBadGateway, Message: "model stream sent a chunk that is not one: " + err.Error()}
 		}
-		if !acc.AddChunk(chunk) {
-			return schemas.ModelResponse{}, &APIError{StatusCode: http.StatusBadGateway, Message: "model stream sent a chunk out of order"}
-		}
-		if len(chunk.Choices) > 0 && chunk.Choices[0].Delta.Content != "" {
-			text(chunk.Choices[0].Delta.Content)
+		if piece := a.add(ch); piece != "" {
+			text(piece)
 		}
 	}
 	if err := stream.Err(); err != nil {
-		return schemas.ModelResponse{}, classify(err)
+		return schemas.ModelResponse{}, streamError(err)
 	}
-	if len(acc.Choices) == 0 || acc.Choices[0].FinishReason == "" {
+	if a.finish == "" {
 		return schemas.ModelResponse{}, &APIError{StatusCode: http.StatusBadGateway, Message: "model stream ended before its reply did"}
 	}
-	return response(&acc.ChatCompletion)
+	return a.result().response(c.provider), nil
 }
 
-// params is the request for msgs and tools.
-func (c *Client) params(msgs []schemas.ChatMessage, tools []Tool) (openai.ChatCompletionNewParams, error) {
-	params := openai.ChatCompletionNewParams{Model: shared.ChatModel(c.model)}
-	for _, m := range msgs {
-		p, err := toParam(m)
-		if err != nil {
-			return params, err
+// streamError is the error of a stream that failed: for an error event sent after
+// the stream began, a retryable 502 with the provider's message and code.
+func streamError(err error) error {
+	var se *ssestream.StreamError
+	if !errors.As(err, &se) {
+		return classify(err)
+	}
+	var ev struct {
+		Error struct {
+			Message string          `json:"message"`
+			Code    json.RawMessage `json:"code"`
+		} `json:"error"`
+	}
+	msg := string(se.Event.Data)
+	if json.Unmarshal(se.Event.Data, &ev) == nil && ev.Error.Message != "" {
+		msg = ev.Error.Message
+		if code := textOf(ev.Error.Code); code != "" {
+			msg += " (" + code + ")"
 		}
-		params.Messages = append(params.Messages, p)
 	}
-	for _, t := range tools {
-		params.Tools = append(params.Tools, openai.ChatCompletionFunctionTool(shared.FunctionDefinitionParam{
-			Name:        t.Name,
-			Description: openai.String(t.Description),
-			Parameters:  shared.FunctionParameters(t.Parameters),
-		}))
-	}
-	return params, nil
-}
-
-// response is the reply of a completion: its first choice, the model and the usage.
-func response(resp *openai.ChatCompletion) (schemas.ModelResponse, error) {
-	if len(resp.Choices) == 0 {
-		return schemas.ModelResponse{}, &APIError{StatusCode: http.StatusBadGateway, Message: "model returned no choices"}
-	}
-	choice := resp.Choices[0]
-	out := schemas.ModelResponse{Content: choice.Message.Content, FinishReason: choice.FinishReason, Model: resp.Model,
-		Usage: schemas.TokenUsage{Prompt: resp.Usage.PromptTokens, Completion: resp.Usage.CompletionTokens, Total: resp.Usage.TotalTokens}}
-	for _, tc := range choice.Message.ToolCalls {
-		if tc.Type != "" && tc.Type != "function" {
-			continue
-		}
-		out.ToolCalls = append(out.ToolCalls, schemas.ToolCall{ID: tc.ID, Name: tc.Function.Name, Arguments: tc.Function.Arguments})
-	}
-	return out, nil
-}
-
-func toParam(m schemas.ChatMessage) (openai.ChatCompletionMessageParamUnion, error) {
-	switch m.Role {
-	case schemas.MsgSystem:
-		return openai.SystemMessage(m.Content), nil
-	case schemas.MsgUser:
-		return openai.UserMessage(m.Content), nil
-	case schemas.MsgTool:
-		return openai.ToolMessage(m.Content, m.ToolCallID), nil
-	case schemas.MsgAssistant:
-		a := openai.ChatCompletionAssistantMessageParam{}
-		if m.Content != "" {
-			a.Content.OfString = openai.String(m.Content)
-		}
-		for _, tc := range m.ToolCalls {
-			a.ToolCalls = append(a.ToolCalls, openai.ChatCompletionMessageToolCallUnionParam{
-				OfFunction: &openai.ChatCompletionMessageFunctionToolCallParam{
-					ID:       tc.ID,
-					Function: openai.ChatCompletionMessageFunctionToolCallFunctionParam{Name: tc.Name, Arguments: tc.Arguments},
-				},
-			})
-		}
-		return openai.ChatCompletionMessageParamUnion{OfAssistant: &a}, nil
-	}
-	return openai.ChatCompletionMessageParamUnion{}, fmt.Errorf("unknown message role %q", m.Role)
+	return &APIError{StatusCode: http.StatusBadGateway, Message: "model stream failed after it began: " + msg}
 }
 
 // APIError is an HTTP error answered by a model endpoint.

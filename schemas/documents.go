@@ -17,11 +17,29 @@ import (
 const DocumentsField = "uploads"
 
 // Document statuses: stored and waiting to be read, read (and summarized), or failed
-// with a reason for the client.
+// with a cause the client reads in the case's language and a reason for support.
 const (
 	DocReceived = "received"
 	DocRead     = "read"
 	DocFailed   = "failed"
+)
+
+// Why a document failed, as the client is told it in the case's language (the web
+// app's doc_cause_* texts, the reading's notice); the Reason beside it is the
+// technical detail, in English, for support and the model.
+const (
+	// CauseUnsupported: a file of no kind Lexflow reads.
+	CauseUnsupported = "unsupported"
+	// CauseTooLarge: past the reading's limits (pages, text, pixels).
+	CauseTooLarge = "too_large"
+	// CauseProtected: a PDF locked by a password.
+	CauseProtected = "protected"
+	// CauseUnreadable: no text could be read in it.
+	CauseUnreadable = "unreadable"
+	// CauseSlow: reading it took longer than its time limit.
+	CauseSlow = "slow"
+	// CauseUnpaid: past the pages an unpaid case's documents may have in all.
+	CauseUnpaid = "unpaid"
 )
 
 // Parts of a document in the blob store, under DocumentBlob: the file as uploaded, and
@@ -71,7 +89,9 @@ type Document struct {
 	OCRPages int    `json:"ocr_pages,omitempty"`
 	Skipped  int    `json:"skipped,omitempty"`
 	Summary  string `json:"summary,omitempty"`
-	// Reason says why the document failed, for the client and the model.
+	// Cause says why the document failed, one of the Cause* values; Reason says it
+	// in technical detail, for support and the model.
+	Cause      string     `json:"cause,omitempty"`
 	Reason     string     `json:"reason,omitempty"`
 	UploadedAt time.Time  `json:"uploaded_at"`
 	ReadAt     *time.Time `json:"read_at,omitempty"`
@@ -165,11 +185,12 @@ type DocumentInput struct {
 }
 
 // DocumentRead is what reading a document found: its page counts, or why it cannot
-// be read (Reason).
+// be read (Cause and Reason, as on Document).
 type DocumentRead struct {
 	Pages    int    `json:"pages"`
 	OCRPages int    `json:"ocr_pages"`
 	Skipped  int    `json:"skipped"`
+	Cause    string `json:"cause,omitempty"`
 	Reason   string `json:"reason,omitempty"`
 }
 
@@ -195,6 +216,7 @@ type DocumentEvent struct {
 	Status   string `json:"status"`
 	Pages    int    `json:"pages,omitempty"`
 	OCRPages int    `json:"ocr_pages,omitempty"`
+	Cause    string `json:"cause,omitempty"`
 	Reason   string `json:"reason,omitempty"`
 }
 

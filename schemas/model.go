@@ -1,5 +1,7 @@
 package schemas
 
+import "encoding/json"
+
 // ModelRole is what a model is asked to be: each role has its system prompt, and the
 // assistant and reasoner roles each their endpoint.
 type ModelRole string
@@ -45,6 +47,11 @@ type ChatMessage struct {
 	Content    string     `json:"content,omitempty"`
 	ToolCalls  []ToolCall `json:"tool_calls,omitempty"`
 	ToolCallID string     `json:"tool_call_id,omitempty"`
+	// Echo is what the model's provider asked to be sent back with this assistant
+	// message (DeepSeek's reasoning_content, Gemini's thought signatures), as
+	// ModelResponse.Echo gave it: opaque, resent by llm only to the provider that
+	// wrote it, and never shown to the client.
+	Echo json.RawMessage `json:"echo,omitempty"`
 }
 
 // ToolCall is a model's request to run a tool. Arguments is the JSON text the model wrote.
@@ -87,6 +94,9 @@ type ModelResponse struct {
 	FinishReason string     `json:"finish_reason"`
 	Model        string     `json:"model"`
 	Usage        TokenUsage `json:"usage"`
+	// Echo is what the provider wants back with the assistant message that carries
+	// this reply (see ChatMessage.Echo); empty when it wants nothing.
+	Echo json.RawMessage `json:"echo,omitempty"`
 }
 
 // The assistant model's context size, in tokens, from which the budgets of what a

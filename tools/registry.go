@@ -210,9 +210,6 @@ func decodeArgs[T any](args []byte) (any, error) {
 	return v, err
 }
 
-// NeedsSearXNG are the tools a deployment can serve only with a SearXNG instance.
-var NeedsSearXNG = []string{schemas.ToolWebSearch, schemas.ToolLexSearch, schemas.ToolLexSearchEnriched}
-
 // AnyPrimary reports whether any of the named tools is a primary legal source.
 func AnyPrimary(names []string) bool {
 	for _, n := range names {
@@ -230,8 +227,9 @@ var lexeLogNames = []struct{ short, tool string }{
 	{"lex", schemas.ToolLexSearch}, {"lex_enriched", schemas.ToolLexSearchEnriched},
 }
 
-// EnabledLine is LEXE's compact log line of a turn's toggles:
-// "enabled_tools: normattiva=1, eurlex=1, infolex=1, web=0, kb=1, lex=1, lex_enriched=0".
+// EnabledLine is LEXE's compact log line of a turn's toggles, with its prefix:
+// "[CustomerStream] enabled_tools: normattiva=1, eurlex=1, infolex=1, web=0, kb=1,
+// lex=1, lex_enriched=0".
 func EnabledLine(enabled []string) string {
 	parts := make([]string, len(lexeLogNames))
 	for i, n := range lexeLogNames {
@@ -241,7 +239,7 @@ func EnabledLine(enabled []string) string {
 		}
 		parts[i] = fmt.Sprintf("%s=%d", n.short, on)
 	}
-	return "enabled_tools: " + strings.Join(parts, ", ")
+	return "[CustomerStream] enabled_tools: " + strings.Join(parts, ", ")
 }
 
 // Table renders the registry as the Markdown table in docs/tools.md.

@@ -78,7 +78,8 @@ func WorkerDeps(cfg config.Config, b *Backends, lc *corpus.Store) (d worker.Deps
 		d.SearXNG = searxng.New(cfg.SearXNGURL, 30*time.Second)
 	}
 	if cfg.LexeToolsURL != "" {
-		d.Research = lexetools.New(cfg.LexeToolsURL, 30*time.Second)
+		lexe := lexetools.New(cfg.LexeToolsURL, 30*time.Second)
+		d.Research, d.LexeSearch = lexe, lexe
 	}
 	return d, stop, nil
 }

@@ -2,6 +2,8 @@ package worker
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"time"
 
 	"github.com/lexflow/lexflow/config"
@@ -11,16 +13,22 @@ import (
 )
 
 // Models returns a client for each model role: the assistant talks to cfg.Assistant's
-// endpoint, the reasoner to cfg.Reasoner's, each request bounded by cfg.ModelTimeout.
+// endpoint, the reasoner to cfg.Reasoner's, each request bounded by cfg.ModelTimeout and
+// shaped by the endpoint's provider profile (named, or guessed from its base URL).
 // Roles without a configured endpoint talk to the offline model, which Models then
 // serves on a loopback port, streaming with cfg.OfflineChunkDelay between chunks,
 // until stop is called.
 func Models(cfg config.Config) (clients map[schemas.ModelRole]*llm.Client, stop func(), err error) {
 	stop = func() {}
 	var srv *offline.Server
-	endpoint := func(m config.Model) (llm.Endpoint, error) {
+	endpoint := func(role schemas.ModelRole, m config.Model) (llm.Endpoint, error) {
 		if !m.Offline() {
-			return llm.Endpoint{BaseURL: m.BaseURL, Model: m.Model, APIKey: m.APIKey, Timeout: cfg.ModelTimeout}, nil
+			provider, err := llm.ProviderFor(m.Provider, m.BaseURL)
+			if err != nil {
+				return llm.Endpoint{}, fmt.Errorf("LEXFLOW_%s_PROVIDER: %w", strings.ToUpper(string(role)), err)
+			}
+			return llm.Endpoint{BaseURL: m.BaseURL, Model: m.Model, APIKey: m.APIKey, Timeout: cfg.ModelTimeout,
+				Provider: provider, APIVersion: m.APIVersion}, nil
 		}
 		if srv == nil {
 			started, err := offline.StartWith("127.0.0.1:0", offline.Options{ChunkDelay: cfg.OfflineChunkDelay})
@@ -38,7 +46,7 @@ func Models(cfg config.Config) (clients map[schemas.ModelRole]*llm.Client, stop 
 	}
 	clients = map[schemas.ModelRole]*llm.Client{}
 	for role, m := range map[schemas.ModelRole]config.Model{schemas.ModelAssistant: cfg.Assistant, schemas.ModelReasoner: cfg.Reasoner} {
-		e, err := endpoint(m)
+		e, err := endpoint(role, m)
 		if err != nil {
 			stop()
 			return nil, func() {}, err

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
@@ -43,5 +44,35 @@ func TestModelsWireTheRoles(t *testing.T) {
 	}
 	if len(asked) > 0 {
 		t.Error("the assistant, which has no endpoint, asked the reasoner's")
+	}
+}
+
+// TestModelsWireTheProvider checks that a role's provider reaches its client: an
+// Azure deployment is called at its path with its api-version and api-key, and a
+// provider Lexflow has no profile for stops the worker.
+func TestModelsWireTheProvider(t *testing.T) {
+	asked := make(chan string, 1)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		asked <- r.URL.Path + "?" + r.URL.RawQuery + " " + r.Header.Get("api-key")
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprint(w, `{"id":"1","object":"chat.completion","created":1,"model":"big","choices":[{"index":0,"finish_reason":"stop","message":{"role":"assistant","content":"ok"}}]}`)
+	}))
+	defer srv.Close()
+	azure := config.Model{BaseURL: srv.URL + "/openai", Model: "big", APIKey: "k", Provider: "azure", APIVersion: "2024-10-21"}
+	clients, stop, err := Models(config.Config{ModelTimeout: 10 * time.Second, Assistant: azure, Reasoner: azure})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	if _, err := clients[schemas.ModelAssistant].Complete(t.Context(), []schemas.ChatMessage{{Role: schemas.MsgUser, Content: "hi"}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := <-asked, "/openai/deployments/big/chat/completions?api-version=2024-10-21 k"; got != want {
+		t.Errorf("the endpoint was asked %q, want %q", got, want)
+	}
+	azure.Provider = "azur"
+	if _, _, err := Models(config.Config{ModelTimeout: time.Second, Assistant: azure, Reasoner: azure}); err == nil ||
+		!strings.Contains(err.Error(), "_PROVIDER") {
+		t.Errorf("an unknown provider: error %v, want one naming the setting", err)
 	}
 }

@@ -36,6 +36,9 @@ type Deps struct {
 	SearXNG *searxng.Client
 	// Research answers the search tools instead of the corpus; nil means the corpus.
 	Research activities.Backend
+	// LexeSearch answers lex_search and lex_search_enriched instead of SearXNG; nil
+	// means SearXNG.
+	LexeSearch activities.LexeSearch
 	// Blobs keeps the draft PDFs.
 	Blobs blob.Store
 	// Prices is a case's price by tier, which a payment must be.
@@ -79,7 +82,7 @@ func Register(r worker.Registry, d Deps) {
 // Activities are the activity structs a worker registers, holding their dependencies,
 // and the ToolRunner that runs the tools among their methods.
 func Activities(d Deps) []any {
-	web := &activities.Web{SearXNG: d.SearXNG}
+	web := &activities.Web{SearXNG: d.SearXNG, Lexe: d.LexeSearch}
 	system := &activities.SystemPrompts{Library: d.Prompts, Versions: d.Store}
 	meter := &activities.Meter{Cases: d.Store, Budgets: d.Store, Parties: d.Store, Limits: d.Budgets, Now: d.Now}
 	events := &activities.Publisher{Events: d.Store}

@@ -24,6 +24,9 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	// The time zone database, embedded: a deadline ends at 24:00 in its court's zone
+	// (internal/deadline), wherever the binary runs, distroless images included.
+	_ "time/tzdata"
 
 	"github.com/lexflow/lexflow/config"
 )

@@ -29,7 +29,7 @@ func TestAttackWorkBeforePayment(t *testing.T) {
 	if up.Status != http.StatusAccepted {
 		t.Fatalf("upload: %d %s", up.Status, up.Raw)
 	}
-	if d := s.WaitForDocument(t, tok, id, up.Body["id"].(string)); d.Status != schemas.DocFailed || !strings.Contains(d.Reason, "before the case is paid") || d.Pages != 0 {
+	if d := s.WaitForDocument(t, tok, id, up.Body["id"].(string)); d.Status != schemas.DocFailed || d.Cause != schemas.CauseUnpaid || !strings.Contains(d.Reason, "before the case is paid") || d.Pages != 0 {
 		t.Errorf("a document past the pages before payment: %+v", d)
 	}
 	for i, text := range []string{"A short note.", "Another short note."} {

@@ -353,13 +353,19 @@ func TestListTools(t *testing.T) {
 	if web := user["web_search"]; web["available"] != true || web["default_on"] != false {
 		t.Errorf("web_search = %v", web)
 	}
-	// A deployment without SearXNG lists the web tools as unavailable.
-	noSearxAPI := s.Serve(t, func(cfg *config.Config, _ *api.Deps) { cfg.SearXNGURL = "" })
+	// A deployment without SearXNG lists the web tools as unavailable, saying why;
+	// with a LEXE-tools service, its endpoints serve the legal searches.
+	noSearxAPI := s.Serve(t, func(cfg *config.Config, _ *api.Deps) { cfg.SearXNGURL, cfg.LexeToolsURL = "", "" })
 	noSearx := names(noSearxAPI.Call(t, "GET", "/v1/tools", s.Token(t, "alice"), nil))
-	for _, name := range []string{"web_search", "lex_search", "lex_search_enriched"} {
-		if noSearx[name]["available"] != false {
+	for name, why := range map[string]string{"web_search": "SEARXNG_URL", "lex_search": "LEXE_TOOLS_URL", "lex_search_enriched": "LEXE_TOOLS_URL"} {
+		if noSearx[name]["available"] != false || !strings.Contains(fmt.Sprint(noSearx[name]["unavailable"]), why) {
 			t.Errorf("without SearXNG, %s = %v", name, noSearx[name])
 		}
+	}
+	withLexeAPI := s.Serve(t, func(cfg *config.Config, _ *api.Deps) { cfg.SearXNGURL, cfg.LexeToolsURL = "", "http://127.0.0.1:1" })
+	withLexe := names(withLexeAPI.Call(t, "GET", "/v1/tools", s.Token(t, "alice"), nil))
+	if withLexe["web_search"]["available"] != false || withLexe["lex_search"]["available"] != true || withLexe["lex_search_enriched"]["available"] != true {
+		t.Errorf("with LEXE and no SearXNG: web %v, lex %v, enriched %v", withLexe["web_search"], withLexe["lex_search"], withLexe["lex_search_enriched"])
 	}
 	if retry := kb["retry"].(map[string]any); retry["max_attempts"] != float64(2) || retry["retry_interval"] != "1s" {
 		t.Errorf("kb_search retry = %v", retry)
@@ -409,7 +415,9 @@ func TestReloadPromptsIsForAdmins(t *testing.T) {
 	stack.WantProblem(t, s.Call(t, "POST", "/v1/admin/prompts/reload", s.Token(t, "alice"), nil), http.StatusForbidden, "forbidden")
 	admin, _ := s.Signer.Mint(auth.Identity{Subject: "root", Roles: []string{schemas.RoleAdmin}, Operator: true}, time.Hour)
 	r := s.Call(t, "POST", "/v1/admin/prompts/reload", admin, nil)
-	if r.Status != 200 || r.Body["docs_count"] != float64(24) {
+	sizes, _ := r.Body["prompt_bytes"].(map[string]any)
+	if r.Status != 200 || r.Body["docs_count"] != float64(24) || !strings.Contains(fmt.Sprint(r.Body["message"]), "24 documents") ||
+		len(sizes) != 18 || sizes["assistant.ro"] == nil || sizes["assistant.ro"].(float64) < 1000 {
 		t.Errorf("reload: %d %s", r.Status, r.Raw)
 	}
 }

@@ -39,6 +39,7 @@ var attackBodies = map[string]any{
 	"PUT /v1/admin/cases/:id/hold":             map[string]any{"reason": "holding another firm's case"},
 	"POST /v1/billing/cases/:id/payments":      map[string]any{"reference": "fake", "amount": "0.01 EUR", "note": "free case"},
 	"POST /v1/citations/check":                 map[string]any{"text": "art. 2043 c.c.", "language": "it"},
+	"POST /v1/deadlines/compute":               map[string]any{"jurisdiction": "ro", "from": "2025-03-03", "amount": 3, "unit": "days"},
 	"GET /v1/support/cases":                    nil,
 	"GET /v1/cases/:id/drafts/:name/:revision": nil,
 }

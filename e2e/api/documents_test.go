@@ -182,7 +182,7 @@ func TestUnreadableDocumentFails(t *testing.T) {
 		t.Fatalf("upload: %d %s", up.Status, up.Raw)
 	}
 	d := s.WaitForDocument(t, tok, id, up.Body["id"].(string))
-	if d.Status != schemas.DocFailed || !strings.Contains(d.Reason, "password") {
+	if d.Status != schemas.DocFailed || d.Cause != schemas.CauseProtected || !strings.Contains(d.Reason, "password") {
 		t.Errorf("document %+v", d)
 	}
 	stack.WantProblem(t, s.Call(t, "GET", "/v1/cases/"+id+"/documents/"+d.ID+"/text", tok, nil), http.StatusConflict, "conflict")

@@ -98,6 +98,9 @@ func TestClientStory(t *testing.T) {
 	if badge := p.text(`button[data-toggle="lex_search_enriched_enabled"] .badge-analisi`); badge != "Analisi" {
 		t.Errorf("lex_search_enriched's badge = %q, want Analisi", badge)
 	}
+	if icons := eval[string](p, `[...document.querySelectorAll(".toggles button[data-toggle]")].map(b => b.querySelector("svg.icon")?.dataset.icon || "none").join(",")`); icons != "globe,scale,euro,gavel,book,search,sparkles,brain,database" {
+		t.Errorf("the toggle bar's icons = %q, want LEXE's", icons)
+	}
 	p.fill("#message", "art. 1357 Cod civil")
 	p.click(".composer button[type=submit]")
 	p.waitFor("the second answer", turnDone(2), time.Minute)

@@ -52,6 +52,8 @@ var (
 	// longer than Limits.PageTimeout. Errors of none of these three kinds (the
 	// caller's cancellation, a command not installed) are not the document's fault.
 	ErrUnreadable = errors.New("document unreadable")
+	// ErrProtected is a PDF locked by a password; it comes wrapped with ErrUnreadable.
+	ErrProtected = errors.New("the PDF is protected by a password")
 )
 
 // Limits bound what Read does with one document.

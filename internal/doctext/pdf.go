@@ -61,7 +61,7 @@ func pdfPages(ctx context.Context, data []byte, lim Limits) (int, error) {
 	info, err := run(ctx, lim.PageTimeout, 1<<20, data, "pdfinfo", stdin)
 	switch {
 	case errors.Is(err, ErrUnreadable) && strings.Contains(err.Error(), "password"):
-		return 0, fmt.Errorf("%w: the PDF is protected by a password", ErrUnreadable)
+		return 0, fmt.Errorf("%w: %w", ErrUnreadable, ErrProtected)
 	case err != nil:
 		return 0, fmt.Errorf("the PDF cannot be opened: %w", err)
 	}

@@ -37,6 +37,9 @@ func (e *StatusError) Error() string {
 	return fmt.Sprintf("lexe-tools answered %d: %s", e.StatusCode, e.Body)
 }
 
+// HTTPStatus is the status the service answered.
+func (e *StatusError) HTTPStatus() int { return e.StatusCode }
+
 // Retryable reports a gateway error (502, 503, 504), which LEXE's executor retries.
 func (e *StatusError) Retryable() bool {
 	return e.StatusCode == http.StatusBadGateway || e.StatusCode == http.StatusServiceUnavailable || e.StatusCode == http.StatusGatewayTimeout
@@ -82,6 +85,18 @@ func (c *Client) KB(ctx context.Context, a schemas.KBSearchArgs) (json.RawMessag
 		body["materia"] = a.Materia
 	}
 	return c.post(ctx, "/api/v1/tools/kb/search", body)
+}
+
+// LexSearch is POST /api/v1/tools/lex_search: the service's search of the legal
+// sites, for lex_search.
+func (c *Client) LexSearch(ctx context.Context, a schemas.LexSearchArgs) (json.RawMessage, error) {
+	return c.post(ctx, "/api/v1/tools/lex_search", map[string]any{"query": a.Query})
+}
+
+// LexSearchEnriched is POST /api/v1/tools/lex_search/enriched: the same search with
+// the service's own analysis, for lex_search_enriched.
+func (c *Client) LexSearchEnriched(ctx context.Context, a schemas.LexSearchEnrichedArgs) (json.RawMessage, error) {
+	return c.post(ctx, "/api/v1/tools/lex_search/enriched", map[string]any{"query": a.Query})
 }
 
 // post sends a JSON body and returns the service's JSON answer as it is.

@@ -1,8 +1,10 @@
 // Package prompts assembles the system prompts of the model roles from the Markdown
 // files of the top-level prompts directory: <role>.<language>.md for each model role and
-// language (en, ro, it), tiers.<language>.md, and legal_tools_off.<language>.md for the
-// warning given when every legal tool is off. The files ship embedded; a directory on
-// disk can replace them and is reloaded when its files change or when Reload is called.
+// language (en, ro, it), tiers.<language>.md, legal_tools_off.<language>.md for the
+// warning given when every legal tool is off, and any other document whose front
+// matter names the role (and language) whose prompt it joins. The files ship
+// embedded; a directory on disk can replace them and is reloaded when its files change
+// or when Reload is called.
 package prompts
 
 import (
@@ -32,14 +34,20 @@ const (
 type Doc struct {
 	Name  string `json:"name"`
 	Bytes int    `json:"bytes"`
+	// For says which prompts a document beyond the roles' own files joins
+	// ("assistant.ro", or "assistant.*" for every language), or "none" for one
+	// without front matter; empty for the roles' own files.
+	For string `json:"for,omitempty"`
 }
 
-// Report says what a load found, as seed 002's update_docs does.
+// Report says what a load found, as seed 002's update_docs does, and the size of each
+// prompt as assembled, by "<role>.<language>", without a case's own sections.
 type Report struct {
-	Source   string    `json:"source"`
-	DocCount int       `json:"docs_count"`
-	Docs     []Doc     `json:"docs_details"`
-	LoadedAt time.Time `json:"loaded_at"`
+	Source      string         `json:"source"`
+	DocCount    int            `json:"docs_count"`
+	Docs        []Doc          `json:"docs_details"`
+	PromptBytes map[string]int `json:"prompt_bytes"`
+	LoadedAt    time.Time      `json:"loaded_at"`
 }
 
 // Library holds the loaded prompt files.
@@ -48,6 +56,7 @@ type Library struct {
 
 	mu      sync.RWMutex
 	docs    map[string]string
+	extras  []extra
 	stamp   string // the files' names, sizes and modification times when loaded
 	report  Report
 	checked time.Time
@@ -80,7 +89,8 @@ func (l *Library) Reload() (Report, error) {
 		return Report{}, err
 	}
 	docs := map[string]string{}
-	rep := Report{Source: "embedded", LoadedAt: time.Now().UTC()}
+	var extras []extra
+	rep := Report{Source: "embedded", LoadedAt: time.Now().UTC(), PromptBytes: map[string]int{}}
 	if l.dir != "" {
 		rep.Source = l.dir
 	}
@@ -89,8 +99,20 @@ func (l *Library) Reload() (Report, error) {
 		if err != nil {
 			return Report{}, err
 		}
-		docs[strings.TrimSuffix(name, ".md")] = strings.TrimSpace(string(raw))
-		rep.Docs = append(rep.Docs, Doc{Name: name, Bytes: len(raw)})
+		doc := Doc{Name: name, Bytes: len(raw)}
+		if base := strings.TrimSuffix(name, ".md"); ownFile(base) {
+			docs[base] = strings.TrimSpace(string(raw))
+		} else {
+			e, ok, err := parseExtra(name, strings.ReplaceAll(string(raw), "\r\n", "\n"))
+			if err != nil {
+				return Report{}, err
+			}
+			doc.For = "none"
+			if ok {
+				extras, doc.For = append(extras, e), e.forLabel()
+			}
+		}
+		rep.Docs = append(rep.Docs, doc)
 	}
 	bases := []string{warningDoc, tiersDoc}
 	for _, r := range Roles {
@@ -106,7 +128,15 @@ func (l *Library) Reload() (Report, error) {
 	rep.DocCount = len(rep.Docs)
 	stamp := l.stampNow()
 	l.mu.Lock()
-	l.docs, l.report, l.stamp, l.checked = docs, rep, stamp, time.Now()
+	l.docs, l.extras, l.stamp, l.checked = docs, extras, stamp, time.Now()
+	l.mu.Unlock()
+	for _, r := range Roles {
+		for _, lang := range schemas.Languages {
+			rep.PromptBytes[string(r)+"."+lang] = len(l.assemble(r, Context{Language: lang}))
+		}
+	}
+	l.mu.Lock()
+	l.report = rep
 	l.mu.Unlock()
 	return rep, nil
 }
@@ -195,19 +225,34 @@ var headings = map[string][2]string{
 }
 
 // System assembles the system prompt of a role: the role's file in the case's language
-// (English when there is none), the "Case ID:", "Language:" and "Role:" lines, the warning when
+// (English when there is none), the documents whose front matter joins them to it, in
+// their names' order, the "Case ID:", "Language:" and "Role:" lines, the warning when
 // every legal tool is off, and the memory and earlier-turn sections when given.
 func (l *Library) System(role schemas.ModelRole, c Context) string {
 	l.refresh()
+	return l.assemble(role, c)
+}
+
+// assemble is System without looking for changed files.
+func (l *Library) assemble(role schemas.ModelRole, c Context) string {
 	lang := c.Language
 	if !slices.Contains(schemas.Languages, lang) {
 		lang = "en"
 	}
 	l.mu.RLock()
 	body, warning, tiers := l.docs[string(role)+"."+lang], l.docs[warningDoc+"."+lang], l.docs[tiersDoc+"."+lang]
+	var joined []string
+	for _, e := range l.extras {
+		if e.role == role && slices.Contains(e.langs, lang) && e.text != "" {
+			joined = append(joined, e.text)
+		}
+	}
 	l.mu.RUnlock()
 	var b strings.Builder
 	b.WriteString(body)
+	for _, text := range joined {
+		b.WriteString("\n\n" + text)
+	}
 	if role == schemas.ModelTiering {
 		b.WriteString("\n\n" + tiers)
 	}

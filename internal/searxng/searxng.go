@@ -42,6 +42,9 @@ func (e *StatusError) Error() string {
 	return fmt.Sprintf("searxng answered %d: %s", e.StatusCode, e.Body)
 }
 
+// HTTPStatus is the status the instance answered.
+func (e *StatusError) HTTPStatus() int { return e.StatusCode }
+
 // Retryable reports whether the same request may succeed later: a gateway error
 // (502, 503, 504), as LEXE's executor retries.
 func (e *StatusError) Retryable() bool {
@@ -82,7 +85,7 @@ func (c *Client) Search(ctx context.Context, q, language string) ([]Result, erro
 }
 
 // LegalSites are the sites lex_search keeps results from.
-var LegalSites = []string{"normattiva.it", "eur-lex.europa.eu", "brocardi.it", "altalex.com", "legislatie.just.ro",
+var LegalSites = []string{"normattiva.it", "eur-lex.europa.eu", "brocardi.it", "altalex.com", "dejure.it", "legislatie.just.ro",
 	"rejust.ro", "cortedicassazione.it"}
 
 // OnLegalSites keeps the results whose host is one of LegalSites or below one.

@@ -75,7 +75,8 @@ export function documentsSection(app, caseId) {
   function item(d) {
     let state = t("doc_reading");
     if (d.status === "read") state = t("doc_read", { pages: d.pages });
-    if (d.status === "failed") state = t("doc_failed", { reason: d.reason });
+    // The cause is told in the page's language; the technical reason is for support.
+    if (d.status === "failed") state = t("doc_failed", { reason: d.cause ? t("doc_cause_" + d.cause) : d.reason });
     const remove = h("button", { class: "link danger" }, t("delete"));
     remove.addEventListener("click", async () => {
       if (!remove.dataset.armed) {

@@ -3,24 +3,25 @@
 // choices are remembered in this browser and sent with every message.
 import { h, replace } from "./dom.js";
 import { t } from "./i18n.js";
+import { icon } from "./icons.js";
 
 // lexe lists the nine toggles: the body key, the tool it switches (none for the two
-// retrieval switches), the label and, for those, the default.
+// retrieval switches), the label, LEXE's icon and, for the switches, the default.
 const lexe = [
-  { key: "web_search_enabled", tool: "web_search", label: "toggle_web" },
-  { key: "normattiva_enabled", tool: "normattiva_search", label: "toggle_normattiva" },
-  { key: "eurlex_enabled", tool: "eurlex_search", label: "toggle_eurlex" },
-  { key: "infolex_enabled", tool: "infolex_search", label: "toggle_infolex" },
-  { key: "kb_search_enabled", tool: "kb_search", label: "toggle_kb" },
-  { key: "lex_search_enabled", tool: "lex_search", label: "toggle_lex" },
-  { key: "lex_search_enriched_enabled", tool: "lex_search_enriched", label: "toggle_lex_enriched", badge: "Analisi" },
-  { key: "use_memory_retrieval", label: "toggle_memory", def: true },
-  { key: "use_rag_v3_retrieval", label: "toggle_rag", def: false },
+  { key: "web_search_enabled", tool: "web_search", label: "toggle_web", icon: "globe" },
+  { key: "normattiva_enabled", tool: "normattiva_search", label: "toggle_normattiva", icon: "scale" },
+  { key: "eurlex_enabled", tool: "eurlex_search", label: "toggle_eurlex", icon: "euro" },
+  { key: "infolex_enabled", tool: "infolex_search", label: "toggle_infolex", icon: "gavel" },
+  { key: "kb_search_enabled", tool: "kb_search", label: "toggle_kb", icon: "book" },
+  { key: "lex_search_enabled", tool: "lex_search", label: "toggle_lex", icon: "search" },
+  { key: "lex_search_enriched_enabled", tool: "lex_search_enriched", label: "toggle_lex_enriched", icon: "sparkles", badge: "Analisi" },
+  { key: "use_memory_retrieval", label: "toggle_memory", icon: "brain", def: true },
+  { key: "use_rag_v3_retrieval", label: "toggle_rag", icon: "database", def: false },
 ];
 
 // roleTools are tools without a LEXE key that only some roles see; the listing of
 // GET /v1/tools has them only for those roles.
-const roleTools = [{ tool: "legal_sql", label: "toggle_database" }];
+const roleTools = [{ tool: "legal_sql", label: "toggle_database", icon: "database" }];
 
 const storeKey = "lexflow.toggles";
 
@@ -74,17 +75,20 @@ export class Toggles {
   }
 
   render() {
-    const button = (id, label, tool, badge) => {
+    // A tool the deployment cannot serve is greyed, saying why (GET /v1/tools's
+    // unavailable, written for operators).
+    const button = (id, x, tool) => {
       const available = !tool || tool.available;
       const on = available && this.on(id);
+      const why = tool && !available ? `${t("tool_unavailable")}: ${tool.unavailable || ""}` : "";
       return h("button", {
         type: "button", class: "toggle" + (on ? " on" : ""), "aria-pressed": on ? "true" : "false",
-        disabled: !available, "data-toggle": id, title: tool ? (available ? tool.description : t("tool_unavailable")) : "",
+        disabled: !available, "data-toggle": id, title: tool ? (available ? tool.description : why) : "",
         onclick: () => this.flip(id),
-      }, t(label), badge && h("span", { class: "badge-analisi" }, badge), !available && h("span", { class: "visually-hidden" }, ` (${t("tool_unavailable")})`));
+      }, icon(x.icon), t(x.label), x.badge && h("span", { class: "badge-analisi" }, x.badge), !available && h("span", { class: "visually-hidden" }, ` (${why})`));
     };
     replace(this.el,
-      lexe.filter((x) => !x.tool || this.tool(x.tool)).map((x) => button(x.key, x.label, x.tool && this.tool(x.tool), x.badge)),
-      roleTools.filter((x) => this.tool(x.tool)).map((x) => button(x.tool, x.label, this.tool(x.tool))));
+      lexe.filter((x) => !x.tool || this.tool(x.tool)).map((x) => button(x.key, x, x.tool && this.tool(x.tool))),
+      roleTools.filter((x) => this.tool(x.tool)).map((x) => button(x.tool, x, this.tool(x.tool))));
   }
 }

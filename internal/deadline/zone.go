@@ -1,0 +1,25 @@
+package deadline
+
+import (
+	"fmt"
+	"time"
+)
+
+// courtZones are the courts' time zones, in which a term's last day ends.
+var courtZones = map[string]string{Romania: "Europe/Bucharest", Italy: "Europe/Rome"}
+
+// courtZone is the jurisdiction's time zone. It needs the zone database: the lexflow
+// binary embeds it (time/tzdata), so it loads wherever the binary runs.
+func courtZone(jurisdiction string) (*time.Location, error) {
+	loc, err := time.LoadLocation(courtZones[jurisdiction])
+	if err != nil {
+		return nil, fmt.Errorf("load time zone %s: %w", courtZones[jurisdiction], err)
+	}
+	return loc, nil
+}
+
+// endOfDay is 24:00 of day d in loc: midnight at the start of the next day, which
+// time.Date places correctly across daylight-saving changes.
+func endOfDay(d time.Time, loc *time.Location) time.Time {
+	return time.Date(d.Year(), d.Month(), d.Day()+1, 0, 0, 0, 0, loc)
+}
