@@ -10,8 +10,9 @@ import (
 
 // How results are measured against the assistant model's context.
 const (
-	// CharsPerToken is the estimate of characters a token holds, as the meter
-	// estimates a call of an endpoint that reports no usage.
+	// CharsPerToken is the estimate of characters a token holds: the meter's four
+	// (activities.tokens, for an endpoint that reports no usage), counted here in
+	// characters rather than bytes, as budgets cut texts by characters.
 	CharsPerToken = 4
 	// MaxShownChars bounds one result whatever the context size: the text travels in
 	// the turn's workflow history with each later model call of the turn.

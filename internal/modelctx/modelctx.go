@@ -150,7 +150,7 @@ func Assemble(in Input) Context {
 	}
 
 	add := func(m schemas.ChatMessage, p Part) {
-		p.Chars, p.Tokens = len([]rune(m.Content))+argsChars(m), msgTokens(m)
+		p.Chars, p.Tokens = measure(m)
 		out.Messages, out.Parts = append(out.Messages, m), append(out.Parts, p)
 		out.Tokens += p.Tokens
 	}
@@ -327,6 +327,12 @@ func partsTokens(ps []part) int {
 		n += msgTokens(p.msg)
 	}
 	return n
+}
+
+// measure is a message's size in characters and estimated tokens: its text and its
+// calls' names and arguments.
+func measure(m schemas.ChatMessage) (chars, tokens int) {
+	return len([]rune(m.Content)) + argsChars(m), msgTokens(m)
 }
 
 // msgTokens estimates a message's tokens: its text and its calls' names and

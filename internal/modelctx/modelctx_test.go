@@ -204,3 +204,21 @@ func TestPseudonymizeToolArguments(t *testing.T) {
 		t.Error("Pseudonymize changed its input")
 	}
 }
+
+// TestPseudonymizedMeasuresWhatTheModelReads: the admin's view of a call gives each
+// part's size as the model reads it, placeholders and all.
+func TestPseudonymizedMeasuresWhatTheModelReads(t *testing.T) {
+	c := Assemble(Input{System: "s", Turn: []schemas.ChatMessage{{Role: schemas.MsgUser, Content: "Ion Popescu"}}})
+	p, err := c.Pseudonymized(t.Context(), []pseudonym.Party{{ID: "party0", FirstName: "Ion", LastName: "Popescu"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := len([]rune("{{party0.fullName}}"))
+	if p.Messages[1].Content != "{{party0.fullName}}" || p.Parts[1].Chars != want || p.Parts[1].Tokens != tools.Tokens("{{party0.fullName}}") ||
+		p.Tokens != p.Parts[0].Tokens+p.Parts[1].Tokens {
+		t.Errorf("pseudonymized %+v, parts %+v, %d tokens", p.Messages, p.Parts, p.Tokens)
+	}
+	if c.Messages[1].Content != "Ion Popescu" || c.Parts[1].Chars != len("Ion Popescu") {
+		t.Errorf("Pseudonymized changed the context it was given: %+v", c.Parts[1])
+	}
+}

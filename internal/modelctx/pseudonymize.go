@@ -56,7 +56,7 @@ func (c Context) Pseudonymized(ctx context.Context, parties []pseudonym.Party) (
 	out := c
 	out.Messages, out.Parts, out.Tokens = msgs, slices.Clone(c.Parts), 0
 	for i, m := range msgs {
-		out.Parts[i].Chars, out.Parts[i].Tokens = len([]rune(m.Content))+argsChars(m), msgTokens(m)
+		out.Parts[i].Chars, out.Parts[i].Tokens = measure(m)
 		out.Tokens += out.Parts[i].Tokens
 	}
 	return out, nil
