@@ -18,7 +18,10 @@ type ToolInfo struct {
 	DefaultOn   bool           `json:"default_on"`
 	Timeout     string         `json:"timeout"`
 	Retry       RetryInfo      `json:"retry"`
-	Available   bool           `json:"available"`
+	// Failure is the tool's failure class: "escalate" (its failure climbs the
+	// escalation ladder) or "degrade" (the model is told and carries on).
+	Failure   string `json:"failure"`
+	Available bool   `json:"available"`
 }
 
 // RetryInfo is a tool's retry policy.
@@ -44,7 +47,7 @@ func (h *handlers) listTools(c echo.Context) error {
 		info := ToolInfo{
 			Name: tool.Name, Description: tool.Description, Schema: tool.JSONSchema, Toggle: tool.Toggle, DefaultOn: tool.DefaultOn,
 			Timeout: tool.Policy.Timeout.String(), Available: tool.Available() && !slices.Contains(h.Unavailable, tool.Name),
-			Retry: RetryInfo{MaxAttempts: tool.Policy.MaxAttempts, RetryOn: tool.Policy.RetryOn},
+			Retry: RetryInfo{MaxAttempts: tool.Policy.MaxAttempts, RetryOn: tool.Policy.RetryOn}, Failure: string(tool.Failure),
 		}
 		if tool.Policy.MaxAttempts > 1 {
 			info.Retry.RetryInterval = tool.Policy.RetryInterval.String()
