@@ -441,7 +441,9 @@ func answer(results []toolResult, w wording, citation string) string {
 // result is one the answer can cite.
 func describe(r toolResult, w wording) (string, bool) {
 	if strings.HasPrefix(r.content, "[Tool ") {
-		return fmt.Sprintf(w.failed, r.name, strings.TrimSuffix(strings.TrimPrefix(r.content, "[Tool "+r.name+" failed: "), "]")), false
+		// A failure's reason is for the model and support: the client reads that the
+		// source is unavailable, and the answer goes on with the other results.
+		return fmt.Sprintf(w.unavailable, r.name), false
 	}
 	var res struct {
 		Status       string           `json:"status"`
@@ -544,54 +546,57 @@ func describe(r toolResult, w wording) (string, bool) {
 
 // wording holds the offline model's phrases in one language.
 type wording struct {
-	intro, sources, failed, details, done, rows, none, analysis, party, help, lookup, toCheck string
+	intro, sources, failed, unavailable, details, done, rows, none, analysis, party, help, lookup, toCheck string
 }
 
 var phrases = map[string]wording{
 	"en": {
-		intro:    "Here is what I found:",
-		lookup:   "One moment: I am asking %s.",
-		sources:  "Sources:",
-		failed:   "%s failed: %s",
-		details:  "Case summary: %s. Facts recorded: %d.",
-		done:     "%s succeeded.",
-		toCheck:  "Citations to check in the draft, listed on its last page: %s.",
-		rows:     "The query returned %d rows: %s",
-		none:     "%s found nothing.",
-		party:    "The party is {{%s}} in drafts.",
-		analysis: "Offline analysis of «%s»: %d sources to read; what they cite, as checked in the corpus:",
+		intro:       "Here is what I found:",
+		lookup:      "One moment: I am asking %s.",
+		sources:     "Sources:",
+		failed:      "%s failed: %s",
+		unavailable: "%s is unavailable at the moment, so this answer does without it.",
+		details:     "Case summary: %s. Facts recorded: %d.",
+		done:        "%s succeeded.",
+		toCheck:     "Citations to check in the draft, listed on its last page: %s.",
+		rows:        "The query returned %d rows: %s",
+		none:        "%s found nothing.",
+		party:       "The party is {{%s}} in drafts.",
+		analysis:    "Offline analysis of «%s»: %d sources to read; what they cite, as checked in the corpus:",
 		help: "I am Lexflow's offline model, running because no language model is configured. " +
 			"I can show the case details (\"show me the case details\"), set the summary (\"summary: ...\") " +
 			"or record a fact (\"fact: ...\").",
 	},
 	"ro": {
-		intro:    "Iată ce am găsit:",
-		lookup:   "Un moment: consult %s.",
-		sources:  "Surse:",
-		failed:   "%s a eșuat: %s",
-		details:  "Rezumatul cazului: %s. Fapte înregistrate: %d.",
-		done:     "%s a reușit.",
-		toCheck:  "Citări de verificat în proiect, enumerate pe ultima lui pagină: %s.",
-		rows:     "Interogarea a întors %d rânduri: %s",
-		none:     "%s nu a găsit nimic.",
-		party:    "Partea este {{%s}} în proiecte.",
-		analysis: "Analiză offline pentru «%s»: %d surse de citit; ce citează ele, verificat în corpus:",
+		intro:       "Iată ce am găsit:",
+		lookup:      "Un moment: consult %s.",
+		sources:     "Surse:",
+		failed:      "%s a eșuat: %s",
+		unavailable: "%s nu este disponibil momentan, așa că acest răspuns se lipsește de el.",
+		details:     "Rezumatul cazului: %s. Fapte înregistrate: %d.",
+		done:        "%s a reușit.",
+		toCheck:     "Citări de verificat în proiect, enumerate pe ultima lui pagină: %s.",
+		rows:        "Interogarea a întors %d rânduri: %s",
+		none:        "%s nu a găsit nimic.",
+		party:       "Partea este {{%s}} în proiecte.",
+		analysis:    "Analiză offline pentru «%s»: %d surse de citit; ce citează ele, verificat în corpus:",
 		help: "Sunt modelul offline al Lexflow, activ pentru că nu este configurat niciun model de limbaj. " +
 			"Pot afișa detaliile cazului („arată-mi detaliile cazului”), seta rezumatul („rezumat: ...”) " +
 			"sau înregistra un fapt („fapt: ...”).",
 	},
 	"it": {
-		intro:    "Ecco cosa ho trovato:",
-		lookup:   "Un momento: consulto %s.",
-		sources:  "Fonti:",
-		failed:   "%s non è riuscito: %s",
-		details:  "Riassunto del caso: %s. Fatti registrati: %d.",
-		done:     "%s è riuscito.",
-		toCheck:  "Citazioni da verificare nella bozza, elencate nella sua ultima pagina: %s.",
-		rows:     "La query ha restituito %d righe: %s",
-		none:     "%s non ha trovato nulla.",
-		party:    "La parte è {{%s}} nelle bozze.",
-		analysis: "Analisi offline di «%s»: %d fonti da leggere; ciò che citano, verificato nel corpus:",
+		intro:       "Ecco cosa ho trovato:",
+		lookup:      "Un momento: consulto %s.",
+		sources:     "Fonti:",
+		failed:      "%s non è riuscito: %s",
+		unavailable: "%s non è disponibile al momento, quindi questa risposta ne fa a meno.",
+		details:     "Riassunto del caso: %s. Fatti registrati: %d.",
+		done:        "%s è riuscito.",
+		toCheck:     "Citazioni da verificare nella bozza, elencate nella sua ultima pagina: %s.",
+		rows:        "La query ha restituito %d righe: %s",
+		none:        "%s non ha trovato nulla.",
+		party:       "La parte è {{%s}} nelle bozze.",
+		analysis:    "Analisi offline di «%s»: %d fonti da leggere; ciò che citano, verificato nel corpus:",
 		help: "Sono il modello offline di Lexflow, attivo perché non è configurato alcun modello linguistico. " +
 			"Posso mostrare i dettagli del caso («mostrami i dettagli del caso»), impostare il riassunto («riassunto: ...») " +
 			"o registrare un fatto («fatto: ...»).",

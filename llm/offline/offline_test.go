@@ -77,10 +77,13 @@ func TestAnswerCitesOnlyWhatSucceeded(t *testing.T) {
 		{Role: "tool", ToolCallID: "call_2", Content: mustJSON(`{"status":"success","case_details":{"summary":{"current":"Affitto"},"facts":[]}}`)},
 	}
 	r := decide(in, allTools)
-	for _, want := range []string{"update_case_details non è riuscito: timed out", "Riassunto del caso: Affitto", "Fonti: get_case_details"} {
+	for _, want := range []string{"update_case_details non è disponibile al momento", "Riassunto del caso: Affitto", "Fonti: get_case_details"} {
 		if !strings.Contains(r.content, want) {
 			t.Errorf("answer %q lacks %q", r.content, want)
 		}
+	}
+	if strings.Contains(r.content, "timed out") {
+		t.Errorf("answer %q carries the failure's reason to the client", r.content)
 	}
 	if strings.Contains(r.content, "Fonti: update_case_details") || strings.Contains(r.content, ", update_case_details") {
 		t.Errorf("answer cites the failed tool: %q", r.content)
