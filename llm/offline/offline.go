@@ -211,6 +211,9 @@ var (
 //   - "legal search: TEXT" (or "ricerca legale:", "căutare juridică:") → lex_search;
 //   - "search: TEXT" (or "cerca:", "caută:") → web_search.
 //
+// When a LEXE research tool failed, it tries lex_search with the message before it
+// answers, if that is on offer, and the answer says the failed source is unavailable.
+//
 // It says which tool it asks before calling it ("One moment: I am asking
 // get_case_details."), as many real models do, so that a streamed turn shows text
 // before its tool runs. Anything else gets a short reply that says what the offline
@@ -271,6 +274,9 @@ func decide(msgs []message, offered map[string]bool) reply {
 	if results := toolResults(msgs[lastUser+1:]); len(results) > 0 {
 		if r, ok := documentStep(user, lang, results, call); ok && (len(r.calls) == 0 || offered[r.calls[0].Function.Name]) {
 			return withLookup(r, words)
+		}
+		if otherSourceNeeded(results) && offered["lex_search"] {
+			return withLookup(call("lex_search", map[string]any{"query": user}), words)
 		}
 		return reply{content: answer(results, words, citedIn(user, lang))}
 	}
@@ -413,6 +419,24 @@ func citedIn(user, lang string) string {
 		}
 	}
 	return ""
+}
+
+// lexeSources are the research tools that LEXE's service answers together, so that
+// when one fails the others are likely down too.
+var lexeSources = []string{"normattiva_search", "eurlex_search", "infolex_search", "kb_search"}
+
+// otherSourceNeeded reports whether the turn's research failed and another kind of
+// source is still to be tried: a LEXE source failed and no legal web search ran yet.
+// A real model carries on the same way from "[Tool X failed: …]" (seed 000).
+func otherSourceNeeded(results []toolResult) bool {
+	failed := false
+	for _, r := range results {
+		if r.name == "lex_search" {
+			return false
+		}
+		failed = failed || (slices.Contains(lexeSources, r.name) && strings.HasPrefix(r.content, "[Tool "))
+	}
+	return failed
 }
 
 // answer composes the final reply from the tool results, one line each, and ends with

@@ -151,3 +151,30 @@ func TestDraftCitationsToCheckAreTold(t *testing.T) {
 		t.Errorf("answer = %q", r.content)
 	}
 }
+
+// TestFailedSourceFallsBackToLegalSearch: a LEXE source that failed sends the model to
+// lex_search, once, and the answer says the source is unavailable without its reason.
+func TestFailedSourceFallsBackToLegalSearch(t *testing.T) {
+	norm := toolCall{ID: "call_1", Type: "function"}
+	norm.Function.Name = "normattiva_search"
+	lex := toolCall{ID: "call_2", Type: "function"}
+	lex.Function.Name = "lex_search"
+	in := []message{
+		msg("system", "Language: en"),
+		msg("user", "art. 2043 c.c."),
+		{Role: "assistant", ToolCalls: []toolCall{norm}},
+		{Role: "tool", ToolCallID: "call_1", Content: mustJSON("[Tool normattiva_search failed: lexe-tools answered 503: upstream connect error]")},
+	}
+	r := decide(in, allTools)
+	if len(r.calls) != 1 || r.calls[0].Function.Name != "lex_search" || !strings.Contains(r.calls[0].Function.Arguments, "art. 2043 c.c.") {
+		t.Fatalf("after the failure: %+v, want a lex_search call", r)
+	}
+	in = append(in, message{Role: "assistant", ToolCalls: []toolCall{lex}},
+		message{Role: "tool", ToolCallID: "call_2", Content: mustJSON(`{"results":[{"title":"Art. 2043 c.c.","url":"https://www.brocardi.it/art2043"}]}`)})
+	r = decide(in, allTools)
+	if len(r.calls) != 0 || !strings.Contains(r.content, "normattiva_search is unavailable at the moment") ||
+		!strings.Contains(r.content, "https://www.brocardi.it/art2043") || !strings.HasSuffix(r.content, "Sources: lex_search") ||
+		strings.Contains(r.content, "503") {
+		t.Errorf("answer = %q", r.content)
+	}
+}
