@@ -131,7 +131,9 @@ func TestChatTurnToolErrorGetsOneCorrectionThenTheLadder(t *testing.T) {
 		t.Fatalf("model called %d times, want 2 (the call, then its correction)", len(model.requests))
 	}
 	shown := model.requests[1].Messages[2].Content
-	if !strings.Contains(shown, "[Tool get_case_details failed: "+schemas.CaseNotFound+"]") || !strings.Contains(shown, "one correction") {
+	// The offline model knows the correction by its start (llm/offline.correctionMarker).
+	if !strings.Contains(shown, "[Tool get_case_details failed: "+schemas.CaseNotFound+"]") ||
+		!strings.Contains(shown, "[This is your one correction for get_case_details:") {
 		t.Errorf("the model read %q, want the answer and its one correction", shown)
 	}
 	e := res.Escalation

@@ -213,6 +213,7 @@ var (
 //
 // When a LEXE research tool failed, it tries lex_search with the message before it
 // answers, if that is on offer, and the answer says the failed source is unavailable.
+// A call that answered with the turn's one correction is made again as it was.
 //
 // It says which tool it asks before calling it ("One moment: I am asking
 // get_case_details."), as many real models do, so that a streamed turn shows text
@@ -274,6 +275,11 @@ func decide(msgs []message, offered map[string]bool) reply {
 	if results := toolResults(msgs[lastUser+1:]); len(results) > 0 {
 		if r, ok := documentStep(user, lang, results, call); ok && (len(r.calls) == 0 || offered[r.calls[0].Function.Name]) {
 			return withLookup(r, words)
+		}
+		if tc, ok := corrected(msgs[lastUser+1:]); ok && offered[tc.Function.Name] {
+			var args map[string]any
+			_ = json.Unmarshal([]byte(tc.Function.Arguments), &args)
+			return withLookup(call(tc.Function.Name, args), words)
 		}
 		if otherSourceNeeded(results) && offered["lex_search"] {
 			return withLookup(call("lex_search", map[string]any{"query": user}), words)
@@ -419,6 +425,33 @@ func citedIn(user, lang string) string {
 		}
 	}
 	return ""
+}
+
+// correctionMarker starts the turn's one correction of a tool that answered with an
+// error (workflows.toolErrorCorrection).
+const correctionMarker = "[This is your one correction for "
+
+// corrected returns the call whose result, the turn's latest, carries the turn's one
+// correction: the offline model cannot fix its arguments, so it makes the call again,
+// as a model that cannot fix it would, and the turn escalates its second error.
+func corrected(turn []message) (toolCall, bool) {
+	var last *message
+	for i := range turn {
+		if turn[i].Role == "tool" {
+			last = &turn[i]
+		}
+	}
+	if last == nil || !strings.Contains(last.text(), correctionMarker) {
+		return toolCall{}, false
+	}
+	for _, m := range turn {
+		for _, tc := range m.ToolCalls {
+			if tc.ID == last.ToolCallID {
+				return tc, true
+			}
+		}
+	}
+	return toolCall{}, false
 }
 
 // lexeSources are the research tools that LEXE's service answers together, so that

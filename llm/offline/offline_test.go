@@ -178,3 +178,26 @@ func TestFailedSourceFallsBackToLegalSearch(t *testing.T) {
 		t.Errorf("answer = %q", r.content)
 	}
 }
+
+// TestCorrectedCallIsMadeAgain: the offline model cannot fix a call the turn corrected,
+// so it makes it again, with the same arguments, and then answers.
+func TestCorrectedCallIsMadeAgain(t *testing.T) {
+	party := toolCall{ID: "call_1", Type: "function"}
+	party.Function.Name, party.Function.Arguments = "get_party_id_by_name", `{"mentioned_name":"{{party1.fullName}}"}`
+	in := []message{
+		msg("system", "Language: en"),
+		msg("user", "party: {{party1.fullName}}"),
+		{Role: "assistant", ToolCalls: []toolCall{party}},
+		{Role: "tool", ToolCallID: "call_1", Content: mustJSON("[Tool get_party_id_by_name failed: Placeholder not found.]\n" +
+			"[This is your one correction for get_party_id_by_name: fix what its answer says is wrong and call it again.]")},
+	}
+	offered := map[string]bool{"get_party_id_by_name": true}
+	r := decide(in, offered)
+	if len(r.calls) != 1 || r.calls[0].Function.Name != "get_party_id_by_name" || !strings.Contains(r.calls[0].Function.Arguments, "{{party1.fullName}}") {
+		t.Fatalf("after the correction: %+v, want the same call again", r)
+	}
+	in[3].Content = mustJSON("[Tool get_party_id_by_name failed: Placeholder not found.]")
+	if r := decide(in, offered); len(r.calls) != 0 {
+		t.Errorf("without a correction: %+v, want an answer", r)
+	}
+}
