@@ -7,13 +7,15 @@ import (
 	"testing"
 
 	"github.com/lexflow/lexflow/e2e/stack"
+	"github.com/lexflow/lexflow/internal/auth"
 	"github.com/lexflow/lexflow/schemas"
 )
 
 // TestResearchSourceDownTheConversationGoesOn: with LEXE answering 503, a research
 // question leaves the conversation going (issue 37's "Done when"): the reply says the
 // source is unavailable and uses what else was found, the case stays open, and nothing
-// the client reads carries the internal error. Five failures across cases open one
+// the client reads of the turn (its answer, events, transcript) carries the internal
+// error, which support reads. Five failures across cases open one
 // operator ticket, source:normattiva_search:<UTC date>, though turns cross the count
 // at once, and pause no case.
 func TestResearchSourceDownTheConversationGoesOn(t *testing.T) {
@@ -45,6 +47,21 @@ func TestResearchSourceDownTheConversationGoesOn(t *testing.T) {
 	if !strings.Contains(reply, "normattiva_search is unavailable at the moment") || !strings.Contains(reply, "Sources: lex_search") ||
 		strings.Contains(reply, internal) || strings.Contains(reply, "503") {
 		t.Errorf("reply = %q; want the source unavailable, the legal web search's results, and no internal error", reply)
+	}
+	// Nothing of the turn the client reads holds the error: its answer, its events,
+	// its transcript. Support reads it.
+	for what, raw := range map[string][]byte{
+		"the turn's answer": turn.Raw,
+		"the case's events": down.Call(t, "GET", "/v1/cases/"+ids[0]+"/events", tok, nil).Raw,
+		"the transcript":    down.Call(t, "GET", "/v1/cases/"+ids[0]+"/messages", tok, nil).Raw,
+	} {
+		if strings.Contains(string(raw), internal) {
+			t.Errorf("%s, as the client reads it, holds the internal error: %s", what, raw)
+		}
+	}
+	staff := s.Mint(t, auth.Identity{Subject: "sam", Org: "acme", Roles: []string{schemas.RoleSupport}})
+	if r := down.Call(t, "GET", "/v1/support/cases/"+ids[0]+"/messages", staff, nil); !strings.Contains(string(r.Raw), internal) {
+		t.Errorf("support's transcript lacks the error: %d %s", r.Status, r.Raw)
 	}
 
 	// Four more cases' turns at once bring the source to five failures.
