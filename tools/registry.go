@@ -1,8 +1,9 @@
 // Package tools is Lexflow's tool registry, as data: for every tool the model may call,
 // its name, JSON Schema and description, the roles that may use it, its toggle and
-// default, its policy and escalation ladder, its formatter, the arguments the turn binds,
-// and the name of the activity or child workflow that runs it. The worker binds those
-// names to code; the registry itself depends only on the contract in package schemas.
+// default, its policy, failure class and escalation ladder, its formatter, the
+// arguments the turn binds, and the name of the activity or child workflow that runs
+// it. The worker binds those names to code; the registry itself depends only on the
+// contract in package schemas.
 package tools
 
 import (
