@@ -11,6 +11,7 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/lexflow/lexflow/schemas"
+	"github.com/lexflow/lexflow/tools"
 )
 
 // researchTurn offers a research tool and a case tool.
@@ -162,5 +163,25 @@ func TestChatTurnDegradeToolErrorIsNotEscalated(t *testing.T) {
 	}
 	if len(counted) != 0 {
 		t.Errorf("an answer, not a failure of the source, was counted: %+v", counted)
+	}
+}
+
+// TestLadderQuestionNeverLeaks: the reasoner's question reaches the client unless it
+// names a tool, quotes the error or a status code; then the case's sentence does.
+func TestLadderQuestionNeverLeaks(t *testing.T) {
+	tool, _ := tools.Get(schemas.ToolGetCaseDetails)
+	f := &failedCall{tool: tool, reason: "lexe-tools answered 503: upstream connect error"}
+	lw := caseWordsFor("it")
+	for q, want := range map[string]string{
+		"Può confermare la data del contratto?": "Può confermare la data del contratto?",
+		"":                                      lw.askUser,
+		"get_case_details non funziona: riprovo?":                 lw.askUser,
+		"Errore lexe-tools answered 503: upstream connect error.": lw.askUser,
+		"Il servizio ha risposto 503, riprovo?":                   lw.askUser,
+		"Posso usare normattiva_search con altri dati?":           lw.askUser,
+	} {
+		if got := clientQuestion(q, f, lw); got != want {
+			t.Errorf("clientQuestion(%q) = %q, want %q", q, got, want)
+		}
 	}
 }

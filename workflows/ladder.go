@@ -3,6 +3,7 @@ package workflows
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/lexflow/lexflow/schemas"
@@ -49,13 +50,30 @@ func (t *turn) escalate(f *failedCall) string {
 	if !f.tool.Ladder.User {
 		return tools.Failed(f.tool.Name, f.reason)
 	}
-	// The client reads a sentence in the case's language, never the tool or its
-	// error, which the escalation keeps for support (with the reasoner's advice,
-	// whose question may quote them).
-	esc.Rung, esc.Question = schemas.RungAskUser, lw.askUser
+	esc.Rung, esc.Question = schemas.RungAskUser, clientQuestion(advice.Question, f, lw)
 	t.attempt(t.in.EscalationN, schemas.RungAskUser, f.tool.Name, f.reason, "")
 	t.res.Escalation, t.halt = esc, esc.Question
 	return esc.Question
+}
+
+// errorCodeRe finds what reads as an HTTP status code in a question.
+var errorCodeRe = regexp.MustCompile(`\b[45][0-9][0-9]\b`)
+
+// clientQuestion is the ladder's question to the client: the reasoner's, unless it
+// names a tool, quotes the failure's reason or a status code (the escalation prompt
+// forbids them; a model may still write them), else the case's own sentence. The
+// client never reads the tool or its error: the escalation keeps them for support,
+// with the reasoner's whole advice.
+func clientQuestion(q string, f *failedCall, lw caseWording) string {
+	q = strings.TrimSpace(q)
+	leaks := q == "" || (f.reason != "" && strings.Contains(q, f.reason)) || errorCodeRe.MatchString(q)
+	for _, t := range tools.All() {
+		leaks = leaks || strings.Contains(q, t.Name)
+	}
+	if leaks {
+		return lw.askUser
+	}
+	return q
 }
 
 // follow runs the reasoner's advice once: the same tool again, or another tool on
