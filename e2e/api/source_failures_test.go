@@ -13,7 +13,7 @@ import (
 
 // TestResearchSourceDownTheConversationGoesOn: with LEXE answering 503, a research
 // question leaves the conversation going (issue 37's "Done when"): the reply says the
-// source is unavailable and uses what else was found, the case stays open, and nothing
+// source is unavailable and uses what the web search found, the case stays open, and nothing
 // the client reads of the turn (its answer, events, transcript) carries the internal
 // error, which support reads. Five failures across cases open one
 // operator ticket, source:normattiva_search:<UTC date>, though turns cross the count
@@ -32,19 +32,21 @@ func TestResearchSourceDownTheConversationGoesOn(t *testing.T) {
 		ids[i] = r.Body["case_id"].(string)
 	}
 
-	turn := down.Send(t, tok, ids[0], "art. 2043 c.c.")
+	// The web search, which no LEXE service answers, is switched on.
+	ask := map[string]any{"message": "art. 2043 c.c.", "web_search_enabled": true}
+	turn := down.Call(t, "POST", "/v1/cases/"+ids[0]+"/messages", tok, ask)
 	reply, _ := turn.Body["reply"].(string)
 	var tools []string
 	for _, u := range stack.ToolsUsed(turn) {
 		tools = append(tools, u["tool"].(string)+" "+u["status"].(string))
 	}
-	if !slices.Equal(tools, []string{"normattiva_search error", "lex_search ok"}) {
-		t.Errorf("tools used = %q, want the failed source, then legal web search", tools)
+	if turn.Status != 200 || !slices.Equal(tools, []string{"normattiva_search error", "web_search ok"}) {
+		t.Errorf("%d: tools used = %q, want the failed source, then the web search", turn.Status, tools)
 	}
 	if turn.Body["status"] != schemas.StatusOpen || turn.Body["escalation"] != nil {
 		t.Errorf("after the failure: status %v, escalation %v; want the case open", turn.Body["status"], turn.Body["escalation"])
 	}
-	if !strings.Contains(reply, "normattiva_search is unavailable at the moment") || !strings.Contains(reply, "Sources: lex_search") ||
+	if !strings.Contains(reply, "normattiva_search is unavailable at the moment") || !strings.Contains(reply, "Sources: web_search") ||
 		strings.Contains(reply, internal) || strings.Contains(reply, "503") {
 		t.Errorf("reply = %q; want the source unavailable, the legal web search's results, and no internal error", reply)
 	}
@@ -68,7 +70,7 @@ func TestResearchSourceDownTheConversationGoesOn(t *testing.T) {
 	var wg sync.WaitGroup
 	for _, id := range ids[1:] {
 		wg.Go(func() {
-			r, err := down.Request("POST", "/v1/cases/"+id+"/messages", tok, map[string]any{"message": "art. 2043 c.c."})
+			r, err := down.Request("POST", "/v1/cases/"+id+"/messages", tok, ask)
 			if err != nil || r.Status != 200 || r.Body["status"] != schemas.StatusOpen || strings.Contains(r.Body["reply"].(string), internal) {
 				t.Errorf("case %s: %v %d %v", id, err, r.Status, r.Body["reply"])
 			}

@@ -211,8 +211,9 @@ var (
 //   - "legal search: TEXT" (or "ricerca legale:", "căutare juridică:") → lex_search;
 //   - "search: TEXT" (or "cerca:", "caută:") → web_search.
 //
-// When a LEXE research tool failed, it tries lex_search with the message before it
-// answers, if that is on offer, and the answer says the failed source is unavailable.
+// When a LEXE research tool failed, it tries web_search, or else lex_search, with the
+// message before it answers, if on offer, and the answer says the failed source is
+// unavailable.
 // A call that answered with the turn's one correction is made again as it was.
 //
 // It says which tool it asks before calling it ("One moment: I am asking
@@ -281,8 +282,8 @@ func decide(msgs []message, offered map[string]bool) reply {
 			_ = json.Unmarshal([]byte(tc.Function.Arguments), &args)
 			return withLookup(call(tc.Function.Name, args), words)
 		}
-		if otherSourceNeeded(results) && offered["lex_search"] {
-			return withLookup(call("lex_search", map[string]any{"query": user}), words)
+		if other := otherSource(results, offered); other != "" {
+			return withLookup(call(other, map[string]any{"query": user}), words)
 		}
 		return reply{content: answer(results, words, citedIn(user, lang))}
 	}
@@ -458,18 +459,27 @@ func corrected(turn []message) (toolCall, bool) {
 // when one fails the others are likely down too.
 var lexeSources = []string{"normattiva_search", "eurlex_search", "infolex_search", "kb_search"}
 
-// otherSourceNeeded reports whether the turn's research failed and another kind of
-// source is still to be tried: a LEXE source failed and no legal web search ran yet.
+// otherSources are the searches tried, the first on offer, when a LEXE source failed:
+// the web search first, which no LEXE service answers.
+var otherSources = []string{"web_search", "lex_search"}
+
+// otherSource is the search to try once the turn's research failed: the first of
+// otherSources on offer, when a LEXE source failed and none of them ran yet; "" else.
 // A real model carries on the same way from "[Tool X failed: …]" (seed 000).
-func otherSourceNeeded(results []toolResult) bool {
+func otherSource(results []toolResult, offered map[string]bool) string {
 	failed := false
 	for _, r := range results {
-		if r.name == "lex_search" {
-			return false
+		if slices.Contains(otherSources, r.name) {
+			return ""
 		}
 		failed = failed || (slices.Contains(lexeSources, r.name) && strings.HasPrefix(r.content, "[Tool "))
 	}
-	return failed
+	for _, name := range otherSources {
+		if failed && offered[name] {
+			return name
+		}
+	}
+	return ""
 }
 
 // answer composes the final reply from the tool results, one line each, and ends with

@@ -2,6 +2,7 @@ package offline
 
 import (
 	"encoding/json"
+	"maps"
 	"reflect"
 	"strings"
 	"testing"
@@ -153,7 +154,8 @@ func TestDraftCitationsToCheckAreTold(t *testing.T) {
 }
 
 // TestFailedSourceFallsBackToLegalSearch: a LEXE source that failed sends the model to
-// lex_search, once, and the answer says the source is unavailable without its reason.
+// lex_search (web_search being off), once, and the answer says the source is
+// unavailable without its reason; with web_search on, to web_search.
 func TestFailedSourceFallsBackToLegalSearch(t *testing.T) {
 	norm := toolCall{ID: "call_1", Type: "function"}
 	norm.Function.Name = "normattiva_search"
@@ -165,13 +167,18 @@ func TestFailedSourceFallsBackToLegalSearch(t *testing.T) {
 		{Role: "assistant", ToolCalls: []toolCall{norm}},
 		{Role: "tool", ToolCallID: "call_1", Content: mustJSON("[Tool normattiva_search failed: lexe-tools answered 503: upstream connect error]")},
 	}
-	r := decide(in, allTools)
+	if r := decide(in, allTools); len(r.calls) != 1 || r.calls[0].Function.Name != "web_search" {
+		t.Fatalf("after the failure, with web_search on: %+v, want a web_search call", r)
+	}
+	noWeb := maps.Clone(allTools)
+	delete(noWeb, "web_search")
+	r := decide(in, noWeb)
 	if len(r.calls) != 1 || r.calls[0].Function.Name != "lex_search" || !strings.Contains(r.calls[0].Function.Arguments, "art. 2043 c.c.") {
 		t.Fatalf("after the failure: %+v, want a lex_search call", r)
 	}
 	in = append(in, message{Role: "assistant", ToolCalls: []toolCall{lex}},
 		message{Role: "tool", ToolCallID: "call_2", Content: mustJSON(`{"results":[{"title":"Art. 2043 c.c.","url":"https://www.brocardi.it/art2043"}]}`)})
-	r = decide(in, allTools)
+	r = decide(in, noWeb)
 	if len(r.calls) != 0 || !strings.Contains(r.content, "normattiva_search is unavailable at the moment") ||
 		!strings.Contains(r.content, "https://www.brocardi.it/art2043") || !strings.HasSuffix(r.content, "Sources: lex_search") ||
 		strings.Contains(r.content, "503") {
