@@ -392,7 +392,7 @@ func TestGetPartyIDByName(t *testing.T) {
 		"Maria":                  {Status: "not_found", Message: "Party reference not found in case context."},
 		"{{party2.name}}":        {Status: "success", PartyID: "party2"},
 		" {{ party1.lastName }}": {Status: "success", PartyID: "party1"},
-		"{{party9.name}}":        {Status: "not_found", Message: "Party reference not found in case context."},
+		"{{party9.name}}":        {Status: "error", ErrorMessage: schemas.PlaceholderNotFound},
 	} {
 		got, err := a.GetPartyIDByName(ctx, schemas.GetPartyIDByNameArgs{CaseID: id, MentionedName: name})
 		if err != nil || got != want {

@@ -170,3 +170,31 @@ func (a *Cases) SetCaseStatus(ctx context.Context, in schemas.SetCaseStatus) err
 	}
 	return a.Events.Publish(ctx, schemas.EventStatus, schemas.EventStatus, "", schemas.StatusEvent{Phase: in.Status.Phase, Status: in.Status.Status})
 }
+
+// RecordEscalation appends escalation attempts to the case's case_details.escalation,
+// which keeps the latest schemas.MaxEscalationRecords, as a system write. It writes
+// only over the version it read, so a concurrent writer makes it try again; a retried
+// activity's op applies once. A case no longer stored has nothing to record.
+func (a *Cases) RecordEscalation(ctx context.Context, in schemas.RecordEscalation) error {
+	c, err := a.Store.GetCase(ctx, in.CaseID)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	kept, _ := c.Details["escalation"].([]any)
+	for _, at := range in.Attempts {
+		entry := map[string]any{"n": at.N, "rung": at.Rung, "tool": at.Tool, "error": at.Error, "at": at.At.UTC()}
+		if at.TicketID != "" {
+			entry["ticket_id"] = at.TicketID
+		}
+		kept = append(kept, entry)
+	}
+	kept = kept[max(len(kept)-schemas.MaxEscalationRecords, 0):]
+	_, err = a.Store.UpdateDetails(ctx, in.CaseID, c.Version, opID(ctx), map[string]any{"escalation": kept})
+	if errors.Is(err, store.ErrNotFound) {
+		return nil
+	}
+	return err
+}

@@ -22,7 +22,8 @@ type Parties struct {
 // placeholder refers to ({{party0.fullName}}, as the models read parties), or a name or
 // alias, compared without case or diacritics ("Ion", "ion popescu", "Popescu", "the
 // company"). It never returns the party's data. A name two parties
-// share is an error that asks for a fuller name.
+// share is an error that asks for a fuller name, and so is a placeholder that names
+// no party of the case (schemas.PlaceholderNotFound).
 func (a *Parties) GetPartyIDByName(ctx context.Context, args schemas.GetPartyIDByNameArgs) (schemas.PartyIDResult, error) {
 	if _, err := a.Cases.GetCase(ctx, args.CaseID); errors.Is(err, store.ErrNotFound) {
 		return schemas.PartyIDResult{Status: schemas.ResultError, ErrorMessage: schemas.CaseNotFound}, nil
@@ -34,12 +35,14 @@ func (a *Parties) GetPartyIDByName(ctx context.Context, args schemas.GetPartyIDB
 		return schemas.PartyIDResult{}, err
 	}
 	if m := placeholderRe.FindStringSubmatch(args.MentionedName); m != nil {
-		// The model reads the parties as placeholders ({{party0.fullName}}).
+		// The model reads the parties as placeholders ({{party0.fullName}}): one that
+		// names no party of the case is an error, not a name to look for.
 		for _, p := range parties {
 			if p.ID == m[1] {
 				return schemas.PartyIDResult{Status: schemas.ResultSuccess, PartyID: p.ID}, nil
 			}
 		}
+		return schemas.PartyIDResult{Status: schemas.ResultError, ErrorMessage: schemas.PlaceholderNotFound}, nil
 	}
 	want := normalName(args.MentionedName)
 	var matches []string

@@ -9,11 +9,12 @@ import (
 	"github.com/lexflow/lexflow/store"
 )
 
-// Tickets are the activities of support: opening a ticket, and recording how support
-// resumed the case.
+// Tickets are the activities of support: opening a ticket, recording how support
+// resumed the case, and counting the research sources' failures.
 type Tickets struct {
 	Cases   store.Cases
 	Tickets store.Tickets
+	Sources store.SourceFailures
 	// Events publishes the escalation event of a ticket the ladder opened.
 	Events *Publisher
 }
@@ -21,8 +22,17 @@ type Tickets struct {
 // CreateSupportTicket is create_support_ticket, run by the SupportTicket workflow: it
 // stores the ticket under its ID, once, and pauses the case for support. A ticket
 // the escalation ladder opened publishes the ladder's ticket rung as an escalation
-// event.
+// event. The operator's ticket about a failing source (in.Source) is stored under
+// schemas.OperatorCase and pauses no case.
 func (a *Tickets) CreateSupportTicket(ctx context.Context, in schemas.SupportTicketInput) (schemas.TicketResult, error) {
+	if in.Source != "" {
+		t, err := a.Tickets.CreateTicket(ctx, store.Ticket{ID: in.TicketID, CaseID: schemas.OperatorCase,
+			Description: in.Args.IssueDescription, Snapshot: in.Args.AgentStateSnapshot})
+		if err != nil {
+			return schemas.TicketResult{}, fmt.Errorf("error creating ticket: %w", err)
+		}
+		return schemas.TicketResult{Status: schemas.ResultSuccess, TicketID: t.ID}, nil
+	}
 	c, err := a.Cases.GetCase(ctx, in.Args.CaseID)
 	if errors.Is(err, store.ErrNotFound) {
 		return schemas.TicketResult{Status: schemas.ResultError, ErrorMessage: schemas.CaseNotFound}, nil

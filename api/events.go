@@ -66,7 +66,7 @@ func (h *handlers) caseEvents(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return h.events(c, cs)
+	return h.events(c, cs, failuresFor(c).event)
 }
 
 // supportEvents answers a case's events, as a page or a stream, to staff whose scope
@@ -79,12 +79,13 @@ func (h *handlers) supportEvents(c echo.Context) error {
 	if err := h.audit(c, auditEvents, cs.OrgID, cs.ID, nil); err != nil {
 		return err
 	}
-	return h.events(c, cs)
+	return h.events(c, cs, asKept.event)
 }
 
-// events answers the case's events after the client's cursor: a JSON page, or a
-// stream when the client asks for Server-Sent Events.
-func (h *handlers) events(c echo.Context, cs store.Case) error {
+// events answers the case's events after the client's cursor, as view shows them to
+// the caller (failuresFor): a JSON page, or a stream when the client
+// asks for Server-Sent Events.
+func (h *handlers) events(c echo.Context, cs store.Case, view func(store.Event) store.Event) error {
 	after, err := eventCursor(c)
 	if err != nil {
 		return err
@@ -98,7 +99,7 @@ func (h *handlers) events(c echo.Context, cs store.Case) error {
 			return err
 		}
 		defer release()
-		return h.streamEvents(c, cs.ID, after)
+		return h.streamEvents(c, cs.ID, after, view)
 	}
 	limit, err := pageLimit(c, defaultEventsPage, maxEventsPage)
 	if err != nil {
@@ -110,7 +111,7 @@ func (h *handlers) events(c echo.Context, cs store.Case) error {
 	}
 	views := make([]EventView, len(events))
 	for i, e := range events {
-		views[i] = eventView(e)
+		views[i] = eventView(view(e))
 		after = e.Seq
 	}
 	return c.JSON(http.StatusOK, EventPage{Events: views, Next: after})
@@ -141,8 +142,8 @@ func wantsStream(c echo.Context) bool {
 // the new ones as they are written (see follower). It ends when the client goes, when
 // the caller's token expires or maxStream passes (with a reconnect event), or when the
 // server shuts down (EndStreams); the turn it watches goes on either way.
-func (h *handlers) streamEvents(c echo.Context, caseID string, after int64) error {
-	f := h.follow(c, caseID, after)
+func (h *handlers) streamEvents(c echo.Context, caseID string, after int64, view func(store.Event) store.Event) error {
+	f := h.follow(c, caseID, after, view)
 	defer f.close()
 	for {
 		events, err := f.read()
@@ -169,10 +170,12 @@ type follower struct {
 	c      echo.Context
 	caseID string
 	after  int64
-	sub    *eventhub.Sub
-	poll   *time.Ticker
-	idle   *time.Ticker
-	end    *time.Timer
+	// view is the caller's view of an event (failuresFor).
+	view func(store.Event) store.Event
+	sub  *eventhub.Sub
+	poll *time.Ticker
+	idle *time.Ticker
+	end  *time.Timer
 	// ending is why the stream ends when end fires: its token expires then, or
 	// maxStream passes.
 	ending StreamEnd
@@ -198,8 +201,9 @@ const (
 	ReasonMaxStream    = "max-duration"
 )
 
-// follow starts the stream's response and its wake-ups.
-func (h *handlers) follow(c echo.Context, caseID string, after int64) *follower {
+// follow starts the stream's response and its wake-ups; view is the caller's view of
+// an event.
+func (h *handlers) follow(c echo.Context, caseID string, after int64, view func(store.Event) store.Event) *follower {
 	res := c.Response()
 	httpserver.Stream(res.Writer, writeStall)
 	res.Header().Set(echo.HeaderContentType, "text/event-stream")
@@ -213,7 +217,7 @@ func (h *handlers) follow(c echo.Context, caseID string, after int64) *follower 
 		ending = StreamEnd{Reason: ReasonTokenExpired, Detail: "the token this stream was opened with has expired: reconnect with Last-Event-ID and a fresh token"}
 	}
 	aircoach, _ := streamDialect(c) // checked before the stream started
-	return &follower{h: h, c: c, caseID: caseID, after: after, sub: h.Hub.Subscribe(caseID), ending: ending, aircoach: aircoach,
+	return &follower{h: h, c: c, caseID: caseID, after: after, view: view, sub: h.Hub.Subscribe(caseID), ending: ending, aircoach: aircoach,
 		poll: time.NewTicker(cmp.Or(h.EventsPoll, DefaultEventsPoll)), idle: time.NewTicker(keepAlive), end: time.NewTimer(life)}
 }
 
@@ -240,6 +244,7 @@ func (f *follower) read() ([]store.Event, error) {
 // send writes one event of the log, and after it the AIR Coach event it makes when
 // the client asked for those.
 func (f *follower) send(e store.Event) error {
+	e = f.view(e)
 	if err := f.write(e.Seq, e.Type, eventView(e)); err != nil {
 		return err
 	}

@@ -115,7 +115,7 @@ func (h *handlers) sendMessage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, res)
+	return c.JSON(http.StatusOK, failuresFor(c).turn(res))
 }
 
 // turnResult waits for the send-message update's result for message on case caseID:
@@ -219,7 +219,7 @@ func (h *handlers) listMessages(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return h.transcript(c, cs)
+	return h.transcript(c, cs, failuresFor(c).records)
 }
 
 // supportMessages answers a case's transcript to staff whose scope reaches it; the
@@ -232,11 +232,12 @@ func (h *handlers) supportMessages(c echo.Context) error {
 	if err := h.audit(c, auditTranscript, cs.OrgID, cs.ID, nil); err != nil {
 		return err
 	}
-	return h.transcript(c, cs)
+	return h.transcript(c, cs, asKept.records)
 }
 
-// transcript answers the case's stored transcript, in turn order.
-func (h *handlers) transcript(c echo.Context, cs store.Case) error {
+// transcript answers the case's stored transcript, in turn order, as view shows it
+// to the caller (clientRecords for the client).
+func (h *handlers) transcript(c echo.Context, cs store.Case, view func([]store.Record) []store.Record) error {
 	recs, err := h.Store.ListRecords(c.Request().Context(), cs.ID, 0, 0)
 	if err != nil {
 		return fmt.Errorf("%w: read transcript: %w", errUnavailable, err)
@@ -244,5 +245,5 @@ func (h *handlers) transcript(c echo.Context, cs store.Case) error {
 	if recs == nil {
 		recs = []store.Record{}
 	}
-	return c.JSON(http.StatusOK, Transcript{CaseID: cs.ID, Messages: recs})
+	return c.JSON(http.StatusOK, Transcript{CaseID: cs.ID, Messages: view(recs)})
 }

@@ -17,7 +17,10 @@ type ToolInfo struct {
 	DefaultOn   bool           `json:"default_on"`
 	Timeout     string         `json:"timeout"`
 	Retry       RetryInfo      `json:"retry"`
-	Available   bool           `json:"available"`
+	// Failure is the tool's failure class: "escalate" (its failure climbs the
+	// escalation ladder) or "degrade" (the model is told and carries on).
+	Failure   string `json:"failure"`
+	Available bool   `json:"available"`
 	// Unavailable says why a tool is not available, when it is not.
 	Unavailable string `json:"unavailable,omitempty"`
 }
@@ -46,6 +49,7 @@ func (h *handlers) listTools(c echo.Context) error {
 			Name: tool.Name, Description: tool.Description, Schema: tool.JSONSchema, Toggle: tool.Toggle, DefaultOn: tool.DefaultOn,
 			Timeout: tool.Policy.Timeout.String(), Available: tool.Available() && h.Unavailable[tool.Name] == "",
 			Retry: RetryInfo{MaxAttempts: tool.Policy.MaxAttempts, RetryOn: tool.Policy.RetryOn}, Unavailable: h.Unavailable[tool.Name],
+			Failure: string(tool.Failure),
 		}
 		if !tool.Available() {
 			info.Unavailable = "no activity runs it"

@@ -51,7 +51,7 @@ func (h *handlers) streamTurn(c echo.Context, caseID, message string, after int6
 		done <- outcome{res, err}
 		close(answered)
 	}()
-	f := h.follow(c, caseID, after)
+	f := h.follow(c, caseID, after, failuresFor(c).event)
 	defer f.close()
 	turnID := ""
 	var result *outcome
@@ -173,5 +173,5 @@ func (f *follower) finish(id int64, typ string, o *outcome) error {
 	if o.res.Cancelled {
 		typ = schemas.EventTurnCancelled
 	}
-	return f.write(id, typ, o.res)
+	return f.write(id, typ, failuresFor(f.c).turn(o.res))
 }

@@ -67,3 +67,27 @@ type ConsultReasonerResult struct {
 // ConsultPurposeEscalation asks consult_reasoner for advice on a failed tool, in the
 // escalation prompt's JSON, instead of the reasoner's free answer.
 const ConsultPurposeEscalation = "escalation"
+
+// MaxEscalationRecords is how many escalation attempts case_details.escalation keeps:
+// the latest.
+const MaxEscalationRecords = 20
+
+// EscalationAttempt is one rung of a tool failure's ladder as case_details.escalation
+// keeps it for support: the technical detail that the client's sentence leaves out.
+type EscalationAttempt struct {
+	// N is the case's escalation the attempt belongs to.
+	N     int       `json:"n"`
+	Rung  string    `json:"rung"`
+	Tool  string    `json:"tool"`
+	Error string    `json:"error"`
+	At    time.Time `json:"at"`
+	// TicketID is the ticket a ticket rung opened.
+	TicketID string `json:"ticket_id,omitempty"`
+}
+
+// RecordEscalation is the RecordEscalation activity's input: attempts to append to a
+// case's case_details.escalation.
+type RecordEscalation struct {
+	CaseID   string              `json:"case_id"`
+	Attempts []EscalationAttempt `json:"attempts"`
+}

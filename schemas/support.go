@@ -47,6 +47,9 @@ type SupportTicketInput struct {
 	// Escalation is the failed call whose ladder opened the ticket, or nil for a
 	// ticket the model opened: the activity publishes the ticket rung's event from it.
 	Escalation *Escalation `json:"escalation,omitempty"`
+	// Source is the research tool an operator's ticket is about (SourceTicketID): the
+	// ticket belongs to no case (OperatorCase) and pauses none.
+	Source string `json:"source,omitempty"`
 }
 
 // TicketResult is create_support_ticket's return shape (seed 003).

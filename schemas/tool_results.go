@@ -156,3 +156,7 @@ type PartyIDResult struct {
 
 // PartyNotFound is seed 003's message for a name that matches no party of the case.
 const PartyNotFound = "Party reference not found in case context."
+
+// PlaceholderNotFound is get_party_id_by_name's error_message for a placeholder
+// ({{party3.fullName}}) that names no party of the case.
+const PlaceholderNotFound = "Placeholder not found: it names no party of this case."

@@ -1,10 +1,11 @@
 // Package store defines where Lexflow keeps its data (cases, transcripts, memories,
 // parties, subscriptions, support tickets, the prompts version, payment checkouts, the
 // audit log of staff actions, model-token use and budgets, the cases' event logs, the
-// wrapped data keys that encrypt clients' data, legal holds and erasure receipts) as
-// interfaces, with the errors every implementation returns. Package mongostore
-// implements them on MongoDB, package firestore on Firestore; package storetest is the
-// conformance suite every implementation passes.
+// wrapped data keys that encrypt clients' data, legal holds and erasure receipts, and
+// the research sources' recent failures) as interfaces, with the errors every
+// implementation returns. Package mongostore implements them on MongoDB, package
+// firestore on Firestore; package storetest is the conformance suite every
+// implementation passes.
 package store
 
 import (
@@ -327,6 +328,7 @@ type Store interface {
 	Events
 	Keys
 	Erasures
+	SourceFailures
 	// Ping reports whether the database answers.
 	Ping(ctx context.Context) error
 	// Close releases the connection.

@@ -99,14 +99,31 @@ func (l Ladder) String() string {
 	return "model is told"
 }
 
-// The ladders of the tools. A tool without one tells the model of its failure, as all
-// do at the end of their ladder's rungs within a turn.
+// The ladders of the escalate-class tools. A degrade-class tool has none: its failure
+// is told to the model, as every tool's is at the end of its ladder's rungs within a
+// turn.
 var (
-	// fullLadder is for the tools a case cannot do without: the primary legal sources,
-	// the case's own data and its drafts.
+	// fullLadder is for the tools a case cannot do without: the case's own data, its
+	// parties, its drafts and its quota.
 	fullLadder = Ladder{Reasoner: true, User: true}
-	// reasonerOnly is for the web searches: the answer can do without them.
+	// reasonerOnly is for create_support_ticket: asking the client, then opening a
+	// ticket, would only fail again.
 	reasonerOnly = Ladder{Reasoner: true}
+)
+
+// Failure is a tool's failure class: what a failure that survived its retries does
+// to the turn.
+type Failure string
+
+const (
+	// Escalate climbs the tool's Ladder: the case depends on the step (its data, its
+	// parties, its drafts, its quota, its tickets).
+	Escalate Failure = "escalate"
+	// Degrade tells the model "[Tool <name> failed: <reason>]" and the turn carries
+	// on from what else it found: no reasoner, no question to the client, no ticket,
+	// no pause (seed 000's research tools). The failure is counted for the source, so
+	// that one that keeps failing opens an operator ticket (schemas.SourceTicketID).
+	Degrade Failure = "degrade"
 )
 
 const (

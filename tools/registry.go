@@ -1,8 +1,9 @@
 // Package tools is Lexflow's tool registry, as data: for every tool the model may call,
 // its name, JSON Schema and description, the roles that may use it, its toggle and
-// default, its policy and escalation ladder, its formatter, the arguments the turn binds,
-// and the name of the activity or child workflow that runs it. The worker binds those
-// names to code; the registry itself depends only on the contract in package schemas.
+// default, its policy, failure class and escalation ladder, its formatter, the
+// arguments the turn binds, and the name of the activity or child workflow that runs
+// it. The worker binds those names to code; the registry itself depends only on the
+// contract in package schemas.
 package tools
 
 import (
@@ -42,7 +43,11 @@ type Tool struct {
 	// instead. A tool with neither is listed but never offered to the model.
 	Activity string
 	Workflow string
-	// Ladder is how far the tool's failure climbs once its retries have run out.
+	// Failure is the tool's failure class: whether a failure that survived its
+	// retries climbs Ladder (Escalate) or is told to the model (Degrade).
+	Failure Failure
+	// Ladder is how far an Escalate tool's failure climbs once its retries have run
+	// out; a Degrade tool has none.
 	Ladder Ladder
 	// Bound are arguments the turn fills from its case instead of the model.
 	Bound []Binding
@@ -112,45 +117,45 @@ var (
 var registry = withBudgets(mustLoad([]*Tool{
 	// Legal research (seed 000).
 	{Name: schemas.ToolNormattivaSearch, Roles: allRoles, Toggle: schemas.ToggleNormattiva, DefaultOn: true, Primary: true,
-		Policy: lexeNoRetry, Ladder: fullLadder, Format: formatNormattiva, Activity: "NormattivaSearch", decode: decodeArgs[schemas.NormattivaSearchArgs]},
+		Policy: lexeNoRetry, Failure: Degrade, Format: formatNormattiva, Activity: "NormattivaSearch", decode: decodeArgs[schemas.NormattivaSearchArgs]},
 	{Name: schemas.ToolEurlexSearch, Roles: allRoles, Toggle: schemas.ToggleEurlex, DefaultOn: true, Primary: true, Bound: bindLanguage,
-		Policy: lexeNoRetry, Ladder: fullLadder, Format: formatEurlex, Activity: "EurlexSearch", decode: decodeArgs[schemas.EurlexSearchArgs]},
+		Policy: lexeNoRetry, Failure: Degrade, Format: formatEurlex, Activity: "EurlexSearch", decode: decodeArgs[schemas.EurlexSearchArgs]},
 	{Name: schemas.ToolInfolexSearch, Roles: allRoles, Toggle: schemas.ToggleInfolex, DefaultOn: true, Primary: true,
-		Policy: lexeNoRetry, Ladder: fullLadder, Format: formatInfolex, Activity: "InfolexSearch", decode: decodeArgs[schemas.InfolexSearchArgs]},
+		Policy: lexeNoRetry, Failure: Degrade, Format: formatInfolex, Activity: "InfolexSearch", decode: decodeArgs[schemas.InfolexSearchArgs]},
 	{Name: schemas.ToolKBSearch, Roles: allRoles, Toggle: schemas.ToggleKBSearch, DefaultOn: true, Primary: true,
-		Policy: kbSearchPolicy, Ladder: fullLadder, Format: formatKB, Activity: "KBSearch", decode: decodeArgs[schemas.KBSearchArgs]},
+		Policy: kbSearchPolicy, Failure: Degrade, Format: formatKB, Activity: "KBSearch", decode: decodeArgs[schemas.KBSearchArgs]},
 	{Name: schemas.ToolLexSearch, Roles: allRoles, Toggle: schemas.ToggleLexSearch, DefaultOn: true, Primary: true, Bound: bindLanguage,
-		Policy: lexSearchPolicy, Ladder: reasonerOnly, Format: formatLexSearch, Activity: "LexSearch", decode: decodeArgs[schemas.LexSearchArgs]},
+		Policy: lexSearchPolicy, Failure: Degrade, Format: formatLexSearch, Activity: "LexSearch", decode: decodeArgs[schemas.LexSearchArgs]},
 	{Name: schemas.ToolLexSearchEnriched, Roles: allRoles, Toggle: schemas.ToggleLexSearchEnriched, DefaultOn: false, Bound: bindLanguage,
-		Policy: lexSearchEnrichedPolicy, Ladder: reasonerOnly, Format: formatLexSearchEnriched, Activity: "LexSearchEnriched",
+		Policy: lexSearchEnrichedPolicy, Failure: Degrade, Format: formatLexSearchEnriched, Activity: "LexSearchEnriched",
 		decode: decodeArgs[schemas.LexSearchEnrichedArgs]},
 	{Name: schemas.ToolWebSearch, Roles: allRoles, Toggle: schemas.ToggleWebSearch, DefaultOn: false, Bound: bindLanguage,
-		Policy: lexeNoRetry, Ladder: reasonerOnly, Format: formatWebSearch, Activity: "WebSearch", decode: decodeArgs[schemas.WebSearchArgs]},
+		Policy: lexeNoRetry, Failure: Degrade, Format: formatWebSearch, Activity: "WebSearch", decode: decodeArgs[schemas.WebSearchArgs]},
 	// Seed 003's query_bigquery; read-only SQL is for admins, as Sanctum's db-query.
 	{Name: schemas.ToolLegalSQL, Roles: adminOnly, DefaultOn: true,
-		Policy: legalSQLPolicy, Format: formatStatus, Activity: "LegalSQL", decode: decodeArgs[schemas.LegalSQLArgs]},
+		Policy: legalSQLPolicy, Failure: Degrade, Format: formatStatus, Activity: "LegalSQL", decode: decodeArgs[schemas.LegalSQLArgs]},
 	// Case tools (seed 003).
 	{Name: schemas.ToolGetCaseDetails, Roles: allRoles, DefaultOn: true, Bound: bindCase,
-		Policy: caseToolPolicy, Ladder: fullLadder, Format: formatStatus, Activity: "GetCaseDetails", decode: decodeArgs[schemas.GetCaseDetailsArgs]},
+		Policy: caseToolPolicy, Failure: Escalate, Ladder: fullLadder, Format: formatStatus, Activity: "GetCaseDetails", decode: decodeArgs[schemas.GetCaseDetailsArgs]},
 	{Name: schemas.ToolUpdateCaseDetails, Roles: allRoles, DefaultOn: true, Bound: bindCase, Writes: true,
-		Policy: caseToolPolicy, Ladder: fullLadder, Format: formatStatus, Activity: "UpdateCaseDetails", decode: decodeArgs[schemas.UpdateCaseDetailsArgs]},
+		Policy: caseToolPolicy, Failure: Escalate, Ladder: fullLadder, Format: formatStatus, Activity: "UpdateCaseDetails", decode: decodeArgs[schemas.UpdateCaseDetailsArgs]},
 	{Name: schemas.ToolGetPartyIDByName, Roles: allRoles, DefaultOn: true, Bound: bindCase,
-		Policy: caseToolPolicy, Ladder: fullLadder, Format: formatStatus, Activity: "GetPartyIDByName", decode: decodeArgs[schemas.GetPartyIDByNameArgs]},
+		Policy: caseToolPolicy, Failure: Escalate, Ladder: fullLadder, Format: formatStatus, Activity: "GetPartyIDByName", decode: decodeArgs[schemas.GetPartyIDByNameArgs]},
 	{Name: schemas.ToolGenerateDraftPDF, Roles: allRoles, DefaultOn: true, Bound: bindCase, Writes: true,
-		Policy: draftPolicy, Ladder: fullLadder, Format: formatStatus, Workflow: schemas.DraftWorkflow, decode: decodeArgs[schemas.GenerateDraftPDFArgs]},
+		Policy: draftPolicy, Failure: Escalate, Ladder: fullLadder, Format: formatStatus, Workflow: schemas.DraftWorkflow, decode: decodeArgs[schemas.GenerateDraftPDFArgs]},
 	// Documents the client uploaded, pseudonymized.
 	{Name: schemas.ToolListDocuments, Roles: allRoles, DefaultOn: true, Bound: bindCase,
-		Policy: caseToolPolicy, Ladder: fullLadder, Format: formatListDocuments, Activity: "ListDocuments", decode: decodeArgs[schemas.ListDocumentsArgs]},
+		Policy: caseToolPolicy, Failure: Escalate, Ladder: fullLadder, Format: formatListDocuments, Activity: "ListDocuments", decode: decodeArgs[schemas.ListDocumentsArgs]},
 	{Name: schemas.ToolReadDocument, Roles: allRoles, DefaultOn: true, Bound: bindCase,
-		Policy: caseToolPolicy, Ladder: fullLadder, Format: formatReadDocument, Activity: "ReadDocument", decode: decodeArgs[schemas.ReadDocumentArgs]},
+		Policy: caseToolPolicy, Failure: Escalate, Ladder: fullLadder, Format: formatReadDocument, Activity: "ReadDocument", decode: decodeArgs[schemas.ReadDocumentArgs]},
 	{Name: schemas.ToolCheckQuota, Roles: allRoles, DefaultOn: true,
 		Bound:  []Binding{{Arg: "user_id", From: "user", Refusal: schemas.QuotaUserNotFound}, {Arg: "organization_id", From: "org", Refusal: schemas.QuotaSubscriptionNotFound}},
-		Policy: caseToolPolicy, Ladder: fullLadder, Format: formatStatus, Activity: "CheckQuota", decode: decodeArgs[schemas.CheckQuotaArgs]},
+		Policy: caseToolPolicy, Failure: Escalate, Ladder: fullLadder, Format: formatStatus, Activity: "CheckQuota", decode: decodeArgs[schemas.CheckQuotaArgs]},
 	{Name: schemas.ToolCreateSupportTicket, Roles: allRoles, DefaultOn: true, Bound: bindCase,
-		Policy: caseToolPolicy, Format: formatStatus, Workflow: schemas.SupportTicketWorkflow, decode: decodeArgs[schemas.CreateSupportTicketArgs]},
+		Policy: caseToolPolicy, Failure: Escalate, Ladder: reasonerOnly, Format: formatStatus, Workflow: schemas.SupportTicketWorkflow, decode: decodeArgs[schemas.CreateSupportTicketArgs]},
 	{Name: schemas.ToolConsultReasoner, Roles: allRoles, DefaultOn: true,
 		Bound:  append(slices.Clone(bindCase), Binding{Arg: "language", From: "language"}),
-		Policy: reasonerPolicy, Format: formatStatus, Activity: "ConsultReasoner", decode: decodeArgs[schemas.ConsultReasonerArgs]},
+		Policy: reasonerPolicy, Failure: Degrade, Format: formatStatus, Activity: "ConsultReasoner", decode: decodeArgs[schemas.ConsultReasonerArgs]},
 }))
 
 // mustLoad reads each tool's schema and description from schemas/tools/<name>.json.
@@ -245,7 +250,7 @@ func EnabledLine(enabled []string) string {
 // Table renders the registry as the Markdown table in docs/tools.md.
 func Table() string {
 	var b strings.Builder
-	b.WriteString("| tool | roles | toggle (default) | timeout | attempts | retried on | then | available | budget |\n|---|---|---|---|---|---|---|---|---|\n")
+	b.WriteString("| tool | roles | toggle (default) | timeout | attempts | retried on | failure | then | available | budget |\n|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, t := range registry {
 		toggle := "no key (on)"
 		if !t.DefaultOn {
@@ -271,7 +276,7 @@ func Table() string {
 			avail = "not yet"
 		}
 		budget := fmt.Sprintf("%d%% (%d tokens)", t.Budget.Percent, t.Budget.Tokens(schemas.DefaultContextTokens))
-		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %d | %s | %s | %s | %s |\n", t.Name, roles, toggle, t.Policy.Timeout, t.Policy.MaxAttempts, retry, t.Ladder, avail, budget)
+		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %d | %s | %s | %s | %s | %s |\n", t.Name, roles, toggle, t.Policy.Timeout, t.Policy.MaxAttempts, retry, t.Failure, t.Ladder, avail, budget)
 	}
 	return b.String()
 }

@@ -93,7 +93,7 @@ func Activities(d Deps) []any {
 		&activities.Quota{Subscriptions: d.Store},
 		&activities.Payments{Store: d.Store, Prices: d.Prices},
 		&activities.Actions{Audit: d.Store},
-		&activities.Tickets{Cases: d.Store, Tickets: d.Store, Events: events},
+		&activities.Tickets{Cases: d.Store, Tickets: d.Store, Sources: d.Store, Events: events},
 		&activities.Drafts{Cases: d.Store, Parties: d.Store, Blobs: d.Blobs, Events: events},
 		&activities.Documents{Cases: d.Store, Parties: d.Store, Blobs: d.Blobs, Model: d.Models[schemas.ModelAssistant],
 			Prompts: system, Meter: meter, Events: events},

@@ -62,6 +62,10 @@ func (w *caseWorkflow) ticketUnanswered(ctx workflow.Context, e schemas.Escalati
 		return err
 	}
 	e.Rung, e.TicketID = schemas.RungTicket, res.TicketID
+	if workflow.GetVersion(ctx, escalationRecords, workflow.DefaultVersion, 1) == 1 {
+		w.recordEscalation(ctx, schemas.EscalationAttempt{N: e.N, Rung: schemas.RungTicket, Tool: e.Tool,
+			Error: e.Error, At: workflow.Now(ctx), TicketID: res.TicketID})
+	}
 	w.state.Escalation = &e
 	w.state.Tickets = append(w.state.Tickets, res.TicketID)
 	if err := w.setStatus(ctx, schemas.StatusPausedSupport); err != nil {
@@ -71,4 +75,21 @@ func (w *caseWorkflow) ticketUnanswered(ctx workflow.Context, e schemas.Escalati
 		return err
 	}
 	return w.notice(ctx, schemas.RecordAssistant, fmt.Sprintf(caseWordsFor(w.in.Language).ticketUnanswered, res.TicketID))
+}
+
+// escalationRecords is the change that has the case record its own rungs of the
+// ladder (the ticket of an unanswered question) in case_details.escalation, as turns
+// record theirs (issue 37).
+const escalationRecords = "escalation-records"
+
+// recordEscalation appends an attempt of the case's own to case_details.escalation.
+// A record that cannot be written is logged: support loses a detail, the case nothing.
+func (w *caseWorkflow) recordEscalation(ctx workflow.Context, a schemas.EscalationAttempt) {
+	opts := reportOptions
+	opts.Summary = "Record escalation " + a.Rung
+	err := workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, opts), casesActs.RecordEscalation,
+		schemas.RecordEscalation{CaseID: w.state.CaseID, Attempts: []schemas.EscalationAttempt{a}}).Get(ctx, nil)
+	if err != nil {
+		workflow.GetLogger(ctx).Error("Escalation attempt not recorded", "Rung", a.Rung, "Error", err)
+	}
 }

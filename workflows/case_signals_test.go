@@ -113,6 +113,12 @@ func TestCaseUnansweredQuestionOpensTicket(t *testing.T) {
 			return schemas.TicketResult{Status: schemas.ResultSuccess, TicketID: in.TicketID}, nil
 		}).Once()
 	env.OnActivity(ticketActs.RecordResume, mock.Anything, mock.Anything).Return(nil).Once()
+	var recorded []schemas.RecordEscalation
+	env.OnActivity(casesActs.RecordEscalation, mock.Anything, mock.Anything).Return(
+		func(_ context.Context, in schemas.RecordEscalation) error {
+			recorded = append(recorded, in)
+			return nil
+		})
 	in := caseIn
 	in.UserWait = time.Hour
 	var turn *update
@@ -153,6 +159,13 @@ func TestCaseUnansweredQuestionOpensTicket(t *testing.T) {
 	if paused.Status != schemas.StatusPausedSupport || paused.Escalation.Rung != schemas.RungTicket || len(paused.Tickets) != 1 ||
 		ticket.TicketID != "case:c1:ticket:1" || ticket.Args.AgentStateSnapshot["question"] != "Try again?" {
 		t.Errorf("after the timer: %+v; ticket %+v", paused, ticket)
+	}
+	// The ticket rung is the case's own, recorded in case_details.escalation.
+	if len(recorded) != 1 || len(recorded[0].Attempts) != 1 || recorded[0].CaseID != "c1" {
+		t.Errorf("escalation records = %+v, want the ticket's", recorded)
+	} else if a := recorded[0].Attempts[0]; a.Rung != schemas.RungTicket || a.TicketID != "case:c1:ticket:1" ||
+		a.Tool != schemas.ToolNormattivaSearch || a.Error != "503" || a.N != 1 || a.At.IsZero() {
+		t.Errorf("escalation record = %+v", a)
 	}
 	if early.accepted || !hasErrorType(early.rejected, schemas.ErrNotApplicable) {
 		t.Errorf("resume of an open case: %+v, want rejected as %s", early, schemas.ErrNotApplicable)

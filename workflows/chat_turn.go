@@ -61,6 +61,7 @@ func chatTurn(ctx workflow.Context, in schemas.ChatTurnInput) (schemas.TurnResul
 	if err != nil {
 		return schemas.TurnResult{}, err
 	}
+	exec.report()
 	var checked schemas.CheckedReply
 	err = turnStep(ctx, citationOptions, researchActs.CheckCitations, schemas.CheckCitations{Reply: res.Reply, Language: in.Language}, &checked)
 	if err != nil {
@@ -128,6 +129,12 @@ type TurnExecutor interface {
 	Consult(args schemas.ConsultReasonerArgs) (schemas.ConsultReasonerResult, error)
 	// OpenTicket opens a support ticket, the ladder's last rung.
 	OpenTicket(in schemas.SupportTicketInput) (schemas.TicketResult, error)
+	// Escalated notes one rung of the escalation ladder, with the technical detail
+	// the client's sentence leaves out, for the case's case_details.escalation.
+	Escalated(a schemas.EscalationAttempt)
+	// SourceFailed notes that a degrade-class tool failed after its retries, to be
+	// counted for its source.
+	SourceFailed(tool, reason string)
 }
 
 // Why a turn stops early.
@@ -156,6 +163,16 @@ type activityExecutor struct {
 	calls int
 	// lost counts the steps run again because their worker was lost.
 	lost int
+	// attempts and sources are what the turn noted for support (Escalated,
+	// SourceFailed); report records them when the turn ends.
+	attempts []schemas.EscalationAttempt
+	sources  []sourceFailure
+}
+
+// sourceFailure is a degrade-class tool's failure, noted when it happened.
+type sourceFailure struct {
+	tool, reason string
+	at           time.Time
 }
 
 func (e *activityExecutor) Now() time.Time { return workflow.Now(e.ctx) }

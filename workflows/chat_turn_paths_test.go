@@ -3,6 +3,7 @@ package workflows
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -85,9 +86,10 @@ func TestChatTurnTwiceInvalidCallEndsTheTurn(t *testing.T) {
 	if len(res.ToolsUsed) != 2 || res.ToolsUsed[1].Status != schemas.ToolInvalid {
 		t.Fatalf("tools_used = %+v", res.ToolsUsed)
 	}
-	if !strings.HasPrefix(res.Reply, "I could not complete this request: my call to update_case_details was invalid twice") ||
-		!strings.Contains(res.Reply, `argument "updates" must be object, got an integer`) {
-		t.Errorf("reply = %q", res.Reply)
+	// The client reads a sentence; the reason is the tool use's, for support.
+	if res.Reply != wordsFor("en").invalidTwice || strings.Contains(res.Reply, schemas.ToolUpdateCaseDetails) ||
+		!strings.Contains(res.ToolsUsed[1].Error, `argument "updates" must be object, got an integer`) {
+		t.Errorf("reply = %q, tool use %+v", res.Reply, res.ToolsUsed[1])
 	}
 }
 
@@ -115,7 +117,13 @@ func TestChatTurnFailureClimbsTheLadderToTheClient(t *testing.T) {
 	model := &scriptedModel{replies: []schemas.ModelResponse{callTool(schemas.ToolGetCaseDetails, `{}`), {Content: "never asked"}}}
 	attempts := 0
 	var consulted schemas.ConsultReasonerArgs
+	var recorded []schemas.RecordEscalation
 	res := run(t, turnIn, model, func(t *testing.T, env *testsuiteEnv) {
+		env.OnActivity(casesActs.RecordEscalation, mock.Anything, mock.Anything).Return(
+			func(_ context.Context, in schemas.RecordEscalation) error {
+				recorded = append(recorded, in)
+				return nil
+			})
 		onTool(env, schemas.ToolGetCaseDetails,
 			func(context.Context, schemas.GetCaseDetailsArgs) (schemas.GetCaseDetailsResult, error) {
 				attempts++
@@ -135,10 +143,25 @@ func TestChatTurnFailureClimbsTheLadderToTheClient(t *testing.T) {
 		consulted.Escalation == nil || consulted.Escalation.Tool != schemas.ToolGetCaseDetails || consulted.Escalation.Rung != schemas.RungReasoner {
 		t.Errorf("reasoner consulted with %+v (escalation %+v)", consulted, consulted.Escalation)
 	}
+	// The client is asked in a sentence that names neither the tool nor its error;
+	// the escalation keeps both for support.
 	e := res.Escalation
 	if e == nil || e.Rung != schemas.RungAskUser || e.Tool != schemas.ToolGetCaseDetails || res.Reply != e.Question ||
-		!strings.Contains(e.Question, "get_case_details failed (permission denied)") {
+		e.Question != caseWordsFor("en").askUser || e.Error != "permission denied" {
 		t.Fatalf("escalation = %+v, reply %q", e, res.Reply)
+	}
+	// Each rung is recorded for case_details.escalation, once the turn ends.
+	var rungs []string
+	for _, r := range recorded {
+		for _, a := range r.Attempts {
+			if r.CaseID != turnIn.CaseID || a.Tool != schemas.ToolGetCaseDetails || a.Error != "permission denied" || a.At.IsZero() {
+				t.Errorf("attempt %+v of case %s", a, r.CaseID)
+			}
+			rungs = append(rungs, a.Rung)
+		}
+	}
+	if want := []string{schemas.RungReasoner, schemas.RungAdvice, schemas.RungAskUser}; !slices.Equal(rungs, want) || len(recorded) != 1 {
+		t.Errorf("recorded rungs %q in %d writes, want %q in one", rungs, len(recorded), want)
 	}
 	if len(res.ToolsUsed) != 2 || res.ToolsUsed[1].Rung != schemas.RungAdvice || res.ToolsUsed[1].Status != schemas.ToolFailed {
 		t.Errorf("tools_used = %+v", res.ToolsUsed)

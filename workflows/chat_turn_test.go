@@ -50,6 +50,7 @@ func newTurnEnv(t *testing.T) *testsuite.TestWorkflowEnvironment {
 	env.RegisterActivity(&activities.Model{})
 	env.RegisterActivity(&activities.Research{})
 	env.RegisterActivity(&activities.ToolRunner{})
+	env.RegisterActivity(&activities.Tickets{})
 	env.OnActivity(transcriptActs.RecordUserMessage, mock.Anything, mock.Anything).Return(nil)
 	env.OnActivity(researchActs.CheckCitations, mock.Anything, mock.Anything).Return(
 		func(_ context.Context, in schemas.CheckCitations) (schemas.CheckedReply, error) {
@@ -186,7 +187,9 @@ func TestChatTurnToolFailureReachesModel(t *testing.T) {
 	if use.Status != schemas.ToolFailed || use.Error != "store unreachable" {
 		t.Errorf("tool use = %+v", use)
 	}
-	if len(model.requests) != 1 || res.Reply != "May I try again later?" || res.Escalation == nil || res.Escalation.Rung != schemas.RungAskUser {
+	// The reasoner's question names no tool and no error: the client reads it.
+	if len(model.requests) != 1 || res.Reply != "May I try again later?" || res.Escalation == nil ||
+		res.Escalation.Rung != schemas.RungAskUser || res.Escalation.Error != "store unreachable" {
 		t.Errorf("reply %q, escalation %+v", res.Reply, res.Escalation)
 	}
 	if len(res.Sources) != 0 {

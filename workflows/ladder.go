@@ -3,6 +3,7 @@ package workflows
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/lexflow/lexflow/schemas"
@@ -19,11 +20,13 @@ type failedCall struct {
 // escalate climbs a failed call's ladder within the turn (tools.Ladder): the reasoner is
 // consulted and its advice followed once; if that does not help, a tool whose ladder
 // reaches the client ends the turn with a question for them, and any other tool's
-// failure is told to the model. It returns the text the model is shown.
+// failure is told to the model. Each rung is noted for case_details.escalation. It
+// returns the text the model is shown.
 func (t *turn) escalate(f *failedCall) string {
 	lw := caseWordsFor(t.in.Language)
 	esc := &schemas.Escalation{N: t.in.EscalationN, Tool: f.tool.Name, Args: mustJSON(f.args), Error: f.reason,
 		Rung: schemas.RungReasoner, Message: t.in.Message, Selection: t.in.Selection}
+	t.attempt(t.in.EscalationN, schemas.RungReasoner, f.tool.Name, f.reason, "")
 	advice := schemas.Advice{Action: schemas.AdviceAskUser}
 	consult, err := t.exec.Consult(schemas.ConsultReasonerArgs{
 		CaseID: t.in.CaseID, Language: t.in.Language, Purpose: schemas.ConsultPurposeEscalation,
@@ -47,17 +50,35 @@ func (t *turn) escalate(f *failedCall) string {
 	if !f.tool.Ladder.User {
 		return tools.Failed(f.tool.Name, f.reason)
 	}
-	esc.Rung, esc.Question = schemas.RungAskUser, advice.Question
-	if esc.Question == "" {
-		esc.Question = fmt.Sprintf(lw.askUser, f.tool.Name, f.reason)
-	}
+	esc.Rung, esc.Question = schemas.RungAskUser, clientQuestion(advice.Question, f, lw)
+	t.attempt(t.in.EscalationN, schemas.RungAskUser, f.tool.Name, f.reason, "")
 	t.res.Escalation, t.halt = esc, esc.Question
 	return esc.Question
 }
 
+// errorCodeRe finds what reads as an HTTP status code in a question.
+var errorCodeRe = regexp.MustCompile(`\b[45][0-9][0-9]\b`)
+
+// clientQuestion is the ladder's question to the client: the reasoner's, unless it
+// names a tool, quotes the failure's reason or a status code (the escalation prompt
+// forbids them; a model may still write them), else the case's own sentence. The
+// client never reads the tool or its error: the escalation keeps them for support,
+// with the reasoner's whole advice.
+func clientQuestion(q string, f *failedCall, lw caseWording) string {
+	q = strings.TrimSpace(q)
+	leaks := q == "" || (f.reason != "" && strings.Contains(q, f.reason)) || errorCodeRe.MatchString(q)
+	for _, t := range tools.All() {
+		leaks = leaks || strings.Contains(q, t.Name)
+	}
+	if leaks {
+		return lw.askUser
+	}
+	return q
+}
+
 // follow runs the reasoner's advice once: the same tool again, or another tool on
 // offer, with the advised arguments or the failed call's. ok is false when the advice
-// could not be followed or its call failed too.
+// could not be followed, or its call failed too or answered with an error.
 func (t *turn) follow(a schemas.Advice, f *failedCall) (string, bool) {
 	name, args := f.tool.Name, f.args
 	if a.Action == schemas.AdviceUseTool {
@@ -72,16 +93,22 @@ func (t *turn) follow(a schemas.Advice, f *failedCall) (string, bool) {
 	if reason != "" {
 		use.Error, use.Summary = reason, tools.Failed(name, reason)
 		t.res.ToolsUsed = append(t.res.ToolsUsed, use)
+		t.attempt(t.in.EscalationN, schemas.RungAdvice, name, reason, "")
 		return "", false
 	}
 	text, err := t.run1(tool, typed, &use)
 	t.res.ToolsUsed = append(t.res.ToolsUsed, use)
-	return text, err == nil
+	t.attempt(t.in.EscalationN, schemas.RungAdvice, name, use.Error, "")
+	if err != nil && tool.Failure == tools.Degrade && t.exec.Stopped() == "" {
+		t.exec.SourceFailed(name, use.Error)
+	}
+	return text, err == nil && use.Status == schemas.ToolOK
 }
 
 // answerPending runs the escalated call again at the start of the turn that answers the
 // ladder's question. If it works, the model gets its result with the client's message;
-// if it fails again, the turn opens the escalation's support ticket and ends.
+// if it fails again, or answers with an error, the turn opens the escalation's support
+// ticket and ends.
 func (t *turn) answerPending() error {
 	p := *t.in.Pending
 	tool, _ := tools.Get(p.Tool)
@@ -97,7 +124,8 @@ func (t *turn) answerPending() error {
 		use.Error, use.Summary = reason, tools.Failed(p.Tool, reason)
 	}
 	t.res.ToolsUsed = append(t.res.ToolsUsed, use)
-	if reason == "" && err == nil {
+	t.attempt(p.N, schemas.RungAnswer, p.Tool, use.Error, "")
+	if reason == "" && err == nil && use.Status == schemas.ToolOK {
 		t.msgs[0].Content += fmt.Sprintf("\n\n[%s was run again after this message. Result:\n%s]", p.Tool, text)
 		return nil
 	}
@@ -114,7 +142,8 @@ func (t *turn) answerPending() error {
 	}
 	p.TicketID = ticket.TicketID
 	t.res.Escalation = &p
-	t.halt = fmt.Sprintf(lw.answerFailed, p.Tool, p.Error) + " " + fmt.Sprintf(lw.ticket, ticket.TicketID)
+	t.attempt(p.N, schemas.RungTicket, p.Tool, p.Error, ticket.TicketID)
+	t.halt = lw.answerFailed + " " + fmt.Sprintf(lw.ticket, ticket.TicketID)
 	return nil
 }
 

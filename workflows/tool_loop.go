@@ -25,7 +25,10 @@ const sourceChars = 300
 //     the model once with the exact error, and a second one ends the turn with a clear
 //     message;
 //   - valid calls are bound to the turn's case, run, and formatted for the model; a
-//     failure reaches it as "[Tool <name> failed: <reason>]";
+//     failure reaches it as "[Tool <name> failed: <reason>]". A degrade-class tool's
+//     failure stops there (and is counted for its source); an escalate-class tool's
+//     climbs its ladder, as does its second answer with an error after one
+//     correction;
 //   - a cancellation, or the deadline, stops the loop before its next step and the
 //     step under way;
 //   - a model call refused because the day's model-token budget is used up ends the
@@ -54,6 +57,9 @@ type turn struct {
 	msgs    []schemas.ChatMessage
 	// corrected is set once the model has had its one chance to fix an invalid call.
 	corrected bool
+	// toolCorrected names the escalate-class tools whose answer with an error the
+	// model has had its one chance to fix (toolError).
+	toolCorrected []string
 	// failed is the call whose failure must climb its tool's ladder.
 	failed *failedCall
 	// halt is the reply that ends the turn early: the ladder's question or ticket.
@@ -134,7 +140,7 @@ func (t *turn) run() (schemas.TurnResult, error) {
 				t.msgs = append(t.msgs, schemas.ChatMessage{Role: schemas.MsgTool, ToolCallID: call.ID, Content: text})
 			}
 			if stop {
-				return t.finish(fmt.Sprintf(t.words.invalidTwice, call.Name, t.res.ToolsUsed[len(t.res.ToolsUsed)-1].Error)), nil
+				return t.finish(t.words.invalidTwice), nil
 			}
 			if t.halt != "" {
 				return t.finish(t.halt), nil
@@ -212,16 +218,47 @@ func (t *turn) call(call schemas.ToolCall) (text string, stop bool) {
 	}
 	args, typed := p.args, p.typed
 	text, err := t.run1(tool, typed, &use)
-	if err != nil && tool.Ladder.Reasoner && t.exec.Stopped() == "" {
+	switch {
+	case t.exec.Stopped() != "":
+		// A call stopped with its turn neither climbs a ladder nor counts against its
+		// source.
+	case err != nil && tool.Failure == tools.Degrade:
+		t.exec.SourceFailed(tool.Name, use.Error)
+	case err != nil:
 		t.failed = &failedCall{tool: tool, args: args, reason: use.Error}
+	case use.Status == schemas.ToolFailed && tool.Failure == tools.Escalate:
+		text = t.toolError(tool, args, use.Error, text)
 	}
 	if use.Status == schemas.ToolOK && tool.Name == schemas.ToolCreateSupportTicket {
 		// The model opened a ticket itself: the case pauses for support after the turn.
 		t.res.Escalation = &schemas.Escalation{N: t.in.EscalationN, Tool: tool.Name, Args: use.Args, Rung: schemas.RungTicket,
 			Error: typed.(schemas.CreateSupportTicketArgs).IssueDescription, TicketID: schemas.TurnTicketWorkflowID(t.in.TurnID),
 			Message: t.in.Message, Selection: t.in.Selection}
+		t.attempt(t.in.EscalationN, schemas.RungTicket, tool.Name, t.res.Escalation.Error, t.res.Escalation.TicketID)
 	}
 	return text, false
+}
+
+// toolErrorCorrection is the turn's one correction of an escalate-class tool that
+// answered with an error: the tool ran, and its answer says what is wrong.
+const toolErrorCorrection = "[This is your one correction for %s: fix what its answer says is wrong (its arguments, or a step it depends on) and call it again. If it answers with an error again, the failure is escalated.]"
+
+// toolError handles an escalate-class tool's answer with status "error" (a
+// placeholder that names no party, a case it cannot find): the first in the turn
+// gets the model one correction, shown after the answer; the next goes up the
+// tool's ladder as a failure would.
+func (t *turn) toolError(tool *tools.Tool, args map[string]any, reason, text string) string {
+	if !slices.Contains(t.toolCorrected, tool.Name) {
+		t.toolCorrected = append(t.toolCorrected, tool.Name)
+		return text + "\n" + fmt.Sprintf(toolErrorCorrection, tool.Name)
+	}
+	t.failed = &failedCall{tool: tool, args: args, reason: reason}
+	return text
+}
+
+// attempt notes one rung of the case's escalation n for case_details.escalation.
+func (t *turn) attempt(n int, rung, tool, reason, ticketID string) {
+	t.exec.Escalated(schemas.EscalationAttempt{N: n, Rung: rung, Tool: tool, Error: reason, At: t.exec.Now(), TicketID: ticketID})
 }
 
 // run1 runs a valid call, filling use in, and returns the text the model is shown. The

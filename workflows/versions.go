@@ -36,4 +36,7 @@ var Changes = []Change{
 	{ID: verifiedActions, Workflows: []string{schemas.CaseWorkflow}, Since: time.Date(2026, 11, 27, 0, 0, 0, 0, time.UTC)},
 	// An answer to tiering's question remembers its idempotency key (issue 36).
 	{ID: tieringKeys, Workflows: []string{schemas.CaseWorkflow}, Since: time.Date(2026, 11, 27, 0, 0, 0, 0, time.UTC)},
+	// A case records the ticket of an unanswered question in
+	// case_details.escalation (issue 37).
+	{ID: escalationRecords, Workflows: []string{schemas.CaseWorkflow}, Since: time.Date(2026, 11, 28, 0, 0, 0, 0, time.UTC)},
 }

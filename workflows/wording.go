@@ -1,6 +1,7 @@
 package workflows
 
-// wording is what the loop itself says to the user, in the case's language.
+// wording is what the loop itself says to the user, in the case's language: never a
+// tool's name or its error, which the turn keeps for support.
 type wording struct {
 	sources, cancelled, timedOut, noAnswer, invalidTwice, malformedCall string
 }
@@ -11,7 +12,7 @@ var wordings = map[string]wording{
 		cancelled:     "The turn was cancelled before it finished.",
 		timedOut:      "This turn reached its time limit (%s) and was stopped; here is what it had done. Please ask again to continue.",
 		noAnswer:      "I could not reach an answer within this turn; please ask again or rephrase.",
-		invalidTwice:  "I could not complete this request: my call to %s was invalid twice (%s). Please rephrase or give the missing details.",
+		invalidTwice:  "I could not complete this request: I could not get a step of it right twice. Please rephrase or give the missing details.",
 		malformedCall: "I could not complete this request: I could not write a step of it correctly. Please ask again, perhaps in other words.",
 	},
 	"ro": {
@@ -19,7 +20,7 @@ var wordings = map[string]wording{
 		cancelled:     "Tura a fost anulată înainte de a se încheia.",
 		timedOut:      "Această tură a atins limita de timp (%s) și a fost oprită; iată ce făcuse până atunci. Vă rog să întrebați din nou pentru a continua.",
 		noAnswer:      "Nu am putut formula un răspuns în această tură; vă rog să reformulați întrebarea.",
-		invalidTwice:  "Nu am putut finaliza cererea: apelul meu către %s a fost invalid de două ori (%s). Vă rog să reformulați sau să oferiți detaliile lipsă.",
+		invalidTwice:  "Nu am putut finaliza cererea: nu am reușit de două ori să formulez corect unul dintre pași. Vă rog să reformulați sau să oferiți detaliile lipsă.",
 		malformedCall: "Nu am putut finaliza cererea: nu am reușit să formulez corect unul dintre pași. Vă rog să întrebați din nou, eventual cu alte cuvinte.",
 	},
 	"it": {
@@ -27,7 +28,7 @@ var wordings = map[string]wording{
 		cancelled:     "Il turno è stato annullato prima della fine.",
 		timedOut:      "Questo turno ha raggiunto il limite di tempo (%s) ed è stato interrotto; ecco cosa aveva fatto finora. Chiedi di nuovo per continuare.",
 		noAnswer:      "Non sono riuscito a formulare una risposta in questo turno; per favore riformula la domanda.",
-		invalidTwice:  "Non ho potuto completare la richiesta: la mia chiamata a %s non era valida per due volte (%s). Per favore riformula o fornisci i dettagli mancanti.",
+		invalidTwice:  "Non ho potuto completare la richiesta: per due volte non sono riuscito a formulare correttamente uno dei passaggi. Per favore riformula o fornisci i dettagli mancanti.",
 		malformedCall: "Non ho potuto completare la richiesta: non sono riuscito a formulare correttamente uno dei passaggi. Per favore chiedi di nuovo, magari con altre parole.",
 	},
 }
@@ -40,7 +41,8 @@ func wordsFor(lang string) wording {
 }
 
 // caseWording is what the case says to the client about its phases, the ladder and
-// support, in the case's language. The quota texts are seed 003's.
+// support, in the case's language; the ladder's sentences name no tool and no error,
+// which the escalation keeps for support. The quota texts are seed 003's.
 type caseWording struct {
 	tier, tierQuestion, tierFloor, tierReview, tierBySupport, quotaOK, noQuota, paid, askUser, ticket, ticketUnanswered, answerFailed string
 	closed                                                                                                                            string
@@ -61,10 +63,10 @@ var caseWordings = map[string]caseWording{
 		quotaOK:          "I have checked your subscription and you have available credit for this case type (Tier %d). We can proceed. Please provide me with more details about the case.",
 		noQuota:          "I have determined this case falls under Tier %d complexity. Your current subscription does not have available credit for this tier. To proceed, purchasing access for this specific case is required. Please use the 'Pay for Case' button to complete the payment. The interface will be limited until payment is confirmed.",
 		paid:             "Payment %s is confirmed. We can proceed. Please provide me with more details about the case.",
-		askUser:          "I could not complete a step of your case: %s failed (%s). Could you check the details you gave me, or tell me to try again?",
+		askUser:          "I could not complete a step of your case. Could you check the details you gave me, or tell me to try again?",
 		ticket:           "The problem persists, so I have created support ticket %s. The case is paused until the support team resolves the issue; you will find their answer here.",
 		ticketUnanswered: "I received no answer to my question in time, so I have created support ticket %s. The case is paused until the support team resolves the issue.",
-		answerFailed:     "%s still fails after your answer: %s.",
+		answerFailed:     "That step still fails after your answer.",
 		closed:           "The case was closed by %s. %s",
 		resumed:          map[string]string{"retry": "Support (%s) resumed the case and is running your request again: %s", "continue": "Support (%s) resumed the case; you can go on: %s", "close": "Support (%s) closed the case: %s"},
 		budget: map[string]string{
@@ -83,10 +85,10 @@ var caseWordings = map[string]caseWording{
 		quotaOK:          "Am verificat abonamentul dvs. și aveți credit disponibil pentru acest tip de caz (Nivel %d). Putem continua. Vă rog să îmi oferiți mai multe detalii despre caz.",
 		noQuota:          "Am determinat că acest caz se încadrează la Nivelul %d de complexitate. Abonamentul dvs. curent nu mai are credit disponibil pentru acest nivel. Pentru a continua, este necesară achiziționarea accesului pentru acest caz specific. Vă rugăm să utilizați butonul 'Plătește Cazul' pentru a finaliza plata. Interfața va fi limitată până la confirmarea plății.",
 		paid:             "Plata %s a fost confirmată. Putem continua. Vă rog să îmi oferiți mai multe detalii despre caz.",
-		askUser:          "Nu am putut finaliza un pas al cazului dvs.: %s a eșuat (%s). Puteți verifica datele pe care mi le-ați dat sau să-mi spuneți să încerc din nou?",
+		askUser:          "Nu am putut finaliza un pas al cazului dvs. Puteți verifica datele pe care mi le-ați dat sau să-mi spuneți să încerc din nou?",
 		ticket:           "Problema persistă, așa că am creat tichetul de suport %s. Cazul este în pauză până când echipa de suport rezolvă problema; răspunsul lor îl veți găsi aici.",
 		ticketUnanswered: "Nu am primit la timp un răspuns la întrebarea mea, așa că am creat tichetul de suport %s. Cazul este în pauză până când echipa de suport rezolvă problema.",
-		answerFailed:     "%s eșuează în continuare după răspunsul dvs.: %s.",
+		answerFailed:     "Pasul acesta eșuează în continuare după răspunsul dvs.",
 		closed:           "Cazul a fost închis de %s. %s",
 		resumed:          map[string]string{"retry": "Echipa de suport (%s) a reluat cazul și execută din nou cererea dvs.: %s", "continue": "Echipa de suport (%s) a reluat cazul; puteți continua: %s", "close": "Echipa de suport (%s) a închis cazul: %s"},
 		budget: map[string]string{
@@ -105,10 +107,10 @@ var caseWordings = map[string]caseWording{
 		quotaOK:          "Ho verificato il suo abbonamento e ha credito disponibile per questo tipo di caso (Livello %d). Possiamo procedere. Mi fornisca più dettagli sul caso.",
 		noQuota:          "Ho stabilito che questo caso rientra nel Livello %d di complessità. Il suo abbonamento attuale non ha più credito disponibile per questo livello. Per procedere è necessario acquistare l'accesso per questo caso specifico. Utilizzi il pulsante 'Paga il caso' per completare il pagamento. L'interfaccia resterà limitata fino alla conferma del pagamento.",
 		paid:             "Il pagamento %s è confermato. Possiamo procedere. Mi fornisca più dettagli sul caso.",
-		askUser:          "Non sono riuscito a completare un passaggio del suo caso: %s non ha funzionato (%s). Può verificare i dati che mi ha dato, o dirmi di riprovare?",
+		askUser:          "Non sono riuscito a completare un passaggio del suo caso. Può verificare i dati che mi ha dato, o dirmi di riprovare?",
 		ticket:           "Il problema persiste, quindi ho aperto il ticket di assistenza %s. Il caso è in pausa finché il team di assistenza non risolve il problema; troverà qui la loro risposta.",
 		ticketUnanswered: "Non ho ricevuto in tempo una risposta alla mia domanda, quindi ho aperto il ticket di assistenza %s. Il caso è in pausa finché il team di assistenza non risolve il problema.",
-		answerFailed:     "%s continua a non funzionare dopo la sua risposta: %s.",
+		answerFailed:     "Questo passaggio continua a non funzionare dopo la sua risposta.",
 		closed:           "Il caso è stato chiuso da %s. %s",
 		resumed:          map[string]string{"retry": "L'assistenza (%s) ha ripreso il caso ed esegue di nuovo la sua richiesta: %s", "continue": "L'assistenza (%s) ha ripreso il caso; può continuare: %s", "close": "L'assistenza (%s) ha chiuso il caso: %s"},
 		budget: map[string]string{

@@ -347,8 +347,12 @@ func TestListTools(t *testing.T) {
 		t.Errorf("a user sees %d tools (legal_sql: %v); want 16 without it", len(user), ok)
 	}
 	kb := user["kb_search"]
-	if kb["timeout"] != "20s" || kb["toggle"] != "kb_search_enabled" || kb["default_on"] != true || kb["available"] != true {
+	if kb["timeout"] != "20s" || kb["toggle"] != "kb_search_enabled" || kb["default_on"] != true || kb["available"] != true ||
+		kb["failure"] != "degrade" {
 		t.Errorf("kb_search = %v", kb)
+	}
+	if details := user["get_case_details"]; details["failure"] != "escalate" {
+		t.Errorf("get_case_details = %v, want the escalate failure class", details)
 	}
 	if web := user["web_search"]; web["available"] != true || web["default_on"] != false {
 		t.Errorf("web_search = %v", web)

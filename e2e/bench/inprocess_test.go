@@ -157,6 +157,12 @@ func (e *directExecutor) OpenTicket(in schemas.SupportTicketInput) (schemas.Tick
 	return schemas.TicketResult{}, fmt.Errorf("tickets are not opened in-process")
 }
 
+// Escalated and SourceFailed keep nothing: the in-process loop measures the turn, not
+// the records support reads after it.
+func (e *directExecutor) Escalated(schemas.EscalationAttempt) {}
+
+func (e *directExecutor) SourceFailed(string, string) {}
+
 // RunTool runs an activity's tool through the ToolRunner, as the ChatTurn does.
 func (e *directExecutor) RunTool(tool *tools.Tool, args any) (schemas.ToolOutput, error) {
 	defer e.add(partTool, time.Now())

@@ -46,7 +46,7 @@ func TestCaseStory(t *testing.T) {
 	lexe := stack.StartLexe(t)
 	models := stack.StartModelRecorder(t)
 	story, queue := s.ServeQueue(t, "e2e-story")
-	env := []string{"LEXE_TOOLS_URL=" + lexe.URL,
+	env := []string{"LEXE_TOOLS_URL=" + lexe.URL, "SEARXNG_URL=" + s.Config.SearXNGURL,
 		"LEXFLOW_ASSISTANT_BASE_URL=" + models.URL + "/v1", "LEXFLOW_ASSISTANT_MODEL=" + offline.ModelName}
 	worker := s.StartHelperWorker(t, queue, 0, env...)
 
@@ -145,16 +145,31 @@ func TestCaseStory(t *testing.T) {
 		t.Errorf("revision 2's text lacks its change:\n%s", text)
 	}
 
-	// The ladder: LEXE goes down. The call fails, the reasoner advises a retry, the
-	// retry fails, and the client is asked.
+	// LEXE goes down: the conversation goes on. The model is told the failure and
+	// searches the legal web instead; the reply says the source is unavailable, and
+	// the case stays open.
 	lexe.Down.Store(true)
 	turn = story.Send(t, client, id, "art. 2043 c.c.")
+	if reply, _ := turn.Body["reply"].(string); turn.Body["status"] != schemas.StatusOpen || turn.Body["escalation"] != nil ||
+		!strings.Contains(reply, "normattiva_search is unavailable") || strings.Contains(reply, "upstream connect error") {
+		t.Fatalf("research turn with LEXE down: %s", turn.Raw)
+	}
+	lexe.Down.Store(false)
+
+	// The ladder: the client names a party not yet on file. get_party_id_by_name
+	// answers an error, the model gets its one correction and makes the call again;
+	// the second error goes to the reasoner, which advises asking the client.
+	const missingParty = "party: {{party1.fullName}}"
+	turn = story.Send(t, client, id, missingParty)
 	esc, _ := turn.Body["escalation"].(map[string]any)
-	if turn.Body["status"] != schemas.StatusWaitingUser || esc["rung"] != schemas.RungAskUser || esc["tool"] != schemas.ToolNormattivaSearch {
+	if turn.Body["status"] != schemas.StatusWaitingUser || esc["rung"] != schemas.RungAskUser || esc["tool"] != schemas.ToolGetPartyIDByName {
 		t.Fatalf("ladder turn: %s", turn.Raw)
 	}
-	if rungs := rungsOf(turn); !slices.Equal(rungs, []string{"", schemas.RungAdvice}) {
-		t.Errorf("rungs of the ladder turn = %q, want the call and the advised retry", rungs)
+	if rungs := rungsOf(turn); !slices.Equal(rungs, []string{"", ""}) {
+		t.Errorf("rungs of the ladder turn = %q, want the call and the call after its correction", rungs)
+	}
+	if reply := turn.Body["reply"].(string); strings.Contains(reply, schemas.ToolGetPartyIDByName) || strings.Contains(reply, schemas.PlaceholderNotFound) {
+		t.Errorf("the client's question names the tool or its error: %q", reply)
 	}
 	if !story.SupportListHas(t, support, schemas.StatusWaitingUser, id) {
 		t.Errorf("support's waiting_user list lacks %s", id)
@@ -188,17 +203,34 @@ func TestCaseStory(t *testing.T) {
 	if rungs := escalationRungs(t, id); !slices.Equal(rungs, []string{schemas.RungReasoner, schemas.RungAskUser, schemas.RungTicket + " " + ticketID}) {
 		t.Errorf("escalation events: %q; want the reasoner's rung, the question to the client, and the ticket", rungs)
 	}
+	// Support reads every attempt, with its error, in case_details.escalation.
+	r = story.Call(t, "GET", "/v1/cases/"+id, client, nil)
+	var attempts []string
+	for _, a := range r.Body["case_details"].(map[string]any)["escalation"].([]any) {
+		a := a.(map[string]any)
+		if a["tool"] != schemas.ToolGetPartyIDByName || a["error"] != schemas.PlaceholderNotFound {
+			t.Errorf("escalation attempt %v", a)
+		}
+		attempts = append(attempts, a["rung"].(string))
+	}
+	if want := []string{schemas.RungReasoner, schemas.RungAskUser, schemas.RungAnswer, schemas.RungTicket}; !slices.Equal(attempts, want) {
+		t.Errorf("case_details.escalation rungs = %q, want %q", attempts, want)
+	}
 
-	// Support resumes with a retry once LEXE is back: the escalated request runs again
-	// as the case's next turn, and the client's next message waits its turn.
-	lexe.Down.Store(false)
-	r = story.Call(t, "POST", "/v1/support/cases/"+id+"/resume", support, map[string]any{"action": "retry", "note": "LEXE is back"})
+	// The client adds the party, and support resumes with a retry: the escalated
+	// request runs again as the case's next turn, and the client's next message
+	// waits its turn.
+	r = story.Call(t, "POST", "/v1/cases/"+id+"/parties", client, map[string]any{"first_name": "Radu", "last_name": "Ionescu"})
+	if r.Status != http.StatusCreated || r.Body["party_id"] != "party1" {
+		t.Fatalf("second party: %d %s", r.Status, r.Raw)
+	}
+	r = story.Call(t, "POST", "/v1/support/cases/"+id+"/resume", support, map[string]any{"action": "retry", "note": "The party is on file now"})
 	if r.Status != http.StatusOK || r.Body["status"] != schemas.StatusOpen {
 		t.Fatalf("resume: %d %s", r.Status, r.Raw)
 	}
 	turn = story.Send(t, client, id, "show me the case details")
-	if turn.Body["turn_id"] != schemas.TurnWorkflowID(id, 8) {
-		t.Errorf("the message after the resumption ran as %v, want turn 8 (after the retried turn 7)", turn.Body["turn_id"])
+	if turn.Body["turn_id"] != schemas.TurnWorkflowID(id, 9) {
+		t.Errorf("the message after the resumption ran as %v, want turn 9 (after the retried turn 8)", turn.Body["turn_id"])
 	}
 	recs, err := s.Store.ListRecords(context.Background(), id, 0, 0)
 	if err != nil {
@@ -206,11 +238,11 @@ func TestCaseStory(t *testing.T) {
 	}
 	var retried *store.Record
 	for i := range recs {
-		if recs[i].TurnNo == 7 && recs[i].Tool != nil {
+		if recs[i].TurnNo == 8 && recs[i].Tool != nil {
 			retried = &recs[i]
 		}
 	}
-	if retried == nil || retried.Tool.Name != schemas.ToolNormattivaSearch || retried.Tool.Status != "ok" {
+	if retried == nil || retried.Tool.Name != schemas.ToolGetPartyIDByName || retried.Tool.Status != "ok" {
 		t.Errorf("the retried turn's tool record = %+v", retried)
 	}
 	tickets = story.Call(t, "GET", "/v1/support/cases/"+id+"/tickets", support, nil).Body["tickets"].([]any)
@@ -280,7 +312,7 @@ func escalationRungs(t *testing.T, caseID string) []string {
 		if e.Type != schemas.EventEscalation || json.Unmarshal(e.Body, &esc) != nil {
 			continue
 		}
-		if esc.Tool != schemas.ToolNormattivaSearch || esc.Error == "" {
+		if esc.Tool != schemas.ToolGetPartyIDByName || esc.Error == "" {
 			t.Errorf("escalation event %s", e.Body)
 		}
 		rungs = append(rungs, strings.TrimSpace(esc.Rung+" "+esc.TicketID))

@@ -211,6 +211,11 @@ var (
 //   - "legal search: TEXT" (or "ricerca legale:", "căutare juridică:") → lex_search;
 //   - "search: TEXT" (or "cerca:", "caută:") → web_search.
 //
+// When a LEXE research tool failed, it tries web_search, or else lex_search, with the
+// message before it answers, if on offer, and the answer says the failed source is
+// unavailable.
+// A call that answered with the turn's one correction is made again as it was.
+//
 // It says which tool it asks before calling it ("One moment: I am asking
 // get_case_details."), as many real models do, so that a streamed turn shows text
 // before its tool runs. Anything else gets a short reply that says what the offline
@@ -271,6 +276,14 @@ func decide(msgs []message, offered map[string]bool) reply {
 	if results := toolResults(msgs[lastUser+1:]); len(results) > 0 {
 		if r, ok := documentStep(user, lang, results, call); ok && (len(r.calls) == 0 || offered[r.calls[0].Function.Name]) {
 			return withLookup(r, words)
+		}
+		if tc, ok := corrected(msgs[lastUser+1:]); ok && offered[tc.Function.Name] {
+			var args map[string]any
+			_ = json.Unmarshal([]byte(tc.Function.Arguments), &args)
+			return withLookup(call(tc.Function.Name, args), words)
+		}
+		if other := otherSource(results, offered); other != "" {
+			return withLookup(call(other, map[string]any{"query": user}), words)
 		}
 		return reply{content: answer(results, words, citedIn(user, lang))}
 	}
@@ -415,6 +428,60 @@ func citedIn(user, lang string) string {
 	return ""
 }
 
+// correctionMarker starts the turn's one correction of a tool that answered with an
+// error (workflows.toolErrorCorrection).
+const correctionMarker = "[This is your one correction for "
+
+// corrected returns the call whose result, the turn's latest, carries the turn's one
+// correction: the offline model cannot fix its arguments, so it makes the call again,
+// as a model that cannot fix it would, and the turn escalates its second error.
+func corrected(turn []message) (toolCall, bool) {
+	var last *message
+	for i := range turn {
+		if turn[i].Role == "tool" {
+			last = &turn[i]
+		}
+	}
+	if last == nil || !strings.Contains(last.text(), correctionMarker) {
+		return toolCall{}, false
+	}
+	for _, m := range turn {
+		for _, tc := range m.ToolCalls {
+			if tc.ID == last.ToolCallID {
+				return tc, true
+			}
+		}
+	}
+	return toolCall{}, false
+}
+
+// lexeSources are the research tools that LEXE's service answers together, so that
+// when one fails the others are likely down too.
+var lexeSources = []string{"normattiva_search", "eurlex_search", "infolex_search", "kb_search"}
+
+// otherSources are the searches tried, the first on offer, when a LEXE source failed:
+// the web search first, which no LEXE service answers.
+var otherSources = []string{"web_search", "lex_search"}
+
+// otherSource is the search to try once the turn's research failed: the first of
+// otherSources on offer, when a LEXE source failed and none of them ran yet; "" else.
+// A real model carries on the same way from "[Tool X failed: …]" (seed 000).
+func otherSource(results []toolResult, offered map[string]bool) string {
+	failed := false
+	for _, r := range results {
+		if slices.Contains(otherSources, r.name) {
+			return ""
+		}
+		failed = failed || (slices.Contains(lexeSources, r.name) && strings.HasPrefix(r.content, "[Tool "))
+	}
+	for _, name := range otherSources {
+		if failed && offered[name] {
+			return name
+		}
+	}
+	return ""
+}
+
 // answer composes the final reply from the tool results, one line each, and ends with
 // the sources line. A research result's line starts with the citation it answers.
 func answer(results []toolResult, w wording, citation string) string {
@@ -441,7 +508,9 @@ func answer(results []toolResult, w wording, citation string) string {
 // result is one the answer can cite.
 func describe(r toolResult, w wording) (string, bool) {
 	if strings.HasPrefix(r.content, "[Tool ") {
-		return fmt.Sprintf(w.failed, r.name, strings.TrimSuffix(strings.TrimPrefix(r.content, "[Tool "+r.name+" failed: "), "]")), false
+		// A failure's reason is for the model and support: the client reads that the
+		// source is unavailable, and the answer goes on with the other results.
+		return fmt.Sprintf(w.unavailable, r.name), false
 	}
 	var res struct {
 		Status       string           `json:"status"`
@@ -536,54 +605,57 @@ func describe(r toolResult, w wording) (string, bool) {
 
 // wording holds the offline model's phrases in one language.
 type wording struct {
-	intro, sources, failed, details, done, rows, none, analysis, party, help, lookup, toCheck string
+	intro, sources, failed, unavailable, details, done, rows, none, analysis, party, help, lookup, toCheck string
 }
 
 var phrases = map[string]wording{
 	"en": {
-		intro:    "Here is what I found:",
-		lookup:   "One moment: I am asking %s.",
-		sources:  "Sources:",
-		failed:   "%s failed: %s",
-		details:  "Case summary: %s. Facts recorded: %d.",
-		done:     "%s succeeded.",
-		toCheck:  "Citations to check in the draft, listed on its last page: %s.",
-		rows:     "The query returned %d rows: %s",
-		none:     "%s found nothing.",
-		party:    "The party is {{%s}} in drafts.",
-		analysis: "Offline analysis of «%s»: %d sources to read; what they cite, as checked in the corpus:",
+		intro:       "Here is what I found:",
+		lookup:      "One moment: I am asking %s.",
+		sources:     "Sources:",
+		failed:      "%s failed: %s",
+		unavailable: "%s is unavailable at the moment, so this answer does without it.",
+		details:     "Case summary: %s. Facts recorded: %d.",
+		done:        "%s succeeded.",
+		toCheck:     "Citations to check in the draft, listed on its last page: %s.",
+		rows:        "The query returned %d rows: %s",
+		none:        "%s found nothing.",
+		party:       "The party is {{%s}} in drafts.",
+		analysis:    "Offline analysis of «%s»: %d sources to read; what they cite, as checked in the corpus:",
 		help: "I am Lexflow's offline model, running because no language model is configured. " +
 			"I can show the case details (\"show me the case details\"), set the summary (\"summary: ...\") " +
 			"or record a fact (\"fact: ...\").",
 	},
 	"ro": {
-		intro:    "Iată ce am găsit:",
-		lookup:   "Un moment: consult %s.",
-		sources:  "Surse:",
-		failed:   "%s a eșuat: %s",
-		details:  "Rezumatul cazului: %s. Fapte înregistrate: %d.",
-		done:     "%s a reușit.",
-		toCheck:  "Citări de verificat în proiect, enumerate pe ultima lui pagină: %s.",
-		rows:     "Interogarea a întors %d rânduri: %s",
-		none:     "%s nu a găsit nimic.",
-		party:    "Partea este {{%s}} în proiecte.",
-		analysis: "Analiză offline pentru «%s»: %d surse de citit; ce citează ele, verificat în corpus:",
+		intro:       "Iată ce am găsit:",
+		lookup:      "Un moment: consult %s.",
+		sources:     "Surse:",
+		failed:      "%s a eșuat: %s",
+		unavailable: "%s nu este disponibil momentan, așa că acest răspuns se lipsește de el.",
+		details:     "Rezumatul cazului: %s. Fapte înregistrate: %d.",
+		done:        "%s a reușit.",
+		toCheck:     "Citări de verificat în proiect, enumerate pe ultima lui pagină: %s.",
+		rows:        "Interogarea a întors %d rânduri: %s",
+		none:        "%s nu a găsit nimic.",
+		party:       "Partea este {{%s}} în proiecte.",
+		analysis:    "Analiză offline pentru «%s»: %d surse de citit; ce citează ele, verificat în corpus:",
 		help: "Sunt modelul offline al Lexflow, activ pentru că nu este configurat niciun model de limbaj. " +
 			"Pot afișa detaliile cazului („arată-mi detaliile cazului”), seta rezumatul („rezumat: ...”) " +
 			"sau înregistra un fapt („fapt: ...”).",
 	},
 	"it": {
-		intro:    "Ecco cosa ho trovato:",
-		lookup:   "Un momento: consulto %s.",
-		sources:  "Fonti:",
-		failed:   "%s non è riuscito: %s",
-		details:  "Riassunto del caso: %s. Fatti registrati: %d.",
-		done:     "%s è riuscito.",
-		toCheck:  "Citazioni da verificare nella bozza, elencate nella sua ultima pagina: %s.",
-		rows:     "La query ha restituito %d righe: %s",
-		none:     "%s non ha trovato nulla.",
-		party:    "La parte è {{%s}} nelle bozze.",
-		analysis: "Analisi offline di «%s»: %d fonti da leggere; ciò che citano, verificato nel corpus:",
+		intro:       "Ecco cosa ho trovato:",
+		lookup:      "Un momento: consulto %s.",
+		sources:     "Fonti:",
+		failed:      "%s non è riuscito: %s",
+		unavailable: "%s non è disponibile al momento, quindi questa risposta ne fa a meno.",
+		details:     "Riassunto del caso: %s. Fatti registrati: %d.",
+		done:        "%s è riuscito.",
+		toCheck:     "Citazioni da verificare nella bozza, elencate nella sua ultima pagina: %s.",
+		rows:        "La query ha restituito %d righe: %s",
+		none:        "%s non ha trovato nulla.",
+		party:       "La parte è {{%s}} nelle bozze.",
+		analysis:    "Analisi offline di «%s»: %d fonti da leggere; ciò che citano, verificato nel corpus:",
 		help: "Sono il modello offline di Lexflow, attivo perché non è configurato alcun modello linguistico. " +
 			"Posso mostrare i dettagli del caso («mostrami i dettagli del caso»), impostare il riassunto («riassunto: ...») " +
 			"o registrare un fatto («fatto: ...»).",

@@ -2,6 +2,7 @@ package offline
 
 import (
 	"encoding/json"
+	"maps"
 	"reflect"
 	"strings"
 	"testing"
@@ -77,10 +78,13 @@ func TestAnswerCitesOnlyWhatSucceeded(t *testing.T) {
 		{Role: "tool", ToolCallID: "call_2", Content: mustJSON("case_details:\nsummary: {\"current\":\"Affitto\"}\nparties (placeholders): []\nfacts (the latest 1 of 3): [\"c\"]")},
 	}
 	r := decide(in, allTools)
-	for _, want := range []string{"update_case_details non è riuscito: timed out", "Riassunto del caso: Affitto. Fatti registrati: 3", "Fonti: get_case_details"} {
+	for _, want := range []string{"update_case_details non è disponibile al momento", "Riassunto del caso: Affitto. Fatti registrati: 3", "Fonti: get_case_details"} {
 		if !strings.Contains(r.content, want) {
 			t.Errorf("answer %q lacks %q", r.content, want)
 		}
+	}
+	if strings.Contains(r.content, "timed out") {
+		t.Errorf("answer %q carries the failure's reason to the client", r.content)
 	}
 	if strings.Contains(r.content, "Fonti: update_case_details") || strings.Contains(r.content, ", update_case_details") {
 		t.Errorf("answer cites the failed tool: %q", r.content)
@@ -146,5 +150,61 @@ func TestDraftCitationsToCheckAreTold(t *testing.T) {
 	r := decide(in, allTools)
 	if !strings.Contains(r.content, "generate_draft_pdf a reușit. Citări de verificat în proiect, enumerate pe ultima lui pagină: art. 9999 C.civ.: not_found.") {
 		t.Errorf("answer = %q", r.content)
+	}
+}
+
+// TestFailedSourceFallsBackToLegalSearch: a LEXE source that failed sends the model to
+// lex_search (web_search being off), once, and the answer says the source is
+// unavailable without its reason; with web_search on, to web_search.
+func TestFailedSourceFallsBackToLegalSearch(t *testing.T) {
+	norm := toolCall{ID: "call_1", Type: "function"}
+	norm.Function.Name = "normattiva_search"
+	lex := toolCall{ID: "call_2", Type: "function"}
+	lex.Function.Name = "lex_search"
+	in := []message{
+		msg("system", "Language: en"),
+		msg("user", "art. 2043 c.c."),
+		{Role: "assistant", ToolCalls: []toolCall{norm}},
+		{Role: "tool", ToolCallID: "call_1", Content: mustJSON("[Tool normattiva_search failed: lexe-tools answered 503: upstream connect error]")},
+	}
+	if r := decide(in, allTools); len(r.calls) != 1 || r.calls[0].Function.Name != "web_search" {
+		t.Fatalf("after the failure, with web_search on: %+v, want a web_search call", r)
+	}
+	noWeb := maps.Clone(allTools)
+	delete(noWeb, "web_search")
+	r := decide(in, noWeb)
+	if len(r.calls) != 1 || r.calls[0].Function.Name != "lex_search" || !strings.Contains(r.calls[0].Function.Arguments, "art. 2043 c.c.") {
+		t.Fatalf("after the failure: %+v, want a lex_search call", r)
+	}
+	in = append(in, message{Role: "assistant", ToolCalls: []toolCall{lex}},
+		message{Role: "tool", ToolCallID: "call_2", Content: mustJSON(`{"results":[{"title":"Art. 2043 c.c.","url":"https://www.brocardi.it/art2043"}]}`)})
+	r = decide(in, noWeb)
+	if len(r.calls) != 0 || !strings.Contains(r.content, "normattiva_search is unavailable at the moment") ||
+		!strings.Contains(r.content, "https://www.brocardi.it/art2043") || !strings.HasSuffix(r.content, "Sources: lex_search") ||
+		strings.Contains(r.content, "503") {
+		t.Errorf("answer = %q", r.content)
+	}
+}
+
+// TestCorrectedCallIsMadeAgain: the offline model cannot fix a call the turn corrected,
+// so it makes it again, with the same arguments, and then answers.
+func TestCorrectedCallIsMadeAgain(t *testing.T) {
+	party := toolCall{ID: "call_1", Type: "function"}
+	party.Function.Name, party.Function.Arguments = "get_party_id_by_name", `{"mentioned_name":"{{party1.fullName}}"}`
+	in := []message{
+		msg("system", "Language: en"),
+		msg("user", "party: {{party1.fullName}}"),
+		{Role: "assistant", ToolCalls: []toolCall{party}},
+		{Role: "tool", ToolCallID: "call_1", Content: mustJSON("[Tool get_party_id_by_name failed: Placeholder not found.]\n" +
+			"[This is your one correction for get_party_id_by_name: fix what its answer says is wrong and call it again.]")},
+	}
+	offered := map[string]bool{"get_party_id_by_name": true}
+	r := decide(in, offered)
+	if len(r.calls) != 1 || r.calls[0].Function.Name != "get_party_id_by_name" || !strings.Contains(r.calls[0].Function.Arguments, "{{party1.fullName}}") {
+		t.Fatalf("after the correction: %+v, want the same call again", r)
+	}
+	in[3].Content = mustJSON("[Tool get_party_id_by_name failed: Placeholder not found.]")
+	if r := decide(in, offered); len(r.calls) != 0 {
+		t.Errorf("without a correction: %+v, want an answer", r)
 	}
 }

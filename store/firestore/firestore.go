@@ -41,6 +41,8 @@ const (
 	BudgetsCollection       = "budgets"
 	KeysCollection          = "keys"
 	ErasuresCollection      = "erasures"
+	// SourceFailuresCollection holds the research sources' recent failures.
+	SourceFailuresCollection = "source_failures"
 	// RecordsCollection and the others below are subcollections of a case's document.
 	RecordsCollection = "records"
 	PartiesCollection = "parties"

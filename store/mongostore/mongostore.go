@@ -41,6 +41,8 @@ const (
 	KeysCollection = "keys"
 	// ErasuresCollection holds the receipts of erased cases.
 	ErasuresCollection = "erasures"
+	// SourceFailuresCollection holds the research sources' recent failures.
+	SourceFailuresCollection = "source_failures"
 )
 
 // Store is the MongoDB store.
@@ -60,6 +62,8 @@ type Store struct {
 	events      *mongo.Collection
 	keys        *mongo.Collection
 	erasures    *mongo.Collection
+	// sourceFailures holds the research sources' failures of the last window.
+	sourceFailures *mongo.Collection
 	// turns holds each turn's records together, on FerretDB only (see turns.go).
 	turns *mongo.Collection
 	// lastSeen holds, per case, the last event number this process saw stored.
@@ -83,21 +87,22 @@ func open(ctx context.Context, opts *options.ClientOptions, db string) (*Store, 
 		return nil, fmt.Errorf("connect to MongoDB: %w", err)
 	}
 	s := &Store{
-		client:      client,
-		cases:       client.Database(db).Collection(CasesCollection),
-		transcripts: client.Database(db).Collection(TranscriptsCollection),
-		memory:      client.Database(db).Collection(MemoryCollection),
-		parties:     client.Database(db).Collection(PartiesCollection),
-		subs:        client.Database(db).Collection(SubscriptionsCollection),
-		tickets:     client.Database(db).Collection(TicketsCollection),
-		settings:    client.Database(db).Collection(SettingsCollection),
-		checkouts:   client.Database(db).Collection(CheckoutsCollection),
-		audit:       client.Database(db).Collection(AuditCollection),
-		tokenUse:    client.Database(db).Collection(TokenUseCollection),
-		budgets:     client.Database(db).Collection(BudgetsCollection),
-		events:      client.Database(db).Collection(EventsCollection),
-		keys:        client.Database(db).Collection(KeysCollection),
-		erasures:    client.Database(db).Collection(ErasuresCollection),
+		client:         client,
+		cases:          client.Database(db).Collection(CasesCollection),
+		transcripts:    client.Database(db).Collection(TranscriptsCollection),
+		memory:         client.Database(db).Collection(MemoryCollection),
+		parties:        client.Database(db).Collection(PartiesCollection),
+		subs:           client.Database(db).Collection(SubscriptionsCollection),
+		tickets:        client.Database(db).Collection(TicketsCollection),
+		settings:       client.Database(db).Collection(SettingsCollection),
+		checkouts:      client.Database(db).Collection(CheckoutsCollection),
+		audit:          client.Database(db).Collection(AuditCollection),
+		tokenUse:       client.Database(db).Collection(TokenUseCollection),
+		budgets:        client.Database(db).Collection(BudgetsCollection),
+		events:         client.Database(db).Collection(EventsCollection),
+		keys:           client.Database(db).Collection(KeysCollection),
+		erasures:       client.Database(db).Collection(ErasuresCollection),
+		sourceFailures: client.Database(db).Collection(SourceFailuresCollection),
 	}
 	if err := s.ensureIndexes(ctx); err != nil {
 		_ = client.Disconnect(ctx)
@@ -144,6 +149,7 @@ func (s *Store) ensureIndexes(ctx context.Context) error {
 		{s.tickets, "case_id_1_created_at_1", bson.D{{Key: "case_id", Value: 1}, {Key: "created_at", Value: 1}}},
 		{s.audit, "at_-1", bson.D{{Key: "at", Value: -1}}},
 		{s.audit, "org_id_1_at_-1", bson.D{{Key: "org_id", Value: 1}, {Key: "at", Value: -1}}},
+		{s.sourceFailures, "tool_1_at_1", bson.D{{Key: "tool", Value: 1}, {Key: "at", Value: 1}}},
 	}
 	for _, ix := range indexes {
 		_, err := ix.coll.Indexes().CreateOne(ctx, mongo.IndexModel{Keys: ix.keys, Options: options.Index().SetName(ix.name)})

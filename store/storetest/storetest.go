@@ -43,6 +43,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"Events", eventTests},
 		{"Keys", keyTests},
 		{"Erasures", erasureTests},
+		{"SourceFailures", sourceFailureTests},
 	}
 	for _, g := range groups {
 		for _, st := range g.tests {
