@@ -4,28 +4,59 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 )
 
-// Lexe answers as the LEXE tools service does (art. 2043 c.c. from Normattiva), or 503
-// while Down is set; Calls counts the requests it had.
+// Lexe answers as the LEXE tools service does (art. 2043 c.c. from Normattiva, a
+// maxim of the Cassazione from the KB), or 503 while Down is set, and for the tools
+// Fail names; Calls counts the requests it had.
 type Lexe struct {
 	*httptest.Server
-	Down  atomic.Bool
-	Calls atomic.Int64
+	Down    atomic.Bool
+	Calls   atomic.Int64
+	mu      sync.Mutex
+	failing []string
 }
+
+// Fail makes the tool's path (its part after /api/v1/tools/, e.g. "normattiva")
+// answer 503 from now on.
+func (l *Lexe) Fail(tool string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.failing = append(l.failing, "/api/v1/tools/"+tool+"/")
+}
+
+func (l *Lexe) fails(path string) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, p := range l.failing {
+		if strings.HasPrefix(path, p) {
+			return true
+		}
+	}
+	return l.Down.Load()
+}
+
+// kbAnswer is the KB's answer: one maxim on a tenant's deposit.
+const kbAnswer = `{"results":[{"riferimento":"Cass. civ. n. 12345/2019","materia":"locazione","testo":"Il deposito cauzionale va restituito al termine della locazione, salvo danni accertati all'immobile; il locatore che lo trattiene senza titolo ne deve gli interessi.","rrf_score":0.91}]}`
 
 // StartLexe starts a LEXE service on loopback until the test ends.
 func StartLexe(t *testing.T) *Lexe {
 	l := &Lexe{}
 	l.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		l.Calls.Add(1)
-		if l.Down.Load() {
+		if l.fails(r.URL.Path) {
 			http.Error(w, "upstream connect error", http.StatusServiceUnavailable)
 			return
 		}
 		w.Header().Set("Content-Type", "application/json")
+		if strings.HasPrefix(r.URL.Path, "/api/v1/tools/kb/") {
+			_, _ = io.WriteString(w, kbAnswer)
+			return
+		}
 		_, _ = io.WriteString(w, `{"text":"Art. 2043 - Risarcimento per fatto illecito. Qualunque fatto doloso o colposo, che cagiona ad altri un danno ingiusto, obbliga colui che ha commesso il fatto a risarcire il danno.","urn":"urn:nir:stato:regio.decreto:1942-03-16;262~art2043","vigente":true}`)
 	}))
 	t.Cleanup(l.Close)
