@@ -323,3 +323,35 @@ func TestChatTurnClaimCheck(t *testing.T) {
 		t.Errorf("tool use = %+v", use)
 	}
 }
+
+// TestChatTurnSendsTheProviderEchoBack: what a provider asks to be sent back with a
+// tool-calling reply (a Gemini thought signature, DeepSeek's reasoning) goes back on
+// that assistant message in the turn's next model call.
+func TestChatTurnSendsTheProviderEchoBack(t *testing.T) {
+	env := newTurnEnv(t)
+	withEcho := callTool(schemas.ToolGetCaseDetails, `{}`)
+	withEcho.Echo = json.RawMessage(`{"provider":"gemini","calls":["sig-1"]}`)
+	model := &scriptedModel{replies: []schemas.ModelResponse{withEcho, {Content: "Done.", FinishReason: "stop"}}}
+	env.OnActivity(modelActs.CallModel, mock.Anything, mock.Anything).Return(model.call)
+	onTool(env, schemas.ToolGetCaseDetails,
+		func(_ context.Context, a schemas.GetCaseDetailsArgs) (schemas.GetCaseDetailsResult, error) {
+			return schemas.GetCaseDetailsResult{Status: "success", CaseDetails: map[string]any{"summary": "deposit"}}, nil
+		})
+	env.OnActivity(transcriptActs.RecordTurn, mock.Anything, mock.Anything).Return(nil)
+	env.ExecuteWorkflow(ChatTurn, turnIn)
+	if err := env.GetWorkflowError(); err != nil {
+		t.Fatal(err)
+	}
+	if len(model.requests) != 2 {
+		t.Fatalf("%d model calls, want 2", len(model.requests))
+	}
+	var echoed json.RawMessage
+	for _, m := range model.requests[1].Messages {
+		if m.Role == schemas.MsgAssistant && len(m.ToolCalls) > 0 {
+			echoed = m.Echo
+		}
+	}
+	if string(echoed) != string(withEcho.Echo) {
+		t.Errorf("the second call's assistant message echoes %s, want %s", echoed, withEcho.Echo)
+	}
+}

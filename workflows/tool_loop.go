@@ -124,7 +124,7 @@ func (t *turn) run() (schemas.TurnResult, error) {
 		if inText {
 			t.msgs = append(t.msgs, schemas.ChatMessage{Role: schemas.MsgAssistant, Content: resp.Content})
 		} else {
-			t.msgs = append(t.msgs, schemas.ChatMessage{Role: schemas.MsgAssistant, Content: resp.Content, ToolCalls: calls})
+			t.msgs = append(t.msgs, schemas.ChatMessage{Role: schemas.MsgAssistant, Content: resp.Content, ToolCalls: calls, Echo: resp.Echo})
 		}
 		for _, call := range calls {
 			text, stop := t.call(call)
