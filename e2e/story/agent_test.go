@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/lexflow/lexflow/e2e/stack"
+	"github.com/lexflow/lexflow/internal/auth"
 	"github.com/lexflow/lexflow/schemas"
 )
 
@@ -187,6 +188,23 @@ func TestAgentReadsTheWholeCase(t *testing.T) {
 		if !strings.Contains(history, want) {
 			t.Errorf("the third turn's request lacks %q from the history", want)
 		}
+	}
+
+	// The admin's view of the next call shows the earlier research, each part sized,
+	// pseudonymized as the model reads it.
+	admin := s.Mint(t, auth.Identity{Subject: "root", Roles: []string{schemas.RoleAdmin}, Operator: true})
+	view := c.Call(t, "GET", "/v1/admin/cases/"+id+"/context", admin, nil)
+	parts, _ := view.Body["parts"].([]any)
+	sized := map[string]bool{}
+	for _, p := range parts {
+		part := p.(map[string]any)
+		if part["chars"].(float64) > 0 && part["tokens"].(float64) > 0 {
+			sized[fmt.Sprint(part["tool"])] = true
+		}
+	}
+	if view.Status != http.StatusOK || !sized[schemas.ToolConsultReasoner] || !sized[schemas.ToolKBSearch] || !sized[schemas.ToolGetCaseDetails] ||
+		strings.Contains(string(view.Raw), "Vranceanu") {
+		t.Errorf("the admin's context view: %d, sized parts %v", view.Status, sized)
 	}
 
 	// No request held a party's personal data.
