@@ -39,7 +39,7 @@ func TestReplayRecordedHistories(t *testing.T) {
 	if len(sets) == 0 {
 		t.Fatal("no recorded histories in testdata/histories: run make histories")
 	}
-	newest := sets[len(sets)-1].Name() // ReadDir sorts by name, and sets are named by date
+	newest := sets[len(sets)-1].Name() // ReadDir sorts by name; sets are named by date, then .N within a day
 	replayed := 0
 	for _, set := range sets {
 		err := filepath.WalkDir(filepath.Join("testdata/histories", set.Name()), func(path string, d fs.DirEntry, err error) error {
