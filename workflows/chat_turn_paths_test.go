@@ -2,6 +2,7 @@ package workflows
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"slices"
 	"strings"
@@ -112,6 +113,27 @@ func TestChatTurnToolTimeoutIsRetried(t *testing.T) {
 		t.Fatalf("after %d attempts, tool use = %+v", attempts, use)
 	}
 }
+
+// TestChatTurnToolTimeoutInLexesWords: a search that times out on every attempt is
+// told to the model as LEXE tells it, "[Tool kb_search failed: Timeout after 20000ms]",
+// and the turn carries on.
+func TestChatTurnToolTimeoutInLexesWords(t *testing.T) {
+	in := turnIn
+	in.Selection.Tools = []string{schemas.ToolKBSearch}
+	model := &scriptedModel{replies: []schemas.ModelResponse{callTool(schemas.ToolKBSearch, `{"query": "deposito cauzionale"}`), {Content: "Done."}}}
+	res := run(t, in, model, func(t *testing.T, env *testsuiteEnv) {
+		onTool(env, schemas.ToolKBSearch, func(context.Context, schemas.KBSearchArgs) (json.RawMessage, error) {
+			return nil, temporal.NewTimeoutError(enums.TIMEOUT_TYPE_START_TO_CLOSE, nil)
+		})
+	})
+	const want = "[Tool kb_search failed: Timeout after 20000ms]"
+	if use := res.ToolsUsed[0]; use.Summary != want || len(model.requests) != 2 || !strings.Contains(lastContent(model.requests[1]), want) {
+		t.Errorf("tool use %+v; the model read %q", use, lastContent(model.requests[len(model.requests)-1]))
+	}
+}
+
+// lastContent is the content of a request's last message.
+func lastContent(req schemas.ModelRequest) string { return req.Messages[len(req.Messages)-1].Content }
 
 func TestChatTurnFailureClimbsTheLadderToTheClient(t *testing.T) {
 	model := &scriptedModel{replies: []schemas.ModelResponse{callTool(schemas.ToolGetCaseDetails, `{}`), {Content: "never asked"}}}

@@ -36,7 +36,7 @@ func ToolExecution(ctx workflow.Context, in schemas.ToolExecution) (schemas.Tool
 	err := workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, opts), toolActs.RunTool, run).Get(ctx, &out)
 	res.LatencyMS = workflow.Now(ctx).Sub(start).Milliseconds()
 	if err != nil {
-		res.Status, res.Error = schemas.ToolFailed, failureReason(err)
+		res.Status, res.Error = schemas.ToolFailed, toolFailure(tool, err)
 		res.Text = tools.Failed(tool.Name, res.Error)
 		return res, nil
 	}

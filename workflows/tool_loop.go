@@ -268,7 +268,7 @@ func (t *turn) run1(tool *tools.Tool, typed any, use *schemas.ToolUse) (string, 
 	out, err := t.exec.RunTool(tool, typed)
 	use.LatencyMS = t.exec.Now().Sub(start).Milliseconds()
 	if err != nil {
-		use.Status, use.Error = schemas.ToolFailed, failureReason(err)
+		use.Status, use.Error = schemas.ToolFailed, toolFailure(tool, err)
 		use.Summary = tools.Failed(tool.Name, use.Error)
 		use.Shown = use.Summary
 		return use.Summary, err
@@ -403,7 +403,17 @@ func parseTextCall(content string, step int) (call schemas.ToolCall, problem str
 	return schemas.ToolCall{ID: fmt.Sprintf("text-%d", step), Name: name, Arguments: string(payload["args"])}, ""
 }
 
-// failureReason is the short reason a tool failed, for the model and the user.
+// toolFailure is the short reason a tool's call failed, as LEXE words a timeout:
+// "Timeout after 20000ms", the limit of one attempt (seed 000).
+func toolFailure(tool *tools.Tool, err error) string {
+	var timeoutErr *temporal.TimeoutError
+	if errors.As(err, &timeoutErr) {
+		return fmt.Sprintf("Timeout after %dms", tool.Policy.Timeout.Milliseconds())
+	}
+	return failureReason(err)
+}
+
+// failureReason is the short reason a step failed, for the model and the user.
 func failureReason(err error) string {
 	var appErr *temporal.ApplicationError
 	var timeoutErr *temporal.TimeoutError
