@@ -93,7 +93,10 @@ type ModelResponse struct {
 	ToolCalls    []ToolCall `json:"tool_calls,omitempty"`
 	FinishReason string     `json:"finish_reason"`
 	Model        string     `json:"model"`
-	Usage        TokenUsage `json:"usage"`
+	// Provider is the kind of endpoint that answered (llm.Provider: openai, gemini,
+	// ollama, ..., generic), as Sanctum's answers name it.
+	Provider string     `json:"provider,omitempty"`
+	Usage    TokenUsage `json:"usage"`
 	// Echo is what the provider wants back with the assistant message that carries
 	// this reply (see ChatMessage.Echo); empty when it wants nothing.
 	Echo json.RawMessage `json:"echo,omitempty"`

@@ -440,6 +440,14 @@ func TestLegalSQLThroughChat(t *testing.T) {
 	if reply := r.Body["reply"].(string); !strings.Contains(reply, "Risarcimento per fatto illecito") || !strings.HasSuffix(reply, "Sources: legal_sql") {
 		t.Errorf("reply = %q", reply)
 	}
+	// Sanctum's fields: legal_sql is its db-query, asked the statement; the answer
+	// names the model and its provider (the offline model's endpoint is generic).
+	if u := used[0].(map[string]any); u["tool_id"] != "db-query" || u["tool_name"] != "legal_sql" || !strings.HasPrefix(q, "sql: "+u["query"].(string)) {
+		t.Errorf("Sanctum's fields of the call: %v", u)
+	}
+	if r.Body["model"] != "lexflow-offline" || r.Body["provider"] != "generic" {
+		t.Errorf("model %v, provider %v", r.Body["model"], r.Body["provider"])
+	}
 	r = s.Call(t, "POST", "/v1/cases/"+id+"/messages", admin, map[string]any{"message": "sql: DELETE FROM legislatie"})
 	if used := r.Body["tools_used"].([]any); len(used) != 1 || used[0].(map[string]any)["status"] != "error" ||
 		!strings.HasPrefix(used[0].(map[string]any)["error"].(string), "Unauthorized access") {

@@ -47,7 +47,8 @@ func TestQueryAnswersFromTheCorpus(t *testing.T) {
 			t.Errorf("kb source %+v", src)
 		}
 	}
-	if !strings.Contains(got.Answer, "art. 2043 c.c.") || got.SearchTerm != "" || got.ClarifyingQuestions == nil || got.Usage.Total == 0 {
+	if !strings.Contains(got.Answer, "art. 2043 c.c.") || got.SearchTerm != "" || got.ClarifyingQuestions == nil || got.Usage.Total == 0 ||
+		got.Model == "" || got.Provider != "generic" {
 		t.Errorf("answer %+v", got)
 	}
 	var verified bool
