@@ -98,7 +98,7 @@ var operations = map[string]operation{
 	"PUT /v1/admin/subscriptions/:id":     {"putSubscription", "Set a subscription's plan and credits", SubscriptionRequest{}, []response{ok("the subscription", store.Subscription{})}},
 	"POST /v1/admin/prompts/reload":       {"reloadPrompts", "Reload the system prompts", nil, []response{ok("what the files hold", ReloadResponse{})}},
 	"GET /v1/admin/audit":                 {"listAudit", "The audit log", nil, []response{ok("the entries", AuditList{})}},
-	"POST /v1/admin/tools/execute":        {"executeTool", "Run one tool as a turn would, and read its raw result (admins; audited, rate limited)", ToolRun{}, []response{ok("the run: its arguments, raw result, text and latency", ToolRunResult{})}},
+	"POST /v1/admin/tools/execute":        {"executeTool", "Run one tool as a turn would, with its arguments or Sanctum's query to write them from, and read its raw result (admins; audited, rate limited)", ToolRun{}, []response{ok("the run: its arguments, raw result, text and latency", ToolRunResult{})}},
 	"GET /v1/admin/budgets/:tenant":       {"getBudget", "A tenant's model-token budget", nil, []response{ok("the budget", BudgetView{})}},
 	"PUT /v1/admin/budgets/:tenant":       {"putBudget", "Set a tenant's model-token budget", BudgetRequest{}, []response{ok("the budget", BudgetView{})}},
 	"POST /v1/billing/cases/:id/payments": {"recordOfflinePayment", "Record a payment made outside the provider", OfflinePaymentRequest{}, []response{ok("recorded", OfflinePaymentView{}), accepted("confirming", OfflinePaymentView{})}},

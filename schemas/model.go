@@ -20,12 +20,15 @@ const (
 	// ModelDocument summarizes an uploaded document from its pseudonymized text; the
 	// assistant's endpoint serves it.
 	ModelDocument ModelRole = "document"
+	// ModelToolArgs writes one tool's arguments from a natural-language question
+	// (Sanctum's {tool_id, query}); the assistant's endpoint serves it.
+	ModelToolArgs ModelRole = "tool_args"
 )
 
 // Endpoint is the role whose model endpoint serves r.
 func (r ModelRole) Endpoint() ModelRole {
 	switch r {
-	case ModelTiering, ModelQuery, ModelDocument:
+	case ModelTiering, ModelQuery, ModelDocument, ModelToolArgs:
 		return ModelAssistant
 	case ModelEscalation:
 		return ModelReasoner

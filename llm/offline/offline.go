@@ -258,6 +258,8 @@ func decide(msgs []message, offered map[string]bool) reply {
 		return reply{content: answerQuery(user, lang)}
 	case "document":
 		return reply{content: summarizeDocument(user, lang)}
+	case "tool_args":
+		return toolArgs(user, offered, len(msgs))
 	}
 	call := func(name string, args map[string]any) reply {
 		if caseID != "" {
