@@ -78,6 +78,7 @@ var operations = map[string]operation{
 	"GET /v1/tools":                         {"listTools", "The tool registry as the caller's role sees it", nil, []response{ok("the tools", ToolList{})}},
 	"POST /v1/citations/check":              {"checkCitations", "Check a text's legal citations against the corpus", schemas.CitationCheck{}, []response{ok("the citations", schemas.CitationReport{})}},
 	"POST /v1/query":                        {"query", "Answer a question from the corpus, suggesting a web search instead of running one", QueryRequest{}, []response{ok("the answer, its sources and checked citations", schemas.QueryAnswer{})}},
+	"POST /v1/chat":                         {"chat", "Chat with no case: run the named research tools on the message, then answer from their results (and an admin's tool_context)", ChatRequest{}, []response{ok("the answer, its model and provider, and the tools that ran", schemas.ChatAnswer{})}},
 	"POST /v1/deadlines/compute":            {"computeDeadline", "Compute a procedural deadline by the Romanian or Italian codes' rules, with the rules applied and the days skipped", deadline.Request{}, []response{ok("the deadline and its reasoning", deadline.Answer{})}},
 	"GET /v1/me/memory":                     {"getMemory", "The caller's memory", nil, []response{ok("the memory", store.Memory{})}},
 	"PUT /v1/me/memory":                     {"putMemory", "Replace the caller's memory", MemoryRequest{}, []response{ok("the memory", store.Memory{})}},

@@ -23,12 +23,15 @@ const (
 	// ModelToolArgs writes one tool's arguments from a natural-language question
 	// (Sanctum's {tool_id, query}); the assistant's endpoint serves it.
 	ModelToolArgs ModelRole = "tool_args"
+	// ModelChat answers POST /v1/chat from the results of the tools it names; the
+	// assistant's endpoint serves it.
+	ModelChat ModelRole = "chat"
 )
 
 // Endpoint is the role whose model endpoint serves r.
 func (r ModelRole) Endpoint() ModelRole {
 	switch r {
-	case ModelTiering, ModelQuery, ModelDocument, ModelToolArgs:
+	case ModelTiering, ModelQuery, ModelDocument, ModelToolArgs, ModelChat:
 		return ModelAssistant
 	case ModelEscalation:
 		return ModelReasoner

@@ -52,3 +52,10 @@ func TestToolNamed(t *testing.T) {
 		}
 	}
 }
+
+// TestChatWorkflowIDNamesItsTenant: a chat's payloads are sealed for its tenant.
+func TestChatWorkflowIDNamesItsTenant(t *testing.T) {
+	if got := TenantOfWorkflow(ChatWorkflowID("o:acme", "m1")); got != "o:acme" {
+		t.Errorf("TenantOfWorkflow = %q", got)
+	}
+}

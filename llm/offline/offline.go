@@ -260,6 +260,8 @@ func decide(msgs []message, offered map[string]bool) reply {
 		return reply{content: summarizeDocument(user, lang)}
 	case "tool_args":
 		return toolArgs(user, offered, len(msgs))
+	case "chat":
+		return reply{content: answerChat(user, lang)}
 	}
 	call := func(name string, args map[string]any) reply {
 		if caseID != "" {
