@@ -149,3 +149,22 @@ func TestAttackSanctumChat(t *testing.T) {
 		t.Errorf("another tenant's chat was charged to this one: %+v", used)
 	}
 }
+
+// TestSanctumChatIsBilledToItsTenant: once the tenant's model-token budget is used up,
+// a chat is 402 budget-exhausted with Retry-After, as a query is; the chat that used
+// it up, under budget when it started, finished.
+func TestSanctumChatIsBilledToItsTenant(t *testing.T) {
+	t.Parallel()
+	org := "chatbudget-" + uuid.NewString()[:8]
+	user := s.Mint(t, auth.Identity{Subject: "spender", Org: org, Roles: []string{schemas.RoleUser}})
+	ops := s.Mint(t, auth.Identity{Subject: "ops", Roles: []string{schemas.RoleAdmin}, Operator: true})
+	if r := s.Call(t, "PUT", "/v1/admin/budgets/org:"+org, ops, map[string]any{"tokens_per_day": 1}); r.Status != http.StatusOK {
+		t.Fatalf("budget: %d %s", r.Status, r.Raw)
+	}
+	chat(t, user, map[string]any{"message": "What is the latest news on GDPR fines?", "tools": []string{"web-search"}})
+	r := s.Call(t, "POST", "/v1/chat", user, map[string]any{"message": "And the fines of 2025?"})
+	stack.WantProblem(t, r, http.StatusPaymentRequired, "budget-exhausted")
+	if r.Header.Get("Retry-After") == "" {
+		t.Error("402 budget-exhausted without Retry-After")
+	}
+}
