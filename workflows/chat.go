@@ -52,6 +52,7 @@ func Chat(ctx workflow.Context, in schemas.Chat) (schemas.ChatAnswer, error) {
 		return out, err
 	}
 	out.Message, out.Model, out.Provider, out.Usage = strings.TrimSpace(resp.Content), resp.Model, resp.Provider, resp.Usage
+	out.ToolsUsed = schemas.BoundedToolsUsed(out.ToolsUsed) // a model's arguments past the limit were never run
 	return out, nil
 }
 

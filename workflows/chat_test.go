@@ -72,3 +72,25 @@ func TestChatEndsOnAUsedUpBudget(t *testing.T) {
 	}
 	env.AssertExpectations(t)
 }
+
+// TestChatKeepsNoOversizedArguments: arguments the model wrote past the limit are
+// refused, and the answer says how long they were instead of carrying them.
+func TestChatKeepsNoOversizedArguments(t *testing.T) {
+	env := newChatEnv()
+	huge := `{"query_string":"SELECT '` + strings.Repeat("a", schemas.MaxToolArgsBytes) + `'","table_name":"legislatie"}`
+	env.OnActivity(modelActs.CallModel, mock.Anything, mock.Anything).Return(
+		func(_ context.Context, req schemas.ModelRequest) (schemas.ModelResponse, error) {
+			if req.Role == schemas.ModelToolArgs {
+				return schemas.ModelResponse{ToolCalls: []schemas.ToolCall{{ID: "c", Name: schemas.ToolLegalSQL, Arguments: huge}}}, nil
+			}
+			return schemas.ModelResponse{Content: "answer"}, nil
+		})
+	env.ExecuteWorkflow(Chat, schemas.Chat{ID: "m3", Message: "Everything", Tools: []string{schemas.ToolLegalSQL}, Tenant: "o:acme"})
+	var out schemas.ChatAnswer
+	if err := env.GetWorkflowResult(&out); err != nil {
+		t.Fatal(err)
+	}
+	if len(out.ToolsUsed) != 1 || out.ToolsUsed[0].Status != schemas.ToolInvalid || len(out.ToolsUsed[0].Args) > 200 {
+		t.Errorf("tools_used %v", out.ToolsUsed)
+	}
+}
