@@ -30,7 +30,9 @@ type ChatRequest struct {
 
 // chatWait bounds how long POST /v1/chat waits for its answer, and how long the Chat
 // workflow may run: at most three tools, each with its arguments written by a model
-// and run under its policy, then the answering model call.
+// and run under its policy, then the answering model call. Their first attempts fit
+// in it many times over; a chat whose every step is retried to its last attempt may
+// reach it, and is then 503 as any short run that outlives its wait.
 const chatWait = 6 * time.Minute
 
 // chatResultWait bounds the deletion of a chat's kept tool results.

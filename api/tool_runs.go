@@ -77,10 +77,11 @@ const toolRunMargin = 15 * time.Second
 // runs the tool through the same registry, validation, binding, policy and activity as
 // a turn, as a ToolExecution workflow the Web UI shows, and answers its raw result,
 // the text the model would read and its latency. Asked a query instead of args, the
-// run has the tool_args model write the arguments (workflows.writeArgs), charged to
-// the case or, on no case, to the admin's tenant, and validates them as a model's
-// call; the answer shows the query beside them. A tool_context is refused (400). Each call is audited first, with its
-// arguments masked, and each admin's calls are rate limited. A tool that acts on a
+// run has its arguments written from it (workflows.writeArgs: by the tool_args model,
+// charged to the case or, on no case, to the admin's tenant, unless the tool needs
+// only a query) and validates them as a model's call; the answer shows the query
+// beside them. A tool_context is refused (400). Each call is audited first, with its
+// arguments (and query) masked, and each admin's calls are rate limited. A tool that acts on a
 // case (its arguments bound to a case or a user) needs case_id; tools that run as child
 // workflows of a turn (a draft, a ticket) are not run here. A tool that writes (Writes)
 // on a case under a legal hold is 409 legal-hold.
@@ -152,8 +153,8 @@ func (h *handlers) executeTool(c echo.Context) error {
 	if err := h.takeKeptResult(ctx, run, &res); err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, ToolRunResult{WorkflowID: id, Tool: res.Tool, ToolID: schemas.SanctumToolID(res.Tool), Query: req.Query, Args: res.Args, Dropped: res.Dropped, Status: res.Status,
-		Result: res.Result, Text: res.Text, Error: res.Error, LatencyMS: res.LatencyMS})
+	return c.JSON(http.StatusOK, ToolRunResult{WorkflowID: id, Tool: res.Tool, ToolID: schemas.SanctumToolID(res.Tool), Query: req.Query,
+		Args: res.Args, Dropped: res.Dropped, Status: res.Status, Result: res.Result, Text: res.Text, Error: res.Error, LatencyMS: res.LatencyMS})
 }
 
 // runnableTool is the tool the request names, if an admin may run it here, and its

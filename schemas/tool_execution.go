@@ -11,9 +11,9 @@ import (
 const ToolArgsWait = 155 * time.Second
 
 // ToolExecution is an admin's direct run of one tool (POST /v1/admin/tools/execute),
-// with its arguments or a question to write them from,
-// with the case, user, organization and language the tool's bound arguments take,
-// from the case it runs on, if any.
+// with its arguments or a question to write them from, and the case, user,
+// organization and language the tool's bound arguments take, from the case it runs
+// on, if any (the language guessed from the question on a run of no case).
 type ToolExecution struct {
 	// ID names the run: its workflow ID and the key of a raw result too large to
 	// travel in its answer.
