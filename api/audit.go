@@ -24,6 +24,9 @@ const (
 	auditToolRun       = "tool.execute"
 	auditTenantTexts   = "tenant.queries.erase"
 	auditContext       = "case.context.read"
+	// auditToolContext flags a chat that carried an admin's decrypted context, for
+	// compliance review (seed 004); the entry holds its size, never its text.
+	auditToolContext = "chat.tool_context"
 )
 
 // audit records a staff action on organization org's case caseID (either may be

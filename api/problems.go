@@ -40,6 +40,10 @@ var (
 	errBudgetExhausted = errors.New("budget exhausted")
 	// errKeyReused is an Idempotency-Key sent again with another message.
 	errKeyReused = errors.New("idempotency key reused")
+	// errToolContext is a tool_context (Sanctum's decrypted admin context) sent where
+	// it is not taken: by anyone but an admin, or to a route whose model does not
+	// read it.
+	errToolContext = errors.New("tool context refused")
 	// errAuditFailed is a staff action not done because its audit entry could not be
 	// written.
 	errAuditFailed = errors.New("audit failed")
@@ -75,6 +79,7 @@ var problemKinds = []problemKind{
 	{errUnsupportedMedia, http.StatusUnsupportedMediaType, "unsupported-media-type", "A kind of document Lexflow does not read"},
 	{errTooManyRequests, http.StatusTooManyRequests, "too-many-requests", "A limit is reached"},
 	{errGone, http.StatusGone, "gone", "This route is gone"},
+	{errToolContext, http.StatusBadRequest, "tool-context-refused", "tool_context is taken from admins only, on POST /v1/chat"},
 	{errBadWebhook, http.StatusBadRequest, "bad-webhook", "The webhook is not signed, stale, or does not match its checkout"},
 	{errTurnFailed, http.StatusBadGateway, "turn-failed", "The chat turn failed"},
 	{errAuditFailed, http.StatusInternalServerError, "audit-failed", "The action was not done: its audit entry could not be written"},

@@ -29,9 +29,6 @@ type QueryRequest struct {
 // fit in it (see workflows.queryModelOptions).
 const queryWait = 4 * time.Minute
 
-// webSearchAliases are the names that turn web hints on: the registry's and Sanctum's.
-var webSearchAliases = []string{schemas.ToolWebSearch, "web-search"}
-
 // query answers POST /v1/query: Sanctum's retrieval-only endpoint. It answers from
 // the corpus (the articles the question cites and kb_search's decisions) and never runs
 // a web tool; when tools names web_search (or web-search) the answer may carry a
@@ -76,11 +73,11 @@ func queryOf(req QueryRequest, defaultLanguage string) (schemas.Query, error) {
 	case q.Language != "" && !slices.Contains(schemas.Languages, q.Language):
 		return q, problemf(errInvalidInput, "language must be one of ro, it, en")
 	}
-	for _, name := range req.Tools {
-		if _, ok := tools.Get(name); !ok && !slices.Contains(webSearchAliases, name) {
+	for _, name := range req.Tools { // the registry's names or Sanctum's IDs
+		if _, ok := tools.Get(schemas.ToolNamed(name)); !ok {
 			return q, problemf(errInvalidInput, "no tool "+name+"; GET /v1/tools lists them")
 		}
-		q.WebHints = q.WebHints || slices.Contains(webSearchAliases, name)
+		q.WebHints = q.WebHints || schemas.ToolNamed(name) == schemas.ToolWebSearch
 	}
 	if q.TopK == 0 {
 		q.TopK = schemas.DefaultQueryTopK

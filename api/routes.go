@@ -82,6 +82,7 @@ var routes = []Route{
 	{http.MethodGet, "/v1/tools", User, false, (*handlers).listTools},
 	{http.MethodPost, "/v1/citations/check", User, false, (*handlers).checkCitations},
 	{http.MethodPost, "/v1/query", User, false, (*handlers).query},
+	{http.MethodPost, "/v1/chat", User, false, (*handlers).chat},
 	{http.MethodPost, "/v1/deadlines/compute", User, false, (*handlers).computeDeadline},
 	{http.MethodGet, "/v1/me/memory", User, false, (*handlers).getMemory},
 	{http.MethodPut, "/v1/me/memory", User, false, (*handlers).putMemory},

@@ -27,15 +27,16 @@ func tenantRun(who auth.Identity, id func(tenant, id string) string, timeout tim
 		TypedSearchAttributes: temporal.NewSearchAttributes(schemas.SATenant.ValueSet(tenant))}
 }
 
-// TenantTextsErased answers DELETE /v1/me/queries: how many queries and citation
-// checks were deleted.
+// TenantTextsErased answers DELETE /v1/me/queries: how many queries, citation checks
+// and chat messages were deleted.
 type TenantTextsErased struct {
 	Tenant string `json:"tenant"`
 	Erased int    `json:"erased"`
 }
 
-// eraseTenantTexts answers DELETE /v1/me/queries: the caller's tenant's queries and
-// citation checks (their workflows, whose histories hold the texts) are deleted from
+// eraseTenantTexts answers DELETE /v1/me/queries: the caller's tenant's queries,
+// citation checks and chat messages (their workflows, whose histories hold the
+// texts) are deleted from
 // Temporal, running or not; audited. A user of no organization erases their own; an
 // organization's are erased by its admin (403 for its other users). Temporal lists a
 // run a second or so after it starts, so one started just before may be left: ask
@@ -50,8 +51,8 @@ func (h *handlers) eraseTenantTexts(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	query := fmt.Sprintf("Tenant = '%s' AND WorkflowType IN ('%s', '%s')",
-		quoteVisibility(tenant), schemas.QueryWorkflow, schemas.CitationCheckWorkflow)
+	query := fmt.Sprintf("Tenant = '%s' AND WorkflowType IN ('%s', '%s', '%s')",
+		quoteVisibility(tenant), schemas.QueryWorkflow, schemas.CitationCheckWorkflow, schemas.ChatWorkflow)
 	erased := 0
 	var token []byte
 	for {

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -9,32 +10,45 @@ import (
 	"math"
 	"net/http"
 	"slices"
+	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/google/uuid"
 	"github.com/labstack/echo/v4"
 	"go.temporal.io/sdk/client"
 
+	"github.com/lexflow/lexflow/internal/language"
 	"github.com/lexflow/lexflow/internal/pii"
 	"github.com/lexflow/lexflow/schemas"
 	"github.com/lexflow/lexflow/store"
 	"github.com/lexflow/lexflow/tools"
 )
 
-// ToolRun asks POST /v1/admin/tools/execute to run one tool, on a case or on none.
+// ToolRun asks POST /v1/admin/tools/execute to run one tool, on a case or on none:
+// Lexflow's {tool, args} or Sanctum's {tool_id, query}, where the tool is named by
+// the registry's name or Sanctum's ID (db-query, web-search) and its arguments are
+// written from the natural-language query. ToolContext is read only to refuse it:
+// no model reads this route's answer.
 type ToolRun struct {
-	Tool   string          `json:"tool"`
-	Args   json.RawMessage `json:"args"`
-	CaseID string          `json:"case_id,omitempty"`
+	Tool        string          `json:"tool,omitempty"`
+	ToolID      string          `json:"tool_id,omitempty"`
+	Args        json.RawMessage `json:"args,omitempty"`
+	Query       string          `json:"query,omitempty"`
+	CaseID      string          `json:"case_id,omitempty"`
+	ToolContext string          `json:"tool_context,omitempty"`
 }
 
-// ToolRunResult answers it: the run's workflow, the arguments as the tool ran with
+// ToolRunResult answers it: the run's workflow, the tool by name and by Sanctum's ID,
+// the question its arguments were written from, the arguments as the tool ran with
 // them (validated, defaults filled, bound to the case), those its schema does not know
 // and left out, the tool's status and raw result, the text the model would read, and
 // how long the call took.
 type ToolRunResult struct {
 	WorkflowID string          `json:"workflow_id"`
 	Tool       string          `json:"tool"`
+	ToolID     string          `json:"tool_id"`
+	Query      string          `json:"query,omitempty"`
 	Args       map[string]any  `json:"args"`
 	Dropped    []string        `json:"dropped,omitempty"`
 	Status     string          `json:"status"`
@@ -62,8 +76,12 @@ const toolRunMargin = 15 * time.Second
 // executeTool answers POST /v1/admin/tools/execute, Sanctum's admin tool execution: it
 // runs the tool through the same registry, validation, binding, policy and activity as
 // a turn, as a ToolExecution workflow the Web UI shows, and answers its raw result,
-// the text the model would read and its latency. Each call is audited first, with its
-// arguments masked, and each admin's calls are rate limited. A tool that acts on a
+// the text the model would read and its latency. Asked a query instead of args, the
+// run has its arguments written from it (workflows.writeArgs: by the tool_args model,
+// charged to the case or, on no case, to the admin's tenant, unless the tool needs
+// only a query) and validates them as a model's call; the answer shows the query
+// beside them. A tool_context is refused (400). Each call is audited first, with its
+// arguments (and query) masked, and each admin's calls are rate limited. A tool that acts on a
 // case (its arguments bound to a case or a user) needs case_id; tools that run as child
 // workflows of a turn (a draft, a ticket) are not run here. A tool that writes (Writes)
 // on a case under a legal hold is 409 legal-hold.
@@ -79,7 +97,11 @@ func (h *handlers) executeTool(c echo.Context) error {
 	if err := h.limitToolRuns(c); err != nil {
 		return err
 	}
-	run := schemas.ToolExecution{ID: uuid.NewString(), Tool: tool.Name, Args: req.Args}
+	who := identity(c)
+	run := schemas.ToolExecution{ID: uuid.NewString(), Tool: tool.Name, Args: req.Args, Query: req.Query}
+	if req.Query != "" {
+		run.Args, run.Tenant, run.Language = nil, schemas.TenantKey(who.Org, who.Subject), language.GuessOr(req.Query, h.DefaultLanguage)
+	}
 	ctx := c.Request().Context()
 	parties := pii.Names{}
 	if req.CaseID != "" {
@@ -110,12 +132,19 @@ func (h *handlers) executeTool(c echo.Context) error {
 	// A run on no case is the admin's organization's business, for its audit log.
 	org := run.OrgID
 	if run.CaseID == "" {
-		org = identity(c).Org
+		org = who.Org
 	}
-	if err := h.audit(c, auditToolRun, org, run.CaseID, map[string]any{"tool": tool.Name, "args": maskArgs(args, parties), "workflow_id": id}); err != nil {
+	entry := map[string]any{"tool": tool.Name, "args": maskArgs(args, parties), "workflow_id": id}
+	if req.Query != "" {
+		entry["query"] = maskArgs(req.Query, parties)
+	}
+	if err := h.audit(c, auditToolRun, org, run.CaseID, entry); err != nil {
 		return err
 	}
 	wait := tool.Policy.Longest() + toolRunMargin
+	if req.Query != "" {
+		wait += schemas.ToolArgsWait
+	}
 	var res schemas.ToolExecutionResult
 	opts := client.StartWorkflowOptions{ID: id, WorkflowExecutionTimeout: wait, StaticSummary: "Admin runs " + tool.Name}
 	if err := h.runShort(c, opts, wait, "tool run", schemas.ToolExecutionWorkflow, run, &res); err != nil {
@@ -124,23 +153,35 @@ func (h *handlers) executeTool(c echo.Context) error {
 	if err := h.takeKeptResult(ctx, run, &res); err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, ToolRunResult{WorkflowID: id, Tool: res.Tool, Args: res.Args, Dropped: res.Dropped, Status: res.Status,
-		Result: res.Result, Text: res.Text, Error: res.Error, LatencyMS: res.LatencyMS})
+	return c.JSON(http.StatusOK, ToolRunResult{WorkflowID: id, Tool: res.Tool, ToolID: schemas.SanctumToolID(res.Tool), Query: req.Query,
+		Args: res.Args, Dropped: res.Dropped, Status: res.Status, Result: res.Result, Text: res.Text, Error: res.Error, LatencyMS: res.LatencyMS})
 }
 
 // runnableTool is the tool the request names, if an admin may run it here, and its
-// arguments decoded; arguments left out are {}.
+// arguments decoded; arguments left out, or to be written from a query, are {}.
 func (h *handlers) runnableTool(req *ToolRun) (*tools.Tool, map[string]any, error) {
+	req.Query = strings.TrimSpace(req.Query)
+	switch {
+	case req.ToolContext != "":
+		return nil, nil, problemf(errToolContext, "tool_context goes with POST /v1/chat, whose model reads it; a tool run takes none")
+	case req.Tool != "" && req.ToolID != "":
+		return nil, nil, problemf(errInvalidInput, "name the tool once: tool or tool_id")
+	case req.Query != "" && len(req.Args) > 0:
+		return nil, nil, problemf(errInvalidInput, "send args or a query to write them from, not both")
+	case utf8.RuneCountInString(req.Query) > schemas.MaxQuestionChars:
+		return nil, nil, problemf(errInvalidInput, fmt.Sprintf("query is at most %d characters", schemas.MaxQuestionChars))
+	}
 	if len(req.Args) == 0 {
 		req.Args = json.RawMessage(`{}`)
 	}
+	named := cmp.Or(req.Tool, req.ToolID)
 	var args map[string]any
-	tool, ok := tools.Get(req.Tool)
+	tool, ok := tools.Get(schemas.ToolNamed(named))
 	switch {
-	case req.Tool == "":
-		return nil, nil, problemf(errInvalidInput, "tool is required")
+	case named == "":
+		return nil, nil, problemf(errInvalidInput, "tool (or tool_id) is required")
 	case !ok:
-		return nil, nil, problemf(errInvalidInput, "no tool "+req.Tool+"; GET /v1/tools lists them")
+		return nil, nil, problemf(errInvalidInput, "no tool "+named+"; GET /v1/tools lists them")
 	case tool.Workflow != "":
 		return nil, nil, problemf(errInvalidInput, tool.Name+" runs as a child workflow of a turn, which a case's turn starts; it is not run on its own")
 	case tool.Activity == "":

@@ -184,6 +184,9 @@ func replay(t *testing.T, dir, name string, provider llm.Provider) ([]schemas.Ch
 	}
 	checkRequest(t, ex.request, got, body)
 	checkReply(t, ex, reply, text.String(), err)
+	if err == nil && reply.Provider != string(provider) {
+		t.Errorf("the reply names provider %q, want %q", reply.Provider, provider)
+	}
 	return msgs, reply
 }
 

@@ -126,9 +126,10 @@ func fromCompletion(w wireCompletion, p profile) (reply, bool) {
 // response is the reply as Lexflow's workflows take it. Every call gets an ID of its
 // own (Gemini leaves them empty), so that each gets its own tool message; a reply that
 // calls tools finishes as "tool_calls" even where the provider said "stop" (Gemini
-// streamed); what the provider wants back goes in Echo.
+// streamed); what the provider wants back goes in Echo; Provider names the profile
+// the request was shaped by.
 func (r reply) response(provider Provider) schemas.ModelResponse {
-	out := schemas.ModelResponse{Content: r.content, FinishReason: r.finish, Model: r.model, Usage: r.usage}
+	out := schemas.ModelResponse{Content: r.content, FinishReason: r.finish, Model: r.model, Provider: string(provider), Usage: r.usage}
 	seen := map[string]bool{}
 	for i, c := range r.calls {
 		if c.id == "" || seen[c.id] {

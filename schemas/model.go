@@ -20,12 +20,18 @@ const (
 	// ModelDocument summarizes an uploaded document from its pseudonymized text; the
 	// assistant's endpoint serves it.
 	ModelDocument ModelRole = "document"
+	// ModelToolArgs writes one tool's arguments from a natural-language question
+	// (Sanctum's {tool_id, query}); the assistant's endpoint serves it.
+	ModelToolArgs ModelRole = "tool_args"
+	// ModelChat answers POST /v1/chat from the results of the tools it names; the
+	// assistant's endpoint serves it.
+	ModelChat ModelRole = "chat"
 )
 
 // Endpoint is the role whose model endpoint serves r.
 func (r ModelRole) Endpoint() ModelRole {
 	switch r {
-	case ModelTiering, ModelQuery, ModelDocument:
+	case ModelTiering, ModelQuery, ModelDocument, ModelToolArgs, ModelChat:
 		return ModelAssistant
 	case ModelEscalation:
 		return ModelReasoner
@@ -93,7 +99,10 @@ type ModelResponse struct {
 	ToolCalls    []ToolCall `json:"tool_calls,omitempty"`
 	FinishReason string     `json:"finish_reason"`
 	Model        string     `json:"model"`
-	Usage        TokenUsage `json:"usage"`
+	// Provider is the kind of endpoint that answered (llm.Provider: openai, gemini,
+	// ollama, ..., generic), as Sanctum's answers name it.
+	Provider string     `json:"provider,omitempty"`
+	Usage    TokenUsage `json:"usage"`
 	// Echo is what the provider wants back with the assistant message that carries
 	// this reply (see ChatMessage.Echo); empty when it wants nothing.
 	Echo json.RawMessage `json:"echo,omitempty"`

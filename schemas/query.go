@@ -32,6 +32,7 @@ type QueryAnswer struct {
 	ClarifyingQuestions []string      `json:"clarifying_questions"`
 	Citations           []Citation    `json:"citations"`
 	Model               string        `json:"model,omitempty"`
+	Provider            string        `json:"provider,omitempty"`
 	Usage               TokenUsage    `json:"usage"`
 }
 

@@ -22,6 +22,7 @@ const (
 	CitationCheckWorkflow = "CitationCheck"
 	ToolExecutionWorkflow = "ToolExecution"
 	QueryWorkflow         = "Query"
+	ChatWorkflow          = "Chat"
 	DocumentWorkflow      = "Document"
 )
 

@@ -1,20 +1,34 @@
 package schemas
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"time"
+)
+
+// ToolArgsWait bounds the model call that writes a tool's arguments from a question,
+// its retry included (workflows.toolArgsModelOptions): a run asked a question is
+// waited for that much longer.
+const ToolArgsWait = 155 * time.Second
 
 // ToolExecution is an admin's direct run of one tool (POST /v1/admin/tools/execute),
-// with the case, user, organization and language the tool's bound arguments take,
-// from the case it runs on, if any.
+// with its arguments or a question to write them from, and the case, user,
+// organization and language the tool's bound arguments take, from the case it runs
+// on, if any (the language guessed from the question on a run of no case).
 type ToolExecution struct {
 	// ID names the run: its workflow ID and the key of a raw result too large to
 	// travel in its answer.
-	ID       string          `json:"id"`
-	Tool     string          `json:"tool"`
-	Args     json.RawMessage `json:"args"`
-	CaseID   string          `json:"case_id,omitempty"`
-	UserID   string          `json:"user_id,omitempty"`
-	OrgID    string          `json:"org_id,omitempty"`
-	Language string          `json:"language,omitempty"`
+	ID   string          `json:"id"`
+	Tool string          `json:"tool"`
+	Args json.RawMessage `json:"args"`
+	// Query is Sanctum's natural-language question, from which the tool's arguments
+	// are written (Args is then empty); Tenant is charged for the model call that
+	// writes them on a run of no case.
+	Query    string `json:"query,omitempty"`
+	Tenant   string `json:"tenant,omitempty"`
+	CaseID   string `json:"case_id,omitempty"`
+	UserID   string `json:"user_id,omitempty"`
+	OrgID    string `json:"org_id,omitempty"`
+	Language string `json:"language,omitempty"`
 }
 
 // ToolExecutionResult is what the run gives: the arguments as they ran (validated,

@@ -71,6 +71,11 @@ type TurnResult struct {
 	Sources   []Source  `json:"sources"`
 	Phase     string    `json:"phase"`
 	Steps     int       `json:"steps"`
+	// Model and Provider are the model that wrote the turn's last step and the kind
+	// of endpoint serving it (ModelResponse.Provider), as Sanctum's answers carry
+	// them; empty when no model was called.
+	Model    string `json:"model,omitempty"`
+	Provider string `json:"provider,omitempty"`
 	// Cancelled is set when the turn was cancelled; TimedOut when it reached its
 	// deadline. Either way the turn stopped what it was waiting for and ended with
 	// what it had.
@@ -93,7 +98,8 @@ type TurnResult struct {
 	Repeated bool `json:"repeated,omitempty"`
 }
 
-// ToolUse reports one tool call made during a turn.
+// ToolUse reports one tool call made during a turn. Its JSON carries Sanctum's
+// tool_id, tool_name and query too (see MarshalJSON).
 type ToolUse struct {
 	Tool      string          `json:"tool"`
 	Args      json.RawMessage `json:"args"`

@@ -95,5 +95,6 @@ var behaviors = map[string]workflow.VersioningBehavior{
 	schemas.CitationCheckWorkflow: workflow.VersioningBehaviorPinned,
 	schemas.ToolExecutionWorkflow: workflow.VersioningBehaviorPinned,
 	schemas.QueryWorkflow:         workflow.VersioningBehaviorPinned,
+	schemas.ChatWorkflow:          workflow.VersioningBehaviorPinned,
 	schemas.DocumentWorkflow:      workflow.VersioningBehaviorPinned,
 }

@@ -131,5 +131,6 @@ var workflowsByName = map[string]any{
 	schemas.CitationCheckWorkflow: workflows.CitationCheck,
 	schemas.ToolExecutionWorkflow: workflows.ToolExecution,
 	schemas.QueryWorkflow:         workflows.Query,
+	schemas.ChatWorkflow:          workflows.Chat,
 	schemas.DocumentWorkflow:      workflows.Document,
 }

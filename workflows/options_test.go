@@ -12,7 +12,8 @@ import (
 // TestEveryActivityOptionIsBounded checks that no activity is retried without end: each
 // option set caps its attempts or its total time, and never retries invalid arguments.
 func TestEveryActivityOptionIsBounded(t *testing.T) {
-	opts := map[string]workflow.ActivityOptions{"model": modelOptions, "store": storeOptions, "citation": citationOptions, "failed turn": failedTurnOptions, "report": reportOptions}
+	opts := map[string]workflow.ActivityOptions{"model": modelOptions, "store": storeOptions, "citation": citationOptions, "failed turn": failedTurnOptions,
+		"report": reportOptions, "query model": queryModelOptions, "tool arguments": toolArgsModelOptions, "chat model": chatModelOptions}
 	for _, tool := range tools.All() {
 		opts["tool "+tool.Name] = tool.Policy.Options()
 	}

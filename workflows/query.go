@@ -56,7 +56,7 @@ func Query(ctx workflow.Context, in schemas.Query) (schemas.QueryAnswer, error) 
 		return schemas.QueryAnswer{}, err
 	}
 	out := parseQueryAnswer(resp.Content, in.WebHints)
-	out.Sources, out.Model, out.Usage = sources, resp.Model, resp.Usage
+	out.Sources, out.Model, out.Provider, out.Usage = sources, resp.Model, resp.Provider, resp.Usage
 	var checked schemas.CheckedReply
 	err = workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, queryReadOptions), researchActs.CheckCitations,
 		schemas.CheckCitations{Reply: out.Answer, Language: in.Language}).Get(ctx, &checked)

@@ -9,8 +9,9 @@ import (
 )
 
 // ToolExecution runs one tool for an admin (POST /v1/admin/tools/execute) the way a
-// turn runs it: the arguments are validated against the tool's schema and bound to the
-// case, and the tool's activity runs under the tool's policy through the RunTool
+// turn runs it: the arguments, given or written from the admin's question (writeArgs),
+// are validated against the tool's schema and bound to the case, as a model's call
+// is, and the tool's activity runs under the tool's policy through the RunTool
 // activity. The escalation ladder does not apply: the admin reads the failure.
 // Arguments that do not fit fail the run with ErrInvalidArgs; a tool that fails
 // after its retries is a result, with status failed.
@@ -22,7 +23,15 @@ func ToolExecution(ctx workflow.Context, in schemas.ToolExecution) (schemas.Tool
 	}
 	turn := schemas.ChatTurnInput{CaseID: in.CaseID, UserID: in.UserID, OrgID: in.OrgID, Language: in.Language,
 		MaxArgsBytes: schemas.MaxToolArgsBytes}
-	p := prepare(tool, in.Args, turn)
+	args := in.Args
+	if in.Query != "" {
+		written, err := writeArgs(ctx, tool, in.Query, in.Language, in.Tenant)
+		if err != nil {
+			return schemas.ToolExecutionResult{}, err
+		}
+		args = written
+	}
+	p := prepare(tool, args, turn)
 	if reason := p.reason(); reason != "" {
 		return schemas.ToolExecutionResult{}, temporal.NewNonRetryableApplicationError(reason, schemas.ErrInvalidArgs, nil)
 	}

@@ -95,7 +95,7 @@ func (t *turn) run() (schemas.TurnResult, error) {
 		if err != nil {
 			return t.res, fmt.Errorf("model call %d: %w", step, err)
 		}
-		t.res.Steps = step
+		t.res.Steps, t.res.Model, t.res.Provider = step, resp.Model, resp.Provider
 		calls, inText := resp.ToolCalls, false
 		if len(calls) == 0 {
 			call, problem := parseTextCall(resp.Content, step)

@@ -420,8 +420,8 @@ func TestReloadPromptsIsForAdmins(t *testing.T) {
 	admin, _ := s.Signer.Mint(auth.Identity{Subject: "root", Roles: []string{schemas.RoleAdmin}, Operator: true}, time.Hour)
 	r := s.Call(t, "POST", "/v1/admin/prompts/reload", admin, nil)
 	sizes, _ := r.Body["prompt_bytes"].(map[string]any)
-	if r.Status != 200 || r.Body["docs_count"] != float64(24) || !strings.Contains(fmt.Sprint(r.Body["message"]), "24 documents") ||
-		len(sizes) != 18 || sizes["assistant.ro"] == nil || sizes["assistant.ro"].(float64) < 1000 {
+	if r.Status != 200 || r.Body["docs_count"] != float64(30) || !strings.Contains(fmt.Sprint(r.Body["message"]), "30 documents") ||
+		len(sizes) != 24 || sizes["assistant.ro"] == nil || sizes["assistant.ro"].(float64) < 1000 {
 		t.Errorf("reload: %d %s", r.Status, r.Raw)
 	}
 }
@@ -443,6 +443,14 @@ func TestLegalSQLThroughChat(t *testing.T) {
 	}
 	if reply := r.Body["reply"].(string); !strings.Contains(reply, "Risarcimento per fatto illecito") || !strings.HasSuffix(reply, "Sources: legal_sql") {
 		t.Errorf("reply = %q", reply)
+	}
+	// Sanctum's fields: legal_sql is its db-query, asked the statement; the answer
+	// names the model and its provider (the offline model's endpoint is generic).
+	if u := used[0].(map[string]any); u["tool_id"] != "db-query" || u["tool_name"] != "legal_sql" || !strings.HasPrefix(q, "sql: "+u["query"].(string)) {
+		t.Errorf("Sanctum's fields of the call: %v", u)
+	}
+	if r.Body["model"] != "lexflow-offline" || r.Body["provider"] != "generic" {
+		t.Errorf("model %v, provider %v", r.Body["model"], r.Body["provider"])
 	}
 	r = s.Call(t, "POST", "/v1/cases/"+id+"/messages", admin, map[string]any{"message": "sql: DELETE FROM legislatie"})
 	if used := r.Body["tools_used"].([]any); len(used) != 1 || used[0].(map[string]any)["status"] != "error" ||

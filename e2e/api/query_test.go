@@ -47,7 +47,8 @@ func TestQueryAnswersFromTheCorpus(t *testing.T) {
 			t.Errorf("kb source %+v", src)
 		}
 	}
-	if !strings.Contains(got.Answer, "art. 2043 c.c.") || got.SearchTerm != "" || got.ClarifyingQuestions == nil || got.Usage.Total == 0 {
+	if !strings.Contains(got.Answer, "art. 2043 c.c.") || got.SearchTerm != "" || got.ClarifyingQuestions == nil || got.Usage.Total == 0 ||
+		got.Model == "" || got.Provider != "generic" {
 		t.Errorf("answer %+v", got)
 	}
 	var verified bool
@@ -64,6 +65,10 @@ func TestQueryAnswersFromTheCorpus(t *testing.T) {
 	}
 	if same := ask(t, tok, map[string]any{"question": "Qual è l'ultima giurisprudenza sull'art. 2043 c.c.?"}); same.SearchTerm != "" {
 		t.Errorf("a search term without web-search among the tools: %q", same.SearchTerm)
+	}
+	// Sanctum's db-query is a tool /query takes, and turns no hints on.
+	if sql := ask(t, tok, map[string]any{"question": "Qual è l'ultima giurisprudenza sull'art. 2043 c.c.?", "tools": []string{"db-query"}}); sql.SearchTerm != "" {
+		t.Errorf("a search term with db-query among the tools: %q", sql.SearchTerm)
 	}
 	if n := s.WebSearches.Load() - searches; n != 0 {
 		t.Errorf("the queries ran %d web searches", n)

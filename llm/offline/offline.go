@@ -263,6 +263,10 @@ func decide(msgs []message, offered map[string]bool) reply {
 		return reply{content: answerQuery(user, lang)}
 	case "document":
 		return reply{content: summarizeDocument(user, lang)}
+	case "tool_args":
+		return toolArgs(user, offered, len(msgs))
+	case "chat":
+		return reply{content: answerChat(user, lang)}
 	}
 	call := func(name string, args map[string]any) reply {
 		if caseID != "" {
