@@ -127,13 +127,19 @@ func Judge(sc Scenario, out Outcome, runErr error) Score {
 	return s
 }
 
-// quoted matches the spans a reply quotes (a source's own words, in its language).
-var quoted = regexp.MustCompile(`"[^"]*"|“[^”]*”|«[^»]*»|„[^”]*”`)
+// quoted matches what a reply quotes of its sources, in their own language: spans
+// within quotation marks, and list items with their continuation lines up to a blank
+// line, as Markdown reads them (the sources found, each with its text).
+var quoted = regexp.MustCompile("\"[^\"]*\"|“[^”]*”|«[^»]*»|„[^”]*”|(?m)^[ \\t]*(?:[-*•]|\\d+[.)])[ \\t].*(?:\\n[ \\t]*\\S.*)*")
 
-// replyLanguage is the language of a reply's own words, its quotations left out;
-// want when it tells none.
+// replyLanguage is the language of a reply's own words, what it quotes left out (the
+// whole reply when it is all quotations); want when it tells none.
 func replyLanguage(reply, want string) string {
-	return language.GuessOr(quoted.ReplaceAllString(reply, ""), want)
+	own := quoted.ReplaceAllString(reply, "")
+	if strings.TrimSpace(own) == "" {
+		own = reply
+	}
+	return language.GuessOr(own, want)
 }
 
 // leaked lists the parties' values (of four characters or more) that appear in a
