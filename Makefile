@@ -14,7 +14,7 @@ TEMPORAL_SERVER_VERSION := v1.29.1
 BIN := $(CURDIR)/bin
 export GOBIN := $(BIN)
 
-.PHONY: abuse build dev test versions test-firestore cluster-test postgres browser-test lint fuzz npm chromium histories bench eval bench-stream bench-load bench-chaos bench-pdf pdftools ocr tools clean corpus-archive
+.PHONY: abuse build dev test versions test-firestore cluster-test postgres browser-test lint fuzz npm chromium histories bench eval eval-agent record-offline bench-stream bench-load bench-chaos bench-pdf pdftools ocr tools clean corpus-archive
 
 # apt installs Debian packages, through sudo unless we are root.
 APT := $(if $(filter 0,$(shell id -u)),,sudo) env DEBIAN_FRONTEND=noninteractive apt-get
@@ -98,6 +98,24 @@ bench: bin/temporal
 ## eval: the citation check and kb_search measured on the evaluation set in eval/ (the tables of docs/tools.md)
 eval:
 	go run ./cmd/lexflow-bench eval
+
+# RECORDED_SCENARIOS are the agent scenarios whose model exchanges are kept in
+# eval/agent/recordings: make test replays every scenario recorded there.
+RECORDED_SCENARIOS := it-research-civil-code,ro-draft-notice-parties,en-ladder-missing-party
+
+# OFFLINE_MODEL clears the model endpoints, so that the offline model answers.
+OFFLINE_MODEL := LEXFLOW_ASSISTANT_BASE_URL= LEXFLOW_REASONER_BASE_URL=
+
+## eval-agent: every agent scenario in eval/agent/ run end to end on the offline model and scored, the report in the terminal and in data/eval-agent.json (a configured model: go run ./cmd/lexflow-bench eval agent, see docs/testing.md)
+eval-agent: bin/temporal
+	LEXFLOW_CORPUS_DB=$(TEST_CORPUS) go run ./cmd/lexflow corpus load
+	mkdir -p data
+	$(OFFLINE_MODEL) LEXFLOW_CORPUS_DB=$(TEST_CORPUS) go run ./cmd/lexflow-bench eval agent --json data/eval-agent.json
+
+## record-offline: record again from the offline model the agent scenarios that make test replays (RECORDED_SCENARIOS, into eval/agent/recordings)
+record-offline: bin/temporal
+	LEXFLOW_CORPUS_DB=$(TEST_CORPUS) go run ./cmd/lexflow corpus load
+	$(OFFLINE_MODEL) LEXFLOW_CORPUS_DB=$(TEST_CORPUS) go run ./cmd/lexflow-bench eval agent --record --run $(RECORDED_SCENARIOS)
 
 ## bench-stream: streamed turns, from the model's chunks to an SSE client, worker in the API's process and apart
 bench-stream: bin/temporal

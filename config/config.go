@@ -113,9 +113,13 @@ type Config struct {
 	// tool's result and the earlier turns a model call reads are budgeted from it.
 	AssistantContextTokens int
 	Reasoner               Model
-	ModelTimeout time.Duration
+	ModelTimeout           time.Duration
 	// OfflineChunkDelay is the offline model's pause between streamed chunks.
 	OfflineChunkDelay time.Duration
+	// ModelRecord, when set, is where the worker records each model exchange;
+	// ModelReplay, when set, where recordings answer them instead of the endpoints.
+	ModelRecord string
+	ModelReplay string
 
 	MaxSteps     int
 	PromptsDir   string
@@ -261,6 +265,8 @@ var Vars = []Var{
 	{"LEXFLOW_REASONER_API_VERSION", "", "with the `azure` provider: the reasoner deployment's `api-version`, as LEXFLOW_ASSISTANT_API_VERSION"},
 	{"LEXFLOW_MODEL_TIMEOUT", "60s", "timeout of one model call"},
 	{"LEXFLOW_OFFLINE_CHUNK_DELAY", "20ms", "pause between the chunks of the offline model's streamed answers, so that a turn streams as it would with a real model; 0 sends them at once"},
+	{"LEXFLOW_MODEL_RECORD", "", "a directory where the worker writes each model exchange (the request and the answer as it came, streamed or not; no header, so no API key) as one JSON file (docs/providers.md, \"Recording and replaying\"); the files hold clients' texts in clear, so only `lexflow dev` takes it: `lexflow worker` refuses to start with it (the agent evaluation records with its own flag, `lexflow-bench eval agent --record`); empty: nothing recorded"},
+	{"LEXFLOW_MODEL_REPLAY", "", "a directory of recordings that answer every model request instead of the endpoints, matched by role, step and the tools called so far in the turn; a request none answers fails, naming what was asked and what exists; `lexflow dev` only, as LEXFLOW_MODEL_RECORD; empty: the endpoints answer"},
 	{"LEXFLOW_MAX_STEPS", strconv.Itoa(schemas.DefaultMaxSteps), "model calls allowed in one chat turn"},
 	{"LEXFLOW_CORPUS_DB", "", "the legal corpus's SQLite file; empty means LEXFLOW_DATA_DIR/corpus.db (`lexflow corpus load` builds it, `lexflow dev` on first start)"},
 	{"LEXE_TOOLS_URL", "", "a LEXE-tools-compatible service (e.g. http://lexe-tools:8021) that answers normattiva_search, eurlex_search, infolex_search, kb_search, lex_search and lex_search_enriched; empty means the shipped corpus and SearXNG"},
@@ -363,6 +369,8 @@ func From(lookup func(name string) (string, bool)) (Config, error) {
 		StripeKey:         get("LEXFLOW_STRIPE_KEY"),
 		StripeAPI:         get("LEXFLOW_STRIPE_API"),
 		WebhookSecret:     get("LEXFLOW_PAYMENTS_WEBHOOK_SECRET"),
+		ModelRecord:       get("LEXFLOW_MODEL_RECORD"),
+		ModelReplay:       get("LEXFLOW_MODEL_REPLAY"),
 		Assistant: Model{
 			BaseURL:    get("LEXFLOW_ASSISTANT_BASE_URL"),
 			Model:      get("LEXFLOW_ASSISTANT_MODEL"),
@@ -401,6 +409,9 @@ func From(lookup func(name string) (string, bool)) (Config, error) {
 	}
 	if c.OfflineChunkDelay, err = time.ParseDuration(get("LEXFLOW_OFFLINE_CHUNK_DELAY")); err != nil || c.OfflineChunkDelay < 0 {
 		return c, fmt.Errorf("LEXFLOW_OFFLINE_CHUNK_DELAY: want 0 or a positive duration such as 20ms, got %q", get("LEXFLOW_OFFLINE_CHUNK_DELAY"))
+	}
+	if c.ModelRecord != "" && c.ModelReplay != "" {
+		return c, errors.New("LEXFLOW_MODEL_RECORD and LEXFLOW_MODEL_REPLAY exclude each other: a replayed exchange has nothing new to record")
 	}
 	if c.AssistantContextTokens, err = strconv.Atoi(get("LEXFLOW_ASSISTANT_CONTEXT_TOKENS")); err != nil || c.AssistantContextTokens < schemas.MinContextTokens {
 		return c, fmt.Errorf("LEXFLOW_ASSISTANT_CONTEXT_TOKENS: want a number of tokens of at least %d, got %q", schemas.MinContextTokens, get("LEXFLOW_ASSISTANT_CONTEXT_TOKENS"))

@@ -58,10 +58,15 @@ type Endpoint struct {
 	// Model names under BaseURL (https://<resource>.openai.azure.com/openai);
 	// without it, to Azure's v1 API at BaseURL (…/openai/v1).
 	APIVersion string
+	// Record, when set, is a directory where each exchange is written as a
+	// Recording (record.go); Replay, when set, one whose recordings answer every
+	// request instead of the endpoint (replay.go). Neither holds an API key.
+	Record string
+	Replay string
 }
 
 // New returns a client for endpoint e. Each request is bounded by e.Timeout and is
-// sent exactly once.
+// sent exactly once, or answered from e.Replay's recordings.
 func New(e Endpoint) *Client {
 	key := e.APIKey
 	if key == "" {
@@ -79,6 +84,12 @@ func New(e Endpoint) *Client {
 		opts = append(opts, option.WithMiddleware(apiKeyHeader(key)))
 	}
 	opts = append(opts, option.WithBaseURL(base))
+	if e.Record != "" {
+		opts = append(opts, option.WithMiddleware(record(e.Record)))
+	}
+	if e.Replay != "" {
+		opts = append(opts, option.WithMiddleware(replay(e.Replay)))
+	}
 	return &Client{api: openai.NewClient(opts...), model: e.Model, provider: provider, profile: p}
 }
 

@@ -52,3 +52,16 @@ func DevSecrets(cfg *config.Config) error {
 	}
 	return nil
 }
+
+// RefuseModelRecordings fails when cfg records or replays model exchanges: a
+// recording holds clients' texts in clear, and a replay answers clients with
+// another conversation's answers, so only `lexflow dev` and the agent evaluation
+// take them.
+func RefuseModelRecordings(cfg config.Config) error {
+	for _, v := range []struct{ name, dir string }{{"LEXFLOW_MODEL_RECORD", cfg.ModelRecord}, {"LEXFLOW_MODEL_REPLAY", cfg.ModelReplay}} {
+		if v.dir != "" {
+			return fmt.Errorf("%s is set (%s): recordings of model exchanges hold clients' texts in clear and are taken only by `lexflow dev`; unset it for `lexflow worker`", v.name, v.dir)
+		}
+	}
+	return nil
+}

@@ -3,6 +3,7 @@ package worker
 import (
 	"context"
 	"fmt"
+	"os"
 	"strings"
 	"time"
 
@@ -17,7 +18,9 @@ import (
 // shaped by the endpoint's provider profile (named, or guessed from its base URL).
 // Roles without a configured endpoint talk to the offline model, which Models then
 // serves on a loopback port, streaming with cfg.OfflineChunkDelay between chunks,
-// until stop is called.
+// until stop is called. With cfg.ModelRecord every exchange is recorded there (the
+// directory is made if missing); with cfg.ModelReplay the recordings there answer
+// instead of the endpoints.
 func Models(cfg config.Config) (clients map[schemas.ModelRole]*llm.Client, stop func(), err error) {
 	stop = func() {}
 	var srv *offline.Server
@@ -44,6 +47,11 @@ func Models(cfg config.Config) (clients map[schemas.ModelRole]*llm.Client, stop 
 		}
 		return llm.Endpoint{BaseURL: srv.BaseURL, Model: offline.ModelName, Timeout: cfg.ModelTimeout}, nil
 	}
+	if cfg.ModelRecord != "" {
+		if err := os.MkdirAll(cfg.ModelRecord, 0o700); err != nil {
+			return nil, func() {}, fmt.Errorf("LEXFLOW_MODEL_RECORD: %w", err)
+		}
+	}
 	clients = map[schemas.ModelRole]*llm.Client{}
 	for role, m := range map[schemas.ModelRole]config.Model{schemas.ModelAssistant: cfg.Assistant, schemas.ModelReasoner: cfg.Reasoner} {
 		e, err := endpoint(role, m)
@@ -51,6 +59,7 @@ func Models(cfg config.Config) (clients map[schemas.ModelRole]*llm.Client, stop 
 			stop()
 			return nil, func() {}, err
 		}
+		e.Record, e.Replay = cfg.ModelRecord, cfg.ModelReplay
 		clients[role] = llm.New(e)
 	}
 	return clients, stop, nil

@@ -76,3 +76,34 @@ func TestModelsWireTheProvider(t *testing.T) {
 		t.Errorf("an unknown provider: error %v, want one naming the setting", err)
 	}
 }
+
+// TestModelsRecordThenReplay: with ModelRecord, every role's exchanges are written
+// into the directory, which Models makes; with ModelReplay, they answer instead of
+// the endpoint, which is gone by then.
+func TestModelsRecordThenReplay(t *testing.T) {
+	dir := t.TempDir() + "/recordings"
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprint(w, `{"id":"1","object":"chat.completion","created":1,"model":"big","choices":[{"index":0,"finish_reason":"stop","message":{"role":"assistant","content":"recorded answer"}}]}`)
+	}))
+	endpoint := config.Model{BaseURL: srv.URL + "/v1", Model: "big", APIKey: "sk-secret"}
+	hi := []schemas.ChatMessage{{Role: schemas.MsgSystem, Content: "Role: reasoner"}, {Role: schemas.MsgUser, Content: "hi"}}
+	clients, stop, err := Models(config.Config{ModelTimeout: 10 * time.Second, Assistant: endpoint, Reasoner: endpoint, ModelRecord: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := clients[schemas.ModelReasoner].Complete(t.Context(), hi, nil); err != nil {
+		t.Fatal(err)
+	}
+	stop()
+	srv.Close()
+	clients, stop, err = Models(config.Config{ModelTimeout: 10 * time.Second, Assistant: endpoint, Reasoner: endpoint, ModelReplay: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	r, err := clients[schemas.ModelReasoner].Complete(t.Context(), hi, nil)
+	if err != nil || r.Content != "recorded answer" {
+		t.Fatalf("replayed %q, %v; want the recorded answer", r.Content, err)
+	}
+}

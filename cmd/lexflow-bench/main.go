@@ -7,7 +7,8 @@
 //   - load runs cases at once through the HTTP API, with `lexflow api` and `lexflow
 //     worker` as processes (optionally killed meanwhile), audits the store and
 //     Temporal, and runs wrk on the read routes;
-//   - eval measures the citation check and kb_search on the evaluation set in eval/;
+//   - eval measures the citation check and kb_search on the evaluation set in eval/,
+//     and eval agent the agent itself on the scenarios in eval/agent/;
 //   - help prints the usage.
 //
 // The make targets bench-load, bench-chaos, bench-stream, bench-pdf and eval run it.
@@ -35,6 +36,8 @@ commands:
   load      N cases × M turns at once through the API, then an audit and wrk on the read routes:
             lexflow-bench load [--cases N] [--turns M] [--orgs K] [--stream] [--chaos] [--lexflow PATH] (see -h)
   eval      measure the citation check and kb_search on the set in eval/: lexflow-bench eval [--misses]
+            eval agent: run the agent's scenarios in eval/agent/ end to end and score them:
+            lexflow-bench eval agent [--replay | --record] [--run NAMES] [--json FILE]
   help      print this text
 
 stream and load run ` + "`lexflow worker`" + ` (load also ` + "`lexflow api`" + `) as processes: the binary --lexflow
@@ -67,7 +70,11 @@ func main() {
 	case "load":
 		err = benchLoad(ctx, cfg, args, os.Stdout, log)
 	case "eval":
-		err = runEval(ctx, cfg, args, os.Stdout)
+		if len(args) > 0 && args[0] == "agent" {
+			err = runEvalAgent(ctx, cfg, args[1:], os.Stdout)
+		} else {
+			err = runEval(ctx, cfg, args, os.Stdout)
+		}
 	case "help", "-h", "--help":
 		fmt.Print(usage)
 	default:

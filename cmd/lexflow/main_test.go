@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
@@ -414,6 +415,25 @@ func TestAttackProcessesNeedSecrets(t *testing.T) {
 		}
 		if entries, _ := os.ReadDir(dir); len(entries) > 0 {
 			t.Errorf("lexflow %v wrote %d files into the data directory (%s, ...)", c.args, len(entries), entries[0].Name())
+		}
+	}
+}
+
+// TestWorkerRefusesModelRecordings: `lexflow worker` stops at once, naming the
+// setting, when told to record model exchanges (which hold clients' texts in clear)
+// or to replay them; only `lexflow dev` takes them.
+func TestWorkerRefusesModelRecordings(t *testing.T) {
+	for _, name := range []string{"LEXFLOW_MODEL_RECORD", "LEXFLOW_MODEL_REPLAY"} {
+		d := newDevEnv(t)
+		dir := filepath.Join(t.TempDir(), "recordings")
+		cmd := d.command("worker")
+		cmd.Env = append(cmd.Env, "LEXFLOW_DATA_DIR="+t.TempDir(), "LEXFLOW_MASTER_KEY="+strings.Repeat("m", 40), name+"="+dir)
+		out, err := cmd.CombinedOutput()
+		if err == nil || !strings.Contains(string(out), name) || !strings.Contains(string(out), "lexflow dev") {
+			t.Errorf("lexflow worker with %s: %v %s", name, err, out)
+		}
+		if _, err := os.Stat(dir); err == nil {
+			t.Errorf("lexflow worker with %s made %s", name, dir)
 		}
 	}
 }

@@ -51,6 +51,9 @@ func runWorker(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 	if err := wiring.RequireSecrets(cfg, false); err != nil {
 		return err
 	}
+	if err := wiring.RefuseModelRecordings(cfg); err != nil {
+		return err
+	}
 	b, err := wiring.Open(ctx, cfg, "worker", log)
 	if err != nil {
 		return err
