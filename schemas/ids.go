@@ -1,6 +1,8 @@
 package schemas
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"strings"
 )
@@ -45,8 +47,36 @@ func TurnWorkflowID(caseID string, n int) string {
 }
 
 // DraftWorkflowID is the ID of the Draft workflow that renders one revision of a draft.
+// The name is the model's, not yet checked (the Draft workflow refuses a bad one), so
+// it goes in as IDPart makes it: a workflow ID travels in a header that takes only
+// printable ASCII, and a name the server refuses would fail the turn's every task.
 func DraftWorkflowID(caseID, name string, revision int) string {
-	return fmt.Sprintf("%s:draft:%s:rev-%d", CaseWorkflowID(caseID), name, revision)
+	return fmt.Sprintf("%s:draft:%s:rev-%d", CaseWorkflowID(caseID), IDPart(name), revision)
+}
+
+// maxIDPart bounds what IDPart keeps of a text; a longer one keeps its start and a
+// hash of the whole.
+const maxIDPart = 100
+
+// IDPart makes a text fit into a workflow ID: printable ASCII (0x20–0x7E) as it is,
+// every other byte as %XX, and at most maxIDPart bytes, a longer text keeping its
+// first 64 bytes, "~" and 16 hex digits of its SHA-256, so that two texts still get
+// two IDs. A text that is printable ASCII and short enough is unchanged.
+func IDPart(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= 0x20 && c <= 0x7e && c != '%' {
+			b.WriteByte(c)
+		} else {
+			fmt.Fprintf(&b, "%%%02X", c)
+		}
+	}
+	out := b.String()
+	if len(out) <= maxIDPart {
+		return out
+	}
+	sum := sha256.Sum256([]byte(s))
+	return out[:64] + "~" + hex.EncodeToString(sum[:8])
 }
 
 // TicketWorkflowID is the ID of the SupportTicket workflow of a case's escalation n.

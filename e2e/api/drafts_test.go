@@ -80,3 +80,17 @@ func TestDraftCitationsAreChecked(t *testing.T) {
 		t.Errorf("the PDF's last page: %q", pages)
 	}
 }
+
+// TestDraftNameOutsideASCII: a draft name the model writes with Romanian letters is
+// refused by the draft tool, and the turn answers, rather than failing every workflow
+// task on a workflow ID the server will not take until the turn's deadline.
+func TestDraftNameOutsideASCII(t *testing.T) {
+	t.Parallel()
+	tok := s.Token(t, "draft-namer")
+	id := s.CreateCase(t, tok, "A landlord keeps my deposit")
+	turn := s.Send(t, tok, id, "proiect: Notificare de plată\n# Notificare\n\nVă rog să plătiți.")
+	used := stack.ToolsUsed(turn)
+	if len(used) == 0 || used[0]["tool"] != "generate_draft_pdf" || used[0]["status"] == "ok" || turn.Body["timed_out"] == true {
+		t.Errorf("the turn: %s", turn.Raw)
+	}
+}
