@@ -285,6 +285,12 @@ func Clock(start time.Time) func() time.Time {
 // Prices are the stack's prices by tier: LEXFLOW_PRICES's default.
 var Prices = payments.Prices{1: {Amount: 4900, Currency: "eur"}, 2: {Amount: 14900, Currency: "eur"}, 3: {Amount: 39900, Currency: "eur"}}
 
+// eraseWait is how long the stack's APIs wait for an erasure before answering 202:
+// longer than production's, since an erasure waits out the key cache and a margin,
+// which a loaded test machine stretches past 15 s. TestEraseAnswersWhileItRuns sets
+// its own to see the 202.
+const eraseWait = 2 * time.Minute
+
 // newAPI builds an API as the stack's own is built, from the stack's configuration
 // as configure changes it (nil: unchanged), to be served at addr (host:port; empty:
 // the stack's address). It serves the dev-only routes, among them the test-mode
@@ -298,6 +304,7 @@ func (s *Stack) newAPI(ctx context.Context, addr string, configure func(*config.
 	if err != nil {
 		return nil, err
 	}
+	d.EraseWait = eraseWait
 	if configure != nil {
 		configure(&cfg, &d)
 	}
