@@ -28,12 +28,11 @@ func cors(origins []string) echo.MiddlewareFunc {
 			p := c.Request().URL.Path
 			return len(origins) == 0 || !strings.HasPrefix(p, v1+"/") || strings.HasPrefix(p, v1+"/support/codec-session")
 		},
-		AllowOrigins:                             origins,
-		AllowMethods:                             []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete},
-		AllowHeaders:                             corsHeaders,
-		ExposeHeaders:                            corsExposed,
-		MaxAge:                                   600,
-		UnsafeWildcardOriginWithAllowCredentials: false,
-		AllowOriginFunc:                          func(origin string) (bool, error) { return slices.Contains(origins, origin), nil },
+		// Exact origins only: echo's AllowOrigins would read "*" and patterns too.
+		AllowOriginFunc: func(origin string) (bool, error) { return slices.Contains(origins, origin), nil },
+		AllowMethods:    []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete},
+		AllowHeaders:    corsHeaders,
+		ExposeHeaders:   corsExposed,
+		MaxAge:          600,
 	})
 }
