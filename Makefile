@@ -101,7 +101,7 @@ eval:
 
 # RECORDED_SCENARIOS are the agent scenarios whose model exchanges are kept in
 # eval/agent/recordings: make test replays every scenario recorded there.
-RECORDED_SCENARIOS := it-research-civil-code,ro-draft-notice-parties,en-ladder-missing-party
+RECORDED_SCENARIOS := it-research-civil-code,ro-draft-notice-parties,en-ladder-missing-party,ro-document-lease
 
 # OFFLINE_MODEL clears the model endpoints, so that the offline model answers.
 OFFLINE_MODEL := LEXFLOW_ASSISTANT_BASE_URL= LEXFLOW_REASONER_BASE_URL=

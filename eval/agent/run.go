@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"mime/multipart"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -136,6 +137,11 @@ func (c apiClient) play(ctx context.Context, sc Scenario) (Outcome, error) {
 			return out, fmt.Errorf("add a party: %w", err)
 		}
 	}
+	for _, d := range sc.Documents {
+		if err := c.upload(ctx, out.CaseID, d); err != nil {
+			return out, fmt.Errorf("upload %s: %w", d.Name, err)
+		}
+	}
 	for _, m := range sc.Messages {
 		body := map[string]any{"message": m.Text}
 		if m.WebSearch {
@@ -222,4 +228,64 @@ func (c apiClient) call(ctx context.Context, method, path string, body any, want
 		return nil
 	}
 	return json.Unmarshal(raw, out)
+}
+
+// upload sends a document as the web app does (multipart/form-data, the file in a part
+// named file) and polls, for at most two minutes, until it is read; one that fails to
+// be read fails the scenario.
+func (c apiClient) upload(ctx context.Context, caseID string, d Document) error {
+	var body bytes.Buffer
+	mw := multipart.NewWriter(&body)
+	w, err := mw.CreateFormFile("file", d.Name)
+	if err != nil {
+		return err
+	}
+	if _, err := io.WriteString(w, d.Text); err != nil {
+		return err
+	}
+	if err := mw.Close(); err != nil {
+		return err
+	}
+	req, err := http.NewRequestWithContext(ctx, "POST", c.url+"/v1/cases/"+caseID+"/documents", &body)
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Authorization", "Bearer "+c.tok)
+	req.Header.Set("Content-Type", mw.FormDataContentType())
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	raw, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	resp.Body.Close()
+	var up struct {
+		ID string `json:"id"`
+	}
+	if resp.StatusCode != http.StatusAccepted || json.Unmarshal(raw, &up) != nil {
+		return fmt.Errorf("answered %d: %s", resp.StatusCode, raw)
+	}
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
+	defer cancel()
+	for {
+		var list struct {
+			Documents []schemas.Document `json:"documents"`
+		}
+		if err := c.call(ctx, "GET", "/v1/cases/"+caseID+"/documents", nil, http.StatusOK, &list); err != nil {
+			return err
+		}
+		for _, doc := range list.Documents {
+			switch {
+			case doc.ID != up.ID:
+			case doc.Status == schemas.DocRead:
+				return nil
+			case doc.Status == schemas.DocFailed:
+				return fmt.Errorf("it could not be read: %s", doc.Reason)
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("not read within two minutes")
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
 }

@@ -22,17 +22,26 @@ type Scenario struct {
 	Name string `json:"-"`
 	// About says in a sentence what the scenario covers.
 	About string `json:"about"`
-	// Kind is research, drafting, parties, ladder or failing_source.
+	// Kind is research, drafting, parties, documents, ladder or failing_source.
 	Kind string `json:"kind"`
 	// Language is the case's: ro, it or en.
 	Language    string `json:"language"`
 	Description string `json:"description"`
 	// Parties are the parties' data as a client posts them.
 	Parties []map[string]any `json:"parties,omitempty"`
+	// Documents are text files the client uploads before the first message; each is
+	// read and summarized before the messages are sent.
+	Documents []Document `json:"documents,omitempty"`
 	// SourcesDown makes the LEXE research service answer 503 to everything.
 	SourcesDown bool      `json:"sources_down,omitempty"`
 	Messages    []Message `json:"messages"`
 	Expect      Expect    `json:"expect"`
+}
+
+// Document is a text file a scenario's client uploads.
+type Document struct {
+	Name string `json:"name"`
+	Text string `json:"text"`
 }
 
 // Message is one of the client's messages, with the tools it switches on.
@@ -62,7 +71,7 @@ type Expect struct {
 }
 
 // Kinds are the kinds of scenario there are.
-var Kinds = []string{"research", "drafting", "parties", "ladder", "failing_source"}
+var Kinds = []string{"research", "drafting", "parties", "documents", "ladder", "failing_source"}
 
 // Load reads every scenario in dir, in the order of their names.
 func Load(dir string) ([]Scenario, error) {
