@@ -145,6 +145,7 @@ func (h *handlers) getCase(c echo.Context) error {
 	if cs.Hold != nil { // its owner reads why and since when, not which admin set it
 		cs.Hold = &store.Hold{Reason: cs.Hold.Reason, At: cs.Hold.At}
 	}
+	cs = failuresFor(c).caseOf(cs)
 	// What the models wrote in case_details holds the parties' placeholders.
 	parties, err := h.modelParties(c.Request().Context(), cs.ID)
 	if err != nil {

@@ -16,12 +16,14 @@ import (
 // (an upstream's "503: upstream connect error", a store's message). The escalation's
 // error, arguments and the reasoner's advice are support's too; the client reads the
 // ladder's question, a sentence in the case's language (issue 37, item 4). Staff (an
-// admin, support) read them as kept, as support's routes do. What support keeps of
-// the escalations, case_details.escalation and the case's state, is not the chat.
+// admin, support) read them as kept, as support's routes do. The case itself, as its
+// client reads it, holds the escalations without their errors too: its status's, and
+// case_details.escalation's attempts.
 type failureView struct {
 	turn    func(schemas.TurnResult) schemas.TurnResult
 	event   func(store.Event) store.Event
 	records func([]store.Record) []store.Record
+	caseOf  func(store.Case) store.Case
 }
 
 var (
@@ -30,9 +32,10 @@ var (
 		turn:    func(res schemas.TurnResult) schemas.TurnResult { return res },
 		event:   func(e store.Event) store.Event { return e },
 		records: func(recs []store.Record) []store.Record { return recs },
+		caseOf:  func(cs store.Case) store.Case { return cs },
 	}
 	// forClient is the client's view.
-	forClient = failureView{turn: clientTurn, event: clientEvent, records: clientRecords}
+	forClient = failureView{turn: clientTurn, event: clientEvent, records: clientRecords, caseOf: clientCase}
 )
 
 // failuresFor is the caller's view of failures: staff's for an admin or support,
@@ -79,6 +82,12 @@ func clientEvent(e store.Event) store.Event {
 	case schemas.EventEscalation:
 		delete(body, "error")
 		delete(body, "advice")
+	case schemas.EventStatus:
+		esc, ok := body["escalation"].(map[string]any)
+		if !ok {
+			return e
+		}
+		delete(esc, "error")
 	case schemas.EventTurnCompleted, schemas.EventTurnCancelled:
 		used, _ := body["tools_used"].([]any)
 		for _, u := range used {
@@ -123,4 +132,38 @@ func clientRecords(recs []store.Record) []store.Record {
 		out[i] = r
 	}
 	return out
+}
+
+// clientCase is a case as its client reads it: the escalation of its status and the
+// attempts of case_details.escalation without their errors.
+func clientCase(cs store.Case) store.Case {
+	if cs.State != nil && cs.State.Escalation != nil {
+		state, esc := *cs.State, *cs.State.Escalation
+		esc.Error, state.Escalation = "", &esc
+		cs.State = &state
+	}
+	attempts, ok := cs.Details["escalation"].([]any)
+	if !ok {
+		return cs
+	}
+	details := make(map[string]any, len(cs.Details))
+	for k, v := range cs.Details {
+		details[k] = v
+	}
+	kept := make([]any, len(attempts))
+	for i, a := range attempts {
+		if m, ok := a.(map[string]any); ok {
+			c := make(map[string]any, len(m))
+			for k, v := range m {
+				if k != "error" {
+					c[k] = v
+				}
+			}
+			a = c
+		}
+		kept[i] = a
+	}
+	details["escalation"] = kept
+	cs.Details = details
+	return cs
 }

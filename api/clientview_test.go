@@ -56,3 +56,33 @@ func TestClientReadsNoInternalError(t *testing.T) {
 		t.Errorf("records for the client: %+v, %+v", recs[0], recs[1])
 	}
 }
+
+// TestClientCaseKeepsNoInternalError: the case its client reads holds its escalation
+// (the tool, the rung, the question) without the error, in its status, its status
+// events and case_details.escalation's attempts; staff read them as kept, and the case
+// given is not changed.
+func TestClientCaseKeepsNoInternalError(t *testing.T) {
+	cs := store.Case{
+		State: &schemas.CaseStatus{Escalation: &schemas.EscalationStatus{Tool: schemas.ToolGetCaseDetails, Error: internal,
+			Rung: schemas.RungAskUser, Question: "Could you check the details you gave me?"}},
+		Details: map[string]any{"summary": map[string]any{"current": "a deposit"},
+			"escalation": []any{map[string]any{"rung": schemas.RungReasoner, "tool": schemas.ToolGetCaseDetails, "error": internal}}},
+	}
+	got := clientCase(cs)
+	raw, _ := json.Marshal(got)
+	if strings.Contains(string(raw), "503") || got.State.Escalation.Question != cs.State.Escalation.Question ||
+		!strings.Contains(string(raw), `"rung":"reasoner"`) || !strings.Contains(string(raw), "a deposit") {
+		t.Errorf("clientCase = %s", raw)
+	}
+	if kept, _ := json.Marshal(cs); !strings.Contains(string(kept), internal) {
+		t.Error("clientCase changed the case it was given")
+	}
+	if kept, _ := json.Marshal(asKept.caseOf(cs)); !strings.Contains(string(kept), internal) {
+		t.Error("staff's view lost the error")
+	}
+	status, _ := json.Marshal(cs.State)
+	if e := clientEvent(store.Event{Type: schemas.EventStatus, Body: status}); strings.Contains(string(e.Body), "503") ||
+		!strings.Contains(string(e.Body), schemas.RungAskUser) {
+		t.Errorf("the status event as the client reads it: %s", e.Body)
+	}
+}

@@ -133,6 +133,9 @@ type SupportCaseView struct {
 	OrgID  string             `json:"org_id,omitempty"`
 	State  schemas.CaseStatus `json:"state"`
 	Stuck  bool               `json:"stuck"`
+	// Escalation is case_details.escalation as kept: each attempt of the ladder with
+	// its error, which the case's client does not read.
+	Escalation []any `json:"escalation"`
 }
 
 // supportCase answers where a case stands, for support staff in its scope, from the
@@ -147,7 +150,11 @@ func (h *handlers) supportCase(c echo.Context) error {
 	}
 	st := statusOf(cs)
 	stuck := st.WaitingOn == schemas.WaitingOnAgent && h.now().Sub(st.ProgressAt) > h.StuckAfter // as the "stuck" queue
-	return c.JSON(http.StatusOK, SupportCaseView{CaseID: cs.ID, OrgID: cs.OrgID, State: st, Stuck: stuck})
+	attempts, _ := cs.Details["escalation"].([]any)
+	if attempts == nil {
+		attempts = []any{}
+	}
+	return c.JSON(http.StatusOK, SupportCaseView{CaseID: cs.ID, OrgID: cs.OrgID, State: st, Stuck: stuck, Escalation: attempts})
 }
 
 // supportTickets lists a case's support tickets; the read is audited, since tickets
