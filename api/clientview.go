@@ -70,6 +70,11 @@ func clientTurn(res schemas.TurnResult) schemas.TurnResult {
 // error and summary, an escalation without its error and advice, and a turn's result
 // as clientTurn has it. Bodies it cannot read are left as they are.
 func clientEvent(e store.Event) store.Event {
+	switch e.Type {
+	case schemas.EventToolFinished, schemas.EventEscalation, schemas.EventStatus, schemas.EventTurnCompleted, schemas.EventTurnCancelled:
+	default:
+		return e // the others hold no failure: model.delta, the most frequent, is not decoded
+	}
 	var body map[string]any
 	if json.Unmarshal(e.Body, &body) != nil {
 		return e
@@ -100,8 +105,6 @@ func clientEvent(e store.Event) store.Event {
 			delete(esc, "advice")
 			delete(esc, "args")
 		}
-	default:
-		return e
 	}
 	if raw, err := json.Marshal(body); err == nil {
 		e.Body = raw

@@ -248,7 +248,10 @@ func (f *follower) send(e store.Event) error {
 	if err := f.write(e.Seq, e.Type, eventView(e)); err != nil {
 		return err
 	}
-	if ac, ok := airCoachEvent(e); ok && f.aircoach {
+	if !f.aircoach {
+		return nil
+	}
+	if ac, ok := airCoachEvent(e); ok {
 		return f.writeAirCoach(ac)
 	}
 	return nil
