@@ -23,7 +23,7 @@ type NotificationSettings struct {
 	// Language is ro, it or en; empty means each case's language.
 	Language string `json:"language,omitempty"`
 	// TimeZone is an IANA zone name; empty means the language's own (see
-	// schemas.DefaultZone).
+	// notifytext.DefaultZone).
 	TimeZone string `json:"time_zone,omitempty"`
 	// Email is the verified address (personal data: sealed at rest), empty for none;
 	// EmailVerifiedAt when it was verified.
