@@ -130,6 +130,9 @@ type Notifications interface {
 	// RecordSend stores s under SendID(s.Key, s.Channel) unless a record is there, and
 	// returns the stored one: the first send's record is kept.
 	RecordSend(ctx context.Context, s NotificationSend) (NotificationSend, error)
+	// NotifiedCases returns the IDs of the cases a user's notifications and sends are
+	// about, each once, in no order.
+	NotifiedCases(ctx context.Context, owner string) ([]string, error)
 	// EraseNotifications deletes a user's settings, and their notifications and
 	// sends about cases other than those in keep, and counts the notifications and
 	// sends it deleted.
