@@ -41,7 +41,7 @@ type NotificationSettingsRequest struct {
 
 // settingsView shows ns to its owner.
 func (h *handlers) settingsView(ns store.NotificationSettings) NotificationSettingsView {
-	v := NotificationSettingsView{Channels: ns.Channels, Language: ns.Language, TimeZone: ns.TimeZone,
+	v := NotificationSettingsView{Channels: append([]string{}, ns.Channels...), Language: ns.Language, TimeZone: ns.TimeZone,
 		TimeZoneUsed: ns.TimeZone, Email: ns.Email, EmailVerifiedAt: ns.EmailVerifiedAt, EmailAvailable: h.Mail != nil}
 	if v.TimeZoneUsed == "" {
 		v.TimeZoneUsed = notifytext.DefaultZone(cmp.Or(ns.Language, h.DefaultLanguage))
@@ -90,7 +90,7 @@ func (h *handlers) putNotificationSettings(c echo.Context) error {
 			return problemf(errInvalidInput, fmt.Sprintf("time_zone %q is not an IANA time zone such as Europe/Bucharest", *req.TimeZone))
 		}
 	}
-	var channels []string
+	channels := []string{}
 	if req.Channels != nil {
 		for _, ch := range *req.Channels {
 			if ch != store.ChannelApp && ch != store.ChannelEmail {

@@ -18,7 +18,8 @@ const (
 // verified; an address waiting for its code is in Pending.
 type NotificationSettings struct {
 	Owner string `json:"owner"`
-	// Channels are the channels the user chose, ChannelApp alone when they chose none.
+	// Channels are the channels the user chose, maybe none; a user who stored no
+	// settings has ChannelApp alone (DefaultNotificationSettings).
 	Channels []string `json:"channels"`
 	// Language is ro, it or en; empty means each case's language.
 	Language string `json:"language,omitempty"`

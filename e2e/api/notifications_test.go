@@ -189,6 +189,10 @@ func TestEmailChannelRefusedWithoutMailServer(t *testing.T) {
 		r.Body["time_zone_used"] != "Europe/Bucharest" {
 		t.Errorf("app channel: %d %s", r.Status, r.Raw)
 	}
+	if r := c.Call(t, "PUT", "/v1/me/notifications/settings", tok, map[string]any{"channels": []string{}}); r.Status != http.StatusOK ||
+		r.Body["channels"] == nil || len(r.Body["channels"].([]any)) != 0 {
+		t.Errorf("no channel at all: %d %s, want an empty list kept", r.Status, r.Raw)
+	}
 	if got := len(s.Mail.To(addr)); got != 0 {
 		t.Errorf("%d mails sent without a mail server", got)
 	}
