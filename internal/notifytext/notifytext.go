@@ -22,7 +22,19 @@ const (
 	// ParamSource is the kind of the deadline's source: "court_order",
 	// "communication" or "hearing"; another value is left out of the text.
 	ParamSource = "source"
+	// ParamNews, ParamFile, ParamCourt, ParamDay and ParamHour are a court file's
+	// news: what is new ("hearing", "result", "solution"), the file's number and
+	// court, and the hearing's day (YYYY-MM-DD) and hour as the court wrote it.
+	ParamNews  = "news"
+	ParamFile  = "numar_dosar"
+	ParamCourt = "institutie"
+	ParamDay   = "day"
+	ParamHour  = "hour"
 )
+
+// OffsetMorning is the offset of the reminder sent the morning of a deadline's last
+// day: "today".
+const OffsetMorning = "morning"
 
 //go:embed texts.json
 var textsJSON []byte
@@ -34,8 +46,13 @@ type language struct {
 	Verify  struct{ Subject, Body string } `json:"verify"`
 	Footer  string                         `json:"footer"`
 	Sources map[string]string              `json:"sources"`
-	// Date is the Go layout of a date and time.
+	// Date is the Go layout of a date and time, Day of a date.
 	Date string `json:"date"`
+	Day  string `json:"day"`
+	// News names what is new in a court file, by ParamNews ("other" for the rest).
+	News map[string]string `json:"news"`
+	// Today is the morning reminder's offset.
+	Today string `json:"today"`
 	// Now is an offset of zero; In wraps a positive one ("in {{.}}").
 	Now string `json:"now"`
 	In  string `json:"in"`
@@ -64,6 +81,8 @@ type Text struct {
 // values are what the templates name.
 type values struct {
 	Case, Source, Due, Zone, Offset string
+	// News, File, Court, Day and Hour are a court file's news.
+	News, File, Court, Day, Hour string
 }
 
 // Render writes n in lang (ro, it or en), with times in loc. A kind or language
@@ -81,7 +100,18 @@ func Render(lang string, loc *time.Location, n schemas.Notification) (Text, erro
 	if !n.Due.IsZero() {
 		v.Due = formatDue(n.Due.In(loc), l.Date)
 	}
-	if s, ok := n.Params[ParamOffset]; ok {
+	v.News, v.File, v.Court, v.Hour = l.News[n.Params[ParamNews]], n.Params[ParamFile], n.Params[ParamCourt], n.Params[ParamHour]
+	if v.News == "" {
+		v.News = l.News["other"]
+	}
+	if d, err := time.Parse(time.DateOnly, n.Params[ParamDay]); err == nil {
+		v.Day = d.Format(l.Day)
+	} else if !n.Due.IsZero() {
+		v.Day = n.Due.In(loc).Format(l.Day)
+	}
+	if s, ok := n.Params[ParamOffset]; ok && s == OffsetMorning {
+		v.Offset = l.Today
+	} else if ok {
 		d, err := time.ParseDuration(s)
 		if err != nil || d < 0 {
 			return Text{}, fmt.Errorf("offset %q is not a duration", s)

@@ -52,7 +52,7 @@ func TestEveryKindInEveryLanguage(t *testing.T) {
 		seen := map[string]string{}
 		for _, lang := range schemas.Languages {
 			n := schemas.Notification{Kind: kind, CaseID: "c-7", Due: time.Date(2027, 1, 15, 9, 30, 0, 0, time.UTC),
-				Params: map[string]string{notifytext.ParamSource: "hearing"}}
+				Params: map[string]string{notifytext.ParamSource: "hearing", notifytext.ParamHour: "09:30"}}
 			got, err := notifytext.Render(lang, time.UTC, n)
 			if err != nil {
 				t.Fatalf("%s %s: %v", lang, kind, err)
@@ -84,6 +84,9 @@ func TestOffsets(t *testing.T) {
 		{"ro", "1m", "peste un minut"},
 		{"ro", "30s", "peste 30 de secunde"},
 		{"ro", "0s", "acum"},
+		{"ro", "morning", "Termen astăzi"},
+		{"it", "morning", "Scadenza oggi"},
+		{"en", "morning", "Deadline today"},
 		{"it", "1h", "tra 1 ora"},
 		{"it", "90m", "tra 90 minuti"},
 		{"en", "72h", "in 3 days"},
@@ -131,5 +134,26 @@ func TestVerificationInEachLanguage(t *testing.T) {
 	}
 	if _, err := notifytext.Verification("fr", "1", time.Minute); err == nil {
 		t.Error("Verification in French = nil error")
+	}
+}
+
+// TestCourtNewsInEachLanguage: a court file's news names the file, its court, what is
+// new and the hearing's day and hour as the court gave them, never a party.
+func TestCourtNewsInEachLanguage(t *testing.T) {
+	n := schemas.Notification{Kind: schemas.NotifyCourtHearing, CaseID: "c-9", Due: time.Date(2027, 2, 3, 0, 0, 0, 0, time.UTC),
+		Params: map[string]string{notifytext.ParamNews: "solution", notifytext.ParamFile: "1234/3/2026",
+			notifytext.ParamCourt: "TribunalulBUCURESTI", notifytext.ParamDay: "2027-02-03", notifytext.ParamHour: "09:00"}}
+	for lang, want := range map[string]string{
+		"ro": "Dosarul de la instanță 1234/3/2026 (TribunalulBUCURESTI), legat de cazul c-9, are o soluție: ședința din 03.02.2027, ora 09:00.",
+		"it": "Il fascicolo del tribunale 1234/3/2026 (TribunalulBUCURESTI), collegato alla pratica c-9, ha una decisione: udienza del 03/02/2027, ore 09:00.",
+		"en": "The court file 1234/3/2026 (TribunalulBUCURESTI), linked to case c-9, has a decision: the hearing of 3 February 2027, at 09:00.",
+	} {
+		got, err := notifytext.Render(lang, time.UTC, n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasPrefix(got.Body, want) || !strings.Contains(got.Subject, "1234/3/2026") {
+			t.Errorf("%s = %q / %q, want the body to begin %q", lang, got.Subject, got.Body, want)
+		}
 	}
 }
