@@ -10,30 +10,12 @@ import (
 
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/temporal"
-	"go.temporal.io/sdk/workflow"
 
 	"github.com/lexflow/lexflow/internal/mailer"
 	"github.com/lexflow/lexflow/internal/notifytext"
 	"github.com/lexflow/lexflow/schemas"
 	"github.com/lexflow/lexflow/store"
 )
-
-// NotifyOptions are the options a workflow calls Notify with. A send is bounded by
-// the mailer's timeouts (10 s to connect, 30 s in all) well within the minute; a mail
-// server or store that fails is tried again with backoff, ten times over about an
-// hour, after which the workflow decides. Bad input (no key, an unknown kind) is not
-// retried.
-var NotifyOptions = workflow.ActivityOptions{
-	StartToCloseTimeout:    time.Minute,
-	ScheduleToCloseTimeout: 2 * time.Hour,
-	RetryPolicy: &temporal.RetryPolicy{
-		InitialInterval:        5 * time.Second,
-		BackoffCoefficient:     2,
-		MaximumInterval:        10 * time.Minute,
-		MaximumAttempts:        10,
-		NonRetryableErrorTypes: []string{schemas.ErrInvalidArgs},
-	},
-}
 
 // Notifications tells users what happened in their cases, on the channels each
 // chose: e-mail to a verified address, and the web app's list.
@@ -54,7 +36,8 @@ type Notifications struct {
 // result is Duplicate. Each channel records its send after it sent; a crash between
 // the two sends again, under the same Message-ID (e-mail) or notification ID (app).
 // An address refused for good by the mail server is recorded as rejected and not
-// tried again.
+// tried again. A send is bounded by the mailer's timeouts and the activity's
+// deadline; the workflow that notifies declares the retry policy.
 func (a *Notifications) Notify(ctx context.Context, n schemas.Notification) (schemas.NotificationResult, error) {
 	if n.Key == "" || n.Owner == "" || n.CaseID == "" {
 		return schemas.NotificationResult{}, temporal.NewNonRetryableApplicationError("a notification needs a key, an owner and a case", schemas.ErrInvalidArgs, nil)
