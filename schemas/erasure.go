@@ -60,6 +60,9 @@ type Erased struct {
 	Tickets int `json:"tickets"`
 	Events  int `json:"events"`
 	Blobs   int `json:"files"`
+	// Notifications counts the in-app notifications and send records about the case,
+	// every user's.
+	Notifications int `json:"notifications"`
 	// KeyDestroyedAt is when the case's data key was destroyed.
 	KeyDestroyedAt *time.Time `json:"key_destroyed_at,omitempty"`
 }
@@ -72,6 +75,7 @@ func (a Erased) Add(b Erased) Erased {
 	a.Tickets += b.Tickets
 	a.Events += b.Events
 	a.Blobs += b.Blobs
+	a.Notifications += b.Notifications
 	if b.KeyDestroyedAt != nil {
 		a.KeyDestroyedAt = b.KeyDestroyedAt
 	}

@@ -43,6 +43,7 @@ type erased struct {
 	Tickets        int        `firestore:"tickets"`
 	Events         int        `firestore:"events"`
 	Blobs          int        `firestore:"blobs"`
+	Notifications  int        `firestore:"notifications"`
 	KeyDestroyedAt *time.Time `firestore:"key_destroyed_at,omitempty"`
 }
 

@@ -43,6 +43,12 @@ const (
 	ErasuresCollection      = "erasures"
 	// SourceFailuresCollection holds the research sources' recent failures.
 	SourceFailuresCollection = "source_failures"
+	// NotificationSettingsCollection, NotificationsCollection and
+	// NotificationSendsCollection hold users' notification settings, in-app
+	// notifications and the record of every send.
+	NotificationSettingsCollection = "notification_settings"
+	NotificationsCollection        = "notifications"
+	NotificationSendsCollection    = "notification_sends"
 	// RecordsCollection and the others below are subcollections of a case's document.
 	RecordsCollection = "records"
 	PartiesCollection = "parties"

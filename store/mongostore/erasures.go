@@ -52,6 +52,7 @@ type erased struct {
 	Tickets        int        `bson:"tickets"`
 	Events         int        `bson:"events"`
 	Blobs          int        `bson:"blobs"`
+	Notifications  int        `bson:"notifications"`
 	KeyDestroyedAt *time.Time `bson:"key_destroyed_at,omitempty"`
 }
 

@@ -43,6 +43,12 @@ const (
 	ErasuresCollection = "erasures"
 	// SourceFailuresCollection holds the research sources' recent failures.
 	SourceFailuresCollection = "source_failures"
+	// NotificationSettingsCollection holds users' notification settings,
+	// NotificationsCollection their in-app notifications, NotificationSendsCollection
+	// the record of every send.
+	NotificationSettingsCollection = "notification_settings"
+	NotificationsCollection        = "notifications"
+	NotificationSendsCollection    = "notification_sends"
 )
 
 // Store is the MongoDB store.
@@ -64,6 +70,11 @@ type Store struct {
 	erasures    *mongo.Collection
 	// sourceFailures holds the research sources' failures of the last window.
 	sourceFailures *mongo.Collection
+	// notifySettings, notifications and sends hold users' notification settings,
+	// in-app notifications and sends.
+	notifySettings *mongo.Collection
+	notifications  *mongo.Collection
+	sends          *mongo.Collection
 	// turns holds each turn's records together, on FerretDB only (see turns.go).
 	turns *mongo.Collection
 	// lastSeen holds, per case, the last event number this process saw stored.
@@ -103,6 +114,9 @@ func open(ctx context.Context, opts *options.ClientOptions, db string) (*Store, 
 		keys:           client.Database(db).Collection(KeysCollection),
 		erasures:       client.Database(db).Collection(ErasuresCollection),
 		sourceFailures: client.Database(db).Collection(SourceFailuresCollection),
+		notifySettings: client.Database(db).Collection(NotificationSettingsCollection),
+		notifications:  client.Database(db).Collection(NotificationsCollection),
+		sends:          client.Database(db).Collection(NotificationSendsCollection),
 	}
 	if err := s.ensureIndexes(ctx); err != nil {
 		_ = client.Disconnect(ctx)
@@ -150,6 +164,11 @@ func (s *Store) ensureIndexes(ctx context.Context) error {
 		{s.audit, "at_-1", bson.D{{Key: "at", Value: -1}}},
 		{s.audit, "org_id_1_at_-1", bson.D{{Key: "org_id", Value: 1}, {Key: "at", Value: -1}}},
 		{s.sourceFailures, "tool_1_at_1", bson.D{{Key: "tool", Value: 1}, {Key: "at", Value: 1}}},
+		{s.notifications, "owner_1_created_at_-1", bson.D{{Key: "owner", Value: 1}, {Key: "created_at", Value: -1}}},
+		{s.notifications, "owner_1_unread_1", bson.D{{Key: "owner", Value: 1}, {Key: "unread", Value: 1}}},
+		{s.notifications, "case_id_1", bson.D{{Key: "case_id", Value: 1}}},
+		{s.sends, "owner_1", bson.D{{Key: "owner", Value: 1}}},
+		{s.sends, "case_id_1", bson.D{{Key: "case_id", Value: 1}}},
 	}
 	for _, ix := range indexes {
 		_, err := ix.coll.Indexes().CreateOne(ctx, mongo.IndexModel{Keys: ix.keys, Options: options.Index().SetName(ix.name)})
