@@ -24,6 +24,7 @@ type actName struct {
 // own; the others (abbreviations such as "c.c.") only after an article.
 type actPattern struct {
 	at         *regexp.Regexp // anchored at the start of the text
+	tail       *regexp.Regexp // anchored at the end of the text
 	anywhere   *regexp.Regexp // nil unless standalone
 	name       func(g groups, lang string) actName
 	standalone bool
@@ -33,7 +34,7 @@ type actPattern struct {
 type groups func(name string) string
 
 func newActPattern(src string, standalone bool, name func(g groups, lang string) actName) actPattern {
-	p := actPattern{at: regexp.MustCompile(`^(?i:` + src + `)`), name: name, standalone: standalone}
+	p := actPattern{at: regexp.MustCompile(`^(?i:` + src + `)`), tail: regexp.MustCompile(`(?i:` + src + `)$`), name: name, standalone: standalone}
 	if standalone {
 		p.anywhere = regexp.MustCompile(`(?i)\b(?:` + src + `)`)
 	}
@@ -235,6 +236,19 @@ func actAt(text, lang string) (actName, int, bool) {
 			continue
 		}
 		return p.name(groupsOf(p.at, text, loc), lang), loc[1], true
+	}
+	return actName{}, 0, false
+}
+
+// actBefore recognizes the name of an act at the end of text, returning it and where
+// it starts in text. The name must start a word.
+func actBefore(text, lang string) (actName, int, bool) {
+	for _, p := range actPatterns {
+		loc := p.tail.FindStringSubmatchIndex(text)
+		if loc == nil || !startsWord(text, loc[0]) {
+			continue
+		}
+		return p.name(groupsOf(p.tail, text, loc), lang), loc[0], true
 	}
 	return actName{}, 0, false
 }

@@ -239,3 +239,32 @@ func TestHostileTextsAreBounded(t *testing.T) {
 		t.Errorf("a list of 5,000 articles gave %d", n)
 	}
 }
+
+// TestQuotationsAfterAnApposition: a quotation introduced after the act's name with the
+// article in an apposition ("the GDPR, at art. 82, provides: «…»") is checked against
+// that article. A false quotation of this form once came back verified, as a
+// citation of the whole GDPR.
+func TestQuotationsAfterAnApposition(t *testing.T) {
+	checkCitations(t, `The GDPR, at art. 82, provides: «Any person who has suffered material or non-material damage `+
+		`shall have the right to receive compensation within thirty days».`, "en", []want{
+		{"GDPR, at art. 82", StatusMisquoted, "eu/32016R0679/en/art-82"},
+	})
+	checkCitations(t, `The GDPR, in Article 82, provides: "Any person who has suffered material or non-material damage `+
+		`as a result of an infringement of this Regulation shall have the right to receive compensation".`, "en", []want{
+		{"GDPR, in Article 82", StatusVerified, "eu/32016R0679/en/art-82"},
+	})
+	checkCitations(t, `Codul civil, la art. 1357, prevede: „Cel care cauzează altuia un prejudiciu printr-o faptă licită este obligat să îl repare”.`, "ro", []want{
+		{"Codul civil, la art. 1357", StatusMisquoted, "ro/legea-287-2009/art-1357"},
+	})
+	checkCitations(t, `Codul civil, la art. 1357 alin. (1), prevede: „Cel care cauzează altuia un prejudiciu printr-o faptă ilicită”.`, "ro", []want{
+		{"Codul civil, la art. 1357 alin. (1)", StatusVerified, "ro/legea-287-2009/art-1357"},
+	})
+	checkCitations(t, `Il codice civile, all'art. 2043, dispone: «Qualunque fatto doloso obbliga lo Stato al risarcimento».`, "it", []want{
+		{"codice civile, all'art. 2043", StatusMisquoted, "it/rd-262-1942/art-2043"},
+	})
+	checkCitations(t, `Il codice civile, all’art. 2043, dispone: «Qualunque fatto doloso o colposo, che cagiona ad altri un danno ingiusto».`, "it", []want{
+		{"codice civile, all’art. 2043", StatusVerified, "it/rd-262-1942/art-2043"},
+	})
+	// A name far before an article, or joined by other words, is not its act.
+	checkCitations(t, `Il codice civile regola molte cose, e all'art. 5 si legge: «qualcosa».`, "it", nil)
+}
