@@ -1,0 +1,69 @@
+package activities
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/lexflow/lexflow/corpus"
+	"github.com/lexflow/lexflow/schemas"
+)
+
+// maxDocIDBytes bounds a doc_id the model sends; the corpus's are far shorter.
+const maxDocIDBytes = 200
+
+// ReadLegalText is read_legal_text: one page of the full text of an article or a
+// decision of the corpus, by doc_id, with its reference, title, date, in-force flag
+// and URL. A doc_id the corpus does not hold, or a page past the last, is an answer
+// the model can correct, not a failure.
+func (a *Research) ReadLegalText(ctx context.Context, args schemas.ReadLegalTextArgs) (schemas.ReadLegalTextResult, error) {
+	refuse := func(format string, v ...any) (schemas.ReadLegalTextResult, error) {
+		return schemas.ReadLegalTextResult{Status: schemas.ResultError, ErrorMessage: fmt.Sprintf(format, v...)}, nil
+	}
+	if args.DocID == "" || len(args.DocID) > maxDocIDBytes {
+		return refuse("doc_id must be a doc_id a search result gave, e.g. \"ro/legea-287-2009/art-1357\"")
+	}
+	lt, err := a.Corpus.LegalTextByID(ctx, args.DocID)
+	switch {
+	case errors.Is(err, corpus.ErrNoDocument):
+		return refuse("Lexflow's corpus holds no article or decision with doc_id %q: use a doc_id exactly as a search result "+
+			"(normattiva_search, eurlex_search, infolex_search, kb_search) gave it", args.DocID)
+	case err != nil:
+		return schemas.ReadLegalTextResult{}, fmt.Errorf("read %s: %w", args.DocID, err)
+	}
+	pages := corpus.Pages(lt.Text, schemas.LegalTextPageChars)
+	page := max(args.Page, 1)
+	if page > len(pages) {
+		return refuse("%s has %d pages; page %d is past the last", args.DocID, len(pages), page)
+	}
+	out := schemas.ReadLegalTextResult{Status: schemas.ResultSuccess, DocID: lt.DocID, Reference: lt.Reference, Title: lt.Title,
+		AsOf: lt.AsOf, URL: lt.URL, Page: page, Pages: len(pages), Text: pages[page-1]}
+	switch lt.Kind {
+	case corpus.KindDecision:
+		out.Kind, out.Reference = schemas.LegalTextDecision, decisionReference(lt.Decision)
+	default:
+		inForce := lt.InForce
+		out.Kind, out.InForce = schemas.LegalTextArticle, &inForce
+	}
+	return out, nil
+}
+
+// roDecisionWords name the kinds of Romanian decisions as a citation writes them.
+var roDecisionWords = map[string]string{"decizie": "Decizia", "sentinta": "Sentința", "hotarare": "Hotărârea",
+	"incheiere": "Încheierea", "RIL": "Decizia", "HP": "Decizia"}
+
+// decisionReference cites a decision so that the citation check reads it: a
+// Romanian one by its kind, number and court after it ("Decizia nr. 724/2021,
+// Curtea de Apel Bacău"), as each Romanian court numbers its own; others as
+// kb_search cites them.
+func decisionReference(d corpus.Decision) string {
+	if d.Jurisdiction != "ro" || !strings.Contains(d.Number, "/") {
+		return reference(d)
+	}
+	word := roDecisionWords[d.Kind]
+	if word == "" {
+		word = "Decizia"
+	}
+	return fmt.Sprintf("%s nr. %s, %s", word, d.Number, d.Court)
+}
