@@ -157,8 +157,9 @@ var actPatterns = []actPattern{
 	newActPattern(`c\.\s?fisc\.?|cod(?:ul|ului)?\s+fiscal\b`, false, fixed("Codul fiscal", "ro/legea-227-2015")),
 	newActPattern(`c\.\s?muncii|cod(?:ul|ului)?\s+muncii`, false, fixed("Codul muncii", "ro/legea-53-2003")),
 	newActPattern(`cod(?:ul|ului)?\s+administrativ`, false, fixed("Codul administrativ", "ro/oug-57-2019")),
+	newActPattern(`constitu`+ro+`i(?:a|ei)\s+italiei|(?:the\s+)?italian\s+constitution|constitution\s+of\s+the\s+italian\s+republic`, false, fixed(itCost.name, itCost.id)),
 	newActPattern(`constitu`+ro+`i(?:a|ei|e)(?:\s+rom[aâ]niei)?`, false, fixed("Constituția României", "ro/constitutia-1991")),
-	newActPattern(`cost\.|costituzione(?:\s+della\s+repubblica(?:\s+italiana)?)?`, false, fixed("Costituzione", "")),
+	newActPattern(`cost\.|costituzione(?:\s+della\s+repubblica(?:\s+italiana)?)?`, false, fixed(itCost.name, itCost.id)),
 	newActPattern(`codice\s+(?:della\s+)?privacy|codice\s+in\s+materia\s+di\s+protezione\s+dei\s+dati\s+personali`, false,
 		fixed("Codice privacy", "it/dlgs-196-2003")),
 	newActPattern(`codice\s+del\s+consumo`, false, fixed("Codice del consumo", "it/dlgs-206-2005")),
@@ -210,6 +211,9 @@ var (
 	itCP  = actName{name: "Codice penale", id: "it/rd-1398-1930"}
 	roCC  = actName{name: "Codul civil", id: "ro/legea-287-2009"}
 	roCP  = actName{name: "Codul penal", id: "ro/legea-286-2009"}
+	// itCost is the Italian Constitution: "Cost.", "Costituzione della Repubblica
+	// italiana", "Constituția Italiei", "the Italian Constitution".
+	itCost = actName{name: "Costituzione", id: "it/costituzione-1947"}
 )
 
 const (

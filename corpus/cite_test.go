@@ -60,7 +60,7 @@ func TestProcedureCodesAreNotThePenalCode(t *testing.T) {
 // TestFormsLawyersWrite: forms that once produced no citation at all.
 func TestFormsLawyersWrite(t *testing.T) {
 	checkCitations(t, "Vedi art. 111 Cost., art. 3 L. 241/1990, art. 6 CEDU e l'OUG nr. 34/2006.", "it", []want{
-		{"art. 111 Cost.", StatusUnknownSource, ""},
+		{"art. 111 Cost.", StatusVerified, "it/costituzione-1947/art-111"},
 		{"art. 3 L. 241/1990", StatusUnknownSource, ""},
 		{"art. 6 CEDU", StatusUnknownSource, ""},
 		{"OUG nr. 34/2006", StatusUnknownSource, ""},
@@ -267,4 +267,24 @@ func TestQuotationsAfterAnApposition(t *testing.T) {
 	})
 	// A name far before an article, or joined by other words, is not its act.
 	checkCitations(t, `Il codice civile regola molte cose, e all'art. 5 si legge: «qualcosa».`, "it", nil)
+}
+
+// TestItalianConstitution: the Constitution is cited by "Cost.", "Costituzione",
+// "Costituzione della Repubblica italiana" and in the other languages; its articles
+// repealed in 2001 are repealed, and it ends at art. 139.
+func TestItalianConstitution(t *testing.T) {
+	checkCitations(t, "Gli artt. 3 e 24 Cost., l'art. 117 della Costituzione della Repubblica italiana, l'art. 128 Cost. "+
+		"e l'art. 140 Cost.; la Costituzione, all'art. 2, dispone: «La Repubblica riconosce e garantisce i diritti inviolabili dell'uomo».", "it", []want{
+		{"artt. 3 e 24 Cost.", StatusVerified, "it/costituzione-1947/art-3"},
+		{"artt. 3 e 24 Cost.", StatusVerified, "it/costituzione-1947/art-24"},
+		{"art. 117 della Costituzione della Repubblica italiana", StatusVerified, "it/costituzione-1947/art-117"},
+		{"art. 128 Cost.", StatusRepealed, "it/costituzione-1947/art-128"},
+		{"art. 140 Cost.", StatusNotFound, ""},
+		{"Costituzione, all'art. 2", StatusVerified, "it/costituzione-1947/art-2"},
+	})
+	checkCitations(t, "Article 9 of the Italian Constitution; art. 32 din Constituția Italiei și art. 21 din Constituția României.", "en", []want{
+		{"Article 9 of the Italian Constitution", StatusVerified, "it/costituzione-1947/art-9"},
+		{"art. 32 din Constituția Italiei", StatusVerified, "it/costituzione-1947/art-32"},
+		{"art. 21 din Constituția României", StatusVerified, "ro/constitutia-1991/art-21"},
+	})
 }
