@@ -329,6 +329,7 @@ type Store interface {
 	Keys
 	Erasures
 	SourceFailures
+	CurrentTexts
 	// Ping reports whether the database answers.
 	Ping(ctx context.Context) error
 	// Close releases the connection.

@@ -43,6 +43,9 @@ const (
 	ErasuresCollection      = "erasures"
 	// SourceFailuresCollection holds the research sources' recent failures.
 	SourceFailuresCollection = "source_failures"
+	// CurrentArticlesCollection holds the current texts of articles an official
+	// service gave.
+	CurrentArticlesCollection = "current_articles"
 	// RecordsCollection and the others below are subcollections of a case's document.
 	RecordsCollection = "records"
 	PartiesCollection = "parties"
