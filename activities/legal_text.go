@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/lexflow/lexflow/corpus"
 	"github.com/lexflow/lexflow/schemas"
+	"github.com/lexflow/lexflow/store"
 )
 
 // maxDocIDBytes bounds a doc_id the model sends; the corpus's are far shorter.
@@ -32,13 +34,26 @@ func (a *Research) ReadLegalText(ctx context.Context, args schemas.ReadLegalText
 	case err != nil:
 		return schemas.ReadLegalTextResult{}, fmt.Errorf("read %s: %w", args.DocID, err)
 	}
+	var version string
+	if lt.Kind == corpus.KindArticle && a.Current != nil {
+		cur, ok, err := a.Current.CurrentArticle(ctx, lt.DocID)
+		if err != nil {
+			return schemas.ReadLegalTextResult{}, fmt.Errorf("read the current text of %s: %w", args.DocID, err)
+		}
+		if ok {
+			lt.Text, lt.AsOf, version = cur.Text, cur.ReadAt.UTC().Format(time.DateOnly), currentVersion(cur)
+			if cur.URL != "" {
+				lt.URL = cur.URL
+			}
+		}
+	}
 	pages := corpus.Pages(lt.Text, schemas.LegalTextPageChars)
 	page := max(args.Page, 1)
 	if page > len(pages) {
 		return refuse("%s has %d pages; page %d is past the last", args.DocID, len(pages), page)
 	}
 	out := schemas.ReadLegalTextResult{Status: schemas.ResultSuccess, DocID: lt.DocID, Reference: lt.Reference, Title: lt.Title,
-		AsOf: lt.AsOf, URL: lt.URL, Page: page, Pages: len(pages), Text: pages[page-1]}
+		AsOf: lt.AsOf, Version: version, URL: lt.URL, Page: page, Pages: len(pages), Text: pages[page-1]}
 	switch lt.Kind {
 	case corpus.KindDecision:
 		out.Kind, out.Reference = schemas.LegalTextDecision, decisionReference(lt.Decision)
@@ -66,4 +81,13 @@ func decisionReference(d corpus.Decision) string {
 		word = "Decizia"
 	}
 	return fmt.Sprintf("%s nr. %s, %s", word, d.Number, d.Court)
+}
+
+// currentVersion says where a current text comes from and whether it is consolidated.
+func currentVersion(cur store.CurrentArticle) string {
+	kind := "as published (the service does not say whether it is consolidated)"
+	if cur.Consolidated {
+		kind = "consolidated"
+	}
+	return fmt.Sprintf("%s, %s, read %s", cur.Source, kind, cur.ReadAt.UTC().Format(time.DateOnly))
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/lexflow/lexflow/corpus"
 	"github.com/lexflow/lexflow/schemas"
+	"github.com/lexflow/lexflow/store"
 )
 
 // Research are the activities that read the law: the legal corpus, and for the search
@@ -24,6 +25,9 @@ type Research struct {
 	Backend Backend
 	// Events publishes the citation check's result.
 	Events *Publisher
+	// Current holds the current texts of articles an official service gave, read
+	// before the corpus's; nil when none is configured.
+	Current store.CurrentTexts
 }
 
 // Backend answers the search tools with LEXE's response shapes. The corpus is one; a

@@ -183,7 +183,10 @@ type ReadLegalTextResult struct {
 	Reference string `json:"reference,omitempty"`
 	Title     string `json:"title,omitempty"`
 	// AsOf is the date the text is current as of.
-	AsOf    string `json:"as_of,omitempty"`
+	AsOf string `json:"as_of,omitempty"`
+	// Version says where a text other than the shipped corpus's comes from: "as
+	// published by legislatie.just.ro, read 2026-11-27".
+	Version string `json:"version,omitempty"`
 	InForce *bool  `json:"in_force,omitempty"`
 	URL     string `json:"url,omitempty"`
 	Page    int    `json:"page,omitempty"`

@@ -25,6 +25,9 @@ func formatReadLegalText(name string, result []byte) (string, string) {
 	if r.AsOf != "" {
 		fmt.Fprintf(&b, "; text as of %s", r.AsOf)
 	}
+	if r.Version != "" {
+		b.WriteString("; " + r.Version)
+	}
 	switch {
 	case r.InForce == nil:
 	case *r.InForce:
