@@ -75,6 +75,11 @@ func TestCurrentLawOverlay(t *testing.T) {
 		t.Errorf("the current text: %+v", now)
 	}
 
+	raw, err := current.NormattivaSearch(ctx, schemas.NormattivaSearchArgs{ActType: "Codul civil", Article: "1357"})
+	if err != nil || !strings.Contains(string(raw), "săvârșită cu vinovăție") {
+		t.Errorf("normattiva_search with current texts: %s, %v", raw, err)
+	}
+
 	reply := "Codul civil, la art. 1357, prevede: „Cel care cauzează altuia un prejudiciu printr-o faptă ilicită, săvârșită cu vinovăție, este obligat să îl repare”."
 	for _, c := range []struct {
 		r          *Research
