@@ -17,8 +17,9 @@ const maxDocIDBytes = 200
 
 // ReadLegalText is read_legal_text: one page of the full text of an article or a
 // decision of the corpus, by doc_id, with its reference, title, date, in-force flag
-// and URL. A doc_id the corpus does not hold, or a page past the last, is an answer
-// the model can correct, not a failure.
+// and URL; an article's current text, when Current keeps one, instead of the
+// corpus's, dated when it was read. A doc_id the corpus does not hold, or a page past
+// the last, is an answer the model can correct, not a failure.
 func (a *Research) ReadLegalText(ctx context.Context, args schemas.ReadLegalTextArgs) (schemas.ReadLegalTextResult, error) {
 	refuse := func(format string, v ...any) (schemas.ReadLegalTextResult, error) {
 		return schemas.ReadLegalTextResult{Status: schemas.ResultError, ErrorMessage: fmt.Sprintf(format, v...)}, nil
