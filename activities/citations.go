@@ -2,6 +2,7 @@ package activities
 
 import (
 	"context"
+	"time"
 	"unicode/utf8"
 
 	"go.temporal.io/sdk/temporal"
@@ -16,7 +17,7 @@ import (
 // repealed, and lists those it cannot check, so that none passes silently. It
 // publishes what it found.
 func (a *Research) CheckCitations(ctx context.Context, in schemas.CheckCitations) (schemas.CheckedReply, error) {
-	cits, err := a.Corpus.CheckCitations(ctx, in.Reply, in.Language)
+	cits, err := a.Corpus.CheckCitationsWith(ctx, in.Reply, in.Language, a.currentText())
 	if err != nil {
 		return schemas.CheckedReply{}, err
 	}
@@ -35,7 +36,7 @@ func (a *Research) CheckText(ctx context.Context, in schemas.CitationCheck) (sch
 	if in.Language == "" {
 		in.Language = language.Guess(in.Text)
 	}
-	cits, err := a.Corpus.CheckCitations(ctx, in.Text, in.Language)
+	cits, err := a.Corpus.CheckCitationsWith(ctx, in.Text, in.Language, a.currentText())
 	if err != nil {
 		return schemas.CitationReport{}, err
 	}
@@ -55,4 +56,19 @@ func citationsOf(cits []corpus.Citation) []schemas.Citation {
 		out = append(out, sc)
 	}
 	return out
+}
+
+// currentText reads the store's current texts for the citation check, or nil when
+// none is configured: an article's current text, dated when it was read.
+func (a *Research) currentText() corpus.Current {
+	if a.Current == nil {
+		return nil
+	}
+	return func(ctx context.Context, docID string) (string, string, bool, error) {
+		cur, ok, err := a.Current.CurrentArticle(ctx, docID)
+		if err != nil || !ok {
+			return "", "", false, err
+		}
+		return cur.Text, cur.ReadAt.UTC().Format(time.DateOnly), true, nil
+	}
 }

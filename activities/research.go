@@ -14,6 +14,7 @@ import (
 
 	"github.com/lexflow/lexflow/corpus"
 	"github.com/lexflow/lexflow/schemas"
+	"github.com/lexflow/lexflow/store"
 )
 
 // Research are the activities that read the law: the legal corpus, and for the search
@@ -24,6 +25,9 @@ type Research struct {
 	Backend Backend
 	// Events publishes the citation check's result.
 	Events *Publisher
+	// Current holds the current texts of articles an official service gave, read
+	// before the corpus's; nil when none is configured.
+	Current store.CurrentTexts
 }
 
 // Backend answers the search tools with LEXE's response shapes. The corpus is one; a
@@ -39,7 +43,7 @@ func (a *Research) backend() Backend {
 	if a.Backend != nil {
 		return a.Backend
 	}
-	return corpusBackend{a.Corpus}
+	return corpusBackend{c: a.Corpus, current: a.Current}
 }
 
 // NormattivaSearch is normattiva_search: an article of an Italian act, and of a
@@ -83,8 +87,12 @@ func upstreamError(err error) error {
 	return temporal.NewNonRetryableApplicationError(err.Error(), schemas.ErrSearchFailed, err)
 }
 
-// corpusBackend answers the search tools from the shipped corpus.
-type corpusBackend struct{ c *corpus.Store }
+// corpusBackend answers the search tools from the shipped corpus, and an article's
+// text from current, when it keeps one.
+type corpusBackend struct {
+	c       *corpus.Store
+	current store.CurrentTexts
+}
 
 // LegalSQL is the legal_sql tool, seed 003's query_bigquery: one read-only SELECT over
 // legislatie or jurisprudenta, at most corpus.MaxRows rows. A refused or failing query
@@ -124,6 +132,15 @@ func (b corpusBackend) Normattiva(ctx context.Context, args schemas.NormattivaSe
 		return asJSON(schemas.NormattivaResult{})
 	case err != nil:
 		return nil, err
+	}
+	if b.current != nil {
+		cur, ok, err := b.current.CurrentArticle(ctx, art.DocID)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			art.Text = cur.Text
+		}
 	}
 	return asJSON(schemas.NormattivaResult{Text: art.Text, URN: art.URN, Vigente: art.InForce, Title: art.Title,
 		ActTitle: art.ActTitle, DocID: art.DocID, URL: art.URL, Jurisdiction: art.Jurisdiction, Article: art.Article})

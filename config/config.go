@@ -128,6 +128,9 @@ type Config struct {
 	CorpusDB     string
 	SearXNGURL   string
 	LexeToolsURL string
+	// LegislatieURL is the Portal Legislativ's SOAP endpoint, whose current texts of
+	// Romanian acts the worker keeps; empty: the shipped texts only.
+	LegislatieURL string
 	// BlobDir is the local blob store's root, where draft PDFs are kept.
 	BlobDir string
 	// UserWait is how long an escalated case waits for the client's answer.
@@ -284,6 +287,7 @@ var Vars = []Var{
 	{"LEXFLOW_MAX_STEPS", strconv.Itoa(schemas.DefaultMaxSteps), "model calls allowed in one chat turn"},
 	{"LEXFLOW_CORPUS_DB", "", "the legal corpus's SQLite file; empty means LEXFLOW_DATA_DIR/corpus.db (`lexflow corpus load` builds it, `lexflow dev` on first start)"},
 	{"LEXE_TOOLS_URL", "", "a LEXE-tools-compatible service (e.g. http://lexe-tools:8021) that answers normattiva_search, eurlex_search, infolex_search, kb_search, lex_search and lex_search_enriched; empty means the shipped corpus and SearXNG"},
+	{"LEXFLOW_LEGISLATIE_URL", "", "the Portal Legislativ's SOAP endpoint (https://legislatie.just.ro/apiws/FreeWebService.svc/SOAP): the worker reads there, each day, the current text of the Romanian codes of the corpus and keeps it in the store, where read_legal_text and the citation check read it before the shipped text (docs/deployment.md); empty means the shipped texts, with their as_of"},
 	{"SEARXNG_URL", "", "SearXNG instance for web_search, and for lex_search and lex_search_enriched without LEXE_TOOLS_URL (JSON format enabled); empty means those tools are not offered"},
 	{"LEXFLOW_BLOB_DIR", "", "root of the local blob store that keeps draft PDFs (`cases/<id>/drafts/<name>/rev-<n>.pdf`); empty means LEXFLOW_DATA_DIR/blobs"},
 	{"LEXFLOW_USER_WAIT", "24h", "how long a case escalated to the client waits for their answer before it opens a support ticket"},
@@ -370,6 +374,7 @@ func From(lookup func(name string) (string, bool)) (Config, error) {
 		CorpusDB:          get("LEXFLOW_CORPUS_DB"),
 		SearXNGURL:        get("SEARXNG_URL"),
 		LexeToolsURL:      get("LEXE_TOOLS_URL"),
+		LegislatieURL:     get("LEXFLOW_LEGISLATIE_URL"),
 		BlobDir:           get("LEXFLOW_BLOB_DIR"),
 		JWTSecret:         get("LEXFLOW_JWT_SECRET"),
 		JWTIssuer:         get("LEXFLOW_JWT_ISSUER"),

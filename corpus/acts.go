@@ -109,3 +109,28 @@ func (s *Store) sourceAsOf(ctx context.Context, source string) (string, error) {
 	}
 	return asOf, err
 }
+
+// ActInfo is what names an act of the corpus.
+type ActInfo struct {
+	ID, Jurisdiction, Type, Number, Title string
+	Year                                  int
+}
+
+// Acts returns the corpus's acts of a jurisdiction, in id order.
+func (s *Store) Acts(ctx context.Context, jurisdiction string) ([]ActInfo, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT act_id, jurisdiction, act_type, act_number, act_title, act_year FROM acts
+		WHERE jurisdiction = ? ORDER BY act_id`, jurisdiction)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []ActInfo
+	for rows.Next() {
+		var a ActInfo
+		if err := rows.Scan(&a.ID, &a.Jurisdiction, &a.Type, &a.Number, &a.Title, &a.Year); err != nil {
+			return nil, err
+		}
+		out = append(out, a)
+	}
+	return out, rows.Err()
+}

@@ -73,6 +73,17 @@ const MaxCitations = 500
 // is in force, and any quotation attached is in its text. It checks the first
 // MaxCitations.
 func (s *Store) CheckCitations(ctx context.Context, text, lang string) ([]Citation, error) {
+	return s.CheckCitationsWith(ctx, text, lang, nil)
+}
+
+// Current gives an article's current text, kept apart from the corpus (read from an
+// official service), and the date it is current as of, or ok false when none is kept.
+type Current func(ctx context.Context, docID string) (text, asOf string, ok bool, err error)
+
+// CheckCitationsWith is CheckCitations reading each held article's current text from
+// current first, when current is not nil: a quotation is checked against it, and
+// as_of is its date.
+func (s *Store) CheckCitationsWith(ctx context.Context, text, lang string, current Current) ([]Citation, error) {
 	refs := findReferences(text, lang)
 	quotes := newQuotations(text, refs)
 	out := []Citation{}
@@ -86,7 +97,7 @@ func (s *Store) CheckCitations(ctx context.Context, text, lang string) ([]Citati
 		var err error
 		switch r.kind {
 		case KindArticle:
-			cits, cited, err = s.resolveArticles(ctx, base, r.act, r.articles[:min(len(r.articles), MaxCitations-len(out))])
+			cits, cited, err = s.resolveArticles(ctx, base, r.act, r.articles[:min(len(r.articles), MaxCitations-len(out))], current)
 		case KindAct:
 			err = s.resolveAct(ctx, &base, r.act)
 			cits = []Citation{base}
@@ -129,8 +140,8 @@ func (s *Store) resolveAct(ctx context.Context, c *Citation, name actName) error
 }
 
 // resolveArticles checks the citations of the articles of one act, asking for the act
-// once, and returns each article's text.
-func (s *Store) resolveArticles(ctx context.Context, base Citation, name actName, articles []string) ([]Citation, []string, error) {
+// once, and returns each article's text: its current one, when current keeps it.
+func (s *Store) resolveArticles(ctx context.Context, base Citation, name actName, articles []string, current Current) ([]Citation, []string, error) {
 	base.RefersTo, base.Status = name.name, StatusUnknownSource
 	a, held, err := s.actOf(ctx, name)
 	if err != nil {
@@ -156,6 +167,15 @@ func (s *Store) resolveArticles(ctx context.Context, base Citation, name actName
 				c.Status, c.DocID, c.URL, c.InForce, text = StatusVerified, art.DocID, art.URL, art.InForce, art.Text
 				if !art.InForce {
 					c.Status = StatusRepealed
+				}
+				if current != nil {
+					t, asOf, ok, err := current(ctx, art.DocID)
+					if err != nil {
+						return nil, nil, err
+					}
+					if ok {
+						text, c.AsOf = t, asOf
+					}
 				}
 			}
 		}

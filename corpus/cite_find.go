@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"unicode/utf8"
 )
 
 // reference is a citation as found in a text, before the corpus is asked about it.
@@ -197,9 +198,49 @@ func findArticles(text, lang string, acts spans) []reference {
 		if a, ok := acts.endingAt(len(before)); ok && loc[0]-a.end <= 3 {
 			r.act, r.start = a.act, a.start
 			out = append(out, r)
+			continue
+		}
+		if name, start, ok := actInApposition(text[:loc[0]], lang); ok {
+			r.act, r.start = name, start
+			out = append(out, r)
 		}
 	}
 	return out
+}
+
+// apposition is what joins an act's name to an article set in apposition after it:
+// "the GDPR, at art. 82", "Codul civil, la art. 1357", "il codice civile, all'art. 2043".
+var apposition = regexp.MustCompile(`(?i)\s*,\s*(?:at|in|under|la|[iî]n|al|all['’]|allo|nell['’]|nel|dall['’]|dal)\s*$`)
+
+// Bounds of an apposition and of the act's name before it, in bytes.
+const (
+	maxAppositionBytes = 24
+	maxActNameBytes    = 120
+)
+
+// actInApposition recognizes an act named just before an apposition that ends text,
+// returning the act and where its name starts in text.
+func actInApposition(text, lang string) (actName, int, bool) {
+	// The apposition is short: look for it in the last bytes only, so that a text
+	// of many articles costs no more than its length each.
+	cut := max(0, len(text)-maxAppositionBytes)
+	for cut > 0 && !utf8.RuneStart(text[cut]) {
+		cut--
+	}
+	m := apposition.FindStringIndex(text[cut:])
+	if m == nil {
+		return actName{}, 0, false
+	}
+	m[0] += cut
+	from := max(0, m[0]-maxActNameBytes)
+	for from < m[0] && !utf8.RuneStart(text[from]) {
+		from++
+	}
+	name, start, ok := actBefore(text[from:m[0]], lang)
+	if !ok || !startsWord(text, from+start) {
+		return actName{}, 0, false
+	}
+	return name, from + start, true
 }
 
 // maxArticlesPerReference bounds the articles one reference lists: a hostile list of

@@ -24,6 +24,7 @@ type actName struct {
 // own; the others (abbreviations such as "c.c.") only after an article.
 type actPattern struct {
 	at         *regexp.Regexp // anchored at the start of the text
+	tail       *regexp.Regexp // anchored at the end of the text
 	anywhere   *regexp.Regexp // nil unless standalone
 	name       func(g groups, lang string) actName
 	standalone bool
@@ -33,7 +34,7 @@ type actPattern struct {
 type groups func(name string) string
 
 func newActPattern(src string, standalone bool, name func(g groups, lang string) actName) actPattern {
-	p := actPattern{at: regexp.MustCompile(`^(?i:` + src + `)`), name: name, standalone: standalone}
+	p := actPattern{at: regexp.MustCompile(`^(?i:` + src + `)`), tail: regexp.MustCompile(`(?i:` + src + `)$`), name: name, standalone: standalone}
 	if standalone {
 		p.anywhere = regexp.MustCompile(`(?i)\b(?:` + src + `)`)
 	}
@@ -156,8 +157,9 @@ var actPatterns = []actPattern{
 	newActPattern(`c\.\s?fisc\.?|cod(?:ul|ului)?\s+fiscal\b`, false, fixed("Codul fiscal", "ro/legea-227-2015")),
 	newActPattern(`c\.\s?muncii|cod(?:ul|ului)?\s+muncii`, false, fixed("Codul muncii", "ro/legea-53-2003")),
 	newActPattern(`cod(?:ul|ului)?\s+administrativ`, false, fixed("Codul administrativ", "ro/oug-57-2019")),
+	newActPattern(`constitu`+ro+`i(?:a|ei)\s+italiei|(?:the\s+)?italian\s+constitution|constitution\s+of\s+the\s+italian\s+republic`, false, fixed(itCost.name, itCost.id)),
 	newActPattern(`constitu`+ro+`i(?:a|ei|e)(?:\s+rom[aâ]niei)?`, false, fixed("Constituția României", "ro/constitutia-1991")),
-	newActPattern(`cost\.|costituzione(?:\s+della\s+repubblica(?:\s+italiana)?)?`, false, fixed("Costituzione", "")),
+	newActPattern(`cost\.|costituzione(?:\s+della\s+repubblica(?:\s+italiana)?)?`, false, fixed(itCost.name, itCost.id)),
 	newActPattern(`codice\s+(?:della\s+)?privacy|codice\s+in\s+materia\s+di\s+protezione\s+dei\s+dati\s+personali`, false,
 		fixed("Codice privacy", "it/dlgs-196-2003")),
 	newActPattern(`codice\s+del\s+consumo`, false, fixed("Codice del consumo", "it/dlgs-206-2005")),
@@ -209,6 +211,9 @@ var (
 	itCP  = actName{name: "Codice penale", id: "it/rd-1398-1930"}
 	roCC  = actName{name: "Codul civil", id: "ro/legea-287-2009"}
 	roCP  = actName{name: "Codul penal", id: "ro/legea-286-2009"}
+	// itCost is the Italian Constitution: "Cost.", "Costituzione della Repubblica
+	// italiana", "Constituția Italiei", "the Italian Constitution".
+	itCost = actName{name: "Costituzione", id: "it/costituzione-1947"}
 )
 
 const (
@@ -235,6 +240,19 @@ func actAt(text, lang string) (actName, int, bool) {
 			continue
 		}
 		return p.name(groupsOf(p.at, text, loc), lang), loc[1], true
+	}
+	return actName{}, 0, false
+}
+
+// actBefore recognizes the name of an act at the end of text, returning it and where
+// it starts in text. The name must start a word.
+func actBefore(text, lang string) (actName, int, bool) {
+	for _, p := range actPatterns {
+		loc := p.tail.FindStringSubmatchIndex(text)
+		if loc == nil || !startsWord(text, loc[0]) {
+			continue
+		}
+		return p.name(groupsOf(p.tail, text, loc), lang), loc[0], true
 	}
 	return actName{}, 0, false
 }

@@ -60,7 +60,7 @@ func TestProcedureCodesAreNotThePenalCode(t *testing.T) {
 // TestFormsLawyersWrite: forms that once produced no citation at all.
 func TestFormsLawyersWrite(t *testing.T) {
 	checkCitations(t, "Vedi art. 111 Cost., art. 3 L. 241/1990, art. 6 CEDU e l'OUG nr. 34/2006.", "it", []want{
-		{"art. 111 Cost.", StatusUnknownSource, ""},
+		{"art. 111 Cost.", StatusVerified, "it/costituzione-1947/art-111"},
 		{"art. 3 L. 241/1990", StatusUnknownSource, ""},
 		{"art. 6 CEDU", StatusUnknownSource, ""},
 		{"OUG nr. 34/2006", StatusUnknownSource, ""},
@@ -238,4 +238,53 @@ func TestHostileTextsAreBounded(t *testing.T) {
 	if n := len(articleNumbers(list.String())); n != maxArticlesPerReference {
 		t.Errorf("a list of 5,000 articles gave %d", n)
 	}
+}
+
+// TestQuotationsAfterAnApposition: a quotation introduced after the act's name with the
+// article in an apposition ("the GDPR, at art. 82, provides: «…»") is checked against
+// that article. A false quotation of this form once came back verified, as a
+// citation of the whole GDPR.
+func TestQuotationsAfterAnApposition(t *testing.T) {
+	checkCitations(t, `The GDPR, at art. 82, provides: «Any person who has suffered material or non-material damage `+
+		`shall have the right to receive compensation within thirty days».`, "en", []want{
+		{"GDPR, at art. 82", StatusMisquoted, "eu/32016R0679/en/art-82"},
+	})
+	checkCitations(t, `The GDPR, in Article 82, provides: "Any person who has suffered material or non-material damage `+
+		`as a result of an infringement of this Regulation shall have the right to receive compensation".`, "en", []want{
+		{"GDPR, in Article 82", StatusVerified, "eu/32016R0679/en/art-82"},
+	})
+	checkCitations(t, `Codul civil, la art. 1357, prevede: „Cel care cauzează altuia un prejudiciu printr-o faptă licită este obligat să îl repare”.`, "ro", []want{
+		{"Codul civil, la art. 1357", StatusMisquoted, "ro/legea-287-2009/art-1357"},
+	})
+	checkCitations(t, `Codul civil, la art. 1357 alin. (1), prevede: „Cel care cauzează altuia un prejudiciu printr-o faptă ilicită”.`, "ro", []want{
+		{"Codul civil, la art. 1357 alin. (1)", StatusVerified, "ro/legea-287-2009/art-1357"},
+	})
+	checkCitations(t, `Il codice civile, all'art. 2043, dispone: «Qualunque fatto doloso obbliga lo Stato al risarcimento».`, "it", []want{
+		{"codice civile, all'art. 2043", StatusMisquoted, "it/rd-262-1942/art-2043"},
+	})
+	checkCitations(t, `Il codice civile, all’art. 2043, dispone: «Qualunque fatto doloso o colposo, che cagiona ad altri un danno ingiusto».`, "it", []want{
+		{"codice civile, all’art. 2043", StatusVerified, "it/rd-262-1942/art-2043"},
+	})
+	// A name far before an article, or joined by other words, is not its act.
+	checkCitations(t, `Il codice civile regola molte cose, e all'art. 5 si legge: «qualcosa».`, "it", nil)
+}
+
+// TestItalianConstitution: the Constitution is cited by "Cost.", "Costituzione",
+// "Costituzione della Repubblica italiana" and in the other languages; its articles
+// repealed in 2001 are repealed, and it ends at art. 139.
+func TestItalianConstitution(t *testing.T) {
+	checkCitations(t, "Gli artt. 3 e 24 Cost., l'art. 117 della Costituzione della Repubblica italiana, l'art. 128 Cost. "+
+		"e l'art. 140 Cost.; la Costituzione, all'art. 2, dispone: «La Repubblica riconosce e garantisce i diritti inviolabili dell'uomo».", "it", []want{
+		{"artt. 3 e 24 Cost.", StatusVerified, "it/costituzione-1947/art-3"},
+		{"artt. 3 e 24 Cost.", StatusVerified, "it/costituzione-1947/art-24"},
+		{"art. 117 della Costituzione della Repubblica italiana", StatusVerified, "it/costituzione-1947/art-117"},
+		{"art. 128 Cost.", StatusRepealed, "it/costituzione-1947/art-128"},
+		{"art. 140 Cost.", StatusNotFound, ""},
+		{"Costituzione, all'art. 2", StatusVerified, "it/costituzione-1947/art-2"},
+	})
+	checkCitations(t, "Article 9 of the Italian Constitution; art. 32 din Constituția Italiei și art. 21 din Constituția României.", "en", []want{
+		{"Article 9 of the Italian Constitution", StatusVerified, "it/costituzione-1947/art-9"},
+		{"art. 32 din Constituția Italiei", StatusVerified, "it/costituzione-1947/art-32"},
+		{"art. 21 din Constituția României", StatusVerified, "ro/constitutia-1991/art-21"},
+	})
 }

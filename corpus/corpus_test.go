@@ -48,11 +48,12 @@ func TestCounts(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := Counts{
-		SourceGDPR:       {Articles: 297},  // 99 articles in EN, IT and RO
-		SourceNormattiva: {Articles: 4576}, // 5 codes, repealed articles included
-		SourceROCodes:    {Articles: 6778}, // 6,777 objects, +5 merged articles split, -4 repeated numbers
-		SourceCassazione: {Decisions: 299}, // 244 decisions and 55 questions to the Sezioni Unite
-		SourceRejust:     {Decisions: 241}, // 237 courts of appeal and 4 ÎCCJ
+		SourceGDPR:         {Articles: 297},  // 99 articles in EN, IT and RO
+		SourceNormattiva:   {Articles: 4576}, // 5 codes, repealed articles included
+		SourceROCodes:      {Articles: 6778}, // 6,777 objects, +5 merged articles split, -4 repeated numbers
+		SourceCostituzione: {Articles: 157},  // 139 articles and 18 transitional and final provisions
+		SourceCassazione:   {Decisions: 299}, // 244 decisions and 55 questions to the Sezioni Unite
+		SourceRejust:       {Decisions: 241}, // 237 courts of appeal and 4 ÎCCJ
 	}
 	for src, w := range want {
 		if got[src] != w {

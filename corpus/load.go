@@ -10,11 +10,12 @@ import (
 
 // Source names, as counted in the sources table.
 const (
-	SourceGDPR       = "eu-gdpr-xml"
-	SourceNormattiva = "it-normattiva-codes"
-	SourceCassazione = "it-cassazione"
-	SourceROCodes    = "ro-codes-legislatie"
-	SourceRejust     = "ro-jurisprudenta-rejust"
+	SourceGDPR         = "eu-gdpr-xml"
+	SourceNormattiva   = "it-normattiva-codes"
+	SourceCassazione   = "it-cassazione"
+	SourceROCodes      = "ro-codes-legislatie"
+	SourceRejust       = "ro-jurisprudenta-rejust"
+	SourceCostituzione = "it-costituzione"
 )
 
 // Build loads the shipped archive into a new database at path and returns the rows of
@@ -32,7 +33,8 @@ func Build(ctx context.Context, path string) (Counts, error) {
 	for _, src := range []struct {
 		name string
 		load func(files) ([]Article, error)
-	}{{SourceGDPR, loadGDPR}, {SourceNormattiva, loadNormattiva}, {SourceROCodes, loadRomanianCodes}} {
+	}{{SourceGDPR, loadGDPR}, {SourceNormattiva, loadNormattiva}, {SourceCostituzione, loadCostituzione},
+		{SourceROCodes, loadRomanianCodes}} {
 		a, err := src.load(f)
 		if err != nil {
 			return nil, err

@@ -22,9 +22,12 @@ var sourceInfos = map[string]sourceInfo{
 	SourceNormattiva: {complete: true, suffixed: false, asOf: "2026-02-21"},
 	// The codes as scraped in mid-2023; superscript articles (21^1) were lost by the
 	// upstream extraction, and some codes are their texts as first enacted (actAsOf).
-	SourceROCodes:    {complete: true, suffixed: false, asOf: "2023-06-29"},
-	SourceCassazione: {asOf: "2026-07-07"},
-	SourceRejust:     {asOf: "2026-07-21"},
+	SourceROCodes: {complete: true, suffixed: false, asOf: "2023-06-29"},
+	// The text in force as the upstream project aligned it with Normattiva, at its
+	// commit of 2026-08-17 (the 2023 amendment of art. 33 included).
+	SourceCostituzione: {complete: true, suffixed: false, asOf: "2026-08-17"},
+	SourceCassazione:   {asOf: "2026-07-07"},
+	SourceRejust:       {asOf: "2026-07-21"},
 }
 
 // actAsOf dates the acts whose text is older than their source's date: three Romanian

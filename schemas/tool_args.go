@@ -20,6 +20,7 @@ const (
 	ToolConsultReasoner     = "consult_reasoner"
 	ToolListDocuments       = "list_documents"
 	ToolReadDocument        = "read_document"
+	ToolReadLegalText       = "read_legal_text"
 )
 
 // GetCaseDetailsArgs are get_case_details' arguments (seed 003).
@@ -96,6 +97,12 @@ type (
 		DocumentID string `json:"document_id"`
 		FromPage   int    `json:"from_page"`
 		ToPage     int    `json:"to_page"`
+	}
+	// ReadLegalTextArgs reads page Page (from 1; 0 reads the first) of the text of
+	// DocID.
+	ReadLegalTextArgs struct {
+		DocID string `json:"doc_id"`
+		Page  int    `json:"page"`
 	}
 	GetPartyIDByNameArgs struct {
 		CaseID        string `json:"case_id"`

@@ -160,3 +160,36 @@ const PartyNotFound = "Party reference not found in case context."
 // PlaceholderNotFound is get_party_id_by_name's error_message for a placeholder
 // ({{party3.fullName}}) that names no party of the case.
 const PlaceholderNotFound = "Placeholder not found: it names no party of this case."
+
+// LegalTextPageChars is the most characters one page of read_legal_text holds: with
+// its heading it fits the tool's budget at the default context size.
+const LegalTextPageChars = 12_000
+
+// Kinds of legal text read_legal_text reads.
+const (
+	LegalTextArticle  = "article"
+	LegalTextDecision = "decision"
+)
+
+// ReadLegalTextResult is read_legal_text's answer: page Page of Pages of one text,
+// with what a lawyer cites it by and how current it is.
+type ReadLegalTextResult struct {
+	Status       string `json:"status"`
+	ErrorMessage string `json:"error_message,omitempty"`
+	DocID        string `json:"doc_id,omitempty"`
+	Kind         string `json:"kind,omitempty"`
+	// Reference cites the text as the citation check reads it: "art. 1357 Codul
+	// civil", "Cass. pen., Sez. VI, n. 10387/2025".
+	Reference string `json:"reference,omitempty"`
+	Title     string `json:"title,omitempty"`
+	// AsOf is the date the text is current as of.
+	AsOf string `json:"as_of,omitempty"`
+	// Version says where a text other than the shipped corpus's comes from: "as
+	// published by legislatie.just.ro, read 2026-11-27".
+	Version string `json:"version,omitempty"`
+	InForce *bool  `json:"in_force,omitempty"`
+	URL     string `json:"url,omitempty"`
+	Page    int    `json:"page,omitempty"`
+	Pages   int    `json:"pages,omitempty"`
+	Text    string `json:"text,omitempty"`
+}

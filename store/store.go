@@ -331,6 +331,7 @@ type Store interface {
 	Erasures
 	SourceFailures
 	Notifications
+	CurrentTexts
 	// Ping reports whether the database answers.
 	Ping(ctx context.Context) error
 	// Close releases the connection.

@@ -101,6 +101,7 @@ var budgets = map[string]Budget{
 	schemas.ToolGenerateDraftPDF:    {Percent: 2},
 	schemas.ToolListDocuments:       {Percent: 8},
 	schemas.ToolReadDocument:        {Percent: 15},
+	schemas.ToolReadLegalText:       {Percent: 15},
 	schemas.ToolCheckQuota:          {Percent: 2},
 	schemas.ToolCreateSupportTicket: {Percent: 2},
 	schemas.ToolConsultReasoner:     {Percent: 10, Shape: shapeReasoner},

@@ -67,6 +67,10 @@ var (
 	// legalSQLPolicy: seed 003's retries, with a 15 s limit on a query.
 	legalSQLPolicy = Policy{Timeout: 15 * time.Second, MaxAttempts: 3, RetryInterval: time.Second, RetryOn: "database errors and timeouts"}
 
+	// legalTextPolicy: a read of the corpus (or the store's current texts) by key,
+	// retried as a case read is.
+	legalTextPolicy = Policy{Timeout: 10 * time.Second, MaxAttempts: 3, RetryInterval: time.Second, RetryOn: retryOnTransient}
+
 	// draftPolicy: rendering a PDF takes longer than a case read.
 	draftPolicy = Policy{Timeout: time.Minute, MaxAttempts: 3, RetryInterval: time.Second, RetryOn: retryOnTransient}
 

@@ -131,6 +131,9 @@ var registry = withBudgets(mustLoad([]*Tool{
 		decode: decodeArgs[schemas.LexSearchEnrichedArgs]},
 	{Name: schemas.ToolWebSearch, Roles: allRoles, Toggle: schemas.ToggleWebSearch, DefaultOn: false, Bound: bindLanguage,
 		Policy: lexeNoRetry, Failure: Degrade, Format: formatWebSearch, Activity: "WebSearch", decode: decodeArgs[schemas.WebSearchArgs]},
+	// Seed 003's second research step: the full text of what the searches summarized.
+	{Name: schemas.ToolReadLegalText, Roles: allRoles, DefaultOn: true,
+		Policy: legalTextPolicy, Failure: Degrade, Format: formatReadLegalText, Activity: "ReadLegalText", decode: decodeArgs[schemas.ReadLegalTextArgs]},
 	// Seed 003's query_bigquery; read-only SQL is for admins, as Sanctum's db-query.
 	{Name: schemas.ToolLegalSQL, Roles: adminOnly, DefaultOn: true,
 		Policy: legalSQLPolicy, Failure: Degrade, Format: formatStatus, Activity: "LegalSQL", decode: decodeArgs[schemas.LegalSQLArgs]},

@@ -8,6 +8,7 @@ import (
 
 	"github.com/lexflow/lexflow/config"
 	"github.com/lexflow/lexflow/corpus"
+	"github.com/lexflow/lexflow/internal/legislatie"
 	"github.com/lexflow/lexflow/internal/lexetools"
 	"github.com/lexflow/lexflow/internal/payments"
 	"github.com/lexflow/lexflow/internal/searxng"
@@ -54,6 +55,14 @@ func StartWorker(ctx context.Context, cfg config.Config, b *Backends, log *slog.
 		lc.Close()
 		return nil, nil, err
 	}
+	if cfg.LegislatieURL != "" {
+		if err := worker.EnsureRefreshLawSchedule(ctx, b.Temporal, cfg.TaskQueue); err != nil {
+			w.Stop()
+			stopDeps()
+			lc.Close()
+			return nil, nil, err
+		}
+	}
 	return func() { w.Stop(); stopDeps(); lc.Close() }, lc, nil
 }
 
@@ -76,6 +85,9 @@ func WorkerDeps(cfg config.Config, b *Backends, lc *corpus.Store) (d worker.Deps
 		ContextTokens: cfg.AssistantContextTokens, Mail: b.Mail, DefaultLanguage: cfg.DefaultLanguage}
 	if cfg.SearXNGURL != "" {
 		d.SearXNG = searxng.New(cfg.SearXNGURL, 30*time.Second)
+	}
+	if cfg.LegislatieURL != "" {
+		d.Portal = legislatie.New(cfg.LegislatieURL, 2*time.Minute)
 	}
 	if cfg.LexeToolsURL != "" {
 		lexe := lexetools.New(cfg.LexeToolsURL, 30*time.Second)

@@ -92,6 +92,7 @@ var behaviors = map[string]workflow.VersioningBehavior{
 	schemas.DraftWorkflow:         workflow.VersioningBehaviorPinned,
 	schemas.EraseWorkflow:         workflow.VersioningBehaviorPinned,
 	schemas.RetentionWorkflow:     workflow.VersioningBehaviorPinned,
+	schemas.RefreshLawWorkflow:    workflow.VersioningBehaviorPinned,
 	schemas.CitationCheckWorkflow: workflow.VersioningBehaviorPinned,
 	schemas.ToolExecutionWorkflow: workflow.VersioningBehaviorPinned,
 	schemas.QueryWorkflow:         workflow.VersioningBehaviorPinned,

@@ -63,6 +63,9 @@ type Deps struct {
 	// Now is the clock that names the day of the budgets the Meter enforces; nil
 	// means time.Now.
 	Now func() time.Time
+	// Portal reads the current texts of Romanian acts at the Portal Legislativ; nil
+	// when LEXFLOW_LEGISLATIE_URL is not set.
+	Portal activities.Portal
 }
 
 // New returns a worker for taskQueue with every workflow and activity registered, in
@@ -91,6 +94,15 @@ func Activities(d Deps) []any {
 	system := &activities.SystemPrompts{Library: d.Prompts, Versions: d.Store}
 	meter := &activities.Meter{Cases: d.Store, Budgets: d.Store, Parties: d.Store, Limits: d.Budgets, Now: d.Now}
 	events := &activities.Publisher{Events: d.Store}
+	// The store's current texts count only where a service keeps them.
+	var current store.CurrentTexts
+	if d.Portal != nil {
+		current = d.Store
+	}
+	now := d.Now
+	if now == nil {
+		now = time.Now
+	}
 	acts := []any{
 		&activities.Cases{Store: d.Store, Parties: d.Store, Events: events},
 		&activities.Parties{Cases: d.Store, Parties: d.Store},
@@ -102,7 +114,8 @@ func Activities(d Deps) []any {
 		&activities.Drafts{Cases: d.Store, Parties: d.Store, Blobs: d.Blobs, Events: events},
 		&activities.Documents{Cases: d.Store, Parties: d.Store, Blobs: d.Blobs, Model: d.Models[schemas.ModelAssistant],
 			Prompts: system, Meter: meter, Events: events},
-		&activities.Research{Corpus: d.Corpus, Backend: d.Research, Events: events},
+		&activities.Research{Corpus: d.Corpus, Backend: d.Research, Events: events, Current: current},
+		&activities.CurrentLaw{Corpus: d.Corpus, Store: d.Store, Portal: d.Portal, Now: now},
 		web,
 		&activities.Enriched{Web: web, Corpus: d.Corpus, Reasoner: d.Models[schemas.ModelReasoner], Prompts: system, Meter: meter},
 		&activities.Model{Clients: d.Models, Transcripts: d.Store, Memories: d.Store, Prompts: system, Meter: meter, Events: events,
@@ -134,6 +147,7 @@ var workflowsByName = map[string]any{
 	schemas.SupportTicketWorkflow: workflows.SupportTicket,
 	schemas.EraseWorkflow:         workflows.Erase,
 	schemas.RetentionWorkflow:     workflows.Retention,
+	schemas.RefreshLawWorkflow:    workflows.RefreshLaw,
 	schemas.CitationCheckWorkflow: workflows.CitationCheck,
 	schemas.ToolExecutionWorkflow: workflows.ToolExecution,
 	schemas.QueryWorkflow:         workflows.Query,

@@ -150,7 +150,7 @@ func runCorpus(ctx context.Context, cfg config.Config, args []string, out io.Wri
 // printCounts writes the rows of each source as a table.
 func printCounts(out io.Writer, counts corpus.Counts) {
 	fmt.Fprintf(out, "%-26s %9s %10s\n", "source", "articles", "decisions")
-	for _, src := range []string{corpus.SourceGDPR, corpus.SourceNormattiva, corpus.SourceROCodes, corpus.SourceCassazione, corpus.SourceRejust} {
+	for _, src := range []string{corpus.SourceGDPR, corpus.SourceNormattiva, corpus.SourceCostituzione, corpus.SourceROCodes, corpus.SourceCassazione, corpus.SourceRejust} {
 		fmt.Fprintf(out, "%-26s %9d %10d\n", src, counts[src].Articles, counts[src].Decisions)
 	}
 }

@@ -49,6 +49,9 @@ const (
 	NotificationSettingsCollection = "notification_settings"
 	NotificationsCollection        = "notifications"
 	NotificationSendsCollection    = "notification_sends"
+	// CurrentArticlesCollection holds the current texts of articles an official
+	// service gave.
+	CurrentArticlesCollection = "current_articles"
 	// RecordsCollection and the others below are subcollections of a case's document.
 	RecordsCollection = "records"
 	PartiesCollection = "parties"

@@ -49,6 +49,9 @@ const (
 	NotificationSettingsCollection = "notification_settings"
 	NotificationsCollection        = "notifications"
 	NotificationSendsCollection    = "notification_sends"
+	// CurrentArticlesCollection holds the current texts of articles an official
+	// service gave.
+	CurrentArticlesCollection = "current_articles"
 )
 
 // Store is the MongoDB store.
@@ -75,6 +78,8 @@ type Store struct {
 	notifySettings *mongo.Collection
 	notifications  *mongo.Collection
 	sends          *mongo.Collection
+	// currentArticles holds the current texts of articles, by doc_id.
+	currentArticles *mongo.Collection
 	// turns holds each turn's records together, on FerretDB only (see turns.go).
 	turns *mongo.Collection
 	// lastSeen holds, per case, the last event number this process saw stored.
@@ -98,25 +103,26 @@ func open(ctx context.Context, opts *options.ClientOptions, db string) (*Store, 
 		return nil, fmt.Errorf("connect to MongoDB: %w", err)
 	}
 	s := &Store{
-		client:         client,
-		cases:          client.Database(db).Collection(CasesCollection),
-		transcripts:    client.Database(db).Collection(TranscriptsCollection),
-		memory:         client.Database(db).Collection(MemoryCollection),
-		parties:        client.Database(db).Collection(PartiesCollection),
-		subs:           client.Database(db).Collection(SubscriptionsCollection),
-		tickets:        client.Database(db).Collection(TicketsCollection),
-		settings:       client.Database(db).Collection(SettingsCollection),
-		checkouts:      client.Database(db).Collection(CheckoutsCollection),
-		audit:          client.Database(db).Collection(AuditCollection),
-		tokenUse:       client.Database(db).Collection(TokenUseCollection),
-		budgets:        client.Database(db).Collection(BudgetsCollection),
-		events:         client.Database(db).Collection(EventsCollection),
-		keys:           client.Database(db).Collection(KeysCollection),
-		erasures:       client.Database(db).Collection(ErasuresCollection),
-		sourceFailures: client.Database(db).Collection(SourceFailuresCollection),
-		notifySettings: client.Database(db).Collection(NotificationSettingsCollection),
-		notifications:  client.Database(db).Collection(NotificationsCollection),
-		sends:          client.Database(db).Collection(NotificationSendsCollection),
+		client:          client,
+		cases:           client.Database(db).Collection(CasesCollection),
+		transcripts:     client.Database(db).Collection(TranscriptsCollection),
+		memory:          client.Database(db).Collection(MemoryCollection),
+		parties:         client.Database(db).Collection(PartiesCollection),
+		subs:            client.Database(db).Collection(SubscriptionsCollection),
+		tickets:         client.Database(db).Collection(TicketsCollection),
+		settings:        client.Database(db).Collection(SettingsCollection),
+		checkouts:       client.Database(db).Collection(CheckoutsCollection),
+		audit:           client.Database(db).Collection(AuditCollection),
+		tokenUse:        client.Database(db).Collection(TokenUseCollection),
+		budgets:         client.Database(db).Collection(BudgetsCollection),
+		events:          client.Database(db).Collection(EventsCollection),
+		keys:            client.Database(db).Collection(KeysCollection),
+		erasures:        client.Database(db).Collection(ErasuresCollection),
+		sourceFailures:  client.Database(db).Collection(SourceFailuresCollection),
+		notifySettings:  client.Database(db).Collection(NotificationSettingsCollection),
+		notifications:   client.Database(db).Collection(NotificationsCollection),
+		sends:           client.Database(db).Collection(NotificationSendsCollection),
+		currentArticles: client.Database(db).Collection(CurrentArticlesCollection),
 	}
 	if err := s.ensureIndexes(ctx); err != nil {
 		_ = client.Disconnect(ctx)

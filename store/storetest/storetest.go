@@ -45,6 +45,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"Erasures", erasureTests},
 		{"SourceFailures", sourceFailureTests},
 		{"Notifications", notificationTests},
+		{"CurrentTexts", currentTextTests},
 	}
 	for _, g := range groups {
 		for _, st := range g.tests {
