@@ -60,6 +60,8 @@ type Erased struct {
 	Tickets int `json:"tickets"`
 	Events  int `json:"events"`
 	Blobs   int `json:"files"`
+	// CourtFiles counts the court files the case linked.
+	CourtFiles int `json:"court_files"`
 	// KeyDestroyedAt is when the case's data key was destroyed.
 	KeyDestroyedAt *time.Time `json:"key_destroyed_at,omitempty"`
 }
@@ -72,6 +74,7 @@ func (a Erased) Add(b Erased) Erased {
 	a.Tickets += b.Tickets
 	a.Events += b.Events
 	a.Blobs += b.Blobs
+	a.CourtFiles += b.CourtFiles
 	if b.KeyDestroyedAt != nil {
 		a.KeyDestroyedAt = b.KeyDestroyedAt
 	}

@@ -43,6 +43,7 @@ type erased struct {
 	Tickets        int        `firestore:"tickets"`
 	Events         int        `firestore:"events"`
 	Blobs          int        `firestore:"blobs"`
+	CourtFiles     int        `firestore:"court_files"`
 	KeyDestroyedAt *time.Time `firestore:"key_destroyed_at,omitempty"`
 }
 
@@ -133,9 +134,14 @@ func (s *Store) EraseCaseData(ctx context.Context, caseID string) (schemas.Erase
 			*c.count = n
 		}
 	}
+	n, err := s.eraseCourtFiles(ctx, caseID)
+	if err != nil {
+		return schemas.Erased{}, fmt.Errorf("erase %s: %w", CourtFilesCollection, err)
+	}
+	out.CourtFiles = n
 	// The case goes last, so a crash midway leaves it for the retry to find.
 	ref := s.caseDoc(caseID)
-	err := s.update(ctx, ref, func(ctx context.Context, tx *fs.Transaction) error {
+	err = s.update(ctx, ref, func(ctx context.Context, tx *fs.Transaction) error {
 		snap, err := tx.Get(ref)
 		if notFound(err) {
 			out.Cases = 0

@@ -43,6 +43,8 @@ const (
 	ErasuresCollection      = "erasures"
 	// SourceFailuresCollection holds the research sources' recent failures.
 	SourceFailuresCollection = "source_failures"
+	// CourtFilesCollection holds the court files cases link, with the hearings seen.
+	CourtFilesCollection = "court_files"
 	// RecordsCollection and the others below are subcollections of a case's document.
 	RecordsCollection = "records"
 	PartiesCollection = "parties"

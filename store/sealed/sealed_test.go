@@ -86,6 +86,18 @@ func TestNothingInClear(t *testing.T) {
 	if _, err := s.PutMemory(ctx, store.OwnerID("o", "u"), "remember "+word); err != nil {
 		t.Fatal(err)
 	}
+	cf, _, err := s.LinkCourtFile(ctx, store.CourtFile{ID: store.CourtFileID(id, "TribunalulBUCURESTI", "1/3/2024"), CaseID: id,
+		Number: "1/3/2024", Court: "TribunalulBUCURESTI", LinkedBy: "u", LinkedAt: time.Now()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.RecordCourtHearings(ctx, id, cf.ID, []store.CourtHearing{{Date: time.Now(), Result: "Obligă pe " + word,
+		Summary: "Obligă pârâtul " + word + " la plată"}}, "Fond", time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.ListCourtFiles(ctx, id); err != nil || len(got) != 1 || got[0].Hearings[0].Summary != "Obligă pârâtul "+word+" la plată" {
+		t.Fatalf("ListCourtFiles = %+v, %v; want the summary opened", got, err)
+	}
 	if err := s.SetHold(ctx, id, "", &store.Hold{By: "admin", Reason: word + " sues", At: time.Now()}); err != nil {
 		t.Fatal(err)
 	}

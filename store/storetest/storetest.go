@@ -44,6 +44,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"Keys", keyTests},
 		{"Erasures", erasureTests},
 		{"SourceFailures", sourceFailureTests},
+		{"CourtFiles", courtFileTests},
 	}
 	for _, g := range groups {
 		for _, st := range g.tests {
