@@ -60,6 +60,8 @@ type Erased struct {
 	Tickets int `json:"tickets"`
 	Events  int `json:"events"`
 	Blobs   int `json:"files"`
+	// Deadlines counts the case's deadlines.
+	Deadlines int `json:"deadlines"`
 	// KeyDestroyedAt is when the case's data key was destroyed.
 	KeyDestroyedAt *time.Time `json:"key_destroyed_at,omitempty"`
 }
@@ -72,6 +74,7 @@ func (a Erased) Add(b Erased) Erased {
 	a.Tickets += b.Tickets
 	a.Events += b.Events
 	a.Blobs += b.Blobs
+	a.Deadlines += b.Deadlines
 	if b.KeyDestroyedAt != nil {
 		a.KeyDestroyedAt = b.KeyDestroyedAt
 	}

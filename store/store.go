@@ -1,10 +1,10 @@
 // Package store defines where Lexflow keeps its data (cases, transcripts, memories,
 // parties, subscriptions, support tickets, the prompts version, payment checkouts, the
 // audit log of staff actions, model-token use and budgets, the cases' event logs, the
-// wrapped data keys that encrypt clients' data, legal holds and erasure receipts, and
-// the research sources' recent failures) as interfaces, with the errors every
-// implementation returns. Package mongostore implements them on MongoDB, package
-// firestore on Firestore; package storetest is the conformance suite every
+// wrapped data keys that encrypt clients' data, legal holds and erasure receipts, the
+// research sources' recent failures, and the cases' deadlines) as interfaces, with the
+// errors every implementation returns. Package mongostore implements them on MongoDB,
+// package firestore on Firestore; package storetest is the conformance suite every
 // implementation passes.
 package store
 
@@ -329,6 +329,7 @@ type Store interface {
 	Keys
 	Erasures
 	SourceFailures
+	Deadlines
 	// Ping reports whether the database answers.
 	Ping(ctx context.Context) error
 	// Close releases the connection.

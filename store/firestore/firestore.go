@@ -43,6 +43,9 @@ const (
 	ErasuresCollection      = "erasures"
 	// SourceFailuresCollection holds the research sources' recent failures.
 	SourceFailuresCollection = "source_failures"
+	// DeadlinesCollection holds the cases' deadlines, beside the cases rather than
+	// under them, so that a user's deadlines across cases are one query.
+	DeadlinesCollection = "deadlines"
 	// RecordsCollection and the others below are subcollections of a case's document.
 	RecordsCollection = "records"
 	PartiesCollection = "parties"

@@ -52,6 +52,7 @@ type erased struct {
 	Tickets        int        `bson:"tickets"`
 	Events         int        `bson:"events"`
 	Blobs          int        `bson:"blobs"`
+	Deadlines      int        `bson:"deadlines"`
 	KeyDestroyedAt *time.Time `bson:"key_destroyed_at,omitempty"`
 }
 
@@ -145,6 +146,7 @@ func (s *Store) EraseCaseData(ctx context.Context, caseID string) (schemas.Erase
 		count *int
 	}{
 		{s.transcripts, &out.Records}, {s.parties, &out.Parties}, {s.tickets, &out.Tickets}, {s.events, &out.Events},
+		{s.deadlines, &out.Deadlines},
 	} {
 		res, err := d.coll.DeleteMany(ctx, bson.M{"case_id": caseID})
 		if err != nil {

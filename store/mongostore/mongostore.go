@@ -43,6 +43,8 @@ const (
 	ErasuresCollection = "erasures"
 	// SourceFailuresCollection holds the research sources' recent failures.
 	SourceFailuresCollection = "source_failures"
+	// DeadlinesCollection holds the cases' deadlines.
+	DeadlinesCollection = "deadlines"
 )
 
 // Store is the MongoDB store.
@@ -64,6 +66,7 @@ type Store struct {
 	erasures    *mongo.Collection
 	// sourceFailures holds the research sources' failures of the last window.
 	sourceFailures *mongo.Collection
+	deadlines      *mongo.Collection
 	// turns holds each turn's records together, on FerretDB only (see turns.go).
 	turns *mongo.Collection
 	// lastSeen holds, per case, the last event number this process saw stored.
@@ -103,6 +106,7 @@ func open(ctx context.Context, opts *options.ClientOptions, db string) (*Store, 
 		keys:           client.Database(db).Collection(KeysCollection),
 		erasures:       client.Database(db).Collection(ErasuresCollection),
 		sourceFailures: client.Database(db).Collection(SourceFailuresCollection),
+		deadlines:      client.Database(db).Collection(DeadlinesCollection),
 	}
 	if err := s.ensureIndexes(ctx); err != nil {
 		_ = client.Disconnect(ctx)
@@ -150,6 +154,9 @@ func (s *Store) ensureIndexes(ctx context.Context) error {
 		{s.audit, "at_-1", bson.D{{Key: "at", Value: -1}}},
 		{s.audit, "org_id_1_at_-1", bson.D{{Key: "org_id", Value: 1}, {Key: "at", Value: -1}}},
 		{s.sourceFailures, "tool_1_at_1", bson.D{{Key: "tool", Value: 1}, {Key: "at", Value: 1}}},
+		{s.deadlines, "case_id_1_ends_at_1", bson.D{{Key: "case_id", Value: 1}, {Key: "ends_at", Value: 1}}},
+		{s.deadlines, "owner_1_ends_at_1", bson.D{{Key: "owner", Value: 1}, {Key: "ends_at", Value: 1}}},
+		{s.deadlines, "responsible_1_ends_at_1", bson.D{{Key: "responsible", Value: 1}, {Key: "ends_at", Value: 1}}},
 	}
 	for _, ix := range indexes {
 		_, err := ix.coll.Indexes().CreateOne(ctx, mongo.IndexModel{Keys: ix.keys, Options: options.Index().SetName(ix.name)})

@@ -44,6 +44,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"Keys", keyTests},
 		{"Erasures", erasureTests},
 		{"SourceFailures", sourceFailureTests},
+		{"Deadlines", deadlineTests},
 	}
 	for _, g := range groups {
 		for _, st := range g.tests {
