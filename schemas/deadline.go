@@ -1,9 +1,12 @@
 package schemas
 
 import (
+	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // DeadlineWorkflow is the name of the workflow that keeps one deadline's timers.
@@ -151,4 +154,54 @@ type MarkedMissed struct {
 // the day, so a moved deadline reminds again and a retry or replay sends nothing twice.
 func DeadlineNotificationKey(id, kind, offset, due, recipient string) string {
 	return "deadline:" + id + ":" + kind + ":" + offset + ":" + due + ":" + recipient
+}
+
+// Bounds of a deadline's texts, in characters.
+const (
+	MaxDeadlineTitleChars     = 200
+	MaxDeadlineReferenceChars = 200
+)
+
+// CheckDeadline checks what a person or a model wrote of a deadline: a title, and a
+// source of a known kind with a bounded reference and a YYYY-MM-DD date, if any.
+func CheckDeadline(title string, src DeadlineSource) error {
+	switch {
+	case strings.TrimSpace(title) == "":
+		return errors.New("title is required")
+	case utf8.RuneCountInString(title) > MaxDeadlineTitleChars:
+		return fmt.Errorf("title is at most %d characters", MaxDeadlineTitleChars)
+	case !slices.Contains(DeadlineSources, src.Kind):
+		return fmt.Errorf("source.kind must be one of %s", strings.Join(DeadlineSources, ", "))
+	case utf8.RuneCountInString(src.Reference) > MaxDeadlineReferenceChars:
+		return fmt.Errorf("source.reference is at most %d characters", MaxDeadlineReferenceChars)
+	}
+	if src.Date != "" {
+		if _, err := time.Parse(time.DateOnly, src.Date); err != nil || len(src.Date) != len(time.DateOnly) {
+			return errors.New("source.date must be a date written YYYY-MM-DD")
+		}
+	}
+	return nil
+}
+
+// CheckReminders checks a deadline's reminders (see ParseReminder): at most
+// MaxReminders, none twice.
+func CheckReminders(rs []string) error {
+	if len(rs) > MaxReminders {
+		return fmt.Errorf("at most %d reminders", MaxReminders)
+	}
+	for i, r := range rs {
+		if _, err := ParseReminder(r); err != nil {
+			return err
+		}
+		if slices.Contains(rs[:i], r) {
+			return fmt.Errorf("reminder %q is named twice", r)
+		}
+	}
+	return nil
+}
+
+// DeadlineTicketID is the ID of the support ticket a missed deadline opens: one per
+// deadline and day.
+func DeadlineTicketID(caseID, id, due string) string {
+	return CaseWorkflowID(caseID) + ":deadline:" + id + ":missed:" + due
 }

@@ -78,3 +78,30 @@ type Deadlines interface {
 	// DeleteDeadline deletes a case's deadline; ErrNotFound if there is none.
 	DeleteDeadline(ctx context.Context, caseID, id string) error
 }
+
+// SetDay sets d's day: computed by the codes' rules from compute, or the day due in
+// jurisdiction's court zone when compute is nil. Exactly one of them is needed; what
+// the rules refuse is a deadline.Invalid.
+func (d *Deadline) SetDay(compute *schemas.ComputeDeadlineArgs, due, jurisdiction string) error {
+	switch {
+	case compute != nil && due != "":
+		return deadline.Invalid("give either computation or due, not both")
+	case compute != nil:
+		req := deadline.Request(*compute)
+		answer, err := deadline.Compute(req)
+		if err != nil {
+			return err
+		}
+		d.Computation = &DeadlineComputation{Request: req, Answer: answer}
+		d.Due, d.EndsAt, d.Zone = answer.Due, answer.EndsAt, answer.Zone
+		return nil
+	case due == "":
+		return deadline.Invalid("give computation (a term to compute) or due (a day, YYYY-MM-DD, with its jurisdiction)")
+	}
+	at, zone, err := deadline.EndOf(jurisdiction, due)
+	if err != nil {
+		return err
+	}
+	d.Computation, d.Due, d.EndsAt, d.Zone = nil, due, at, zone
+	return nil
+}
