@@ -62,6 +62,8 @@ type Erased struct {
 	Blobs   int `json:"files"`
 	// CourtFiles counts the court files the case linked.
 	CourtFiles int `json:"court_files"`
+	// Deadlines counts the case's deadlines.
+	Deadlines int `json:"deadlines"`
 	// KeyDestroyedAt is when the case's data key was destroyed.
 	KeyDestroyedAt *time.Time `json:"key_destroyed_at,omitempty"`
 }
@@ -75,6 +77,7 @@ func (a Erased) Add(b Erased) Erased {
 	a.Events += b.Events
 	a.Blobs += b.Blobs
 	a.CourtFiles += b.CourtFiles
+	a.Deadlines += b.Deadlines
 	if b.KeyDestroyedAt != nil {
 		a.KeyDestroyedAt = b.KeyDestroyedAt
 	}

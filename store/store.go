@@ -1,10 +1,11 @@
 // Package store defines where Lexflow keeps its data (cases, transcripts, memories,
 // parties, subscriptions, support tickets, the prompts version, payment checkouts, the
 // audit log of staff actions, model-token use and budgets, the cases' event logs, the
-// wrapped data keys that encrypt clients' data, legal holds and erasure receipts, and
-// the research sources' recent failures, and the court files cases link) as interfaces, with the errors every
-// implementation returns. Package mongostore implements them on MongoDB, package
-// firestore on Firestore; package storetest is the conformance suite every
+// wrapped data keys that encrypt clients' data, legal holds and erasure receipts, the
+// research sources' recent failures, the cases' deadlines, and the court files cases
+// link) as interfaces, with the errors every implementation returns. Package
+// mongostore implements them on MongoDB, package firestore on Firestore; package
+// storetest is the conformance suite every
 // implementation passes.
 package store
 
@@ -330,6 +331,7 @@ type Store interface {
 	Erasures
 	SourceFailures
 	CourtFiles
+	Deadlines
 	// Ping reports whether the database answers.
 	Ping(ctx context.Context) error
 	// Close releases the connection.

@@ -102,6 +102,7 @@ func Activities(d Deps) []any {
 		&activities.Enriched{Web: web, Corpus: d.Corpus, Reasoner: d.Models[schemas.ModelReasoner], Prompts: system, Meter: meter},
 		&activities.Model{Clients: d.Models, Transcripts: d.Store, Memories: d.Store, Prompts: system, Meter: meter, Events: events,
 			ContextTokens: d.ContextTokens},
+		&activities.Deadlines{Cases: d.Store, Deadlines: d.Store},
 		&activities.Erasure{Store: d.Store, Audit: d.Store, Blobs: d.Blobs, Keys: d.Keys, Temporal: d.Temporal, Retention: d.Retention},
 	}
 	runner := activities.NewToolRunner(d.Blobs, acts...)
@@ -120,17 +121,18 @@ func RegisterWorkflows(r worker.WorkflowRegistry) {
 
 // workflowsByName are Lexflow's workflows under their registered names.
 var workflowsByName = map[string]any{
-	schemas.CaseWorkflow:          workflows.Case,
-	schemas.ChatTurnWorkflow:      workflows.ChatTurn,
-	schemas.TieringWorkflow:       workflows.Tiering,
-	schemas.QuotaWorkflow:         workflows.Quota,
-	schemas.DraftWorkflow:         workflows.Draft,
-	schemas.SupportTicketWorkflow: workflows.SupportTicket,
-	schemas.EraseWorkflow:         workflows.Erase,
-	schemas.RetentionWorkflow:     workflows.Retention,
-	schemas.CitationCheckWorkflow: workflows.CitationCheck,
-	schemas.ToolExecutionWorkflow: workflows.ToolExecution,
-	schemas.QueryWorkflow:         workflows.Query,
-	schemas.ChatWorkflow:          workflows.Chat,
-	schemas.DocumentWorkflow:      workflows.Document,
+	schemas.CaseWorkflow:            workflows.Case,
+	schemas.ChatTurnWorkflow:        workflows.ChatTurn,
+	schemas.TieringWorkflow:         workflows.Tiering,
+	schemas.QuotaWorkflow:           workflows.Quota,
+	schemas.DraftWorkflow:           workflows.Draft,
+	schemas.SupportTicketWorkflow:   workflows.SupportTicket,
+	schemas.EraseWorkflow:           workflows.Erase,
+	schemas.RetentionWorkflow:       workflows.Retention,
+	schemas.CitationCheckWorkflow:   workflows.CitationCheck,
+	schemas.ToolExecutionWorkflow:   workflows.ToolExecution,
+	schemas.QueryWorkflow:           workflows.Query,
+	schemas.ChatWorkflow:            workflows.Chat,
+	schemas.DocumentWorkflow:        workflows.Document,
+	schemas.ProposeDeadlineWorkflow: workflows.ProposeDeadline,
 }

@@ -45,6 +45,9 @@ const (
 	SourceFailuresCollection = "source_failures"
 	// CourtFilesCollection holds the court files cases link, with the hearings seen.
 	CourtFilesCollection = "court_files"
+	// DeadlinesCollection holds the cases' deadlines, beside the cases rather than
+	// under them, so that a user's deadlines across cases are one query.
+	DeadlinesCollection = "deadlines"
 	// RecordsCollection and the others below are subcollections of a case's document.
 	RecordsCollection = "records"
 	PartiesCollection = "parties"

@@ -53,6 +53,7 @@ type erased struct {
 	Events         int        `bson:"events"`
 	Blobs          int        `bson:"blobs"`
 	CourtFiles     int        `bson:"court_files"`
+	Deadlines      int        `bson:"deadlines"`
 	KeyDestroyedAt *time.Time `bson:"key_destroyed_at,omitempty"`
 }
 
@@ -147,6 +148,7 @@ func (s *Store) EraseCaseData(ctx context.Context, caseID string) (schemas.Erase
 	}{
 		{s.transcripts, &out.Records}, {s.parties, &out.Parties}, {s.tickets, &out.Tickets}, {s.events, &out.Events},
 		{s.courtFiles, &out.CourtFiles},
+		{s.deadlines, &out.Deadlines},
 	} {
 		res, err := d.coll.DeleteMany(ctx, bson.M{"case_id": caseID})
 		if err != nil {

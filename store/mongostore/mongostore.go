@@ -45,6 +45,8 @@ const (
 	SourceFailuresCollection = "source_failures"
 	// CourtFilesCollection holds the court files cases link, with the hearings seen.
 	CourtFilesCollection = "court_files"
+	// DeadlinesCollection holds the cases' deadlines.
+	DeadlinesCollection = "deadlines"
 )
 
 // Store is the MongoDB store.
@@ -67,6 +69,7 @@ type Store struct {
 	// sourceFailures holds the research sources' failures of the last window.
 	sourceFailures *mongo.Collection
 	courtFiles     *mongo.Collection
+	deadlines      *mongo.Collection
 	// turns holds each turn's records together, on FerretDB only (see turns.go).
 	turns *mongo.Collection
 	// lastSeen holds, per case, the last event number this process saw stored.
@@ -107,6 +110,7 @@ func open(ctx context.Context, opts *options.ClientOptions, db string) (*Store, 
 		erasures:       client.Database(db).Collection(ErasuresCollection),
 		sourceFailures: client.Database(db).Collection(SourceFailuresCollection),
 		courtFiles:     client.Database(db).Collection(CourtFilesCollection),
+		deadlines:      client.Database(db).Collection(DeadlinesCollection),
 	}
 	if err := s.ensureIndexes(ctx); err != nil {
 		_ = client.Disconnect(ctx)
@@ -155,6 +159,9 @@ func (s *Store) ensureIndexes(ctx context.Context) error {
 		{s.audit, "org_id_1_at_-1", bson.D{{Key: "org_id", Value: 1}, {Key: "at", Value: -1}}},
 		{s.sourceFailures, "tool_1_at_1", bson.D{{Key: "tool", Value: 1}, {Key: "at", Value: 1}}},
 		{s.courtFiles, "case_id_1_linked_at_1", bson.D{{Key: "case_id", Value: 1}, {Key: "linked_at", Value: 1}}},
+		{s.deadlines, "case_id_1_ends_at_1", bson.D{{Key: "case_id", Value: 1}, {Key: "ends_at", Value: 1}}},
+		{s.deadlines, "owner_1_ends_at_1", bson.D{{Key: "owner", Value: 1}, {Key: "ends_at", Value: 1}}},
+		{s.deadlines, "responsible_1_ends_at_1", bson.D{{Key: "responsible", Value: 1}, {Key: "ends_at", Value: 1}}},
 	}
 	for _, ix := range indexes {
 		_, err := ix.coll.Indexes().CreateOne(ctx, mongo.IndexModel{Keys: ix.keys, Options: options.Index().SetName(ix.name)})

@@ -101,6 +101,12 @@ func TestNothingInClear(t *testing.T) {
 	if err := s.SetHold(ctx, id, "", &store.Hold{By: "admin", Reason: word + " sues", At: time.Now()}); err != nil {
 		t.Fatal(err)
 	}
+	dl := store.Deadline{ID: id + "-dl", CaseID: id, Owner: store.OwnerID("o", "u"), Title: "Appeal against " + word,
+		Source: schemas.DeadlineSource{Kind: schemas.SourceCourtOrder, Reference: word + " v. Popescu"}, Due: "2026-03-17",
+		EndsAt: time.Now(), Status: schemas.DeadlineActive}
+	if _, err := s.CreateDeadline(ctx, dl); err != nil {
+		t.Fatal(err)
+	}
 	st := schemas.CaseStatus{Phase: "active", Status: "paused_support", Justification: word + " owes rent", Question: "Is " + word + " the landlord?",
 		Escalation: &schemas.EscalationStatus{Tool: "kb_search", Error: word + " not found", Question: "Retry for " + word + "?"},
 		Stalled:    &schemas.StallStatus{Step: "event", Error: word + " record refused"}, LastResume: &schemas.Resume{Note: "phoned " + word}, Seq: 3}
@@ -137,8 +143,8 @@ func TestNothingInClear(t *testing.T) {
 		}
 		cur.Close(ctx)
 	}
-	if docs < 7 {
-		t.Errorf("read %d documents; the case wrote at least 7", docs)
+	if docs < 8 {
+		t.Errorf("read %d documents; the case wrote at least 8", docs)
 	}
 
 	// All of it reads back.
@@ -152,6 +158,10 @@ func TestNothingInClear(t *testing.T) {
 	tickets, _ := s.ListTickets(ctx, id)
 	events, _ := s.ListEvents(ctx, id, 0, 0)
 	mem, _ := s.GetMemory(ctx, store.OwnerID("o", "u"))
+	if dls, err := s.UserDeadlines(ctx, store.OwnerID("o", "u"), 10); err != nil || len(dls) != 1 ||
+		dls[0].Title != dl.Title || dls[0].Source.Reference != dl.Source.Reference {
+		t.Errorf("deadlines read back = %+v, %v", dls, err)
+	}
 	if len(recs) != 1 || recs[0].Tool.Error != word+" failed" || len(parties) != 1 || parties[0].Aliases[0] != "Ili "+word ||
 		len(tickets) != 1 || tickets[0].Resolution.Note != "called "+word || len(events) != 1 || string(events[0].Body) != `{"text":"`+word+`"}` ||
 		mem.Text != "remember "+word {
