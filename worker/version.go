@@ -98,4 +98,5 @@ var behaviors = map[string]workflow.VersioningBehavior{
 	schemas.ChatWorkflow:            workflow.VersioningBehaviorPinned,
 	schemas.DocumentWorkflow:        workflow.VersioningBehaviorPinned,
 	schemas.ProposeDeadlineWorkflow: workflow.VersioningBehaviorPinned,
+	schemas.CourtWatchWorkflow:      workflow.VersioningBehaviorPinned,
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/lexflow/lexflow/internal/keys"
 	"github.com/lexflow/lexflow/internal/mailer"
 	"github.com/lexflow/lexflow/internal/payments"
+	"github.com/lexflow/lexflow/internal/portal"
 	"github.com/lexflow/lexflow/internal/prompts"
 	"github.com/lexflow/lexflow/internal/searxng"
 	"github.com/lexflow/lexflow/llm"
@@ -40,6 +41,8 @@ type Deps struct {
 	// LexeSearch answers lex_search and lex_search_enriched instead of SearXNG; nil
 	// means SearXNG.
 	LexeSearch activities.LexeSearch
+	// Portal is the courts' portal the court watch polls; nil when none is configured.
+	Portal *portal.Client
 	// Blobs keeps the draft PDFs.
 	Blobs blob.Store
 	// Prices is a case's price by tier, which a payment must be.
@@ -108,6 +111,7 @@ func Activities(d Deps) []any {
 		&activities.Model{Clients: d.Models, Transcripts: d.Store, Memories: d.Store, Prompts: system, Meter: meter, Events: events,
 			ContextTokens: d.ContextTokens},
 		&activities.Deadlines{Cases: d.Store, Deadlines: d.Store},
+		&activities.CourtWatch{Files: d.Store, Cases: d.Store, Parties: d.Store, Events: d.Store, Portal: d.Portal, Now: d.Now},
 		&activities.Erasure{Store: d.Store, Audit: d.Store, Blobs: d.Blobs, Keys: d.Keys, Temporal: d.Temporal, Retention: d.Retention},
 		&activities.Notifications{Store: d.Store, Mail: d.Mail, DefaultLanguage: d.DefaultLanguage, Now: d.Now},
 	}
@@ -141,4 +145,5 @@ var workflowsByName = map[string]any{
 	schemas.ChatWorkflow:            workflows.Chat,
 	schemas.DocumentWorkflow:        workflows.Document,
 	schemas.ProposeDeadlineWorkflow: workflows.ProposeDeadline,
+	schemas.CourtWatchWorkflow:      workflows.CourtWatch,
 }
