@@ -176,7 +176,7 @@ func (a *CourtWatch) newsOf(link store.CourtFile, c store.Case, file portal.Dosa
 			continue // a result withdrawn: nothing to tell
 		}
 		key := courtNewsKey(link.ID, kind, h)
-		out = append(out, courtNews{key: key, hearing: h, item: a.itemOf(link, c, file, h, kind, key)})
+		out = append(out, courtNews{key: key, hearing: h, item: a.itemOf(link, c, file, h, kind, key, !known)})
 	}
 	return out
 }
@@ -186,9 +186,9 @@ func day(t time.Time) string { return t.In(portal.Zone).Format(time.DateOnly) }
 
 // itemOf is a piece of news: its notification to the case's owner and the deadline it
 // proposes (see proposalOf).
-func (a *CourtWatch) itemOf(link store.CourtFile, c store.Case, file portal.Dosar, h store.CourtHearing, kind, key string) schemas.CourtNewsItem {
+func (a *CourtWatch) itemOf(link store.CourtFile, c store.Case, file portal.Dosar, h store.CourtHearing, kind, key string, fresh bool) schemas.CourtNewsItem {
 	owner := store.OwnerID(c.OrgID, c.UserID)
-	item := schemas.CourtNewsItem{Kind: kind, Day: day(h.Date), Propose: a.proposalOf(link, c, file, h, kind, key)}
+	item := schemas.CourtNewsItem{Kind: kind, Day: day(h.Date), Propose: a.proposalOf(link, c, file, h, kind, key, fresh)}
 	item.Notify = schemas.Notification{Key: "court:" + key + ":" + owner, Kind: schemas.NotifyCourtHearing, TenantID: c.OrgID, Owner: owner,
 		CaseID: c.ID, Due: h.Date, Language: c.Language,
 		Params: map[string]string{"news": kind, "numar_dosar": link.Number, "institutie": link.Court, "day": day(h.Date), "hour": h.Hour}}
@@ -210,7 +210,8 @@ func courtNewsKey(fileID, kind string, h store.CourtHearing) string {
 const appealDays = 30
 
 // proposalOf is the deadline a piece of news proposes, or nil:
-//   - a new hearing still to come proposes its day (a hearing's term, "termen");
+//   - a hearing not seen before (fresh) and still to come proposes its day (a
+//     hearing's term, "termen");
 //   - a solution of a civil file at first instance (Fond) proposes the appeal's last
 //     day, in appeal (Apel) the recourse's: 30 days counted by the codes' rules
 //     (internal/deadline) from the day the decision was pronounced. The term runs
@@ -219,11 +220,11 @@ const appealDays = 30
 //     who confirms the proposal sets the day of communication.
 //
 // Criminal files (other terms) propose nothing, nor do past hearings.
-func (a *CourtWatch) proposalOf(link store.CourtFile, c store.Case, file portal.Dosar, h store.CourtHearing, kind, key string) *schemas.ProposeDeadline {
+func (a *CourtWatch) proposalOf(link store.CourtFile, c store.Case, file portal.Dosar, h store.CourtHearing, kind, key string, fresh bool) *schemas.ProposeDeadline {
 	id := uuid.NewSHA1(uuid.NameSpaceOID, []byte("court-deadline:"+c.ID+":"+key)).String()
 	src := schemas.DeadlineSource{Kind: schemas.SourceHearing, Reference: link.Number + " " + link.Court, Date: day(h.Date)}
 	switch {
-	case kind == schemas.CourtNewHearing && day(h.Date) >= day(a.now()):
+	case kind != schemas.CourtSolution && fresh && day(h.Date) >= day(a.now()):
 		return &schemas.ProposeDeadline{DeadlineID: id, ProposedBy: schemas.ProposedByCourt, Args: schemas.ProposeDeadlineArgs{
 			CaseID: c.ID, Title: "Termen de judecată, dosar " + link.Number, Source: src, Due: day(h.Date), Jurisdiction: "ro"}}
 	case kind != schemas.CourtSolution || file.CategorieCaz == "Penal":

@@ -30,6 +30,7 @@ import (
 	"github.com/lexflow/lexflow/internal/httpserver"
 	"github.com/lexflow/lexflow/internal/keys"
 	"github.com/lexflow/lexflow/internal/payments"
+	"github.com/lexflow/lexflow/internal/portal/portaltest"
 	"github.com/lexflow/lexflow/internal/prompts"
 	"github.com/lexflow/lexflow/internal/testcorpus"
 	"github.com/lexflow/lexflow/schemas"
@@ -90,6 +91,9 @@ type Stack struct {
 	Now func() time.Time
 	// WebSearches counts the searches its SearXNG stand-in answered.
 	WebSearches atomic.Int64
+	// Portal is the courts' portal its API and worker link and watch court files on:
+	// a fake speaking the portal's wire format, which tests add files and hearings to.
+	Portal *portaltest.Server
 	// backends are what the stack's API and worker run on, and the APIs tests serve.
 	backends *wiring.Backends
 }
@@ -212,6 +216,9 @@ func start() (s *Stack, stop func(), err error) {
 	}))
 	undo = append(undo, searx.Close)
 	cfg.SearXNGURL = searx.URL
+	s.Portal = portaltest.New()
+	undo = append(undo, s.Portal.Close)
+	cfg.PortalURL, cfg.PortalInterval = s.Portal.URL(), time.Millisecond
 	stopDB, err := s.startDatabase(ctx, dir, cfg)
 	if err != nil {
 		return nil, stop, err
