@@ -39,13 +39,25 @@ type CourtFileRequest struct {
 // CourtFileView is a linked court file as the API shows it, with its latest hearings
 // as the court watch last read them (none until its first poll).
 type CourtFileView struct {
-	ID        string               `json:"file_id"`
-	Number    string               `json:"numar_dosar"`
-	Court     string               `json:"institutie"`
-	LinkedAt  time.Time            `json:"linked_at"`
-	CheckedAt time.Time            `json:"checked_at,omitzero"`
-	Stage     string               `json:"stage,omitempty"`
-	Hearings  []store.CourtHearing `json:"hearings"`
+	ID        string             `json:"file_id"`
+	Number    string             `json:"numar_dosar"`
+	Court     string             `json:"institutie"`
+	LinkedAt  time.Time          `json:"linked_at"`
+	CheckedAt time.Time          `json:"checked_at,omitzero"`
+	Stage     string             `json:"stage,omitempty"`
+	Hearings  []CourtHearingView `json:"hearings"`
+}
+
+// CourtHearingView is a hearing of a linked file: its day in the courts' zone
+// (YYYY-MM-DD), hour and panel, and its result once the court gave one.
+type CourtHearingView struct {
+	Day          string    `json:"day"`
+	Hour         string    `json:"hour,omitempty"`
+	Panel        string    `json:"panel,omitempty"`
+	Result       string    `json:"result,omitempty"`
+	Summary      string    `json:"summary,omitempty"`
+	PronouncedAt time.Time `json:"pronounced_at,omitzero"`
+	Document     string    `json:"document,omitempty"`
 }
 
 // CourtFileList answers GET /v1/cases/{id}/court-files.
@@ -54,9 +66,10 @@ type CourtFileList struct {
 }
 
 func courtFileView(f store.CourtFile) CourtFileView {
-	hs := f.Hearings[:min(len(f.Hearings), courtFileHearings)]
-	if hs == nil {
-		hs = []store.CourtHearing{}
+	hs := make([]CourtHearingView, 0, courtFileHearings)
+	for _, x := range f.Hearings[:min(len(f.Hearings), courtFileHearings)] {
+		hs = append(hs, CourtHearingView{Day: x.Date.In(portal.Zone).Format(time.DateOnly), Hour: x.Hour, Panel: x.Panel, Result: x.Result,
+			Summary: x.Summary, PronouncedAt: x.PronouncedAt, Document: x.Document})
 	}
 	return CourtFileView{ID: f.ID, Number: f.Number, Court: f.Court, LinkedAt: f.LinkedAt, CheckedAt: f.CheckedAt, Stage: f.Stage, Hearings: hs}
 }

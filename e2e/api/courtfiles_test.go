@@ -1,16 +1,12 @@
 package api_test
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 	"time"
-
-	"go.temporal.io/sdk/client"
 
 	"github.com/lexflow/lexflow/api"
 	"github.com/lexflow/lexflow/config"
@@ -50,7 +46,7 @@ func TestCourtWatchFindsANewHearing(t *testing.T) {
 	hearing := portal.Day(day.Year(), day.Month(), day.Day())
 	s.Portal.AddHearing(number, "TribunalulBUCURESTI", portal.DosarSedinta{Complet: "C7", Data: hearing, Ora: "10:00",
 		SolutieSumar: "Se citează pârâta SC BETA SRL."})
-	runCourtWatch(t)
+	s.RunCourtWatch(t)
 
 	events := s.Call(t, "GET", "/v1/cases/"+id+"/events", tok, nil)
 	var page struct {
@@ -100,7 +96,7 @@ func TestCourtWatchFindsANewHearing(t *testing.T) {
 	}
 
 	// Triggered again with nothing new: no second event, no second notification.
-	runCourtWatch(t)
+	s.RunCourtWatch(t)
 	if again, _ := s.Store.ListNotifications(ctx, owner, "", 50); len(again) != len(notes) {
 		t.Errorf("a second run with nothing new notified %d times more", len(again)-len(notes))
 	}
@@ -110,54 +106,6 @@ func TestCourtWatchFindsANewHearing(t *testing.T) {
 	}
 	stack.WantProblem(t, s.Call(t, "DELETE", "/v1/cases/"+id+"/court-files/"+fid, tok, nil), http.StatusNotFound, "not-found")
 }
-
-// runCourtWatch triggers the court-watch schedule and waits for the run it starts to
-// complete (its continued runs included).
-func runCourtWatch(t *testing.T) {
-	t.Helper()
-	courtWatchMu.Lock()
-	defer courtWatchMu.Unlock()
-	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
-	defer cancel()
-	h := s.TC.ScheduleClient().GetHandle(ctx, schemas.CourtWatchScheduleID)
-	before, err := h.Describe(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	seen := map[string]bool{}
-	for _, a := range before.Info.RecentActions {
-		seen[a.StartWorkflowResult.WorkflowID+"/"+a.StartWorkflowResult.FirstExecutionRunID] = true
-	}
-	if err := h.Trigger(ctx, client.ScheduleTriggerOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	for {
-		d, err := h.Describe(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, a := range d.Info.RecentActions {
-			r := a.StartWorkflowResult
-			if seen[r.WorkflowID+"/"+r.FirstExecutionRunID] {
-				continue
-			}
-			var res schemas.CourtWatchResult
-			if err := s.TC.GetWorkflow(ctx, r.WorkflowID, "").Get(ctx, &res); err != nil {
-				t.Fatalf("court watch %s: %v", r.WorkflowID, err)
-			}
-			return
-		}
-		select {
-		case <-ctx.Done():
-			t.Fatal("the triggered court watch never started")
-		case <-time.After(100 * time.Millisecond):
-		}
-	}
-}
-
-// courtWatchMu serializes the package's triggered runs: the schedule skips a trigger
-// while a run is running.
-var courtWatchMu sync.Mutex
 
 // TestCourtFilesRefuseHostileInput: another tenant's case, forged IDs, malformed
 // numbers and courts, oversized bodies and more links than a case may hold are
