@@ -135,4 +135,5 @@ var workflowsByName = map[string]any{
 	schemas.ChatWorkflow:            workflows.Chat,
 	schemas.DocumentWorkflow:        workflows.Document,
 	schemas.ProposeDeadlineWorkflow: workflows.ProposeDeadline,
+	schemas.DeadlineWorkflow:        workflows.Deadline,
 }
