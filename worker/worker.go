@@ -103,7 +103,7 @@ func Activities(d Deps) []any {
 		&activities.Model{Clients: d.Models, Transcripts: d.Store, Memories: d.Store, Prompts: system, Meter: meter, Events: events,
 			ContextTokens: d.ContextTokens},
 		&activities.Deadlines{Cases: d.Store, Deadlines: d.Store},
-		&activities.Erasure{Store: d.Store, Audit: d.Store, Blobs: d.Blobs, Keys: d.Keys, Temporal: d.Temporal, Retention: d.Retention},
+		&activities.Erasure{Store: d.Store, Cases: d.Store, Deadlines: d.Store, Audit: d.Store, Blobs: d.Blobs, Keys: d.Keys, Temporal: d.Temporal, Retention: d.Retention},
 	}
 	runner := activities.NewToolRunner(d.Blobs, acts...)
 	runner.Events, runner.ContextTokens = events, d.ContextTokens
