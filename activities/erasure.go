@@ -28,6 +28,8 @@ type Erasure struct {
 	// Cases and Deadlines name the case's deadlines, whose workflows it stops.
 	Cases     store.Cases
 	Deadlines store.Deadlines
+	// Notifications keeps every user's notifications and sends about the case.
+	Notifications store.Notifications
 	// Audit keeps the erasure's closing of the case, which the case verifies.
 	Audit    store.Audit
 	Blobs    blob.Store
@@ -175,9 +177,14 @@ func (a *Erasure) stopDeadlines(ctx context.Context, in schemas.EraseInput) erro
 }
 
 // EraseCaseData deletes the case's data from the store and its blobs, and counts them.
+// EraseCaseData deletes the case's data from the store (its notifications and their
+// send records among it) and its blobs, and counts them.
 func (a *Erasure) EraseCaseData(ctx context.Context, caseID string) (schemas.Erased, error) {
 	erased, err := a.Store.EraseCaseData(ctx, caseID)
 	if err != nil {
+		return schemas.Erased{}, err
+	}
+	if erased.Notifications, err = a.Notifications.EraseCaseNotifications(ctx, caseID); err != nil {
 		return schemas.Erased{}, err
 	}
 	if erased.Blobs, err = a.Blobs.DeletePrefix(ctx, schemas.CaseBlobPrefix(caseID)); err != nil {

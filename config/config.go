@@ -8,6 +8,8 @@ package config
 import (
 	"errors"
 	"fmt"
+	"net"
+	"net/mail"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -176,6 +178,18 @@ type Config struct {
 	StripeKey     string
 	StripeAPI     string
 	WebhookSecret string
+	// SMTP is the mail server notifications and e-mail verification codes go through;
+	// its Addr is empty when there is none.
+	SMTP SMTP
+}
+
+// SMTP is a mail server: its host:port, the sender address, the AUTH PLAIN
+// credentials (none when User is empty) and the PEM file of the certificate
+// authority its certificate is checked against (the system's roots when empty).
+type SMTP struct {
+	Addr, From     string
+	User, Password string
+	CA             string
 }
 
 // TemporalAuth is a process's credentials for the Temporal frontend. With Cert and
@@ -295,6 +309,11 @@ var Vars = []Var{
 	{"LEXFLOW_STRIPE_KEY", "", "Stripe secret key (sk_live_… or sk_test_…); empty means no Stripe: `lexflow dev` then uses its test-mode provider, `lexflow api` takes no payments"},
 	{"LEXFLOW_STRIPE_API", "https://api.stripe.com", "Stripe's API base URL (stripe-mock's in tests)"},
 	{"LEXFLOW_PAYMENTS_WEBHOOK_SECRET", "", "the webhook endpoint's signing secret (whsec_…), required with LEXFLOW_STRIPE_KEY; empty in dev means one generated once into LEXFLOW_DATA_DIR/payments-webhook-secret"},
+	{"LEXFLOW_SMTP_ADDR", "", "the mail server (host:port, usually the submission port 587) that notifications and e-mail verification codes go through, over STARTTLS (required, except to a loopback address) (docs/deployment.md, \"E-mail\"); read by the API and the worker; empty: no e-mail, and users cannot turn the e-mail channel on"},
+	{"LEXFLOW_SMTP_FROM", "", "the sender of those mails (`Lexflow <notify@example.com>`), whose domain names their Message-IDs; required with LEXFLOW_SMTP_ADDR"},
+	{"LEXFLOW_SMTP_USER", "", "the user Lexflow authenticates as (AUTH PLAIN, over TLS only); empty: no authentication"},
+	{"LEXFLOW_SMTP_PASSWORD", "", "that user's password; required with LEXFLOW_SMTP_USER"},
+	{"LEXFLOW_SMTP_CA_CERT_PATH", "", "PEM file of the certificate authority that signed the mail server's certificate (a private one); empty: the system's roots"},
 }
 
 // The databases LEXFLOW_STORE names.
@@ -369,8 +388,10 @@ func From(lookup func(name string) (string, bool)) (Config, error) {
 		StripeKey:         get("LEXFLOW_STRIPE_KEY"),
 		StripeAPI:         get("LEXFLOW_STRIPE_API"),
 		WebhookSecret:     get("LEXFLOW_PAYMENTS_WEBHOOK_SECRET"),
-		ModelRecord:       get("LEXFLOW_MODEL_RECORD"),
-		ModelReplay:       get("LEXFLOW_MODEL_REPLAY"),
+		SMTP: SMTP{Addr: get("LEXFLOW_SMTP_ADDR"), From: get("LEXFLOW_SMTP_FROM"),
+			User: get("LEXFLOW_SMTP_USER"), Password: get("LEXFLOW_SMTP_PASSWORD"), CA: get("LEXFLOW_SMTP_CA_CERT_PATH")},
+		ModelRecord: get("LEXFLOW_MODEL_RECORD"),
+		ModelReplay: get("LEXFLOW_MODEL_REPLAY"),
 		Assistant: Model{
 			BaseURL:    get("LEXFLOW_ASSISTANT_BASE_URL"),
 			Model:      get("LEXFLOW_ASSISTANT_MODEL"),
@@ -400,6 +421,9 @@ func From(lookup func(name string) (string, bool)) (Config, error) {
 	var err error
 	if !slices.Contains([]string{"ro", "it", "en"}, c.DefaultLanguage) {
 		return c, fmt.Errorf("LEXFLOW_DEFAULT_LANGUAGE %q: ro, it or en", c.DefaultLanguage)
+	}
+	if err := c.SMTP.check(); err != nil {
+		return c, err
 	}
 	if c.TemporalUIPort, err = strconv.Atoi(get("LEXFLOW_TEMPORAL_UI_PORT")); err != nil {
 		return c, fmt.Errorf("LEXFLOW_TEMPORAL_UI_PORT: %w", err)
@@ -531,6 +555,23 @@ func (a TemporalAuth) check() error {
 // MinJWTSecret is the shortest HS256 secret accepted, in bytes: a shorter one can be
 // guessed from a token offline.
 const MinJWTSecret = 32
+
+// check says what is missing or malformed of a configured mail server.
+func (m SMTP) check() error {
+	if m.Addr == "" {
+		return nil
+	}
+	if _, _, err := net.SplitHostPort(m.Addr); err != nil {
+		return fmt.Errorf("LEXFLOW_SMTP_ADDR: want host:port, got %q", m.Addr)
+	}
+	if _, err := mail.ParseAddress(m.From); err != nil {
+		return fmt.Errorf("LEXFLOW_SMTP_FROM: an address is required with LEXFLOW_SMTP_ADDR, got %q (%v)", m.From, err)
+	}
+	if m.User != "" && m.Password == "" {
+		return errors.New("LEXFLOW_SMTP_PASSWORD is required with LEXFLOW_SMTP_USER")
+	}
+	return nil
+}
 
 // Path returns a path inside the data directory.
 func (c Config) Path(name string) string { return filepath.Join(c.DataDir, name) }

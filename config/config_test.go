@@ -83,6 +83,8 @@ func TestBadSettings(t *testing.T) {
 		"CORS with a path":    {"LEXFLOW_CORS_ORIGINS", "https://app.example.com/chat"},
 		"CORS not http":       {"LEXFLOW_CORS_ORIGINS", "ftp://app.example.com"},
 		"CORS no scheme":      {"LEXFLOW_CORS_ORIGINS", "app.example.com"},
+		"SMTP, no sender":     {"LEXFLOW_SMTP_ADDR", "smtp.example.com:587"},
+		"SMTP, no port":       {"LEXFLOW_SMTP_ADDR", "smtp.example.com"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Setenv(env[0], env[1])
@@ -90,6 +92,25 @@ func TestBadSettings(t *testing.T) {
 				t.Errorf("%s=%q accepted", env[0], env[1])
 			}
 		})
+	}
+}
+
+// TestSMTPSettings: a complete mail server is read; a user without a password is
+// refused.
+func TestSMTPSettings(t *testing.T) {
+	t.Setenv("LEXFLOW_SMTP_ADDR", "smtp.example.com:587")
+	t.Setenv("LEXFLOW_SMTP_FROM", "Lexflow <notify@example.com>")
+	t.Setenv("LEXFLOW_SMTP_USER", "lexflow")
+	if _, err := FromEnv(); err == nil {
+		t.Error("LEXFLOW_SMTP_USER without LEXFLOW_SMTP_PASSWORD accepted")
+	}
+	t.Setenv("LEXFLOW_SMTP_PASSWORD", "s3cret")
+	c, err := FromEnv()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (SMTP{Addr: "smtp.example.com:587", From: "Lexflow <notify@example.com>", User: "lexflow", Password: "s3cret"}); c.SMTP != want {
+		t.Errorf("SMTP = %+v, want %+v", c.SMTP, want)
 	}
 }
 

@@ -62,6 +62,9 @@ type Erased struct {
 	Blobs   int `json:"files"`
 	// Deadlines counts the case's deadlines.
 	Deadlines int `json:"deadlines"`
+	// Notifications counts the in-app notifications and send records about the case,
+	// every user's.
+	Notifications int `json:"notifications"`
 	// KeyDestroyedAt is when the case's data key was destroyed.
 	KeyDestroyedAt *time.Time `json:"key_destroyed_at,omitempty"`
 }
@@ -75,6 +78,7 @@ func (a Erased) Add(b Erased) Erased {
 	a.Events += b.Events
 	a.Blobs += b.Blobs
 	a.Deadlines += b.Deadlines
+	a.Notifications += b.Notifications
 	if b.KeyDestroyedAt != nil {
 		a.KeyDestroyedAt = b.KeyDestroyedAt
 	}

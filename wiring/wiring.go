@@ -21,6 +21,7 @@ import (
 	"github.com/lexflow/lexflow/internal/codec"
 	"github.com/lexflow/lexflow/internal/eventhub"
 	"github.com/lexflow/lexflow/internal/keys"
+	"github.com/lexflow/lexflow/internal/mailer"
 	"github.com/lexflow/lexflow/internal/metrics"
 	"github.com/lexflow/lexflow/internal/prompts"
 	"github.com/lexflow/lexflow/internal/temporalauth"
@@ -45,6 +46,9 @@ type Backends struct {
 	// Tracing its traces, which the client's interceptor adds to.
 	Metrics *metrics.Metrics
 	Tracing *tracing.Tracing
+	// Mail is the mail server that notifications and verification codes go through;
+	// nil when none is configured.
+	Mail *mailer.Sender
 	// Now is the clock that names the day of the budgets and the per-day limits, in
 	// the API and in the worker's meter; nil means time.Now.
 	Now func() time.Time
@@ -55,6 +59,10 @@ type Backends struct {
 // traces' service is lexflow-<process> unless OTEL_SERVICE_NAME names one.
 func Open(ctx context.Context, cfg config.Config, process string, log *slog.Logger) (*Backends, error) {
 	lib, err := prompts.Load(cfg.PromptsDir)
+	if err != nil {
+		return nil, err
+	}
+	mail, err := Mailer(cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -94,7 +102,7 @@ func Open(ctx context.Context, cfg config.Config, process string, log *slog.Logg
 		return nil, err
 	}
 	return &Backends{Store: st, Temporal: tc, Keys: kr, Prompts: lib, Blobs: blob.Sealed{Store: dir, Keys: kr},
-		Hub: eventhub.New(), Metrics: m, Tracing: tr}, nil
+		Hub: eventhub.New(), Metrics: m, Tracing: tr, Mail: mail}, nil
 }
 
 // Close closes the Temporal client and the store, and sends the last spans.

@@ -14,6 +14,7 @@ import (
 	"github.com/lexflow/lexflow/corpus"
 	"github.com/lexflow/lexflow/internal/blob"
 	"github.com/lexflow/lexflow/internal/keys"
+	"github.com/lexflow/lexflow/internal/mailer"
 	"github.com/lexflow/lexflow/internal/payments"
 	"github.com/lexflow/lexflow/internal/prompts"
 	"github.com/lexflow/lexflow/internal/searxng"
@@ -55,6 +56,10 @@ type Deps struct {
 	Temporal client.Client
 	// Retention is how long each organization keeps its closed cases (none: for ever).
 	Retention map[string]time.Duration
+	// Mail sends notifications by e-mail; nil when no mail server is configured.
+	Mail *mailer.Sender
+	// DefaultLanguage is a notification's language when its user and case chose none.
+	DefaultLanguage string
 	// Now is the clock that names the day of the budgets the Meter enforces; nil
 	// means time.Now.
 	Now func() time.Time
@@ -103,7 +108,9 @@ func Activities(d Deps) []any {
 		&activities.Model{Clients: d.Models, Transcripts: d.Store, Memories: d.Store, Prompts: system, Meter: meter, Events: events,
 			ContextTokens: d.ContextTokens},
 		&activities.Deadlines{Cases: d.Store, Deadlines: d.Store},
-		&activities.Erasure{Store: d.Store, Cases: d.Store, Deadlines: d.Store, Audit: d.Store, Blobs: d.Blobs, Keys: d.Keys, Temporal: d.Temporal, Retention: d.Retention},
+		&activities.Erasure{Store: d.Store, Cases: d.Store, Deadlines: d.Store, Notifications: d.Store, Audit: d.Store, Blobs: d.Blobs,
+			Keys: d.Keys, Temporal: d.Temporal, Retention: d.Retention},
+		&activities.Notifications{Store: d.Store, Mail: d.Mail, DefaultLanguage: d.DefaultLanguage, Now: d.Now},
 	}
 	runner := activities.NewToolRunner(d.Blobs, acts...)
 	runner.Events, runner.ContextTokens = events, d.ContextTokens

@@ -33,7 +33,7 @@ type sent struct {
 	at               time.Time
 }
 
-// register registers the Notify double under its registered name.
+// register registers the Notify double under the Notify activity's name.
 func (s *sends) register(env *testsuite.TestWorkflowEnvironment) {
 	s.tried = map[string]bool{}
 	env.RegisterActivityWithOptions(func(ctx context.Context, n schemas.Notification) (schemas.NotificationResult, error) {
@@ -50,7 +50,7 @@ func (s *sends) register(env *testsuite.TestWorkflowEnvironment) {
 		}
 		s.calls = append(s.calls, sent{key: n.Key, kind: n.Kind, owner: n.Owner, at: env.Now()})
 		return schemas.NotificationResult{Sent: []string{"email"}}, nil
-	}, activity.RegisterOptions{Name: notifyActivity})
+	}, activity.RegisterOptions{Name: "Notify"})
 }
 
 // kinds lists the sends as "kind offset owner +elapsed".

@@ -44,6 +44,7 @@ type erased struct {
 	Events         int        `firestore:"events"`
 	Blobs          int        `firestore:"blobs"`
 	Deadlines      int        `firestore:"deadlines"`
+	Notifications  int        `firestore:"notifications"`
 	KeyDestroyedAt *time.Time `firestore:"key_destroyed_at,omitempty"`
 }
 

@@ -46,6 +46,12 @@ const (
 	// DeadlinesCollection holds the cases' deadlines, beside the cases rather than
 	// under them, so that a user's deadlines across cases are one query.
 	DeadlinesCollection = "deadlines"
+	// NotificationSettingsCollection, NotificationsCollection and
+	// NotificationSendsCollection hold users' notification settings, in-app
+	// notifications and the record of every send.
+	NotificationSettingsCollection = "notification_settings"
+	NotificationsCollection        = "notifications"
+	NotificationSendsCollection    = "notification_sends"
 	// RecordsCollection and the others below are subcollections of a case's document.
 	RecordsCollection = "records"
 	PartiesCollection = "parties"

@@ -53,6 +53,7 @@ type erased struct {
 	Events         int        `bson:"events"`
 	Blobs          int        `bson:"blobs"`
 	Deadlines      int        `bson:"deadlines"`
+	Notifications  int        `bson:"notifications"`
 	KeyDestroyedAt *time.Time `bson:"key_destroyed_at,omitempty"`
 }
 

@@ -45,6 +45,12 @@ const (
 	SourceFailuresCollection = "source_failures"
 	// DeadlinesCollection holds the cases' deadlines.
 	DeadlinesCollection = "deadlines"
+	// NotificationSettingsCollection holds users' notification settings,
+	// NotificationsCollection their in-app notifications, NotificationSendsCollection
+	// the record of every send.
+	NotificationSettingsCollection = "notification_settings"
+	NotificationsCollection        = "notifications"
+	NotificationSendsCollection    = "notification_sends"
 )
 
 // Store is the MongoDB store.
@@ -67,6 +73,11 @@ type Store struct {
 	// sourceFailures holds the research sources' failures of the last window.
 	sourceFailures *mongo.Collection
 	deadlines      *mongo.Collection
+	// notifySettings, notifications and sends hold users' notification settings,
+	// in-app notifications and sends.
+	notifySettings *mongo.Collection
+	notifications  *mongo.Collection
+	sends          *mongo.Collection
 	// turns holds each turn's records together, on FerretDB only (see turns.go).
 	turns *mongo.Collection
 	// lastSeen holds, per case, the last event number this process saw stored.
@@ -107,6 +118,9 @@ func open(ctx context.Context, opts *options.ClientOptions, db string) (*Store, 
 		erasures:       client.Database(db).Collection(ErasuresCollection),
 		sourceFailures: client.Database(db).Collection(SourceFailuresCollection),
 		deadlines:      client.Database(db).Collection(DeadlinesCollection),
+		notifySettings: client.Database(db).Collection(NotificationSettingsCollection),
+		notifications:  client.Database(db).Collection(NotificationsCollection),
+		sends:          client.Database(db).Collection(NotificationSendsCollection),
 	}
 	if err := s.ensureIndexes(ctx); err != nil {
 		_ = client.Disconnect(ctx)
@@ -157,6 +171,11 @@ func (s *Store) ensureIndexes(ctx context.Context) error {
 		{s.deadlines, "case_id_1_ends_at_1", bson.D{{Key: "case_id", Value: 1}, {Key: "ends_at", Value: 1}}},
 		{s.deadlines, "owner_1_ends_at_1", bson.D{{Key: "owner", Value: 1}, {Key: "ends_at", Value: 1}}},
 		{s.deadlines, "responsible_1_ends_at_1", bson.D{{Key: "responsible", Value: 1}, {Key: "ends_at", Value: 1}}},
+		{s.notifications, "owner_1_created_at_-1", bson.D{{Key: "owner", Value: 1}, {Key: "created_at", Value: -1}}},
+		{s.notifications, "owner_1_unread_1", bson.D{{Key: "owner", Value: 1}, {Key: "unread", Value: 1}}},
+		{s.notifications, "case_id_1", bson.D{{Key: "case_id", Value: 1}}},
+		{s.sends, "owner_1", bson.D{{Key: "owner", Value: 1}}},
+		{s.sends, "case_id_1", bson.D{{Key: "case_id", Value: 1}}},
 	}
 	for _, ix := range indexes {
 		_, err := ix.coll.Indexes().CreateOne(ctx, mongo.IndexModel{Keys: ix.keys, Options: options.Index().SetName(ix.name)})

@@ -1,9 +1,9 @@
 // Package sealed wraps a store.Store so that what clients wrote reaches the database
 // encrypted: a case's description, case_details and hold reason, its transcript,
 // parties, tickets, event log and its deadlines' titles and references under the
-// case's data key, and a user's memory under the user's. IDs, owners, times, statuses
-// and numbers the store queries by stay in clear. Values written before sealing
-// existed read as they are.
+// case's data key, and a user's memory and e-mail addresses under the user's. IDs,
+// owners, times, statuses and numbers the store queries by stay in clear. Values
+// written before sealing existed read as they are.
 package sealed
 
 import (

@@ -95,6 +95,12 @@ func TestNothingInClear(t *testing.T) {
 	if _, err := s.CreateDeadline(ctx, dl); err != nil {
 		t.Fatal(err)
 	}
+	if _, err := s.UpdateNotificationSettings(ctx, store.OwnerID("o", "u"), func(ns *store.NotificationSettings) error {
+		ns.Email, ns.Pending = "ana@"+word+".ro", &store.EmailCode{Address: "nou@" + word + ".ro", Hash: "h", Expires: time.Now()}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
 	st := schemas.CaseStatus{Phase: "active", Status: "paused_support", Justification: word + " owes rent", Question: "Is " + word + " the landlord?",
 		Escalation: &schemas.EscalationStatus{Tool: "kb_search", Error: word + " not found", Question: "Retry for " + word + "?"},
 		Stalled:    &schemas.StallStatus{Step: "event", Error: word + " record refused"}, LastResume: &schemas.Resume{Note: "phoned " + word}, Seq: 3}
@@ -131,8 +137,8 @@ func TestNothingInClear(t *testing.T) {
 		}
 		cur.Close(ctx)
 	}
-	if docs < 8 {
-		t.Errorf("read %d documents; the case wrote at least 8", docs)
+	if docs < 9 {
+		t.Errorf("read %d documents; the case wrote at least 9", docs)
 	}
 
 	// All of it reads back.
@@ -149,6 +155,10 @@ func TestNothingInClear(t *testing.T) {
 	if dls, err := s.UserDeadlines(ctx, store.OwnerID("o", "u"), 10); err != nil || len(dls) != 1 ||
 		dls[0].Title != dl.Title || dls[0].Source.Reference != dl.Source.Reference {
 		t.Errorf("deadlines read back = %+v, %v", dls, err)
+	}
+	if ns, err := s.GetNotificationSettings(ctx, store.OwnerID("o", "u")); err != nil || ns.Email != "ana@"+word+".ro" ||
+		ns.Pending == nil || ns.Pending.Address != "nou@"+word+".ro" {
+		t.Errorf("notification settings read back = %+v, %v", ns, err)
 	}
 	if len(recs) != 1 || recs[0].Tool.Error != word+" failed" || len(parties) != 1 || parties[0].Aliases[0] != "Ili "+word ||
 		len(tickets) != 1 || tickets[0].Resolution.Note != "called "+word || len(events) != 1 || string(events[0].Body) != `{"text":"`+word+`"}` ||

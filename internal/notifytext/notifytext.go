@@ -1,0 +1,185 @@
+// Package notifytext writes a notification's subject and body in the user's language
+// from templates kept as data (texts.json): which case, the deadline's kind of source,
+// its date in the user's time zone and how far off it is. The texts name no party.
+package notifytext
+
+import (
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"text/template"
+	"time"
+
+	"github.com/lexflow/lexflow/schemas"
+)
+
+// Params of a notification that the texts read.
+const (
+	// ParamOffset is how long before the due time a reminder goes out, as a Go
+	// duration ("48h0m0s").
+	ParamOffset = "offset"
+	// ParamSource is the kind of the deadline's source: "court_order",
+	// "communication" or "hearing"; another value is left out of the text.
+	ParamSource = "source"
+)
+
+//go:embed texts.json
+var textsJSON []byte
+
+// language is one language's texts.
+type language struct {
+	Kinds map[string]struct{ Subject, Body string } `json:"kinds"`
+	// Verify is the mail that carries an address's verification code.
+	Verify  struct{ Subject, Body string } `json:"verify"`
+	Footer  string                         `json:"footer"`
+	Sources map[string]string              `json:"sources"`
+	// Date is the Go layout of a date and time.
+	Date string `json:"date"`
+	// Now is an offset of zero; In wraps a positive one ("in {{.}}").
+	Now string `json:"now"`
+	In  string `json:"in"`
+	// Units are each unit's forms: "one", "other" and, where the language has it,
+	// "many" (Romanian's "de" form), each with %d for the number.
+	Units map[string]map[string]string `json:"units"`
+}
+
+// texts are the texts by language, parsed at start.
+var texts = func() map[string]language {
+	var out map[string]language
+	if err := json.Unmarshal(textsJSON, &out); err != nil {
+		panic("notifytext: texts.json: " + err.Error())
+	}
+	return out
+}()
+
+// Text is a notification as a person reads it.
+type Text struct {
+	Subject string
+	// Body ends with the footer that says the message is automatic and not legal
+	// advice.
+	Body string
+}
+
+// values are what the templates name.
+type values struct {
+	Case, Source, Due, Zone, Offset string
+}
+
+// Render writes n in lang (ro, it or en), with times in loc. A kind or language
+// without texts, or an offset that is not a duration, is an error.
+func Render(lang string, loc *time.Location, n schemas.Notification) (Text, error) {
+	l, ok := texts[lang]
+	if !ok {
+		return Text{}, fmt.Errorf("no notification texts in %q", lang)
+	}
+	k, ok := l.Kinds[n.Kind]
+	if !ok {
+		return Text{}, fmt.Errorf("no notification texts for kind %q", n.Kind)
+	}
+	v := values{Case: n.CaseID, Source: l.Sources[n.Params[ParamSource]], Zone: loc.String()}
+	if !n.Due.IsZero() {
+		v.Due = formatDue(n.Due.In(loc), l.Date)
+	}
+	if s, ok := n.Params[ParamOffset]; ok {
+		d, err := time.ParseDuration(s)
+		if err != nil || d < 0 {
+			return Text{}, fmt.Errorf("offset %q is not a duration", s)
+		}
+		if v.Offset, err = l.offset(d); err != nil {
+			return Text{}, err
+		}
+	}
+	subject, err := execute(k.Subject, v)
+	if err != nil {
+		return Text{}, err
+	}
+	body, err := execute(k.Body, v)
+	if err != nil {
+		return Text{}, err
+	}
+	return Text{Subject: subject, Body: body + "\n\n" + l.Footer + "\n"}, nil
+}
+
+// Verification writes, in lang, the mail that carries a verification code valid for
+// ttl.
+func Verification(lang, code string, ttl time.Duration) (Text, error) {
+	l, ok := texts[lang]
+	if !ok {
+		return Text{}, fmt.Errorf("no notification texts in %q", lang)
+	}
+	v := struct {
+		Code    string
+		Minutes int
+	}{code, int(ttl / time.Minute)}
+	subject, err := execute(l.Verify.Subject, v)
+	if err != nil {
+		return Text{}, err
+	}
+	body, err := execute(l.Verify.Body, v)
+	if err != nil {
+		return Text{}, err
+	}
+	return Text{Subject: subject, Body: body + "\n\n" + l.Footer + "\n"}, nil
+}
+
+// formatDue writes t by layout; a time at midnight is the end of the day before
+// ("24:00"), as a deadline's end is written.
+func formatDue(t time.Time, layout string) string {
+	if t.Hour() == 0 && t.Minute() == 0 && t.Second() == 0 {
+		return strings.Replace(t.Add(-time.Minute).Format(layout), "23:59", "24:00", 1)
+	}
+	return t.Format(layout)
+}
+
+// offset writes d in the largest unit that measures it whole ("in 2 days").
+func (l language) offset(d time.Duration) (string, error) {
+	if d < time.Second {
+		return l.Now, nil
+	}
+	unit, size := "second", time.Second
+	for _, u := range []struct {
+		name string
+		size time.Duration
+	}{{"day", 24 * time.Hour}, {"hour", time.Hour}, {"minute", time.Minute}} {
+		if d >= u.size && d%u.size == 0 {
+			unit, size = u.name, u.size
+			break
+		}
+	}
+	n := int(d / size)
+	forms := l.Units[unit]
+	form := forms["other"]
+	switch {
+	case n == 1:
+		form = forms["one"]
+	case forms["many"] != "" && n >= 20 && (n%100 == 0 || n%100 >= 20):
+		form = forms["many"]
+	}
+	return execute(l.In, strings.Replace(form, "%d", fmt.Sprint(n), 1))
+}
+
+// execute runs a template text on v.
+func execute(text string, v any) (string, error) {
+	t, err := template.New("").Option("missingkey=error").Parse(text)
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	if err := t.Execute(&b, v); err != nil {
+		return "", err
+	}
+	return b.String(), nil
+}
+
+// DefaultZone is the time zone of a user who chose none, by their language: Romania's
+// for ro, Italy's for it, UTC for en.
+func DefaultZone(lang string) string {
+	switch lang {
+	case "ro":
+		return "Europe/Bucharest"
+	case "it":
+		return "Europe/Rome"
+	}
+	return "UTC"
+}
