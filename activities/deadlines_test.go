@@ -59,11 +59,15 @@ func TestProposeDeadlineRefuses(t *testing.T) {
 		"no title":       func(a *schemas.ProposeDeadlineArgs) { a.Title = "  " },
 		"unknown source": func(a *schemas.ProposeDeadlineArgs) { a.Source.Kind = "rumour" },
 		"no day":         func(a *schemas.ProposeDeadlineArgs) { a.Due = "" },
-		"both":           func(a *schemas.ProposeDeadlineArgs) { a.Computation = &schemas.ComputeDeadlineArgs{Jurisdiction: "it", From: "2026-01-01", Amount: 1, Unit: "days"} },
-		"bad day":        func(a *schemas.ProposeDeadlineArgs) { a.Due = "2026-02-30" },
-		"no country":     func(a *schemas.ProposeDeadlineArgs) { a.Jurisdiction = "" },
-		"bad term":       func(a *schemas.ProposeDeadlineArgs) { a.Due, a.Computation = "", &schemas.ComputeDeadlineArgs{Jurisdiction: "it", From: "2026-01-01", Amount: 0, Unit: "days"} },
-		"no case":        func(a *schemas.ProposeDeadlineArgs) { a.CaseID = "no-such-case" },
+		"both": func(a *schemas.ProposeDeadlineArgs) {
+			a.Computation = &schemas.ComputeDeadlineArgs{Jurisdiction: "it", From: "2026-01-01", Amount: 1, Unit: "days"}
+		},
+		"bad day":    func(a *schemas.ProposeDeadlineArgs) { a.Due = "2026-02-30" },
+		"no country": func(a *schemas.ProposeDeadlineArgs) { a.Jurisdiction = "" },
+		"bad term": func(a *schemas.ProposeDeadlineArgs) {
+			a.Due, a.Computation = "", &schemas.ComputeDeadlineArgs{Jurisdiction: "it", From: "2026-01-01", Amount: 0, Unit: "days"}
+		},
+		"no case": func(a *schemas.ProposeDeadlineArgs) { a.CaseID = "no-such-case" },
 	} {
 		args := good
 		mutate(&args)

@@ -18,6 +18,7 @@ import (
 	"github.com/lexflow/lexflow/internal/eventhub"
 	"github.com/lexflow/lexflow/internal/health"
 	"github.com/lexflow/lexflow/internal/keys"
+	"github.com/lexflow/lexflow/internal/mailer"
 	"github.com/lexflow/lexflow/internal/metrics"
 	"github.com/lexflow/lexflow/internal/payments"
 	"github.com/lexflow/lexflow/internal/portal"
@@ -54,6 +55,9 @@ type Deps struct {
 	Payments      payments.Provider
 	Prices        payments.Prices
 	WebhookSecret []byte
+	// Mail sends e-mail verification codes; nil when no mail server is configured,
+	// when the e-mail channel is refused.
+	Mail *mailer.Sender
 	// Dev serves the dev-only routes of the route table.
 	Dev bool
 	// Now is the clock that names the day of the per-day limits and of the budgets'
@@ -81,7 +85,7 @@ func New(d Deps, cfg config.Config) *Server {
 		ToolRunsPerMinute: cfg.ToolRunsPerMinute, OrgConcurrentTurns: cfg.OrgConcurrentTurns,
 		MaxUploadBytes: int64(cfg.MaxUploadMB) << 20, DocumentsPerCase: cfg.DocumentsPerCase, OrgConcurrentReads: cfg.OrgConcurrentReads,
 		Budgets: cfg.TokenLimits(), Hub: d.Hub, EventsPoll: cfg.EventsPoll, Payments: d.Payments, Prices: d.Prices,
-		WebhookSecret: d.WebhookSecret, PublicURL: cfg.PublicURL, CORSOrigins: cfg.CORSOrigins, Keys: d.Keys, Now: d.Now,
+		WebhookSecret: d.WebhookSecret, PublicURL: cfg.PublicURL, CORSOrigins: cfg.CORSOrigins, Keys: d.Keys, Now: d.Now, Mail: d.Mail,
 		App: AppConfig{TemporalUI: cfg.TemporalUIURL, Namespace: cfg.TemporalNamespace}}
 	codecTokens := d.Auth.HS256
 	codecTokens.Audience += "-codec"
@@ -204,6 +208,8 @@ type handlers struct {
 	CodecTokens *auth.HS256
 	// Now is the clock of the per-day limits and the budgets' day (nil: time.Now).
 	Now func() time.Time
+	// Mail sends e-mail verification codes; nil when no mail server is configured.
+	Mail *mailer.Sender
 }
 
 // now reads h's clock.

@@ -49,7 +49,7 @@ var lexflowServices = map[string]string{"api-a": "api", "api-b": "api", "worker"
 // secrets are variables that must come from an env file, never from the compose file.
 var secrets = []string{"LEXFLOW_JWT_SECRET", "LEXFLOW_MASTER_KEY", "LEXFLOW_ASSISTANT_API_KEY", "LEXFLOW_REASONER_API_KEY",
 	"LEXFLOW_STRIPE_KEY", "LEXFLOW_PAYMENTS_WEBHOOK_SECRET", "POSTGRES_PASSWORD", "POSTGRES_PWD", "SQL_PASSWORD",
-	"LEXFLOW_TEMPORAL_CLIENT_SECRET", "TEMPORAL_AUTH_CLIENT_SECRET"}
+	"LEXFLOW_TEMPORAL_CLIENT_SECRET", "TEMPORAL_AUTH_CLIENT_SECRET", "LEXFLOW_SMTP_PASSWORD"}
 
 // TestComposeServices: the services deploy/README.md promises, each long-running one with a
 // health check and a restart policy, started in order of health.

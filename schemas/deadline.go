@@ -120,6 +120,10 @@ type DeadlineInput struct {
 	Owner    string       `json:"owner"`
 	Language string       `json:"language,omitempty"`
 	Plan     DeadlinePlan `json:"plan"`
+	// PlannedAt is when the plan took effect: reminders due before it are not sent
+	// (a deadline set two days ahead gets no 7-day reminder). Zero means the run's
+	// start.
+	PlannedAt time.Time `json:"planned_at,omitzero"`
 	// Sent are the notification keys sent already, carried across continue-as-new.
 	Sent []string `json:"sent,omitempty"`
 }

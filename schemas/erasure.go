@@ -64,6 +64,9 @@ type Erased struct {
 	CourtFiles int `json:"court_files"`
 	// Deadlines counts the case's deadlines.
 	Deadlines int `json:"deadlines"`
+	// Notifications counts the in-app notifications and send records about the case,
+	// every user's.
+	Notifications int `json:"notifications"`
 	// KeyDestroyedAt is when the case's data key was destroyed.
 	KeyDestroyedAt *time.Time `json:"key_destroyed_at,omitempty"`
 }
@@ -78,6 +81,7 @@ func (a Erased) Add(b Erased) Erased {
 	a.Blobs += b.Blobs
 	a.CourtFiles += b.CourtFiles
 	a.Deadlines += b.Deadlines
+	a.Notifications += b.Notifications
 	if b.KeyDestroyedAt != nil {
 		a.KeyDestroyedAt = b.KeyDestroyedAt
 	}

@@ -18,7 +18,8 @@ const (
 // verified; an address waiting for its code is in Pending.
 type NotificationSettings struct {
 	Owner string `json:"owner"`
-	// Channels are the channels the user chose, ChannelApp alone when they chose none.
+	// Channels are the channels the user chose, maybe none; a user who stored no
+	// settings has ChannelApp alone (DefaultNotificationSettings).
 	Channels []string `json:"channels"`
 	// Language is ro, it or en; empty means each case's language.
 	Language string `json:"language,omitempty"`
@@ -130,6 +131,9 @@ type Notifications interface {
 	// RecordSend stores s under SendID(s.Key, s.Channel) unless a record is there, and
 	// returns the stored one: the first send's record is kept.
 	RecordSend(ctx context.Context, s NotificationSend) (NotificationSend, error)
+	// NotifiedCases returns the IDs of the cases a user's notifications and sends are
+	// about, each once, in no order.
+	NotifiedCases(ctx context.Context, owner string) ([]string, error)
 	// EraseNotifications deletes a user's settings, and their notifications and
 	// sends about cases other than those in keep, and counts the notifications and
 	// sends it deleted.

@@ -95,7 +95,8 @@ func APIDeps(ctx context.Context, cfg config.Config, b *Backends, dev bool, log 
 		}
 	}
 	d := api.Deps{Temporal: b.Temporal, Store: b.Store, Log: log, Auth: verifiers, Prompts: b.Prompts, Blobs: b.Blobs,
-		Keys: b.Keys, Metrics: b.Metrics, Hub: b.Hub, Payments: provider, Prices: prices, WebhookSecret: webhookSecret, Dev: dev, Now: b.Now}
+		Keys: b.Keys, Metrics: b.Metrics, Hub: b.Hub, Payments: provider, Prices: prices, WebhookSecret: webhookSecret, Dev: dev, Now: b.Now,
+		Mail: b.Mail}
 	if b.Tracing.Interceptor != nil {
 		d.Tracer = b.Tracing.Provider.Tracer("lexflow/api")
 	}

@@ -112,7 +112,8 @@ func Activities(d Deps) []any {
 			ContextTokens: d.ContextTokens},
 		&activities.Deadlines{Cases: d.Store, Deadlines: d.Store},
 		&activities.CourtWatch{Files: d.Store, Cases: d.Store, Parties: d.Store, Events: d.Store, Portal: d.Portal, Now: d.Now},
-		&activities.Erasure{Store: d.Store, Audit: d.Store, Blobs: d.Blobs, Keys: d.Keys, Temporal: d.Temporal, Retention: d.Retention},
+		&activities.Erasure{Store: d.Store, Cases: d.Store, Deadlines: d.Store, Notifications: d.Store, Audit: d.Store, Blobs: d.Blobs,
+			Keys: d.Keys, Temporal: d.Temporal, Retention: d.Retention},
 		&activities.Notifications{Store: d.Store, Mail: d.Mail, DefaultLanguage: d.DefaultLanguage, Now: d.Now},
 	}
 	runner := activities.NewToolRunner(d.Blobs, acts...)
@@ -146,4 +147,5 @@ var workflowsByName = map[string]any{
 	schemas.DocumentWorkflow:        workflows.Document,
 	schemas.ProposeDeadlineWorkflow: workflows.ProposeDeadline,
 	schemas.CourtWatchWorkflow:      workflows.CourtWatch,
+	schemas.DeadlineWorkflow:        workflows.Deadline,
 }

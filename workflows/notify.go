@@ -9,10 +9,6 @@ import (
 	"github.com/lexflow/lexflow/schemas"
 )
 
-// notifyActivity is the name the Notify activity (activities.Notifications.Notify)
-// is registered under.
-const notifyActivity = "Notify"
-
 // notifyOptions govern one notification: a send takes seconds, and is retried with
 // backoff for up to an hour while the mail server or the store is down. A Notify
 // retried after a recorded send sends nothing again (its Key), so retrying is safe.
@@ -33,7 +29,7 @@ func notify(ctx workflow.Context, n schemas.Notification, summary string) {
 	opts := notifyOptions
 	opts.Summary = summary
 	var res schemas.NotificationResult
-	err := workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, opts), notifyActivity, n).Get(ctx, &res)
+	err := workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, opts), notifyActs.Notify, n).Get(ctx, &res)
 	if err != nil {
 		workflow.GetLogger(ctx).Warn("Notification not sent", "key", n.Key, "error", err)
 	}

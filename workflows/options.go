@@ -27,6 +27,7 @@ var (
 	docActs        *activities.Documents
 	toolActs       *activities.ToolRunner
 	deadlineActs   *activities.Deadlines
+	notifyActs     *activities.Notifications
 )
 
 // modelOptions govern one model call. The endpoint's refusals (400, 401, 403, ...) are

@@ -29,6 +29,7 @@ import (
 	"github.com/lexflow/lexflow/internal/devenv"
 	"github.com/lexflow/lexflow/internal/httpserver"
 	"github.com/lexflow/lexflow/internal/keys"
+	"github.com/lexflow/lexflow/internal/mailer/mailtest"
 	"github.com/lexflow/lexflow/internal/payments"
 	"github.com/lexflow/lexflow/internal/portal/portaltest"
 	"github.com/lexflow/lexflow/internal/prompts"
@@ -56,6 +57,8 @@ type Stack struct {
 	// through the client they return.
 	*Client
 	Temporal *devenv.TemporalServer
+	// Mail is the loopback mail server the stack's API and worker send through.
+	Mail *mailtest.Server
 	// Config is the configuration the stack's API and worker are built from.
 	Config config.Config
 	// CorpusDB is the legal corpus's database file, Corpus the store open on it.
@@ -219,6 +222,18 @@ func start() (s *Stack, stop func(), err error) {
 	s.Portal = portaltest.New()
 	undo = append(undo, s.Portal.Close)
 	cfg.PortalURL, cfg.PortalInterval = s.Portal.URL(), time.Millisecond
+	// A loopback mail server with STARTTLS and AUTH takes the stack's mails: e-mail
+	// notifications and verification codes. Its certificate's authority is trusted
+	// through the file LEXFLOW_SMTP_CA_CERT_PATH names, as a private one would be.
+	if s.Mail, err = mailtest.Listen(); err != nil {
+		return nil, stop, err
+	}
+	undo = append(undo, func() { _ = s.Mail.Close() })
+	caFile := filepath.Join(dir, "smtp-ca.pem")
+	if err := os.WriteFile(caFile, s.Mail.CA, 0o600); err != nil {
+		return nil, stop, err
+	}
+	cfg.SMTP = config.SMTP{Addr: s.Mail.Addr, From: MailFrom, User: mailtest.User, Password: mailtest.Password, CA: caFile}
 	stopDB, err := s.startDatabase(ctx, dir, cfg)
 	if err != nil {
 		return nil, stop, err
@@ -288,6 +303,9 @@ func Clock(start time.Time) func() time.Time {
 	offset := time.Until(start)
 	return func() time.Time { return time.Now().Add(offset) }
 }
+
+// MailFrom is the sender of the stack's mails.
+const MailFrom = "Lexflow <notify@lexflow.test>"
 
 // Prices are the stack's prices by tier: LEXFLOW_PRICES's default.
 var Prices = payments.Prices{1: {Amount: 4900, Currency: "eur"}, 2: {Amount: 14900, Currency: "eur"}, 3: {Amount: 39900, Currency: "eur"}}

@@ -29,9 +29,11 @@ var textsJSON []byte
 
 // language is one language's texts.
 type language struct {
-	Kinds   map[string]struct{ Subject, Body string } `json:"kinds"`
-	Footer  string                                    `json:"footer"`
-	Sources map[string]string                         `json:"sources"`
+	Kinds map[string]struct{ Subject, Body string } `json:"kinds"`
+	// Verify is the mail that carries an address's verification code.
+	Verify  struct{ Subject, Body string } `json:"verify"`
+	Footer  string                         `json:"footer"`
+	Sources map[string]string              `json:"sources"`
 	// Date is the Go layout of a date and time.
 	Date string `json:"date"`
 	// Now is an offset of zero; In wraps a positive one ("in {{.}}").
@@ -93,6 +95,28 @@ func Render(lang string, loc *time.Location, n schemas.Notification) (Text, erro
 		return Text{}, err
 	}
 	body, err := execute(k.Body, v)
+	if err != nil {
+		return Text{}, err
+	}
+	return Text{Subject: subject, Body: body + "\n\n" + l.Footer + "\n"}, nil
+}
+
+// Verification writes, in lang, the mail that carries a verification code valid for
+// ttl.
+func Verification(lang, code string, ttl time.Duration) (Text, error) {
+	l, ok := texts[lang]
+	if !ok {
+		return Text{}, fmt.Errorf("no notification texts in %q", lang)
+	}
+	v := struct {
+		Code    string
+		Minutes int
+	}{code, int(ttl / time.Minute)}
+	subject, err := execute(l.Verify.Subject, v)
+	if err != nil {
+		return Text{}, err
+	}
+	body, err := execute(l.Verify.Body, v)
 	if err != nil {
 		return Text{}, err
 	}

@@ -117,3 +117,19 @@ func TestRefusesWhatItCannotWrite(t *testing.T) {
 		}
 	}
 }
+
+// TestVerificationInEachLanguage: the code and its validity in each language.
+func TestVerificationInEachLanguage(t *testing.T) {
+	for lang, want := range map[string]string{"ro": "valabil 15 minute", "it": "valido per 15 minuti", "en": "valid for 15 minutes"} {
+		got, err := notifytext.Verification(lang, "428193", 15*time.Minute)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(got.Subject, "428193") || !strings.Contains(got.Body, "428193") || !strings.Contains(got.Body, want) {
+			t.Errorf("%s: %+v, want the code and %q", lang, got, want)
+		}
+	}
+	if _, err := notifytext.Verification("fr", "1", time.Minute); err == nil {
+		t.Error("Verification in French = nil error")
+	}
+}

@@ -139,7 +139,9 @@ func (s *Store) UserDeadlines(ctx context.Context, owner string, limit int) ([]s
 }
 
 // soonest orders q's deadlines soonest first.
-func (s *Store) soonest(q fs.Query) fs.Query { return q.OrderBy("ends_at", fs.Asc).OrderBy("id", fs.Asc) }
+func (s *Store) soonest(q fs.Query) fs.Query {
+	return q.OrderBy("ends_at", fs.Asc).OrderBy("id", fs.Asc)
+}
 
 func (s *Store) findDeadlines(ctx context.Context, q fs.Query) ([]store.Deadline, error) {
 	docs, err := all[deadlineData](ctx, q)

@@ -45,6 +45,7 @@ type erased struct {
 	Blobs          int        `firestore:"blobs"`
 	CourtFiles     int        `firestore:"court_files"`
 	Deadlines      int        `firestore:"deadlines"`
+	Notifications  int        `firestore:"notifications"`
 	KeyDestroyedAt *time.Time `firestore:"key_destroyed_at,omitempty"`
 }
 

@@ -215,6 +215,25 @@ func (s *Store) RecordSend(ctx context.Context, r store.NotificationSend) (store
 	return r, nil
 }
 
+// NotifiedCases reads the case IDs of the user's notifications and sends.
+func (s *Store) NotifiedCases(ctx context.Context, owner string) ([]string, error) {
+	seen := map[string]bool{}
+	var out []string
+	for _, coll := range []string{NotificationsCollection, NotificationSendsCollection} {
+		snaps, err := s.client.Collection(coll).Where("owner", "==", owner).Select("case_id").Documents(ctx).GetAll()
+		if err != nil {
+			return nil, fmt.Errorf("cases of %s: %w", coll, err)
+		}
+		for _, snap := range snaps {
+			if id, _ := snap.Data()["case_id"].(string); id != "" && !seen[id] {
+				seen[id] = true
+				out = append(out, id)
+			}
+		}
+	}
+	return out, nil
+}
+
 // EraseNotifications deletes the user's settings, and their notifications and sends
 // about cases not in keep.
 func (s *Store) EraseNotifications(ctx context.Context, owner string, keep []string) (int, error) {

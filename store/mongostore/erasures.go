@@ -54,6 +54,7 @@ type erased struct {
 	Blobs          int        `bson:"blobs"`
 	CourtFiles     int        `bson:"court_files"`
 	Deadlines      int        `bson:"deadlines"`
+	Notifications  int        `bson:"notifications"`
 	KeyDestroyedAt *time.Time `bson:"key_destroyed_at,omitempty"`
 }
 

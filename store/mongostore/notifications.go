@@ -223,6 +223,28 @@ func (s *Store) RecordSend(ctx context.Context, r store.NotificationSend) (store
 	return r, nil
 }
 
+// NotifiedCases reads the case IDs of the user's notifications and sends (FerretDB's
+// distinct does not decode, so they are found and deduplicated here).
+func (s *Store) NotifiedCases(ctx context.Context, owner string) ([]string, error) {
+	seen := map[string]bool{}
+	var out []string
+	for _, coll := range []*mongo.Collection{s.notifications, s.sends} {
+		docs, err := findAll[struct {
+			CaseID string `bson:"case_id"`
+		}](ctx, coll, bson.M{"owner": owner}, coll.Name(), options.Find().SetProjection(bson.M{"case_id": 1}))
+		if err != nil {
+			return nil, err
+		}
+		for _, d := range docs {
+			if !seen[d.CaseID] {
+				seen[d.CaseID] = true
+				out = append(out, d.CaseID)
+			}
+		}
+	}
+	return out, nil
+}
+
 // EraseNotifications deletes the user's settings, and their notifications and sends
 // about cases not in keep.
 func (s *Store) EraseNotifications(ctx context.Context, owner string, keep []string) (int, error) {

@@ -271,6 +271,13 @@ func testEraseNotifications(t *testing.T, s store.Store) {
 	if _, err := s.UpdateNotificationSettings(t.Context(), owner, func(ns *store.NotificationSettings) error { ns.Language = "ro"; return nil }); err != nil {
 		t.Fatal(err)
 	}
+	cases, err := s.NotifiedCases(t.Context(), owner)
+	slices.Sort(cases)
+	want := []string{held, free}
+	slices.Sort(want)
+	if err != nil || !slices.Equal(cases, want) {
+		t.Errorf("NotifiedCases = %v, %v; want %v", cases, err, want)
+	}
 	if n, err := s.EraseNotifications(t.Context(), owner, []string{held}); err != nil || n != 2 {
 		t.Errorf("EraseNotifications = %d, %v; want 2 (the free case's notification and send)", n, err)
 	}

@@ -1,4 +1,5 @@
-// Package mailtest runs an SMTP server in-process on loopback for tests: it offers
+// Package mailtest runs an SMTP server in-process on loopback for tests (and only
+// tests: the product's binary never imports it): it offers
 // STARTTLS with a self-signed certificate that the returned TLS configuration trusts,
 // requires AUTH PLAIN (over TLS only) with one user, and keeps every message it
 // accepts, parsed, for the test to read.
@@ -12,6 +13,7 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"crypto/x509/pkix"
+	"encoding/pem"
 	"errors"
 	"io"
 	"math/big"
@@ -19,6 +21,7 @@ import (
 	"mime/quotedprintable"
 	"net"
 	"net/mail"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -50,12 +53,17 @@ type Received struct {
 type Server struct {
 	// Addr is its loopback host:port.
 	Addr string
-	// TLS is a client configuration that trusts the server's certificate.
+	// TLS is a client configuration that trusts the server's certificate, and CA
+	// that certificate in PEM, for a process that reads it from a file.
 	TLS *tls.Config
+	CA  []byte
+
+	srv *smtp.Server
 
 	mu       sync.Mutex
 	received []Received
-	arrived  chan struct{}
+	// arrived is closed, and replaced, when a message arrives: every waiter wakes.
+	arrived chan struct{}
 	// refuse, when set, is the error every RCPT is refused with.
 	refuse *smtp.SMTPError
 }
@@ -63,21 +71,38 @@ type Server struct {
 // Start starts a server on loopback, stopped when the test ends.
 func Start(t testing.TB) *Server {
 	t.Helper()
-	cert, pool := selfSigned(t)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	s, err := Listen()
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &Server{Addr: ln.Addr().String(), TLS: &tls.Config{RootCAs: pool, ServerName: "127.0.0.1"}, arrived: make(chan struct{}, 1)}
+	t.Cleanup(func() { _ = s.Close() })
+	return s
+}
+
+// Listen starts a server on loopback, until Close.
+func Listen() (*Server, error) {
+	cert, pool, pemCA, err := selfSigned()
+	if err != nil {
+		return nil, err
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{Addr: ln.Addr().String(), TLS: &tls.Config{RootCAs: pool, ServerName: "127.0.0.1"}, CA: pemCA,
+		arrived: make(chan struct{})}
 	srv := smtp.NewServer(backend{s})
 	srv.Domain = "127.0.0.1"
 	srv.TLSConfig = &tls.Config{Certificates: []tls.Certificate{cert}}
 	srv.ReadTimeout, srv.WriteTimeout = 10*time.Second, 10*time.Second
 	srv.MaxMessageBytes = 1 << 20
+	s.srv = srv
 	go func() { _ = srv.Serve(ln) }()
-	t.Cleanup(func() { _ = srv.Close() })
-	return s
+	return s, nil
 }
+
+// Close stops the server.
+func (s *Server) Close() error { return s.srv.Close() }
 
 // Refuse makes the server refuse every recipient with a permanent 550.
 func (s *Server) Refuse() {
@@ -97,15 +122,41 @@ func (s *Server) Messages() []Received {
 // arrive within timeout.
 func (s *Server) Wait(t testing.TB, n int, timeout time.Duration) []Received {
 	t.Helper()
-	deadline := time.After(timeout)
+	return s.WaitTo(t, "", n, timeout)
+}
+
+// To returns what the server accepted for the address to, in order.
+func (s *Server) To(to string) []Received {
+	var out []Received
+	for _, m := range s.Messages() {
+		if slices.Contains(m.To, to) {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// WaitTo returns the messages to the address to (any, when empty) once there are at
+// least n, failing the test if they do not arrive within timeout.
+func (s *Server) WaitTo(t testing.TB, to string, n int, timeout time.Duration) []Received {
+	t.Helper()
+	deadline := time.NewTimer(timeout)
+	defer deadline.Stop()
 	for {
-		if got := s.Messages(); len(got) >= n {
+		s.mu.Lock()
+		arrived := s.arrived
+		s.mu.Unlock()
+		got := s.Messages()
+		if to != "" {
+			got = s.To(to)
+		}
+		if len(got) >= n {
 			return got
 		}
 		select {
-		case <-s.arrived:
-		case <-deadline:
-			t.Fatalf("%d mails arrived within %s, want %d", len(s.Messages()), timeout, n)
+		case <-arrived:
+		case <-deadline.C:
+			t.Fatalf("%d mails arrived within %s, want %d", len(got), timeout, n)
 		}
 	}
 }
@@ -182,37 +233,36 @@ func (se *session) Data(r io.Reader) error {
 	se.s.mu.Lock()
 	se.s.received = append(se.s.received, Received{From: se.from, To: se.to, Header: msg.Header, Subject: subject,
 		Body: string(bytes.ReplaceAll(text, []byte("\r\n"), []byte("\n"))), TLS: isTLS})
+	close(se.s.arrived)
+	se.s.arrived = make(chan struct{})
 	se.s.mu.Unlock()
-	select {
-	case se.s.arrived <- struct{}{}:
-	default:
-	}
 	return nil
 }
 
 func (se *session) Reset()        { se.from, se.to = "", nil }
 func (se *session) Logout() error { return nil }
 
-// selfSigned makes a certificate for 127.0.0.1 and a pool that trusts it.
-func selfSigned(t testing.TB) (tls.Certificate, *x509.CertPool) {
-	t.Helper()
+// selfSigned makes a certificate for 127.0.0.1, a pool that trusts it, and the
+// certificate in PEM.
+func selfSigned() (tls.Certificate, *x509.CertPool, []byte, error) {
 	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
-		t.Fatal(err)
+		return tls.Certificate{}, nil, nil, err
 	}
 	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "mailtest"},
-		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(24 * time.Hour),
+		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(7 * 24 * time.Hour),
 		IPAddresses: []net.IP{net.IPv4(127, 0, 0, 1)}, DNSNames: []string{"localhost"},
 		KeyUsage: x509.KeyUsageDigitalSignature, ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth}}
 	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
 	if err != nil {
-		t.Fatal(err)
+		return tls.Certificate{}, nil, nil, err
 	}
 	leaf, err := x509.ParseCertificate(der)
 	if err != nil {
-		t.Fatal(err)
+		return tls.Certificate{}, nil, nil, err
 	}
 	pool := x509.NewCertPool()
 	pool.AddCert(leaf)
-	return tls.Certificate{Certificate: [][]byte{der}, PrivateKey: key, Leaf: leaf}, pool
+	pemCA := pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der})
+	return tls.Certificate{Certificate: [][]byte{der}, PrivateKey: key, Leaf: leaf}, pool, pemCA, nil
 }

@@ -6,6 +6,14 @@ export const languages = [["ro", "Română"], ["it", "Italiano"], ["en", "Englis
 const langKey = "lexflow.lang";
 
 const en = {
+  notifications: "Notifications", notifications_unread: "{n} unread", notifications_all_read: "All read.",
+  no_notifications: "No notifications yet.", mark_read: "Mark read", mark_all_read: "Mark all read", go_to_case: "Case {id}",
+  notifications_list: "Your notifications", notification_settings: "Notification settings", channels: "Where to tell you",
+  channel_app: "In the app", channel_email: "By e-mail", notify_language: "Language of notifications", language_case: "Each case's language",
+  time_zone: "Time zone", time_zone_default: "Empty: {zone}", settings_saved: "Saved.", email_address: "E-mail address",
+  email_unavailable: "This server sends no e-mail, so notifications come in the app only.", email_none: "No verified address yet.",
+  email_verified: "Verified: {email}", new_email: "Address to verify", send_code: "Send a code",
+  code_sent: "We sent a code to {email}; it is valid until {at}.", verification_code: "Code", verify: "Verify", remove_email: "Remove the address",
   navigation: "Main", my_cases: "My cases", memory: "Memory", support: "Support", language: "Language", sign_out: "Sign out",
   dismiss: "Dismiss", offline: "The server cannot be reached. Check your connection; Lexflow will try again.",
   signed_out: "Your session ended. Please sign in again.",
@@ -94,6 +102,14 @@ const en = {
 };
 
 const ro = {
+  notifications: "Notificări", notifications_unread: "{n} necitite", notifications_all_read: "Toate sunt citite.",
+  no_notifications: "Nicio notificare deocamdată.", mark_read: "Marchează ca citită", mark_all_read: "Marchează toate ca citite", go_to_case: "Cazul {id}",
+  notifications_list: "Notificările dvs.", notification_settings: "Setările notificărilor", channels: "Unde vă anunțăm",
+  channel_app: "În aplicație", channel_email: "Prin e-mail", notify_language: "Limba notificărilor", language_case: "Limba fiecărui caz",
+  time_zone: "Fus orar", time_zone_default: "Gol: {zone}", settings_saved: "Salvat.", email_address: "Adresa de e-mail",
+  email_unavailable: "Acest server nu trimite e-mailuri, deci notificările apar doar în aplicație.", email_none: "Nicio adresă verificată încă.",
+  email_verified: "Verificată: {email}", new_email: "Adresa de verificat", send_code: "Trimite un cod",
+  code_sent: "Am trimis un cod la {email}; este valabil până la {at}.", verification_code: "Cod", verify: "Verifică", remove_email: "Șterge adresa",
   navigation: "Principal", my_cases: "Cazurile mele", memory: "Memorie", support: "Suport", language: "Limba", sign_out: "Ieșire",
   dismiss: "Închide", offline: "Serverul nu poate fi contactat. Verificați conexiunea; Lexflow va încerca din nou.",
   signed_out: "Sesiunea s-a încheiat. Vă rugăm să vă autentificați din nou.",
@@ -182,6 +198,14 @@ const ro = {
 };
 
 const it = {
+  notifications: "Notifiche", notifications_unread: "{n} da leggere", notifications_all_read: "Tutte lette.",
+  no_notifications: "Ancora nessuna notifica.", mark_read: "Segna come letta", mark_all_read: "Segna tutte come lette", go_to_case: "Caso {id}",
+  notifications_list: "Le tue notifiche", notification_settings: "Impostazioni delle notifiche", channels: "Dove avvisarti",
+  channel_app: "Nell'app", channel_email: "Via e-mail", notify_language: "Lingua delle notifiche", language_case: "La lingua di ogni caso",
+  time_zone: "Fuso orario", time_zone_default: "Vuoto: {zone}", settings_saved: "Salvato.", email_address: "Indirizzo e-mail",
+  email_unavailable: "Questo server non invia e-mail: le notifiche arrivano solo nell'app.", email_none: "Ancora nessun indirizzo verificato.",
+  email_verified: "Verificato: {email}", new_email: "Indirizzo da verificare", send_code: "Invia un codice",
+  code_sent: "Abbiamo inviato un codice a {email}; è valido fino alle {at}.", verification_code: "Codice", verify: "Verifica", remove_email: "Rimuovi l'indirizzo",
   navigation: "Principale", my_cases: "I miei casi", memory: "Memoria", support: "Assistenza", language: "Lingua", sign_out: "Esci",
   dismiss: "Chiudi", offline: "Il server non è raggiungibile. Controlla la connessione; Lexflow riproverà.",
   signed_out: "La sessione è terminata. Accedi di nuovo.",

@@ -1,5 +1,6 @@
-// The app's shell: the header, the routes (#/, #/cases/<id>, #/memory, #/support,
-// #/support/<id>), sign-in and readable errors.
+// The app's shell: the header, the routes (#/, #/cases/<id>, #/memory,
+// #/notifications, #/notifications/settings, #/support, #/support/<id>), sign-in and
+// readable errors.
 import { call, identity, setToken, whenSignedOut, whenTokenExpires } from "./api.js";
 import { h, replace } from "./dom.js";
 import { languages, lang, setLang, t } from "./i18n.js";
@@ -7,6 +8,7 @@ import { finishSignIn, renewToken, signInPage } from "./signin.js";
 import { casesPage } from "./cases.js";
 import { casePage } from "./casepage.js";
 import { memoryPage } from "./memory.js";
+import { notificationsPage, notificationSettingsPage, unreadBadge } from "./notifications.js";
 import { supportPage, supportCasePage } from "./support.js";
 import { closeCodecSession } from "./codecsession.js";
 
@@ -45,6 +47,7 @@ function renderHeader() {
     who && h("nav", { "aria-label": t("navigation") },
       h("a", { href: "#/" }, t("my_cases")),
       h("a", { href: "#/memory" }, t("memory")),
+      h("a", { href: "#/notifications", id: "nav-notifications" }, t("notifications"), unreadBadge()),
       isStaff && h("a", { href: "#/support" }, t("support"))),
     h("div", { class: "tools" },
       h("label", { for: "lang" }, t("language")),
@@ -81,6 +84,8 @@ async function route() {
   }
   const cleanup = parts[0] === "cases" && parts[1] ? casePage(app, parts[1])
     : parts[0] === "memory" ? memoryPage(app)
+    : parts[0] === "notifications" && parts[1] === "settings" ? notificationSettingsPage(app)
+    : parts[0] === "notifications" ? notificationsPage(app)
     : parts[0] === "support" && parts[1] ? supportCasePage(app, parts[1])
     : parts[0] === "support" ? supportPage(app)
     : casesPage(app);
