@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/mock"
-	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/converter"
 	"go.temporal.io/sdk/testsuite"
 	"go.temporal.io/sdk/workflow"
@@ -22,10 +21,10 @@ func TestCourtWatchTellsAndProposes(t *testing.T) {
 	env := s.NewTestWorkflowEnvironment()
 	env.RegisterWorkflowWithOptions(ProposeDeadline, workflow.RegisterOptions{Name: schemas.ProposeDeadlineWorkflow})
 	var told []string
-	env.RegisterActivityWithOptions(func(_ context.Context, n schemas.Notification) (schemas.NotificationResult, error) {
+	env.OnActivity(notifyActs.Notify, mock.Anything, mock.Anything).Return(func(_ context.Context, n schemas.Notification) (schemas.NotificationResult, error) {
 		told = append(told, n.Key)
 		return schemas.NotificationResult{Sent: []string{"app"}}, nil
-	}, activity.RegisterOptions{Name: notifyActivity})
+	})
 	files := []schemas.CourtFileRef{{ID: "cf-1", CaseID: "c1"}, {ID: "cf-2", CaseID: "c2"}, {ID: "cf-3", CaseID: "c1"}}
 	env.OnActivity(courtActs.WatchedCourtFiles, mock.Anything, "").Return(schemas.CourtFilePage{Files: files}, nil)
 	hearing := schemas.CourtNewsItem{Kind: schemas.CourtNewHearing, Day: "2031-03-05",
