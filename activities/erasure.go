@@ -25,6 +25,9 @@ import (
 // that retention erases (the Retention workflow).
 type Erasure struct {
 	Store store.Erasures
+	// Cases and Deadlines name the case's deadlines, whose workflows it stops.
+	Cases     store.Cases
+	Deadlines store.Deadlines
 	// Notifications keeps every user's notifications and sends about the case.
 	Notifications store.Notifications
 	// Audit keeps the erasure's closing of the case, which the case verifies.
@@ -71,8 +74,12 @@ func (a *Erasure) BeginErasure(ctx context.Context, in schemas.EraseInput) (sche
 // CloseForErasure ends the case's workflow: the close-case update (the one the client's
 // close sends), then, if the workflow has not finished within CloseWait, termination
 // (its child workflows end with it). A case whose workflow has ended is left as it is.
+// Its documents being read and its deadlines' workflows are terminated first.
 func (a *Erasure) CloseForErasure(ctx context.Context, in schemas.EraseInput) error {
 	if err := a.stopDocuments(ctx, in); err != nil {
+		return err
+	}
+	if err := a.stopDeadlines(ctx, in); err != nil {
 		return err
 	}
 	id := schemas.CaseWorkflowID(in.CaseID)
@@ -142,6 +149,34 @@ func (a *Erasure) stopDocuments(ctx context.Context, in schemas.EraseInput) erro
 	}
 }
 
+// stopDeadlines terminates the Deadline workflows of the case's deadlines, as the
+// store lists them, so that no reminder of an erased case goes out. Their workflows
+// outlive a closed case, not an erased one. A deadline set meanwhile finds its case
+// gone, or its workflow's store reads fail, at its end.
+func (a *Erasure) stopDeadlines(ctx context.Context, in schemas.EraseInput) error {
+	org, subject, err := a.Cases.CaseOwner(ctx, in.CaseID)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("read the case's owner: %w", err)
+	}
+	ds, err := a.Deadlines.ListDeadlines(ctx, in.CaseID)
+	if err != nil {
+		return fmt.Errorf("list the case's deadlines: %w", err)
+	}
+	for _, d := range ds {
+		id := schemas.DeadlineWorkflowID(schemas.TenantKey(org, subject), in.CaseID, d.ID)
+		err := a.Temporal.TerminateWorkflow(ctx, id, "", "case erased at the request of "+in.By)
+		var notFound *serviceerror.NotFound
+		if err != nil && !errors.As(err, &notFound) {
+			return fmt.Errorf("stop deadline %s: %w", d.ID, err)
+		}
+	}
+	return nil
+}
+
+// EraseCaseData deletes the case's data from the store and its blobs, and counts them.
 // EraseCaseData deletes the case's data from the store (its notifications and their
 // send records among it) and its blobs, and counts them.
 func (a *Erasure) EraseCaseData(ctx context.Context, caseID string) (schemas.Erased, error) {

@@ -23,7 +23,9 @@ type Tickets struct {
 // stores the ticket under its ID, once, and pauses the case for support. A ticket
 // the escalation ladder opened publishes the ladder's ticket rung as an escalation
 // event. The operator's ticket about a failing source (in.Source) is stored under
-// schemas.OperatorCase and pauses no case.
+// schemas.OperatorCase and pauses no case; a missed deadline's (in.Deadline) is
+// stored with its case and pauses it neither: the case may be closed, and the client
+// has nothing to wait for.
 func (a *Tickets) CreateSupportTicket(ctx context.Context, in schemas.SupportTicketInput) (schemas.TicketResult, error) {
 	if in.Source != "" {
 		t, err := a.Tickets.CreateTicket(ctx, store.Ticket{ID: in.TicketID, CaseID: schemas.OperatorCase,
@@ -44,6 +46,9 @@ func (a *Tickets) CreateSupportTicket(ctx context.Context, in schemas.SupportTic
 		Description: in.Args.IssueDescription, Snapshot: in.Args.AgentStateSnapshot})
 	if err != nil {
 		return schemas.TicketResult{}, fmt.Errorf("error creating ticket: %w", err)
+	}
+	if in.Deadline != "" {
+		return schemas.TicketResult{Status: schemas.ResultSuccess, TicketID: t.ID}, nil
 	}
 	if err := a.Cases.SetPhase(ctx, c.ID, c.Phase, schemas.StatusPausedSupport); err != nil {
 		return schemas.TicketResult{}, err

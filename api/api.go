@@ -21,6 +21,7 @@ import (
 	"github.com/lexflow/lexflow/internal/mailer"
 	"github.com/lexflow/lexflow/internal/metrics"
 	"github.com/lexflow/lexflow/internal/payments"
+	"github.com/lexflow/lexflow/internal/portal"
 	"github.com/lexflow/lexflow/internal/prompts"
 	"github.com/lexflow/lexflow/schemas"
 	"github.com/lexflow/lexflow/store"
@@ -99,6 +100,9 @@ func New(d Deps, cfg config.Config) *Server {
 			RedirectURI: strings.TrimSuffix(cfg.PublicURL, "/") + "/", RolesClaim: cfg.OIDCRolesClaim, OrgClaim: cfg.OIDCOrgClaim,
 			AuthorizationEndpoint: ends.Authorization, TokenEndpoint: ends.Token}
 	}
+	if cfg.PortalURL != "" {
+		h.Portal = portal.New(cfg.PortalURL, portal.Options{Interval: cfg.PortalInterval})
+	}
 	return &Server{h: h, e: newServer(h, routes)}
 }
 
@@ -114,8 +118,11 @@ func (s *Server) EndStreams() { s.h.EndStreams() }
 type handlers struct {
 	Temporal client.Client
 	Store    store.Store
-	Metrics  *metrics.Metrics
-	Tracer   trace.Tracer
+	// Portal is the courts' portal court files are linked against; nil when none is
+	// configured, and linking is refused.
+	Portal  *portal.Client
+	Metrics *metrics.Metrics
+	Tracer  trace.Tracer
 	// readiness keeps /readyz's last answer for a second.
 	readiness health.Readiness
 	// Auth verifies bearer tokens: auth.Verifiers (dev HS256 and OIDC), or one of them.

@@ -83,6 +83,7 @@ var problemKinds = []problemKind{
 	{errBadWebhook, http.StatusBadRequest, "bad-webhook", "The webhook is not signed, stale, or does not match its checkout"},
 	{errTurnFailed, http.StatusBadGateway, "turn-failed", "The chat turn failed"},
 	{errAuditFailed, http.StatusInternalServerError, "audit-failed", "The action was not done: its audit entry could not be written"},
+	{errPortalOff, http.StatusNotImplemented, "court-portal-not-configured", "No courts' portal is configured: court files cannot be linked"},
 	{errUnavailable, http.StatusServiceUnavailable, "unavailable", "A service Lexflow depends on is unavailable"},
 }
 

@@ -131,6 +131,13 @@ type Config struct {
 	// LegislatieURL is the Portal Legislativ's SOAP endpoint, whose current texts of
 	// Romanian acts the worker keeps; empty: the shipped texts only.
 	LegislatieURL string
+	// PortalURL is the courts' portal query service that court files are linked
+	// against and watched on; empty means court files cannot be linked.
+	PortalURL string
+	// PortalInterval is the least time between two calls to the portal from one
+	// process; CourtWatchEvery how often the court watch polls every linked file.
+	PortalInterval  time.Duration
+	CourtWatchEvery time.Duration
 	// BlobDir is the local blob store's root, where draft PDFs are kept.
 	BlobDir string
 	// UserWait is how long an escalated case waits for the client's answer.
@@ -288,6 +295,9 @@ var Vars = []Var{
 	{"LEXFLOW_CORPUS_DB", "", "the legal corpus's SQLite file; empty means LEXFLOW_DATA_DIR/corpus.db (`lexflow corpus load` builds it, `lexflow dev` on first start)"},
 	{"LEXE_TOOLS_URL", "", "a LEXE-tools-compatible service (e.g. http://lexe-tools:8021) that answers normattiva_search, eurlex_search, infolex_search, kb_search, lex_search and lex_search_enriched; empty means the shipped corpus and SearXNG"},
 	{"LEXFLOW_LEGISLATIE_URL", "", "the Portal Legislativ's SOAP endpoint (https://legislatie.just.ro/apiws/FreeWebService.svc/SOAP): the worker reads there, each day, the current text of the Romanian codes of the corpus and keeps it in the store, where read_legal_text and the citation check read it before the shipped text (docs/deployment.md); empty means the shipped texts, with their as_of"},
+	{"LEXFLOW_PORTAL_URL", "", "the Romanian courts' portal query service (`http://portalquery.just.ro/query.asmx`) that court files are linked against and the court watch polls (docs/court-files.md); empty means court files cannot be linked"},
+	{"LEXFLOW_PORTAL_INTERVAL", "1s", "the least time between two calls to the courts' portal from one process: the portal is a public service, asked politely"},
+	{"LEXFLOW_COURT_WATCH_EVERY", "6h", "how often the court-watch schedule polls every linked court file"},
 	{"SEARXNG_URL", "", "SearXNG instance for web_search, and for lex_search and lex_search_enriched without LEXE_TOOLS_URL (JSON format enabled); empty means those tools are not offered"},
 	{"LEXFLOW_BLOB_DIR", "", "root of the local blob store that keeps draft PDFs (`cases/<id>/drafts/<name>/rev-<n>.pdf`); empty means LEXFLOW_DATA_DIR/blobs"},
 	{"LEXFLOW_USER_WAIT", "24h", "how long a case escalated to the client waits for their answer before it opens a support ticket"},
@@ -373,6 +383,7 @@ func From(lookup func(name string) (string, bool)) (Config, error) {
 		PromptsDir:        get("LEXFLOW_PROMPTS_DIR"),
 		CorpusDB:          get("LEXFLOW_CORPUS_DB"),
 		SearXNGURL:        get("SEARXNG_URL"),
+		PortalURL:         get("LEXFLOW_PORTAL_URL"),
 		LexeToolsURL:      get("LEXE_TOOLS_URL"),
 		LegislatieURL:     get("LEXFLOW_LEGISLATIE_URL"),
 		BlobDir:           get("LEXFLOW_BLOB_DIR"),
@@ -452,7 +463,8 @@ func From(lookup func(name string) (string, bool)) (Config, error) {
 		name string
 		to   *time.Duration
 	}{{"LEXFLOW_USER_WAIT", &c.UserWait}, {"LEXFLOW_STUCK_AFTER", &c.StuckAfter}, {"LEXFLOW_TURN_TIMEOUT", &c.TurnTimeout},
-		{"LEXFLOW_EVENTS_POLL", &c.EventsPoll}} {
+		{"LEXFLOW_EVENTS_POLL", &c.EventsPoll}, {"LEXFLOW_PORTAL_INTERVAL", &c.PortalInterval},
+		{"LEXFLOW_COURT_WATCH_EVERY", &c.CourtWatchEvery}} {
 		if *d.to, err = time.ParseDuration(get(d.name)); err != nil || *d.to <= 0 {
 			return c, fmt.Errorf("%s: want a positive duration such as 30m, got %q", d.name, get(d.name))
 		}

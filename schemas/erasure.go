@@ -60,6 +60,10 @@ type Erased struct {
 	Tickets int `json:"tickets"`
 	Events  int `json:"events"`
 	Blobs   int `json:"files"`
+	// CourtFiles counts the court files the case linked.
+	CourtFiles int `json:"court_files"`
+	// Deadlines counts the case's deadlines.
+	Deadlines int `json:"deadlines"`
 	// Notifications counts the in-app notifications and send records about the case,
 	// every user's.
 	Notifications int `json:"notifications"`
@@ -75,6 +79,8 @@ func (a Erased) Add(b Erased) Erased {
 	a.Tickets += b.Tickets
 	a.Events += b.Events
 	a.Blobs += b.Blobs
+	a.CourtFiles += b.CourtFiles
+	a.Deadlines += b.Deadlines
 	a.Notifications += b.Notifications
 	if b.KeyDestroyedAt != nil {
 		a.KeyDestroyedAt = b.KeyDestroyedAt

@@ -50,6 +50,9 @@ type SupportTicketInput struct {
 	// Source is the research tool an operator's ticket is about (SourceTicketID): the
 	// ticket belongs to no case (OperatorCase) and pauses none.
 	Source string `json:"source,omitempty"`
+	// Deadline is the missed deadline a ticket is about: the ticket is stored with
+	// its case, for support to see, and pauses nothing.
+	Deadline string `json:"deadline,omitempty"`
 }
 
 // TicketResult is create_support_ticket's return shape (seed 003).

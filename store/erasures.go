@@ -45,7 +45,8 @@ type Erasures interface {
 	// still counts in CountCases.
 	BeginErasure(ctx context.Context, e schemas.Erasure) (schemas.Erasure, error)
 	// EraseCaseData deletes what the store keeps of a case (the case, its transcript,
-	// parties, tickets and events), all but its erasure's receipt, and counts it.
+	// parties, tickets, events, deadlines and linked court files), all but its
+	// erasure's receipt, and counts it.
 	// Erasing again deletes what was written since and counts that.
 	EraseCaseData(ctx context.Context, caseID string) (schemas.Erased, error)
 	// FinishErasure records what an erasure deleted and when it finished, unless it

@@ -2,10 +2,11 @@
 // parties, subscriptions, support tickets, the prompts version, payment checkouts, the
 // audit log of staff actions, model-token use and budgets, the cases' event logs, the
 // wrapped data keys that encrypt clients' data, legal holds and erasure receipts, the
-// research sources' recent failures, and users' notification settings, in-app
-// notifications and sends) as interfaces, with the errors every
-// implementation returns. Package mongostore implements them on MongoDB, package
-// firestore on Firestore; package storetest is the conformance suite every
+// research sources' recent failures, the cases' deadlines, the court files cases
+// link, and users' notification settings, in-app notifications and sends) as
+// interfaces, with the errors every implementation returns. Package mongostore
+// implements them on MongoDB, package firestore on Firestore; package storetest is
+// the conformance suite every
 // implementation passes.
 package store
 
@@ -330,6 +331,8 @@ type Store interface {
 	Keys
 	Erasures
 	SourceFailures
+	CourtFiles
+	Deadlines
 	Notifications
 	CurrentTexts
 	// Ping reports whether the database answers.

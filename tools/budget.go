@@ -105,6 +105,8 @@ var budgets = map[string]Budget{
 	schemas.ToolCheckQuota:          {Percent: 2},
 	schemas.ToolCreateSupportTicket: {Percent: 2},
 	schemas.ToolConsultReasoner:     {Percent: 10, Shape: shapeReasoner},
+	schemas.ToolComputeDeadline:     {Percent: 3},
+	schemas.ToolProposeDeadline:     {Percent: 2},
 }
 
 // withBudgets gives each tool its budget from budgets; a tool without one keeps the

@@ -159,6 +159,13 @@ var registry = withBudgets(mustLoad([]*Tool{
 	{Name: schemas.ToolConsultReasoner, Roles: allRoles, DefaultOn: true,
 		Bound:  append(slices.Clone(bindCase), Binding{Arg: "language", From: "language"}),
 		Policy: reasonerPolicy, Failure: Degrade, Format: formatStatus, Activity: "ConsultReasoner", decode: decodeArgs[schemas.ConsultReasonerArgs]},
+	// Deadlines (issue 41): computing one is pure and bounded; proposing one writes to
+	// the case, and only a person's confirmation makes it run.
+	{Name: schemas.ToolComputeDeadline, Roles: allRoles, DefaultOn: true,
+		Policy: caseToolPolicy, Failure: Degrade, Format: formatStatus, Activity: "ComputeDeadline", decode: decodeArgs[schemas.ComputeDeadlineArgs]},
+	{Name: schemas.ToolProposeDeadline, Roles: allRoles, DefaultOn: true, Bound: bindCase, Writes: true,
+		Policy: caseToolPolicy, Failure: Escalate, Ladder: fullLadder, Format: formatStatus, Workflow: schemas.ProposeDeadlineWorkflow,
+		decode: decodeArgs[schemas.ProposeDeadlineArgs]},
 }))
 
 // mustLoad reads each tool's schema and description from schemas/tools/<name>.json.

@@ -11,6 +11,7 @@ import (
 	"github.com/lexflow/lexflow/internal/legislatie"
 	"github.com/lexflow/lexflow/internal/lexetools"
 	"github.com/lexflow/lexflow/internal/payments"
+	"github.com/lexflow/lexflow/internal/portal"
 	"github.com/lexflow/lexflow/internal/searxng"
 	"github.com/lexflow/lexflow/schemas"
 	"github.com/lexflow/lexflow/store/notify"
@@ -18,7 +19,7 @@ import (
 )
 
 // StartWorker opens what the worker needs and starts it on cfg.TaskQueue, then makes
-// sure the retention schedule exists; stop undoes all of it. The legal corpus is built
+// sure the retention and court-watch schedules exist; stop undoes all of it. The legal corpus is built
 // first if it is missing or older than the shipped archive; lc is the worker's, open
 // until stop.
 func StartWorker(ctx context.Context, cfg config.Config, b *Backends, log *slog.Logger) (stop func(), lc *corpus.Store, err error) {
@@ -63,6 +64,12 @@ func StartWorker(ctx context.Context, cfg config.Config, b *Backends, log *slog.
 			return nil, nil, err
 		}
 	}
+	if err := worker.EnsureCourtWatchSchedule(ctx, b.Temporal, cfg.TaskQueue, cfg.CourtWatchEvery); err != nil {
+		w.Stop()
+		stopDeps()
+		lc.Close()
+		return nil, nil, err
+	}
 	return func() { w.Stop(); stopDeps(); lc.Close() }, lc, nil
 }
 
@@ -87,7 +94,10 @@ func WorkerDeps(cfg config.Config, b *Backends, lc *corpus.Store) (d worker.Deps
 		d.SearXNG = searxng.New(cfg.SearXNGURL, 30*time.Second)
 	}
 	if cfg.LegislatieURL != "" {
-		d.Portal = legislatie.New(cfg.LegislatieURL, 2*time.Minute)
+		d.Legislatie = legislatie.New(cfg.LegislatieURL, 2*time.Minute)
+	}
+	if cfg.PortalURL != "" {
+		d.Portal = portal.New(cfg.PortalURL, portal.Options{Interval: cfg.PortalInterval})
 	}
 	if cfg.LexeToolsURL != "" {
 		lexe := lexetools.New(cfg.LexeToolsURL, 30*time.Second)

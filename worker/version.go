@@ -15,9 +15,10 @@ import (
 // runs on. A zero Version is an unversioned worker.
 //
 // Workflows that wait on people for days (a case, its quota awaiting payment, a
-// support ticket) auto-upgrade: once an operator makes a new version current, their
-// next task runs on its workers, replaying their history under the new code, which
-// workflow.GetVersion (workflows.Changes) and the replay tests keep safe. Workflows that run for minutes,
+// support ticket) or on a date (a deadline's timers) auto-upgrade: once an operator
+// makes a new version current, their next task runs on its workers, replaying their
+// history under the new code, which workflow.GetVersion (workflows.Changes) and the
+// replay tests keep safe. Workflows that run for minutes,
 // at most hours (a turn, tiering, a draft, an erasure, a retention run), are pinned:
 // they finish on the workers of the version they started on, so a deploy never
 // changes their code midway, and that version's workers are kept until it is drained;
@@ -84,18 +85,21 @@ func Behavior(name string) workflow.VersioningBehavior { return behaviors[name] 
 
 // behaviors is each workflow's versioning behavior (see Version).
 var behaviors = map[string]workflow.VersioningBehavior{
-	schemas.CaseWorkflow:          workflow.VersioningBehaviorAutoUpgrade,
-	schemas.QuotaWorkflow:         workflow.VersioningBehaviorAutoUpgrade,
-	schemas.SupportTicketWorkflow: workflow.VersioningBehaviorAutoUpgrade,
-	schemas.ChatTurnWorkflow:      workflow.VersioningBehaviorPinned,
-	schemas.TieringWorkflow:       workflow.VersioningBehaviorPinned,
-	schemas.DraftWorkflow:         workflow.VersioningBehaviorPinned,
-	schemas.EraseWorkflow:         workflow.VersioningBehaviorPinned,
-	schemas.RetentionWorkflow:     workflow.VersioningBehaviorPinned,
-	schemas.RefreshLawWorkflow:    workflow.VersioningBehaviorPinned,
-	schemas.CitationCheckWorkflow: workflow.VersioningBehaviorPinned,
-	schemas.ToolExecutionWorkflow: workflow.VersioningBehaviorPinned,
-	schemas.QueryWorkflow:         workflow.VersioningBehaviorPinned,
-	schemas.ChatWorkflow:          workflow.VersioningBehaviorPinned,
-	schemas.DocumentWorkflow:      workflow.VersioningBehaviorPinned,
+	schemas.CaseWorkflow:            workflow.VersioningBehaviorAutoUpgrade,
+	schemas.QuotaWorkflow:           workflow.VersioningBehaviorAutoUpgrade,
+	schemas.SupportTicketWorkflow:   workflow.VersioningBehaviorAutoUpgrade,
+	schemas.ChatTurnWorkflow:        workflow.VersioningBehaviorPinned,
+	schemas.TieringWorkflow:         workflow.VersioningBehaviorPinned,
+	schemas.DraftWorkflow:           workflow.VersioningBehaviorPinned,
+	schemas.EraseWorkflow:           workflow.VersioningBehaviorPinned,
+	schemas.RetentionWorkflow:       workflow.VersioningBehaviorPinned,
+	schemas.RefreshLawWorkflow:      workflow.VersioningBehaviorPinned,
+	schemas.CitationCheckWorkflow:   workflow.VersioningBehaviorPinned,
+	schemas.ToolExecutionWorkflow:   workflow.VersioningBehaviorPinned,
+	schemas.QueryWorkflow:           workflow.VersioningBehaviorPinned,
+	schemas.ChatWorkflow:            workflow.VersioningBehaviorPinned,
+	schemas.DocumentWorkflow:        workflow.VersioningBehaviorPinned,
+	schemas.DeadlineWorkflow:        workflow.VersioningBehaviorAutoUpgrade,
+	schemas.ProposeDeadlineWorkflow: workflow.VersioningBehaviorPinned,
+	schemas.CourtWatchWorkflow:      workflow.VersioningBehaviorPinned,
 }

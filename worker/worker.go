@@ -16,6 +16,7 @@ import (
 	"github.com/lexflow/lexflow/internal/keys"
 	"github.com/lexflow/lexflow/internal/mailer"
 	"github.com/lexflow/lexflow/internal/payments"
+	"github.com/lexflow/lexflow/internal/portal"
 	"github.com/lexflow/lexflow/internal/prompts"
 	"github.com/lexflow/lexflow/internal/searxng"
 	"github.com/lexflow/lexflow/llm"
@@ -40,6 +41,8 @@ type Deps struct {
 	// LexeSearch answers lex_search and lex_search_enriched instead of SearXNG; nil
 	// means SearXNG.
 	LexeSearch activities.LexeSearch
+	// Portal is the courts' portal the court watch polls; nil when none is configured.
+	Portal *portal.Client
 	// Blobs keeps the draft PDFs.
 	Blobs blob.Store
 	// Prices is a case's price by tier, which a payment must be.
@@ -63,9 +66,9 @@ type Deps struct {
 	// Now is the clock that names the day of the budgets the Meter enforces; nil
 	// means time.Now.
 	Now func() time.Time
-	// Portal reads the current texts of Romanian acts at the Portal Legislativ; nil
+	// Legislatie reads the current texts of Romanian acts at the Portal Legislativ; nil
 	// when LEXFLOW_LEGISLATIE_URL is not set.
-	Portal activities.Portal
+	Legislatie activities.Portal
 }
 
 // New returns a worker for taskQueue with every workflow and activity registered, in
@@ -96,7 +99,7 @@ func Activities(d Deps) []any {
 	events := &activities.Publisher{Events: d.Store}
 	// The store's current texts count only where a service keeps them.
 	var current store.CurrentTexts
-	if d.Portal != nil {
+	if d.Legislatie != nil {
 		current = d.Store
 	}
 	now := d.Now
@@ -115,12 +118,15 @@ func Activities(d Deps) []any {
 		&activities.Documents{Cases: d.Store, Parties: d.Store, Blobs: d.Blobs, Model: d.Models[schemas.ModelAssistant],
 			Prompts: system, Meter: meter, Events: events},
 		&activities.Research{Corpus: d.Corpus, Backend: d.Research, Events: events, Current: current},
-		&activities.CurrentLaw{Corpus: d.Corpus, Store: d.Store, Portal: d.Portal, Now: now},
+		&activities.CurrentLaw{Corpus: d.Corpus, Store: d.Store, Portal: d.Legislatie, Now: now},
 		web,
 		&activities.Enriched{Web: web, Corpus: d.Corpus, Reasoner: d.Models[schemas.ModelReasoner], Prompts: system, Meter: meter},
 		&activities.Model{Clients: d.Models, Transcripts: d.Store, Memories: d.Store, Prompts: system, Meter: meter, Events: events,
 			ContextTokens: d.ContextTokens},
-		&activities.Erasure{Store: d.Store, Notifications: d.Store, Audit: d.Store, Blobs: d.Blobs, Keys: d.Keys, Temporal: d.Temporal, Retention: d.Retention},
+		&activities.Deadlines{Cases: d.Store, Deadlines: d.Store},
+		&activities.CourtWatch{Files: d.Store, Cases: d.Store, Parties: d.Store, Events: d.Store, Portal: d.Portal, Now: d.Now},
+		&activities.Erasure{Store: d.Store, Cases: d.Store, Deadlines: d.Store, Notifications: d.Store, Audit: d.Store, Blobs: d.Blobs,
+			Keys: d.Keys, Temporal: d.Temporal, Retention: d.Retention},
 		&activities.Notifications{Store: d.Store, Mail: d.Mail, DefaultLanguage: d.DefaultLanguage, Now: d.Now},
 	}
 	runner := activities.NewToolRunner(d.Blobs, acts...)
@@ -139,18 +145,21 @@ func RegisterWorkflows(r worker.WorkflowRegistry) {
 
 // workflowsByName are Lexflow's workflows under their registered names.
 var workflowsByName = map[string]any{
-	schemas.CaseWorkflow:          workflows.Case,
-	schemas.ChatTurnWorkflow:      workflows.ChatTurn,
-	schemas.TieringWorkflow:       workflows.Tiering,
-	schemas.QuotaWorkflow:         workflows.Quota,
-	schemas.DraftWorkflow:         workflows.Draft,
-	schemas.SupportTicketWorkflow: workflows.SupportTicket,
-	schemas.EraseWorkflow:         workflows.Erase,
-	schemas.RetentionWorkflow:     workflows.Retention,
-	schemas.RefreshLawWorkflow:    workflows.RefreshLaw,
-	schemas.CitationCheckWorkflow: workflows.CitationCheck,
-	schemas.ToolExecutionWorkflow: workflows.ToolExecution,
-	schemas.QueryWorkflow:         workflows.Query,
-	schemas.ChatWorkflow:          workflows.Chat,
-	schemas.DocumentWorkflow:      workflows.Document,
+	schemas.CaseWorkflow:            workflows.Case,
+	schemas.ChatTurnWorkflow:        workflows.ChatTurn,
+	schemas.TieringWorkflow:         workflows.Tiering,
+	schemas.QuotaWorkflow:           workflows.Quota,
+	schemas.DraftWorkflow:           workflows.Draft,
+	schemas.SupportTicketWorkflow:   workflows.SupportTicket,
+	schemas.EraseWorkflow:           workflows.Erase,
+	schemas.RetentionWorkflow:       workflows.Retention,
+	schemas.RefreshLawWorkflow:      workflows.RefreshLaw,
+	schemas.CitationCheckWorkflow:   workflows.CitationCheck,
+	schemas.ToolExecutionWorkflow:   workflows.ToolExecution,
+	schemas.QueryWorkflow:           workflows.Query,
+	schemas.ChatWorkflow:            workflows.Chat,
+	schemas.DocumentWorkflow:        workflows.Document,
+	schemas.ProposeDeadlineWorkflow: workflows.ProposeDeadline,
+	schemas.CourtWatchWorkflow:      workflows.CourtWatch,
+	schemas.DeadlineWorkflow:        workflows.Deadline,
 }

@@ -26,6 +26,8 @@ var (
 	draftActs      *activities.Drafts
 	docActs        *activities.Documents
 	toolActs       *activities.ToolRunner
+	deadlineActs   *activities.Deadlines
+	notifyActs     *activities.Notifications
 )
 
 // modelOptions govern one model call. The endpoint's refusals (400, 401, 403, ...) are

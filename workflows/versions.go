@@ -6,8 +6,8 @@ import (
 	"github.com/lexflow/lexflow/schemas"
 )
 
-// Change is a change to an auto-upgrade workflow's code (Case, Quota, SupportTicket)
-// that its running executions must replay around, guarded by
+// Change is a change to an auto-upgrade workflow's code (Case, Quota, SupportTicket,
+// Deadline) that its running executions must replay around, guarded by
 // workflow.GetVersion(ctx, ID, workflow.DefaultVersion, 1). Pinned workflows never
 // call GetVersion: a pinned run finishes on the build it started on, and their
 // changes ship as a new worker deployment version (see docs/workflows.md).

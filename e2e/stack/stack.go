@@ -31,6 +31,7 @@ import (
 	"github.com/lexflow/lexflow/internal/keys"
 	"github.com/lexflow/lexflow/internal/mailer/mailtest"
 	"github.com/lexflow/lexflow/internal/payments"
+	"github.com/lexflow/lexflow/internal/portal/portaltest"
 	"github.com/lexflow/lexflow/internal/prompts"
 	"github.com/lexflow/lexflow/internal/testcorpus"
 	"github.com/lexflow/lexflow/schemas"
@@ -93,6 +94,9 @@ type Stack struct {
 	Now func() time.Time
 	// WebSearches counts the searches its SearXNG stand-in answered.
 	WebSearches atomic.Int64
+	// Portal is the courts' portal its API and worker link and watch court files on:
+	// a fake speaking the portal's wire format, which tests add files and hearings to.
+	Portal *portaltest.Server
 	// backends are what the stack's API and worker run on, and the APIs tests serve.
 	backends *wiring.Backends
 }
@@ -215,6 +219,9 @@ func start() (s *Stack, stop func(), err error) {
 	}))
 	undo = append(undo, searx.Close)
 	cfg.SearXNGURL = searx.URL
+	s.Portal = portaltest.New()
+	undo = append(undo, s.Portal.Close)
+	cfg.PortalURL, cfg.PortalInterval = s.Portal.URL(), time.Millisecond
 	// A loopback mail server with STARTTLS and AUTH takes the stack's mails: e-mail
 	// notifications and verification codes. Its certificate's authority is trusted
 	// through the file LEXFLOW_SMTP_CA_CERT_PATH names, as a private one would be.

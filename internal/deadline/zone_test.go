@@ -1,6 +1,7 @@
 package deadline
 
 import (
+	"errors"
 	"testing"
 	"time"
 )
@@ -47,6 +48,21 @@ func TestEndOfDayAcrossDaylightSaving(t *testing.T) {
 		day, _ := time.Parse(time.DateOnly, d)
 		if got := endOfDay(day, rome).UTC().Format(time.RFC3339); got != want {
 			t.Errorf("end of %s in Rome = %s, want %s", d, got, want)
+		}
+	}
+}
+
+// TestEndOfADaySetByHand: a day named by hand ends at 24:00 in its court's zone, as a
+// computed one does; a bad day or jurisdiction is Invalid.
+func TestEndOfADaySetByHand(t *testing.T) {
+	at, zone, err := EndOf(Romania, "2024-07-04")
+	if err != nil || at.UTC().Format(time.RFC3339) != "2024-07-04T21:00:00Z" || zone != "Europe/Bucharest" {
+		t.Errorf("EndOf(ro, 2024-07-04) = %v, %s, %v", at, zone, err)
+	}
+	for _, bad := range [][2]string{{"fr", "2024-07-04"}, {Italy, "2024-7-4"}, {Italy, "2024-02-30"}, {Italy, "2100-01-01"}, {Romania, ""}} {
+		var invalid Invalid
+		if _, _, err := EndOf(bad[0], bad[1]); !errors.As(err, &invalid) {
+			t.Errorf("EndOf(%s, %q) = %v, want Invalid", bad[0], bad[1], err)
 		}
 	}
 }

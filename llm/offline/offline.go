@@ -15,10 +15,12 @@ import (
 	"net/http"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/lexflow/lexflow/internal/httpserver"
+	"github.com/lexflow/lexflow/schemas"
 )
 
 // ModelName is the name the offline model answers with.
@@ -184,9 +186,11 @@ var (
 	enrichedRe    = regexp.MustCompile(`(?is)^\s*(?:analysis|analisi|analiz[aă])\s*:\s*(.+?)\s*$`)
 	legalWebRe    = regexp.MustCompile(`(?is)^\s*(?:legal search|ricerca legale|c[aă]utare juridic[aă])\s*:\s*(.+?)\s*$`)
 	caseLawRe     = regexp.MustCompile(`(?is)^\s*(?:massime|jurispruden[tț][aă]|case law)\s*:\s*(.+?)\s*$`)
-	caseIDRe      = regexp.MustCompile(`(?m)^Case ID: (\S+)$`)
-	languageRe    = regexp.MustCompile(`(?m)^Language: (\w+)$`)
-	roleRe        = regexp.MustCompile(`(?m)^Role: (\w+)$`)
+	// howLongRe is a client asking how long they have: a term and the day it runs from.
+	howLongRe  = regexp.MustCompile(`(?is)(?:how long|c[aâ]t timp|quanto tempo)\D*?(\d{1,4})\s*(?:de\s+)?(days?|zile|giorni|weeks?|s[aă]pt[aă]m[aâ]ni|settimane|months?|luni|mesi|years?|ani|anni)\D*?(\d{4}-\d{2}-\d{2})`)
+	caseIDRe   = regexp.MustCompile(`(?m)^Case ID: (\S+)$`)
+	languageRe = regexp.MustCompile(`(?m)^Language: (\w+)$`)
+	roleRe     = regexp.MustCompile(`(?m)^Role: (\w+)$`)
 )
 
 // decide is the offline model's rule book. After tool results it answers, citing them.
@@ -209,7 +213,9 @@ var (
 //     that best matches the question (see documentStep);
 //   - "analysis: TEXT" (or "analisi:", "analiză:") → lex_search_enriched;
 //   - "legal search: TEXT" (or "ricerca legale:", "căutare juridică:") → lex_search;
-//   - "search: TEXT" (or "cerca:", "caută:") → web_search.
+//   - "search: TEXT" (or "cerca:", "caută:") → web_search;
+//   - "how long do I have: 30 days from 2026-03-02" (or "cât timp am", "quanto tempo
+//     ho") → compute_deadline, by Italy's rules in an Italian case, else Romania's.
 //
 // When a LEXE research tool failed, it tries web_search, or else lex_search, with the
 // message before it answers, if on offer, and the answer says the failed source is
@@ -328,6 +334,15 @@ func decide(msgs []message, offered map[string]bool) reply {
 		case offered["normattiva_search"] && romanianArtRe.MatchString(user):
 			m := romanianArtRe.FindStringSubmatch(user)
 			return plainCall("normattiva_search", map[string]any{"act_type": m[2], "article": m[1]}, len(msgs))
+		case offered["compute_deadline"] && howLongRe.MatchString(user):
+			m := howLongRe.FindStringSubmatch(user)
+			amount, _ := strconv.Atoi(m[1])
+			jurisdiction := "ro"
+			if lang == "it" {
+				jurisdiction = "it"
+			}
+			return plainCall("compute_deadline", map[string]any{"jurisdiction": jurisdiction, "from": m[3], "amount": amount,
+				"unit": termUnit(m[2])}, len(msgs))
 		case offered["legal_sql"] && sqlRe.MatchString(user):
 			query := sqlRe.FindStringSubmatch(user)[1]
 			table := "legislatie"
@@ -551,6 +566,14 @@ func describe(r toolResult, w wording) (string, bool) {
 		return fmt.Sprintf("%s: %s", r.name, res.Message), false
 	case res.PartyID != "":
 		return fmt.Sprintf(w.party, res.PartyID), true
+	case r.name == "compute_deadline":
+		var d schemas.ComputedDeadline
+		_ = json.Unmarshal([]byte(r.content), &d)
+		var rules []string
+		for _, rule := range d.Rules {
+			rules = append(rules, rule.Article)
+		}
+		return fmt.Sprintf(w.deadline, d.Due, d.Zone, strings.Join(rules, "; "), len(d.NonWorking)), true
 	case r.name == "normattiva_search" || r.name == "eurlex_search":
 		if res.Text == "" {
 			return fmt.Sprintf(w.none, r.name), false
@@ -609,7 +632,7 @@ func describe(r toolResult, w wording) (string, bool) {
 
 // wording holds the offline model's phrases in one language.
 type wording struct {
-	intro, sources, failed, unavailable, details, done, rows, none, analysis, party, help, lookup, toCheck string
+	intro, sources, failed, unavailable, details, done, rows, none, analysis, party, help, lookup, toCheck, deadline string
 }
 
 var phrases = map[string]wording{
@@ -625,6 +648,7 @@ var phrases = map[string]wording{
 		rows:        "The query returned %d rows: %s",
 		none:        "%s found nothing.",
 		party:       "The party is {{%s}} in drafts.",
+		deadline:    "The term ends on %s, at 24:00 (%s). Rules applied: %s. Non-working days or suspensions stepped over: %d. This is help, not legal advice.",
 		analysis:    "Offline analysis of «%s»: %d sources to read; what they cite, as checked in the corpus:",
 		help: "I am Lexflow's offline model, running because no language model is configured. " +
 			"I can show the case details (\"show me the case details\"), set the summary (\"summary: ...\") " +
@@ -642,6 +666,7 @@ var phrases = map[string]wording{
 		rows:        "Interogarea a întors %d rânduri: %s",
 		none:        "%s nu a găsit nimic.",
 		party:       "Partea este {{%s}} în proiecte.",
+		deadline:    "Termenul se împlinește pe %s, la ora 24 (%s). Reguli aplicate: %s. Zile nelucrătoare sau suspendări sărite: %d. Este un ajutor, nu o consultanță juridică.",
 		analysis:    "Analiză offline pentru «%s»: %d surse de citit; ce citează ele, verificat în corpus:",
 		help: "Sunt modelul offline al Lexflow, activ pentru că nu este configurat niciun model de limbaj. " +
 			"Pot afișa detaliile cazului („arată-mi detaliile cazului”), seta rezumatul („rezumat: ...”) " +
@@ -659,6 +684,7 @@ var phrases = map[string]wording{
 		rows:        "La query ha restituito %d righe: %s",
 		none:        "%s non ha trovato nulla.",
 		party:       "La parte è {{%s}} nelle bozze.",
+		deadline:    "Il termine scade il %s, alle 24 (%s). Regole applicate: %s. Giorni non lavorativi o sospensioni saltati: %d. È un aiuto, non una consulenza legale.",
 		analysis:    "Analisi offline di «%s»: %d fonti da leggere; ciò che citano, verificato nel corpus:",
 		help: "Sono il modello offline di Lexflow, attivo perché non è configurato alcun modello linguistico. " +
 			"Posso mostrare i dettagli del caso («mostrami i dettagli del caso»), impostare il riassunto («riassunto: ...») " +
@@ -715,4 +741,17 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 
 func writeError(w http.ResponseWriter, status int, typ, msg string) {
 	writeJSON(w, status, map[string]any{"error": map[string]any{"message": msg, "type": typ, "param": nil, "code": nil}})
+}
+
+// termUnit is the compute_deadline unit a client's word for a term's unit names.
+func termUnit(word string) string {
+	switch w := strings.ToLower(word); {
+	case strings.HasPrefix(w, "week"), strings.HasPrefix(w, "s"):
+		return "weeks"
+	case strings.HasPrefix(w, "month"), w == "luni", w == "mesi":
+		return "months"
+	case strings.HasPrefix(w, "year"), w == "ani", w == "anni":
+		return "years"
+	}
+	return "days"
 }

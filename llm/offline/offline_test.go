@@ -208,3 +208,29 @@ func TestCorrectedCallIsMadeAgain(t *testing.T) {
 		t.Errorf("without a correction: %+v, want an answer", r)
 	}
 }
+
+// TestHowLongComputesTheDeadline: a client asking how long they have gets
+// compute_deadline by their case's country's rules, then an answer with the day and
+// the rules, in their language.
+func TestHowLongComputesTheDeadline(t *testing.T) {
+	offered := map[string]bool{"compute_deadline": true, "get_case_details": true}
+	for lang, ask := range map[string]string{
+		"en": "How long do I have? 30 days from 2026-03-02 to appeal.",
+		"ro": "Cât timp am? Am 30 de zile de la 2026-03-02 pentru apel.",
+		"it": "Quanto tempo ho? 30 giorni dal 2026-03-02 per l'appello.",
+	} {
+		in := []message{msg("system", "Language: "+lang+"\nCase ID: c1"), msg("user", ask)}
+		r := decide(in, offered)
+		want := map[string]string{"en": "ro", "ro": "ro", "it": "it"}[lang]
+		if len(r.calls) != 1 || r.calls[0].Function.Name != "compute_deadline" ||
+			r.calls[0].Function.Arguments != `{"amount":30,"from":"2026-03-02","jurisdiction":"`+want+`","unit":"days"}` {
+			t.Fatalf("%s: %+v, want compute_deadline in %s without case_id", lang, r, want)
+		}
+		in = append(in, message{Role: "assistant", ToolCalls: r.calls},
+			message{Role: "tool", ToolCallID: r.calls[0].ID, Content: mustJSON(`{"status":"success","due":"2026-04-02","zone":"Europe/Bucharest","rules":[{"id":"ro.days","article":"art. 181 alin. (1) pct. 2 C.proc.civ.","detail":"d"}],"non_working":[]}`)})
+		answer := decide(in, offered)
+		if !strings.Contains(answer.content, "2026-04-02") || !strings.Contains(answer.content, "art. 181") || strings.Contains(answer.content, "compute_deadline failed") {
+			t.Errorf("%s: answer %q", lang, answer.content)
+		}
+	}
+}

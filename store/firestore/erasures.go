@@ -43,6 +43,8 @@ type erased struct {
 	Tickets        int        `firestore:"tickets"`
 	Events         int        `firestore:"events"`
 	Blobs          int        `firestore:"blobs"`
+	CourtFiles     int        `firestore:"court_files"`
+	Deadlines      int        `firestore:"deadlines"`
 	Notifications  int        `firestore:"notifications"`
 	KeyDestroyedAt *time.Time `firestore:"key_destroyed_at,omitempty"`
 }
@@ -114,7 +116,7 @@ func (s *Store) BeginErasure(ctx context.Context, e schemas.Erasure) (schemas.Er
 // Firestore's 500 writes to a commit.
 const deleteBatch = 400
 
-// EraseCaseData deletes the case's subcollections and then its document.
+// EraseCaseData deletes the case's subcollections and deadlines, then its document.
 func (s *Store) EraseCaseData(ctx context.Context, caseID string) (schemas.Erased, error) {
 	var out schemas.Erased
 	for _, c := range []struct {
@@ -126,7 +128,7 @@ func (s *Store) EraseCaseData(ctx context.Context, caseID string) (schemas.Erase
 		// number.
 		{eventIDsCollection, nil}, {EventsCollection, &out.Events},
 	} {
-		n, err := s.deleteAll(ctx, s.sub(caseID, c.name))
+		n, err := s.deleteAll(ctx, s.sub(caseID, c.name).Query)
 		if err != nil {
 			return schemas.Erased{}, fmt.Errorf("erase %s: %w", c.name, err)
 		}
@@ -134,9 +136,19 @@ func (s *Store) EraseCaseData(ctx context.Context, caseID string) (schemas.Erase
 			*c.count = n
 		}
 	}
+	n, err := s.deleteAll(ctx, s.client.Collection(DeadlinesCollection).Where("case_id", "==", caseID))
+	if err != nil {
+		return schemas.Erased{}, fmt.Errorf("erase %s: %w", DeadlinesCollection, err)
+	}
+	out.Deadlines = n
+	n, err = s.eraseCourtFiles(ctx, caseID)
+	if err != nil {
+		return schemas.Erased{}, fmt.Errorf("erase %s: %w", CourtFilesCollection, err)
+	}
+	out.CourtFiles = n
 	// The case goes last, so a crash midway leaves it for the retry to find.
 	ref := s.caseDoc(caseID)
-	err := s.update(ctx, ref, func(ctx context.Context, tx *fs.Transaction) error {
+	err = s.update(ctx, ref, func(ctx context.Context, tx *fs.Transaction) error {
 		snap, err := tx.Get(ref)
 		if notFound(err) {
 			out.Cases = 0
@@ -154,11 +166,11 @@ func (s *Store) EraseCaseData(ctx context.Context, caseID string) (schemas.Erase
 	return out, nil
 }
 
-// deleteAll deletes every document of a collection, a batch at a time, and counts them.
-func (s *Store) deleteAll(ctx context.Context, c *fs.CollectionRef) (int, error) {
+// deleteAll deletes every document a query finds, a batch at a time, and counts them.
+func (s *Store) deleteAll(ctx context.Context, q fs.Query) (int, error) {
 	n := 0
 	for {
-		docs, err := c.Select().Limit(deleteBatch).Documents(ctx).GetAll()
+		docs, err := q.Select().Limit(deleteBatch).Documents(ctx).GetAll()
 		if err != nil || len(docs) == 0 {
 			return n, err
 		}

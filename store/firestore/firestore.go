@@ -43,6 +43,11 @@ const (
 	ErasuresCollection      = "erasures"
 	// SourceFailuresCollection holds the research sources' recent failures.
 	SourceFailuresCollection = "source_failures"
+	// CourtFilesCollection holds the court files cases link, with the hearings seen.
+	CourtFilesCollection = "court_files"
+	// DeadlinesCollection holds the cases' deadlines, beside the cases rather than
+	// under them, so that a user's deadlines across cases are one query.
+	DeadlinesCollection = "deadlines"
 	// NotificationSettingsCollection, NotificationsCollection and
 	// NotificationSendsCollection hold users' notification settings, in-app
 	// notifications and the record of every send.

@@ -52,6 +52,8 @@ type erased struct {
 	Tickets        int        `bson:"tickets"`
 	Events         int        `bson:"events"`
 	Blobs          int        `bson:"blobs"`
+	CourtFiles     int        `bson:"court_files"`
+	Deadlines      int        `bson:"deadlines"`
 	Notifications  int        `bson:"notifications"`
 	KeyDestroyedAt *time.Time `bson:"key_destroyed_at,omitempty"`
 }
@@ -146,6 +148,8 @@ func (s *Store) EraseCaseData(ctx context.Context, caseID string) (schemas.Erase
 		count *int
 	}{
 		{s.transcripts, &out.Records}, {s.parties, &out.Parties}, {s.tickets, &out.Tickets}, {s.events, &out.Events},
+		{s.courtFiles, &out.CourtFiles},
+		{s.deadlines, &out.Deadlines},
 	} {
 		res, err := d.coll.DeleteMany(ctx, bson.M{"case_id": caseID})
 		if err != nil {

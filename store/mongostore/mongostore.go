@@ -43,6 +43,10 @@ const (
 	ErasuresCollection = "erasures"
 	// SourceFailuresCollection holds the research sources' recent failures.
 	SourceFailuresCollection = "source_failures"
+	// CourtFilesCollection holds the court files cases link, with the hearings seen.
+	CourtFilesCollection = "court_files"
+	// DeadlinesCollection holds the cases' deadlines.
+	DeadlinesCollection = "deadlines"
 	// NotificationSettingsCollection holds users' notification settings,
 	// NotificationsCollection their in-app notifications, NotificationSendsCollection
 	// the record of every send.
@@ -73,6 +77,8 @@ type Store struct {
 	erasures    *mongo.Collection
 	// sourceFailures holds the research sources' failures of the last window.
 	sourceFailures *mongo.Collection
+	courtFiles     *mongo.Collection
+	deadlines      *mongo.Collection
 	// notifySettings, notifications and sends hold users' notification settings,
 	// in-app notifications and sends.
 	notifySettings *mongo.Collection
@@ -123,6 +129,8 @@ func open(ctx context.Context, opts *options.ClientOptions, db string) (*Store, 
 		notifications:   client.Database(db).Collection(NotificationsCollection),
 		sends:           client.Database(db).Collection(NotificationSendsCollection),
 		currentArticles: client.Database(db).Collection(CurrentArticlesCollection),
+		courtFiles:      client.Database(db).Collection(CourtFilesCollection),
+		deadlines:       client.Database(db).Collection(DeadlinesCollection),
 	}
 	if err := s.ensureIndexes(ctx); err != nil {
 		_ = client.Disconnect(ctx)
@@ -170,6 +178,10 @@ func (s *Store) ensureIndexes(ctx context.Context) error {
 		{s.audit, "at_-1", bson.D{{Key: "at", Value: -1}}},
 		{s.audit, "org_id_1_at_-1", bson.D{{Key: "org_id", Value: 1}, {Key: "at", Value: -1}}},
 		{s.sourceFailures, "tool_1_at_1", bson.D{{Key: "tool", Value: 1}, {Key: "at", Value: 1}}},
+		{s.courtFiles, "case_id_1_linked_at_1", bson.D{{Key: "case_id", Value: 1}, {Key: "linked_at", Value: 1}}},
+		{s.deadlines, "case_id_1_ends_at_1", bson.D{{Key: "case_id", Value: 1}, {Key: "ends_at", Value: 1}}},
+		{s.deadlines, "owner_1_ends_at_1", bson.D{{Key: "owner", Value: 1}, {Key: "ends_at", Value: 1}}},
+		{s.deadlines, "responsible_1_ends_at_1", bson.D{{Key: "responsible", Value: 1}, {Key: "ends_at", Value: 1}}},
 		{s.notifications, "owner_1_created_at_-1", bson.D{{Key: "owner", Value: 1}, {Key: "created_at", Value: -1}}},
 		{s.notifications, "owner_1_unread_1", bson.D{{Key: "owner", Value: 1}, {Key: "unread", Value: 1}}},
 		{s.notifications, "case_id_1", bson.D{{Key: "case_id", Value: 1}}},

@@ -1,8 +1,9 @@
 // Package sealed wraps a store.Store so that what clients wrote reaches the database
-// encrypted: a case's description, case_details and hold reason, its transcript, parties, tickets
-// and event log under the case's data key, and a user's memory and e-mail addresses under the user's. IDs,
-// owners, times, statuses and numbers the store queries by stay in clear. Values
-// written before sealing existed read as they are.
+// encrypted: a case's description, case_details and hold reason, its transcript,
+// parties, tickets, event log, its deadlines' titles and references and its court
+// hearings' results under the case's data key, and a user's memory and e-mail
+// addresses under the user's. IDs, owners, times, statuses and numbers the store
+// queries by stay in clear. Values written before sealing existed read as they are.
 package sealed
 
 import (

@@ -86,7 +86,25 @@ func TestNothingInClear(t *testing.T) {
 	if _, err := s.PutMemory(ctx, store.OwnerID("o", "u"), "remember "+word); err != nil {
 		t.Fatal(err)
 	}
+	cf, _, err := s.LinkCourtFile(ctx, store.CourtFile{ID: store.CourtFileID(id, "TribunalulBUCURESTI", "1/3/2024"), CaseID: id,
+		Number: "1/3/2024", Court: "TribunalulBUCURESTI", LinkedBy: "u", LinkedAt: time.Now()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.RecordCourtHearings(ctx, id, cf.ID, []store.CourtHearing{{Date: time.Now(), Result: "Obligă pe " + word,
+		Summary: "Obligă pârâtul " + word + " la plată"}}, "Fond", time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.ListCourtFiles(ctx, id); err != nil || len(got) != 1 || got[0].Hearings[0].Summary != "Obligă pârâtul "+word+" la plată" {
+		t.Fatalf("ListCourtFiles = %+v, %v; want the summary opened", got, err)
+	}
 	if err := s.SetHold(ctx, id, "", &store.Hold{By: "admin", Reason: word + " sues", At: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	dl := store.Deadline{ID: id + "-dl", CaseID: id, Owner: store.OwnerID("o", "u"), Title: "Appeal against " + word,
+		Source: schemas.DeadlineSource{Kind: schemas.SourceCourtOrder, Reference: word + " v. Popescu"}, Due: "2026-03-17",
+		EndsAt: time.Now(), Status: schemas.DeadlineActive}
+	if _, err := s.CreateDeadline(ctx, dl); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := s.UpdateNotificationSettings(ctx, store.OwnerID("o", "u"), func(ns *store.NotificationSettings) error {
@@ -131,8 +149,8 @@ func TestNothingInClear(t *testing.T) {
 		}
 		cur.Close(ctx)
 	}
-	if docs < 7 {
-		t.Errorf("read %d documents; the case wrote at least 7", docs)
+	if docs < 9 {
+		t.Errorf("read %d documents; the case wrote at least 9", docs)
 	}
 
 	// All of it reads back.
@@ -146,6 +164,10 @@ func TestNothingInClear(t *testing.T) {
 	tickets, _ := s.ListTickets(ctx, id)
 	events, _ := s.ListEvents(ctx, id, 0, 0)
 	mem, _ := s.GetMemory(ctx, store.OwnerID("o", "u"))
+	if dls, err := s.UserDeadlines(ctx, store.OwnerID("o", "u"), 10); err != nil || len(dls) != 1 ||
+		dls[0].Title != dl.Title || dls[0].Source.Reference != dl.Source.Reference {
+		t.Errorf("deadlines read back = %+v, %v", dls, err)
+	}
 	if ns, err := s.GetNotificationSettings(ctx, store.OwnerID("o", "u")); err != nil || ns.Email != "ana@"+word+".ro" ||
 		ns.Pending == nil || ns.Pending.Address != "nou@"+word+".ro" {
 		t.Errorf("notification settings read back = %+v, %v", ns, err)

@@ -44,6 +44,8 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"Keys", keyTests},
 		{"Erasures", erasureTests},
 		{"SourceFailures", sourceFailureTests},
+		{"CourtFiles", courtFileTests},
+		{"Deadlines", deadlineTests},
 		{"Notifications", notificationTests},
 		{"CurrentTexts", currentTextTests},
 	}

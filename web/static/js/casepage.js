@@ -8,6 +8,7 @@ import { phaseBadge, phaseStepsList } from "./phases.js";
 import { Toggles } from "./toggles.js";
 import { Transcript } from "./transcript.js";
 import { partiesSection } from "./parties.js";
+import { courtFilesSection } from "./courtfiles.js";
 import { documentsSection } from "./documents.js";
 import { draftsSection } from "./drafts.js";
 
@@ -56,7 +57,7 @@ export function casePage(app, id) {
       h("section", { class: "chat", "aria-labelledby": "chat-title" },
         h("h2", { id: "chat-title" }, t("conversation")), log,
         h("h3", { id: "tools-title", class: "small" }, t("tools")), bar, composer),
-      h("aside", { class: "side" }, documents.el, partiesSection(app, id), drafts.el,
+      h("aside", { class: "side" }, documents.el, partiesSection(app, id), courtFilesSection(app, id), drafts.el,
         h("section", { "aria-labelledby": "close-title" }, h("h2", { id: "close-title" }, t("close_case")), closeForm),
         h("section", { "aria-labelledby": "erase-title" }, h("h2", { id: "erase-title" }, t("erase_case")), eraseForm))));
 
