@@ -2,8 +2,8 @@
 // parties, subscriptions, support tickets, the prompts version, payment checkouts, the
 // audit log of staff actions, model-token use and budgets, the cases' event logs, the
 // wrapped data keys that encrypt clients' data, legal holds and erasure receipts, the
-// research sources' recent failures, the cases' deadlines, and users' notification
-// settings, in-app notifications and sends) as interfaces, with the errors every
+// research sources' recent failures, the cases' deadlines and users' calendar feeds,
+// and users' notification settings, in-app notifications and sends) as interfaces, with the errors every
 // implementation returns. Package mongostore implements them on MongoDB, package
 // firestore on Firestore; package storetest is the conformance suite every
 // implementation passes.
@@ -331,6 +331,7 @@ type Store interface {
 	Erasures
 	SourceFailures
 	Deadlines
+	Feeds
 	Notifications
 	// Ping reports whether the database answers.
 	Ping(ctx context.Context) error

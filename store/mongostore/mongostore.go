@@ -45,6 +45,8 @@ const (
 	SourceFailuresCollection = "source_failures"
 	// DeadlinesCollection holds the cases' deadlines.
 	DeadlinesCollection = "deadlines"
+	// FeedsCollection holds the hashes of users' calendar feed secrets.
+	FeedsCollection = "feeds"
 	// NotificationSettingsCollection holds users' notification settings,
 	// NotificationsCollection their in-app notifications, NotificationSendsCollection
 	// the record of every send.
@@ -73,6 +75,7 @@ type Store struct {
 	// sourceFailures holds the research sources' failures of the last window.
 	sourceFailures *mongo.Collection
 	deadlines      *mongo.Collection
+	feeds          *mongo.Collection
 	// notifySettings, notifications and sends hold users' notification settings,
 	// in-app notifications and sends.
 	notifySettings *mongo.Collection
@@ -118,6 +121,7 @@ func open(ctx context.Context, opts *options.ClientOptions, db string) (*Store, 
 		erasures:       client.Database(db).Collection(ErasuresCollection),
 		sourceFailures: client.Database(db).Collection(SourceFailuresCollection),
 		deadlines:      client.Database(db).Collection(DeadlinesCollection),
+		feeds:          client.Database(db).Collection(FeedsCollection),
 		notifySettings: client.Database(db).Collection(NotificationSettingsCollection),
 		notifications:  client.Database(db).Collection(NotificationsCollection),
 		sends:          client.Database(db).Collection(NotificationSendsCollection),
@@ -168,6 +172,7 @@ func (s *Store) ensureIndexes(ctx context.Context) error {
 		{s.audit, "at_-1", bson.D{{Key: "at", Value: -1}}},
 		{s.audit, "org_id_1_at_-1", bson.D{{Key: "org_id", Value: 1}, {Key: "at", Value: -1}}},
 		{s.sourceFailures, "tool_1_at_1", bson.D{{Key: "tool", Value: 1}, {Key: "at", Value: 1}}},
+		{s.feeds, "hash_1", bson.D{{Key: "hash", Value: 1}}},
 		{s.deadlines, "case_id_1_ends_at_1", bson.D{{Key: "case_id", Value: 1}, {Key: "ends_at", Value: 1}}},
 		{s.deadlines, "owner_1_ends_at_1", bson.D{{Key: "owner", Value: 1}, {Key: "ends_at", Value: 1}}},
 		{s.deadlines, "responsible_1_ends_at_1", bson.D{{Key: "responsible", Value: 1}, {Key: "ends_at", Value: 1}}},

@@ -45,6 +45,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"Erasures", erasureTests},
 		{"SourceFailures", sourceFailureTests},
 		{"Deadlines", deadlineTests},
+		{"Feeds", feedTests},
 		{"Notifications", notificationTests},
 	}
 	for _, g := range groups {
