@@ -2,12 +2,12 @@
 // parties, subscriptions, support tickets, the prompts version, payment checkouts, the
 // audit log of staff actions, model-token use and budgets, the cases' event logs, the
 // wrapped data keys that encrypt clients' data, legal holds and erasure receipts, the
-// research sources' recent failures, the cases' deadlines, the court files cases
-// link, and users' notification settings, in-app notifications and sends) as
+// research sources' recent failures, the current texts of articles an official
+// service gave, the cases' deadlines, the court files cases link, users' calendar
+// feeds, and users' notification settings, in-app notifications and sends) as
 // interfaces, with the errors every implementation returns. Package mongostore
 // implements them on MongoDB, package firestore on Firestore; package storetest is
-// the conformance suite every
-// implementation passes.
+// the conformance suite every implementation passes.
 package store
 
 import (
@@ -333,6 +333,7 @@ type Store interface {
 	SourceFailures
 	CourtFiles
 	Deadlines
+	Feeds
 	Notifications
 	CurrentTexts
 	// Ping reports whether the database answers.

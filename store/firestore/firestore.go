@@ -48,6 +48,8 @@ const (
 	// DeadlinesCollection holds the cases' deadlines, beside the cases rather than
 	// under them, so that a user's deadlines across cases are one query.
 	DeadlinesCollection = "deadlines"
+	// FeedsCollection holds the hashes of users' calendar feed secrets.
+	FeedsCollection = "feeds"
 	// NotificationSettingsCollection, NotificationsCollection and
 	// NotificationSendsCollection hold users' notification settings, in-app
 	// notifications and the record of every send.

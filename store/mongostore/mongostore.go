@@ -47,6 +47,8 @@ const (
 	CourtFilesCollection = "court_files"
 	// DeadlinesCollection holds the cases' deadlines.
 	DeadlinesCollection = "deadlines"
+	// FeedsCollection holds the hashes of users' calendar feed secrets.
+	FeedsCollection = "feeds"
 	// NotificationSettingsCollection holds users' notification settings,
 	// NotificationsCollection their in-app notifications, NotificationSendsCollection
 	// the record of every send.
@@ -79,6 +81,7 @@ type Store struct {
 	sourceFailures *mongo.Collection
 	courtFiles     *mongo.Collection
 	deadlines      *mongo.Collection
+	feeds          *mongo.Collection
 	// notifySettings, notifications and sends hold users' notification settings,
 	// in-app notifications and sends.
 	notifySettings *mongo.Collection
@@ -131,6 +134,7 @@ func open(ctx context.Context, opts *options.ClientOptions, db string) (*Store, 
 		currentArticles: client.Database(db).Collection(CurrentArticlesCollection),
 		courtFiles:      client.Database(db).Collection(CourtFilesCollection),
 		deadlines:       client.Database(db).Collection(DeadlinesCollection),
+		feeds:           client.Database(db).Collection(FeedsCollection),
 	}
 	if err := s.ensureIndexes(ctx); err != nil {
 		_ = client.Disconnect(ctx)
@@ -179,6 +183,7 @@ func (s *Store) ensureIndexes(ctx context.Context) error {
 		{s.audit, "org_id_1_at_-1", bson.D{{Key: "org_id", Value: 1}, {Key: "at", Value: -1}}},
 		{s.sourceFailures, "tool_1_at_1", bson.D{{Key: "tool", Value: 1}, {Key: "at", Value: 1}}},
 		{s.courtFiles, "case_id_1_linked_at_1", bson.D{{Key: "case_id", Value: 1}, {Key: "linked_at", Value: 1}}},
+		{s.feeds, "hash_1", bson.D{{Key: "hash", Value: 1}}},
 		{s.deadlines, "case_id_1_ends_at_1", bson.D{{Key: "case_id", Value: 1}, {Key: "ends_at", Value: 1}}},
 		{s.deadlines, "owner_1_ends_at_1", bson.D{{Key: "owner", Value: 1}, {Key: "ends_at", Value: 1}}},
 		{s.deadlines, "responsible_1_ends_at_1", bson.D{{Key: "responsible", Value: 1}, {Key: "ends_at", Value: 1}}},

@@ -46,6 +46,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"SourceFailures", sourceFailureTests},
 		{"CourtFiles", courtFileTests},
 		{"Deadlines", deadlineTests},
+		{"Feeds", feedTests},
 		{"Notifications", notificationTests},
 		{"CurrentTexts", currentTextTests},
 	}
