@@ -34,8 +34,7 @@ func (s *Store) SearchDecisions(ctx context.Context, query, materia string, limi
 	scores := map[int64]float64{}
 	if match := ftsQuery(query); match != "" {
 		for _, w := range []string{"2.0, 10.0, 5.0, 1.0", "0, 0, 0, 1.0"} {
-			q := `SELECT j.rowid FROM jurisprudenta_fts f JOIN jurisprudenta j ON j.rowid = f.rowid
-				WHERE jurisprudenta_fts MATCH ?` + filter + ` ORDER BY bm25(jurisprudenta_fts, ` + w + `) LIMIT 100`
+			q := decisionRanking("jurisprudenta_fts", w, filter)
 			if err := s.fuse(ctx, scores, wordsWeight, q, append([]any{match}, args...)...); err != nil {
 				return nil, fmt.Errorf("search decisions: %w", err)
 			}
@@ -53,14 +52,25 @@ func (s *Store) SearchDecisions(ctx context.Context, query, materia string, limi
 		}
 		weight := weights[lang].weight
 		for _, w := range [][]float64{decisionSummaryWeights, decisionTextWeights} {
-			q := `SELECT f.rowid FROM ` + index + ` f JOIN jurisprudenta j ON j.rowid = f.rowid WHERE ` + index + ` MATCH ?` +
-				filter + fmt.Sprintf(` ORDER BY bm25(%s, %g, %g, %g, %g, %g) LIMIT 100`, index, w[0], w[1], w[2], w[3], w[4])
+			q := decisionRanking(index, fmt.Sprintf("%g, %g, %g, %g, %g", w[0], w[1], w[2], w[3], w[4]), filter)
 			if err := s.fuse(ctx, scores, weight, q, append([]any{match}, args...)...); err != nil {
 				return nil, fmt.Errorf("search decisions: %w", err)
 			}
 		}
 	}
 	return s.decisionHits(ctx, scores, limit)
+}
+
+// decisionRanking is the query of a BM25 ranking of a decisions' index with the column
+// weights weights, within filter (on jurisprudenta j): a match is joined to its row
+// only when a filter needs it, since that read per match is most of the time on a
+// large corpus.
+func decisionRanking(index, weights, filter string) string {
+	if filter == "" {
+		return `SELECT rowid FROM ` + index + ` WHERE ` + index + ` MATCH ? ORDER BY bm25(` + index + `, ` + weights + `) LIMIT 100`
+	}
+	return `SELECT f.rowid FROM ` + index + ` f JOIN jurisprudenta j ON j.rowid = f.rowid WHERE ` + index + ` MATCH ?` + filter +
+		` ORDER BY bm25(` + index + `, ` + weights + `) LIMIT 100`
 }
 
 // fuse adds to scores the reciprocal ranks (weight/(60 + rank)) of the rowids query
