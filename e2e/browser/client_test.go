@@ -98,8 +98,11 @@ func TestClientStory(t *testing.T) {
 	if badge := p.text(`button[data-toggle="lex_search_enriched_enabled"] .badge-analisi`); badge != "Analisi" {
 		t.Errorf("lex_search_enriched's badge = %q, want Analisi", badge)
 	}
-	if icons := eval[string](p, `[...document.querySelectorAll(".toggles button[data-toggle]")].map(b => b.querySelector("svg.icon")?.dataset.icon || "none").join(",")`); icons != "globe,scale,euro,gavel,book,search,sparkles,brain,database" {
-		t.Errorf("the toggle bar's icons = %q, want LEXE's", icons)
+	if icons := eval[string](p, `[...document.querySelectorAll(".toggles button[data-toggle]")].map(b => b.querySelector("svg.icon")?.dataset.icon || "none").join(",")`); icons != "globe,scale,euro,gavel,book,search,sparkles,brain,database,scale" {
+		t.Errorf("the toggle bar's icons = %q, want LEXE's, then legislation_search's", icons)
+	}
+	if got := eval[string](p, `document.querySelector('button[data-toggle="legislation_search_enabled"]').getAttribute("aria-pressed")`); got != "true" {
+		t.Errorf("legislation_search's toggle aria-pressed = %q, want on by default", got)
 	}
 	p.fill("#message", "art. 1357 Cod civil")
 	p.click(".composer button[type=submit]")
