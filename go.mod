@@ -6,6 +6,7 @@ require (
 	cloud.google.com/go/firestore v1.28.0
 	github.com/FerretDB/FerretDB v1.24.0
 	github.com/MicahParks/keyfunc/v3 v3.9.1
+	github.com/blevesearch/snowballstem v0.9.0
 	github.com/chromedp/cdproto v0.159.0
 	github.com/chromedp/chromedp v0.23.0
 	github.com/compose-spec/compose-go/v2 v2.16.2

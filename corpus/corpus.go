@@ -167,7 +167,7 @@ func write(ctx context.Context, path, archiveSum string, arts []Article, decs []
 }
 
 func fill(ctx context.Context, db *sql.DB, archiveSum string, arts []Article, decs []Decision, counts Counts) error {
-	if _, err := db.ExecContext(ctx, schema); err != nil {
+	if _, err := db.ExecContext(ctx, schema+analysedSchema()); err != nil {
 		return fmt.Errorf("create corpus schema: %w", err)
 	}
 	tx, err := db.BeginTx(ctx, nil)
@@ -213,6 +213,9 @@ func fill(ctx context.Context, db *sql.DB, archiveSum string, arts []Article, de
 		}
 	}
 	if _, err := tx.ExecContext(ctx, `INSERT INTO meta VALUES ('archive_sha256', ?)`, archiveSum); err != nil {
+		return err
+	}
+	if err := fillAnalysed(ctx, tx, arts, decs); err != nil {
 		return err
 	}
 	for _, stmt := range []string{

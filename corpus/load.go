@@ -91,13 +91,13 @@ func current(ctx context.Context, path string) (counts Counts, ok bool) {
 
 // buildVersion names what the loaders write: raise it when they change, so that
 // Ensure rebuilds databases an older binary built from the same archive.
-const buildVersion = "2"
+const buildVersion = "3"
 
 // archiveSum is the checksum of the shipped archive, the schema and the build version:
 // a database carrying another was built by other code or from other data.
 func archiveSum() string {
 	h := sha256.New()
-	h.Write([]byte(buildVersion + "\x00" + schema + "\x00"))
+	h.Write([]byte(buildVersion + "\x00" + schema + analysedSchema() + "\x00"))
 	h.Write(Archive)
 	return hex.EncodeToString(h.Sum(nil))
 }

@@ -151,10 +151,11 @@ type Hit struct {
 // rrfK is the constant of reciprocal rank fusion.
 const rrfK = 60
 
-// SearchDecisions ranks decisions by a legal concept: two full-text rankings, one over
-// the massime and summaries and one over the full texts, fused by reciprocal rank
-// (score = Σ 1/(60 + rank)), optionally within a subject matter. At most limit hits.
-func (s *Store) SearchDecisions(ctx context.Context, query, materia string, limit int) ([]Hit, error) {
+// SearchDecisionsUnanalysed is SearchDecisions without the language analysis: the
+// words of the query as written (diacritics folded) against the unanalysed index, two
+// rankings (massime and summaries, full texts) fused by reciprocal rank. It is the
+// baseline the evaluation measures the analysis against.
+func (s *Store) SearchDecisionsUnanalysed(ctx context.Context, query, materia string, limit int) ([]Hit, error) {
 	match := ftsQuery(query)
 	if match == "" {
 		return nil, nil
@@ -173,37 +174,17 @@ func (s *Store) SearchDecisions(ctx context.Context, query, materia string, limi
 	}
 	scores := map[int64]float64{}
 	for _, q := range rankings {
-		rows, err := s.db.QueryContext(ctx, q, append([]any{match}, args...)...)
-		if err != nil {
+		if err := s.fuse(ctx, scores, 1, q, append([]any{match}, args...)...); err != nil {
 			return nil, fmt.Errorf("search decisions: %w", err)
 		}
-		rank := 0
-		for rows.Next() {
-			var id int64
-			if err := rows.Scan(&id); err != nil {
-				rows.Close()
-				return nil, err
-			}
-			rank++
-			scores[id] += 1 / float64(rrfK+rank)
-		}
-		rows.Close()
 	}
-	ids := make([]int64, 0, len(scores))
-	for id := range scores {
-		ids = append(ids, id)
-	}
-	slices.SortFunc(ids, func(a, b int64) int {
-		if scores[a] != scores[b] {
-			if scores[a] > scores[b] {
-				return -1
-			}
-			return 1
-		}
-		return int(a - b)
-	})
+	return s.decisionHits(ctx, scores, limit)
+}
+
+// decisionHits reads the best limit decisions of scores, best first.
+func (s *Store) decisionHits(ctx context.Context, scores map[int64]float64, limit int) ([]Hit, error) {
 	var hits []Hit
-	for _, id := range ids[:min(len(ids), limit)] {
+	for _, id := range best(scores, limit) {
 		var d Decision
 		err := s.db.QueryRowContext(ctx, `SELECT doc_id, jurisdiction, language, kind, court, section, number, year, date, ecli,
 			materia, massima, summary, full_text, url FROM jurisprudenta WHERE rowid = ?`, id).Scan(
@@ -249,4 +230,23 @@ func (s *Store) MassimeFor(ctx context.Context, article string, limit int) ([]De
 		out = append(out, d)
 	}
 	return out, rows.Err()
+}
+
+// best returns the limit ids of scores with the highest scores, best first (ties by
+// id).
+func best(scores map[int64]float64, limit int) []int64 {
+	ids := make([]int64, 0, len(scores))
+	for id := range scores {
+		ids = append(ids, id)
+	}
+	slices.SortFunc(ids, func(a, b int64) int {
+		if scores[a] != scores[b] {
+			if scores[a] > scores[b] {
+				return -1
+			}
+			return 1
+		}
+		return int(a - b)
+	})
+	return ids[:min(len(ids), limit)]
 }

@@ -1,0 +1,84 @@
+package corpus
+
+import (
+	"context"
+	"fmt"
+)
+
+// Field weights of the decisions' BM25 rankings, over materia, massima, summary,
+// reasoning and arguments: the first ranking reads what a court or an editor wrote
+// about the decision, the second the full text; both weigh the court's reasoning and
+// operative part above the parties' arguments.
+var (
+	decisionSummaryWeights = []float64{2, 10, 5, 1, 0.3}
+	decisionTextWeights    = []float64{0, 0, 0, 1, 0.3}
+)
+
+// wordsWeight is the weight of the unanalysed rankings in SearchDecisions's fusion:
+// words as written still find what analysis misses across languages (an English
+// question naming "peculato" or "art. 353-bis c.p.").
+const wordsWeight = 0.5
+
+// SearchDecisions ranks decisions by a legal concept in anyone's words. The query is
+// analysed in its language (languageWeights), whose index is ranked twice, once
+// weighing the massime and summaries and once the full texts, both weighing the
+// court's reasoning and operative part above the parties' arguments; the unanalysed
+// index is ranked the same two ways, and the four rankings are fused by reciprocal
+// rank. Optionally within a subject matter; at most limit hits.
+func (s *Store) SearchDecisions(ctx context.Context, query, materia string, limit int) ([]Hit, error) {
+	filter, args := "", []any{}
+	if materia != "" {
+		filter = ` AND (j.materia LIKE ? OR j.materia LIKE ?)`
+		args = append(args, "%"+materia+"%", "%"+Fold(materia)+"%")
+	}
+	scores := map[int64]float64{}
+	if match := ftsQuery(query); match != "" {
+		for _, w := range []string{"2.0, 10.0, 5.0, 1.0", "0, 0, 0, 1.0"} {
+			q := `SELECT j.rowid FROM jurisprudenta_fts f JOIN jurisprudenta j ON j.rowid = f.rowid
+				WHERE jurisprudenta_fts MATCH ?` + filter + ` ORDER BY bm25(jurisprudenta_fts, ` + w + `) LIMIT 100`
+			if err := s.fuse(ctx, scores, wordsWeight, q, append([]any{match}, args...)...); err != nil {
+				return nil, fmt.Errorf("search decisions: %w", err)
+			}
+		}
+	}
+	weights, err := s.languageWeights(ctx, query, Languages, decisionIndex)
+	if err != nil {
+		return nil, err
+	}
+	for _, lang := range Languages {
+		index := decisionIndex(lang)
+		match := termsQuery(weights[lang].terms)
+		if match == "" || weights[lang].weight == 0 {
+			continue
+		}
+		weight := weights[lang].weight
+		for _, w := range [][]float64{decisionSummaryWeights, decisionTextWeights} {
+			q := `SELECT f.rowid FROM ` + index + ` f JOIN jurisprudenta j ON j.rowid = f.rowid WHERE ` + index + ` MATCH ?` +
+				filter + fmt.Sprintf(` ORDER BY bm25(%s, %g, %g, %g, %g, %g) LIMIT 100`, index, w[0], w[1], w[2], w[3], w[4])
+			if err := s.fuse(ctx, scores, weight, q, append([]any{match}, args...)...); err != nil {
+				return nil, fmt.Errorf("search decisions: %w", err)
+			}
+		}
+	}
+	return s.decisionHits(ctx, scores, limit)
+}
+
+// fuse adds to scores the reciprocal ranks (weight/(60 + rank)) of the rowids query
+// returns, best first.
+func (s *Store) fuse(ctx context.Context, scores map[int64]float64, weight float64, query string, args ...any) error {
+	rows, err := s.db.QueryContext(ctx, query, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	rank := 0
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return err
+		}
+		rank++
+		scores[id] += weight / float64(rrfK+rank)
+	}
+	return rows.Err()
+}

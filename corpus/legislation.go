@@ -1,0 +1,322 @@
+package corpus
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Jurisdictions legislation_search ranks within; JurisdictionAll is every one.
+const (
+	JurisdictionAll = "all"
+)
+
+// jurisdictionLanguages are the languages whose indexes hold a jurisdiction's law:
+// national law in its language, EU law in the three.
+var jurisdictionLanguages = map[string][]string{
+	"ro":            {"ro"},
+	"it":            {"it"},
+	"eu":            {"en", "it", "ro"},
+	JurisdictionAll: {"ro", "it", "en"},
+}
+
+// ErrJurisdiction means a jurisdiction is none of ro, it, eu or all.
+var ErrJurisdiction = errors.New("unknown jurisdiction: want ro, it, eu or all")
+
+// ArticleQuery asks RankArticles for the articles that answer a question, already
+// analysed: the entry point for callers that expand a query (a glossary, a model's
+// rewrite) before ranking.
+type ArticleQuery struct {
+	// Terms are the query's terms per language ("ro", "it", "en"), as Analyze returns
+	// them; each language's terms are matched against that language's index only. A
+	// term may repeat: each repeat weighs it once more.
+	Terms map[string][]string
+	// Jurisdiction is ro, it, eu or all ("" is all).
+	Jurisdiction string
+	// Act narrows the ranking to one act: its id ("ro/legea-287-2009") or a name the
+	// corpus knows it by ("Codul civil", "codice del consumo", "GDPR").
+	Act string
+	// Limit is how many articles to return, at most MaxArticleHits.
+	Limit int
+	// Weights, when set, weigh each language's ranking in the fusion (default 1).
+	Weights map[string]float64
+}
+
+// MaxArticleHits bounds RankArticles's answer (legislation_search's top_k).
+const MaxArticleHits = 20
+
+// ArticleHit is one article RankArticles found, with its fused score.
+type ArticleHit struct {
+	Article
+	AsOf  string
+	Score float64
+}
+
+// Field weights of the articles' BM25: the article's title and the act's title count
+// above the text, since a title names the article's subject in few words.
+const (
+	weightActTitle = 2.0
+	weightTitle    = 4.0
+	weightText     = 1.0
+)
+
+// perLanguageDepth is how deep each language's ranking is read before fusion.
+const perLanguageDepth = 100
+
+// RankArticles ranks the articles of a jurisdiction (and act) by analysed terms: one
+// BM25 ranking per language over its analysed index (article title and act title
+// weighing above the text), fused by reciprocal rank (Σ weight/(60 + rank)) when
+// several languages have terms.
+func (s *Store) RankArticles(ctx context.Context, q ArticleQuery) ([]ArticleHit, error) {
+	jur := q.Jurisdiction
+	if jur == "" {
+		jur = JurisdictionAll
+	}
+	langs, ok := jurisdictionLanguages[jur]
+	if !ok {
+		return nil, fmt.Errorf("%w: %q", ErrJurisdiction, q.Jurisdiction)
+	}
+	filter, args, err := s.articleFilter(ctx, jur, q.Act)
+	if err != nil {
+		return nil, err
+	}
+	scores := map[int64]float64{}
+	for _, lang := range langs {
+		match := termsQuery(q.Terms[lang])
+		if match == "" {
+			continue
+		}
+		weight := 1.0
+		if w, ok := q.Weights[lang]; ok {
+			weight = w
+		}
+		if err := s.fuse(ctx, scores, weight, articleRanking(articleIndex(lang), filter), append([]any{match}, args...)...); err != nil {
+			return nil, fmt.Errorf("rank articles: %w", err)
+		}
+	}
+	return s.articleHits(ctx, scores, min(max(q.Limit, 1), MaxArticleHits))
+}
+
+// articleHits reads the best limit articles of scores, best first.
+func (s *Store) articleHits(ctx context.Context, scores map[int64]float64, limit int) ([]ArticleHit, error) {
+	ids := best(scores, limit)
+	hits := make([]ArticleHit, 0, len(ids))
+	for _, id := range ids {
+		var h ArticleHit
+		err := s.db.QueryRowContext(ctx, `SELECT `+prefixed("l.", articleColumns)+`, COALESCE(a.as_of, s.as_of, '')
+			FROM legislatie l LEFT JOIN acts a ON l.doc_id > a.act_id || '/' AND l.doc_id < a.act_id || '0'
+			LEFT JOIN sources s ON s.source = l.source WHERE l.rowid = ?`, id).Scan(
+			&h.DocID, &h.Jurisdiction, &h.Language, &h.ActType, &h.ActNumber, &h.ActYear, &h.ActDate, &h.ActTitle,
+			&h.Article.Article, &h.Title, &h.Text, &h.URL, &h.URN, &h.CELEX, &h.InForce, &h.AsOf)
+		if err != nil {
+			return nil, err
+		}
+		h.Score = scores[id]
+		hits = append(hits, h)
+	}
+	return hits, nil
+}
+
+// prefixed qualifies each of a list of columns with prefix.
+func prefixed(prefix, columns string) string {
+	var out []string
+	for _, c := range strings.Split(columns, ",") {
+		out = append(out, prefix+strings.TrimSpace(c))
+	}
+	return strings.Join(out, ", ")
+}
+
+// termsQuery is an FTS5 query matching any of terms, each quoted so that none is read
+// as syntax. A repeated term is asked for once.
+func termsQuery(terms []string) string {
+	var out []string
+	for _, t := range terms {
+		q := `"` + strings.ReplaceAll(t, `"`, `""`) + `"`
+		if t != "" && !slices.Contains(out, q) {
+			out = append(out, q)
+		}
+	}
+	return strings.Join(out, " OR ")
+}
+
+// SearchLegislation ranks the articles of a jurisdiction (and act) by a question in
+// anyone's words, analysed in its language (languageWeights), through RankArticles.
+func (s *Store) SearchLegislation(ctx context.Context, query, jurisdiction, act string, limit int) ([]ArticleHit, error) {
+	if jurisdiction == "" {
+		jurisdiction = JurisdictionAll
+	}
+	langs, ok := jurisdictionLanguages[jurisdiction]
+	if !ok {
+		return nil, fmt.Errorf("%w: %q", ErrJurisdiction, jurisdiction)
+	}
+	weights, err := s.languageWeights(ctx, query, langs, articleIndex)
+	if err != nil {
+		return nil, err
+	}
+	q := ArticleQuery{Terms: map[string][]string{}, Weights: map[string]float64{}, Jurisdiction: jurisdiction, Act: act, Limit: limit}
+	for lang, w := range weights {
+		q.Terms[lang], q.Weights[lang] = w.terms, w.weight
+	}
+	return s.RankArticles(ctx, q)
+}
+
+// languageTerms are a query's terms in one language that its index holds, and the
+// weight of that language's ranking.
+type languageTerms struct {
+	terms  []string
+	weight float64
+}
+
+// languageWeights analyses a query in each of langs, keeping the terms each index
+// (named by index) holds. When the query's language (QueryLanguage) is one of langs,
+// only it counts: an Italian question's words read as Romanian find only accidents.
+// Otherwise each language is weighed by the share of the query's terms its index
+// holds.
+func (s *Store) languageWeights(ctx context.Context, query string, langs []string, index func(string) string) (map[string]languageTerms, error) {
+	detected := QueryLanguage(query)
+	if !slices.Contains(langs, detected) {
+		detected = ""
+	}
+	out := map[string]languageTerms{}
+	for _, lang := range langs {
+		if detected != "" && lang != detected {
+			continue
+		}
+		terms := Analyze(lang, query)
+		known, err := s.knownTerms(ctx, index(lang), terms)
+		if err != nil {
+			return nil, err
+		}
+		w := languageTerms{terms: known, weight: 1}
+		if detected == "" && len(terms) > 0 {
+			w.weight = float64(len(known)) / float64(len(terms))
+		}
+		out[lang] = w
+	}
+	return out, nil
+}
+
+// knownTerms returns those of terms that index holds.
+func (s *Store) knownTerms(ctx context.Context, index string, terms []string) ([]string, error) {
+	var out []string
+	for _, t := range terms {
+		var n int
+		err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT 1 FROM `+index+` WHERE `+index+` MATCH ? LIMIT 1)`,
+			`"`+strings.ReplaceAll(t, `"`, `""`)+`"`).Scan(&n)
+		if err != nil {
+			return nil, fmt.Errorf("look up %q: %w", t, err)
+		}
+		if n > 0 {
+			out = append(out, t)
+		}
+	}
+	return out, nil
+}
+
+// euAliases are the names of the EU acts the corpus holds, folded.
+var euAliases = map[string]string{
+	"gdpr": "eu/32016R0679", "rgpd": "eu/32016R0679", "regulation 2016 679": "eu/32016R0679",
+	"regolamento 2016 679": "eu/32016R0679", "regulamentul 2016 679": "eu/32016R0679",
+}
+
+// actIDs returns the ids of the acts a name means: an act id, a name lawyers use
+// (actAliases, euAliases), or words of an act's title ("codul muncii"). EU acts have
+// one id per language.
+func (s *Store) actIDs(ctx context.Context, name string) ([]string, error) {
+	query, args := `SELECT act_id FROM acts WHERE act_id = ?`, []any{strings.TrimSuffix(strings.TrimSpace(name), "/")}
+	norm := normalizeName(name)
+	if id, ok := euAliases[norm]; ok {
+		query, args = `SELECT act_id FROM acts WHERE act_id LIKE ?`, []any{id + "/%"}
+	} else if jur, actType, number, ok := (ActRef{Type: name}).resolve(); ok {
+		query, args = `SELECT act_id FROM acts WHERE jurisdiction = ? AND act_type = ? AND (? = '' OR act_number = ?)`,
+			[]any{jur, actType, number, number}
+	}
+	ids, err := s.strings(ctx, query, args...)
+	if err != nil || len(ids) > 0 || norm == "" {
+		return ids, err
+	}
+	all, err := s.strings(ctx, `SELECT act_id || char(0) || act_title FROM acts ORDER BY act_id`)
+	for _, row := range all {
+		id, title, _ := strings.Cut(row, "\x00")
+		if strings.Contains(" "+normalizeName(title)+" ", " "+norm+" ") {
+			ids = append(ids, id)
+		}
+	}
+	return ids, err
+}
+
+func (s *Store) strings(ctx context.Context, query string, args ...any) ([]string, error) {
+	rows, err := s.db.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var v string
+		if err := rows.Scan(&v); err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, rows.Err()
+}
+
+// articleRanking is the query of a BM25 ranking of an articles' index (analysed or
+// not: both have the columns act_title, title and text), within filter.
+func articleRanking(index, filter string) string {
+	return `SELECT f.rowid FROM ` + index + ` f JOIN legislatie l ON l.rowid = f.rowid WHERE ` + index + ` MATCH ?` + filter +
+		fmt.Sprintf(` ORDER BY bm25(%s, %g, %g, %g) LIMIT %d`, index, weightActTitle, weightTitle, weightText, perLanguageDepth)
+}
+
+// articleFilter is the SQL condition (on legislatie l) and its arguments that keep a
+// jurisdiction's articles, and an act's when act is set.
+func (s *Store) articleFilter(ctx context.Context, jurisdiction, act string) (string, []any, error) {
+	filter, args := "", []any{}
+	if jurisdiction != JurisdictionAll {
+		filter += ` AND l.jurisdiction = ?`
+		args = append(args, jurisdiction)
+	}
+	if act == "" {
+		return filter, args, nil
+	}
+	ids, err := s.actIDs(ctx, act)
+	if err != nil {
+		return "", nil, err
+	}
+	if len(ids) == 0 {
+		return "", nil, fmt.Errorf("%w: %q", ErrNoAct, act)
+	}
+	var or []string
+	for _, id := range ids {
+		or = append(or, `(l.doc_id > ? AND l.doc_id < ?)`)
+		args = append(args, id+"/", id+"0") // '0' follows '/': every doc_id under id
+	}
+	return filter + ` AND (` + strings.Join(or, " OR ") + `)`, args, nil
+}
+
+// SearchLegislationUnanalysed is SearchLegislation without the language analysis: the
+// words of the query as written (diacritics folded) against the unanalysed index,
+// with the same field weights. It is the baseline the evaluation measures the
+// analysis against.
+func (s *Store) SearchLegislationUnanalysed(ctx context.Context, query, jurisdiction, act string, limit int) ([]ArticleHit, error) {
+	if jurisdiction == "" {
+		jurisdiction = JurisdictionAll
+	}
+	if _, ok := jurisdictionLanguages[jurisdiction]; !ok {
+		return nil, fmt.Errorf("%w: %q", ErrJurisdiction, jurisdiction)
+	}
+	filter, args, err := s.articleFilter(ctx, jurisdiction, act)
+	if err != nil {
+		return nil, err
+	}
+	scores := map[int64]float64{}
+	if match := ftsQuery(query); match != "" {
+		if err := s.fuse(ctx, scores, 1, articleRanking("legislatie_fts", filter), append([]any{match}, args...)...); err != nil {
+			return nil, fmt.Errorf("rank articles: %w", err)
+		}
+	}
+	return s.articleHits(ctx, scores, min(max(limit, 1), MaxArticleHits))
+}

@@ -1,0 +1,81 @@
+package corpus
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func docIDs(hits []ArticleHit) []string {
+	out := make([]string, len(hits))
+	for i, h := range hits {
+		out[i] = h.DocID
+	}
+	return out
+}
+
+// TestSearchLegislation ranks articles by a question in a client's words, with or
+// without Romanian diacritics, within a jurisdiction and an act.
+func TestSearchLegislation(t *testing.T) {
+	ctx := context.Background()
+	for _, c := range []struct{ query, jurisdiction, act, want string }{
+		{"locatarul nu plătește chiria, ce obligații are?", "ro", "", "ro/legea-287-2009/art-1796"},
+		{"locatarul nu plateste chiria, ce obligatii are?", "ro", "", "ro/legea-287-2009/art-1796"},
+		{"danno cagionato da animali", "it", "", "it/rd-262-1942/art-2052"},
+		{"notification of a personal data breach", "all", "", "eu/32016R0679/en/art-33"},
+		{"dreptul la ștergerea datelor", "eu", "GDPR", "eu/32016R0679/ro/art-17"},
+		{"obligațiile locatorului", "ro", "Codul civil", "ro/legea-287-2009/art-1786"},
+	} {
+		hits, err := db.SearchLegislation(ctx, c.query, c.jurisdiction, c.act, 5)
+		if err != nil {
+			t.Fatalf("%q: %v", c.query, err)
+		}
+		if !slices.Contains(docIDs(hits), c.want) {
+			t.Errorf("%q in %s: %v, want %s among them", c.query, c.jurisdiction, docIDs(hits), c.want)
+		}
+		for _, h := range hits {
+			if c.jurisdiction != "all" && h.Jurisdiction != c.jurisdiction {
+				t.Errorf("%q: %s is outside %s", c.query, h.DocID, c.jurisdiction)
+			}
+			if c.act != "" && !strings.HasPrefix(h.DocID, hits[0].DocID[:strings.LastIndex(hits[0].DocID, "/")]) {
+				t.Errorf("%q: %s is outside the act %s", c.query, h.DocID, c.act)
+			}
+			if h.AsOf == "" || h.URL == "" {
+				t.Errorf("%s: no as_of or URL: %+v", h.DocID, h)
+			}
+		}
+	}
+	if hits, err := db.SearchLegislation(ctx, "obligațiile locatorului", "ro", "", 50); err != nil || len(hits) != MaxArticleHits {
+		t.Errorf("limit 50: %d hits, %v; want %d", len(hits), err, MaxArticleHits)
+	}
+	if hits, _ := db.SearchLegislation(ctx, "locatar", "ro", "Codul civil", 3); len(hits) == 0 || hits[0].AsOf != "2009-07-24" {
+		t.Errorf("the Codul civil's as_of: %+v", hits)
+	}
+	if _, err := db.SearchLegislation(ctx, "chirie", "fr", "", 5); !errors.Is(err, ErrJurisdiction) {
+		t.Errorf("jurisdiction fr: %v", err)
+	}
+	if _, err := db.SearchLegislation(ctx, "chirie", "ro", "Codul nimic", 5); !errors.Is(err, ErrNoAct) {
+		t.Errorf("unknown act: %v", err)
+	}
+	if hits, err := db.SearchLegislation(ctx, "și în care", "ro", "", 5); err != nil || len(hits) != 0 {
+		t.Errorf("stop words only: %v, %v", docIDs(hits), err)
+	}
+}
+
+// TestRankArticlesTakesTermsPerLanguage is the entry point for expanded queries:
+// terms in Italian reach Italian law and terms in Romanian Romanian law, in one call.
+func TestRankArticlesTakesTermsPerLanguage(t *testing.T) {
+	hits, err := db.RankArticles(context.Background(), ArticleQuery{
+		Terms: map[string][]string{"it": Analyze("it", "caparra confirmatoria"), "ro": Analyze("ro", "arvună confirmatorie")},
+		Limit: 10,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := docIDs(hits)
+	if !slices.Contains(got, "it/rd-262-1942/art-1385") || !slices.ContainsFunc(got, func(id string) bool { return strings.HasPrefix(id, "ro/") }) {
+		t.Errorf("got %v, want art. 1385 c.c. and a Romanian article", got)
+	}
+}
