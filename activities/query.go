@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/lexflow/lexflow/corpus"
 	"github.com/lexflow/lexflow/schemas"
@@ -14,13 +15,17 @@ import (
 const (
 	// queryArticles caps the articles a question cites that are looked up.
 	queryArticles = 5
+	// queryLegislation is how many articles legislation_search's ranking adds.
+	queryLegislation = 3
 	// sourceExcerptChars caps each source's excerpt.
 	sourceExcerptChars = 1200
 )
 
 // Retrieve finds the sources POST /v1/query answers from, without any web tool: the
 // articles the question cites that the corpus holds (as normattiva_search and
-// eurlex_search read them), then the decisions kb_search ranks first for it.
+// eurlex_search read them), the articles legislation_search ranks first for it in
+// every jurisdiction (so that a question in a client's words, citing nothing, reaches
+// the law that governs it), then the decisions kb_search ranks first for it.
 func (a *Research) Retrieve(ctx context.Context, in schemas.Retrieval) ([]schemas.QuerySource, error) {
 	sources := []schemas.QuerySource{}
 	cits, err := a.Corpus.CheckCitations(ctx, in.Question, in.Language)
@@ -44,6 +49,17 @@ func (a *Research) Retrieve(ctx context.Context, in schemas.Retrieval) ([]schema
 		}
 		sources = append(sources, schemas.QuerySource{Tool: tool, Reference: c.Text, DocID: art.DocID, URL: art.URL,
 			Excerpt: clip(art.Title+"\n"+art.Text, sourceExcerptChars)})
+	}
+	hits, err := a.Corpus.SearchLegislation(ctx, in.Question, corpus.JurisdictionAll, "", queryLegislation)
+	if err != nil {
+		return nil, err
+	}
+	for _, h := range hits {
+		if slices.ContainsFunc(sources, func(s schemas.QuerySource) bool { return s.DocID == h.DocID }) {
+			continue
+		}
+		sources = append(sources, schemas.QuerySource{Tool: schemas.ToolLegislationSearch, Reference: articleReference(h.Article),
+			DocID: h.DocID, URL: h.URL, Excerpt: clip(h.Title+"\n"+h.Text, sourceExcerptChars)})
 	}
 	raw, err := backendResult(a.backend().KB(ctx, schemas.KBSearchArgs{Query: in.Question, TopK: in.TopK}))
 	if err != nil {

@@ -10,13 +10,14 @@ import (
 )
 
 // Toggles are the per-request switches of POST /v1/cases/{id}/messages: LEXE's boolean
-// keys and Sanctum's tools list. Absent keys leave the defaults.
+// keys, legislation_search's key, and Sanctum's tools list. Absent keys leave the defaults.
 type Toggles struct {
 	WebSearch          *bool `json:"web_search_enabled"`
 	Normattiva         *bool `json:"normattiva_enabled"`
 	Eurlex             *bool `json:"eurlex_enabled"`
 	Infolex            *bool `json:"infolex_enabled"`
 	KBSearch           *bool `json:"kb_search_enabled"`
+	Legislation        *bool `json:"legislation_search_enabled"`
 	LexSearch          *bool `json:"lex_search_enabled"`
 	LexSearchEnriched  *bool `json:"lex_search_enriched_enabled"`
 	UseMemoryRetrieval *bool `json:"use_memory_retrieval"`
@@ -30,7 +31,7 @@ func (t Toggles) byKey(key string) *bool {
 	return map[string]*bool{
 		schemas.ToggleWebSearch: t.WebSearch, schemas.ToggleNormattiva: t.Normattiva, schemas.ToggleEurlex: t.Eurlex,
 		schemas.ToggleInfolex: t.Infolex, schemas.ToggleKBSearch: t.KBSearch, schemas.ToggleLexSearch: t.LexSearch,
-		schemas.ToggleLexSearchEnriched: t.LexSearchEnriched,
+		schemas.ToggleLexSearchEnriched: t.LexSearchEnriched, schemas.ToggleLegislation: t.Legislation,
 	}[key]
 }
 

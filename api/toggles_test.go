@@ -26,9 +26,12 @@ var caseTools = []string{"get_case_details", "update_case_details", "get_party_i
 
 func TestResolveDefaults(t *testing.T) {
 	got, memory, rag := resolve(t, `{"message": "hi"}`, schemas.RoleUser)
-	want := append([]string{"normattiva_search", "eurlex_search", "infolex_search", "kb_search", "lex_search"}, caseTools...)
+	want := append([]string{"normattiva_search", "eurlex_search", "infolex_search", "kb_search", "legislation_search", "lex_search"}, caseTools...)
 	if !slices.Equal(got, want) || !memory || rag {
 		t.Errorf("defaults = %v memory=%v rag=%v; want %v, memory on, rag off", got, memory, rag, want)
+	}
+	if got, _, _ := resolve(t, `{"legislation_search_enabled": false}`, schemas.RoleUser); slices.Contains(got, "legislation_search") {
+		t.Errorf("legislation_search_enabled false left it on: %v", got)
 	}
 	// An admin also gets legal_sql, on by default.
 	if got, _, _ := resolve(t, `{}`, schemas.RoleAdmin); !slices.Contains(got, "legal_sql") {

@@ -22,7 +22,8 @@ var stemmers = map[string]func(*snowballstem.Env) bool{
 }
 
 // analyzer turns a text of one language into the terms its index holds: words of
-// letters and digits, lower-cased, stop words dropped, stemmed, then folded to plain
+// letters and digits, lower-cased, stop words and words of fewer than minTermLetters
+// letters dropped, stemmed, then folded to plain
 // letters (ă→a, ş→s, à→a), so that "locațiunea", "locaţiunii" and "locatiune" meet.
 // Romanian words are folded before they are stemmed: Snowball's Romanian stemmer knows
 // only the cedilla ş and ţ (the corpus writes the comma-below ș and ț), and clients
@@ -68,12 +69,17 @@ func (a *analyzer) term(w string) string {
 	return t
 }
 
+// minTermLetters is the shortest word analysed, as the unanalysed search reads them:
+// shorter ones ("zz", "al") are noise or stop words; numbers are kept whatever their
+// length.
+const minTermLetters = 3
+
 // maxCachedTerms bounds an analyzer's memory of stems.
 const maxCachedTerms = 1 << 20
 
 func (a *analyzer) analyse(w string) string {
 	folded := Fold(w)
-	if a.stop[folded] || (len(folded) < 2 && !isDigits(folded)) {
+	if a.stop[folded] || (len(folded) < minTermLetters && !isDigits(folded)) {
 		return ""
 	}
 	if a.stem == nil || isDigits(folded) {

@@ -129,17 +129,42 @@ func prefixed(prefix, columns string) string {
 }
 
 // termsQuery is an FTS5 query matching any of terms, each quoted so that none is read
-// as syntax. A repeated term is asked for once.
+// as syntax, or any pair of terms next to each other (a phrase: "contract
+// achizitie", which ranks above its words apart). A term of minPrefix letters or more
+// also matches the longer terms it begins: Snowball leaves "prescri" (prescrie) and
+// "prescriptie" apart, and the participle and the noun of a verb. A repeated term is
+// asked for once.
 func termsQuery(terms []string) string {
 	var out []string
-	for _, t := range terms {
-		q := `"` + strings.ReplaceAll(t, `"`, `""`) + `"`
-		if t != "" && !slices.Contains(out, q) {
+	add := func(q string) {
+		if !slices.Contains(out, q) {
 			out = append(out, q)
+		}
+	}
+	for _, t := range terms {
+		if t == "" {
+			continue
+		}
+		q := quote(t)
+		if len(t) >= minPrefix {
+			q += "*"
+		}
+		add(q)
+	}
+	for i := 0; i+1 < len(terms); i++ {
+		if terms[i] != "" && terms[i+1] != "" {
+			add(quote(terms[i] + " " + terms[i+1]))
 		}
 	}
 	return strings.Join(out, " OR ")
 }
+
+// minPrefix is the length from which a term also matches as a prefix.
+const minPrefix = 5
+
+// quote makes an FTS5 string of s.
+func quote(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
+
 
 // SearchLegislation ranks the articles of a jurisdiction (and act) by a question in
 // anyone's words, analysed in its language (languageWeights), through RankArticles.
@@ -204,7 +229,7 @@ func (s *Store) knownTerms(ctx context.Context, index string, terms []string) ([
 	for _, t := range terms {
 		var n int
 		err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT 1 FROM `+index+` WHERE `+index+` MATCH ? LIMIT 1)`,
-			`"`+strings.ReplaceAll(t, `"`, `""`)+`"`).Scan(&n)
+			termsQuery([]string{t})).Scan(&n)
 		if err != nil {
 			return nil, fmt.Errorf("look up %q: %w", t, err)
 		}
@@ -319,4 +344,10 @@ func (s *Store) SearchLegislationUnanalysed(ctx context.Context, query, jurisdic
 		}
 	}
 	return s.articleHits(ctx, scores, min(max(limit, 1), MaxArticleHits))
+}
+
+// ActNames returns the titles of the national acts and the EU acts (in English) the
+// corpus holds, for telling a caller which acts it may name.
+func (s *Store) ActNames(ctx context.Context) ([]string, error) {
+	return s.strings(ctx, `SELECT act_title FROM acts WHERE jurisdiction != 'eu' OR language = 'en' ORDER BY jurisdiction, act_title`)
 }

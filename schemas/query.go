@@ -36,11 +36,11 @@ type QueryAnswer struct {
 	Usage               TokenUsage    `json:"usage"`
 }
 
-// QuerySource is one source a query's answer was given: a decision kb_search found, or
-// an article the question cites, looked up.
+// QuerySource is one source a query's answer was given: a decision kb_search found, an
+// article the question cites, looked up, or an article legislation_search ranked.
 type QuerySource struct {
 	// Tool is the research tool that reads the same source: kb_search,
-	// normattiva_search or eurlex_search.
+	// legislation_search, normattiva_search or eurlex_search.
 	Tool      string `json:"tool"`
 	Reference string `json:"reference"`
 	DocID     string `json:"doc_id,omitempty"`

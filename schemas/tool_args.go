@@ -7,6 +7,7 @@ const (
 	ToolEurlexSearch        = "eurlex_search"
 	ToolInfolexSearch       = "infolex_search"
 	ToolKBSearch            = "kb_search"
+	ToolLegislationSearch   = "legislation_search"
 	ToolLexSearch           = "lex_search"
 	ToolLexSearchEnriched   = "lex_search_enriched"
 	ToolWebSearch           = "web_search"
@@ -75,6 +76,15 @@ type (
 		Query   string `json:"query"`
 		TopK    int    `json:"top_k"`
 		Materia string `json:"materia,omitempty"`
+	}
+	// LegislationSearchArgs are legislation_search's arguments: a question in the
+	// client's words, within a jurisdiction (ro, it, eu or all, the default) and
+	// optionally one act.
+	LegislationSearchArgs struct {
+		Query        string `json:"query"`
+		Jurisdiction string `json:"jurisdiction,omitempty"`
+		Act          string `json:"act,omitempty"`
+		TopK         int    `json:"top_k,omitempty"`
 	}
 	LexSearchArgs struct {
 		Query    string `json:"query"`

@@ -96,6 +96,29 @@ type (
 		LatencyMS int64  `json:"latency_ms"`
 		Source    string `json:"source"`
 	}
+	// LegislationSearchResult is legislation_search's answer: the articles ranked
+	// first, and a note when the search could not run as asked (an act the corpus
+	// does not hold). Language is the question's, which the "no results" text follows.
+	LegislationSearchResult struct {
+		Results  []LegislationHit `json:"results"`
+		Note     string           `json:"note,omitempty"`
+		Language string           `json:"language"`
+		Meta     KBMeta           `json:"meta"`
+	}
+	// LegislationHit is one article: its reference as lawyers write it ("Codul
+	// civil, art. 1357"), its heading, doc_id (for the full text), the date its text
+	// is current as of, whether it is in force, an excerpt and where to read it.
+	LegislationHit struct {
+		Reference    string  `json:"reference"`
+		Title        string  `json:"title"`
+		DocID        string  `json:"doc_id"`
+		Jurisdiction string  `json:"jurisdiction"`
+		AsOf         string  `json:"as_of"`
+		InForce      bool    `json:"in_force"`
+		Excerpt      string  `json:"excerpt"`
+		URL          string  `json:"url"`
+		Score        float64 `json:"score"`
+	}
 	WebSearchResult struct {
 		Success bool        `json:"success"`
 		Query   string      `json:"query"`

@@ -12,6 +12,7 @@ const (
 	ToggleEurlex            = "eurlex_enabled"
 	ToggleInfolex           = "infolex_enabled"
 	ToggleKBSearch          = "kb_search_enabled"
+	ToggleLegislation       = "legislation_search_enabled"
 	ToggleLexSearch         = "lex_search_enabled"
 	ToggleLexSearchEnriched = "lex_search_enriched_enabled"
 )

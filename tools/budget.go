@@ -91,6 +91,7 @@ var budgets = map[string]Budget{
 	schemas.ToolEurlexSearch:        {Percent: 8},
 	schemas.ToolInfolexSearch:       {Percent: 8},
 	schemas.ToolKBSearch:            {Percent: 8},
+	schemas.ToolLegislationSearch:   {Percent: 8},
 	schemas.ToolLexSearch:           {Percent: 8},
 	schemas.ToolLexSearchEnriched:   {Percent: 8},
 	schemas.ToolWebSearch:           {Percent: 6},

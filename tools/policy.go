@@ -60,6 +60,10 @@ var (
 	lexSearchPolicy         = Policy{Timeout: 15 * time.Second, MaxAttempts: 2, RetryInterval: time.Second, RetryOn: retryOnUpstream}
 	lexSearchEnrichedPolicy = Policy{Timeout: 30 * time.Second, MaxAttempts: 2, RetryInterval: time.Second, RetryOn: retryOnUpstream}
 
+	// legislationSearchPolicy: the shipped corpus answers in milliseconds; one retry
+	// after 1 s covers a database busy for a moment.
+	legislationSearchPolicy = Policy{Timeout: 10 * time.Second, MaxAttempts: 2, RetryInterval: time.Second, RetryOn: retryOnTransient}
+
 	// caseToolPolicy is seed 003's "retry up to 2 times" for its tools: three attempts
 	// of 10 s, one second apart, then two.
 	caseToolPolicy = Policy{Timeout: 10 * time.Second, MaxAttempts: 3, RetryInterval: time.Second, RetryOn: retryOnTransient}

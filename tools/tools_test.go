@@ -13,7 +13,7 @@ import (
 
 // TestEveryToolIsRegistered checks the registry against the tools the seeds name.
 func TestEveryToolIsRegistered(t *testing.T) {
-	want := []string{"web_search", "normattiva_search", "eurlex_search", "infolex_search", "kb_search", "lex_search",
+	want := []string{"web_search", "normattiva_search", "eurlex_search", "infolex_search", "kb_search", "legislation_search", "lex_search",
 		"lex_search_enriched", "legal_sql", "get_party_id_by_name", "generate_draft_pdf", "check_quota",
 		"get_case_details", "update_case_details", "create_support_ticket", "consult_reasoner", "list_documents", "read_document"}
 	for _, name := range want {
@@ -100,6 +100,7 @@ func TestToggleDefaults(t *testing.T) {
 	for toggle, on := range map[string]bool{
 		"web_search_enabled": false, "normattiva_enabled": true, "eurlex_enabled": true, "infolex_enabled": true,
 		"kb_search_enabled": true, "lex_search_enabled": true, "lex_search_enriched_enabled": false,
+		"legislation_search_enabled": true,
 	} {
 		found := false
 		for _, tool := range All() {

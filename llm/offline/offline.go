@@ -184,6 +184,10 @@ var (
 	enrichedRe    = regexp.MustCompile(`(?is)^\s*(?:analysis|analisi|analiz[aă])\s*:\s*(.+?)\s*$`)
 	legalWebRe    = regexp.MustCompile(`(?is)^\s*(?:legal search|ricerca legale|c[aă]utare juridic[aă])\s*:\s*(.+?)\s*$`)
 	caseLawRe     = regexp.MustCompile(`(?is)^\s*(?:massime|jurispruden[tț][aă]|case law)\s*:\s*(.+?)\s*$`)
+	// lawRe asks legislation_search by name; questionRe is a question of at least five
+	// words that cites nothing the other patterns read, which it is asked too.
+	lawRe      = regexp.MustCompile(`(?is)^\s*(?:law|legisla[tț]ie|legislazione|legge|lege)\s*:\s*(.+?)\s*$`)
+	questionRe = regexp.MustCompile(`(?s)^\s*(\S+\s+){4,}.*\?\s*$`)
 	caseIDRe      = regexp.MustCompile(`(?m)^Case ID: (\S+)$`)
 	languageRe    = regexp.MustCompile(`(?m)^Language: (\w+)$`)
 	roleRe        = regexp.MustCompile(`(?m)^Role: (\w+)$`)
@@ -201,6 +205,9 @@ var (
 //   - "art. 1357 Cod civil" (or "articolul 1 din Constituția") → normattiva_search;
 //   - "art. 17 GDPR" (or "GDPR articolo 17", "RGPD art. 17") → eurlex_search;
 //   - "massime: TEXT" (or "jurisprudență:", "case law:") → kb_search;
+//   - "law: TEXT" (or "legislație:", "legislazione:", "legge:", "lege:") →
+//     legislation_search, and so does a question of five words or more that none of
+//     the other patterns reads ("My neighbour flooded my flat: who pays?");
 //   - "draft: NAME [rev N]" (or "proiect:", "bozza:") and the Markdown on the next
 //     lines → generate_draft_pdf, revision 1 unless given;
 //   - "party: NAME" (or "parte:", "partea:") → get_party_id_by_name;
@@ -335,6 +342,10 @@ func decide(msgs []message, offered map[string]bool) reply {
 				table = "jurisprudenta"
 			}
 			return plainCall("legal_sql", map[string]any{"query_string": query, "table_name": table}, len(msgs))
+		case offered["legislation_search"] && lawRe.MatchString(user):
+			return plainCall("legislation_search", map[string]any{"query": lawRe.FindStringSubmatch(user)[1]}, len(msgs))
+		case offered["legislation_search"] && questionRe.MatchString(user):
+			return plainCall("legislation_search", map[string]any{"query": strings.TrimSpace(user)}, len(msgs))
 		}
 		return reply{content: words.help}
 	}()

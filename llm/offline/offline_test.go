@@ -15,7 +15,7 @@ func msg(role, content string) message {
 
 var allTools = map[string]bool{"get_case_details": true, "update_case_details": true, "legal_sql": true,
 	"normattiva_search": true, "eurlex_search": true, "infolex_search": true, "kb_search": true,
-	"web_search": true, "lex_search": true, "lex_search_enriched": true}
+	"web_search": true, "lex_search": true, "lex_search_enriched": true, "legislation_search": true}
 
 func TestRulesPickTools(t *testing.T) {
 	system := msg("system", "Case ID: c-9\nLanguage: en")
@@ -42,10 +42,25 @@ func TestRulesPickTools(t *testing.T) {
 		{"ricerca legale: diritto all'oblio", "lex_search", `{"query":"diritto all'oblio"}`},
 		{"analiză: răspunderea civilă delictuală", "lex_search_enriched", `{"query":"răspunderea civilă delictuală"}`},
 		{"caută: program instanțe", "web_search", `{"query":"program instanțe"}`},
+		{"legge: caparra confirmatoria", "legislation_search", `{"query":"caparra confirmatoria"}`},
+		{"My upstairs neighbour flooded my flat: who pays for the damage?", "legislation_search",
+			`{"query":"My upstairs neighbour flooded my flat: who pays for the damage?"}`},
+		{"Vecinul de sus mi-a inundat apartamentul, cine plătește? ", "legislation_search",
+			`{"query":"Vecinul de sus mi-a inundat apartamentul, cine plătește?"}`},
 	} {
 		r := decide([]message{system, msg("user", tc.user)}, allTools)
 		if len(r.calls) != 1 || r.calls[0].Function.Name != tc.tool || r.calls[0].Function.Arguments != tc.args {
 			t.Errorf("%q → %+v, want %s %s", tc.user, r.calls, tc.tool, tc.args)
+		}
+	}
+}
+
+// TestShortOrPlainMessagesGetTheHelp keeps legislation_search to questions: a greeting
+// or a short question is answered with what the offline model can do.
+func TestShortOrPlainMessagesGetTheHelp(t *testing.T) {
+	for _, user := range []string{"hello", "What can you do?", "My neighbour flooded my flat."} {
+		if r := decide([]message{msg("user", user)}, allTools); len(r.calls) != 0 || !strings.Contains(r.content, "offline model") {
+			t.Errorf("%q → %+v, want the help text", user, r)
 		}
 	}
 }

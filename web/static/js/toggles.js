@@ -1,5 +1,6 @@
-// LEXE's toggle bar: its nine toggles with LEXE's defaults, in LEXE's order, and the
-// tools only some roles have (Sanctum's admin-only database tool) after them. The
+// LEXE's toggle bar: its nine toggles with LEXE's defaults, in LEXE's order, then
+// Lexflow's own research tools with a key (legislation_search), and the tools only some
+// roles have (Sanctum's admin-only database tool) after them. The
 // choices are remembered in this browser and sent with every message.
 import { h, replace } from "./dom.js";
 import { t } from "./i18n.js";
@@ -18,6 +19,15 @@ const lexe = [
   { key: "use_memory_retrieval", label: "toggle_memory", icon: "brain", def: true },
   { key: "use_rag_v3_retrieval", label: "toggle_rag", icon: "database", def: false },
 ];
+
+// own lists Lexflow's research tools that have a body key of their own, as LEXE's
+// tools do, shown after LEXE's.
+const own = [
+  { key: "legislation_search_enabled", tool: "legislation_search", label: "toggle_legislation", icon: "scale" },
+];
+
+// keyed are the toggles a body key switches.
+const keyed = lexe.concat(own);
 
 // roleTools are tools without a LEXE key that only some roles see; the listing of
 // GET /v1/tools has them only for those roles.
@@ -50,7 +60,7 @@ export class Toggles {
   // on says whether a toggle (a LEXE key or a role tool's name) is on.
   on(id) {
     if (id in this.saved) return this.saved[id];
-    const def = lexe.find((x) => x.key === id);
+    const def = keyed.find((x) => x.key === id);
     if (def && !def.tool) return def.def;
     const tool = this.tool(def ? def.tool : id);
     return tool ? tool.default_on : false;
@@ -68,7 +78,7 @@ export class Toggles {
   // switched off (a list replaces the defaults, so it names every tool on).
   body() {
     const out = {};
-    for (const x of lexe) if (!x.tool || this.tool(x.tool)) out[x.key] = this.on(x.key);
+    for (const x of keyed) if (!x.tool || this.tool(x.tool)) out[x.key] = this.on(x.key);
     const off = roleTools.filter((x) => this.tool(x.tool) && !this.on(x.tool)).map((x) => x.tool);
     if (off.length > 0) out.tools = this.tools.filter((x) => x.default_on && !off.includes(x.name)).map((x) => x.name);
     return out;
@@ -88,7 +98,7 @@ export class Toggles {
       }, icon(x.icon), t(x.label), x.badge && h("span", { class: "badge-analisi" }, x.badge), !available && h("span", { class: "visually-hidden" }, ` (${why})`));
     };
     replace(this.el,
-      lexe.filter((x) => !x.tool || this.tool(x.tool)).map((x) => button(x.key, x, x.tool && this.tool(x.tool))),
+      keyed.filter((x) => !x.tool || this.tool(x.tool)).map((x) => button(x.key, x, x.tool && this.tool(x.tool))),
       roleTools.filter((x) => this.tool(x.tool)).map((x) => button(x.tool, x, this.tool(x.tool))));
   }
 }
