@@ -50,7 +50,11 @@ func (a *Research) Retrieve(ctx context.Context, in schemas.Retrieval) ([]schema
 		sources = append(sources, schemas.QuerySource{Tool: tool, Reference: c.Text, DocID: art.DocID, URL: art.URL,
 			Excerpt: clip(art.Title+"\n"+art.Text, sourceExcerptChars)})
 	}
-	hits, err := a.Corpus.SearchLegislation(ctx, in.Question, corpus.JurisdictionAll, "", queryLegislation)
+	layers, err := a.Layers.For(ctx, in.Question, corpus.JurisdictionAll)
+	if err != nil {
+		return nil, err
+	}
+	hits, err := a.Corpus.SearchLegislationWith(ctx, in.Question, corpus.JurisdictionAll, "", queryLegislation, layers)
 	if err != nil {
 		return nil, err
 	}

@@ -24,6 +24,9 @@ type Research struct {
 	Backend Backend
 	// Events publishes the citation check's result.
 	Events *Publisher
+	// Layers are what legislation_search and POST /v1/query's retrieval add to the
+	// lexical ranking of statute articles; the zero value adds none.
+	Layers SearchLayers
 }
 
 // Backend answers the search tools with LEXE's response shapes. The corpus is one; a

@@ -27,7 +27,7 @@ type Rewriter struct {
 // Bounds of a rewrite: its call's deadline, the size of the answer read, and of each
 // language's rewrite kept.
 const (
-	rewriteTimeout     = 20 * time.Second
+	rewriteTimeout     = 6 * time.Second
 	maxRewriteAnswer   = 4096
 	maxRewriteLanguage = 400
 )

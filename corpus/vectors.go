@@ -26,3 +26,7 @@ func (s *Store) DocsAfter(ctx context.Context, after string, n int) ([]dense.Doc
 	}
 	return out, rows.Err()
 }
+
+// Fingerprint names the corpus's contents (the checksum of the archive it was built
+// from): vectors computed from another corpus do not belong to this one.
+func (s *Store) Fingerprint(ctx context.Context) string { return s.archiveSum(ctx) }
