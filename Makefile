@@ -14,7 +14,7 @@ TEMPORAL_SERVER_VERSION := v1.29.1
 BIN := $(CURDIR)/bin
 export GOBIN := $(BIN)
 
-.PHONY: abuse build dev test versions test-firestore cluster-test postgres browser-test lint fuzz npm chromium histories bench eval eval-agent record-offline bench-stream bench-load bench-chaos bench-pdf pdftools ocr tools clean corpus-archive
+.PHONY: abuse build dev test versions test-firestore cluster-test postgres browser-test lint fuzz npm chromium histories bench eval eval-agent record-offline bench-stream bench-load bench-chaos bench-pdf bench-research pdftools ocr tools clean corpus-archive
 
 # apt installs Debian packages, through sudo unless we are root.
 APT := $(if $(filter 0,$(shell id -u)),,sudo) env DEBIAN_FRONTEND=noninteractive apt-get
@@ -95,7 +95,7 @@ versions:
 bench: bin/temporal
 	go test -run '^$$' -bench . -benchtime 200x ./e2e/bench/
 
-## eval: the citation check and kb_search measured on the evaluation set in eval/ (the tables of docs/tools.md)
+## eval: the citation check, kb_search and legislation_search (each layer on and off) measured on the evaluation set in eval/ (the tables of docs/tools.md)
 eval:
 	go run ./cmd/lexflow-bench eval
 
@@ -131,6 +131,11 @@ bench-load: bin/temporal
 bench-chaos: bin/temporal
 	LEXFLOW_CORPUS_DB=$(TEST_CORPUS) go run ./cmd/lexflow corpus load
 	LEXFLOW_CORPUS_DB=$(TEST_CORPUS) go run ./cmd/lexflow-bench load --chaos --wrk 0 $(LOAD_FLAGS)
+
+## bench-research: legislation_search, kb_search and normattiva_search timed beside a naive LIKE scan, on the shipped corpus and on a synthetic million-article one (built once into LEXFLOW_DATA_DIR, about 15 minutes)
+bench-research:
+	LEXFLOW_CORPUS_DB=$(TEST_CORPUS) go run ./cmd/lexflow corpus load
+	LEXFLOW_CORPUS_DB=$(TEST_CORPUS) go run ./cmd/lexflow-bench research
 
 ## bench-pdf: a 10-page draft rendered by Lexflow's pure-Go renderer next to WeasyPrint
 bench-pdf:

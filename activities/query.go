@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 
 	"github.com/lexflow/lexflow/corpus"
 	"github.com/lexflow/lexflow/schemas"
@@ -23,9 +22,9 @@ const (
 
 // Retrieve finds the sources POST /v1/query answers from, without any web tool: the
 // articles the question cites that the corpus holds (as normattiva_search and
-// eurlex_search read them), the articles legislation_search ranks first for it in
-// every jurisdiction (so that a question in a client's words, citing nothing, reaches
-// the law that governs it), then the decisions kb_search ranks first for it.
+// eurlex_search read them), or when it cites none, the articles legislation_search
+// ranks first for it in every jurisdiction (so that a question in a client's words
+// reaches the law that governs it), then the decisions kb_search ranks first for it.
 func (a *Research) Retrieve(ctx context.Context, in schemas.Retrieval) ([]schemas.QuerySource, error) {
 	sources := []schemas.QuerySource{}
 	cits, err := a.Corpus.CheckCitations(ctx, in.Question, in.Language)
@@ -50,20 +49,10 @@ func (a *Research) Retrieve(ctx context.Context, in schemas.Retrieval) ([]schema
 		sources = append(sources, schemas.QuerySource{Tool: tool, Reference: c.Text, DocID: art.DocID, URL: art.URL,
 			Excerpt: clip(art.Title+"\n"+art.Text, sourceExcerptChars)})
 	}
-	layers, err := a.Layers.For(ctx, in.Question, corpus.JurisdictionAll)
-	if err != nil {
-		return nil, err
-	}
-	hits, err := a.Corpus.SearchLegislationWith(ctx, in.Question, corpus.JurisdictionAll, "", queryLegislation, layers)
-	if err != nil {
-		return nil, err
-	}
-	for _, h := range hits {
-		if slices.ContainsFunc(sources, func(s schemas.QuerySource) bool { return s.DocID == h.DocID }) {
-			continue
+	if len(sources) == 0 {
+		if sources, err = a.governingArticles(ctx, in.Question); err != nil {
+			return nil, err
 		}
-		sources = append(sources, schemas.QuerySource{Tool: schemas.ToolLegislationSearch, Reference: articleReference(h.Article),
-			DocID: h.DocID, URL: h.URL, Excerpt: clip(h.Title+"\n"+h.Text, sourceExcerptChars)})
 	}
 	raw, err := backendResult(a.backend().KB(ctx, schemas.KBSearchArgs{Query: in.Question, TopK: in.TopK}))
 	if err != nil {
@@ -76,6 +65,25 @@ func (a *Research) Retrieve(ctx context.Context, in schemas.Retrieval) ([]schema
 	for _, h := range kb.Results {
 		sources = append(sources, schemas.QuerySource{Tool: schemas.ToolKBSearch, Reference: h.Riferimento, DocID: h.ID, URL: h.URL,
 			Excerpt: clip(h.Testo, sourceExcerptChars)})
+	}
+	return sources, nil
+}
+
+// governingArticles are the articles legislation_search ranks first for a question, as
+// sources.
+func (a *Research) governingArticles(ctx context.Context, question string) ([]schemas.QuerySource, error) {
+	layers, err := a.Layers.For(ctx, question, corpus.JurisdictionAll)
+	if err != nil {
+		return nil, err
+	}
+	hits, err := a.Corpus.SearchLegislationWith(ctx, question, corpus.JurisdictionAll, "", queryLegislation, layers)
+	if err != nil {
+		return nil, err
+	}
+	sources := []schemas.QuerySource{}
+	for _, h := range hits {
+		sources = append(sources, schemas.QuerySource{Tool: schemas.ToolLegislationSearch, Reference: articleReference(h.Article),
+			DocID: h.DocID, URL: h.URL, Excerpt: clip(h.Title+"\n"+h.Text, sourceExcerptChars)})
 	}
 	return sources, nil
 }

@@ -88,8 +88,9 @@ type BenchResult struct {
 }
 
 // Bench times, over n queries drawn from seed, the lookups behind kb_search (ranked
-// full-text search over decisions) and normattiva_search (an article by act and
-// number, as the tool looks it up), next to the naive scan seed 003's prompts suggest:
+// full-text search over decisions), normattiva_search (an article by act and number,
+// as the tool looks it up) and legislation_search (articles ranked by a question, in
+// every jurisdiction), next to the naive scan seed 003's prompts suggest:
 // LOWER(text) LIKE '%term1%' AND LOWER(text) LIKE '%term2%' LIMIT 10. Query terms are
 // words of middling frequency in vocab (ranks 500 to 5000), as a legal concept is.
 func (s *Store) Bench(ctx context.Context, vocab []string, n int, seed uint64) ([]BenchResult, error) {
@@ -118,7 +119,7 @@ func (s *Store) Bench(ctx context.Context, vocab []string, n int, seed uint64) (
 		err := f()
 		return time.Since(start), err
 	}
-	var kb, kbNaive, art, artNaive []time.Duration
+	var kb, kbNaive, art, artNaive, leg []time.Duration
 	for range n {
 		w1, w2 := pair()
 		d, err := timed(func() error { _, err := s.SearchDecisions(ctx, w1+" "+w2, "", 5); return err })
@@ -146,10 +147,16 @@ func (s *Store) Bench(ctx context.Context, vocab []string, n int, seed uint64) (
 			return nil, err
 		}
 		artNaive = append(artNaive, d)
+		d, err = timed(func() error { _, err := s.SearchLegislation(ctx, w1+" "+w2, JurisdictionAll, "", 5); return err })
+		if err != nil {
+			return nil, err
+		}
+		leg = append(leg, d)
 	}
 	return []BenchResult{
 		{Tool: "kb_search", Lookup: latency(kb), Naive: latency(kbNaive)},
 		{Tool: "normattiva_search", Lookup: latency(art), Naive: latency(artNaive)},
+		{Tool: "legislation_search", Lookup: latency(leg), Naive: latency(artNaive)},
 	}, nil
 }
 

@@ -260,7 +260,7 @@ func TestBench(t *testing.T) {
 		t.Fatalf("counts %v", c)
 	}
 	res, err := s.Bench(ctx, vocab, 20, 7)
-	if err != nil || len(res) != 2 || res[0].Tool != "kb_search" || res[1].Lookup.P50 <= 0 || res[1].Naive.P99 < res[1].Naive.P50 {
+	if err != nil || len(res) != 3 || res[0].Tool != "kb_search" || res[2].Tool != "legislation_search" || res[2].Lookup.P50 <= 0 || res[1].Lookup.P50 <= 0 || res[1].Naive.P99 < res[1].Naive.P50 {
 		t.Fatalf("bench: %+v, %v", res, err)
 	}
 }

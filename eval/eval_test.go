@@ -2,6 +2,7 @@ package eval
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -39,6 +40,27 @@ func TestTargets(t *testing.T) {
 	}
 	var table strings.Builder
 	Write(&table, CitationRows(results), RetrievalRows(ranks))
+	laws, err := LegislationItems()
+	if err != nil {
+		t.Fatal(err)
+	}
+	questions, err := RetrievalItems()
+	if err != nil {
+		t.Fatal(err)
+	}
+	layers, err := RunLayers(ctx, s, laws, questions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows []RankRow
+	for _, l := range layers {
+		rows = append(rows, RankRows(l)...)
+	}
+	for _, f := range LayerTargets(rows) {
+		t.Error(f)
+	}
+	fmt.Fprintln(&table)
+	WriteLayers(&table, rows)
 	t.Log("\n" + table.String())
 	if os.Getenv("LEXFLOW_EVAL_MISSES") != "" {
 		for _, r := range results {

@@ -7,7 +7,8 @@
 //   - load runs cases at once through the HTTP API, with `lexflow api` and `lexflow
 //     worker` as processes (optionally killed meanwhile), audits the store and
 //     Temporal, and runs wrk on the read routes;
-//   - eval measures the citation check and kb_search on the evaluation set in eval/,
+//   - eval measures the citation check, kb_search and legislation_search (each layer on
+//     and off) on the evaluation set in eval/,
 //     and eval agent the agent itself on the scenarios in eval/agent/;
 //   - help prints the usage.
 //
@@ -35,7 +36,7 @@ commands:
             lexflow-bench stream [--turns N] [--chunk-delay D] [--lexflow PATH]
   load      N cases × M turns at once through the API, then an audit and wrk on the read routes:
             lexflow-bench load [--cases N] [--turns M] [--orgs K] [--stream] [--chaos] [--lexflow PATH] (see -h)
-  eval      measure the citation check and kb_search on the set in eval/: lexflow-bench eval [--misses]
+  eval      measure the citation check, kb_search and legislation_search on the set in eval/: lexflow-bench eval [--misses]
             eval agent: run the agent's scenarios in eval/agent/ end to end and score them:
             lexflow-bench eval agent [--replay | --record] [--run NAMES] [--json FILE]
   help      print this text

@@ -3,6 +3,7 @@ package api_test
 import (
 	"encoding/json"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 
@@ -76,6 +77,35 @@ func TestQueryAnswersFromTheCorpus(t *testing.T) {
 	used, err := s.Store.TokensUsed(t.Context(), schemas.TenantKey(org, ""), "", activities.Day(s.Now())) // the stack's day: see stack.Clock
 	if err != nil || used.Tenant < got.Usage.Total {
 		t.Errorf("the organization was charged %+v, %v; the first query alone used %d", used, err, got.Usage.Total)
+	}
+}
+
+// TestQueryFindsTheLawForAClientsQuestion: a question in a client's words, citing no
+// article, is answered from the article that governs it, which legislation_search
+// found, before kb_search's decisions.
+func TestQueryFindsTheLawForAClientsQuestion(t *testing.T) {
+	t.Parallel()
+	tok := s.Mint(t, auth.Identity{Subject: "eve", Org: "query-" + uuid.NewString()[:8], Roles: []string{schemas.RoleUser}})
+	for _, c := range []struct{ question, want string }{
+		{"Il cane della vicina mi ha morso al parco: il proprietario dell'animale deve pagarmi i danni?", "it/rd-262-1942/art-2052"},
+		{"Chiriașul meu nu plătește chiria la termen de trei luni: ce pot face?", "ro/legea-287-2009/art-1797"},
+	} {
+		got := ask(t, tok, map[string]any{"question": c.question, "top_k": 2})
+		var laws []string
+		for _, src := range got.Sources {
+			if src.Tool == schemas.ToolLegislationSearch {
+				laws = append(laws, src.DocID)
+				if src.Reference == "" || src.Excerpt == "" || src.URL == "" {
+					t.Errorf("legislation source %+v", src)
+				}
+			}
+		}
+		if len(laws) == 0 || !slices.Contains(laws, c.want) || got.Sources[0].Tool != schemas.ToolLegislationSearch {
+			t.Errorf("%q: sources %+v, want %s from legislation_search first", c.question, got.Sources, c.want)
+		}
+		if !strings.Contains(got.Answer, "art. "+c.want[strings.LastIndex(c.want, "-")+1:]) {
+			t.Errorf("%q: the answer does not name the article: %s", c.question, got.Answer)
+		}
 	}
 }
 

@@ -1,0 +1,133 @@
+package eval
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/lexflow/lexflow/corpus"
+)
+
+// Ranked is where one question's first expected document came in a ranking: 1 for
+// the first, 0 when none is in the first maxRank.
+type Ranked struct {
+	ID, Language, Set string
+	Rank              int
+}
+
+// LayerResult is one layer's ranks over the legislation and the decision questions.
+type LayerResult struct {
+	Layer       string
+	Legislation []Ranked
+	Decisions   []Ranked
+}
+
+// RunLayers asks every layer every legislation and decision question.
+func RunLayers(ctx context.Context, s *corpus.Store, laws []LegislationItem, decisions []RetrievalItem) ([]LayerResult, error) {
+	var out []LayerResult
+	for _, l := range Layers {
+		res := LayerResult{Layer: l.Name}
+		for _, it := range laws {
+			ids, err := l.Legislation(ctx, s, it)
+			if err != nil {
+				return nil, fmt.Errorf("%s, %s: %w", l.Name, it.ID, err)
+			}
+			res.Legislation = append(res.Legislation, Ranked{ID: it.ID, Language: it.Language, Set: it.Set, Rank: rankOf(ids, it.Expect)})
+		}
+		for _, it := range decisions {
+			ids, err := l.Decisions(ctx, s, it)
+			if err != nil {
+				return nil, fmt.Errorf("%s, %s: %w", l.Name, it.ID, err)
+			}
+			res.Decisions = append(res.Decisions, Ranked{ID: it.ID, Language: it.Language, Rank: rankOf(ids, it.Expect)})
+		}
+		out = append(out, res)
+	}
+	return out, nil
+}
+
+// RankRow measures one layer over one group of questions.
+type RankRow struct {
+	Kind, Layer, Group string
+	Questions          int
+	At1, At5           ratio
+	// MRR is the mean of 1/rank of the first expected document (0 past maxRank).
+	MRR float64
+}
+
+// RankRows sums a layer's results up per set (legislation only) and language.
+func RankRows(r LayerResult) []RankRow {
+	var out []RankRow
+	groups := func(kind string, ranks []Ranked, bySet bool) {
+		var sets []string
+		for _, x := range ranks {
+			if bySet && !contains(sets, x.Set) {
+				sets = append(sets, x.Set)
+			}
+		}
+		if !bySet {
+			sets = []string{""}
+		}
+		for _, set := range sets {
+			for _, lang := range []string{"ro", "it", "en"} {
+				row := RankRow{Kind: kind, Layer: r.Layer, Group: lang}
+				if set != "" {
+					row.Group = set + " " + lang
+				}
+				for _, x := range ranks {
+					if x.Language != lang || (set != "" && x.Set != set) {
+						continue
+					}
+					row.Questions++
+					row.At1.add(x.Rank == 1)
+					row.At5.add(x.Rank >= 1 && x.Rank <= 5)
+					if x.Rank > 0 {
+						row.MRR += 1 / float64(x.Rank)
+					}
+				}
+				if row.Questions > 0 {
+					row.MRR /= float64(row.Questions)
+					out = append(out, row)
+				}
+			}
+		}
+	}
+	groups("legislation", r.Legislation, true)
+	groups("decisions", r.Decisions, false)
+	return out
+}
+
+func contains(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+// WriteLayers prints the layers' rows in Markdown, as docs/tools.md shows them.
+func WriteLayers(w io.Writer, rows []RankRow) {
+	fmt.Fprintln(w, "| search | layers | questions | recall@1 | recall@5 | MRR |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|")
+	for _, r := range rows {
+		fmt.Fprintf(w, "| %s, %s | %s | %d | %s | %s | %.3f |\n", r.Kind, r.Group, r.Layer, r.Questions, r.At1, r.At5, r.MRR)
+	}
+}
+
+// LayerTargets are the issue's targets that the offline layers must hold (issue 38):
+// decisions recall@5 of 85% in Romanian and Italian. The legislation targets (90% per
+// language, MRR 0.75) and English decisions (60%) need the glossary layer and are
+// reported, not asserted, until it joins Layers.
+func LayerTargets(rows []RankRow) []string {
+	var out []string
+	for _, r := range rows {
+		if r.Layer != Layers[len(Layers)-1].Name || r.Kind != "decisions" || (r.Group != "ro" && r.Group != "it") {
+			continue
+		}
+		if r.At5.hits*100 < r.At5.total*85 {
+			out = append(out, fmt.Sprintf("decisions in %s: recall@5 %s, under 85%%", r.Group, r.At5))
+		}
+	}
+	return out
+}
