@@ -3,6 +3,7 @@ package corpus
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/lexflow/lexflow/corpus/dense"
@@ -78,7 +79,11 @@ func (s *Store) SearchLegislationWith(ctx context.Context, query, jurisdiction, 
 			return nil, err
 		}
 	}
-	if l.Glossary {
+	// The glossary is the bridge from a question's language to the law's: when the
+	// question is in a language the jurisdiction's law is written in, its own words
+	// are searched (languageWeights) and the glossary adds nothing, since its terms
+	// in the same language ranked common words ("proprietario") above the law asked.
+	if l.Glossary && !slices.Contains(langs, QueryLanguage(query)) {
 		if err := s.rankGlossary(query, langs, rank); err != nil {
 			return nil, err
 		}
