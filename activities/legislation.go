@@ -21,8 +21,9 @@ const (
 )
 
 // LegislationSearch is legislation_search: the statute articles that answer a question
-// in the client's words, ranked by the corpus's analysed indexes (corpus.
-// SearchLegislation) within a jurisdiction and optionally an act. An act the corpus
+// in the client's words, ranked by the corpus's analysed indexes and the configured
+// layers (corpus.SearchLegislationWith, Research.Layers) within a jurisdiction and
+// optionally an act. An act the corpus
 // does not hold is answered with no results and a note naming the acts it does, for
 // the model to read and correct; only an unreadable corpus fails the activity.
 func (a *Research) LegislationSearch(ctx context.Context, args schemas.LegislationSearchArgs) (json.RawMessage, error) {
@@ -32,7 +33,11 @@ func (a *Research) LegislationSearch(ctx context.Context, args schemas.Legislati
 		topK = legislationDefaultTopK
 	}
 	res := schemas.LegislationSearchResult{Results: []schemas.LegislationHit{}, Language: questionLanguage(args.Query)}
-	hits, err := a.Corpus.SearchLegislation(ctx, args.Query, args.Jurisdiction, args.Act, min(topK, corpus.MaxArticleHits))
+	layers, err := a.Layers.For(ctx, args.Query, args.Jurisdiction)
+	if err != nil {
+		return nil, err
+	}
+	hits, err := a.Corpus.SearchLegislationWith(ctx, args.Query, args.Jurisdiction, args.Act, min(topK, corpus.MaxArticleHits), layers)
 	switch {
 	case errors.Is(err, corpus.ErrNoAct):
 		acts, aerr := a.Corpus.ActNames(ctx)

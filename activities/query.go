@@ -72,7 +72,11 @@ func (a *Research) Retrieve(ctx context.Context, in schemas.Retrieval) ([]schema
 // governingArticles are the articles legislation_search ranks first for a question, as
 // sources.
 func (a *Research) governingArticles(ctx context.Context, question string) ([]schemas.QuerySource, error) {
-	hits, err := a.Corpus.SearchLegislation(ctx, question, corpus.JurisdictionAll, "", queryLegislation)
+	layers, err := a.Layers.For(ctx, question, corpus.JurisdictionAll)
+	if err != nil {
+		return nil, err
+	}
+	hits, err := a.Corpus.SearchLegislationWith(ctx, question, corpus.JurisdictionAll, "", queryLegislation, layers)
 	if err != nil {
 		return nil, err
 	}

@@ -28,6 +28,9 @@ type Research struct {
 	// Current holds the current texts of articles an official service gave, read
 	// before the corpus's; nil when none is configured.
 	Current store.CurrentTexts
+	// Layers are what legislation_search and POST /v1/query's retrieval add to the
+	// lexical ranking of statute articles; the zero value adds none.
+	Layers SearchLayers
 }
 
 // Backend answers the search tools with LEXE's response shapes. The corpus is one; a

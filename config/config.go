@@ -115,7 +115,15 @@ type Config struct {
 	// tool's result and the earlier turns a model call reads are budgeted from it.
 	AssistantContextTokens int
 	Reasoner               Model
-	ModelTimeout           time.Duration
+	// Embeddings, when its BaseURL is set, is the OpenAI-compatible /v1/embeddings
+	// endpoint whose vectors join legislation_search's lexical ranking (dense
+	// retrieval); without one, search is lexical only.
+	Embeddings Model
+	// SearchGlossary and SearchRewrite switch legislation search's glossary and
+	// model-rewrite layers (the rewrite only with an assistant endpoint configured).
+	SearchGlossary bool
+	SearchRewrite  bool
+	ModelTimeout   time.Duration
 	// OfflineChunkDelay is the offline model's pause between streamed chunks.
 	OfflineChunkDelay time.Duration
 	// ModelRecord, when set, is where the worker records each model exchange;
@@ -291,6 +299,11 @@ var Vars = []Var{
 	{"LEXFLOW_OFFLINE_CHUNK_DELAY", "20ms", "pause between the chunks of the offline model's streamed answers, so that a turn streams as it would with a real model; 0 sends them at once"},
 	{"LEXFLOW_MODEL_RECORD", "", "a directory where the worker writes each model exchange (the request and the answer as it came, streamed or not; no header, so no API key) as one JSON file (docs/providers.md, \"Recording and replaying\"); the files hold clients' texts in clear, so only `lexflow dev` takes it: `lexflow worker` refuses to start with it (the agent evaluation records with its own flag, `lexflow-bench eval agent --record`); empty: nothing recorded"},
 	{"LEXFLOW_MODEL_REPLAY", "", "a directory of recordings that answer every model request instead of the endpoints, matched by role, step and the tools called so far in the turn; a request none answers fails, naming what was asked and what exists; `lexflow dev` only, as LEXFLOW_MODEL_RECORD; empty: the endpoints answer"},
+	{"LEXFLOW_EMBEDDINGS_URL", "", "an OpenAI-compatible embeddings endpoint's base URL (e.g. http://localhost:4000/v1, serving `/v1/embeddings`), whose vectors of the corpus's articles and of each question join legislation_search's ranking by reciprocal rank fusion (docs/providers.md); the articles' vectors are computed once per corpus and model and kept beside the corpus database; empty: search is lexical only"},
+	{"LEXFLOW_EMBEDDINGS_MODEL", "", "the embeddings model's name; required with LEXFLOW_EMBEDDINGS_URL"},
+	{"LEXFLOW_EMBEDDINGS_API_KEY", "", "the embeddings endpoint's API key; read by the worker only"},
+	{"LEXFLOW_SEARCH_GLOSSARY", "true", "whether legislation_search (and POST /v1/query's retrieval) expands a question with the legal glossary's terms in the jurisdiction's languages (docs/tools.md)"},
+	{"LEXFLOW_SEARCH_REWRITE", "true", "whether, with an assistant endpoint configured, legislation_search also ranks the assistant's rewrite of the question into the jurisdiction's languages and legal terms, charged to the case's token budget; the offline model never rewrites"},
 	{"LEXFLOW_MAX_STEPS", strconv.Itoa(schemas.DefaultMaxSteps), "model calls allowed in one chat turn"},
 	{"LEXFLOW_CORPUS_DB", "", "the legal corpus's SQLite file; empty means LEXFLOW_DATA_DIR/corpus.db (`lexflow corpus load` builds it, `lexflow dev` on first start)"},
 	{"LEXE_TOOLS_URL", "", "a LEXE-tools-compatible service (e.g. http://lexe-tools:8021) that answers normattiva_search, eurlex_search, infolex_search, kb_search, lex_search and lex_search_enriched; empty means the shipped corpus and SearXNG"},
@@ -415,6 +428,11 @@ func From(lookup func(name string) (string, bool)) (Config, error) {
 			Provider:   get("LEXFLOW_ASSISTANT_PROVIDER"),
 			APIVersion: get("LEXFLOW_ASSISTANT_API_VERSION"),
 		},
+		Embeddings: Model{
+			BaseURL: get("LEXFLOW_EMBEDDINGS_URL"),
+			Model:   get("LEXFLOW_EMBEDDINGS_MODEL"),
+			APIKey:  get("LEXFLOW_EMBEDDINGS_API_KEY"),
+		},
 		Reasoner: Model{
 			BaseURL:    get("LEXFLOW_REASONER_BASE_URL"),
 			Model:      get("LEXFLOW_REASONER_MODEL"),
@@ -531,6 +549,14 @@ func From(lookup func(name string) (string, bool)) (Config, error) {
 		if !m.Offline() && m.Model == "" {
 			return c, fmt.Errorf("LEXFLOW_%s_MODEL is required when LEXFLOW_%s_BASE_URL is set", role, role)
 		}
+	}
+	for name, dst := range map[string]*bool{"LEXFLOW_SEARCH_GLOSSARY": &c.SearchGlossary, "LEXFLOW_SEARCH_REWRITE": &c.SearchRewrite} {
+		if *dst, err = strconv.ParseBool(get(name)); err != nil {
+			return c, fmt.Errorf("%s: want true or false, got %q", name, get(name))
+		}
+	}
+	if c.Embeddings.BaseURL != "" && c.Embeddings.Model == "" {
+		return c, fmt.Errorf("LEXFLOW_EMBEDDINGS_MODEL is required when LEXFLOW_EMBEDDINGS_URL is set")
 	}
 	if c.TaskQueue == "" {
 		return c, fmt.Errorf("LEXFLOW_TASK_QUEUE must not be empty")

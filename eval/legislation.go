@@ -60,7 +60,9 @@ type Layer struct {
 
 // Layers are the search's offline configurations, from none of the language analysis
 // ("words": the unanalysed indexes) to all of it ("analysis": stems, stop words, folded
-// diacritics, field weights, word pairs); the last is what the tools run.
+// diacritics, field weights, word pairs), then the glossary's expansion on top; the
+// last is what the tools run by default. The model's rewrite and dense retrieval need
+// endpoints and are not measured offline.
 var Layers = []Layer{
 	{
 		Name: "words",
@@ -75,6 +77,18 @@ var Layers = []Layer{
 		Name: "analysis",
 		Legislation: func(ctx context.Context, s *corpus.Store, it LegislationItem) ([]string, error) {
 			return articleIDs(s.SearchLegislation(ctx, it.Question, it.Jurisdiction, "", maxRank))
+		},
+		Decisions: func(ctx context.Context, s *corpus.Store, it RetrievalItem) ([]string, error) {
+			return decisionIDs(s.SearchDecisions(ctx, it.Question, "", maxRank))
+		},
+	},
+	{
+		// The analysis with the legal glossary's expansion (corpus.Layers.Glossary),
+		// what the tools run by default. Decisions have no glossary layer yet: they
+		// rank as under "analysis".
+		Name: "glossary",
+		Legislation: func(ctx context.Context, s *corpus.Store, it LegislationItem) ([]string, error) {
+			return articleIDs(s.SearchLegislationWith(ctx, it.Question, it.Jurisdiction, "", maxRank, corpus.Layers{Glossary: true}))
 		},
 		Decisions: func(ctx context.Context, s *corpus.Store, it RetrievalItem) ([]string, error) {
 			return decisionIDs(s.SearchDecisions(ctx, it.Question, "", maxRank))

@@ -6,13 +6,16 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/lexflow/lexflow/activities"
 	"github.com/lexflow/lexflow/config"
 	"github.com/lexflow/lexflow/corpus"
+	"github.com/lexflow/lexflow/corpus/dense"
 	"github.com/lexflow/lexflow/internal/legislatie"
 	"github.com/lexflow/lexflow/internal/lexetools"
 	"github.com/lexflow/lexflow/internal/payments"
 	"github.com/lexflow/lexflow/internal/portal"
 	"github.com/lexflow/lexflow/internal/searxng"
+	"github.com/lexflow/lexflow/llm"
 	"github.com/lexflow/lexflow/schemas"
 	"github.com/lexflow/lexflow/store/notify"
 	"github.com/lexflow/lexflow/worker"
@@ -103,5 +106,34 @@ func WorkerDeps(cfg config.Config, b *Backends, lc *corpus.Store) (d worker.Deps
 		lexe := lexetools.New(cfg.LexeToolsURL, 30*time.Second)
 		d.Research, d.LexeSearch = lexe, lexe
 	}
+	if d.SearchLayers, err = SearchLayers(context.Background(), cfg, lc, models[schemas.ModelAssistant]); err != nil {
+		stop()
+		return worker.Deps{}, nil, err
+	}
 	return d, stop, nil
+}
+
+// SearchLayers are legislation search's layers as cfg switches them: the glossary;
+// the assistant's rewrite when it has an endpoint (client serves it); dense retrieval
+// when an embeddings endpoint is configured, over the vectors `lexflow corpus embed`
+// kept for lc and its model (none yet: no dense retrieval).
+func SearchLayers(ctx context.Context, cfg config.Config, lc *corpus.Store, assistant *llm.Client) (activities.SearchLayers, error) {
+	l := activities.SearchLayers{Glossary: cfg.SearchGlossary}
+	if cfg.SearchRewrite && !cfg.Assistant.Offline() {
+		l.Rewriter = &activities.Rewriter{Model: assistant}
+	}
+	if cfg.Embeddings.Offline() {
+		return l, nil
+	}
+	ix, err := dense.Open(dense.SidecarPath(cfg.CorpusDB, cfg.Embeddings.Model), cfg.Embeddings.Model, lc.Fingerprint(ctx))
+	if err != nil {
+		return l, fmt.Errorf("open the corpus's vectors: %w", err)
+	}
+	l.Dense, l.Embedder = ix, llm.NewEmbedder(EmbeddingsEndpoint(cfg))
+	return l, nil
+}
+
+// EmbeddingsEndpoint is the embeddings endpoint cfg configures.
+func EmbeddingsEndpoint(cfg config.Config) llm.Endpoint {
+	return llm.Endpoint{BaseURL: cfg.Embeddings.BaseURL, Model: cfg.Embeddings.Model, APIKey: cfg.Embeddings.APIKey, Timeout: cfg.ModelTimeout}
 }

@@ -52,6 +52,8 @@ type Deps struct {
 	// ContextTokens is the assistant model's context size, which budgets what a model
 	// call reads of tool results and earlier turns (0: schemas.DefaultContextTokens).
 	ContextTokens int
+	// SearchLayers are the layers legislation search adds to its lexical ranking.
+	SearchLayers activities.SearchLayers
 	// Keys are the data keys an erasure destroys.
 	Keys *keys.Keyring
 	// Temporal is the client an erasure closes a case's workflow with; New sets it to
@@ -117,7 +119,7 @@ func Activities(d Deps) []any {
 		&activities.Drafts{Cases: d.Store, Parties: d.Store, Blobs: d.Blobs, Events: events},
 		&activities.Documents{Cases: d.Store, Parties: d.Store, Blobs: d.Blobs, Model: d.Models[schemas.ModelAssistant],
 			Prompts: system, Meter: meter, Events: events},
-		&activities.Research{Corpus: d.Corpus, Backend: d.Research, Events: events, Current: current},
+		&activities.Research{Corpus: d.Corpus, Backend: d.Research, Events: events, Current: current, Layers: d.SearchLayers},
 		&activities.CurrentLaw{Corpus: d.Corpus, Store: d.Store, Portal: d.Legislatie, Now: now},
 		web,
 		&activities.Enriched{Web: web, Corpus: d.Corpus, Reasoner: d.Models[schemas.ModelReasoner], Prompts: system, Meter: meter},

@@ -5,7 +5,8 @@
 //   - api serves the REST API, one of its two stateless processes;
 //   - worker runs the Temporal worker, the other;
 //   - token mints a dev bearer token;
-//   - corpus load builds the legal corpus database;
+//   - corpus load builds the legal corpus database; corpus embed computes its articles'
+//     vectors with the embeddings endpoint, for dense retrieval;
 //   - model serves the offline model on its own;
 //   - versions counts, per workflow.GetVersion change ID, the open runs that may still
 //     replay its old branch;
@@ -40,7 +41,7 @@ commands:
   worker   run the Temporal worker (and /healthz, /readyz, /metrics on LEXFLOW_WORKER_HTTP_ADDR)
   token    print a bearer token: lexflow token --sub alice --org acme --role user [--ttl 24h];
            a staff token names an --org or is the operator's (--operator, every tenant)
-  corpus   build the legal corpus database: lexflow corpus load
+  corpus   build the legal corpus database: lexflow corpus load; its vectors: lexflow corpus embed
   model    serve the offline model: lexflow model [--addr 127.0.0.1:8090] [--chunk-delay D]
   versions count, per workflow.GetVersion change ID, the open runs that may still
            replay its old branch: at zero its guard can go (make versions)

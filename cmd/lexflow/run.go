@@ -13,7 +13,9 @@ import (
 
 	"github.com/lexflow/lexflow/config"
 	"github.com/lexflow/lexflow/corpus"
+	"github.com/lexflow/lexflow/corpus/dense"
 	"github.com/lexflow/lexflow/internal/auth"
+	"github.com/lexflow/lexflow/llm"
 	"github.com/lexflow/lexflow/llm/offline"
 	"github.com/lexflow/lexflow/schemas"
 	"github.com/lexflow/lexflow/wiring"
@@ -134,8 +136,11 @@ func runModel(ctx context.Context, cfg config.Config, args []string, log *slog.L
 // runCorpus builds the legal corpus database from the archive shipped in the binary and
 // prints the rows of each source.
 func runCorpus(ctx context.Context, cfg config.Config, args []string, out io.Writer) error {
+	if len(args) == 1 && args[0] == "embed" {
+		return runCorpusEmbed(ctx, cfg, out)
+	}
 	if len(args) != 1 || args[0] != "load" {
-		return errors.New("usage: lexflow corpus load")
+		return errors.New("usage: lexflow corpus load|embed")
 	}
 	start := time.Now()
 	counts, err := corpus.Build(ctx, cfg.CorpusDB)
@@ -144,6 +149,32 @@ func runCorpus(ctx context.Context, cfg config.Config, args []string, out io.Wri
 	}
 	printCounts(out, counts)
 	_, err = fmt.Fprintf(out, "built %s in %s\n", cfg.CorpusDB, time.Since(start).Round(time.Millisecond))
+	return err
+}
+
+// runCorpusEmbed computes the vectors of the corpus's articles with the embeddings
+// endpoint, or those it lacks when an earlier run stopped, and keeps them beside the
+// corpus for the worker's dense retrieval.
+func runCorpusEmbed(ctx context.Context, cfg config.Config, out io.Writer) error {
+	if cfg.Embeddings.Offline() {
+		return errors.New("lexflow corpus embed: set LEXFLOW_EMBEDDINGS_URL and LEXFLOW_EMBEDDINGS_MODEL")
+	}
+	if _, _, err := corpus.Ensure(ctx, cfg.CorpusDB); err != nil {
+		return err
+	}
+	lc, err := corpus.Open(cfg.CorpusDB)
+	if err != nil {
+		return err
+	}
+	defer lc.Close()
+	start := time.Now()
+	path := dense.SidecarPath(cfg.CorpusDB, cfg.Embeddings.Model)
+	ix, err := dense.Build(ctx, path, cfg.Embeddings.Model, lc.Fingerprint(ctx), lc,
+		llm.NewEmbedder(wiring.EmbeddingsEndpoint(cfg)), dense.BuildOptions{})
+	if err != nil {
+		return fmt.Errorf("%w (run it again to resume)", err)
+	}
+	_, err = fmt.Fprintf(out, "%d article vectors of %d dimensions in %s, in %s\n", ix.Len(), ix.Dim, path, time.Since(start).Round(time.Millisecond))
 	return err
 }
 

@@ -1,0 +1,164 @@
+package corpus
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/lexflow/lexflow/corpus/dense"
+	"github.com/lexflow/lexflow/corpus/glossary"
+)
+
+// Layers switches, per search, the layers that legislation search adds to its lexical
+// ranking of the question's own words (issue 38, item 3). Each ranks apart and joins
+// the lexical ranking by reciprocal rank fusion, so each can be switched off and
+// measured on its own.
+type Layers struct {
+	// Glossary expands the question with the legal terms, in the jurisdiction's
+	// languages, of the concepts it names (package glossary), ranked at
+	// GlossaryWeight.
+	Glossary bool
+	// Rewrites are a model's rewrites of the question into the jurisdiction's
+	// languages and legal terms, by language ("ro", "it", "en"), ranked at
+	// RewriteWeight; nil when no model rewrote it.
+	Rewrites map[string]string
+	// Dense, with QueryVector (the question's embedding by Dense's model), adds the
+	// articles closest to the question, ranked at DenseWeight.
+	Dense       *dense.Index
+	QueryVector []float32
+}
+
+// Weights of the layers' rankings in the fusion, against 1 for the question's own
+// words: expansions and rewrites stand below what the client wrote.
+const (
+	GlossaryWeight = 0.5
+	RewriteWeight  = 0.75
+	DenseWeight    = 1.0
+)
+
+// on reports whether any layer is on.
+func (l Layers) on() bool {
+	return l.Glossary || len(l.Rewrites) > 0 || (l.Dense != nil && len(l.QueryVector) > 0)
+}
+
+// SearchLegislationWith is SearchLegislation with layers: with none on, it is
+// SearchLegislation exactly.
+func (s *Store) SearchLegislationWith(ctx context.Context, query, jurisdiction, act string, limit int, l Layers) ([]ArticleHit, error) {
+	if !l.on() {
+		return s.SearchLegislation(ctx, query, jurisdiction, act, limit)
+	}
+	if jurisdiction == "" {
+		jurisdiction = JurisdictionAll
+	}
+	langs, ok := jurisdictionLanguages[jurisdiction]
+	if !ok {
+		return nil, fmt.Errorf("%w: %q", ErrJurisdiction, jurisdiction)
+	}
+	filter, args, err := s.articleFilter(ctx, jurisdiction, act)
+	if err != nil {
+		return nil, err
+	}
+	scores := map[int64]float64{}
+	rank := func(lang string, terms []string, weight float64) error {
+		match := termsQuery(terms)
+		if match == "" || weight <= 0 {
+			return nil
+		}
+		if err := s.fuse(ctx, scores, weight, articleRanking(articleIndex(lang), filter), append([]any{match}, args...)...); err != nil {
+			return fmt.Errorf("rank articles: %w", err)
+		}
+		return nil
+	}
+	own, err := s.languageWeights(ctx, query, langs, articleIndex)
+	if err != nil {
+		return nil, err
+	}
+	for _, lang := range langs {
+		if err := rank(lang, own[lang].terms, own[lang].weight); err != nil {
+			return nil, err
+		}
+	}
+	// The glossary is the bridge from a question's language to the law's: when the
+	// question is in a language the jurisdiction's law is written in, its own words
+	// are searched (languageWeights) and the glossary adds nothing, since its terms
+	// in the same language ranked common words ("proprietario") above the law asked.
+	if l.Glossary && !slices.Contains(langs, QueryLanguage(query)) {
+		if err := s.rankGlossary(query, langs, rank); err != nil {
+			return nil, err
+		}
+	}
+	for _, lang := range langs {
+		if text := l.Rewrites[lang]; text != "" {
+			if err := rank(lang, Analyze(lang, text), RewriteWeight); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if l.Dense != nil && len(l.QueryVector) > 0 {
+		if err := s.rankDense(ctx, scores, l.Dense.Search(l.QueryVector, perLanguageDepth), filter, args); err != nil {
+			return nil, err
+		}
+	}
+	return s.articleHits(ctx, scores, min(max(limit, 1), MaxArticleHits))
+}
+
+// rankGlossary ranks, in each language, the glossary's legal terms for the concepts
+// the query names.
+func (s *Store) rankGlossary(query string, langs []string, rank func(string, []string, float64) error) error {
+	g, err := glossary.Default()
+	if err != nil {
+		return err
+	}
+	var gl []glossary.Lang
+	for _, l := range langs {
+		gl = append(gl, glossary.Lang(l))
+	}
+	terms := map[string][]string{}
+	for _, t := range g.Expand(query, gl, glossary.MaxTerms) {
+		terms[string(t.Lang)] = append(terms[string(t.Lang)], Analyze(string(t.Lang), t.Text)...)
+	}
+	for _, lang := range langs {
+		if err := rank(lang, terms[lang], GlossaryWeight); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// rankDense adds the dense hits that filter keeps to scores, by reciprocal rank.
+func (s *Store) rankDense(ctx context.Context, scores map[int64]float64, hits []dense.Hit, filter string, args []any) error {
+	if len(hits) == 0 {
+		return nil
+	}
+	ids := make([]any, len(hits))
+	for i, h := range hits {
+		ids[i] = h.DocID
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT l.rowid, l.doc_id FROM legislatie l WHERE l.doc_id IN (?`+
+		strings.Repeat(",?", len(ids)-1)+`)`+filter, append(ids, args...)...)
+	if err != nil {
+		return fmt.Errorf("dense hits: %w", err)
+	}
+	defer rows.Close()
+	rowid := map[string]int64{}
+	for rows.Next() {
+		var id int64
+		var doc string
+		if err := rows.Scan(&id, &doc); err != nil {
+			return err
+		}
+		rowid[doc] = id
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	rank := 0
+	for _, h := range hits {
+		if id, ok := rowid[h.DocID]; ok {
+			rank++
+			scores[id] += DenseWeight / float64(rrfK+rank)
+		}
+	}
+	return nil
+}
