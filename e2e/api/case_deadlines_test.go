@@ -97,6 +97,7 @@ func TestCaseDeadlines(t *testing.T) {
 	if list := s.Call(t, "GET", "/v1/cases/"+id+"/deadlines", tok, nil); dueDays(list) != "2030-05-06" {
 		t.Errorf("the case's deadlines after the delete: %s", list.Raw)
 	}
+	s.RecordRuns(t, "deadlines", schemas.DeadlineWorkflowID(schemas.TenantKey("acme", "deadline-lawyer"), id, ""), "deadline.")
 }
 
 // dueDays lists a deadline list's days, space-separated.

@@ -105,6 +105,7 @@ func TestCourtWatchFindsANewHearing(t *testing.T) {
 		t.Errorf("unlink = %d %s", del.Status, del.Raw)
 	}
 	stack.WantProblem(t, s.Call(t, "DELETE", "/v1/cases/"+id+"/court-files/"+fid, tok, nil), http.StatusNotFound, "not-found")
+	s.RecordRuns(t, "court-watch", "court-watch-", "court-watch.")
 }
 
 // TestCourtFilesRefuseHostileInput: another tenant's case, forged IDs, malformed

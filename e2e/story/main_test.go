@@ -1,6 +1,7 @@
 // Package story_test drives whole cases end to end, with worker processes that the tests
 // kill and restart: the full case story with its escalation ladder, a worker killed
-// mid-turn, and a cancelled turn.
+// mid-turn, a cancelled turn, and a deadline's reminders across a worker kill and a
+// Temporal restart.
 package story_test
 
 import (
