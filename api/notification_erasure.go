@@ -18,9 +18,9 @@ type NotificationsErased struct {
 }
 
 // eraseNotifications deletes the caller's notification settings (their e-mail
-// addresses with them), their in-app notifications and the records of what was sent
-// to them, except what is about a case under a legal hold, which the hold keeps as it
-// keeps the rest of the case.
+// addresses with them), their calendar feed, their in-app notifications and the
+// records of what was sent to them, except what is about a case under a legal hold,
+// which the hold keeps as it keeps the rest of the case.
 func (h *handlers) eraseNotifications(c echo.Context) error {
 	ctx, owner := c.Request().Context(), me(c)
 	cases, err := h.Store.NotifiedCases(ctx, owner)
@@ -43,6 +43,9 @@ func (h *handlers) eraseNotifications(c echo.Context) error {
 	n, err := h.Store.EraseNotifications(ctx, owner, held)
 	if err != nil {
 		return fmt.Errorf("%w: erase notifications: %w", errUnavailable, err)
+	}
+	if err := h.Store.DeleteFeed(ctx, owner); err != nil {
+		return fmt.Errorf("%w: turn the calendar feed off: %w", errUnavailable, err)
 	}
 	return c.JSON(http.StatusOK, NotificationsErased{Erased: n, Held: held})
 }

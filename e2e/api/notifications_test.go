@@ -258,7 +258,7 @@ func TestNotificationsAreTheOwners(t *testing.T) {
 }
 
 // TestEraseNotificationsKeepsHeldCases: a user's erasure of their notifications
-// deletes their settings and what is about free cases, and keeps what is about a case
+// deletes their settings, their calendar feed and what is about free cases, and keeps what is about a case
 // under a legal hold; erasing a case deletes its notifications, every user's.
 func TestEraseNotificationsKeepsHeldCases(t *testing.T) {
 	t.Parallel()
@@ -273,7 +273,11 @@ func TestEraseNotificationsKeepsHeldCases(t *testing.T) {
 	if r := s.Call(t, "PUT", "/v1/me/notifications/settings", tok, map[string]any{"language": "it"}); r.Status != http.StatusOK {
 		t.Fatalf("settings: %d %s", r.Status, r.Raw)
 	}
+	feed := s.Call(t, "POST", "/v1/me/feed", tok, nil).Body["url"].(string)
 	r := s.Call(t, "DELETE", "/v1/me/notifications", tok, nil)
+	if status, _ := feedLines(t, feed); status != http.StatusNotFound {
+		t.Errorf("the calendar feed answers %d after the erasure, want 404", status)
+	}
 	if hc, _ := r.Body["held_cases"].([]any); r.Status != http.StatusOK || r.Body["erased"] != 4.0 || len(hc) != 1 || hc[0] != held {
 		t.Fatalf("erase: %d %s; want the free case's two notifications and sends", r.Status, r.Raw)
 	}
