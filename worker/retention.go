@@ -2,13 +2,9 @@ package worker
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"time"
 
-	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/sdk/client"
-	"go.temporal.io/sdk/temporal"
 
 	"github.com/lexflow/lexflow/schemas"
 )
@@ -27,30 +23,8 @@ const (
 // RetentionEvery, a run at a time, or brings an existing one up to date: every worker
 // calls it at start.
 func EnsureRetentionSchedule(ctx context.Context, c client.Client, taskQueue string) error {
-	spec := client.ScheduleSpec{Intervals: []client.ScheduleIntervalSpec{{Every: RetentionEvery}}}
-	action := &client.ScheduleWorkflowAction{
-		ID:                       schemas.RetentionScheduleID,
-		Workflow:                 schemas.RetentionWorkflow,
-		TaskQueue:                taskQueue,
+	return ensureSchedule(ctx, c, schemas.RetentionScheduleID, RetentionEvery, &client.ScheduleWorkflowAction{
+		ID: schemas.RetentionScheduleID, Workflow: schemas.RetentionWorkflow, TaskQueue: taskQueue,
 		WorkflowExecutionTimeout: retentionTimeout,
-	}
-	_, err := c.ScheduleClient().Create(ctx, client.ScheduleOptions{
-		ID: schemas.RetentionScheduleID, Spec: spec, Action: action, Overlap: enumspb.SCHEDULE_OVERLAP_POLICY_SKIP,
 	})
-	if errors.Is(err, temporal.ErrScheduleAlreadyRunning) {
-		err = c.ScheduleClient().GetHandle(ctx, schemas.RetentionScheduleID).Update(ctx, client.ScheduleUpdateOptions{
-			DoUpdate: func(in client.ScheduleUpdateInput) (*client.ScheduleUpdate, error) {
-				s := in.Description.Schedule
-				s.Spec, s.Action = &spec, action
-				if s.Policy != nil {
-					s.Policy.Overlap = enumspb.SCHEDULE_OVERLAP_POLICY_SKIP
-				}
-				return &client.ScheduleUpdate{Schedule: &s}, nil
-			},
-		})
-	}
-	if err != nil {
-		return fmt.Errorf("create or update the retention schedule: %w", err)
-	}
-	return nil
 }
