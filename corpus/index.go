@@ -19,7 +19,7 @@ import (
 func analysedSchema() string {
 	var b strings.Builder
 	for _, lang := range Languages {
-		fmt.Fprintf(&b, `CREATE VIRTUAL TABLE %s USING fts5(act_title, title, text, content='', tokenize='unicode61');
+		fmt.Fprintf(&b, `CREATE VIRTUAL TABLE %s USING fts5(act_title, title, text, words, content='', tokenize='unicode61');
 CREATE VIRTUAL TABLE %s USING fts5(materia, massima, summary, reasoning, arguments, content='', tokenize='unicode61');
 `, articleIndex(lang), decisionIndex(lang))
 	}
@@ -56,12 +56,16 @@ func fillAnalysed(ctx context.Context, tx *sql.Tx, arts []Article, decs []Decisi
 		_, err := st.ExecContext(ctx, args...)
 		return err
 	}
+	words, err := newClientWords()
+	if err != nil {
+		return err
+	}
 	for i, a := range arts {
 		if !hasIndex(a.Language) {
 			continue
 		}
 		if err := insert(articleIndex(a.Language), i+1, analyse(a.Language, a.ActTitle), analyse(a.Language, a.Title),
-			analyse(a.Language, a.Text)); err != nil {
+			analyse(a.Language, a.Text), analyse(a.Language, words.of(a))); err != nil {
 			return fmt.Errorf("index %s: %w", a.DocID, err)
 		}
 	}
@@ -80,7 +84,7 @@ func fillAnalysed(ctx context.Context, tx *sql.Tx, arts []Article, decs []Decisi
 
 // indexColumns are the columns of each kind of analysed index, by its tables' prefix.
 var indexColumns = map[string]string{
-	"legislatie":    "act_title, title, text",
+	"legislatie":    "act_title, title, text, words",
 	"jurisprudenta": "materia, massima, summary, reasoning, arguments",
 }
 

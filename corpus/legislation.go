@@ -55,11 +55,15 @@ type ArticleHit struct {
 }
 
 // Field weights of the articles' BM25: the article's title and the act's title count
-// above the text, since a title names the article's subject in few words.
+// above the text, since a title names the article's subject in few words. The
+// unanalysed index has no words column: SQLite ignores the weight past its columns.
 const (
 	weightActTitle = 2.0
 	weightTitle    = 4.0
 	weightText     = 1.0
+	// weightWords weighs the client words of the glossary's concepts an article is
+	// about (clientWords): a client's own words name the subject as a title does.
+	weightWords = 4.0
 )
 
 // perLanguageDepth is how deep each language's ranking is read before fusion.
@@ -294,7 +298,7 @@ func (s *Store) strings(ctx context.Context, query string, args ...any) ([]strin
 // articles is most of the time: without a filter there is no join, and a filter reads
 // only the best rankedCandidates matches.
 func articleRanking(index, filter string) string {
-	ranked := `SELECT rowid, bm25(` + index + fmt.Sprintf(`, %g, %g, %g) AS score FROM `, weightActTitle, weightTitle, weightText) +
+	ranked := `SELECT rowid, bm25(` + index + fmt.Sprintf(`, %g, %g, %g, %g) AS score FROM `, weightActTitle, weightTitle, weightText, weightWords) +
 		index + ` WHERE ` + index + ` MATCH ? ORDER BY score`
 	if filter == "" {
 		return `SELECT rowid FROM (` + ranked + fmt.Sprintf(` LIMIT %d)`, perLanguageDepth)

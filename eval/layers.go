@@ -116,18 +116,41 @@ func WriteLayers(w io.Writer, rows []RankRow) {
 }
 
 // LayerTargets are the issue's targets that the offline layers must hold (issue 38):
-// decisions recall@5 of 85% in Romanian and Italian. The legislation targets (90% per
-// language, MRR 0.75) and English decisions (60%) need the glossary layer and are
-// reported, not asserted, until it joins Layers.
+// decisions recall@5 of 85% in Romanian and Italian; and, for legislation, the floors
+// the default layer measured (legislationFloors), so that a regression fails. The
+// issue's legislation targets (recall@5 90% per language, MRR 0.75) and English
+// decisions (60%) are not reached offline: they are reported, not asserted.
 func LayerTargets(rows []RankRow) []string {
 	var out []string
 	for _, r := range rows {
-		if r.Layer != Layers[len(Layers)-1].Name || r.Kind != "decisions" || (r.Group != "ro" && r.Group != "it") {
+		if r.Layer != Layers[len(Layers)-1].Name {
 			continue
 		}
-		if r.At5.hits*100 < r.At5.total*85 {
+		if r.Kind == "decisions" && (r.Group == "ro" || r.Group == "it") && r.At5.hits*100 < r.At5.total*85 {
 			out = append(out, fmt.Sprintf("decisions in %s: recall@5 %s, under 85%%", r.Group, r.At5))
+		}
+		if f, ok := legislationFloors[r.Group]; ok && r.Kind == "legislation" && (r.At5.hits < f.at5 || r.MRR < f.mrr) {
+			out = append(out, fmt.Sprintf("legislation, %s: recall@5 %s, MRR %.3f, under the %d hits and MRR %.2f measured",
+				r.Group, r.At5, r.MRR, f.at5, f.mrr))
 		}
 	}
 	return out
+}
+
+// legislationFloors are, per set and language, the recall@5 (hits) and MRR (rounded
+// down) that the default layer measured on 2026-11-27, with the glossary's client
+// words indexed beside each article: far under the issue's targets.
+var legislationFloors = map[string]struct {
+	at5 int
+	mrr float64
+}{
+	"legislation-dev ro":     {4, 0.21},
+	"legislation-dev it":     {8, 0.59},
+	"legislation-dev en":     {9, 0.72},
+	"legislation ro":         {16, 0.17},
+	"legislation it":         {16, 0.23},
+	"legislation en":         {24, 0.31},
+	"legislation_heldout ro": {12, 0.29},
+	"legislation_heldout it": {10, 0.38},
+	"legislation_heldout en": {6, 0.20},
 }
