@@ -26,6 +26,9 @@ type sends struct {
 	// timed out after the send would.
 	failFirst bool
 	tried     map[string]bool
+	// zones are the recipients' own time zones, as their notification settings
+	// hold them; one not here set none.
+	zones map[string]string
 }
 
 type sent struct {
@@ -51,6 +54,26 @@ func (s *sends) register(env *testsuite.TestWorkflowEnvironment) {
 		s.calls = append(s.calls, sent{key: n.Key, kind: n.Kind, owner: n.Owner, at: env.Now()})
 		return schemas.NotificationResult{Sent: []string{"email"}}, nil
 	}, activity.RegisterOptions{Name: "Notify"})
+	env.RegisterActivityWithOptions(func(ctx context.Context, in schemas.ReadMornings) (schemas.Mornings, error) {
+		day, err := time.Parse(time.DateOnly, in.Due)
+		if err != nil {
+			return schemas.Mornings{}, err
+		}
+		var out schemas.Mornings
+		for _, owner := range in.Owners {
+			zone := in.Zone
+			if z, ok := s.zones[owner]; ok {
+				zone = z
+			}
+			loc, err := time.LoadLocation(zone)
+			if err != nil {
+				return schemas.Mornings{}, err
+			}
+			out.Mornings = append(out.Mornings, schemas.Morning{Owner: owner, Zone: zone,
+				At: time.Date(day.Year(), day.Month(), day.Day(), schemas.MorningHour, 0, 0, 0, loc)})
+		}
+		return out, nil
+	}, activity.RegisterOptions{Name: "ReadMornings"})
 }
 
 // kinds lists the sends as "kind offset owner +elapsed".
@@ -130,8 +153,8 @@ func TestDeadlineRemindsThenMisses(t *testing.T) {
 	})
 }
 
-// TestDeadlineMorningReminder: "morning" is 08:00 of the last day in the court's
-// zone (06:00 UTC in Bucharest's winter).
+// TestDeadlineMorningReminder: for recipients who set no zone of their own, "morning"
+// is 08:00 of the last day in the court's zone (06:00 UTC in Bucharest's winter).
 func TestDeadlineMorningReminder(t *testing.T) {
 	var s sends
 	env, _ := deadlineEnv(t, &s)
@@ -147,6 +170,37 @@ func TestDeadlineMorningReminder(t *testing.T) {
 	}
 	if at := s.calls[0].at; !at.Equal(time.Date(2026, 3, 17, 6, 0, 0, 0, time.UTC)) {
 		t.Errorf("morning reminder at %v, want 06:00 UTC", at)
+	}
+}
+
+// TestDeadlineMorningInEachRecipientsZone: the morning reminder reaches each
+// recipient at 08:00 in the zone of their own settings: the lawyer in Rome at 07:00
+// UTC, the client in New York at 12:00 UTC, each once.
+func TestDeadlineMorningInEachRecipientsZone(t *testing.T) {
+	s := sends{zones: map[string]string{"org:o:user:lawyer": "Europe/Rome", "org:o:user:client": "America/New_York"}}
+	env, _ := deadlineEnv(t, &s)
+	bucharest, _ := time.LoadLocation("Europe/Bucharest")
+	ends := time.Date(2026, 3, 18, 0, 0, 0, 0, bucharest)
+	env.ExecuteWorkflow(Deadline, deadlineInput(plan(1, "2026-03-17", ends, schemas.ReminderMorning)))
+	if err := env.GetWorkflowError(); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]time.Time{
+		"org:o:user:lawyer": time.Date(2026, 3, 17, 7, 0, 0, 0, time.UTC),
+		"org:o:user:client": time.Date(2026, 3, 17, 12, 0, 0, 0, time.UTC),
+	}
+	reminded := 0
+	for _, c := range s.calls {
+		if c.kind != schemas.NotifyDeadlineReminder {
+			continue
+		}
+		reminded++
+		if at, ok := want[c.owner]; !ok || !c.at.Equal(at) {
+			t.Errorf("morning reminder to %s at %v, want %v", c.owner, c.at, at)
+		}
+	}
+	if reminded != 2 {
+		t.Errorf("%d morning reminders, want one to each recipient: %v", reminded, s.list())
 	}
 }
 
