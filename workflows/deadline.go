@@ -73,9 +73,12 @@ func (k *keeper) run(ctx workflow.Context) (schemas.DeadlineResult, error) {
 		if k.plan.Status != schemas.DeadlineActive {
 			return k.end(ctx)
 		}
-		k.readMornings(ctx)
-		ev := k.next()
 		k.changed = false
+		k.readMornings(ctx)
+		if k.changed {
+			continue // an Update came while the zones were read: plan again
+		}
+		ev := k.next()
 		if wait := ev.at.Sub(workflow.Now(ctx)); wait > 0 {
 			_, err := workflow.AwaitWithOptions(ctx, workflow.AwaitOptions{Timeout: wait,
 				TimerOptions: workflow.TimerOptions{Summary: ev.summary(k.in.DeadlineID, k.plan.Due)}},

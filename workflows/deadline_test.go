@@ -29,6 +29,8 @@ type sends struct {
 	// zones are the recipients' own time zones, as their notification settings
 	// hold them; one not here set none.
 	zones map[string]string
+	// failReads is how many ReadMornings calls fail before one answers.
+	failReads int
 }
 
 type sent struct {
@@ -55,6 +57,13 @@ func (s *sends) register(env *testsuite.TestWorkflowEnvironment) {
 		return schemas.NotificationResult{Sent: []string{"email"}}, nil
 	}, activity.RegisterOptions{Name: "Notify"})
 	env.RegisterActivityWithOptions(func(ctx context.Context, in schemas.ReadMornings) (schemas.Mornings, error) {
+		s.mu.Lock()
+		failing := s.failReads > 0
+		s.failReads--
+		s.mu.Unlock()
+		if failing {
+			return schemas.Mornings{}, errors.New("store: connection refused")
+		}
 		day, err := time.Parse(time.DateOnly, in.Due)
 		if err != nil {
 			return schemas.Mornings{}, err
@@ -201,6 +210,30 @@ func TestDeadlineMorningInEachRecipientsZone(t *testing.T) {
 	}
 	if reminded != 2 {
 		t.Errorf("%d morning reminders, want one to each recipient: %v", reminded, s.list())
+	}
+}
+
+// TestDeadlineUpdateWhileZonesAreRead: a deadline marked done while its recipients'
+// zones are being read (the read waiting to retry) ends without waiting for, or
+// sending, the morning reminder planned from the older plan.
+func TestDeadlineUpdateWhileZonesAreRead(t *testing.T) {
+	s := sends{zones: map[string]string{"org:o:user:lawyer": "America/New_York"}, failReads: 1}
+	env, _ := deadlineEnv(t, &s)
+	bucharest, _ := time.LoadLocation("Europe/Bucharest")
+	first := plan(1, "2026-03-16", time.Date(2026, 3, 17, 0, 0, 0, 0, bucharest), schemas.ReminderMorning)
+	done := first
+	done.Rev, done.Status = 2, schemas.DeadlineDone
+	env.RegisterDelayedCallback(func() {
+		env.UpdateWorkflow(schemas.UpdateDeadlinePlan, "done", &testsuite.TestUpdateCallback{
+			OnAccept: func() {}, OnReject: func(err error) { t.Errorf("done rejected: %v", err) }, OnComplete: func(any, error) {}}, done)
+	}, 500*time.Millisecond)
+	env.ExecuteWorkflow(Deadline, deadlineInput(first))
+	var res schemas.DeadlineResult
+	if err := env.GetWorkflowResult(&res); err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != schemas.DeadlineDone || len(s.list()) != 0 || env.Now().After(start.Add(time.Hour)) {
+		t.Errorf("ended %+v at %v with sends %v; want done at once, nothing sent", res, env.Now(), s.list())
 	}
 }
 
