@@ -79,6 +79,7 @@ func TestDeadlinesInTheBrowser(t *testing.T) {
 
 	p.do("open the case", chromedp.Navigate(appURL+"/#/cases/"+caseID))
 	proposed := fmt.Sprintf("#case-deadlines li[data-id=%q]", did)
+	p.waitFor("the proposed deadline", `document.querySelector(`+fmt.Sprintf("%q", proposed)+`)?.innerText.includes("proposed by Lexflow")`, 10*time.Second)
 	p.click(proposed + " button.confirm")
 	p.waitFor("the confirmed deadline", `document.querySelector(`+fmt.Sprintf("%q", proposed)+`)?.classList.contains("active")`, 10*time.Second)
 	p.checkA11y("case deadlines")

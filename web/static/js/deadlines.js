@@ -40,7 +40,7 @@ export function deadlinesSection(app, caseId) {
     return h("li", { class: "deadline " + d.status, "data-id": d.deadline_id },
       h("time", { datetime: d.due }, d.due), " ", h("strong", {}, d.title), " ",
       h("span", { class: "badge" }, t("dl_status_" + d.status)),
-      h("div", { class: "hint" }, t("dl_source_" + d.source.kind), d.proposed_by ? " · " + t("dl_proposed_by", { by: d.proposed_by }) : ""),
+      h("div", { class: "hint" }, t("dl_source_" + d.source.kind), d.proposed_by ? " · " + t("dl_proposed_by_" + d.proposed_by) : ""),
       h("details", {}, h("summary", {}, t("dl_how")),
         d.computation ? computationView({ ...d.computation.answer, zone: d.zone }) : h("p", { class: "hint" }, t("dl_by_hand", { zone: d.zone }))),
       h("div", { class: "row" }, buttons));
