@@ -153,6 +153,32 @@ type MarkedMissed struct {
 	Plan   DeadlinePlan `json:"plan"`
 }
 
+// ReadMornings asks when the morning reminder (ReminderMorning) of a deadline's last
+// day reaches each recipient: MorningHour of Due in the time zone of the recipient's
+// notification settings, or in Zone, the court's, for one who set none.
+type ReadMornings struct {
+	// Due is the last day, YYYY-MM-DD.
+	Due  string `json:"due"`
+	Zone string `json:"zone"`
+	// Owners are the recipients' store.OwnerIDs, at most MaxMorningOwners.
+	Owners []string `json:"owners"`
+}
+
+// MaxMorningOwners bounds the recipients of one ReadMornings.
+const MaxMorningOwners = 8
+
+// Morning is when the morning reminder reaches one recipient, and in which zone.
+type Morning struct {
+	Owner string    `json:"owner"`
+	Zone  string    `json:"zone"`
+	At    time.Time `json:"at"`
+}
+
+// Mornings answers ReadMornings: one Morning per owner, in the order asked.
+type Mornings struct {
+	Mornings []Morning `json:"mornings"`
+}
+
 // DeadlineNotificationKey is the Key of a deadline's notification of kind for one
 // recipient: offset names the reminder (its ParseReminder text; "" for others), due
 // the day, so a moved deadline reminds again and a retry or replay sends nothing twice.

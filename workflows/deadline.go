@@ -14,7 +14,8 @@ import (
 
 // Deadline keeps one active deadline's time: it sleeps on durable timers until each
 // reminder and sends it (to the responsible user and the case's owner) through the
-// Notify activity, and at 24:00 of the last day, if the deadline was not marked done,
+// Notify activity, the morning reminder at 08:00 in each recipient's own zone (read
+// through the ReadMornings activity when it plans), and at 24:00 of the last day, if the deadline was not marked done,
 // marks it missed, tells them (deadline.missed) and opens a support ticket. Changes
 // reach it as the deadline-plan Update, which re-plans its timers; a plan that is no
 // longer active (done, cancelled, deleted) ends it. It is started by the API, not as
@@ -39,6 +40,10 @@ type keeper struct {
 	sent      []string
 	// changed says an Update brought a newer plan since the current wait began.
 	changed bool
+	// mornings are when the morning reminder reaches each recipient, read for the
+	// plan of revision morningsRev (readMornings).
+	mornings    []schemas.Morning
+	morningsRev int64
 }
 
 // setup registers the deadline-plan Update, whose validator refuses a plan older than
@@ -68,8 +73,12 @@ func (k *keeper) run(ctx workflow.Context) (schemas.DeadlineResult, error) {
 		if k.plan.Status != schemas.DeadlineActive {
 			return k.end(ctx)
 		}
-		ev := k.next()
 		k.changed = false
+		k.readMornings(ctx)
+		if k.changed {
+			continue // an Update came while the zones were read: plan again
+		}
+		ev := k.next()
 		if wait := ev.at.Sub(workflow.Now(ctx)); wait > 0 {
 			_, err := workflow.AwaitWithOptions(ctx, workflow.AwaitOptions{Timeout: wait,
 				TimerOptions: workflow.TimerOptions{Summary: ev.summary(k.in.DeadlineID, k.plan.Due)}},
@@ -118,7 +127,7 @@ func (k *keeper) next() deadlineEvent {
 	var best *deadlineEvent
 	for _, r := range k.plan.Reminders {
 		for _, to := range k.recipients() {
-			at, ok := k.reminderAt(r)
+			at, ok := k.reminderAt(r, to)
 			if !ok || at.Before(k.plannedAt) || !at.Before(k.plan.EndsAt) {
 				continue
 			}
@@ -141,18 +150,16 @@ func (k *keeper) next() deadlineEvent {
 	return deadlineEvent{at: k.plan.EndsAt, missed: true}
 }
 
-// reminderAt is when reminder r of the plan goes out: its offset before the end, or
-// 08:00 of the last day in the court's zone (the recipients' own zones come with
-// their notification settings): 16 hours before 24:00, since the courts' zones
-// change their clocks at night, never between 08:00 and midnight. False for a
+// reminderAt is when reminder r of the plan reaches recipient to: its offset before
+// the end, or the morning of the last day in their zone (morningAt). False for a
 // reminder that does not parse.
-func (k *keeper) reminderAt(r string) (time.Time, bool) {
+func (k *keeper) reminderAt(r, to string) (time.Time, bool) {
 	offset, err := schemas.ParseReminder(r)
 	if err != nil {
 		return time.Time{}, false
 	}
 	if offset == 0 {
-		offset = (24 - schemas.MorningHour) * time.Hour
+		return k.morningAt(to), true
 	}
 	return k.plan.EndsAt.Add(-offset), true
 }

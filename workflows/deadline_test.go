@@ -26,6 +26,11 @@ type sends struct {
 	// timed out after the send would.
 	failFirst bool
 	tried     map[string]bool
+	// zones are the recipients' own time zones, as their notification settings
+	// hold them; one not here set none.
+	zones map[string]string
+	// failReads is how many ReadMornings calls fail before one answers.
+	failReads int
 }
 
 type sent struct {
@@ -51,6 +56,33 @@ func (s *sends) register(env *testsuite.TestWorkflowEnvironment) {
 		s.calls = append(s.calls, sent{key: n.Key, kind: n.Kind, owner: n.Owner, at: env.Now()})
 		return schemas.NotificationResult{Sent: []string{"email"}}, nil
 	}, activity.RegisterOptions{Name: "Notify"})
+	env.RegisterActivityWithOptions(func(ctx context.Context, in schemas.ReadMornings) (schemas.Mornings, error) {
+		s.mu.Lock()
+		failing := s.failReads > 0
+		s.failReads--
+		s.mu.Unlock()
+		if failing {
+			return schemas.Mornings{}, errors.New("store: connection refused")
+		}
+		day, err := time.Parse(time.DateOnly, in.Due)
+		if err != nil {
+			return schemas.Mornings{}, err
+		}
+		var out schemas.Mornings
+		for _, owner := range in.Owners {
+			zone := in.Zone
+			if z, ok := s.zones[owner]; ok {
+				zone = z
+			}
+			loc, err := time.LoadLocation(zone)
+			if err != nil {
+				return schemas.Mornings{}, err
+			}
+			out.Mornings = append(out.Mornings, schemas.Morning{Owner: owner, Zone: zone,
+				At: time.Date(day.Year(), day.Month(), day.Day(), schemas.MorningHour, 0, 0, 0, loc)})
+		}
+		return out, nil
+	}, activity.RegisterOptions{Name: "ReadMornings"})
 }
 
 // kinds lists the sends as "kind offset owner +elapsed".
@@ -130,8 +162,8 @@ func TestDeadlineRemindsThenMisses(t *testing.T) {
 	})
 }
 
-// TestDeadlineMorningReminder: "morning" is 08:00 of the last day in the court's
-// zone (06:00 UTC in Bucharest's winter).
+// TestDeadlineMorningReminder: for recipients who set no zone of their own, "morning"
+// is 08:00 of the last day in the court's zone (06:00 UTC in Bucharest's winter).
 func TestDeadlineMorningReminder(t *testing.T) {
 	var s sends
 	env, _ := deadlineEnv(t, &s)
@@ -147,6 +179,61 @@ func TestDeadlineMorningReminder(t *testing.T) {
 	}
 	if at := s.calls[0].at; !at.Equal(time.Date(2026, 3, 17, 6, 0, 0, 0, time.UTC)) {
 		t.Errorf("morning reminder at %v, want 06:00 UTC", at)
+	}
+}
+
+// TestDeadlineMorningInEachRecipientsZone: the morning reminder reaches each
+// recipient at 08:00 in the zone of their own settings: the lawyer in Rome at 07:00
+// UTC, the client in New York at 12:00 UTC, each once.
+func TestDeadlineMorningInEachRecipientsZone(t *testing.T) {
+	s := sends{zones: map[string]string{"org:o:user:lawyer": "Europe/Rome", "org:o:user:client": "America/New_York"}}
+	env, _ := deadlineEnv(t, &s)
+	bucharest, _ := time.LoadLocation("Europe/Bucharest")
+	ends := time.Date(2026, 3, 18, 0, 0, 0, 0, bucharest)
+	env.ExecuteWorkflow(Deadline, deadlineInput(plan(1, "2026-03-17", ends, schemas.ReminderMorning)))
+	if err := env.GetWorkflowError(); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]time.Time{
+		"org:o:user:lawyer": time.Date(2026, 3, 17, 7, 0, 0, 0, time.UTC),
+		"org:o:user:client": time.Date(2026, 3, 17, 12, 0, 0, 0, time.UTC),
+	}
+	reminded := 0
+	for _, c := range s.calls {
+		if c.kind != schemas.NotifyDeadlineReminder {
+			continue
+		}
+		reminded++
+		if at, ok := want[c.owner]; !ok || !c.at.Equal(at) {
+			t.Errorf("morning reminder to %s at %v, want %v", c.owner, c.at, at)
+		}
+	}
+	if reminded != 2 {
+		t.Errorf("%d morning reminders, want one to each recipient: %v", reminded, s.list())
+	}
+}
+
+// TestDeadlineUpdateWhileZonesAreRead: a deadline marked done while its recipients'
+// zones are being read (the read waiting to retry) ends without waiting for, or
+// sending, the morning reminder planned from the older plan.
+func TestDeadlineUpdateWhileZonesAreRead(t *testing.T) {
+	s := sends{zones: map[string]string{"org:o:user:lawyer": "America/New_York"}, failReads: 1}
+	env, _ := deadlineEnv(t, &s)
+	bucharest, _ := time.LoadLocation("Europe/Bucharest")
+	first := plan(1, "2026-03-16", time.Date(2026, 3, 17, 0, 0, 0, 0, bucharest), schemas.ReminderMorning)
+	done := first
+	done.Rev, done.Status = 2, schemas.DeadlineDone
+	env.RegisterDelayedCallback(func() {
+		env.UpdateWorkflow(schemas.UpdateDeadlinePlan, "done", &testsuite.TestUpdateCallback{
+			OnAccept: func() {}, OnReject: func(err error) { t.Errorf("done rejected: %v", err) }, OnComplete: func(any, error) {}}, done)
+	}, 500*time.Millisecond)
+	env.ExecuteWorkflow(Deadline, deadlineInput(first))
+	var res schemas.DeadlineResult
+	if err := env.GetWorkflowResult(&res); err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != schemas.DeadlineDone || len(s.list()) != 0 || env.Now().After(start.Add(time.Hour)) {
+		t.Errorf("ended %+v at %v with sends %v; want done at once, nothing sent", res, env.Now(), s.list())
 	}
 }
 

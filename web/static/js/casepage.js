@@ -1,5 +1,5 @@
 // One case, for its client: where it is and what happens next, the chat with its
-// toggle bar, the parties and the drafts. The page follows the case's event stream,
+// toggle bar, the documents, parties, deadlines, court files and drafts. The page follows the case's event stream,
 // so it updates by itself when the case moves (a payment, support resuming it).
 import { ApiError, call, follow, newKey, sleep } from "./api.js";
 import { h, replace } from "./dom.js";
@@ -9,6 +9,7 @@ import { Toggles } from "./toggles.js";
 import { Transcript } from "./transcript.js";
 import { partiesSection } from "./parties.js";
 import { courtFilesSection } from "./courtfiles.js";
+import { deadlinesSection } from "./deadlines.js";
 import { documentsSection } from "./documents.js";
 import { draftsSection } from "./drafts.js";
 
@@ -57,7 +58,7 @@ export function casePage(app, id) {
       h("section", { class: "chat", "aria-labelledby": "chat-title" },
         h("h2", { id: "chat-title" }, t("conversation")), log,
         h("h3", { id: "tools-title", class: "small" }, t("tools")), bar, composer),
-      h("aside", { class: "side" }, documents.el, partiesSection(app, id), courtFilesSection(app, id), drafts.el,
+      h("aside", { class: "side" }, documents.el, partiesSection(app, id), deadlinesSection(app, id), courtFilesSection(app, id), drafts.el,
         h("section", { "aria-labelledby": "close-title" }, h("h2", { id: "close-title" }, t("close_case")), closeForm),
         h("section", { "aria-labelledby": "erase-title" }, h("h2", { id: "erase-title" }, t("erase_case")), eraseForm))));
 

@@ -1,6 +1,6 @@
-// The app's shell: the header, the routes (#/, #/cases/<id>, #/memory,
-// #/notifications, #/notifications/settings, #/support, #/support/<id>), sign-in and
-// readable errors.
+// The app's shell: the header, the routes (#/, #/cases/<id>, #/deadlines,
+// #/deadlines/calculator, #/memory, #/notifications, #/notifications/settings, #/support,
+// #/support/<id>), sign-in and readable errors.
 import { call, identity, setToken, whenSignedOut, whenTokenExpires } from "./api.js";
 import { h, replace } from "./dom.js";
 import { languages, lang, setLang, t } from "./i18n.js";
@@ -8,6 +8,8 @@ import { finishSignIn, renewToken, signInPage } from "./signin.js";
 import { casesPage } from "./cases.js";
 import { casePage } from "./casepage.js";
 import { memoryPage } from "./memory.js";
+import { calculatorPage } from "./calculator.js";
+import { myDeadlinesPage } from "./mydeadlines.js";
 import { notificationsPage, notificationSettingsPage, unreadBadge } from "./notifications.js";
 import { supportPage, supportCasePage } from "./support.js";
 import { closeCodecSession } from "./codecsession.js";
@@ -46,6 +48,7 @@ function renderHeader() {
     h("a", { class: "brand", href: "#/" }, "Lexflow"),
     who && h("nav", { "aria-label": t("navigation") },
       h("a", { href: "#/" }, t("my_cases")),
+      h("a", { href: "#/deadlines" }, t("my_deadlines")),
       h("a", { href: "#/memory" }, t("memory")),
       h("a", { href: "#/notifications", id: "nav-notifications" }, t("notifications"), unreadBadge()),
       isStaff && h("a", { href: "#/support" }, t("support"))),
@@ -83,6 +86,8 @@ async function route() {
     // a malformed address opens the case list
   }
   const cleanup = parts[0] === "cases" && parts[1] ? casePage(app, parts[1])
+    : parts[0] === "deadlines" && parts[1] === "calculator" ? calculatorPage(app)
+    : parts[0] === "deadlines" ? myDeadlinesPage(app)
     : parts[0] === "memory" ? memoryPage(app)
     : parts[0] === "notifications" && parts[1] === "settings" ? notificationSettingsPage(app)
     : parts[0] === "notifications" ? notificationsPage(app)

@@ -1,9 +1,10 @@
 // The user's notifications (#/notifications: the list, newest first, with what is
 // unread) and how they are told (#/notifications/settings: channels, language, time
-// zone, and an e-mail address verified by a code).
+// zone, an e-mail address verified by a code, and the calendar feed).
 import { call } from "./api.js";
 import { h, replace } from "./dom.js";
 import { lang, languages, t } from "./i18n.js";
+import { feedSection } from "./feed.js";
 
 // unreadBadge is a badge that shows the user's unread count once it is known.
 export function unreadBadge() {
@@ -134,7 +135,7 @@ export function notificationSettingsPage(app) {
     }
   });
   app.main.replaceChildren(h("h1", {}, t("notifications")),
-    h("p", {}, h("a", { href: "#/notifications" }, t("notifications_list"))), form, address);
+    h("p", {}, h("a", { href: "#/notifications" }, t("notifications_list"))), form, address, feedSection(app));
   call("GET", "/v1/me/notifications/settings").then(show).catch((err) => app.show(err));
 }
 
