@@ -26,7 +26,7 @@ var caseTools = []string{"get_case_details", "update_case_details", "get_party_i
 
 func TestResolveDefaults(t *testing.T) {
 	got, memory, rag := resolve(t, `{"message": "hi"}`, schemas.RoleUser)
-	want := append([]string{"normattiva_search", "eurlex_search", "infolex_search", "kb_search", "legislation_search", "lex_search"}, caseTools...)
+	want := append([]string{"normattiva_search", "eurlex_search", "infolex_search", "kb_search", "legislation_search", "lex_search", "read_legal_text"}, caseTools...)
 	if !slices.Equal(got, want) || !memory || rag {
 		t.Errorf("defaults = %v memory=%v rag=%v; want %v, memory on, rag off", got, memory, rag, want)
 	}
