@@ -15,8 +15,9 @@ import (
 // Deadline keeps one active deadline's time: it sleeps on durable timers until each
 // reminder and sends it (to the responsible user and the case's owner) through the
 // Notify activity, the morning reminder at 08:00 in each recipient's own zone (read
-// through the ReadMornings activity when it plans), and at 24:00 of the last day, if the deadline was not marked done,
-// marks it missed, tells them (deadline.missed) and opens a support ticket. Changes
+// through the ReadMornings activity when it plans); at 24:00 of the last day, if the
+// deadline was not marked done, it marks it missed, tells them (deadline.missed) and
+// opens a support ticket. Changes
 // reach it as the deadline-plan Update, which re-plans its timers; a plan that is no
 // longer active (done, cancelled, deleted) ends it. It is started by the API, not as
 // a child of its case, so closing the case leaves it running (docs/workflows.md).
