@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	fs "cloud.google.com/go/firestore"
@@ -99,24 +100,13 @@ func (s *Store) ListCourtFiles(ctx context.Context, caseID string) ([]store.Cour
 		if c := a.LinkedAt.Compare(b.LinkedAt); c != 0 {
 			return c
 		}
-		return compareStrings(a.ID, b.ID)
+		return strings.Compare(a.ID, b.ID)
 	})
 	out := make([]store.CourtFile, len(docs))
 	for i, d := range docs {
 		out[i] = d.toFile()
 	}
 	return out, nil
-}
-
-// compareStrings orders two strings.
-func compareStrings(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // UnlinkCourtFile deletes a case's link, in a transaction.

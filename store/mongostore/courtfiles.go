@@ -78,16 +78,8 @@ func (s *Store) LinkCourtFile(ctx context.Context, f store.CourtFile) (store.Cou
 
 // ListCourtFiles returns a case's links, oldest first.
 func (s *Store) ListCourtFiles(ctx context.Context, caseID string) ([]store.CourtFile, error) {
-	docs, err := findAll[courtFileDoc](ctx, s.courtFiles, bson.M{"case_id": caseID}, "court files",
+	return s.findCourtFiles(ctx, bson.M{"case_id": caseID}, "court files",
 		options.Find().SetSort(bson.D{{Key: "linked_at", Value: 1}, {Key: "_id", Value: 1}}))
-	if err != nil {
-		return nil, err
-	}
-	out := make([]store.CourtFile, len(docs))
-	for i, d := range docs {
-		out[i] = d.toFile()
-	}
-	return out, nil
 }
 
 // UnlinkCourtFile deletes a case's link.
@@ -104,8 +96,13 @@ func (s *Store) UnlinkCourtFile(ctx context.Context, caseID, id string) error {
 
 // WatchedCourtFiles pages through every link by ID.
 func (s *Store) WatchedCourtFiles(ctx context.Context, after string, limit int) ([]store.CourtFile, error) {
-	docs, err := findAll[courtFileDoc](ctx, s.courtFiles, bson.M{"_id": bson.M{"$gt": after}}, "watched court files",
+	return s.findCourtFiles(ctx, bson.M{"_id": bson.M{"$gt": after}}, "watched court files",
 		options.Find().SetSort(bson.D{{Key: "_id", Value: 1}}).SetLimit(int64(limit)))
+}
+
+// findCourtFiles returns the links filter finds, as opts orders and bounds them.
+func (s *Store) findCourtFiles(ctx context.Context, filter bson.M, what string, opts *options.FindOptionsBuilder) ([]store.CourtFile, error) {
+	docs, err := findAll[courtFileDoc](ctx, s.courtFiles, filter, what, opts)
 	if err != nil {
 		return nil, err
 	}
