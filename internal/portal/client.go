@@ -30,7 +30,9 @@ var ErrTooLarge = errors.New("portal: answer too large")
 // StatusError is an HTTP status the service answered without a SOAP fault.
 type StatusError struct{ StatusCode int }
 
-func (e *StatusError) Error() string { return fmt.Sprintf("portal: the service answered HTTP %d", e.StatusCode) }
+func (e *StatusError) Error() string {
+	return fmt.Sprintf("portal: the service answered HTTP %d", e.StatusCode)
+}
 
 // Options bound a Client; zero values take the defaults.
 type Options struct {
@@ -68,24 +70,6 @@ func New(url string, o Options) *Client {
 // CautareDosare searches files.
 func (c *Client) CautareDosare(ctx context.Context, q CautareDosare) ([]Dosar, error) {
 	r, err := call[CautareDosareResponse](ctx, c, OpCautareDosare, q)
-	if err != nil {
-		return nil, err
-	}
-	return r.Result, nil
-}
-
-// CautareDosare2 searches files, also by the date of their last change.
-func (c *Client) CautareDosare2(ctx context.Context, q CautareDosare2) ([]Dosar, error) {
-	r, err := call[CautareDosare2Response](ctx, c, OpCautareDosare2, q)
-	if err != nil {
-		return nil, err
-	}
-	return r.Result, nil
-}
-
-// CautareSedinte lists a court's sittings on a day.
-func (c *Client) CautareSedinte(ctx context.Context, q CautareSedinte) ([]Sedinta, error) {
-	r, err := call[CautareSedinteResponse](ctx, c, OpCautareSedinte, q)
 	if err != nil {
 		return nil, err
 	}

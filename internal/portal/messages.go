@@ -18,29 +18,10 @@ type CautareDosare struct {
 	DataStop    DateTime `xml:"dataStop"`
 }
 
-// CautareDosare2 is CautareDosare that also bounds the date of the files' last change.
-type CautareDosare2 struct {
-	XMLName                   xml.Name `xml:"portalquery.just.ro CautareDosare2"`
-	NumarDosar                string   `xml:"numarDosar,omitempty"`
-	ObiectDosar               string   `xml:"obiectDosar,omitempty"`
-	NumeParte                 string   `xml:"numeParte,omitempty"`
-	Institutie                Nillable `xml:"institutie"`
-	DataStart                 DateTime `xml:"dataStart"`
-	DataStop                  DateTime `xml:"dataStop"`
-	DataUltimaModificareStart DateTime `xml:"dataUltimaModificareStart"`
-	DataUltimaModificareStop  DateTime `xml:"dataUltimaModificareStop"`
-}
-
 // CautareDosareResponse answers CautareDosare.
 type CautareDosareResponse struct {
 	XMLName xml.Name `xml:"portalquery.just.ro CautareDosareResponse"`
 	Result  []Dosar  `xml:"CautareDosareResult>Dosar"`
-}
-
-// CautareDosare2Response answers CautareDosare2.
-type CautareDosare2Response struct {
-	XMLName xml.Name `xml:"portalquery.just.ro CautareDosare2Response"`
-	Result  []Dosar  `xml:"CautareDosare2Result>Dosar"`
 }
 
 // Dosar is one court file: its parties, hearings and appeals, number, court, stage.
@@ -86,38 +67,4 @@ type DosarCaleAtac struct {
 	DataDeclarare     DateTime `xml:"dataDeclarare"`
 	ParteDeclaratoare string   `xml:"parteDeclaratoare"`
 	TipCaleAtac       string   `xml:"tipCaleAtac"`
-}
-
-// CautareSedinte lists a court's hearings on a day.
-type CautareSedinte struct {
-	XMLName     xml.Name `xml:"portalquery.just.ro CautareSedinte"`
-	DataSedinta DateTime `xml:"dataSedinta"`
-	Institutie  string   `xml:"institutie"`
-}
-
-// CautareSedinteResponse answers CautareSedinte.
-type CautareSedinteResponse struct {
-	XMLName xml.Name  `xml:"portalquery.just.ro CautareSedinteResponse"`
-	Result  []Sedinta `xml:"CautareSedinteResult>Sedinta"`
-}
-
-// Sedinta is one sitting of a panel: its files.
-type Sedinta struct {
-	Departament string         `xml:"departament"`
-	Complet     string         `xml:"complet"`
-	Data        DateTime       `xml:"data"`
-	Ora         string         `xml:"ora"`
-	Dosare      []SedintaDosar `xml:"dosare>SedintaDosar"`
-}
-
-// SedintaDosar is a file heard at a sitting.
-type SedintaDosar struct {
-	Numar               string   `xml:"numar"`
-	NumarVechi          string   `xml:"numar_vechi"`
-	Data                DateTime `xml:"data"`
-	Ora                 string   `xml:"ora"`
-	CategorieCaz        string   `xml:"categorieCaz"`
-	StadiuProcesual     string   `xml:"stadiuProcesual"`
-	CategorieCazNume    string   `xml:"categorieCazNume"`
-	StadiuProcesualNume string   `xml:"stadiuProcesualNume"`
 }

@@ -59,20 +59,6 @@ func TestDecodeCautareDosareResponse(t *testing.T) {
 	}
 }
 
-func TestDecodeCautareSedinteResponse(t *testing.T) {
-	r, err := DecodeEnvelope[CautareSedinteResponse](readTestdata(t, "cautaresedinte_response.xml"))
-	if err != nil {
-		t.Fatalf("DecodeEnvelope = %v", err)
-	}
-	if len(r.Result) != 1 || len(r.Result[0].Dosare) != 2 {
-		t.Fatalf("sittings = %+v", r.Result)
-	}
-	d := r.Result[0].Dosare[1]
-	if d.Numar != "88/3/2025" || d.Ora != "11:00" || d.StadiuProcesualNume != "Apel" {
-		t.Errorf("second file = %+v", d)
-	}
-}
-
 func TestDecodeFault(t *testing.T) {
 	_, err := DecodeEnvelope[CautareDosareResponse](readTestdata(t, "fault_client.xml"))
 	var f *Fault
@@ -85,8 +71,8 @@ func TestDecodeFault(t *testing.T) {
 }
 
 func TestDecodeRefusesAnotherOperation(t *testing.T) {
-	if _, err := DecodeEnvelope[CautareSedinteResponse](readTestdata(t, "cautaredosare_response.xml")); err == nil {
-		t.Fatal("a CautareDosare answer read as CautareSedinte's")
+	if _, err := DecodeEnvelope[CautareDosare](readTestdata(t, "cautaredosare_response.xml")); err == nil {
+		t.Fatal("a CautareDosare answer read as its request")
 	}
 }
 

@@ -5,7 +5,6 @@
 package portaltest
 
 import (
-	"encoding/xml"
 	"fmt"
 	"io"
 	"mime"
@@ -185,31 +184,8 @@ func (s *Server) answer(op string, body []byte) (any, *clientFault) {
 		}
 		files, err := s.search(q.NumarDosar, q.NumeParte, string(q.Institutie))
 		return portal.CautareDosareResponse{Result: files}, err
-	case portal.OpCautareDosare2:
-		q, err := decode[portal.CautareDosare2](body)
-		if err != nil {
-			return nil, err
-		}
-		files, err := s.search(q.NumarDosar, q.NumeParte, string(q.Institutie))
-		return portal.CautareDosare2Response{Result: files}, err
-	case portal.OpCautareSedinte:
-		q, err := decode[sedinteRequest](body)
-		if err != nil {
-			return nil, err
-		}
-		if !portal.KnownCourt(q.Institutie) {
-			return nil, invalidCourt(q.Institutie)
-		}
-		return portal.CautareSedinteResponse{Result: s.sittings(q.Institutie, q.DataSedinta)}, nil
 	}
 	return nil, &clientFault{"Server did not recognize the value of HTTP Header SOAPAction: " + op + "."}
-}
-
-// sedinteRequest reads CautareSedinte; its date is required, unlike DateTime's nil.
-type sedinteRequest struct {
-	XMLName     xml.Name        `xml:"portalquery.just.ro CautareSedinte"`
-	DataSedinta portal.DateTime `xml:"dataSedinta"`
-	Institutie  string          `xml:"institutie"`
 }
 
 // decode reads a request envelope holding a T.
@@ -251,36 +227,4 @@ func (s *Server) search(number, party, court string) ([]portal.Dosar, *clientFau
 		}
 	}
 	return out, nil
-}
-
-// sittings groups a court's hearings of a day by panel and hour.
-func (s *Server) sittings(court string, day portal.DateTime) []portal.Sedinta {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	var out []portal.Sedinta
-	for _, f := range s.files {
-		if f.Institutie != court {
-			continue
-		}
-		for _, h := range f.Sedinte {
-			if !sameDay(h.Data, day) {
-				continue
-			}
-			i := slices.IndexFunc(out, func(st portal.Sedinta) bool { return st.Complet == h.Complet && st.Ora == h.Ora })
-			if i < 0 {
-				out = append(out, portal.Sedinta{Departament: f.Departament, Complet: h.Complet, Data: h.Data, Ora: h.Ora})
-				i = len(out) - 1
-			}
-			out[i].Dosare = append(out[i].Dosare, portal.SedintaDosar{Numar: f.Numar, NumarVechi: f.NumarVechi, Data: h.Data, Ora: h.Ora,
-				CategorieCaz: f.CategorieCaz, StadiuProcesual: f.StadiuProcesual, CategorieCazNume: f.CategorieCazNume, StadiuProcesualNume: f.StadiuProcesualNume})
-		}
-	}
-	return out
-}
-
-// sameDay reports whether two times fall on one day in the courts' zone.
-func sameDay(a, b portal.DateTime) bool {
-	ay, am, ad := a.In(portal.Zone).Date()
-	by, bm, bd := b.In(portal.Zone).Date()
-	return ay == by && am == bm && ad == bd
 }

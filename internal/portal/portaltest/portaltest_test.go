@@ -57,13 +57,9 @@ func TestClientReadsFilesAndHearings(t *testing.T) {
 	if _, ok, err := c.File(t.Context(), "1234/3/2024", "TribunalulILFOV"); ok || err != nil {
 		t.Errorf("File at another court = %v, %v; want none", ok, err)
 	}
-	byParty, err := c.CautareDosare2(t.Context(), portal.CautareDosare2{NumeParte: "popescu"})
+	byParty, err := c.CautareDosare(t.Context(), portal.CautareDosare{NumeParte: "popescu"})
 	if err != nil || len(byParty) != 2 {
-		t.Errorf("CautareDosare2 by party = %d files, %v; want 2", len(byParty), err)
-	}
-	sittings, err := c.CautareSedinte(t.Context(), portal.CautareSedinte{DataSedinta: portal.Day(2025, 3, 5), Institutie: "TribunalulBUCURESTI"})
-	if err != nil || len(sittings) != 1 || len(sittings[0].Dosare) != 1 || sittings[0].Dosare[0].Numar != "1234/3/2024" {
-		t.Errorf("CautareSedinte = %+v, %v", sittings, err)
+		t.Errorf("CautareDosare by party = %d files, %v; want 2", len(byParty), err)
 	}
 }
 
