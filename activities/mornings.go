@@ -2,7 +2,6 @@ package activities
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
@@ -31,12 +30,9 @@ func (a *Notifications) ReadMornings(ctx context.Context, in schemas.ReadMorning
 	}
 	out := schemas.Mornings{Mornings: make([]schemas.Morning, 0, len(in.Owners))}
 	for _, owner := range in.Owners {
-		settings, err := a.Store.GetNotificationSettings(ctx, owner)
-		if errors.Is(err, store.ErrNotFound) {
-			settings, err = store.DefaultNotificationSettings(owner), nil
-		}
+		settings, err := store.SettingsOrDefaults(ctx, a.Store, owner)
 		if err != nil {
-			return schemas.Mornings{}, fmt.Errorf("read notification settings: %w", err)
+			return schemas.Mornings{}, err
 		}
 		loc := court
 		if settings.TimeZone != "" {

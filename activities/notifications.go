@@ -1,6 +1,7 @@
 package activities
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -42,15 +43,12 @@ func (a *Notifications) Notify(ctx context.Context, n schemas.Notification) (sch
 	if n.Key == "" || n.Owner == "" || n.CaseID == "" {
 		return schemas.NotificationResult{}, temporal.NewNonRetryableApplicationError("a notification needs a key, an owner and a case", schemas.ErrInvalidArgs, nil)
 	}
-	settings, err := a.Store.GetNotificationSettings(ctx, n.Owner)
-	if errors.Is(err, store.ErrNotFound) {
-		settings, err = store.DefaultNotificationSettings(n.Owner), nil
-	}
+	settings, err := store.SettingsOrDefaults(ctx, a.Store, n.Owner)
 	if err != nil {
-		return schemas.NotificationResult{}, fmt.Errorf("read notification settings: %w", err)
+		return schemas.NotificationResult{}, err
 	}
-	lang := firstOf(settings.Language, n.Language, a.DefaultLanguage, "ro")
-	loc, err := time.LoadLocation(firstOf(settings.TimeZone, notifytext.DefaultZone(lang)))
+	lang := cmp.Or(settings.Language, n.Language, a.DefaultLanguage, "ro")
+	loc, err := time.LoadLocation(cmp.Or(settings.TimeZone, notifytext.DefaultZone(lang)))
 	if err != nil {
 		loc = time.UTC // a zone stored valid that this binary no longer knows
 	}
@@ -155,14 +153,4 @@ func (a *Notifications) now() time.Time {
 		return a.Now().UTC()
 	}
 	return time.Now().UTC()
-}
-
-// firstOf returns the first of values that is not empty.
-func firstOf(values ...string) string {
-	for _, v := range values {
-		if v != "" {
-			return v
-		}
-	}
-	return ""
 }

@@ -2,7 +2,6 @@ package api
 
 import (
 	"cmp"
-	"errors"
 	"fmt"
 	"net/http"
 	"slices"
@@ -54,13 +53,9 @@ func (h *handlers) settingsView(ns store.NotificationSettings) NotificationSetti
 
 // settings reads the caller's settings, the defaults when they stored none.
 func (h *handlers) settings(c echo.Context) (store.NotificationSettings, error) {
-	owner := me(c)
-	ns, err := h.Store.GetNotificationSettings(c.Request().Context(), owner)
-	if errors.Is(err, store.ErrNotFound) {
-		return store.DefaultNotificationSettings(owner), nil
-	}
+	ns, err := store.SettingsOrDefaults(c.Request().Context(), h.Store, me(c))
 	if err != nil {
-		return ns, fmt.Errorf("%w: read notification settings: %w", errUnavailable, err)
+		return ns, fmt.Errorf("%w: %w", errUnavailable, err)
 	}
 	return ns, nil
 }

@@ -2,6 +2,8 @@ package store
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"time"
 )
 
@@ -52,6 +54,19 @@ type EmailCode struct {
 // channel, each case's language and the language's time zone.
 func DefaultNotificationSettings(owner string) NotificationSettings {
 	return NotificationSettings{Owner: owner, Channels: []string{ChannelApp}}
+}
+
+// SettingsOrDefaults reads owner's notification settings from s, or their defaults
+// (DefaultNotificationSettings) when they stored none.
+func SettingsOrDefaults(ctx context.Context, s Notifications, owner string) (NotificationSettings, error) {
+	ns, err := s.GetNotificationSettings(ctx, owner)
+	if errors.Is(err, ErrNotFound) {
+		return DefaultNotificationSettings(owner), nil
+	}
+	if err != nil {
+		return ns, fmt.Errorf("read notification settings: %w", err)
+	}
+	return ns, nil
 }
 
 // InAppNotification is one notification in a user's list in the web app. Its ID is
