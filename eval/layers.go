@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/lexflow/lexflow/corpus"
 )
@@ -61,7 +62,7 @@ func RankRows(r LayerResult) []RankRow {
 	groups := func(kind string, ranks []Ranked, bySet bool) {
 		var sets []string
 		for _, x := range ranks {
-			if bySet && !contains(sets, x.Set) {
+			if bySet && !slices.Contains(sets, x.Set) {
 				sets = append(sets, x.Set)
 			}
 		}
@@ -95,15 +96,6 @@ func RankRows(r LayerResult) []RankRow {
 	groups("legislation", r.Legislation, true)
 	groups("decisions", r.Decisions, false)
 	return out
-}
-
-func contains(xs []string, x string) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
 }
 
 // WriteLayers prints the layers' rows in Markdown, as docs/tools.md shows them.

@@ -14,17 +14,13 @@ import (
 // courtActs names the court watch's activities.
 var courtActs *activities.CourtWatch
 
-// courtListOptions govern reading a page of links from the store: short, retried for
-// up to ten minutes while the store is away.
-var courtListOptions = workflow.ActivityOptions{
-	StartToCloseTimeout:    10 * time.Second,
-	ScheduleToCloseTimeout: 10 * time.Minute,
-	RetryPolicy: &temporal.RetryPolicy{
-		InitialInterval:    time.Second,
-		BackoffCoefficient: 2,
-		MaximumInterval:    time.Minute,
-	},
-}
+// courtListOptions govern reading a page of links from the store: a store access as
+// storeOptions says, retried for up to ten minutes while the store is away.
+var courtListOptions = func() workflow.ActivityOptions {
+	o := storeOptions
+	o.ScheduleToCloseTimeout = 10 * time.Minute
+	return o
+}()
 
 // courtPollOptions govern one poll of a file: the portal's call (portal.DefaultTimeout,
 // after waiting its turn at the client's polite rate) and the store's writes. A

@@ -4,7 +4,6 @@ import (
 	"slices"
 	"time"
 
-	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/lexflow/lexflow/schemas"
@@ -13,16 +12,11 @@ import (
 // morningsOptions govern reading the recipients' zones for the morning reminder: a
 // store read of a few documents, retried for up to ten minutes while the store is
 // down; past that the morning falls back to the court's zone rather than wait longer.
-var morningsOptions = workflow.ActivityOptions{
-	StartToCloseTimeout:    10 * time.Second,
-	ScheduleToCloseTimeout: 10 * time.Minute,
-	RetryPolicy: &temporal.RetryPolicy{
-		InitialInterval:        time.Second,
-		BackoffCoefficient:     2,
-		MaximumInterval:        time.Minute,
-		NonRetryableErrorTypes: []string{schemas.ErrInvalidArgs},
-	},
-}
+var morningsOptions = func() workflow.ActivityOptions {
+	o := storeOptions
+	o.ScheduleToCloseTimeout = 10 * time.Minute
+	return o
+}()
 
 // readMornings reads when the plan's morning reminder reaches each recipient, in
 // their own zone, once per plan revision: when the workflow starts (or continues as

@@ -1,6 +1,6 @@
 // Package dense ranks documents by the closeness of their embeddings to a query's: the
-// dense retrieval that joins the lexical ranking, by reciprocal rank fusion (Fuse),
-// when an embeddings endpoint is configured. The documents' vectors are computed once
+// dense retrieval that joins the lexical ranking, by reciprocal rank fusion (the
+// corpus package fuses), when an embeddings endpoint is configured. The documents' vectors are computed once
 // per corpus and model and kept in a sidecar file beside the corpus (sidecar.go),
 // built in bounded batches and resumed where an interrupted build stopped (Build).
 package dense
@@ -17,7 +17,7 @@ type Embedder interface {
 	Embed(ctx context.Context, texts []string) ([][]float32, int64, error)
 }
 
-// Hit is a document and its score: cosine similarity from Search, fused score from Fuse.
+// Hit is a document and its cosine similarity to a query (Search).
 type Hit struct {
 	DocID string
 	Score float64

@@ -2,10 +2,8 @@ package dense_test
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"sort"
 	"testing"
 	"time"
@@ -127,26 +125,5 @@ func TestAnotherModelOrCorpusStartsAfresh(t *testing.T) {
 	}
 	if ix, _ := dense.Open(path, "m2", "s"); ix.Len() != 10 {
 		t.Errorf("reopened m2 index holds %d documents", ix.Len())
-	}
-}
-
-func TestFuse(t *testing.T) {
-	got := dense.Fuse(
-		dense.Ranking{IDs: []string{"x", "y", "z"}, Weight: 1},
-		dense.Ranking{IDs: []string{"z", "w"}, Weight: 1},
-	)
-	var ids []string
-	for _, h := range got {
-		ids = append(ids, h.DocID)
-	}
-	if !slices.Equal(ids, []string{"z", "x", "y", "w"}) {
-		t.Errorf("Fuse = %v, want z (in both) first", ids)
-	}
-	if want := 1.0/63 + 1.0/61; fmt.Sprintf("%.6f", got[0].Score) != fmt.Sprintf("%.6f", want) {
-		t.Errorf("z scores %v, want %v", got[0].Score, want)
-	}
-	light := dense.Fuse(dense.Ranking{IDs: []string{"a"}, Weight: 0.5}, dense.Ranking{IDs: []string{"b"}, Weight: 1})
-	if light[0].DocID != "b" {
-		t.Errorf("a ranking of weight 0.5 outranked one of weight 1: %v", light)
 	}
 }

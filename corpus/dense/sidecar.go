@@ -10,6 +10,7 @@ import (
 	"math"
 	"os"
 	"regexp"
+	"unicode/utf8"
 )
 
 // The sidecar file: a header (magic, the model's and the corpus's names, the vectors'
@@ -240,10 +241,8 @@ func clip(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
-	for n > 0 && !isRuneStart(s[n]) {
+	for n > 0 && !utf8.RuneStart(s[n]) {
 		n--
 	}
 	return s[:n]
 }
-
-func isRuneStart(b byte) bool { return b&0xC0 != 0x80 }

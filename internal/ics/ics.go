@@ -69,9 +69,10 @@ func Write(name string, events []Event) string {
 
 // Escape escapes a TEXT value (RFC 5545 §3.3.11): backslash, semicolon, comma and
 // newline.
-func Escape(s string) string {
-	return strings.NewReplacer(`\`, `\\`, ";", `\;`, ",", `\,`, "\r\n", `\n`, "\n", `\n`, "\r", `\n`).Replace(s)
-}
+func Escape(s string) string { return escaper.Replace(s) }
+
+// escaper is Escape's replacer, built once.
+var escaper = strings.NewReplacer(`\`, `\\`, ";", `\;`, ",", `\,`, "\r\n", `\n`, "\n", `\n`, "\r", `\n`)
 
 // duration is a positive DURATION value in seconds (RFC 5545 §3.3.6): "PT172800S".
 func duration(d time.Duration) string {
