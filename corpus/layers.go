@@ -37,17 +37,10 @@ const (
 	DenseWeight    = 1.0
 )
 
-// on reports whether any layer is on.
-func (l Layers) on() bool {
-	return l.Glossary || len(l.Rewrites) > 0 || (l.Dense != nil && len(l.QueryVector) > 0)
-}
-
-// SearchLegislationWith is SearchLegislation with layers: with none on, it is
-// SearchLegislation exactly.
+// SearchLegislationWith is SearchLegislation with layers: the question's own words
+// ranked, then each layer that is on (the glossary, the model's rewrites, the dense
+// ranking) fused beside them.
 func (s *Store) SearchLegislationWith(ctx context.Context, query, jurisdiction, act string, limit int, l Layers) ([]ArticleHit, error) {
-	if !l.on() {
-		return s.SearchLegislation(ctx, query, jurisdiction, act, limit)
-	}
 	if jurisdiction == "" {
 		jurisdiction = JurisdictionAll
 	}

@@ -9,19 +9,6 @@ import (
 	"github.com/lexflow/lexflow/corpus/dense"
 )
 
-func TestLayersOffIsSearchLegislation(t *testing.T) {
-	ctx := context.Background()
-	q := "contractul de locațiune și chiria"
-	want, err := db.SearchLegislation(ctx, q, "ro", "", 10)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := db.SearchLegislationWith(ctx, q, "ro", "", 10, Layers{})
-	if err != nil || !slices.Equal(docIDs(got), docIDs(want)) {
-		t.Fatalf("with no layer: %v (%v), want %v", docIDs(got), err, docIDs(want))
-	}
-}
-
 func TestGlossaryTakesEnglishToRomanianAndItalianLaw(t *testing.T) {
 	ctx := context.Background()
 	for _, c := range []struct{ q, jur, want string }{

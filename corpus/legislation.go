@@ -25,29 +25,10 @@ var jurisdictionLanguages = map[string][]string{
 // ErrJurisdiction means a jurisdiction is none of ro, it, eu or all.
 var ErrJurisdiction = errors.New("unknown jurisdiction: want ro, it, eu or all")
 
-// ArticleQuery asks RankArticles for the articles that answer a question, already
-// analysed: the entry point for callers that expand a query (a glossary, a model's
-// rewrite) before ranking.
-type ArticleQuery struct {
-	// Terms are the query's terms per language ("ro", "it", "en"), as Analyze returns
-	// them; each language's terms are matched against that language's index only. A
-	// term may repeat: each repeat weighs it once more.
-	Terms map[string][]string
-	// Jurisdiction is ro, it, eu or all ("" is all).
-	Jurisdiction string
-	// Act narrows the ranking to one act: its id ("ro/legea-287-2009") or a name the
-	// corpus knows it by ("Codul civil", "codice del consumo", "GDPR").
-	Act string
-	// Limit is how many articles to return, at most MaxArticleHits.
-	Limit int
-	// Weights, when set, weigh each language's ranking in the fusion (default 1).
-	Weights map[string]float64
-}
-
-// MaxArticleHits bounds RankArticles's answer (legislation_search's top_k).
+// MaxArticleHits bounds a legislation search's answer (legislation_search's top_k).
 const MaxArticleHits = 20
 
-// ArticleHit is one article RankArticles found, with its fused score.
+// ArticleHit is one article a legislation search found, with its fused score.
 type ArticleHit struct {
 	Article
 	AsOf  string
@@ -68,40 +49,6 @@ const (
 
 // perLanguageDepth is how deep each language's ranking is read before fusion.
 const perLanguageDepth = 100
-
-// RankArticles ranks the articles of a jurisdiction (and act) by analysed terms: one
-// BM25 ranking per language over its analysed index (article title and act title
-// weighing above the text), fused by reciprocal rank (Σ weight/(60 + rank)) when
-// several languages have terms.
-func (s *Store) RankArticles(ctx context.Context, q ArticleQuery) ([]ArticleHit, error) {
-	jur := q.Jurisdiction
-	if jur == "" {
-		jur = JurisdictionAll
-	}
-	langs, ok := jurisdictionLanguages[jur]
-	if !ok {
-		return nil, fmt.Errorf("%w: %q", ErrJurisdiction, q.Jurisdiction)
-	}
-	filter, args, err := s.articleFilter(ctx, jur, q.Act)
-	if err != nil {
-		return nil, err
-	}
-	scores := map[int64]float64{}
-	for _, lang := range langs {
-		match := termsQuery(q.Terms[lang])
-		if match == "" {
-			continue
-		}
-		weight := 1.0
-		if w, ok := q.Weights[lang]; ok {
-			weight = w
-		}
-		if err := s.fuse(ctx, scores, weight, articleRanking(articleIndex(lang), filter), append([]any{match}, args...)...); err != nil {
-			return nil, fmt.Errorf("rank articles: %w", err)
-		}
-	}
-	return s.articleHits(ctx, scores, min(max(q.Limit, 1), MaxArticleHits))
-}
 
 // articleHits reads the best limit articles of scores, best first.
 func (s *Store) articleHits(ctx context.Context, scores map[int64]float64, limit int) ([]ArticleHit, error) {
@@ -170,24 +117,12 @@ const minPrefix = 5
 func quote(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
 
 // SearchLegislation ranks the articles of a jurisdiction (and act) by a question in
-// anyone's words, analysed in its language (languageWeights), through RankArticles.
+// anyone's words, analysed in its language (languageWeights): one BM25 ranking per
+// language over its analysed index (article title and act title weighing above the
+// text), fused by reciprocal rank (Σ weight/(60 + rank)). It is SearchLegislationWith
+// with no layer on.
 func (s *Store) SearchLegislation(ctx context.Context, query, jurisdiction, act string, limit int) ([]ArticleHit, error) {
-	if jurisdiction == "" {
-		jurisdiction = JurisdictionAll
-	}
-	langs, ok := jurisdictionLanguages[jurisdiction]
-	if !ok {
-		return nil, fmt.Errorf("%w: %q", ErrJurisdiction, jurisdiction)
-	}
-	weights, err := s.languageWeights(ctx, query, langs, articleIndex)
-	if err != nil {
-		return nil, err
-	}
-	q := ArticleQuery{Terms: map[string][]string{}, Weights: map[string]float64{}, Jurisdiction: jurisdiction, Act: act, Limit: limit}
-	for lang, w := range weights {
-		q.Terms[lang], q.Weights[lang] = w.terms, w.weight
-	}
-	return s.RankArticles(ctx, q)
+	return s.SearchLegislationWith(ctx, query, jurisdiction, act, limit, Layers{})
 }
 
 // languageTerms are a query's terms in one language that its index holds, and the

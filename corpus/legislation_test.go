@@ -63,19 +63,3 @@ func TestSearchLegislation(t *testing.T) {
 		t.Errorf("stop words only: %v, %v", docIDs(hits), err)
 	}
 }
-
-// TestRankArticlesTakesTermsPerLanguage is the entry point for expanded queries:
-// terms in Italian reach Italian law and terms in Romanian Romanian law, in one call.
-func TestRankArticlesTakesTermsPerLanguage(t *testing.T) {
-	hits, err := db.RankArticles(context.Background(), ArticleQuery{
-		Terms: map[string][]string{"it": Analyze("it", "caparra confirmatoria"), "ro": Analyze("ro", "arvună confirmatorie")},
-		Limit: 10,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := docIDs(hits)
-	if !slices.Contains(got, "it/rd-262-1942/art-1385") || !slices.ContainsFunc(got, func(id string) bool { return strings.HasPrefix(id, "ro/") }) {
-		t.Errorf("got %v, want art. 1385 c.c. and a Romanian article", got)
-	}
-}
