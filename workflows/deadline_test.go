@@ -3,6 +3,7 @@ package workflows
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -48,12 +49,13 @@ func (s *sends) register(env *testsuite.TestWorkflowEnvironment) {
 			s.tried[n.Key] = true
 			return schemas.NotificationResult{}, errors.New("smtp: timeout after DATA")
 		}
-		for _, c := range s.calls {
-			if c.key == n.Key {
-				return schemas.NotificationResult{Duplicate: true}, nil
-			}
-		}
+		// Every call is recorded, a repeated key's too, so that a workflow that
+		// notifies twice is seen even though the real Notify would send nothing.
+		repeated := slices.ContainsFunc(s.calls, func(c sent) bool { return c.key == n.Key })
 		s.calls = append(s.calls, sent{key: n.Key, kind: n.Kind, owner: n.Owner, at: env.Now()})
+		if repeated {
+			return schemas.NotificationResult{Duplicate: true}, nil
+		}
 		return schemas.NotificationResult{Sent: []string{"email"}}, nil
 	}, activity.RegisterOptions{Name: "Notify"})
 	env.RegisterActivityWithOptions(func(ctx context.Context, in schemas.ReadMornings) (schemas.Mornings, error) {
