@@ -191,7 +191,7 @@ func (a *CourtWatch) itemOf(link store.CourtFile, c store.Case, file portal.Dosa
 	item := schemas.CourtNewsItem{Kind: kind, Day: day(h.Date), Propose: a.proposalOf(link, c, file, h, kind, key, fresh)}
 	item.Notify = schemas.Notification{Key: "court:" + key + ":" + owner, Kind: schemas.NotifyCourtHearing, TenantID: c.OrgID, Owner: owner,
 		CaseID: c.ID, Due: h.Date, Language: c.Language,
-		Params: map[string]string{"news": kind, "numar_dosar": link.Number, "institutie": link.Court, "day": day(h.Date), "hour": h.Hour}}
+		Params: map[string]string{schemas.ParamNews: kind, schemas.ParamFile: link.Number, schemas.ParamCourt: link.Court, schemas.ParamDay: day(h.Date), schemas.ParamHour: h.Hour}}
 	return item
 }
 

@@ -86,7 +86,7 @@ func (a *Deadlines) ProposeDeadline(ctx context.Context, in schemas.ProposeDeadl
 		Notify: &schemas.Notification{
 			Key:  schemas.DeadlineNotificationKey(stored.ID, schemas.NotifyDeadlineProposed, "", stored.Due, stored.Owner),
 			Kind: schemas.NotifyDeadlineProposed, TenantID: stored.TenantID, Owner: stored.Owner, CaseID: stored.CaseID,
-			DeadlineID: stored.ID, Due: stored.EndsAt, Language: c.Language, Params: map[string]string{"source": stored.Source.Kind},
+			DeadlineID: stored.ID, Due: stored.EndsAt, Language: c.Language, Params: map[string]string{schemas.ParamSource: stored.Source.Kind},
 		},
 	}, nil
 }

@@ -66,7 +66,7 @@ func mailUser(t *testing.T, s store.Notifications, verified bool) (string, *mail
 func reminder(owner string) schemas.Notification {
 	return schemas.Notification{Key: "deadline:" + uuid.NewString() + ":reminder:48h", Kind: schemas.NotifyDeadlineReminder, Owner: owner,
 		CaseID: "c-" + uuid.NewString()[:8], DeadlineID: "d1", Due: time.Date(2026, 12, 3, 23, 0, 0, 0, time.UTC), Language: "ro",
-		Params: map[string]string{"offset": "48h0m0s", "source": "hearing"}}
+		Params: map[string]string{schemas.ParamOffset: "48h0m0s", schemas.ParamSource: "hearing"}}
 }
 
 // TestNotifyInTheAppOnce: a user who chose nothing gets the notification in the

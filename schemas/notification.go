@@ -46,6 +46,24 @@ type Notification struct {
 	Params map[string]string `json:"params,omitempty"`
 }
 
+// The keys of Notification.Params that the texts read.
+const (
+	// ParamOffset is how long before the due time a reminder goes out, as a Go
+	// duration ("48h0m0s"), or ReminderMorning.
+	ParamOffset = "offset"
+	// ParamSource is the kind of the deadline's source: "court_order",
+	// "communication" or "hearing"; another value is left out of the text.
+	ParamSource = "source"
+	// ParamNews, ParamFile, ParamCourt, ParamDay and ParamHour are a court file's
+	// news: what is new ("hearing", "result", "solution"), the file's number and
+	// court, and the hearing's day (YYYY-MM-DD) and hour as the court wrote it.
+	ParamNews  = "news"
+	ParamFile  = "numar_dosar"
+	ParamCourt = "institutie"
+	ParamDay   = "day"
+	ParamHour  = "hour"
+)
+
 // NotificationResult says what a Notify did: the channels it sent on, or that the
 // Key's send was recorded already.
 type NotificationResult struct {

@@ -133,7 +133,7 @@ func (k *keeper) next() deadlineEvent {
 				continue
 			}
 			n := k.notification(schemas.NotifyDeadlineReminder, r, to)
-			n.Params["offset"] = r
+			n.Params[schemas.ParamOffset] = r
 			if slices.Contains(k.sent, n.Key) {
 				continue
 			}
@@ -178,7 +178,7 @@ func (k *keeper) recipients() []string {
 func (k *keeper) notification(kind, reminder, to string) schemas.Notification {
 	return schemas.Notification{Key: schemas.DeadlineNotificationKey(k.in.DeadlineID, kind, reminder, k.plan.Due, to),
 		Kind: kind, TenantID: k.in.TenantID, Owner: to, CaseID: k.in.CaseID, DeadlineID: k.in.DeadlineID,
-		Due: k.plan.EndsAt, Language: k.in.Language, Params: map[string]string{"source": k.plan.Kind, "due": k.plan.Due}}
+		Due: k.plan.EndsAt, Language: k.in.Language, Params: map[string]string{schemas.ParamSource: k.plan.Kind}}
 }
 
 // remind sends a reminder's notifications and records them sent.

@@ -14,28 +14,6 @@ import (
 	"github.com/lexflow/lexflow/schemas"
 )
 
-// Params of a notification that the texts read.
-const (
-	// ParamOffset is how long before the due time a reminder goes out, as a Go
-	// duration ("48h0m0s").
-	ParamOffset = "offset"
-	// ParamSource is the kind of the deadline's source: "court_order",
-	// "communication" or "hearing"; another value is left out of the text.
-	ParamSource = "source"
-	// ParamNews, ParamFile, ParamCourt, ParamDay and ParamHour are a court file's
-	// news: what is new ("hearing", "result", "solution"), the file's number and
-	// court, and the hearing's day (YYYY-MM-DD) and hour as the court wrote it.
-	ParamNews  = "news"
-	ParamFile  = "numar_dosar"
-	ParamCourt = "institutie"
-	ParamDay   = "day"
-	ParamHour  = "hour"
-)
-
-// OffsetMorning is the offset of the reminder sent the morning of a deadline's last
-// day: "today".
-const OffsetMorning = "morning"
-
 //go:embed texts.json
 var textsJSON []byte
 
@@ -49,7 +27,7 @@ type language struct {
 	// Date is the Go layout of a date and time, Day of a date.
 	Date string `json:"date"`
 	Day  string `json:"day"`
-	// News names what is new in a court file, by ParamNews ("other" for the rest).
+	// News names what is new in a court file, by schemas.ParamNews ("other" for the rest).
 	News map[string]string `json:"news"`
 	// Today is the morning reminder's offset.
 	Today string `json:"today"`
@@ -96,20 +74,20 @@ func Render(lang string, loc *time.Location, n schemas.Notification) (Text, erro
 	if !ok {
 		return Text{}, fmt.Errorf("no notification texts for kind %q", n.Kind)
 	}
-	v := values{Case: n.CaseID, Source: l.Sources[n.Params[ParamSource]], Zone: loc.String()}
+	v := values{Case: n.CaseID, Source: l.Sources[n.Params[schemas.ParamSource]], Zone: loc.String()}
 	if !n.Due.IsZero() {
 		v.Due = formatDue(n.Due.In(loc), l.Date)
 	}
-	v.News, v.File, v.Court, v.Hour = l.News[n.Params[ParamNews]], n.Params[ParamFile], n.Params[ParamCourt], n.Params[ParamHour]
+	v.News, v.File, v.Court, v.Hour = l.News[n.Params[schemas.ParamNews]], n.Params[schemas.ParamFile], n.Params[schemas.ParamCourt], n.Params[schemas.ParamHour]
 	if v.News == "" {
 		v.News = l.News["other"]
 	}
-	if d, err := time.Parse(time.DateOnly, n.Params[ParamDay]); err == nil {
+	if d, err := time.Parse(time.DateOnly, n.Params[schemas.ParamDay]); err == nil {
 		v.Day = d.Format(l.Day)
 	} else if !n.Due.IsZero() {
 		v.Day = n.Due.In(loc).Format(l.Day)
 	}
-	if s, ok := n.Params[ParamOffset]; ok && s == OffsetMorning {
+	if s, ok := n.Params[schemas.ParamOffset]; ok && s == schemas.ReminderMorning {
 		v.Offset = l.Today
 	} else if ok {
 		d, err := time.ParseDuration(s)

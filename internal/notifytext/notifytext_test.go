@@ -19,7 +19,7 @@ func TestReminderInEachLanguage(t *testing.T) {
 	rome, _ := time.LoadLocation("Europe/Rome")
 	due := time.Date(2026, 12, 4, 0, 0, 0, 0, buc) // the end of 3 December
 	n := schemas.Notification{Key: "k", Kind: schemas.NotifyDeadlineReminder, CaseID: "c-42", Due: due,
-		Params: map[string]string{notifytext.ParamOffset: "48h0m0s", notifytext.ParamSource: "court_order"}}
+		Params: map[string]string{schemas.ParamOffset: "48h0m0s", schemas.ParamSource: "court_order"}}
 	for _, tc := range []struct {
 		lang    string
 		loc     *time.Location
@@ -52,7 +52,7 @@ func TestEveryKindInEveryLanguage(t *testing.T) {
 		seen := map[string]string{}
 		for _, lang := range schemas.Languages {
 			n := schemas.Notification{Kind: kind, CaseID: "c-7", Due: time.Date(2027, 1, 15, 9, 30, 0, 0, time.UTC),
-				Params: map[string]string{notifytext.ParamSource: "hearing", notifytext.ParamHour: "09:30"}}
+				Params: map[string]string{schemas.ParamSource: "hearing", schemas.ParamHour: "09:30"}}
 			got, err := notifytext.Render(lang, time.UTC, n)
 			if err != nil {
 				t.Fatalf("%s %s: %v", lang, kind, err)
@@ -93,7 +93,7 @@ func TestOffsets(t *testing.T) {
 		{"en", "1s", "in 1 second"},
 	} {
 		got, err := notifytext.Render(tc.lang, time.UTC, schemas.Notification{Kind: schemas.NotifyDeadlineReminder, CaseID: "c",
-			Due: time.Now(), Params: map[string]string{notifytext.ParamOffset: tc.offset}})
+			Due: time.Now(), Params: map[string]string{schemas.ParamOffset: tc.offset}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -112,7 +112,7 @@ func TestRefusesWhatItCannotWrite(t *testing.T) {
 	}{
 		{"de", ok},
 		{"ro", schemas.Notification{Kind: "deadline.other", CaseID: "c"}},
-		{"ro", schemas.Notification{Kind: schemas.NotifyDeadlineReminder, CaseID: "c", Params: map[string]string{notifytext.ParamOffset: "two days"}}},
+		{"ro", schemas.Notification{Kind: schemas.NotifyDeadlineReminder, CaseID: "c", Params: map[string]string{schemas.ParamOffset: "two days"}}},
 	}
 	for _, b := range bad {
 		if _, err := notifytext.Render(b.lang, time.UTC, b.n); err == nil {
@@ -141,8 +141,8 @@ func TestVerificationInEachLanguage(t *testing.T) {
 // new and the hearing's day and hour as the court gave them, never a party.
 func TestCourtNewsInEachLanguage(t *testing.T) {
 	n := schemas.Notification{Kind: schemas.NotifyCourtHearing, CaseID: "c-9", Due: time.Date(2027, 2, 3, 0, 0, 0, 0, time.UTC),
-		Params: map[string]string{notifytext.ParamNews: "solution", notifytext.ParamFile: "1234/3/2026",
-			notifytext.ParamCourt: "TribunalulBUCURESTI", notifytext.ParamDay: "2027-02-03", notifytext.ParamHour: "09:00"}}
+		Params: map[string]string{schemas.ParamNews: "solution", schemas.ParamFile: "1234/3/2026",
+			schemas.ParamCourt: "TribunalulBUCURESTI", schemas.ParamDay: "2027-02-03", schemas.ParamHour: "09:00"}}
 	for lang, want := range map[string]string{
 		"ro": "Dosarul de la instanță 1234/3/2026 (TribunalulBUCURESTI), legat de cazul c-9, are o soluție: ședința din 03.02.2027, ora 09:00.",
 		"it": "Il fascicolo del tribunale 1234/3/2026 (TribunalulBUCURESTI), collegato alla pratica c-9, ha una decisione: udienza del 03/02/2027, ore 09:00.",
