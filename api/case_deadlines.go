@@ -223,8 +223,7 @@ func setStatus(c echo.Context, d *store.Deadline, status string) error {
 	case "":
 	case schemas.DeadlineActive:
 		if d.Status == schemas.DeadlineProposed {
-			who := identity(c)
-			d.Status, d.ConfirmedBy = schemas.DeadlineActive, store.OwnerID(who.Org, who.Subject)
+			d.Status, d.ConfirmedBy = schemas.DeadlineActive, me(c)
 		}
 	case schemas.DeadlineDone, schemas.DeadlineCancelled:
 		d.Status = status
@@ -301,8 +300,7 @@ func (h *handlers) deleteDeadline(c echo.Context) error {
 // myDeadlines answers the caller's deadlines across cases, those they own and those
 // they answer for, soonest first.
 func (h *handlers) myDeadlines(c echo.Context) error {
-	who := identity(c)
-	ds, err := h.Store.UserDeadlines(c.Request().Context(), store.OwnerID(who.Org, who.Subject), store.MaxUserDeadlines)
+	ds, err := h.Store.UserDeadlines(c.Request().Context(), me(c), store.MaxUserDeadlines)
 	if err != nil {
 		return fmt.Errorf("%w: list deadlines: %w", errUnavailable, err)
 	}

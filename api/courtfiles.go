@@ -125,7 +125,7 @@ func (h *handlers) linkCourtFile(c echo.Context) error {
 	}
 	who := identity(c)
 	f, created, err := h.Store.LinkCourtFile(ctx, store.CourtFile{ID: id, CaseID: cs.ID, Number: number, Court: court,
-		LinkedBy: who.Subject, LinkedAt: time.Now().UTC()})
+		LinkedBy: who.Subject, LinkedAt: h.now().UTC()})
 	if err != nil {
 		return fmt.Errorf("%w: link court file: %w", errUnavailable, err)
 	}
@@ -161,13 +161,7 @@ func (h *handlers) courtFilesWritable(c echo.Context, cs store.Case) error {
 	if cs.Hold != nil { // a legal hold freezes the case's content
 		return holdProblem(identity(c), cs.Hold)
 	}
-	switch _, err := h.Store.GetErasure(c.Request().Context(), cs.ID); {
-	case err == nil:
-		return problemf(errErasing, "the case's erasure has begun")
-	case !errors.Is(err, store.ErrNotFound):
-		return fmt.Errorf("%w: read the case's erasure: %w", errUnavailable, err)
-	}
-	return nil
+	return h.notErasing(c, cs.ID, "its court files stay as they are")
 }
 
 // listCourtFiles lists the caller's case's court files, oldest first, each with its

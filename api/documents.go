@@ -129,13 +129,10 @@ func (h *handlers) upload(c echo.Context) error {
 	if cs.Hold != nil { // a legal hold freezes the case's content
 		return holdProblem(identity(c), cs.Hold)
 	}
-	ctx := c.Request().Context()
-	switch _, err := h.Store.GetErasure(ctx, cs.ID); {
-	case err == nil:
-		return problemf(errErasing, "the case's erasure has begun: it takes no documents")
-	case !errors.Is(err, store.ErrNotFound):
-		return fmt.Errorf("%w: read the case's erasure: %w", errUnavailable, err)
+	if err := h.notErasing(c, cs.ID, "it takes no documents"); err != nil {
+		return err
 	}
+	ctx := c.Request().Context()
 	docs := schemas.RecordedDocuments(cs.Details)
 	held := 0
 	for _, d := range docs {

@@ -44,8 +44,7 @@ func (h *handlers) rotateFeed(c echo.Context) error {
 		return fmt.Errorf("make feed secret: %w", err)
 	}
 	secret := base64.RawURLEncoding.EncodeToString(raw)
-	who := identity(c)
-	if err := h.Store.PutFeed(c.Request().Context(), store.OwnerID(who.Org, who.Subject), feedHash(secret)); err != nil {
+	if err := h.Store.PutFeed(c.Request().Context(), me(c), feedHash(secret)); err != nil {
 		return fmt.Errorf("%w: store feed: %w", errUnavailable, err)
 	}
 	base := strings.TrimSuffix(h.PublicURL, "/")
@@ -57,8 +56,7 @@ func (h *handlers) rotateFeed(c echo.Context) error {
 
 // deleteFeed turns the caller's feed off: its URL answers 404 from now on.
 func (h *handlers) deleteFeed(c echo.Context) error {
-	who := identity(c)
-	if err := h.Store.DeleteFeed(c.Request().Context(), store.OwnerID(who.Org, who.Subject)); err != nil {
+	if err := h.Store.DeleteFeed(c.Request().Context(), me(c)); err != nil {
 		return fmt.Errorf("%w: delete feed: %w", errUnavailable, err)
 	}
 	return c.NoContent(http.StatusNoContent)

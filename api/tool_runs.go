@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -109,11 +108,8 @@ func (h *handlers) executeTool(c echo.Context) error {
 		if err != nil {
 			return err
 		}
-		switch _, err := h.Store.GetErasure(ctx, cs.ID); {
-		case err == nil:
-			return problemf(errErasing, "the case's erasure has begun: no tool runs on it")
-		case !errors.Is(err, store.ErrNotFound):
-			return fmt.Errorf("%w: read the case's erasure: %w", errUnavailable, err)
+		if err := h.notErasing(c, cs.ID, "no tool runs on it"); err != nil {
+			return err
 		}
 		if tool.Writes && cs.Hold != nil { // a legal hold freezes the case's content
 			return holdProblem(identity(c), cs.Hold)
