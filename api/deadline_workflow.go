@@ -27,23 +27,26 @@ const deadlineWait = 10 * time.Second
 // deadline before marking it missed.
 func (h *handlers) keepDeadline(ctx context.Context, cs store.Case, d store.Deadline) error {
 	id := schemas.DeadlineWorkflowID(schemas.TenantKey(cs.OrgID, cs.UserID), cs.ID, d.ID)
-	if d.Status == schemas.DeadlineActive {
-		_, err := h.Temporal.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
+	uctx, cancel := context.WithTimeout(ctx, deadlineWait)
+	defer cancel()
+	update := client.UpdateWorkflowOptions{
+		WorkflowID: id, UpdateName: schemas.UpdateDeadlinePlan, Args: []any{d.Plan()},
+		UpdateID: fmt.Sprintf("plan-%d", d.Rev), WaitForStage: client.WorkflowUpdateStageCompleted,
+	}
+	var handle client.WorkflowUpdateHandle
+	var err error
+	if d.Status == schemas.DeadlineActive { // one call starts the workflow if need be and updates it
+		start := h.Temporal.NewWithStartWorkflowOperation(client.StartWorkflowOptions{
 			ID: id, TaskQueue: h.TaskQueue,
 			WorkflowIDReusePolicy:    enums.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE,
 			WorkflowIDConflictPolicy: enums.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING,
 		}, schemas.DeadlineWorkflow, schemas.DeadlineInput{TenantID: cs.OrgID, CaseID: cs.ID, DeadlineID: d.ID,
 			Owner: d.Owner, Language: cs.Language, Plan: d.Plan()})
-		if err != nil {
-			return fmt.Errorf("%w: start deadline workflow: %w", errUnavailable, err)
-		}
+		handle, err = h.Temporal.UpdateWithStartWorkflow(uctx, client.UpdateWithStartWorkflowOptions{
+			StartWorkflowOperation: start, UpdateOptions: update})
+	} else {
+		handle, err = h.Temporal.UpdateWorkflow(uctx, update)
 	}
-	uctx, cancel := context.WithTimeout(ctx, deadlineWait)
-	defer cancel()
-	handle, err := h.Temporal.UpdateWorkflow(uctx, client.UpdateWorkflowOptions{
-		WorkflowID: id, UpdateName: schemas.UpdateDeadlinePlan, Args: []any{d.Plan()},
-		UpdateID: fmt.Sprintf("plan-%d", d.Rev), WaitForStage: client.WorkflowUpdateStageCompleted,
-	})
 	if err == nil {
 		err = handle.Get(uctx, nil)
 	}
