@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
@@ -67,9 +66,8 @@ func (a *Deadlines) ProposeDeadline(ctx context.Context, in schemas.ProposeDeadl
 	if err != nil {
 		return schemas.Proposal{}, fmt.Errorf("read case: %w", err)
 	}
-	d := store.Deadline{ID: in.DeadlineID, CaseID: c.ID, TenantID: c.OrgID, Owner: store.OwnerID(c.OrgID, c.UserID),
-		Title: args.Title, Source: args.Source, Responsible: store.OwnerID(c.OrgID, c.UserID),
-		Reminders: slices.Clone(schemas.DefaultReminders), Status: schemas.DeadlineProposed, ProposedBy: in.ProposedBy}
+	d := store.NewDeadline(in.DeadlineID, c, schemas.DeadlineProposed)
+	d.Title, d.Source, d.ProposedBy = args.Title, args.Source, in.ProposedBy
 	if err := d.SetDay(args.Computation, args.Due, args.Jurisdiction); err != nil {
 		var invalid deadline.Invalid
 		if errors.As(err, &invalid) {

@@ -145,9 +145,7 @@ func (h *handlers) createDeadline(c echo.Context) error {
 	if key != "" {
 		id = uuid.NewSHA1(deadlineIDSpace, []byte(strings.Join([]string{who.Org, who.Subject, cs.ID, key}, "\x00"))).String()
 	}
-	owner := store.OwnerID(cs.OrgID, cs.UserID)
-	d := store.Deadline{ID: id, CaseID: cs.ID, TenantID: cs.OrgID, Owner: owner, Responsible: owner,
-		Reminders: slices.Clone(schemas.DefaultReminders), Status: schemas.DeadlineActive}
+	d := store.NewDeadline(id, cs, schemas.DeadlineActive)
 	if err := req.apply(cs, &d, true); err != nil {
 		return err
 	}

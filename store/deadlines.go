@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	"github.com/lexflow/lexflow/internal/deadline"
@@ -45,6 +46,14 @@ type Deadline struct {
 type DeadlineComputation struct {
 	Request deadline.Request `json:"request"`
 	Answer  deadline.Answer  `json:"answer"`
+}
+
+// NewDeadline is a deadline of case c with the given ID and status, owned by the
+// case's owner, who also answers for it, and with the default reminders.
+func NewDeadline(id string, c Case, status string) Deadline {
+	owner := OwnerID(c.OrgID, c.UserID)
+	return Deadline{ID: id, CaseID: c.ID, TenantID: c.OrgID, Owner: owner, Responsible: owner,
+		Reminders: slices.Clone(schemas.DefaultReminders), Status: status}
 }
 
 // Plan is what the deadline's workflow keeps time by.
