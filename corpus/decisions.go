@@ -73,22 +73,33 @@ func decisionRanking(index, weights, filter string) string {
 		` ORDER BY bm25(` + index + `, ` + weights + `) LIMIT 100`
 }
 
-// fuse adds to scores the reciprocal ranks (weight/(60 + rank)) of the rowids query
-// returns, best first.
+// fuse adds to scores the reciprocal ranks of the rowids query returns, best first
+// (fuseRanked).
 func (s *Store) fuse(ctx context.Context, scores map[int64]float64, weight float64, query string, args ...any) error {
 	rows, err := s.db.QueryContext(ctx, query, args...)
 	if err != nil {
 		return err
 	}
 	defer rows.Close()
-	rank := 0
+	var ids []int64
 	for rows.Next() {
 		var id int64
 		if err := rows.Scan(&id); err != nil {
 			return err
 		}
-		rank++
-		scores[id] += weight / float64(rrfK+rank)
+		ids = append(ids, id)
 	}
-	return rows.Err()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	fuseRanked(scores, weight, ids)
+	return nil
+}
+
+// fuseRanked is reciprocal rank fusion: it adds weight/(rrfK + rank) to the score of
+// each of ids, ranked best first from 1.
+func fuseRanked(scores map[int64]float64, weight float64, ids []int64) {
+	for i, id := range ids {
+		scores[id] += weight / float64(rrfK+i+1)
+	}
 }

@@ -119,7 +119,8 @@ func (s *Store) rankGlossary(query string, langs []string, rank func(string, []s
 	return nil
 }
 
-// rankDense adds the dense hits that filter keeps to scores, by reciprocal rank.
+// rankDense adds the dense hits that filter keeps to scores, by reciprocal rank
+// (fuseRanked).
 func (s *Store) rankDense(ctx context.Context, scores map[int64]float64, hits []dense.Hit, filter string, args []any) error {
 	if len(hits) == 0 {
 		return nil
@@ -146,12 +147,12 @@ func (s *Store) rankDense(ctx context.Context, scores map[int64]float64, hits []
 	if err := rows.Err(); err != nil {
 		return err
 	}
-	rank := 0
+	var ranked []int64
 	for _, h := range hits {
 		if id, ok := rowid[h.DocID]; ok {
-			rank++
-			scores[id] += DenseWeight / float64(rrfK+rank)
+			ranked = append(ranked, id)
 		}
 	}
+	fuseRanked(scores, DenseWeight, ranked)
 	return nil
 }
