@@ -41,14 +41,7 @@ const (
 // ranked, then each layer that is on (the glossary, the model's rewrites, the dense
 // ranking) fused beside them.
 func (s *Store) SearchLegislationWith(ctx context.Context, query, jurisdiction, act string, limit int, l Layers) ([]ArticleHit, error) {
-	if jurisdiction == "" {
-		jurisdiction = JurisdictionAll
-	}
-	langs, ok := jurisdictionLanguages[jurisdiction]
-	if !ok {
-		return nil, fmt.Errorf("%w: %q", ErrJurisdiction, jurisdiction)
-	}
-	filter, args, err := s.articleFilter(ctx, jurisdiction, act)
+	langs, filter, args, err := s.legislationScope(ctx, jurisdiction, act)
 	if err != nil {
 		return nil, err
 	}
