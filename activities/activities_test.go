@@ -337,6 +337,26 @@ func TestInfolexAndKBSearch(t *testing.T) {
 	}
 }
 
+// TestKBSearchTakesTheGlossarySwitch: kb_search's corpus ranking expands a question
+// with the glossary when the deployment's search layers say so, and only then.
+func TestKBSearchTakesTheGlossarySwitch(t *testing.T) {
+	for _, on := range []bool{false, true} {
+		a := &Research{Corpus: lc, Layers: SearchLayers{Glossary: on}}
+		out, err := a.KBSearch(context.Background(), schemas.KBSearchArgs{Query: "fraudulent bankruptcy", TopK: 5})
+		var kb schemas.KBSearchResult
+		if err == nil {
+			err = json.Unmarshal(out, &kb)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		found := len(kb.Results) > 0 && kb.Results[0].ID == "it/cass/7277-2026"
+		if found != on {
+			t.Errorf("glossary %v: %+v", on, kb.Results)
+		}
+	}
+}
+
 // TestResearchThroughALexeToolsService answers the search tools from a loopback
 // service speaking lexe-tools-it's API instead of the corpus.
 func TestResearchThroughALexeToolsService(t *testing.T) {

@@ -46,7 +46,7 @@ func (a *Research) backend() Backend {
 	if a.Backend != nil {
 		return a.Backend
 	}
-	return corpusBackend{c: a.Corpus, current: a.Current}
+	return corpusBackend{c: a.Corpus, current: a.Current, decisions: corpus.DecisionLayers{Glossary: a.Layers.Glossary}}
 }
 
 // NormattivaSearch is normattiva_search: an article of an Italian act, and of a
@@ -91,10 +91,12 @@ func upstreamError(err error) error {
 }
 
 // corpusBackend answers the search tools from the shipped corpus, and an article's
-// text from current, when it keeps one.
+// text from current, when it keeps one; kb_search ranks decisions with the layers
+// decisions.
 type corpusBackend struct {
-	c       *corpus.Store
-	current store.CurrentTexts
+	c         *corpus.Store
+	current   store.CurrentTexts
+	decisions corpus.DecisionLayers
 }
 
 // LegalSQL is the legal_sql tool, seed 003's query_bigquery: one read-only SELECT over
@@ -192,11 +194,12 @@ func (b corpusBackend) Infolex(ctx context.Context, args schemas.InfolexSearchAr
 }
 
 // KB answers from the corpus: its massime and decisions ranked by reciprocal rank
-// fusion, within a subject matter if given, top_k capped at 20.
+// fusion with the backend's layers (corpus.SearchDecisionsWith), within a subject
+// matter if given, top_k capped at 20.
 func (b corpusBackend) KB(ctx context.Context, args schemas.KBSearchArgs) (json.RawMessage, error) {
 	start := time.Now()
 	topK := min(max(args.TopK, 1), kbMaxTopK)
-	hits, err := b.c.SearchDecisions(ctx, args.Query, args.Materia, topK)
+	hits, err := b.c.SearchDecisionsWith(ctx, args.Query, args.Materia, topK, b.decisions)
 	if err != nil {
 		return nil, err
 	}
