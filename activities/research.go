@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -221,8 +222,12 @@ func (b corpusBackend) KB(ctx context.Context, args schemas.KBSearchArgs) (json.
 
 func asJSON(v any) (json.RawMessage, error) { return json.Marshal(v) }
 
-// reference cites a decision the way lawyers do: "Cass. pen., Sez. VI, n. 10387/2025",
-// "Curtea de Apel Bacău, decizie nr. 724/2021".
+// reference cites a decision the way lawyers do, in a form the citation check reads
+// (corpus.CheckCitations): "Cass. pen., Sez. VI, n. 10387/2025"; a Romanian one by
+// its kind, number and court after it ("Decizia nr. 724/2021, Curtea de Apel Bacău"),
+// as each Romanian court numbers its own; one whose number the source masks by its
+// date, court and ReJust identifier ("Decizia din 27.05.2026, Curtea de Apel Alba
+// Iulia (ReJust Hotarare-27.05.2026-d98e82869)").
 func reference(d corpus.Decision) string {
 	if d.Jurisdiction == "it" {
 		section := romanSections[d.Section]
@@ -231,10 +236,34 @@ func reference(d corpus.Decision) string {
 		}
 		return fmt.Sprintf("Cass. pen., Sez. %s, n. %s/%d", section, d.Number, d.Year)
 	}
-	if strings.Contains(d.Number, "/") {
-		return fmt.Sprintf("%s, %s nr. %s", d.Court, d.Kind, d.Number)
+	word := roDecisionWords[d.Kind]
+	if word == "" {
+		word = "Decizia"
 	}
-	return fmt.Sprintf("%s, %s din %s", d.Court, d.Kind, d.Date)
+	if courtNumber.MatchString(d.Number) {
+		return fmt.Sprintf("%s nr. %s, %s", word, d.Number, d.Court)
+	}
+	ref := fmt.Sprintf("%s din %s, %s", word, roDate(d.Date), d.Court)
+	if id, ok := strings.CutPrefix(d.DocID, corpus.RejustDocPrefix); ok {
+		ref += " (ReJust " + id + ")"
+	}
+	return ref
+}
+
+// courtNumber is a Romanian decision's number as its court gives it, "724/2021"; the
+// source masks some ("ee3dge372/2023"), which no citation can name.
+var courtNumber = regexp.MustCompile(`^\d+/\d{4}$`)
+
+// roDecisionWords name the kinds of Romanian decisions as a citation writes them.
+var roDecisionWords = map[string]string{"decizie": "Decizia", "sentinta": "Sentința", "hotarare": "Hotărârea",
+	"incheiere": "Încheierea", "RIL": "Decizia", "HP": "Decizia"}
+
+// roDate writes an ISO date ("2026-05-27") as Romanian texts do, "27.05.2026".
+func roDate(iso string) string {
+	if t, err := time.Parse(time.DateOnly, iso); err == nil {
+		return t.Format("02.01.2006")
+	}
+	return iso
 }
 
 // romanSections abbreviates the Cassazione's sections.
