@@ -328,12 +328,32 @@ func TestInfolexAndKBSearch(t *testing.T) {
 	out, _ = a.KBSearch(ctx, schemas.KBSearchArgs{Query: "garantia de participare", TopK: 5, Materia: "achiziții"})
 	kb = schemas.KBSearchResult{}
 	_ = json.Unmarshal(out, &kb)
-	if len(kb.Results) == 0 || !strings.HasPrefix(kb.Results[0].Riferimento, "Curtea de Apel") {
+	if len(kb.Results) == 0 || !strings.Contains(kb.Results[0].Riferimento, "Curtea de Apel") {
 		t.Errorf("Romanian procurement search: %+v", kb.Results)
 	}
 	out, _ = a.KBSearch(ctx, schemas.KBSearchArgs{Query: "zz", TopK: 5})
 	if !strings.Contains(string(out), `"results":[]`) {
 		t.Errorf("a query of no words found %s", out)
+	}
+}
+
+// TestKBSearchTakesTheGlossarySwitch: kb_search's corpus ranking expands a question
+// with the glossary when the deployment's search layers say so, and only then.
+func TestKBSearchTakesTheGlossarySwitch(t *testing.T) {
+	for _, on := range []bool{false, true} {
+		a := &Research{Corpus: lc, Layers: SearchLayers{Glossary: on}}
+		out, err := a.KBSearch(context.Background(), schemas.KBSearchArgs{Query: "fraudulent bankruptcy", TopK: 5})
+		var kb schemas.KBSearchResult
+		if err == nil {
+			err = json.Unmarshal(out, &kb)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		found := len(kb.Results) > 0 && kb.Results[0].ID == "it/cass/7277-2026"
+		if found != on {
+			t.Errorf("glossary %v: %+v", on, kb.Results)
+		}
 	}
 }
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/lexflow/lexflow/corpus"
@@ -57,31 +56,12 @@ func (a *Research) ReadLegalText(ctx context.Context, args schemas.ReadLegalText
 		AsOf: lt.AsOf, Version: version, URL: lt.URL, Page: page, Pages: len(pages), Text: pages[page-1]}
 	switch lt.Kind {
 	case corpus.KindDecision:
-		out.Kind, out.Reference = schemas.LegalTextDecision, decisionReference(lt.Decision)
+		out.Kind, out.Reference = schemas.LegalTextDecision, reference(lt.Decision)
 	default:
 		inForce := lt.InForce
 		out.Kind, out.InForce = schemas.LegalTextArticle, &inForce
 	}
 	return out, nil
-}
-
-// roDecisionWords name the kinds of Romanian decisions as a citation writes them.
-var roDecisionWords = map[string]string{"decizie": "Decizia", "sentinta": "Sentința", "hotarare": "Hotărârea",
-	"incheiere": "Încheierea", "RIL": "Decizia", "HP": "Decizia"}
-
-// decisionReference cites a decision so that the citation check reads it: a
-// Romanian one by its kind, number and court after it ("Decizia nr. 724/2021,
-// Curtea de Apel Bacău"), as each Romanian court numbers its own; others as
-// kb_search cites them.
-func decisionReference(d corpus.Decision) string {
-	if d.Jurisdiction != "ro" || !strings.Contains(d.Number, "/") {
-		return reference(d)
-	}
-	word := roDecisionWords[d.Kind]
-	if word == "" {
-		word = "Decizia"
-	}
-	return fmt.Sprintf("%s nr. %s, %s", word, d.Number, d.Court)
 }
 
 // currentVersion says where a current text comes from and whether it is consolidated.

@@ -23,9 +23,11 @@ const (
 // LegislationSearch is legislation_search: the statute articles that answer a question
 // in the client's words, ranked by the corpus's analysed indexes and the configured
 // layers (corpus.SearchLegislationWith, Research.Layers) within a jurisdiction and
-// optionally an act. An act the corpus
-// does not hold is answered with no results and a note naming the acts it does, for
-// the model to read and correct; only an unreadable corpus fails the activity.
+// optionally an act. The jurisdiction and the act are checked before any layer runs,
+// so that a request the corpus cannot answer spends no model or embedding call. An
+// act the corpus does not hold is answered with no results and a note naming the acts
+// it does, for the model to read and correct; only an unreadable corpus fails the
+// activity.
 func (a *Research) LegislationSearch(ctx context.Context, args schemas.LegislationSearchArgs) (json.RawMessage, error) {
 	start := time.Now()
 	topK := args.TopK
@@ -33,11 +35,15 @@ func (a *Research) LegislationSearch(ctx context.Context, args schemas.Legislati
 		topK = legislationDefaultTopK
 	}
 	res := schemas.LegislationSearchResult{Results: []schemas.LegislationHit{}, Language: questionLanguage(args.Query)}
-	layers, err := a.Layers.For(ctx, args.Query, args.Jurisdiction)
-	if err != nil {
-		return nil, err
+	var hits []corpus.ArticleHit
+	err := a.Corpus.CheckLegislationScope(ctx, args.Jurisdiction, args.Act)
+	if err == nil {
+		var layers corpus.Layers
+		if layers, err = a.Layers.For(ctx, args.Query, args.Jurisdiction); err != nil {
+			return nil, err
+		}
+		hits, err = a.Corpus.SearchLegislationWith(ctx, args.Query, args.Jurisdiction, args.Act, min(topK, corpus.MaxArticleHits), layers)
 	}
-	hits, err := a.Corpus.SearchLegislationWith(ctx, args.Query, args.Jurisdiction, args.Act, min(topK, corpus.MaxArticleHits), layers)
 	switch {
 	case errors.Is(err, corpus.ErrNoAct):
 		acts, aerr := a.Corpus.ActNames(ctx)

@@ -3,9 +3,14 @@ package activities
 import (
 	"context"
 	"encoding/json"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/lexflow/lexflow/corpus/dense"
+	"github.com/lexflow/lexflow/internal/fakeembed"
+	"github.com/lexflow/lexflow/llm"
 	"github.com/lexflow/lexflow/schemas"
 )
 
@@ -39,6 +44,45 @@ func TestLegislationSearch(t *testing.T) {
 	res = search(schemas.LegislationSearchArgs{Query: "chiria", Jurisdiction: "ro", Act: "Codul nimicului"})
 	if len(res.Results) != 0 || !strings.Contains(res.Note, "Codul civil") {
 		t.Errorf("unknown act: %+v", res)
+	}
+}
+
+// TestLegislationSearchChecksBeforeSpending: a request for a jurisdiction or an act
+// the corpus does not have is answered with a note before the layers that cost run,
+// so it calls neither the model's rewrite nor the embeddings endpoint; a valid one
+// calls both.
+func TestLegislationSearchChecksBeforeSpending(t *testing.T) {
+	ctx := context.Background()
+	srv := fakeembed.New(8)
+	defer srv.Close()
+	emb := llm.NewEmbedder(llm.Endpoint{BaseURL: srv.URL(), Model: "m", Timeout: 5 * time.Second})
+	ix, err := dense.Build(ctx, filepath.Join(t.TempDir(), "v"), "m", "s", oneDoc{}, emb, dense.BuildOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var body string
+	a := &Research{Corpus: lc, Layers: SearchLayers{Glossary: true, Rewriter: &Rewriter{Model: chatServer(t, 200, `{"ro": "chirie"}`, &body)},
+		Dense: ix, Embedder: emb}}
+	for _, args := range []schemas.LegislationSearchArgs{
+		{Query: "chiria", Jurisdiction: "fr"},
+		{Query: "chiria", Jurisdiction: "ro", Act: "Codul nimicului"},
+	} {
+		before, _ := srv.Counts()
+		out, err := a.LegislationSearch(ctx, args)
+		var res schemas.LegislationSearchResult
+		if err != nil || json.Unmarshal(out, &res) != nil || len(res.Results) != 0 || res.Note == "" {
+			t.Fatalf("%+v: %s, %v; want no results and a note", args, out, err)
+		}
+		if after, _ := srv.Counts(); after != before || body != "" {
+			t.Errorf("%+v spent: %d embedding requests, rewrite request %q", args, after-before, body)
+		}
+	}
+	before, _ := srv.Counts()
+	if _, err := a.LegislationSearch(ctx, schemas.LegislationSearchArgs{Query: "chiria", Jurisdiction: "ro"}); err != nil {
+		t.Fatal(err)
+	}
+	if after, _ := srv.Counts(); after != before+1 || body == "" {
+		t.Errorf("a valid request: %d embedding requests, rewrite request %q; want one of each", after-before, body)
 	}
 }
 

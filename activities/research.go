@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -46,7 +47,7 @@ func (a *Research) backend() Backend {
 	if a.Backend != nil {
 		return a.Backend
 	}
-	return corpusBackend{c: a.Corpus, current: a.Current}
+	return corpusBackend{c: a.Corpus, current: a.Current, decisions: corpus.DecisionLayers{Glossary: a.Layers.Glossary}}
 }
 
 // NormattivaSearch is normattiva_search: an article of an Italian act, and of a
@@ -91,10 +92,12 @@ func upstreamError(err error) error {
 }
 
 // corpusBackend answers the search tools from the shipped corpus, and an article's
-// text from current, when it keeps one.
+// text from current, when it keeps one; kb_search ranks decisions with the layers
+// decisions.
 type corpusBackend struct {
-	c       *corpus.Store
-	current store.CurrentTexts
+	c         *corpus.Store
+	current   store.CurrentTexts
+	decisions corpus.DecisionLayers
 }
 
 // LegalSQL is the legal_sql tool, seed 003's query_bigquery: one read-only SELECT over
@@ -192,11 +195,12 @@ func (b corpusBackend) Infolex(ctx context.Context, args schemas.InfolexSearchAr
 }
 
 // KB answers from the corpus: its massime and decisions ranked by reciprocal rank
-// fusion, within a subject matter if given, top_k capped at 20.
+// fusion with the backend's layers (corpus.SearchDecisionsWith), within a subject
+// matter if given, top_k capped at 20.
 func (b corpusBackend) KB(ctx context.Context, args schemas.KBSearchArgs) (json.RawMessage, error) {
 	start := time.Now()
 	topK := min(max(args.TopK, 1), kbMaxTopK)
-	hits, err := b.c.SearchDecisions(ctx, args.Query, args.Materia, topK)
+	hits, err := b.c.SearchDecisionsWith(ctx, args.Query, args.Materia, topK, b.decisions)
 	if err != nil {
 		return nil, err
 	}
@@ -218,8 +222,12 @@ func (b corpusBackend) KB(ctx context.Context, args schemas.KBSearchArgs) (json.
 
 func asJSON(v any) (json.RawMessage, error) { return json.Marshal(v) }
 
-// reference cites a decision the way lawyers do: "Cass. pen., Sez. VI, n. 10387/2025",
-// "Curtea de Apel Bacău, decizie nr. 724/2021".
+// reference cites a decision the way lawyers do, in a form the citation check reads
+// (corpus.CheckCitations): "Cass. pen., Sez. VI, n. 10387/2025"; a Romanian one by
+// its kind, number and court after it ("Decizia nr. 724/2021, Curtea de Apel Bacău"),
+// as each Romanian court numbers its own; one whose number the source masks by its
+// date, court and ReJust identifier ("Decizia din 27.05.2026, Curtea de Apel Alba
+// Iulia (ReJust Hotarare-27.05.2026-d98e82869)").
 func reference(d corpus.Decision) string {
 	if d.Jurisdiction == "it" {
 		section := romanSections[d.Section]
@@ -228,10 +236,34 @@ func reference(d corpus.Decision) string {
 		}
 		return fmt.Sprintf("Cass. pen., Sez. %s, n. %s/%d", section, d.Number, d.Year)
 	}
-	if strings.Contains(d.Number, "/") {
-		return fmt.Sprintf("%s, %s nr. %s", d.Court, d.Kind, d.Number)
+	word := roDecisionWords[d.Kind]
+	if word == "" {
+		word = "Decizia"
 	}
-	return fmt.Sprintf("%s, %s din %s", d.Court, d.Kind, d.Date)
+	if courtNumber.MatchString(d.Number) {
+		return fmt.Sprintf("%s nr. %s, %s", word, d.Number, d.Court)
+	}
+	ref := fmt.Sprintf("%s din %s, %s", word, roDate(d.Date), d.Court)
+	if id, ok := strings.CutPrefix(d.DocID, corpus.RejustDocPrefix); ok {
+		ref += " (ReJust " + id + ")"
+	}
+	return ref
+}
+
+// courtNumber is a Romanian decision's number as its court gives it, "724/2021"; the
+// source masks some ("ee3dge372/2023"), which no citation can name.
+var courtNumber = regexp.MustCompile(`^\d+/\d{4}$`)
+
+// roDecisionWords name the kinds of Romanian decisions as a citation writes them.
+var roDecisionWords = map[string]string{"decizie": "Decizia", "sentinta": "Sentința", "hotarare": "Hotărârea",
+	"incheiere": "Încheierea", "RIL": "Decizia", "HP": "Decizia"}
+
+// roDate writes an ISO date ("2026-05-27") as Romanian texts do, "27.05.2026".
+func roDate(iso string) string {
+	if t, err := time.Parse(time.DateOnly, iso); err == nil {
+		return t.Format("02.01.2006")
+	}
+	return iso
 }
 
 // romanSections abbreviates the Cassazione's sections.

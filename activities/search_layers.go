@@ -12,10 +12,11 @@ import (
 
 // SearchLayers are the layers legislation search adds to its lexical ranking
 // (corpus.Layers), as the deployment configures them: the glossary, the model's
-// rewrite and dense retrieval, each on only when configured.
+// rewrite and dense retrieval, each on only when configured. kb_search's corpus
+// ranking takes the glossary from them too (corpus.DecisionLayers).
 type SearchLayers struct {
-	// Glossary expands questions with the glossary's legal terms
-	// (LEXFLOW_SEARCH_GLOSSARY).
+	// Glossary expands legislation_search's and kb_search's questions with the
+	// glossary's legal terms (LEXFLOW_SEARCH_GLOSSARY).
 	Glossary bool
 	// Rewriter rewrites questions with the assistant model; nil: no rewrite (the
 	// offline model, or LEXFLOW_SEARCH_REWRITE off).

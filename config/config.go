@@ -120,7 +120,8 @@ type Config struct {
 	// retrieval); without one, search is lexical only.
 	Embeddings Model
 	// SearchGlossary and SearchRewrite switch legislation search's glossary and
-	// model-rewrite layers (the rewrite only with an assistant endpoint configured).
+	// model-rewrite layers (the rewrite only with an assistant endpoint configured);
+	// the glossary layer is kb_search's too.
 	SearchGlossary bool
 	SearchRewrite  bool
 	ModelTimeout   time.Duration
@@ -302,7 +303,7 @@ var Vars = []Var{
 	{"LEXFLOW_EMBEDDINGS_URL", "", "an OpenAI-compatible embeddings endpoint's base URL (e.g. http://localhost:4000/v1, serving `/v1/embeddings`), whose vectors of the corpus's articles and of each question join legislation_search's ranking by reciprocal rank fusion (docs/providers.md); the articles' vectors are computed once per corpus and model and kept beside the corpus database; empty: search is lexical only"},
 	{"LEXFLOW_EMBEDDINGS_MODEL", "", "the embeddings model's name; required with LEXFLOW_EMBEDDINGS_URL"},
 	{"LEXFLOW_EMBEDDINGS_API_KEY", "", "the embeddings endpoint's API key; read by the worker only"},
-	{"LEXFLOW_SEARCH_GLOSSARY", "true", "whether legislation_search (and POST /v1/query's retrieval) expands a question with the legal glossary's terms in the jurisdiction's languages (docs/tools.md)"},
+	{"LEXFLOW_SEARCH_GLOSSARY", "true", "whether legislation_search (and POST /v1/query's retrieval) expands a question with the legal glossary's terms in the jurisdiction's languages, and kb_search in the languages of the decisions other than the question's (docs/tools.md)"},
 	{"LEXFLOW_SEARCH_REWRITE", "true", "whether, with an assistant endpoint configured, legislation_search also ranks the assistant's rewrite of the question into the jurisdiction's languages and legal terms, charged to the case's token budget; the offline model never rewrites"},
 	{"LEXFLOW_MAX_STEPS", strconv.Itoa(schemas.DefaultMaxSteps), "model calls allowed in one chat turn"},
 	{"LEXFLOW_CORPUS_DB", "", "the legal corpus's SQLite file; empty means LEXFLOW_DATA_DIR/corpus.db (`lexflow corpus load` builds it, `lexflow dev` on first start)"},

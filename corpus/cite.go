@@ -211,6 +211,9 @@ func (s *Store) resolveDecision(ctx context.Context, c *Citation, name decisionN
 	case name.ecli != "":
 		c.RefersTo = "ECLI"
 		cond, args = `ecli = ?`, []any{name.ecli}
+	case name.rejust != "":
+		c.RefersTo = "ReJust"
+		cond, args = `doc_id = ?`, []any{RejustDocPrefix + name.rejust}
 	case name.court == courtCassazione && name.branch != "civ" && name.year != "":
 		// The questions referred to the Sezioni Unite carry their number as "N/YYYY".
 		cond, args = `jurisdiction = 'it' AND (number = ? OR number = ?) AND year = ?`, []any{name.number, name.number + "/" + name.year, name.year}
@@ -224,7 +227,7 @@ func (s *Store) resolveDecision(ctx context.Context, c *Citation, name decisionN
 		return "", err
 	}
 	for _, d := range decs {
-		if name.court != courtCassazione && name.ecli == "" && Fold(d.Court) != Fold(name.court) {
+		if name.court != courtCassazione && name.ecli == "" && name.rejust == "" && Fold(d.Court) != Fold(name.court) {
 			continue // Romanian courts number their decisions each on its own
 		}
 		if name.section != "" && name.section != d.Section {

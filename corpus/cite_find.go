@@ -25,6 +25,7 @@ type decisionName struct {
 	number  string // "10387", or "101/2021" for a Romanian decision
 	year    string
 	ecli    string
+	rejust  string // a Romanian decision's ReJust identifier ("Hotarare-27.05.2026-d98e82869")
 }
 
 // Courts a decision citation may name.
@@ -97,6 +98,10 @@ var (
 	roICCJ  = regexp.MustCompile(`(?i)[iî]\.?\s?C\.?\s?C\.?\s?J\b|[iî]nalt(?:a|ei)\s+cur[tțţ](?:e|ii)\s+de\s+casa|\bRIL\b|recurs(?:ul|ului)?\s+[iî]n\s+interesul\s+legii|\bHP\b|dezlegarea\s+unor\s+chestiuni`)
 	roAppel = regexp.MustCompile(`(?i)cur(?:tea|[tțţ]ii)\s+de\s+apel\s+(?P<city>\p{Lu}[\p{L}]+(?:[\s-]+(?:Mure[sșş]|Iulia))?)`)
 	roOther = regexp.MustCompile(`(?i)\btribunal|judec[aă]tori`)
+	// rejustID is "ReJust Hotarare-27.05.2026-d98e82869": the identifier ReJust gives a
+	// court of appeal's decision, by which the corpus knows the decisions whose number
+	// the source masks (kb_search and read_legal_text cite those by it).
+	rejustID = regexp.MustCompile(`\bReJust\s+(Hotarare-\d{2}\.\d{2}\.\d{4}-[0-9A-Za-z]+)\b`)
 
 	// corteCost is a decision of the Italian Constitutional Court: "Corte cost., sent. n.
 	// 173 del 2024", "sentenza della Corte costituzionale n. 173/2024", "sentenza n. 74
@@ -334,6 +339,9 @@ func findDecisions(text string) []reference {
 		}
 		d.court = romanianCourt(g("before") + " " + courtWindow(text[loc[1]:next]))
 		out = append(out, reference{kind: KindDecision, start: loc[0], end: loc[1], decision: d})
+	}
+	for _, loc := range rejustID.FindAllStringSubmatchIndex(text, -1) {
+		out = append(out, reference{kind: KindDecision, start: loc[0], end: loc[1], decision: decisionName{rejust: text[loc[2]:loc[3]]}})
 	}
 	for _, loc := range corteCost.FindAllStringIndex(text, -1) {
 		out = append(out, reference{kind: KindDecision, start: loc[0], end: loc[1], decision: decisionName{court: courtCorteCost}})

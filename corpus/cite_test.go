@@ -118,6 +118,12 @@ func TestNotFoundNeedsACompleteSource(t *testing.T) {
 		{"decizia nr. 11/2023", StatusUnknownSource, ""},
 		{"Decizia CCR nr. 22/2016", StatusUnknownSource, ""},
 	})
+	// A decision whose number the source masks is cited by its ReJust identifier; one
+	// the corpus does not hold is not disproved.
+	checkCitations(t, "Decizia din 16.03.2023, Curtea de Apel București (ReJust Hotarare-16.03.2023-RJee3dge372); ReJust Hotarare-27.05.2026-zzzzzzzzz.", "ro", []want{
+		{"ReJust Hotarare-16.03.2023-RJee3dge372", StatusVerified, "ro/ca/Hotarare-16.03.2023-RJee3dge372"},
+		{"ReJust Hotarare-27.05.2026-zzzzzzzzz", StatusUnknownSource, ""},
+	})
 }
 
 // TestQuotationsAreChecked: a quotation must be in the cited text, whatever its case,

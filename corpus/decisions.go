@@ -3,6 +3,7 @@ package corpus
 import (
 	"context"
 	"fmt"
+	"slices"
 )
 
 // Field weights of the decisions' BM25 rankings, over materia, massima, summary,
@@ -24,8 +25,27 @@ const wordsWeight = 0.5
 // weighing the massime and summaries and once the full texts, both weighing the
 // court's reasoning and operative part above the parties' arguments; the unanalysed
 // index is ranked the same two ways, and the four rankings are fused by reciprocal
-// rank. Optionally within a subject matter; at most limit hits.
+// rank. Optionally within a subject matter; at most limit hits. It is
+// SearchDecisionsWith with no layer on.
 func (s *Store) SearchDecisions(ctx context.Context, query, materia string, limit int) ([]Hit, error) {
+	return s.SearchDecisionsWith(ctx, query, materia, limit, DecisionLayers{})
+}
+
+// DecisionLayers switches, per search, the layers that decision search adds to its
+// lexical rankings, as Layers does for legislation.
+type DecisionLayers struct {
+	// Glossary expands the question with the legal terms, in the languages of the
+	// decisions other than the question's, of the concepts it names (package
+	// glossary), ranked at GlossaryWeight.
+	Glossary bool
+}
+
+// SearchDecisionsWith is SearchDecisions with layers: the glossary's legal terms for
+// the concepts a question names, in the other languages decisions are written in,
+// ranked in those languages' indexes and fused beside the question's own words, so
+// that "embezzlement" reaches "peculato" and "public procurement" "achiziții
+// publice".
+func (s *Store) SearchDecisionsWith(ctx context.Context, query, materia string, limit int, l DecisionLayers) ([]Hit, error) {
 	filter, args := "", []any{}
 	if materia != "" {
 		filter = ` AND (j.materia LIKE ? OR j.materia LIKE ?)`
@@ -40,22 +60,32 @@ func (s *Store) SearchDecisions(ctx context.Context, query, materia string, limi
 			}
 		}
 	}
-	weights, err := s.languageWeights(ctx, query, Languages, decisionIndex)
+	rank := func(lang string, terms []string, weight float64) error {
+		match := termsQuery(terms)
+		if match == "" || weight <= 0 {
+			return nil
+		}
+		for _, w := range [][]float64{decisionSummaryWeights, decisionTextWeights} {
+			q := decisionRanking(decisionIndex(lang), fmt.Sprintf("%g, %g, %g, %g, %g", w[0], w[1], w[2], w[3], w[4]), filter)
+			if err := s.fuse(ctx, scores, weight, q, append([]any{match}, args...)...); err != nil {
+				return fmt.Errorf("search decisions: %w", err)
+			}
+		}
+		return nil
+	}
+	own, err := s.languageWeights(ctx, query, Languages, decisionIndex)
 	if err != nil {
 		return nil, err
 	}
 	for _, lang := range Languages {
-		index := decisionIndex(lang)
-		match := termsQuery(weights[lang].terms)
-		if match == "" || weights[lang].weight == 0 {
-			continue
+		if err := rank(lang, own[lang].terms, own[lang].weight); err != nil {
+			return nil, err
 		}
-		weight := weights[lang].weight
-		for _, w := range [][]float64{decisionSummaryWeights, decisionTextWeights} {
-			q := decisionRanking(index, fmt.Sprintf("%g, %g, %g, %g, %g", w[0], w[1], w[2], w[3], w[4]), filter)
-			if err := s.fuse(ctx, scores, weight, q, append([]any{match}, args...)...); err != nil {
-				return nil, fmt.Errorf("search decisions: %w", err)
-			}
+	}
+	if l.Glossary {
+		others := slices.DeleteFunc(slices.Clone(Languages), func(lang string) bool { return lang == QueryLanguage(query) })
+		if err := s.rankGlossary(query, others, rank); err != nil {
+			return nil, err
 		}
 	}
 	return s.decisionHits(ctx, scores, limit)
@@ -73,22 +103,33 @@ func decisionRanking(index, weights, filter string) string {
 		` ORDER BY bm25(` + index + `, ` + weights + `) LIMIT 100`
 }
 
-// fuse adds to scores the reciprocal ranks (weight/(60 + rank)) of the rowids query
-// returns, best first.
+// fuse adds to scores the reciprocal ranks of the rowids query returns, best first
+// (fuseRanked).
 func (s *Store) fuse(ctx context.Context, scores map[int64]float64, weight float64, query string, args ...any) error {
 	rows, err := s.db.QueryContext(ctx, query, args...)
 	if err != nil {
 		return err
 	}
 	defer rows.Close()
-	rank := 0
+	var ids []int64
 	for rows.Next() {
 		var id int64
 		if err := rows.Scan(&id); err != nil {
 			return err
 		}
-		rank++
-		scores[id] += weight / float64(rrfK+rank)
+		ids = append(ids, id)
 	}
-	return rows.Err()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	fuseRanked(scores, weight, ids)
+	return nil
+}
+
+// fuseRanked is reciprocal rank fusion: it adds weight/(rrfK + rank) to the score of
+// each of ids, ranked best first from 1.
+func fuseRanked(scores map[int64]float64, weight float64, ids []int64) {
+	for i, id := range ids {
+		scores[id] += weight / float64(rrfK+i+1)
+	}
 }

@@ -41,14 +41,7 @@ const (
 // ranked, then each layer that is on (the glossary, the model's rewrites, the dense
 // ranking) fused beside them.
 func (s *Store) SearchLegislationWith(ctx context.Context, query, jurisdiction, act string, limit int, l Layers) ([]ArticleHit, error) {
-	if jurisdiction == "" {
-		jurisdiction = JurisdictionAll
-	}
-	langs, ok := jurisdictionLanguages[jurisdiction]
-	if !ok {
-		return nil, fmt.Errorf("%w: %q", ErrJurisdiction, jurisdiction)
-	}
-	filter, args, err := s.articleFilter(ctx, jurisdiction, act)
+	langs, filter, args, err := s.legislationScope(ctx, jurisdiction, act)
 	if err != nil {
 		return nil, err
 	}
@@ -119,7 +112,8 @@ func (s *Store) rankGlossary(query string, langs []string, rank func(string, []s
 	return nil
 }
 
-// rankDense adds the dense hits that filter keeps to scores, by reciprocal rank.
+// rankDense adds the dense hits that filter keeps to scores, by reciprocal rank
+// (fuseRanked).
 func (s *Store) rankDense(ctx context.Context, scores map[int64]float64, hits []dense.Hit, filter string, args []any) error {
 	if len(hits) == 0 {
 		return nil
@@ -146,12 +140,12 @@ func (s *Store) rankDense(ctx context.Context, scores map[int64]float64, hits []
 	if err := rows.Err(); err != nil {
 		return err
 	}
-	rank := 0
+	var ranked []int64
 	for _, h := range hits {
 		if id, ok := rowid[h.DocID]; ok {
-			rank++
-			scores[id] += DenseWeight / float64(rrfK+rank)
+			ranked = append(ranked, id)
 		}
 	}
+	fuseRanked(scores, DenseWeight, ranked)
 	return nil
 }

@@ -30,6 +30,35 @@ func TestGlossaryTakesEnglishToRomanianAndItalianLaw(t *testing.T) {
 	}
 }
 
+func TestGlossaryTakesEnglishToDecisions(t *testing.T) {
+	ctx := context.Background()
+	for _, c := range []struct{ q, want string }{
+		{"fraudulent bankruptcy", "it/cass/7277-2026"},
+		{"theft from a petrol station", "it/cass/13132-2025"},
+		{"defamation in court filings", "it/cass/20520-2024"},
+	} {
+		off, err := db.SearchDecisionsWith(ctx, c.q, "", 5, DecisionLayers{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		on, err := db.SearchDecisionsWith(ctx, c.q, "", 5, DecisionLayers{Glossary: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if slices.Contains(decisionIDs(off), c.want) || len(on) == 0 || on[0].DocID != c.want {
+			t.Errorf("%q: without the glossary %v, with it %v; want %s first only with it", c.q, decisionIDs(off), decisionIDs(on), c.want)
+		}
+	}
+}
+
+func decisionIDs(hits []Hit) []string {
+	var out []string
+	for _, h := range hits {
+		out = append(out, h.DocID)
+	}
+	return out
+}
+
 func TestRewriteLayerRanksTheModelsWords(t *testing.T) {
 	ctx := context.Background()
 	q := "my neighbour keeps my things"

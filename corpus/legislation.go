@@ -242,6 +242,30 @@ func articleRanking(index, filter string) string {
 		filter + fmt.Sprintf(` ORDER BY f.score LIMIT %d`, perLanguageDepth)
 }
 
+// CheckLegislationScope reports whether a legislation search within jurisdiction
+// ("" for all) and act ("" for any) can run: an error wrapping ErrJurisdiction or
+// ErrNoAct when it cannot. legislation_search asks it before the layers that cost (a
+// model's rewrite, an embedding), so that a request the corpus cannot answer spends
+// nothing.
+func (s *Store) CheckLegislationScope(ctx context.Context, jurisdiction, act string) error {
+	_, _, _, err := s.legislationScope(ctx, jurisdiction, act)
+	return err
+}
+
+// legislationScope returns the languages whose indexes hold a jurisdiction's law
+// ("" for all) and the filter of its articles and act's (articleFilter).
+func (s *Store) legislationScope(ctx context.Context, jurisdiction, act string) (langs []string, filter string, args []any, err error) {
+	if jurisdiction == "" {
+		jurisdiction = JurisdictionAll
+	}
+	langs, ok := jurisdictionLanguages[jurisdiction]
+	if !ok {
+		return nil, "", nil, fmt.Errorf("%w: %q", ErrJurisdiction, jurisdiction)
+	}
+	filter, args, err = s.articleFilter(ctx, jurisdiction, act)
+	return langs, filter, args, err
+}
+
 // rankedCandidates is how many of a ranking's best matches a filter reads: a
 // jurisdiction or an act with fewer among them is ranked within them.
 const rankedCandidates = 2000
@@ -277,13 +301,7 @@ func (s *Store) articleFilter(ctx context.Context, jurisdiction, act string) (st
 // with the same field weights. It is the baseline the evaluation measures the
 // analysis against.
 func (s *Store) SearchLegislationUnanalysed(ctx context.Context, query, jurisdiction, act string, limit int) ([]ArticleHit, error) {
-	if jurisdiction == "" {
-		jurisdiction = JurisdictionAll
-	}
-	if _, ok := jurisdictionLanguages[jurisdiction]; !ok {
-		return nil, fmt.Errorf("%w: %q", ErrJurisdiction, jurisdiction)
-	}
-	filter, args, err := s.articleFilter(ctx, jurisdiction, act)
+	_, filter, args, err := s.legislationScope(ctx, jurisdiction, act)
 	if err != nil {
 		return nil, err
 	}

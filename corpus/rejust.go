@@ -56,10 +56,14 @@ func loadRejust(f files) ([]Decision, error) {
 	return out, nil
 }
 
+// RejustDocPrefix begins the doc_id of a court of appeal's decision, before its ReJust
+// identifier ("ro/ca/Hotarare-27.05.2026-d98e82869").
+const RejustDocPrefix = "ro/ca/"
+
 func courtOfAppeal(name, raw string) Decision {
 	id := strings.TrimSuffix(path.Base(name), ".txt")
 	text := cleanText(mangledTag.ReplaceAllString(raw, ""))
-	d := Decision{DocID: "ro/ca/" + id, Jurisdiction: "ro", Language: "ro", Kind: "decizie", Number: id,
+	d := Decision{DocID: RejustDocPrefix + id, Jurisdiction: "ro", Language: "ro", Kind: "decizie", Number: id,
 		Materia: "achiziții publice (contencios administrativ și fiscal)", FullText: text}
 	if m := fileDate.FindStringSubmatch(id); m != nil {
 		d.Date = m[3] + "-" + m[2] + "-" + m[1]

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 
 	"github.com/lexflow/lexflow/corpus"
@@ -108,12 +109,13 @@ func WriteLayers(w io.Writer, rows []RankRow) {
 }
 
 // LayerTargets are the issue's targets that the offline layers must hold (issue 38):
-// decisions recall@5 of 85% in Romanian and Italian; and, for legislation, the floors
-// the default layer measured (legislationFloors), so that a regression fails. The
-// issue's legislation targets (recall@5 90% per language, MRR 0.75) and English
-// decisions (60%) are not reached offline: they are reported, not asserted.
+// decisions recall@5 of 85% in Romanian and Italian; and the floors the default layer
+// measured (floors), so that a regression fails. The issue's legislation targets
+// (recall@5 90% per language, MRR 0.75) and English decisions (60%) are not reached
+// offline: they are reported, not asserted.
 func LayerTargets(rows []RankRow) []string {
 	var out []string
+	measured := map[string]bool{}
 	for _, r := range rows {
 		if r.Layer != Layers[len(Layers)-1].Name {
 			continue
@@ -121,28 +123,39 @@ func LayerTargets(rows []RankRow) []string {
 		if r.Kind == "decisions" && (r.Group == "ro" || r.Group == "it") && r.At5.hits*100 < r.At5.total*85 {
 			out = append(out, fmt.Sprintf("decisions in %s: recall@5 %s, under 85%%", r.Group, r.At5))
 		}
-		if f, ok := legislationFloors[r.Group]; ok && r.Kind == "legislation" && (r.At5.hits < f.at5 || r.MRR < f.mrr) {
-			out = append(out, fmt.Sprintf("legislation, %s: recall@5 %s, MRR %.3f, under the %d hits and MRR %.2f measured",
-				r.Group, r.At5, r.MRR, f.at5, f.mrr))
+		measured[r.Kind+", "+r.Group] = true
+		if f, ok := floors[r.Kind+", "+r.Group]; ok && (r.At5.hits < f.at5 || r.MRR < f.mrr) {
+			out = append(out, fmt.Sprintf("%s, %s: recall@5 %s, MRR %.3f, under the %d hits and MRR %.2f measured",
+				r.Kind, r.Group, r.At5, r.MRR, f.at5, f.mrr))
+		}
+	}
+	for _, group := range slices.Sorted(maps.Keys(floors)) {
+		if !measured[group] {
+			out = append(out, fmt.Sprintf("%s: a floor for a group no question measures", group))
 		}
 	}
 	return out
 }
 
-// legislationFloors are, per set and language, the recall@5 (hits) and MRR (rounded
-// down) that the default layer measured on 2026-11-27, with the glossary's client
-// words indexed beside each article: far under the issue's targets.
-var legislationFloors = map[string]struct {
+// floors are, per search, set and language, the recall@5 (hits) and MRR (rounded
+// down) that the default layer measured on 2026-11-27: for legislation with the
+// glossary's client words indexed beside each article, for decisions with the
+// glossary's expansion; far under the issue's targets for legislation and English
+// decisions.
+var floors = map[string]struct {
 	at5 int
 	mrr float64
 }{
-	"legislation-dev ro":     {4, 0.21},
-	"legislation-dev it":     {8, 0.59},
-	"legislation-dev en":     {9, 0.72},
-	"legislation ro":         {16, 0.17},
-	"legislation it":         {16, 0.23},
-	"legislation en":         {24, 0.31},
-	"legislation_heldout ro": {12, 0.29},
-	"legislation_heldout it": {10, 0.38},
-	"legislation_heldout en": {6, 0.20},
+	"legislation, legislation-dev ro":     {4, 0.21},
+	"legislation, legislation-dev it":     {8, 0.59},
+	"legislation, legislation-dev en":     {9, 0.72},
+	"legislation, legislation ro":         {16, 0.17},
+	"legislation, legislation it":         {16, 0.23},
+	"legislation, legislation en":         {24, 0.31},
+	"legislation, legislation_heldout ro": {12, 0.29},
+	"legislation, legislation_heldout it": {10, 0.38},
+	"legislation, legislation_heldout en": {6, 0.20},
+	"decisions, ro":                       {36, 0.67},
+	"decisions, it":                       {48, 0.94},
+	"decisions, en":                       {7, 0.16},
 }

@@ -83,15 +83,14 @@ var Layers = []Layer{
 		},
 	},
 	{
-		// The analysis with the legal glossary's expansion (corpus.Layers.Glossary),
-		// what the tools run by default. Decisions have no glossary layer yet: they
-		// rank as under "analysis".
+		// The analysis with the legal glossary's expansion (corpus.Layers.Glossary,
+		// corpus.DecisionLayers.Glossary), what the tools run by default.
 		Name: "glossary",
 		Legislation: func(ctx context.Context, s *corpus.Store, it LegislationItem) ([]string, error) {
 			return articleIDs(s.SearchLegislationWith(ctx, it.Question, it.Jurisdiction, "", maxRank, corpus.Layers{Glossary: true}))
 		},
 		Decisions: func(ctx context.Context, s *corpus.Store, it RetrievalItem) ([]string, error) {
-			return decisionIDs(s.SearchDecisions(ctx, it.Question, "", maxRank))
+			return decisionIDs(s.SearchDecisionsWith(ctx, it.Question, "", maxRank, corpus.DecisionLayers{Glossary: true}))
 		},
 	},
 }

@@ -18,11 +18,12 @@ type RetrievalResult struct {
 	Rank int
 }
 
-// RunRetrieval asks kb_search's ranking (corpus.SearchDecisions) every question.
+// RunRetrieval asks kb_search's ranking every question, with the layers kb_search runs
+// by default (the glossary).
 func RunRetrieval(ctx context.Context, s *corpus.Store, items []RetrievalItem) ([]RetrievalResult, error) {
 	out := make([]RetrievalResult, 0, len(items))
 	for _, it := range items {
-		hits, err := s.SearchDecisions(ctx, it.Question, "", maxRank)
+		hits, err := s.SearchDecisionsWith(ctx, it.Question, "", maxRank, corpus.DecisionLayers{Glossary: true})
 		if err != nil {
 			return nil, err
 		}

@@ -39,11 +39,13 @@ var listActsOptions = workflow.ActivityOptions{
 	RetryPolicy:         &temporal.RetryPolicy{MaximumAttempts: 3},
 }
 
-// RefreshLaw reads the current text of the Romanian acts cases cite (the corpus's
-// codes the Portal Legislativ finds by number: activities.CurrentLaw.RefreshableActs)
-// and keeps it in the store, one act at a time with refreshPause between, at most
-// maxActsPerRefresh a run. An act that cannot be read keeps its earlier text, or the
-// corpus's, and is named in the result.
+// RefreshLaw reads the current text of the Romanian acts of the corpus that the Portal
+// Legislativ finds by number (its codes: activities.CurrentLaw.RefreshableActs) and
+// keeps it in the store, one act at a time with refreshPause between, at most
+// maxActsPerRefresh a run. These are every act whose current text the research tools
+// and the citation check can read, since they read it by the corpus's doc_ids: an act
+// a case cites outside the corpus has none to update. An act that cannot be read keeps
+// its earlier text, or the corpus's, and is named in the result.
 func RefreshLaw(ctx workflow.Context) (schemas.RefreshLawResult, error) {
 	out := schemas.RefreshLawResult{Refreshed: []schemas.RefreshedAct{}, Failed: []string{}}
 	var ids []string

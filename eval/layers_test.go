@@ -1,0 +1,33 @@
+package eval
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestLayerTargetsFail: a default-layer row under its floor fails, and so does a floor
+// no row measures; other layers' rows are not held to the floors.
+func TestLayerTargetsFail(t *testing.T) {
+	def := Layers[len(Layers)-1].Name
+	var rows []RankRow
+	for group, f := range floors {
+		kind, g, _ := strings.Cut(group, ", ")
+		rows = append(rows, RankRow{Kind: kind, Layer: def, Group: g, At5: ratio{f.at5, f.at5}, MRR: f.mrr})
+	}
+	if got := LayerTargets(rows); len(got) != 0 {
+		t.Fatalf("rows at their floors: %v", got)
+	}
+	low := append([]RankRow{}, rows...)
+	for i := range low {
+		if low[i].Kind == "decisions" && low[i].Group == "en" {
+			low[i].MRR = 0
+		}
+	}
+	low = append(low, RankRow{Kind: "decisions", Layer: Layers[0].Name, Group: "en"})
+	if got := LayerTargets(low); len(got) != 1 || !strings.Contains(got[0], "decisions, en") {
+		t.Errorf("English decisions under their floor: %v", got)
+	}
+	if got := LayerTargets(rows[1:]); len(got) != 1 || !strings.Contains(got[0], "no question measures") {
+		t.Errorf("a floor without its row: %v", got)
+	}
+}
