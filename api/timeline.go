@@ -17,8 +17,8 @@ import (
 const auditTimeline = "case.timeline.read"
 
 // downloadTimeline serves a case's timeline chart (generate_image) to its owner, or to
-// staff (support, admin) whose scope reaches the case, audited; anyone else, and a
-// case without a chart, finds nothing.
+// staff (support, admin) whose scope reaches the case, audited: the deadline routes'
+// rule, deadlineCase. Anyone else, and a case without a chart, finds nothing.
 func (h *handlers) downloadTimeline(c echo.Context) error {
 	cs, err := h.deadlineCase(c)
 	if err != nil {

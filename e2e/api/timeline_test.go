@@ -93,9 +93,9 @@ func TestTimelineChart(t *testing.T) {
 		t.Errorf("chart %q %dx%d", l.Title, l.Width, l.Height)
 	}
 
-	// Stored sealed: the file under the blob root is not the PNG.
+	// Stored sealed: the file under the blob root is a sealed blob, not the PNG.
 	raw, err := os.ReadFile(filepath.Join(s.BlobDir, filepath.FromSlash(schemas.TimelinePath(id))))
-	if err != nil || bytes.Contains(raw, []byte("PNG")) || bytes.Contains(raw, []byte("Cronologescu")) {
+	if err != nil || !bytes.HasPrefix(raw, []byte("LXE1")) || bytes.Contains(raw, []byte("\x89PNG")) || bytes.Contains(raw, []byte("Cronologescu")) {
 		t.Errorf("the stored chart is not sealed (%v)", err)
 	}
 
