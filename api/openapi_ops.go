@@ -69,6 +69,7 @@ var operations = map[string]operation{
 	"POST /v1/cases/:id/close":                 {"closeCase", "Close a case", CloseRequest{}, []response{ok("closed", CloseView{}), accepted("closing", CloseView{})}},
 	"GET /v1/cases/:id/drafts":                 {"listDrafts", "A case's draft revisions, with their citation checks", nil, []response{ok("the drafts", DraftList{})}},
 	"GET /v1/cases/:id/drafts/:name/:revision": {"downloadDraft", "A draft revision's PDF", nil, []response{media(http.StatusOK, "the PDF", "application/pdf")}},
+	"GET /v1/cases/:id/timeline":               {"downloadTimeline", "The case's timeline chart", nil, []response{media(http.StatusOK, "the PNG", "image/png")}},
 	"POST /v1/cases/:id/documents": {"uploadDocument", "Upload a document (PDF, DOCX, text, JPEG, PNG) for Lexflow to read and summarize",
 		uploadForm{}, []response{accepted("stored; being read", DocumentView{}), ok("the same file, uploaded before", DocumentView{})}},
 	"GET /v1/cases/:id/documents":           {"listDocuments", "A case's documents, with their summaries", nil, []response{ok("the documents", DocumentList{})}},

@@ -74,6 +74,7 @@ var routes = []Route{
 	{http.MethodPost, "/v1/cases/:id/close", User, false, (*handlers).closeCase},
 	{http.MethodGet, "/v1/cases/:id/drafts", User, false, (*handlers).listDrafts},
 	{http.MethodGet, "/v1/cases/:id/drafts/:name/:revision", User, false, (*handlers).downloadDraft},
+	{http.MethodGet, "/v1/cases/:id/timeline", User, false, (*handlers).downloadTimeline},
 	{http.MethodPost, "/v1/cases/:id/documents", User, false, (*handlers).uploadDocument},
 	{http.MethodGet, "/v1/cases/:id/documents", User, false, (*handlers).listDocuments},
 	{http.MethodGet, "/v1/cases/:id/documents/:doc", User, false, (*handlers).downloadDocument},

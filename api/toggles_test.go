@@ -22,7 +22,8 @@ func resolve(t *testing.T, body string, roles ...string) ([]string, bool, bool) 
 }
 
 var caseTools = []string{"get_case_details", "update_case_details", "get_party_id_by_name", "generate_draft_pdf",
-	"list_documents", "read_document", "check_quota", "create_support_ticket", "consult_reasoner", "compute_deadline", "propose_deadline"}
+	"list_documents", "read_document", "check_quota", "create_support_ticket", "consult_reasoner", "compute_deadline", "propose_deadline",
+	"generate_image"}
 
 func TestResolveDefaults(t *testing.T) {
 	got, memory, rag := resolve(t, `{"message": "hi"}`, schemas.RoleUser)

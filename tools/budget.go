@@ -108,6 +108,8 @@ var budgets = map[string]Budget{
 	schemas.ToolConsultReasoner:     {Percent: 10, Shape: shapeReasoner},
 	schemas.ToolComputeDeadline:     {Percent: 3},
 	schemas.ToolProposeDeadline:     {Percent: 2},
+	// generate_image answers counts and a path, never the chart's labels.
+	schemas.ToolGenerateImage: {Percent: 2},
 }
 
 // withBudgets gives each tool its budget from budgets; a tool without one keeps the

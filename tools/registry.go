@@ -169,6 +169,11 @@ var registry = withBudgets(mustLoad([]*Tool{
 	{Name: schemas.ToolProposeDeadline, Roles: allRoles, DefaultOn: true, Bound: bindCase, Writes: true,
 		Policy: caseToolPolicy, Failure: Escalate, Ladder: fullLadder, Format: formatStatus, Workflow: schemas.ProposeDeadlineWorkflow,
 		decode: decodeArgs[schemas.ProposeDeadlineArgs]},
+	// Seed 001's generate_image, made the case's timeline chart (issue 42): it draws
+	// from the case and degrades, for a chart the turn can do without; it changes no
+	// content of the case, so a legal hold lets it draw.
+	{Name: schemas.ToolGenerateImage, Roles: allRoles, DefaultOn: true, Bound: bindCase,
+		Policy: caseToolPolicy, Failure: Degrade, Format: formatStatus, Activity: "GenerateImage", decode: decodeArgs[schemas.GenerateImageArgs]},
 }))
 
 // mustLoad reads each tool's schema and description from schemas/tools/<name>.json.

@@ -126,6 +126,7 @@ func Activities(d Deps) []any {
 		&activities.Model{Clients: d.Models, Transcripts: d.Store, Memories: d.Store, Prompts: system, Meter: meter, Events: events,
 			ContextTokens: d.ContextTokens},
 		&activities.Deadlines{Cases: d.Store, Deadlines: d.Store},
+		&activities.Timelines{Cases: d.Store, Parties: d.Store, Deadlines: d.Store, CourtFiles: d.Store, Blobs: d.Blobs, Now: now, Events: events},
 		&activities.CourtWatch{Files: d.Store, Cases: d.Store, Parties: d.Store, Events: d.Store, Portal: d.Portal, Now: d.Now},
 		&activities.Erasure{Store: d.Store, Cases: d.Store, Deadlines: d.Store, Notifications: d.Store, Audit: d.Store, Blobs: d.Blobs,
 			Keys: d.Keys, Temporal: d.Temporal, Retention: d.Retention},

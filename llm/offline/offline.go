@@ -197,6 +197,10 @@ var (
 	questionRe = regexp.MustCompile(`(?s)^\s*(\S+\s+){4,}.*\?\s*$`)
 )
 
+// timelineRe is a client asking for the case's timeline chart (generate_image); the
+// text after a colon, if any, is its title.
+var timelineRe = regexp.MustCompile(`(?is)\b(?:timeline|cronologi[ae])\b(?:\s*:\s*(.+?)\s*$)?`)
+
 // decide is the offline model's rule book. After tool results it answers, citing them.
 // Otherwise, with tools on offer, the latest user message picks a tool:
 //   - "case details" (or "detaliile cazului", "dettagli del caso") → get_case_details;
@@ -222,7 +226,9 @@ var (
 //   - "legal search: TEXT" (or "ricerca legale:", "căutare juridică:") → lex_search;
 //   - "search: TEXT" (or "cerca:", "caută:") → web_search;
 //   - "how long do I have: 30 days from 2026-03-02" (or "cât timp am", "quanto tempo
-//     ho") → compute_deadline, by Italy's rules in an Italian case, else Romania's.
+//     ho") → compute_deadline, by Italy's rules in an Italian case, else Romania's;
+//   - "timeline" (or "cronologie", "cronologia"), with a title after a colon if any →
+//     generate_image, 1200x720.
 //
 // When a LEXE research tool failed, it tries web_search, or else lex_search, with the
 // message before it answers, if on offer, and the answer says the failed source is
@@ -350,6 +356,12 @@ func decide(msgs []message, offered map[string]bool) reply {
 			}
 			return plainCall("compute_deadline", map[string]any{"jurisdiction": jurisdiction, "from": m[3], "amount": amount,
 				"unit": termUnit(m[2])}, len(msgs))
+		case offered["generate_image"] && timelineRe.MatchString(user):
+			args := map[string]any{"width": 1200, "height": 720}
+			if title := timelineRe.FindStringSubmatch(user)[1]; title != "" {
+				args["prompt"] = title
+			}
+			return call("generate_image", args)
 		case offered["legal_sql"] && sqlRe.MatchString(user):
 			query := sqlRe.FindStringSubmatch(user)[1]
 			table := "legislatie"

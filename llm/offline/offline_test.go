@@ -249,3 +249,24 @@ func TestHowLongComputesTheDeadline(t *testing.T) {
 		}
 	}
 }
+
+// TestTimelineRule asks generate_image for a timeline, with the title after a colon,
+// and leaves the message to the other rules when the tool is not on offer.
+func TestTimelineRule(t *testing.T) {
+	system := msg("system", "Case ID: c-9\nLanguage: it")
+	offered := map[string]bool{"generate_image": true, "legislation_search": true}
+	for user, args := range map[string]string{
+		"Show me the timeline of my case":               `{"case_id":"c-9","height":720,"width":1200}`,
+		"cronologia: Lo sfratto di {{party0.lastName}}": `{"case_id":"c-9","height":720,"prompt":"Lo sfratto di {{party0.lastName}}","width":1200}`,
+		"Vreau cronologie, vă rog":                      `{"case_id":"c-9","height":720,"width":1200}`,
+	} {
+		r := decide([]message{system, msg("user", user)}, offered)
+		if len(r.calls) != 1 || r.calls[0].Function.Name != "generate_image" || r.calls[0].Function.Arguments != args {
+			t.Errorf("%q → %+v, want generate_image %s", user, r.calls, args)
+		}
+	}
+	r := decide([]message{system, msg("user", "Can you show me the timeline of my case, please?")}, map[string]bool{"legislation_search": true})
+	if len(r.calls) != 1 || r.calls[0].Function.Name != "legislation_search" {
+		t.Errorf("without generate_image on offer → %+v, want legislation_search", r.calls)
+	}
+}

@@ -118,6 +118,20 @@ export async function download(path, filename) {
   setTimeout(() => URL.revokeObjectURL(url), 60_000);
 }
 
+// fetchBlob fetches a file with the token and answers it as a Blob, or null when the
+// API answers 404 (nothing there yet); other failures throw an ApiError.
+export async function fetchBlob(path) {
+  let resp;
+  try {
+    resp = await fetch(path, { headers: headers({ Accept: "*/*" }) });
+  } catch (err) {
+    throw new ApiError(0, { title: "offline", detail: err.message });
+  }
+  if (resp.status === 404) return null;
+  if (!resp.ok) throw await problemOf(resp);
+  return resp.blob();
+}
+
 // upload sends a file as multipart/form-data (the part named file) and answers the
 // API's JSON, calling onProgress with the fraction sent; XMLHttpRequest, since fetch
 // reports no upload progress.

@@ -1,5 +1,5 @@
 // One case, for its client: where it is and what happens next, the chat with its
-// toggle bar, the documents, parties, deadlines, court files and drafts. The page follows the case's event stream,
+// toggle bar, the documents, parties, deadlines, court files, drafts and timeline. The page follows the case's event stream,
 // so it updates by itself when the case moves (a payment, support resuming it).
 import { ApiError, call, follow, newKey, sleep } from "./api.js";
 import { h, replace } from "./dom.js";
@@ -12,6 +12,7 @@ import { courtFilesSection } from "./courtfiles.js";
 import { deadlinesSection } from "./deadlines.js";
 import { documentsSection } from "./documents.js";
 import { draftsSection } from "./drafts.js";
+import { timelineSection } from "./timeline.js";
 
 // Sending a message again after a dropped connection: at most this many tries, with
 // the same Idempotency-Key, so the turn runs once.
@@ -39,6 +40,7 @@ export function casePage(app, id) {
   const composer = h("form", { class: "composer", "aria-label": t("new_message") },
     h("label", { for: "message" }, t("your_message")), input, why, h("div", { class: "row" }, send, stop));
   const drafts = draftsSection(app, id);
+  const timeline = timelineSection(app, id);
   const documents = documentsSection(app, id);
   const transcript = new Transcript(log, id, {
     onTurn: (running) => { busy = running; updateComposer(); },
@@ -58,7 +60,7 @@ export function casePage(app, id) {
       h("section", { class: "chat", "aria-labelledby": "chat-title" },
         h("h2", { id: "chat-title" }, t("conversation")), log,
         h("h3", { id: "tools-title", class: "small" }, t("tools")), bar, composer),
-      h("aside", { class: "side" }, documents.el, partiesSection(app, id), deadlinesSection(app, id), courtFilesSection(app, id), drafts.el,
+      h("aside", { class: "side" }, documents.el, partiesSection(app, id), deadlinesSection(app, id), courtFilesSection(app, id), drafts.el, timeline.el,
         h("section", { "aria-labelledby": "close-title" }, h("h2", { id: "close-title" }, t("close_case")), closeForm),
         h("section", { "aria-labelledby": "erase-title" }, h("h2", { id: "erase-title" }, t("erase_case")), eraseForm))));
 
@@ -223,6 +225,7 @@ export function casePage(app, id) {
     onEvent: (ev) => {
       transcript.add(ev);
       if (ev.event === "draft.ready") drafts.reload();
+      if (ev.event === "timeline.ready") timeline.reload(ev.data.body);
       if (ev.event.startsWith("document.")) documents.reload();
       if (["status", "notice", "turn.completed", "turn.cancelled", "turn.failed", "escalation"].includes(ev.event)) refreshSoon();
       log.scrollTop = log.scrollHeight;

@@ -116,6 +116,8 @@ const en = {
   dl_feed: "Calendar feed", feed_hint: "A private address of your deadlines for your calendar application, with neutral titles. Anyone who has it can read it: keep it to yourself.",
   feed_make: "Make the feed's address", feed_rotate: "Make a new address (the old one stops)", feed_off: "Turn the feed off",
   feed_url: "The feed's address", feed_url_hint: "Copy it into your calendar now: it is not shown again.", feed_made: "The feed is on.", feed_is_off: "The feed is off.",
+  case_timeline: "Timeline", timeline_hint: "Ask for a timeline in the chat: the dated facts, deadlines, hearings and events of the case, on one chart.",
+  no_timeline: "No timeline yet.", timeline_alt: "The case's timeline: {n} events.",
 };
 
 const ro = {
@@ -229,6 +231,8 @@ const ro = {
   dl_feed: "Calendar", feed_hint: "O adresă privată a termenelor dvs. pentru aplicația de calendar, cu titluri neutre. Oricine o are o poate citi: păstrați-o pentru dvs.",
   feed_make: "Creați adresa calendarului", feed_rotate: "Creați o adresă nouă (cea veche nu mai merge)", feed_off: "Opriți calendarul",
   feed_url: "Adresa calendarului", feed_url_hint: "Copiați-o acum în calendar: nu mai este afișată.", feed_made: "Calendarul este pornit.", feed_is_off: "Calendarul este oprit.",
+  case_timeline: "Cronologie", timeline_hint: "Cereți o cronologie în conversație: faptele cu dată, termenele, ședințele și evenimentele cazului, pe un singur grafic.",
+  no_timeline: "Nicio cronologie încă.", timeline_alt: "Cronologia cazului: {n} evenimente.",
 };
 
 const it = {
@@ -342,6 +346,8 @@ const it = {
   dl_feed: "Calendario", feed_hint: "Un indirizzo privato delle tue scadenze per l'app del calendario, con titoli neutri. Chiunque lo abbia può leggerlo: tienilo per te.",
   feed_make: "Crea l'indirizzo del calendario", feed_rotate: "Crea un nuovo indirizzo (il vecchio smette di funzionare)", feed_off: "Disattiva il calendario",
   feed_url: "L'indirizzo del calendario", feed_url_hint: "Copialo ora nel tuo calendario: non viene mostrato di nuovo.", feed_made: "Il calendario è attivo.", feed_is_off: "Il calendario è disattivato.",
+  case_timeline: "Cronologia", timeline_hint: "Chiedi una cronologia nella conversazione: i fatti con una data, le scadenze, le udienze e gli eventi del caso, in un unico grafico.",
+  no_timeline: "Ancora nessuna cronologia.", timeline_alt: "La cronologia del caso: {n} eventi.",
 };
 
 const dictionaries = { en, ro, it };

@@ -1,0 +1,28 @@
+package browser
+
+import (
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// TestTimelineInTheBrowser: a client records a dated fact and asks for the case's
+// timeline in the chat; the chart appears on the case page when its timeline.ready
+// event arrives, at the size the call asked, and is still there after a reload.
+func TestTimelineInTheBrowser(t *testing.T) {
+	appURL := serveApp(t)
+	p := openPage(t, "en-US", 1280, 900)
+	p.signIn(appURL, "timeline-browser", "acme")
+	p.openCase("My landlord keeps the deposit after the lease ended")
+	p.waitFor("no timeline yet", `document.querySelector(".case-timeline")?.innerText.includes("No timeline yet")`, 10*time.Second)
+	p.send("fact: The lease ended on 2026-02-28")
+	p.waitFor("the fact's answer", turnDone(1), time.Minute)
+	p.send("timeline: The deposit")
+	const shown = `document.querySelector("#timeline-image")?.complete && document.querySelector("#timeline-image").naturalWidth === 1200 && document.querySelector("#timeline-image").naturalHeight === 720`
+	p.waitFor("the timeline chart", shown, time.Minute)
+	p.checkA11y("timeline")
+	p.shot("01-timeline")
+	p.do("reload the case", chromedp.Reload())
+	p.waitFor("the chart after a reload", shown, 20*time.Second)
+}
