@@ -100,7 +100,8 @@ func NewDetails(description string) map[string]any {
 // Cases keeps case documents.
 type Cases interface {
 	// CreateCase stores c unless a case with its ID exists; either way it returns the
-	// stored case, so creation can be retried.
+	// stored case, so creation can be retried. The stored case_details'
+	// schemas.LastUpdatedField is its creation time.
 	CreateCase(ctx context.Context, c Case) (Case, error)
 	// GetCase returns a case, or ErrNotFound.
 	GetCase(ctx context.Context, id string) (Case, error)
@@ -121,7 +122,8 @@ type Cases interface {
 	// empty, names the update so that it applies once: the same op again (an activity
 	// retried after its answer was lost) changes nothing, whatever came between, and
 	// returns the current version. A store remembers at least the last MaxOps ops of a
-	// case.
+	// case. Every write sets case_details' schemas.LastUpdatedField, as a time.Time, to
+	// the case's new UpdatedAt, from the store's clock.
 	UpdateDetails(ctx context.Context, id string, expected int64, op string, updates map[string]any) (int64, error)
 	// SetPayment records a case's payment unless one is recorded, and returns the
 	// recorded one: confirming twice keeps the first.
