@@ -4,7 +4,8 @@
 // wrapped data keys that encrypt clients' data, legal holds and erasure receipts, the
 // research sources' recent failures, the current texts of articles an official
 // service gave, the cases' deadlines, the court files cases link, users' calendar
-// feeds, and users' notification settings, in-app notifications and sends) as
+// feeds, users' notification settings, in-app notifications and sends, and the
+// organizations' settings of the AI disclosure on drafts) as
 // interfaces, with the errors every implementation returns. Package mongostore
 // implements them on MongoDB, package firestore on Firestore; package storetest is
 // the conformance suite every implementation passes.
@@ -338,6 +339,7 @@ type Store interface {
 	Feeds
 	Notifications
 	CurrentTexts
+	Disclosures
 	// Ping reports whether the database answers.
 	Ping(ctx context.Context) error
 	// Close releases the connection.
