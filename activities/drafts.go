@@ -28,6 +28,9 @@ type Drafts struct {
 	Cases   store.Cases
 	Parties store.Parties
 	Blobs   blob.Store
+	// Disclosures are the organizations' settings of the AI disclosure each draft
+	// carries (see disclosureOf).
+	Disclosures store.Disclosures
 	// Now stamps new revisions; time.Now when nil.
 	Now func() time.Time
 	// Events publishes draft.ready.
@@ -56,7 +59,9 @@ var partyFields = map[string]func(store.Party) string{
 }
 
 // RenderDraft checks that every placeholder names a field of a party attached to the
-// case, fills them in, renders the PDF and stores it at schemas.DraftPath. It is idempotent per
+// case, fills them in, renders the PDF, with the AI disclosure of the case's language
+// in every page's footer where it is on (disclosureOf), and stores it at
+// schemas.DraftPath. It is idempotent per
 // (case, name, revision): the same content gives the same PDF, stored once; other
 // content under a stored revision is refused, naming the next free revision. Faults of
 // the draft, and a case under a legal hold, are answers for the model; store and blob
@@ -100,9 +105,13 @@ func (a *Drafts) RenderDraft(ctx context.Context, in schemas.RenderDraftInput) (
 			return refuse("Placeholder substitution failed: Party ID %s has no %s", ref.Party, ref.Field)
 		}
 	}
+	disclosed, err := a.disclosureOf(ctx, args.CaseID)
+	if err != nil {
+		return schemas.RenderDraftResult{}, err
+	}
 	filled := draft.Substitute(args.MarkdownContent, func(r draft.Ref) string { return partyFields[r.Field](byID[r.Party]) })
 	pdf, err := draft.Render(filled, draft.Options{Title: strings.ReplaceAll(args.DraftName, "_", " "),
-		Appendix: citationsToCheckPage(in.Citations, language.Guess(args.MarkdownContent))})
+		Appendix: citationsToCheckPage(in.Citations, language.Guess(args.MarkdownContent)), Disclosure: disclosed})
 	if err != nil {
 		return refuse("%v", err)
 	}
