@@ -241,3 +241,27 @@ func TestDraftsDiscloseAI(t *testing.T) {
 		t.Errorf("a Romanian case's draft = %q, want the disclosure %q once the organization switched it on", got, disclosure.Texts["ro"])
 	}
 }
+
+// TestDraftUploadFailureNamesItsStep: a PDF the blob store cannot take fails the render
+// (retried) with seed 003's kind of text, the step first: "Draft upload failed", which
+// the ladder shows the model and the reasoner.
+func TestDraftUploadFailureNamesItsStep(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	blobs, err := blob.NewDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A file where the cases' folder should be: no draft can be stored under it.
+	if err := os.WriteFile(filepath.Join(dir, "cases"), []byte("not a folder"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	a := &Drafts{Cases: st, Parties: st, Blobs: blobs, Disclosures: st}
+	id := newCase(t, "upload")
+	_, err = a.RenderDraft(ctx, schemas.RenderDraftInput{GenerateDraftPDFArgs: schemas.GenerateDraftPDFArgs{
+		CaseID: id, DraftName: "Cerere", Revision: 1, MarkdownContent: "# Cerere\n\nText."}})
+	var appErr *temporal.ApplicationError
+	if err == nil || !strings.HasPrefix(err.Error(), schemas.FailedDraftUpload+": ") || (errors.As(err, &appErr) && appErr.NonRetryable()) {
+		t.Errorf("RenderDraft into a broken blob store = %v, want a retried %q", err, schemas.FailedDraftUpload)
+	}
+}
