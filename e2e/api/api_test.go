@@ -76,8 +76,8 @@ func TestNewcomer(t *testing.T) {
 			t.Errorf("record lacks ownership or time: %v", m)
 		}
 	}
-	// First the tiering notice (tier and quota), then the turn.
-	if strings.Join(roles, ",") != "assistant,user,tool,assistant" {
+	// First the welcome and the tiering notice (tier and quota), then the turn.
+	if strings.Join(roles, ",") != "assistant,assistant,user,tool,assistant" {
 		t.Errorf("transcript roles = %v", roles)
 	}
 
