@@ -26,14 +26,14 @@ type Cases struct {
 // records (see schemas.DocumentsField), with the placeholders of the case's parties;
 // or, with a path, the one part of case_details it names.
 // A missing case or path is an answer for the model, not a failure; a store error is
-// retried.
+// retried, named schemas.FailedStoreRead.
 func (a *Cases) GetCaseDetails(ctx context.Context, args schemas.GetCaseDetailsArgs) (schemas.GetCaseDetailsResult, error) {
 	c, err := a.Store.GetCase(ctx, args.CaseID)
 	if errors.Is(err, store.ErrNotFound) {
 		return schemas.GetCaseDetailsResult{Status: schemas.ResultError, ErrorMessage: schemas.CaseNotFound}, nil
 	}
 	if err != nil {
-		return schemas.GetCaseDetailsResult{}, err
+		return schemas.GetCaseDetailsResult{}, failed(schemas.FailedStoreRead, err)
 	}
 	details := maps.Clone(c.Details)
 	// The uploads' records name the files as the client did; the models read documents
@@ -51,7 +51,7 @@ func (a *Cases) GetCaseDetails(ctx context.Context, args schemas.GetCaseDetailsA
 	if a.Parties != nil {
 		parties, err := a.Parties.ListParties(ctx, args.CaseID)
 		if err != nil {
-			return schemas.GetCaseDetailsResult{}, err
+			return schemas.GetCaseDetailsResult{}, failed(schemas.FailedStoreRead, err)
 		}
 		for _, p := range parties {
 			res.Parties = append(res.Parties, placeholdersOf(p))
@@ -104,8 +104,8 @@ func placeholdersOf(p store.Party) schemas.PartyPlaceholder {
 // UpdateCaseDetails is the update_case_details tool: dot-path updates of case_details,
 // appending to log fields. Invalid fields, the fields the system owns unless a
 // workflow writes them (args.System), and a tool's updates past case_details' size
-// limits (store.CheckDetailsSize) are reported to the model; store errors retried.
-// A case under a legal hold refuses every update but the workflow's own.
+// limits (store.CheckDetailsSize) are reported to the model; store errors retried,
+// named schemas.FailedStoreUpdate. A case under a legal hold refuses every update but the workflow's own.
 func (a *Cases) UpdateCaseDetails(ctx context.Context, args schemas.UpdateCaseDetailsArgs) (schemas.StatusResult, error) {
 	if !args.System {
 		for _, path := range slices.Sorted(maps.Keys(args.Updates)) {
@@ -139,7 +139,7 @@ func (a *Cases) UpdateCaseDetails(ctx context.Context, args schemas.UpdateCaseDe
 	case errors.Is(err, store.ErrVersionConflict):
 		return schemas.StatusResult{Status: schemas.ResultError, ErrorMessage: "Update refused: " + err.Error()}, nil
 	case err != nil:
-		return schemas.StatusResult{}, err
+		return schemas.StatusResult{}, failed(schemas.FailedStoreUpdate, err)
 	}
 	return schemas.StatusResult{Status: schemas.ResultSuccess}, nil
 }

@@ -28,6 +28,9 @@ type Drafts struct {
 	Cases   store.Cases
 	Parties store.Parties
 	Blobs   blob.Store
+	// Disclosures are the organizations' settings of the AI disclosure each draft
+	// carries (see disclosureOf).
+	Disclosures store.Disclosures
 	// Now stamps new revisions; time.Now when nil.
 	Now func() time.Time
 	// Events publishes draft.ready.
@@ -56,11 +59,13 @@ var partyFields = map[string]func(store.Party) string{
 }
 
 // RenderDraft checks that every placeholder names a field of a party attached to the
-// case, fills them in, renders the PDF and stores it at schemas.DraftPath. It is idempotent per
+// case, fills them in, renders the PDF, with the AI disclosure of the case's language
+// in every page's footer where it is on (disclosureOf), and stores it at
+// schemas.DraftPath. It is idempotent per
 // (case, name, revision): the same content gives the same PDF, stored once; other
 // content under a stored revision is refused, naming the next free revision. Faults of
 // the draft, and a case under a legal hold, are answers for the model; store and blob
-// errors are retried.
+// errors are retried, and name the step that failed (schemas.FailedSteps).
 func (a *Drafts) RenderDraft(ctx context.Context, in schemas.RenderDraftInput) (schemas.RenderDraftResult, error) {
 	args := in.GenerateDraftPDFArgs
 	refuse := func(format string, v ...any) (schemas.RenderDraftResult, error) {
@@ -77,7 +82,7 @@ func (a *Drafts) RenderDraft(ctx context.Context, in schemas.RenderDraftInput) (
 	}
 	parties, err := a.Parties.ListParties(ctx, args.CaseID)
 	if err != nil {
-		return schemas.RenderDraftResult{}, err
+		return schemas.RenderDraftResult{}, failed(schemas.FailedStoreRead, err)
 	}
 	byID := map[string]store.Party{}
 	for _, p := range parties {
@@ -100,9 +105,13 @@ func (a *Drafts) RenderDraft(ctx context.Context, in schemas.RenderDraftInput) (
 			return refuse("Placeholder substitution failed: Party ID %s has no %s", ref.Party, ref.Field)
 		}
 	}
+	disclosed, err := a.disclosureOf(ctx, args.CaseID)
+	if err != nil {
+		return schemas.RenderDraftResult{}, failed(schemas.FailedStoreRead, err)
+	}
 	filled := draft.Substitute(args.MarkdownContent, func(r draft.Ref) string { return partyFields[r.Field](byID[r.Party]) })
 	pdf, err := draft.Render(filled, draft.Options{Title: strings.ReplaceAll(args.DraftName, "_", " "),
-		Appendix: citationsToCheckPage(in.Citations, language.Guess(args.MarkdownContent))})
+		Appendix: citationsToCheckPage(in.Citations, language.Guess(args.MarkdownContent)), Disclosure: disclosed})
 	if err != nil {
 		return refuse("%v", err)
 	}
@@ -114,7 +123,7 @@ func (a *Drafts) RenderDraft(ctx context.Context, in schemas.RenderDraftInput) (
 	}
 	recorded, err := listDrafts(ctx, a.Cases, args.CaseID)
 	if err != nil {
-		return schemas.RenderDraftResult{}, err
+		return schemas.RenderDraftResult{}, failed(schemas.FailedStoreRead, err)
 	}
 	next, same := 1, -1
 	for i, r := range recorded {
@@ -137,14 +146,14 @@ func (a *Drafts) RenderDraft(ctx context.Context, in schemas.RenderDraftInput) (
 	}
 	// A revision stored by a render whose recording never ran keeps its PDF.
 	if stored, err := a.read(ctx, d.Path); err != nil {
-		return schemas.RenderDraftResult{}, err
+		return schemas.RenderDraftResult{}, failed(schemas.FailedDraftRead, err)
 	} else if stored != nil && !bytes.Equal(stored, pdf) {
 		return refuse("Revision %d of %s exists with other content; use revision %d", args.Revision, args.DraftName, next)
 	}
 	if err := a.Blobs.Put(ctx, d.Path, pdf); errors.Is(err, blob.ErrBadKey) {
 		return schemas.RenderDraftResult{}, temporal.NewNonRetryableApplicationError(err.Error(), schemas.ErrInvalidArgs, err)
 	} else if err != nil {
-		return schemas.RenderDraftResult{}, fmt.Errorf("store the PDF: %w", err)
+		return schemas.RenderDraftResult{}, failed(schemas.FailedDraftUpload, fmt.Errorf("store the PDF: %w", err))
 	}
 	d.CreatedAt = a.now()
 	return schemas.RenderDraftResult{Draft: d}, nil
@@ -164,7 +173,7 @@ func (a *Drafts) read(ctx context.Context, key string) ([]byte, error) {
 func (a *Drafts) RecordDraft(ctx context.Context, in schemas.RecordDraft) error {
 	recorded, err := listDrafts(ctx, a.Cases, in.CaseID)
 	if err != nil {
-		return err
+		return failed(schemas.FailedStoreRead, err)
 	}
 	d := in.Draft
 	if !slices.ContainsFunc(recorded, func(r schemas.RenderedDraft) bool { return r.DraftID == d.DraftID }) {
@@ -179,7 +188,7 @@ func (a *Drafts) RecordDraft(ctx context.Context, in schemas.RecordDraft) error 
 		}
 		_, err = a.Cases.UpdateDetails(ctx, in.CaseID, 0, "", map[string]any{"draft_status." + d.DraftID: entry})
 		if err != nil {
-			return permanent(fmt.Errorf("record the draft in case_details: %w", err))
+			return permanent(failed(schemas.FailedStoreUpdate, fmt.Errorf("record the draft in case_details: %w", err)))
 		}
 	}
 	return a.Events.Publish(ctx, schemas.EventDraftReady, schemas.EventDraftReady, "", schemas.DraftReadyEvent{

@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -14,6 +16,7 @@ import (
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/lexflow/lexflow/internal/blob"
+	"github.com/lexflow/lexflow/internal/disclosure"
 	"github.com/lexflow/lexflow/schemas"
 	"github.com/lexflow/lexflow/store"
 )
@@ -174,5 +177,91 @@ func TestSameDraftAfterItsCitationsChanged(t *testing.T) {
 	again, err := a.RenderDraft(ctx, schemas.RenderDraftInput{GenerateDraftPDFArgs: args})
 	if err != nil || again.ErrorMessage != "" || again.Draft.SHA256 != first.Draft.SHA256 {
 		t.Errorf("the same text again: %+v, %v; want the recorded revision", again, err)
+	}
+}
+
+// TestDraftsDiscloseAI: a draft says AI helped write it (L. 132/2025, art. 13) in its
+// case's language, as its text extracted from the PDF shows: by default on an Italian
+// case, not on a Romanian one; an organization's admin words it and switches it per
+// language.
+func TestDraftsDiscloseAI(t *testing.T) {
+	ctx := context.Background()
+	blobs, err := blob.NewDir(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := &Drafts{Cases: st, Parties: st, Blobs: blobs, Disclosures: st}
+	org := fmt.Sprint("studio-", time.Now().UnixNano())
+	caseIn := func(lang string) string {
+		id := fmt.Sprint("disclosed-", lang, "-", time.Now().UnixNano())
+		if _, err := st.CreateCase(ctx, store.Case{ID: id, UserID: "u", OrgID: org, Language: lang, Phase: schemas.PhaseActive,
+			Status: schemas.StatusOpen, Details: store.NewDetails("d")}); err != nil {
+			t.Fatal(err)
+		}
+		return id
+	}
+	text := func(id string, rev int) string {
+		t.Helper()
+		got, err := a.RenderDraft(ctx, schemas.RenderDraftInput{GenerateDraftPDFArgs: schemas.GenerateDraftPDFArgs{
+			CaseID: id, DraftName: "Atto", Revision: rev, MarkdownContent: "# Atto\n\nIl conduttore chiede la restituzione del deposito."}})
+		if err != nil || got.ErrorMessage != "" {
+			t.Fatalf("render: %+v, %v", got, err)
+		}
+		pdf, err := readBlob(ctx, blobs, got.Draft.Path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(t.TempDir(), "draft.pdf")
+		if err := os.WriteFile(path, pdf, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		out, err := exec.Command("pdftotext", path, "-").Output()
+		if err != nil {
+			t.Fatalf("pdftotext (apt-get install poppler-utils): %v", err)
+		}
+		return strings.Join(strings.Fields(string(out)), " ")
+	}
+	it, ro := caseIn("it"), caseIn("ro")
+	if got := text(it, 1); !strings.Contains(got, disclosure.Texts["it"]) {
+		t.Errorf("an Italian case's draft = %q, want the disclosure %q", got, disclosure.Texts["it"])
+	}
+	if got := text(ro, 1); strings.Contains(got, "inteligență artificială") {
+		t.Errorf("a Romanian case's draft = %q, want no disclosure by default", got)
+	}
+
+	own := "Atto redatto dallo Studio con l'ausilio dell'intelligenza artificiale."
+	if err := st.PutDisclosure(ctx, store.Disclosure{Org: org, Texts: map[string]string{"it": own},
+		On: map[string]bool{"ro": true}, SetBy: "admin", UpdatedAt: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	if got := text(it, 2); !strings.Contains(got, own) || strings.Contains(got, disclosure.Texts["it"]) {
+		t.Errorf("an Italian case's draft = %q, want the organization's wording %q", got, own)
+	}
+	if got := text(ro, 2); !strings.Contains(got, disclosure.Texts["ro"]) {
+		t.Errorf("a Romanian case's draft = %q, want the disclosure %q once the organization switched it on", got, disclosure.Texts["ro"])
+	}
+}
+
+// TestDraftUploadFailureNamesItsStep: a PDF the blob store cannot take fails the render
+// (retried) with seed 003's kind of text, the step first: "Draft upload failed", which
+// the ladder shows the model and the reasoner.
+func TestDraftUploadFailureNamesItsStep(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	blobs, err := blob.NewDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A file where the cases' folder should be: no draft can be stored under it.
+	if err := os.WriteFile(filepath.Join(dir, "cases"), []byte("not a folder"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	a := &Drafts{Cases: st, Parties: st, Blobs: blobs, Disclosures: st}
+	id := newCase(t, "upload")
+	_, err = a.RenderDraft(ctx, schemas.RenderDraftInput{GenerateDraftPDFArgs: schemas.GenerateDraftPDFArgs{
+		CaseID: id, DraftName: "Cerere", Revision: 1, MarkdownContent: "# Cerere\n\nText."}})
+	var appErr *temporal.ApplicationError
+	if err == nil || !strings.HasPrefix(err.Error(), schemas.FailedDraftUpload+": ") || (errors.As(err, &appErr) && appErr.NonRetryable()) {
+		t.Errorf("RenderDraft into a broken blob store = %v, want a retried %q", err, schemas.FailedDraftUpload)
 	}
 }

@@ -2,6 +2,7 @@ package activities
 
 import (
 	"errors"
+	"fmt"
 
 	"go.temporal.io/sdk/temporal"
 
@@ -17,4 +18,12 @@ func permanent(err error) error {
 		return temporal.NewNonRetryableApplicationError(err.Error(), schemas.ErrInvalidArgs, err)
 	}
 	return err
+}
+
+// failed names the step of a case tool that err failed (one of schemas.FailedSteps)
+// before its reason, which the ladder shows the model and the reasoner, as seed 003
+// words its errors ("Cloud Storage upload failed"). It wraps err, so errors.Is still
+// finds what it wraps.
+func failed(step string, err error) error {
+	return fmt.Errorf("%s: %w", step, err)
 }

@@ -27,6 +27,8 @@ const (
 	// auditToolContext flags a chat that carried an admin's decrypted context, for
 	// compliance review (seed 004); the entry holds its size, never its text.
 	auditToolContext = "chat.tool_context"
+	// auditDisclosure records an organization's AI disclosure on drafts being set.
+	auditDisclosure = "disclosure.put"
 )
 
 // audit records a staff action on organization org's case caseID (either may be

@@ -127,6 +127,8 @@ var operations = map[string]operation{
 	"POST /v1/admin/tools/execute":        {"executeTool", "Run one tool as a turn would, with its arguments or Sanctum's query to write them from, and read its raw result (admins; audited, rate limited)", ToolRun{}, []response{ok("the run: its arguments, raw result, text and latency", ToolRunResult{})}},
 	"GET /v1/admin/budgets/:tenant":       {"getBudget", "A tenant's model-token budget", nil, []response{ok("the budget", BudgetView{})}},
 	"PUT /v1/admin/budgets/:tenant":       {"putBudget", "Set a tenant's model-token budget", BudgetRequest{}, []response{ok("the budget", BudgetView{})}},
+	"GET /v1/admin/disclosures/:org":      {"getDisclosure", "An organization's AI disclosure on drafts", nil, []response{ok("the disclosure", DisclosureView{})}},
+	"PUT /v1/admin/disclosures/:org":      {"putDisclosure", "Set an organization's AI disclosure on drafts", DisclosureRequest{}, []response{ok("the disclosure", DisclosureView{})}},
 	"POST /v1/billing/cases/:id/payments": {"recordOfflinePayment", "Record a payment made outside the provider", OfflinePaymentRequest{}, []response{ok("recorded", OfflinePaymentView{}), accepted("confirming", OfflinePaymentView{})}},
 	"POST /v1/webhooks/payments":          {"paymentWebhook", "The payment provider's signed event", nil, []response{ok("handled", WebhookAnswer{})}},
 

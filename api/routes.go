@@ -128,6 +128,8 @@ var routes = []Route{
 	{http.MethodPost, "/v1/admin/tools/execute", Admin, false, (*handlers).executeTool},
 	{http.MethodGet, "/v1/admin/budgets/:tenant", Admin, false, (*handlers).getBudget},
 	{http.MethodPut, "/v1/admin/budgets/:tenant", Admin, false, (*handlers).putBudget},
+	{http.MethodGet, "/v1/admin/disclosures/:org", Admin, false, (*handlers).getDisclosure},
+	{http.MethodPut, "/v1/admin/disclosures/:org", Admin, false, (*handlers).putDisclosure},
 	{http.MethodPost, "/v1/billing/cases/:id/payments", Billing, false, (*handlers).recordOfflinePayment},
 	{http.MethodPost, "/v1/webhooks/payments", Webhook, false, (*handlers).paymentWebhook},
 	{http.MethodPost, "/codec/decode", Codec, false, (*handlers).codecDecode},

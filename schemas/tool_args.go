@@ -46,8 +46,14 @@ type UpdateCaseDetailsArgs struct {
 
 // SystemFields are the case_details fields that Lexflow writes and the model's tools
 // may not: a prompt-injected model must not forge a draft (whose record names a PDF), a
-// tier, a payment, support's log or an escalation.
-var SystemFields = []string{"draft_status", "tier", "payment", "support_log", "escalation", DocumentsField}
+// tier, a payment, support's log, an escalation or when the details last changed.
+var SystemFields = []string{"draft_status", "tier", "payment", "support_log", "escalation", DocumentsField,
+	LastUpdatedField}
+
+// LastUpdatedField is the case_details field that holds when they were last written
+// (seed 003's case_details.last_updated). The store sets it from its clock on every
+// write, creation included; no caller, the workflows included, may write it.
+const LastUpdatedField = "last_updated"
 
 // Arguments of each tool, agreeing with schemas/tools/<name>.json (tested).
 type (

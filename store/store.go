@@ -4,7 +4,8 @@
 // wrapped data keys that encrypt clients' data, legal holds and erasure receipts, the
 // research sources' recent failures, the current texts of articles an official
 // service gave, the cases' deadlines, the court files cases link, users' calendar
-// feeds, and users' notification settings, in-app notifications and sends) as
+// feeds, users' notification settings, in-app notifications and sends, and the
+// organizations' settings of the AI disclosure on drafts) as
 // interfaces, with the errors every implementation returns. Package mongostore
 // implements them on MongoDB, package firestore on Firestore; package storetest is
 // the conformance suite every implementation passes.
@@ -100,7 +101,8 @@ func NewDetails(description string) map[string]any {
 // Cases keeps case documents.
 type Cases interface {
 	// CreateCase stores c unless a case with its ID exists; either way it returns the
-	// stored case, so creation can be retried.
+	// stored case, so creation can be retried. The stored case_details'
+	// schemas.LastUpdatedField is its creation time.
 	CreateCase(ctx context.Context, c Case) (Case, error)
 	// GetCase returns a case, or ErrNotFound.
 	GetCase(ctx context.Context, id string) (Case, error)
@@ -121,7 +123,8 @@ type Cases interface {
 	// empty, names the update so that it applies once: the same op again (an activity
 	// retried after its answer was lost) changes nothing, whatever came between, and
 	// returns the current version. A store remembers at least the last MaxOps ops of a
-	// case.
+	// case. Every write sets case_details' schemas.LastUpdatedField, as a time.Time, to
+	// the case's new UpdatedAt, from the store's clock.
 	UpdateDetails(ctx context.Context, id string, expected int64, op string, updates map[string]any) (int64, error)
 	// SetPayment records a case's payment unless one is recorded, and returns the
 	// recorded one: confirming twice keeps the first.
@@ -336,6 +339,7 @@ type Store interface {
 	Feeds
 	Notifications
 	CurrentTexts
+	Disclosures
 	// Ping reports whether the database answers.
 	Ping(ctx context.Context) error
 	// Close releases the connection.

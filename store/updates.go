@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/lexflow/lexflow/schemas"
 )
 
 // AppendFields are the case_details fields that are logs: a list written to one of them
@@ -28,7 +30,8 @@ const maxDepth = 8
 
 // ParseUpdates checks update_case_details' updates and returns them sorted by path.
 // Paths are dot-separated identifiers; no path may be a prefix of another, since the
-// result would depend on order. A value for an append field must be a list. Errors wrap
+// result would depend on order; none may write schemas.LastUpdatedField, which the
+// store sets. A value for an append field must be a list. Errors wrap
 // ErrInvalidField and name the offending path.
 func ParseUpdates(updates map[string]any) ([]FieldUpdate, error) {
 	if len(updates) == 0 {
@@ -49,6 +52,9 @@ func ParseUpdates(updates map[string]any) ([]FieldUpdate, error) {
 			if !segment.MatchString(s) {
 				return nil, fmt.Errorf("%w: %q is not a dot path of identifiers", ErrInvalidField, p)
 			}
+		}
+		if segs[0] == schemas.LastUpdatedField {
+			return nil, fmt.Errorf("%w: %q is set by the store on every write, never by its callers", ErrInvalidField, p)
 		}
 		if i > 0 && strings.HasPrefix(p, paths[i-1]+".") {
 			return nil, fmt.Errorf("%w: %q and %q overlap", ErrInvalidField, paths[i-1], p)

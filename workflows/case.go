@@ -74,7 +74,7 @@ func (w *caseWorkflow) setup(ctx workflow.Context) error {
 	return w.setupEvents(ctx)
 }
 
-// run starts the case with tiering and then handles what arrives: payments, support's
+// run greets a new client, starts the case with tiering and then handles what arrives: payments, support's
 // resumptions, raised budgets, unanswered questions and renewed budgets, until the case
 // closes or continues as new.
 func (w *caseWorkflow) run(ctx workflow.Context) (schemas.CaseResult, error) {
@@ -92,6 +92,7 @@ func (w *caseWorkflow) run(ctx workflow.Context) (schemas.CaseResult, error) {
 		return schemas.CaseResult{}, err
 	}
 	w.ready = true
+	w.welcome(ctx)
 	if w.state.Phase == schemas.PhaseTiering && !w.state.Asked && w.state.Status != schemas.StatusWaitingBudget {
 		reply, err := w.classify(ctx, w.in.Description)
 		if err == nil || isTierReview(err) {

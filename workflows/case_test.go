@@ -46,6 +46,8 @@ type caseEnvOptions struct {
 	setPhase   func(schemas.CaseStatus) error
 	said       *[]string
 	statuses   *[]schemas.SetCaseStatus
+	// notices get the transcript notices whole, unless nil.
+	notices *[]schemas.Notice
 }
 
 func newCaseEnvWith(t *testing.T, o caseEnvOptions) *testsuite.TestWorkflowEnvironment {
@@ -92,6 +94,9 @@ func newCaseEnvWith(t *testing.T, o caseEnvOptions) *testsuite.TestWorkflowEnvir
 	env.OnActivity(transcriptActs.RecordNotice, mock.Anything, mock.Anything).Return(func(_ context.Context, n schemas.Notice) error {
 		if o.said != nil {
 			*o.said = append(*o.said, n.Text)
+		}
+		if o.notices != nil {
+			*o.notices = append(*o.notices, n)
 		}
 		return nil
 	})

@@ -60,15 +60,18 @@ func (t *turn) escalate(f *failedCall) string {
 var errorCodeRe = regexp.MustCompile(`\b[45][0-9][0-9]\b`)
 
 // clientQuestion is the ladder's question to the client: the reasoner's, unless it
-// names a tool, quotes the failure's reason or a status code (the escalation prompt
-// forbids them; a model may still write them), else the case's own sentence. The
-// client never reads the tool or its error: the escalation keeps them for support,
-// with the reasoner's whole advice.
+// names a tool or a failed step, quotes the failure's reason or a status code (the
+// escalation prompt forbids them; a model may still write them), else the case's own
+// sentence. The client never reads the tool, the step or its error: the escalation
+// keeps them for support, with the reasoner's whole advice.
 func clientQuestion(q string, f *failedCall, lw caseWording) string {
 	q = strings.TrimSpace(q)
 	leaks := q == "" || (f.reason != "" && strings.Contains(q, f.reason)) || errorCodeRe.MatchString(q)
 	for _, t := range tools.All() {
 		leaks = leaks || strings.Contains(q, t.Name)
+	}
+	for _, s := range schemas.FailedSteps {
+		leaks = leaks || strings.Contains(strings.ToLower(q), strings.ToLower(s))
 	}
 	if leaks {
 		return lw.askUser

@@ -76,8 +76,8 @@ func TestNewcomer(t *testing.T) {
 			t.Errorf("record lacks ownership or time: %v", m)
 		}
 	}
-	// First the tiering notice (tier and quota), then the turn.
-	if strings.Join(roles, ",") != "assistant,user,tool,assistant" {
+	// First the welcome and the tiering notice (tier and quota), then the turn.
+	if strings.Join(roles, ",") != "assistant,assistant,user,tool,assistant" {
 		t.Errorf("transcript roles = %v", roles)
 	}
 
@@ -234,7 +234,7 @@ func TestCreateIsIdempotent(t *testing.T) {
 }
 
 // TestRomanianCase opens a case in Romanian without naming the language: the case is
-// Romanian, and so are the tiering notice and the replies.
+// Romanian, and so are the welcome, the tiering notice and the replies.
 func TestRomanianCase(t *testing.T) {
 	t.Parallel()
 	tok := s.Token(t, "gheorghe")
@@ -249,7 +249,14 @@ func TestRomanianCase(t *testing.T) {
 		t.Errorf("language = %v, want ro", r.Body["language"])
 	}
 	msgs := s.Call(t, "GET", "/v1/cases/"+id+"/messages", tok, nil).Body["messages"].([]any)
-	if notice := msgs[0].(map[string]any)["content"].(string); !strings.HasPrefix(notice, "Nivelul cazului: 1.") {
+	if len(msgs) < 2 {
+		t.Fatalf("messages = %v, want the welcome and the tiering notice first", msgs)
+	}
+	if welcome := msgs[0].(map[string]any)["content"].(string); !strings.HasPrefix(welcome, "Bun venit la Lexflow!") ||
+		!strings.Contains(welcome, "abonamentul") {
+		t.Errorf("welcome = %q", welcome)
+	}
+	if notice := msgs[1].(map[string]any)["content"].(string); !strings.HasPrefix(notice, "Nivelul cazului: 1.") {
 		t.Errorf("tiering notice = %q", notice)
 	}
 }

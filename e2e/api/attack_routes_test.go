@@ -36,6 +36,7 @@ var attackBodies = map[string]any{
 	"POST /v1/support/cases/:id/resume":        map[string]any{"action": "close", "note": "closing another firm's case"},
 	"PUT /v1/admin/subscriptions/:id":          map[string]any{"plan": "free", "credits": map[string]int{"1": 99, "2": 99, "3": 99}},
 	"PUT /v1/admin/budgets/:tenant":            map[string]any{"tokens_per_day": 1, "case_tokens_per_day": 1},
+	"PUT /v1/admin/disclosures/:org":           map[string]any{"on": map[string]bool{"it": false}},
 	"PUT /v1/admin/cases/:id/hold":             map[string]any{"reason": "holding another firm's case"},
 	"POST /v1/billing/cases/:id/payments":      map[string]any{"reference": "fake", "amount": "0.01 EUR", "note": "free case"},
 	"POST /v1/citations/check":                 map[string]any{"text": "art. 2043 c.c.", "language": "it"},
@@ -162,7 +163,7 @@ func TestEveryRouteAgainstOtherTenants(t *testing.T) {
 			continue
 		}
 		key := r.Method + " " + r.Path
-		path := strings.NewReplacer(":party", "party0", ":name", "Cerere", ":revision", "1", ":tenant", "org:"+v.org, ":doc", v.docID).Replace(r.Path)
+		path := strings.NewReplacer(":party", "party0", ":name", "Cerere", ":revision", "1", ":tenant", "org:"+v.org, ":doc", v.docID, ":org", v.org).Replace(r.Path)
 		if strings.Contains(path, "/admin/subscriptions/:id") {
 			path = strings.Replace(path, ":id", "org:"+v.org, 1)
 		}
@@ -174,7 +175,7 @@ func TestEveryRouteAgainstOtherTenants(t *testing.T) {
 		if r.Auth == api.Codec {
 			body = v.payloads
 		}
-		aboutTheVictim := strings.Contains(r.Path, ":id") || strings.Contains(r.Path, ":tenant")
+		aboutTheVictim := strings.Contains(r.Path, ":id") || strings.Contains(r.Path, ":tenant") || strings.Contains(r.Path, ":org")
 		if key == "POST /v1/admin/tools/execute" {
 			// The case is named in the body: a tool that would rewrite it.
 			body = map[string]any{"tool": schemas.ToolUpdateCaseDetails, "case_id": v.caseID, "args": map[string]any{"updates": map[string]any{"summary": "rewritten"}}}

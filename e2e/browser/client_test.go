@@ -20,8 +20,8 @@ func turnDone(n int) string {
 }
 
 // TestClientStory is the client's whole story in the browser, in Romanian: sign in,
-// open a case, see the tiering notice, pay through the test checkout, ask about art.
-// 1357 Cod civil and watch the answer stream in with a verified citation, switch the
+// open a case, see the welcome and the tiering notice, pay through the test checkout,
+// ask about art. 1357 Cod civil and watch the answer stream in with a verified citation, switch the
 // tool off and see it unused, add a party, request a draft and download its PDF; then,
 // at phone width, the memory and closing the case.
 func TestClientStory(t *testing.T) {
@@ -46,6 +46,7 @@ func TestClientStory(t *testing.T) {
 	// Open a case; with no subscription, tiering ends in the payment step.
 	p.fill("#case-description", "Proprietarul nu îmi returnează garanția și vreau să îl chem în judecată")
 	p.click(`form[aria-labelledby=new-case-title] button[type=submit]`)
+	p.waitFor("the welcome", `[...document.querySelectorAll(".msg.system.notice")].some(n => n.innerText.startsWith("Bun venit la Lexflow!"))`, time.Minute)
 	p.waitFor("the tiering notice", `[...document.querySelectorAll(".msg.system.notice")].some(n => n.innerText.includes("Nivelul"))`, time.Minute)
 	p.waitFor("the Pay for case button", `[...document.querySelectorAll(".pay button")].some(b => b.innerText === "Plătește Cazul")`, 30*time.Second)
 	if price := p.text(".pay p"); !strings.Contains(price, "EUR") {

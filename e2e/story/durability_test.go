@@ -75,7 +75,7 @@ func TestWorkerKilledMidTurn(t *testing.T) {
 	}
 	count := map[schemas.RecordRole]int{}
 	for _, rec := range recs {
-		if rec.TurnID != "" { // not the tiering notice
+		if rec.TurnID != "" { // not a notice (the welcome, tiering's reply)
 			count[rec.Role]++
 		}
 	}

@@ -400,3 +400,36 @@ func TestAttackDraftLinksAreWebOrMail(t *testing.T) {
 		}
 	}
 }
+
+// TestDisclosureOnEveryPage: the disclosure line (that AI helped write the draft)
+// is in every page's footer, appendix pages too, whole when it wraps, and the page
+// numbers stay; a draft without one has none.
+func TestDisclosureOnEveryPage(t *testing.T) {
+	var md strings.Builder
+	for i := range 60 {
+		fmt.Fprintf(&md, "Paragrafo %d dell'atto.\n\n", i+1)
+	}
+	line := "Documento predisposto con l'ausilio di un sistema di intelligenza artificiale (Lexflow), ai sensi dell'art. 13 della L. 132/2025; " +
+		"il contenuto è stato verificato dall'avvocato."
+	pdf, err := Render(md.String(), Options{Title: "Atto", Appendix: "# Citazioni da verificare\n", Disclosure: line})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pages := pdfText(t, pdf, false)
+	if len(pages) != 3 {
+		t.Fatalf("got %d pages, want 3 (two of the draft, one appendix)", len(pages))
+	}
+	for i, p := range pages {
+		if got := strings.Join(strings.Fields(p), " "); !strings.Contains(got, line) {
+			t.Errorf("page %d lacks the disclosure %q:\n%s", i+1, line, p)
+		}
+		if want := fmt.Sprintf("%d / 3", i+1); !strings.Contains(p, want) {
+			t.Errorf("page %d lacks its number %q:\n%s", i+1, want, p)
+		}
+	}
+	for _, p := range pdfText(t, render(t, md.String()), false) {
+		if strings.Contains(p, "intelligenza artificiale") {
+			t.Errorf("a draft without a disclosure shows one:\n%s", p)
+		}
+	}
+}

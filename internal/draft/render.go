@@ -19,6 +19,10 @@ type Options struct {
 	// Appendix is Markdown rendered on pages of its own after the draft, such as
 	// the citations a reader must check; empty for none.
 	Appendix string
+	// Disclosure is a line printed in every page's footer, above the page number,
+	// such as the note that AI helped write the draft; empty for none. It is one or
+	// two lines at the footer's size: keep it to about 200 characters.
+	Disclosure string
 }
 
 // Page geometry, in millimetres.
@@ -34,14 +38,16 @@ const (
 
 // Type sizes, in points, and spacing.
 const (
-	bodySize    = 11.0
-	tableSize   = 10.0
-	codeSize    = 9.0
-	footerSize  = 9.0
-	leading     = 1.35 // line height as a multiple of the type size
-	paraGap     = 2.5  // millimetres after a paragraph
-	listIndent  = 7.0  // millimetres
-	quoteIndent = 6.0  // millimetres
+	bodySize   = 11.0
+	tableSize  = 10.0
+	codeSize   = 9.0
+	footerSize = 9.0
+	// disclosureSize is the size of Options.Disclosure in the footer.
+	disclosureSize = 7.0
+	leading        = 1.35 // line height as a multiple of the type size
+	paraGap        = 2.5  // millimetres after a paragraph
+	listIndent     = 7.0  // millimetres
+	quoteIndent    = 6.0  // millimetres
 )
 
 // codeGrey is the grey behind code.
@@ -74,7 +80,14 @@ func Render(markdown string, opt Options) ([]byte, error) {
 	pdf.SetCellMargin(0)
 	r := &renderer{pdf: pdf, src: src, x: marginLeft, width: pageWidth - marginLeft - marginRight, fonts: map[*face]bool{}}
 	pdf.AliasNbPages("{nb}")
+	disclosure := printable(opt.Disclosure)
 	pdf.SetFooterFunc(func() {
+		if disclosure != "" {
+			r.setFont(faces()[0], "", disclosureSize)
+			pdf.SetTextColor(90, 90, 90)
+			pdf.SetXY(marginLeft, bodyBottom+1)
+			pdf.MultiCell(pageWidth-marginLeft-marginRight, disclosureSize*ptMM*leading, disclosure, "", "C", false)
+		}
 		r.setFont(faces()[0], "", footerSize)
 		pdf.SetTextColor(90, 90, 90)
 		// "N / M" with the slash at the centre; the three parts are drawn apart so that

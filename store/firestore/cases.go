@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"time"
 
@@ -70,11 +71,17 @@ type payment struct {
 	At        time.Time `firestore:"at"`
 }
 
-// CreateCase creates the case's document unless it exists, and returns the stored case.
+// CreateCase creates the case's document, its case_details stamped last_updated,
+// unless it exists, and returns the stored case.
 func (s *Store) CreateCase(ctx context.Context, c store.Case) (store.Case, error) {
 	now := time.Now().UTC()
+	details := maps.Clone(c.Details)
+	if details == nil {
+		details = map[string]any{}
+	}
+	details[schemas.LastUpdatedField] = now
 	d := caseData{ID: c.ID, UserID: c.UserID, OrgID: c.OrgID, Description: c.Description, Language: c.Language,
-		Phase: c.Phase, Status: c.Status, Details: c.Details, CreatedAt: now, UpdatedAt: now}
+		Phase: c.Phase, Status: c.Status, Details: details, CreatedAt: now, UpdatedAt: now}
 	if _, err := s.caseDoc(c.ID).Create(ctx, d); err != nil && !exists(err) {
 		return store.Case{}, fmt.Errorf("create case: %w", err)
 	}
@@ -141,7 +148,7 @@ func (s *Store) PutStatus(ctx context.Context, id string, st schemas.CaseStatus)
 }
 
 // UpdateDetails reads the case, applies the updates to its case_details and writes it
-// back with the next version, in one transaction.
+// back with the next version and last_updated, in one transaction.
 func (s *Store) UpdateDetails(ctx context.Context, id string, expected int64, op string, updates map[string]any) (int64, error) {
 	fields, err := store.ParseUpdates(updates)
 	if err != nil {
@@ -168,6 +175,7 @@ func (s *Store) UpdateDetails(ctx context.Context, id string, expected int64, op
 		}
 		d.Version++
 		d.UpdatedAt = time.Now().UTC()
+		d.Details[schemas.LastUpdatedField] = d.UpdatedAt
 		if op != "" {
 			d.Ops = append(d.Ops, op)
 			d.Ops = d.Ops[max(0, len(d.Ops)-store.MaxOps):]

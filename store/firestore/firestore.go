@@ -59,6 +59,9 @@ const (
 	// CurrentArticlesCollection holds the current texts of articles an official
 	// service gave.
 	CurrentArticlesCollection = "current_articles"
+	// DisclosuresCollection holds the organizations' settings of the AI disclosure
+	// on drafts.
+	DisclosuresCollection = "disclosures"
 	// RecordsCollection and the others below are subcollections of a case's document.
 	RecordsCollection = "records"
 	PartiesCollection = "parties"

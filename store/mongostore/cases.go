@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"time"
 
@@ -53,12 +54,16 @@ func (d caseDoc) toCase() store.Case {
 	}
 }
 
-// CreateCase inserts c unless its ID exists, and returns the stored case.
+// CreateCase inserts c, its case_details stamped last_updated, unless its ID exists,
+// and returns the stored case.
 func (s *Store) CreateCase(ctx context.Context, c store.Case) (store.Case, error) {
 	now := time.Now().UTC()
+	details := bson.M{}
+	maps.Copy(details, c.Details)
+	details[schemas.LastUpdatedField] = now
 	doc := caseDoc{
 		ID: c.ID, UserID: c.UserID, OrgID: c.OrgID, Description: c.Description,
-		Language: c.Language, Phase: c.Phase, Status: c.Status, Details: bson.M(c.Details),
+		Language: c.Language, Phase: c.Phase, Status: c.Status, Details: details,
 		CreatedAt: now, UpdatedAt: now,
 	}
 	_, err := s.cases.InsertOne(ctx, doc)
@@ -129,14 +134,16 @@ func (s *Store) PutStatus(ctx context.Context, id string, st schemas.CaseStatus)
 }
 
 // UpdateDetails applies dot-path updates to case_details in one write: replaced fields
-// with $set, log fields with $push/$each, and the version with $inc. An op is pushed to
+// with $set, log fields with $push/$each, and the version with $inc; last_updated and
+// updated_at get the same time. An op is pushed to
 // the case's ops in the same write, which matches only while the case lacks it.
 func (s *Store) UpdateDetails(ctx context.Context, id string, expected int64, op string, updates map[string]any) (int64, error) {
 	fields, err := store.ParseUpdates(updates)
 	if err != nil {
 		return 0, err
 	}
-	set := bson.M{"updated_at": time.Now().UTC()}
+	now := time.Now().UTC()
+	set := bson.M{"updated_at": now, "case_details." + schemas.LastUpdatedField: now}
 	push := bson.M{}
 	for _, f := range fields {
 		if f.Append {

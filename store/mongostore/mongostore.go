@@ -58,6 +58,9 @@ const (
 	// CurrentArticlesCollection holds the current texts of articles an official
 	// service gave.
 	CurrentArticlesCollection = "current_articles"
+	// DisclosuresCollection holds the organizations' settings of the AI disclosure
+	// on drafts.
+	DisclosuresCollection = "disclosures"
 )
 
 // Store is the MongoDB store.
@@ -91,6 +94,8 @@ type Store struct {
 	currentArticles *mongo.Collection
 	// turns holds each turn's records together, on FerretDB only (see turns.go).
 	turns *mongo.Collection
+	// disclosures holds the organizations' disclosure settings, by organization.
+	disclosures *mongo.Collection
 	// lastSeen holds, per case, the last event number this process saw stored.
 	lastSeen sync.Map
 	// locks serialize this process's read-modify-write updates (see lock).
@@ -132,6 +137,7 @@ func open(ctx context.Context, opts *options.ClientOptions, db string) (*Store, 
 		notifications:   client.Database(db).Collection(NotificationsCollection),
 		sends:           client.Database(db).Collection(NotificationSendsCollection),
 		currentArticles: client.Database(db).Collection(CurrentArticlesCollection),
+		disclosures:     client.Database(db).Collection(DisclosuresCollection),
 		courtFiles:      client.Database(db).Collection(CourtFilesCollection),
 		deadlines:       client.Database(db).Collection(DeadlinesCollection),
 		feeds:           client.Database(db).Collection(FeedsCollection),

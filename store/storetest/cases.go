@@ -33,6 +33,7 @@ var caseTests = []subtest{
 	{"UpdateDetails/MissingIsNotFound", testUpdateMissingCase},
 	{"UpdateDetails/ConcurrentWritersKeepEachOthersChanges", testUpdateConcurrentWriters},
 	{"UpdateDetails/AnOpAppliesOnce", testUpdateOpAppliesOnce},
+	{"UpdateDetails/StampsLastUpdated", testUpdateStampsLastUpdated},
 	{"CountCases", testCountCases},
 	{"ListCases", testListCases},
 	{"SetPayment/KeepsTheFirst", testSetPaymentKeepsTheFirst},
@@ -689,5 +690,47 @@ func testListCases(t *testing.T, s store.Store) {
 	other := createCase(t, s)
 	if _, err := s.ListCases(t.Context(), org, ana, other.ID, 3); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("a page after another owner's case: %v, want ErrNotFound", err)
+	}
+}
+
+// lastUpdated returns case_details.last_updated, failing t unless it is a time.
+func lastUpdated(t *testing.T, c store.Case) time.Time {
+	t.Helper()
+	v, ok := detail(t, c.Details, schemas.LastUpdatedField).(time.Time)
+	if !ok {
+		t.Fatalf("case_details.%s = %#v, want a time", schemas.LastUpdatedField, c.Details[schemas.LastUpdatedField])
+	}
+	return v
+}
+
+func testUpdateStampsLastUpdated(t *testing.T, s store.Store) {
+	c := createCase(t, s)
+	created := lastUpdated(t, getCase(t, s, c.ID))
+	if !recent(created) || !sameTime(created, c.CreatedAt) {
+		t.Errorf("last_updated of a new case = %v, want its creation time %v", created, c.CreatedAt)
+	}
+	previous := created
+	for i, updates := range []map[string]any{
+		{"summary.current": "The deposit is 2,000 lei."},
+		{"facts": []any{"The lease ended in May."}},
+		{"draft_status.Notificare_r1": map[string]any{"revision": 1}},
+	} {
+		update(t, s, c.ID, 0, updates)
+		got := getCase(t, s, c.ID)
+		at := lastUpdated(t, got)
+		if !recent(at) || !sameTime(at, got.UpdatedAt) || at.Before(previous) {
+			t.Errorf("write %d: last_updated = %v, want the write's time (updated_at %v, not before %v)", i, at, got.UpdatedAt, previous)
+		}
+		previous = at
+	}
+	// The store sets it; a caller may not, whatever it sends.
+	for _, path := range []string{schemas.LastUpdatedField, schemas.LastUpdatedField + ".at"} {
+		forged := map[string]any{path: "1999-01-01T00:00:00Z", "summary.current": "forged"}
+		if _, err := s.UpdateDetails(t.Context(), c.ID, 0, "", forged); !errors.Is(err, store.ErrInvalidField) {
+			t.Errorf("UpdateDetails writing %s = %v, want ErrInvalidField", path, err)
+		}
+	}
+	if got := getCase(t, s, c.ID); !lastUpdated(t, got).Equal(previous) || got.Version != 3 {
+		t.Errorf("after refused writes: last_updated %v at version %d, want %v at 3", lastUpdated(t, got), got.Version, previous)
 	}
 }
