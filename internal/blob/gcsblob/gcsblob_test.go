@@ -16,12 +16,17 @@ import (
 	"github.com/lexflow/lexflow/internal/blob"
 	"github.com/lexflow/lexflow/internal/blob/blobtest"
 	"github.com/lexflow/lexflow/internal/blob/gcsblob"
+	"github.com/lexflow/lexflow/internal/testenv"
 )
 
 // server is the Cloud Storage server the package's tests share, fake-gcs-server run
 // in-process on loopback: the client reaches it over HTTP as it would Cloud Storage,
 // its JSON API for uploads, listings and deletions and its XML API for reads.
 var server *fakestorage.Server
+
+// mongoURI is the FerretDB that holds the data keys (and the cases the erasure test
+// erases).
+var mongoURI string
 
 func TestMain(m *testing.M) {
 	srv, err := fakestorage.NewServerWithOptions(fakestorage.Options{Scheme: "http", Host: "127.0.0.1", PublicHost: "127.0.0.1"})
@@ -30,7 +35,7 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	server = srv
-	code := m.Run()
+	code := testenv.MainWithFerretDB(m.Run, &mongoURI)
 	srv.Stop()
 	os.Exit(code)
 }
