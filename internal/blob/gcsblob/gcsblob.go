@@ -50,6 +50,9 @@ const (
 // maxNameBytes is the longest object name Cloud Storage takes.
 const maxNameBytes = 1024
 
+// castagnoli is the CRC32C table, the checksum Cloud Storage verifies uploads with.
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
 // Store is a blob.Store on a Cloud Storage bucket. Put uploads the whole blob in one
 // request and Cloud Storage makes an object visible only once it is complete, so a
 // reader sees the old or the new blob, never a mix. The client library's own retries
@@ -129,7 +132,7 @@ func (s *Store) Put(ctx context.Context, key string, data []byte) error {
 	w := s.bucket.Object(key).NewWriter(ctx)
 	w.ContentType = "application/octet-stream"
 	w.ChunkSize = 0 // one request: data is in memory, and a failed upload is retried whole
-	w.CRC32C, w.SendCRC32C = crc32.Checksum(data, crc32.MakeTable(crc32.Castagnoli)), true
+	w.CRC32C, w.SendCRC32C = crc32.Checksum(data, castagnoli), true
 	if _, err := w.Write(data); err != nil {
 		cancel() // abandons the upload
 		_ = w.Close()
