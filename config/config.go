@@ -147,8 +147,13 @@ type Config struct {
 	// process; CourtWatchEvery how often the court watch polls every linked file.
 	PortalInterval  time.Duration
 	CourtWatchEvery time.Duration
-	// BlobDir is the local blob store's root, where draft PDFs are kept.
-	BlobDir string
+	// Blob is where blobs (draft PDFs, documents, large tool results) are kept:
+	// BlobDir, files under BlobDir, or BlobGCS, the Cloud Storage bucket BlobBucket,
+	// reached at GCSEndpoint when that is set (an emulator, without credentials).
+	Blob        string
+	BlobDir     string
+	BlobBucket  string
+	GCSEndpoint string
 	// UserWait is how long an escalated case waits for the client's answer.
 	UserWait time.Duration
 	// StuckAfter is how long a case may work without progress before support lists it
@@ -314,6 +319,9 @@ var Vars = []Var{
 	{"LEXFLOW_COURT_WATCH_EVERY", "6h", "how often the court-watch schedule polls every linked court file"},
 	{"SEARXNG_URL", "", "SearXNG instance for web_search, and for lex_search and lex_search_enriched without LEXE_TOOLS_URL (JSON format enabled); empty means those tools are not offered"},
 	{"LEXFLOW_BLOB_DIR", "", "root of the local blob store that keeps draft PDFs (`cases/<id>/drafts/<name>/rev-<n>.pdf`); empty means LEXFLOW_DATA_DIR/blobs"},
+	{"LEXFLOW_BLOB", BlobDir, "where blobs (draft PDFs, uploaded documents, large tool results, each sealed with its case's key) are kept: `dir`, files under LEXFLOW_BLOB_DIR, or `gcs`, objects of the Cloud Storage bucket LEXFLOW_BLOB_BUCKET (docs/deployment.md, \"Cloud Storage\"); every api and worker process must name the same place"},
+	{"LEXFLOW_BLOB_BUCKET", "", "with `LEXFLOW_BLOB=gcs`: the Cloud Storage bucket, reached with the application's default credentials, which need to create, read, list and delete its objects (`roles/storage.objectUser`); required"},
+	{"LEXFLOW_GCS_ENDPOINT", "", "with `LEXFLOW_BLOB=gcs`: a Cloud Storage emulator's base URL (e.g. fake-gcs-server's `http://127.0.0.1:4443`), called without credentials; empty: Cloud Storage itself"},
 	{"LEXFLOW_USER_WAIT", "24h", "how long a case escalated to the client waits for their answer before it opens a support ticket"},
 	{"LEXFLOW_TURN_TIMEOUT", "10m", "a chat turn's deadline: past it the turn stops the step it waits for (a model call, a tool being retried) and ends with what it has, saying so; fixed for a case when it starts"},
 	{"LEXFLOW_CORS_ORIGINS", "", "comma-separated origins (scheme://host[:port]) whose pages may call the /v1 API from the browser, with bearer tokens and no cookies; never the codec routes; empty means none"},
@@ -343,6 +351,12 @@ var Vars = []Var{
 	{"LEXFLOW_SMTP_PASSWORD", "", "that user's password; required with LEXFLOW_SMTP_USER"},
 	{"LEXFLOW_SMTP_CA_CERT_PATH", "", "PEM file of the certificate authority that signed the mail server's certificate (a private one); empty: the system's roots"},
 }
+
+// The blob stores LEXFLOW_BLOB names.
+const (
+	BlobDir = "dir"
+	BlobGCS = "gcs"
+)
 
 // The databases LEXFLOW_STORE names.
 const (
@@ -401,6 +415,9 @@ func From(lookup func(name string) (string, bool)) (Config, error) {
 		LexeToolsURL:      get("LEXE_TOOLS_URL"),
 		LegislatieURL:     get("LEXFLOW_LEGISLATIE_URL"),
 		BlobDir:           get("LEXFLOW_BLOB_DIR"),
+		Blob:              get("LEXFLOW_BLOB"),
+		BlobBucket:        get("LEXFLOW_BLOB_BUCKET"),
+		GCSEndpoint:       get("LEXFLOW_GCS_ENDPOINT"),
 		JWTSecret:         get("LEXFLOW_JWT_SECRET"),
 		JWTIssuer:         get("LEXFLOW_JWT_ISSUER"),
 		MasterKey:         get("LEXFLOW_MASTER_KEY"),
@@ -543,6 +560,9 @@ func From(lookup func(name string) (string, bool)) (Config, error) {
 	if c.BlobDir == "" {
 		c.BlobDir = c.Path("blobs")
 	}
+	if err := c.checkBlob(); err != nil {
+		return c, err
+	}
 	if c.Reasoner.BaseURL == "" {
 		c.Reasoner = c.Assistant
 	}
@@ -592,6 +612,29 @@ func (a TemporalAuth) check() error {
 	}
 	if a.TokenURL == "" && (a.ClientID != "" || a.ClientSecret != "") {
 		return errors.New("LEXFLOW_TEMPORAL_CLIENT_ID and LEXFLOW_TEMPORAL_CLIENT_SECRET need LEXFLOW_TEMPORAL_TOKEN_URL, where the token comes from")
+	}
+	return nil
+}
+
+// checkBlob says what is missing or contradictory in the blob store's settings: a
+// bucket or an endpoint without the gcs store would leave blobs in a folder unnoticed.
+func (c Config) checkBlob() error {
+	switch c.Blob {
+	case BlobDir:
+		if c.BlobBucket != "" || c.GCSEndpoint != "" {
+			return errors.New("LEXFLOW_BLOB_BUCKET and LEXFLOW_GCS_ENDPOINT need LEXFLOW_BLOB=gcs")
+		}
+	case BlobGCS:
+		if c.BlobBucket == "" {
+			return errors.New("LEXFLOW_BLOB_BUCKET is required with LEXFLOW_BLOB=gcs")
+		}
+		if c.GCSEndpoint != "" {
+			if u, err := url.Parse(c.GCSEndpoint); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || (u.Path != "" && u.Path != "/") {
+				return fmt.Errorf("LEXFLOW_GCS_ENDPOINT: want a base URL such as http://127.0.0.1:4443, got %q", c.GCSEndpoint)
+			}
+		}
+	default:
+		return fmt.Errorf("LEXFLOW_BLOB: want %s or %s, got %q", BlobDir, BlobGCS, c.Blob)
 	}
 	return nil
 }

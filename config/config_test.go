@@ -202,3 +202,40 @@ func TestCORSOrigins(t *testing.T) {
 		t.Errorf("CORSOrigins = %q, %v", c.CORSOrigins, err)
 	}
 }
+
+// TestBlobSettings: the folder is the default blob store; the gcs store needs a
+// bucket and takes an emulator's base URL; a bucket or an endpoint without it, an
+// unknown store and a malformed endpoint are refused.
+func TestBlobSettings(t *testing.T) {
+	c, err := From(func(string) (string, bool) { return "", false })
+	if err != nil || c.Blob != BlobDir || c.BlobBucket != "" {
+		t.Fatalf("default blob store: %q, bucket %q, %v; want dir", c.Blob, c.BlobBucket, err)
+	}
+	env := func(kv ...string) func(string) (string, bool) {
+		return func(name string) (string, bool) {
+			for i := 0; i < len(kv); i += 2 {
+				if kv[i] == name {
+					return kv[i+1], true
+				}
+			}
+			return "", false
+		}
+	}
+	c, err = From(env("LEXFLOW_BLOB", "gcs", "LEXFLOW_BLOB_BUCKET", "lexflow-drafts", "LEXFLOW_GCS_ENDPOINT", "http://127.0.0.1:4443"))
+	if err != nil || c.Blob != BlobGCS || c.BlobBucket != "lexflow-drafts" || c.GCSEndpoint != "http://127.0.0.1:4443" {
+		t.Errorf("gcs settings: %q, %q, %q, %v", c.Blob, c.BlobBucket, c.GCSEndpoint, err)
+	}
+	for name, kv := range map[string][]string{
+		"gcs, no bucket":           {"LEXFLOW_BLOB", "gcs"},
+		"bucket, no gcs":           {"LEXFLOW_BLOB_BUCKET", "lexflow-drafts"},
+		"endpoint, no gcs":         {"LEXFLOW_GCS_ENDPOINT", "http://127.0.0.1:4443"},
+		"unknown store":            {"LEXFLOW_BLOB", "s3", "LEXFLOW_BLOB_BUCKET", "lexflow-drafts"},
+		"endpoint, no scheme":      {"LEXFLOW_BLOB", "gcs", "LEXFLOW_BLOB_BUCKET", "b", "LEXFLOW_GCS_ENDPOINT", "127.0.0.1:4443"},
+		"endpoint with its path":   {"LEXFLOW_BLOB", "gcs", "LEXFLOW_BLOB_BUCKET", "b", "LEXFLOW_GCS_ENDPOINT", "http://127.0.0.1:4443/storage/v1/"},
+		"endpoint of another kind": {"LEXFLOW_BLOB", "gcs", "LEXFLOW_BLOB_BUCKET", "b", "LEXFLOW_GCS_ENDPOINT", "gs://lexflow-drafts"},
+	} {
+		if _, err := From(env(kv...)); err == nil {
+			t.Errorf("%s: %q accepted", name, kv)
+		}
+	}
+}

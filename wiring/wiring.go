@@ -39,7 +39,10 @@ type Backends struct {
 	Temporal client.Client
 	Keys     *keys.Keyring
 	Prompts  *prompts.Library
-	Blobs    blob.Store
+	// Blobs seals what it keeps (blob.Sealed) in the store LEXFLOW_BLOB names;
+	// closeBlobs releases that store.
+	Blobs      blob.Store
+	closeBlobs func() error
 	// Hub wakes the API's event streams when this process's worker appends events.
 	Hub *eventhub.Hub
 	// Metrics is the process's registry, which its Temporal client records into;
@@ -76,13 +79,14 @@ func Open(ctx context.Context, cfg config.Config, process string, log *slog.Logg
 		return nil, err
 	}
 	st := sealed.New(raw, kr)
-	dir, err := blob.NewDir(cfg.BlobDir)
+	blobs, closeBlobs, err := Blobs(ctx, cfg)
 	if err != nil {
 		_ = st.Close(context.Background())
 		return nil, err
 	}
 	m, err := metrics.New()
 	if err != nil {
+		_ = closeBlobs()
 		_ = st.Close(context.Background())
 		return nil, err
 	}
@@ -92,23 +96,27 @@ func Open(ctx context.Context, cfg config.Config, process string, log *slog.Logg
 	}
 	tr, err := tracing.New(ctx, cfg.OTLPEndpoint != "", service)
 	if err != nil {
+		_ = closeBlobs()
 		_ = st.Close(context.Background())
 		return nil, err
 	}
 	tc, err := dialTemporal(cfg, kr, m, tr, log)
 	if err != nil {
+		_ = closeBlobs()
 		_ = st.Close(context.Background())
 		_ = tr.Shutdown(context.Background())
 		return nil, err
 	}
-	return &Backends{Store: st, Temporal: tc, Keys: kr, Prompts: lib, Blobs: blob.Sealed{Store: dir, Keys: kr},
+	return &Backends{Store: st, Temporal: tc, Keys: kr, Prompts: lib, Blobs: blob.Sealed{Store: blobs, Keys: kr}, closeBlobs: closeBlobs,
 		Hub: eventhub.New(), Metrics: m, Tracing: tr, Mail: mail}, nil
 }
 
-// Close closes the Temporal client and the store, and sends the last spans.
+// Close closes the Temporal client, the store and the blob store, and sends the last
+// spans.
 func (b *Backends) Close() {
 	b.Temporal.Close()
 	_ = b.Store.Close(context.Background())
+	_ = b.closeBlobs()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	_ = b.Tracing.Shutdown(ctx)

@@ -1,6 +1,7 @@
 // Package blob stores large binary objects, such as rendered PDFs, under slash-separated
 // keys (cases/abc/drafts/Cerere/rev-1.pdf). Store is the seam; Dir keeps blobs as files
-// in a local directory.
+// in a local directory, package gcsblob in a Cloud Storage bucket, and Sealed encrypts
+// the blobs of either.
 package blob
 
 import (
@@ -32,14 +33,24 @@ var (
 	ErrBadKey = errors.New("bad blob key")
 )
 
-// checkKey reports, wrapping ErrBadKey, why key is not a valid blob key: keys are
+// CheckKey reports, wrapping ErrBadKey, why key is not a valid blob key: keys are
 // non-empty relative paths of slash-separated names, none of them empty, "." or "..",
-// with no backslash or NUL.
-func checkKey(key string) error {
+// with no backslash or NUL. Every Store checks its keys with it.
+func CheckKey(key string) error {
 	if key == "." || !fs.ValidPath(key) || strings.ContainsAny(key, "\\\x00") {
 		return fmt.Errorf("%w %q: want a relative slash-separated path without empty, . or .. segments, backslashes or NUL", ErrBadKey, key)
 	}
 	return nil
+}
+
+// CheckFolder reports, wrapping ErrBadKey, why folder is not a folder that
+// DeletePrefix takes: a valid key followed by a slash.
+func CheckFolder(folder string) error {
+	key, ok := strings.CutSuffix(folder, "/")
+	if !ok {
+		return fmt.Errorf("%w %q: a folder ends with a slash", ErrBadKey, folder)
+	}
+	return CheckKey(key)
 }
 
 // Dir is a Store that keeps each blob as a file under a root directory, readable only by
@@ -60,7 +71,7 @@ func NewDir(root string) (*Dir, error) {
 
 // path returns the file that holds key's blob.
 func (d *Dir) path(key string) (string, error) {
-	if err := checkKey(key); err != nil {
+	if err := CheckKey(key); err != nil {
 		return "", err
 	}
 	return filepath.Join(d.root, filepath.FromSlash(key)), nil
@@ -141,11 +152,10 @@ func (d *Dir) Open(ctx context.Context, key string) (io.ReadCloser, error) {
 // DeletePrefix removes the folder's directory and counts the files it held. A
 // folder is a valid key followed by a slash.
 func (d *Dir) DeletePrefix(ctx context.Context, folder string) (int, error) {
-	key, ok := strings.CutSuffix(folder, "/")
-	if !ok {
-		return 0, fmt.Errorf("%w %q: a folder ends with a slash", ErrBadKey, folder)
+	if err := CheckFolder(folder); err != nil {
+		return 0, err
 	}
-	path, err := d.path(key)
+	path, err := d.path(strings.TrimSuffix(folder, "/"))
 	if err != nil {
 		return 0, err
 	}

@@ -32,7 +32,7 @@ func keyOf(key string) string {
 
 // Put seals data and stores it under key.
 func (s Sealed) Put(ctx context.Context, key string, data []byte) error {
-	if err := checkKey(key); err != nil {
+	if err := CheckKey(key); err != nil {
 		return err
 	}
 	k, err := s.Keys.Ensure(ctx, keyOf(key))
