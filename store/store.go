@@ -336,6 +336,7 @@ type Store interface {
 	Feeds
 	Notifications
 	CurrentTexts
+	MemoryFacts
 	// Ping reports whether the database answers.
 	Ping(ctx context.Context) error
 	// Close releases the connection.

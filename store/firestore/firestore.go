@@ -59,6 +59,8 @@ const (
 	// CurrentArticlesCollection holds the current texts of articles an official
 	// service gave.
 	CurrentArticlesCollection = "current_articles"
+	// MemoryFactsCollection holds the facts users let Lexflow remember across cases.
+	MemoryFactsCollection = "memory_facts"
 	// RecordsCollection and the others below are subcollections of a case's document.
 	RecordsCollection = "records"
 	PartiesCollection = "parties"

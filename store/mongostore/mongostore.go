@@ -58,6 +58,8 @@ const (
 	// CurrentArticlesCollection holds the current texts of articles an official
 	// service gave.
 	CurrentArticlesCollection = "current_articles"
+	// MemoryFactsCollection holds the facts users let Lexflow remember across cases.
+	MemoryFactsCollection = "memory_facts"
 )
 
 // Store is the MongoDB store.
@@ -89,6 +91,8 @@ type Store struct {
 	sends          *mongo.Collection
 	// currentArticles holds the current texts of articles, by doc_id.
 	currentArticles *mongo.Collection
+	// memoryFacts holds users' memory facts.
+	memoryFacts *mongo.Collection
 	// turns holds each turn's records together, on FerretDB only (see turns.go).
 	turns *mongo.Collection
 	// lastSeen holds, per case, the last event number this process saw stored.
@@ -135,6 +139,7 @@ func open(ctx context.Context, opts *options.ClientOptions, db string) (*Store, 
 		courtFiles:      client.Database(db).Collection(CourtFilesCollection),
 		deadlines:       client.Database(db).Collection(DeadlinesCollection),
 		feeds:           client.Database(db).Collection(FeedsCollection),
+		memoryFacts:     client.Database(db).Collection(MemoryFactsCollection),
 	}
 	if err := s.ensureIndexes(ctx); err != nil {
 		_ = client.Disconnect(ctx)
@@ -192,6 +197,8 @@ func (s *Store) ensureIndexes(ctx context.Context) error {
 		{s.notifications, "case_id_1", bson.D{{Key: "case_id", Value: 1}}},
 		{s.sends, "owner_1", bson.D{{Key: "owner", Value: 1}}},
 		{s.sends, "case_id_1", bson.D{{Key: "case_id", Value: 1}}},
+		{s.memoryFacts, "owner_1_created_at_1", bson.D{{Key: "owner", Value: 1}, {Key: "created_at", Value: 1}}},
+		{s.memoryFacts, "case_id_1", bson.D{{Key: "case_id", Value: 1}}},
 	}
 	for _, ix := range indexes {
 		_, err := ix.coll.Indexes().CreateOne(ctx, mongo.IndexModel{Keys: ix.keys, Options: options.Index().SetName(ix.name)})

@@ -49,6 +49,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"Feeds", feedTests},
 		{"Notifications", notificationTests},
 		{"CurrentTexts", currentTextTests},
+		{"MemoryFacts", memoryFactTests},
 	}
 	for _, g := range groups {
 		for _, st := range g.tests {
