@@ -59,6 +59,17 @@ func TestSections(t *testing.T) {
 	if !strings.Contains(ro, "## ATENȚIE: Instrumentele juridice sunt dezactivate") || !strings.Contains(ro, "## Memorie\nx") {
 		t.Errorf("Romanian prompt:\n%s", ro)
 	}
+	// The kept facts come first, as a list, under the same heading as the note.
+	facts := l.System("assistant", Context{Language: "it", Memory: "Preferisce il Lei.", Facts: []string{"Gestisce una panetteria a Torino.", "Ha due figli."}})
+	if !strings.Contains(facts, "## Memoria dell'utente\n- Gestisce una panetteria a Torino.\n- Ha due figli.\nPreferisce il Lei.\n") {
+		t.Errorf("Italian prompt with facts:\n%s", facts)
+	}
+	if onlyFacts := l.System("assistant", Context{Language: "en", Facts: []string{"Runs a bakery."}}); !strings.Contains(onlyFacts, "## Memory\n- Runs a bakery.\n") {
+		t.Errorf("English prompt with facts and no note:\n%s", onlyFacts)
+	}
+	if none := l.System("assistant", Context{Language: "en"}); strings.Contains(none, "## Memory") {
+		t.Errorf("a prompt with no memory has its heading:\n%s", none)
+	}
 }
 
 // copyEmbedded writes the embedded files into a directory of the test's own.
