@@ -30,6 +30,8 @@ type Erasure struct {
 	Deadlines store.Deadlines
 	// Notifications keeps every user's notifications and sends about the case.
 	Notifications store.Notifications
+	// Facts keeps the memory facts proposed from the case: those not kept go with it.
+	Facts store.MemoryFacts
 	// Audit keeps the erasure's closing of the case, which the case verifies.
 	Audit    store.Audit
 	Blobs    blob.Store
@@ -176,15 +178,18 @@ func (a *Erasure) stopDeadlines(ctx context.Context, in schemas.EraseInput) erro
 	return nil
 }
 
-// EraseCaseData deletes the case's data from the store and its blobs, and counts them.
 // EraseCaseData deletes the case's data from the store (its notifications and their
-// send records among it) and its blobs, and counts them.
+// send records, and the memory facts proposed from it and not kept, among it) and its
+// blobs, and counts them.
 func (a *Erasure) EraseCaseData(ctx context.Context, caseID string) (schemas.Erased, error) {
 	erased, err := a.Store.EraseCaseData(ctx, caseID)
 	if err != nil {
 		return schemas.Erased{}, err
 	}
 	if erased.Notifications, err = a.Notifications.EraseCaseNotifications(ctx, caseID); err != nil {
+		return schemas.Erased{}, err
+	}
+	if erased.MemoryProposals, err = a.Facts.EraseCaseProposals(ctx, caseID); err != nil {
 		return schemas.Erased{}, err
 	}
 	if erased.Blobs, err = a.Blobs.DeletePrefix(ctx, schemas.CaseBlobPrefix(caseID)); err != nil {

@@ -39,4 +39,6 @@ var Changes = []Change{
 	// A case records the ticket of an unanswered question in
 	// case_details.escalation (issue 37).
 	{ID: escalationRecords, Workflows: []string{schemas.CaseWorkflow}, Since: time.Date(2026, 11, 28, 0, 0, 0, 0, time.UTC)},
+	// A closing case starts its ProposeMemory workflow (issue 42).
+	{ID: memoryProposals, Workflows: []string{schemas.CaseWorkflow}, Since: time.Date(2026, 11, 28, 0, 0, 0, 0, time.UTC)},
 }

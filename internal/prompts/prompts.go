@@ -21,7 +21,8 @@ import (
 )
 
 // Roles are the model roles that must each have a file in every language.
-var Roles = []schemas.ModelRole{schemas.ModelAssistant, schemas.ModelReasoner, schemas.ModelTiering, schemas.ModelEscalation, schemas.ModelQuery, schemas.ModelDocument, schemas.ModelToolArgs, schemas.ModelChat}
+var Roles = []schemas.ModelRole{schemas.ModelAssistant, schemas.ModelReasoner, schemas.ModelTiering, schemas.ModelEscalation, schemas.ModelQuery, schemas.ModelDocument, schemas.ModelToolArgs, schemas.ModelChat,
+	schemas.ModelMemory}
 
 // warningDoc is the base name of the anti-hallucination warning's files, and tiersDoc
 // that of the tier definitions the tiering prompt carries.

@@ -15,7 +15,7 @@ func TestEmbeddedPrompts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep := l.Report(); rep.Source != "embedded" || rep.DocCount != 30 {
+	if rep := l.Report(); rep.Source != "embedded" || rep.DocCount != 33 {
 		t.Errorf("report = %+v", rep)
 	}
 	got := l.System("assistant", Context{CaseID: "c-1", Language: "ro"})
