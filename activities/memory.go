@@ -20,6 +20,8 @@ import (
 // MemoryProposals proposes, from a closed case, facts about its client worth
 // remembering in their other cases; the client approves or rejects each one.
 type MemoryProposals struct {
+	// Erasures tells a case whose erasure has begun: it proposes nothing.
+	Erasures    store.Erasures
 	Cases       store.Cases
 	Transcripts store.Transcripts
 	Facts       store.MemoryFacts
@@ -134,8 +136,18 @@ func clipRunes(s string, n int) string {
 // clear (its placeholders replaced by the case's parties' values, internal/reidentify),
 // under an ID made of the case's and the fact's place, so that a retry stores each
 // once. A user who has store.MaxMemoryFacts facts gets no more: the rest are dropped.
+// A case whose erasure has begun (the erasure closes the case, which starts its
+// proposal) stores nothing: the erasure deletes its proposals, and none may come after.
 // It answers how many facts it stored anew.
 func (a *MemoryProposals) StoreMemoryFacts(ctx context.Context, in schemas.StoreProposedFacts) (schemas.ProposeMemoryResult, error) {
+	_, err := a.Erasures.GetErasure(ctx, in.CaseID)
+	if err == nil {
+		activity.GetLogger(ctx).Info("Memory facts dropped: the case is being erased", "CaseID", in.CaseID)
+		return schemas.ProposeMemoryResult{}, nil
+	}
+	if !errors.Is(err, store.ErrNotFound) {
+		return schemas.ProposeMemoryResult{}, fmt.Errorf("read the case's erasure: %w", err)
+	}
 	parties, err := partiesOf(ctx, a.Parties, in.CaseID)
 	if err != nil {
 		return schemas.ProposeMemoryResult{}, err

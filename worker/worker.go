@@ -130,7 +130,7 @@ func Activities(d Deps) []any {
 		&activities.Erasure{Store: d.Store, Cases: d.Store, Deadlines: d.Store, Notifications: d.Store, Audit: d.Store, Blobs: d.Blobs,
 			Keys: d.Keys, Temporal: d.Temporal, Retention: d.Retention, Facts: d.Store},
 		&activities.Notifications{Store: d.Store, Mail: d.Mail, DefaultLanguage: d.DefaultLanguage, Now: d.Now},
-		&activities.MemoryProposals{Cases: d.Store, Transcripts: d.Store, Facts: d.Store, Parties: d.Store,
+		&activities.MemoryProposals{Erasures: d.Store, Cases: d.Store, Transcripts: d.Store, Facts: d.Store, Parties: d.Store,
 			Model: d.Models[schemas.ModelAssistant], Prompts: system, Meter: meter},
 	}
 	runner := activities.NewToolRunner(d.Blobs, acts...)
