@@ -143,6 +143,41 @@ func TestCallModelAssemblesTheSystemPrompt(t *testing.T) {
 	}
 }
 
+// TestCallModelReadsKeptFacts: the user's kept facts reach the system prompt under
+// the memory heading, before the note, pseudonymized with the parties of the case
+// each came from; a fact still proposed does not.
+func TestCallModelReadsKeptFacts(t *testing.T) {
+	ctx := context.Background()
+	m, got := recordingModelCalls(t)
+	user, from := fmt.Sprint("facts-", time.Now().UnixNano()), fmt.Sprint("closed-", time.Now().UnixNano())
+	owner := store.OwnerID("firm", user)
+	if _, err := st.AddParty(ctx, store.Party{CaseID: from, FirstName: "Horia", LastName: "Vântu"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.PutMemory(ctx, owner, "Preferă răspunsuri scurte."); err != nil {
+		t.Fatal(err)
+	}
+	for i, f := range []store.MemoryFact{{Text: "Închiriază un apartament de la Horia Vântu.", Status: store.FactKept},
+		{Text: "Îi datorează lui Horia Vântu 3000 lei.", Status: store.FactProposed}} {
+		f.ID, f.Owner, f.CaseID = fmt.Sprint(from, "-", i), owner, from
+		if _, err := st.AddMemoryFact(ctx, f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	req := schemas.ModelRequest{Role: schemas.ModelAssistant, Language: "ro", UserID: user, OrgID: "firm", UseMemory: true,
+		Messages: []schemas.ChatMessage{{Role: schemas.MsgUser, Content: "Bună ziua"}}}
+	if _, err := m.CallModel(ctx, req); err != nil {
+		t.Fatal(err)
+	}
+	sys := systemOf((*got)[0])
+	if want := "## Memorie\n- Închiriază un apartament de la {{mem1.party0.fullName}}.\nPreferă răspunsuri scurte.\n"; !strings.Contains(sys, want) {
+		t.Errorf("system prompt lacks %q:\n%s", want, sys)
+	}
+	if strings.Contains(sys, "Vântu") || strings.Contains(sys, "3000 lei") {
+		t.Errorf("system prompt holds a party's name or a fact not kept:\n%s", sys)
+	}
+}
+
 // TestCallModelSendsEarlierResearch checks the history a model call carries, as the
 // endpoint receives it: each earlier turn's client message, its tool call (an
 // assistant message with tool_calls) and the whole text its result showed the model

@@ -30,6 +30,8 @@ type Erasure struct {
 	Deadlines store.Deadlines
 	// Notifications keeps every user's notifications and sends about the case.
 	Notifications store.Notifications
+	// Facts keeps the memory facts proposed from the case: those not kept go with it.
+	Facts store.MemoryFacts
 	// Audit keeps the erasure's closing of the case, which the case verifies.
 	Audit    store.Audit
 	Blobs    blob.Store
@@ -74,7 +76,8 @@ func (a *Erasure) BeginErasure(ctx context.Context, in schemas.EraseInput) (sche
 // CloseForErasure ends the case's workflow: the close-case update (the one the client's
 // close sends), then, if the workflow has not finished within CloseWait, termination
 // (its child workflows end with it). A case whose workflow has ended is left as it is.
-// Its documents being read and its deadlines' workflows are terminated first.
+// Its documents being read and its deadlines' workflows are terminated first, and the
+// memory proposal its closing started (ProposeMemory) last.
 func (a *Erasure) CloseForErasure(ctx context.Context, in schemas.EraseInput) error {
 	if err := a.stopDocuments(ctx, in); err != nil {
 		return err
@@ -103,22 +106,33 @@ func (a *Erasure) CloseForErasure(ctx context.Context, in schemas.EraseInput) er
 	}
 	var notFound *serviceerror.NotFound
 	if errors.As(err, &notFound) {
-		return nil
+		return a.stopMemoryProposal(ctx, in)
 	}
 	_ = a.Temporal.GetWorkflow(waitCtx, id, "").Get(waitCtx, nil) // its outcome does not matter, only that it ended
 	d, err := a.Temporal.DescribeWorkflowExecution(ctx, id, "")
 	if errors.As(err, &notFound) {
-		return nil
+		return a.stopMemoryProposal(ctx, in)
 	}
 	if err != nil {
 		return fmt.Errorf("describe the case workflow: %w", err)
 	}
-	if d.GetWorkflowExecutionInfo().GetStatus() != enumspb.WORKFLOW_EXECUTION_STATUS_RUNNING {
-		return nil
+	if d.GetWorkflowExecutionInfo().GetStatus() == enumspb.WORKFLOW_EXECUTION_STATUS_RUNNING {
+		err = a.Temporal.TerminateWorkflow(ctx, id, "", "case erased at the request of "+in.By)
+		if err != nil && !errors.As(err, &notFound) {
+			return fmt.Errorf("terminate the case workflow: %w", err)
+		}
 	}
-	err = a.Temporal.TerminateWorkflow(ctx, id, "", "case erased at the request of "+in.By)
+	return a.stopMemoryProposal(ctx, in)
+}
+
+// stopMemoryProposal terminates the ProposeMemory workflow that the case's closing
+// started, if it still runs, so that it proposes nothing from a case being erased
+// (its store step refuses such a case too).
+func (a *Erasure) stopMemoryProposal(ctx context.Context, in schemas.EraseInput) error {
+	err := a.Temporal.TerminateWorkflow(ctx, schemas.MemoryWorkflowID(in.CaseID), "", "case erased at the request of "+in.By)
+	var notFound *serviceerror.NotFound
 	if err != nil && !errors.As(err, &notFound) {
-		return fmt.Errorf("terminate the case workflow: %w", err)
+		return fmt.Errorf("stop the memory proposal: %w", err)
 	}
 	return nil
 }
@@ -176,15 +190,18 @@ func (a *Erasure) stopDeadlines(ctx context.Context, in schemas.EraseInput) erro
 	return nil
 }
 
-// EraseCaseData deletes the case's data from the store and its blobs, and counts them.
 // EraseCaseData deletes the case's data from the store (its notifications and their
-// send records among it) and its blobs, and counts them.
+// send records, and the memory facts proposed from it and not kept, among it) and its
+// blobs, and counts them.
 func (a *Erasure) EraseCaseData(ctx context.Context, caseID string) (schemas.Erased, error) {
 	erased, err := a.Store.EraseCaseData(ctx, caseID)
 	if err != nil {
 		return schemas.Erased{}, err
 	}
 	if erased.Notifications, err = a.Notifications.EraseCaseNotifications(ctx, caseID); err != nil {
+		return schemas.Erased{}, err
+	}
+	if erased.MemoryProposals, err = a.Facts.EraseCaseProposals(ctx, caseID); err != nil {
 		return schemas.Erased{}, err
 	}
 	if erased.Blobs, err = a.Blobs.DeletePrefix(ctx, schemas.CaseBlobPrefix(caseID)); err != nil {

@@ -6,8 +6,10 @@ import (
 
 	"go.temporal.io/sdk/temporal"
 
+	"github.com/lexflow/lexflow/internal/memory"
 	"github.com/lexflow/lexflow/internal/modelctx"
 	"github.com/lexflow/lexflow/internal/prompts"
+	"github.com/lexflow/lexflow/internal/pseudonym"
 	"github.com/lexflow/lexflow/llm"
 	"github.com/lexflow/lexflow/schemas"
 	"github.com/lexflow/lexflow/store"
@@ -19,7 +21,9 @@ import (
 type Model struct {
 	Clients     map[schemas.ModelRole]*llm.Client
 	Transcripts store.Transcripts
-	Memories    store.Memories
+	// Memories reads a user's memory note and kept facts, and the parties of the cases
+	// the facts came from, which pseudonymize them (internal/memory).
+	Memories MemoryStore
 	Prompts     *SystemPrompts
 	// ContextTokens is the assistant model's context size, which budgets the earlier
 	// turns a call reads (modelctx.Assemble); 0 means schemas.DefaultContextTokens.
@@ -30,8 +34,16 @@ type Model struct {
 	Events *Publisher
 }
 
+// MemoryStore is what CallModel reads of a user's memory.
+type MemoryStore interface {
+	store.Memories
+	store.MemoryFacts
+	store.Parties
+}
+
 // CallModel asks a role for the next step of a turn. It prepends the system prompt (the
-// role's prompt file, the legal-tools warning, the user's memory and the relevant earlier
+// role's prompt file, the legal-tools warning, the user's memory (their kept facts,
+// pseudonymized by internal/memory, and their note) and the relevant earlier
 // turns, as the request selects) and the case's earlier turns from the store, with
 // their tool calls, results and support's notes, as modelctx.Assemble budgets them,
 // and offers the named tools. The assistant's reply is streamed: its text is published as
@@ -65,11 +77,15 @@ func (m *Model) CallModel(ctx context.Context, req schemas.ModelRequest) (schema
 	}
 	pc := prompts.Context{CaseID: req.CaseID, Language: req.Language, LegalToolsOff: req.LegalToolsOff}
 	if req.UseMemory && req.UserID != "" {
-		mem, err := m.Memories.GetMemory(ctx, store.OwnerID(req.OrgID, req.UserID))
+		owner := store.OwnerID(req.OrgID, req.UserID)
+		mem, err := m.Memories.GetMemory(ctx, owner)
 		if err != nil {
 			return schemas.ModelResponse{}, err
 		}
 		pc.Memory = mem.Text
+		if pc.Facts, err = m.keptFacts(ctx, owner); err != nil {
+			return schemas.ModelResponse{}, err
+		}
 	}
 	if req.UseRAG {
 		pc.Earlier = relevantEarlier(req.Query, earlier, ragResults)
@@ -111,6 +127,24 @@ func (m *Model) CallModel(ctx context.Context, req schemas.ModelRequest) (schema
 	}
 	m.Events.Tell(ctx, fmt.Sprintf("%s#%d", schemas.EventModelStep, attempt), schemas.EventModelStep, step)
 	return resp, nil
+}
+
+// keptFacts are the texts of owner's kept facts, oldest first, as a model may read
+// them (memory.ForModel).
+func (m *Model) keptFacts(ctx context.Context, owner string) ([]string, error) {
+	facts, err := m.Memories.ListMemoryFacts(ctx, owner)
+	if err != nil {
+		return nil, fmt.Errorf("read memory facts: %w", err)
+	}
+	var kept []memory.Fact
+	for _, f := range facts {
+		if f.Status == store.FactKept {
+			kept = append(kept, memory.Fact{CaseID: f.CaseID, Text: f.Text})
+		}
+	}
+	return memory.ForModel(ctx, kept, func(ctx context.Context, caseID string) ([]pseudonym.Party, error) {
+		return partiesOf(ctx, m.Memories, caseID)
+	})
 }
 
 // toolDefinitions are the registry's definitions of the named tools, as the model is

@@ -33,8 +33,8 @@ type ContextView struct {
 // reaches the case; audited (case.context.read), since it shows the case's content.
 // The next call is assembled as the worker assembles it (modelctx.Assemble, then
 // Pseudonymized with the case's parties), with the request's defaults (the default
-// tools, the client's memory), after the optional message query parameter as the
-// client's next message.
+// tools, the client's memory note and kept facts), after the optional message query
+// parameter as the client's next message.
 func (h *handlers) caseContext(c echo.Context) error {
 	cs, err := h.staffCase(c)
 	if err != nil {
@@ -64,6 +64,9 @@ func (h *handlers) caseContext(c echo.Context) error {
 			return fmt.Errorf("%w: read the client's memory: %w", errUnavailable, err)
 		}
 		pc.Memory = mem.Text
+		if pc.Facts, err = h.keptFacts(ctx, store.OwnerID(cs.OrgID, cs.UserID)); err != nil {
+			return err
+		}
 	}
 	var turn []schemas.ChatMessage
 	if msg != "" {

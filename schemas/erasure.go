@@ -67,6 +67,9 @@ type Erased struct {
 	// Notifications counts the in-app notifications and send records about the case,
 	// every user's.
 	Notifications int `json:"notifications"`
+	// MemoryProposals counts the memory facts proposed from the case that its owner
+	// had not kept.
+	MemoryProposals int `json:"memory_proposals"`
 	// KeyDestroyedAt is when the case's data key was destroyed.
 	KeyDestroyedAt *time.Time `json:"key_destroyed_at,omitempty"`
 }
@@ -82,6 +85,7 @@ func (a Erased) Add(b Erased) Erased {
 	a.CourtFiles += b.CourtFiles
 	a.Deadlines += b.Deadlines
 	a.Notifications += b.Notifications
+	a.MemoryProposals += b.MemoryProposals
 	if b.KeyDestroyedAt != nil {
 		a.KeyDestroyedAt = b.KeyDestroyedAt
 	}

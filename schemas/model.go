@@ -26,12 +26,16 @@ const (
 	// ModelChat answers POST /v1/chat from the results of the tools it names; the
 	// assistant's endpoint serves it.
 	ModelChat ModelRole = "chat"
+	// ModelMemory proposes, from a closed case, facts about its client worth
+	// remembering across cases; the assistant's endpoint serves it.
+	ModelMemory ModelRole = "memory"
 )
 
 // Endpoint is the role whose model endpoint serves r.
 func (r ModelRole) Endpoint() ModelRole {
 	switch r {
-	case ModelTiering, ModelQuery, ModelDocument, ModelToolArgs, ModelChat:
+	case ModelTiering, ModelQuery, ModelDocument, ModelToolArgs, ModelChat,
+		ModelMemory:
 		return ModelAssistant
 	case ModelEscalation:
 		return ModelReasoner

@@ -340,6 +340,7 @@ type Store interface {
 	Notifications
 	CurrentTexts
 	Disclosures
+	MemoryFacts
 	// Ping reports whether the database answers.
 	Ping(ctx context.Context) error
 	// Close releases the connection.

@@ -102,4 +102,5 @@ var behaviors = map[string]workflow.VersioningBehavior{
 	schemas.DeadlineWorkflow:        workflow.VersioningBehaviorAutoUpgrade,
 	schemas.ProposeDeadlineWorkflow: workflow.VersioningBehaviorPinned,
 	schemas.CourtWatchWorkflow:      workflow.VersioningBehaviorPinned,
+	schemas.ProposeMemoryWorkflow:   workflow.VersioningBehaviorPinned,
 }

@@ -130,8 +130,10 @@ func Activities(d Deps) []any {
 		&activities.Timelines{Cases: d.Store, Parties: d.Store, Deadlines: d.Store, CourtFiles: d.Store, Blobs: d.Blobs, Now: now, Events: events},
 		&activities.CourtWatch{Files: d.Store, Cases: d.Store, Parties: d.Store, Events: d.Store, Portal: d.Portal, Now: d.Now},
 		&activities.Erasure{Store: d.Store, Cases: d.Store, Deadlines: d.Store, Notifications: d.Store, Audit: d.Store, Blobs: d.Blobs,
-			Keys: d.Keys, Temporal: d.Temporal, Retention: d.Retention},
+			Keys: d.Keys, Temporal: d.Temporal, Retention: d.Retention, Facts: d.Store},
 		&activities.Notifications{Store: d.Store, Mail: d.Mail, DefaultLanguage: d.DefaultLanguage, Now: d.Now},
+		&activities.MemoryProposals{Erasures: d.Store, Cases: d.Store, Transcripts: d.Store, Facts: d.Store, Parties: d.Store,
+			Model: d.Models[schemas.ModelAssistant], Prompts: system, Meter: meter},
 	}
 	runner := activities.NewToolRunner(d.Blobs, acts...)
 	runner.Events, runner.ContextTokens = events, d.ContextTokens
@@ -166,4 +168,5 @@ var workflowsByName = map[string]any{
 	schemas.ProposeDeadlineWorkflow: workflows.ProposeDeadline,
 	schemas.CourtWatchWorkflow:      workflows.CourtWatch,
 	schemas.DeadlineWorkflow:        workflows.Deadline,
+	schemas.ProposeMemoryWorkflow:   workflows.ProposeMemory,
 }

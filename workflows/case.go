@@ -142,6 +142,9 @@ func (w *caseWorkflow) run(ctx workflow.Context) (schemas.CaseResult, error) {
 		break
 	}
 	if w.state.Status == schemas.StatusClosed {
+		if workflow.GetVersion(ctx, memoryProposals, workflow.DefaultVersion, 1) == 1 {
+			w.proposeMemory(ctx)
+		}
 		return schemas.CaseResult{State: w.state}, nil
 	}
 	workflow.GetLogger(ctx).Info("Continuing case as new", "CaseID", w.state.CaseID, "Turns", w.state.Turns)

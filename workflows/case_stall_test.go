@@ -164,9 +164,11 @@ func TestBudgetRenewalThatFailsStallsAndResumes(t *testing.T) {
 
 // TestStalledCaseClosedBySupport: support's resume of a stalled case with "close"
 // closes it, and the resume update answers handled, closed; a message sent meanwhile
-// (the store may show the move already) is refused once the case has closed.
+// (the store may show the move already) is refused once the case has closed; the
+// closed case starts its memory proposal.
 func TestStalledCaseClosedBySupport(t *testing.T) {
-	env := newCaseEnvQuota(t, false)
+	var proposals []schemas.ProposeMemory
+	env := newCaseEnvWith(t, caseEnvOptions{noQuota: true, proposals: &proposals})
 	env.OnActivity(paymentActs.RecordPayment, mock.Anything, mock.Anything).Return(schemas.PaymentConfirmed{},
 		temporal.NewNonRetryableApplicationError("case gone from the store", schemas.ErrInvalidArgs, nil))
 	var resume *event
@@ -189,6 +191,10 @@ func TestStalledCaseClosedBySupport(t *testing.T) {
 	var res schemas.CaseResult
 	if err := env.GetWorkflowResult(&res); err != nil || res.State.Status != schemas.StatusClosed {
 		t.Errorf("workflow result %+v, %v; want closed", res.State, err)
+	}
+	// The closed case starts its memory proposal, once.
+	if want := (schemas.ProposeMemory{CaseID: "c1", UserID: caseIn.UserID, Language: caseIn.Language}); len(proposals) != 1 || proposals[0] != want {
+		t.Errorf("memory proposals started = %+v, want one for the closed case", proposals)
 	}
 }
 

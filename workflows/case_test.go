@@ -38,7 +38,8 @@ func newCaseEnvQuota(t *testing.T, hasQuota bool) *testsuite.TestWorkflowEnviron
 // tierings answer tierings in turn, the last one from then on (tier 1 when empty);
 // recordTier answers the tier's record (success when nil), setPhase the phase moves
 // (nil when nil); the texts of the transcript notices go to said, and every status
-// recorded (moves and the rest) to statuses, unless they are nil.
+// recorded (moves and the rest) to statuses, and the inputs of the memory proposals a
+// closed case starts to proposals, unless they are nil.
 type caseEnvOptions struct {
 	noQuota    bool
 	tierings   []schemas.TieringResult
@@ -47,7 +48,8 @@ type caseEnvOptions struct {
 	said       *[]string
 	statuses   *[]schemas.SetCaseStatus
 	// notices get the transcript notices whole, unless nil.
-	notices *[]schemas.Notice
+	notices   *[]schemas.Notice
+	proposals *[]schemas.ProposeMemory
 }
 
 func newCaseEnvWith(t *testing.T, o caseEnvOptions) *testsuite.TestWorkflowEnvironment {
@@ -107,6 +109,14 @@ func newCaseEnvWith(t *testing.T, o caseEnvOptions) *testsuite.TestWorkflowEnvir
 			return o.tierings[min(tierings, len(o.tierings))-1], nil
 		})
 	env.OnWorkflow(Quota, mock.Anything, mock.Anything).Return(schemas.QuotaResult{HasQuota: !o.noQuota}, nil)
+	env.RegisterWorkflow(ProposeMemory)
+	env.OnWorkflow(ProposeMemory, mock.Anything, mock.Anything).Return(
+		func(_ workflow.Context, in schemas.ProposeMemory) (schemas.ProposeMemoryResult, error) {
+			if o.proposals != nil {
+				*o.proposals = append(*o.proposals, in)
+			}
+			return schemas.ProposeMemoryResult{}, nil
+		}).Maybe()
 	return env
 }
 

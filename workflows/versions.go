@@ -41,4 +41,6 @@ var Changes = []Change{
 	{ID: escalationRecords, Workflows: []string{schemas.CaseWorkflow}, Since: time.Date(2026, 11, 28, 0, 0, 0, 0, time.UTC)},
 	// A new case greets its client before tiering (issue 42).
 	{ID: welcomeChange, Workflows: []string{schemas.CaseWorkflow}, Since: time.Date(2026, 11, 28, 0, 0, 0, 0, time.UTC)},
+	// A closing case starts its ProposeMemory workflow (issue 42).
+	{ID: memoryProposals, Workflows: []string{schemas.CaseWorkflow}, Since: time.Date(2026, 11, 28, 0, 0, 0, 0, time.UTC)},
 }

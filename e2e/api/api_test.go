@@ -431,8 +431,8 @@ func TestReloadPromptsIsForAdmins(t *testing.T) {
 	admin, _ := s.Signer.Mint(auth.Identity{Subject: "root", Roles: []string{schemas.RoleAdmin}, Operator: true}, time.Hour)
 	r := s.Call(t, "POST", "/v1/admin/prompts/reload", admin, nil)
 	sizes, _ := r.Body["prompt_bytes"].(map[string]any)
-	if r.Status != 200 || r.Body["docs_count"] != float64(30) || !strings.Contains(fmt.Sprint(r.Body["message"]), "30 documents") ||
-		len(sizes) != 24 || sizes["assistant.ro"] == nil || sizes["assistant.ro"].(float64) < 1000 {
+	if r.Status != 200 || r.Body["docs_count"] != float64(33) || !strings.Contains(fmt.Sprint(r.Body["message"]), "33 documents") ||
+		len(sizes) != 27 || sizes["assistant.ro"] == nil || sizes["assistant.ro"].(float64) < 1000 {
 		t.Errorf("reload: %d %s", r.Status, r.Raw)
 	}
 }

@@ -33,6 +33,7 @@ var attackBodies = map[string]any{
 	"POST /v1/cases/:id/close":                 map[string]any{"note": "closed by someone else"},
 	"POST /v1/cases/:id/payment":               map[string]any{"reference": "i-promise"},
 	"PUT /v1/me/memory":                        map[string]any{"memory": "the attacker's own memory"},
+	"PATCH /v1/me/memory/facts/:id":            map[string]any{"text": "the attacker's text"},
 	"POST /v1/support/cases/:id/resume":        map[string]any{"action": "close", "note": "closing another firm's case"},
 	"PUT /v1/admin/subscriptions/:id":          map[string]any{"plan": "free", "credits": map[string]int{"1": 99, "2": 99, "3": 99}},
 	"PUT /v1/admin/budgets/:tenant":            map[string]any{"tokens_per_day": 1, "case_tokens_per_day": 1},

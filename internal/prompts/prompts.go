@@ -21,7 +21,8 @@ import (
 )
 
 // Roles are the model roles that must each have a file in every language.
-var Roles = []schemas.ModelRole{schemas.ModelAssistant, schemas.ModelReasoner, schemas.ModelTiering, schemas.ModelEscalation, schemas.ModelQuery, schemas.ModelDocument, schemas.ModelToolArgs, schemas.ModelChat}
+var Roles = []schemas.ModelRole{schemas.ModelAssistant, schemas.ModelReasoner, schemas.ModelTiering, schemas.ModelEscalation, schemas.ModelQuery, schemas.ModelDocument, schemas.ModelToolArgs, schemas.ModelChat,
+	schemas.ModelMemory}
 
 // warningDoc is the base name of the anti-hallucination warning's files, and tiersDoc
 // that of the tier definitions the tiering prompt carries.
@@ -211,8 +212,12 @@ type Context struct {
 	Language string
 	// LegalToolsOff adds the warning that no legal source can be consulted.
 	LegalToolsOff bool
-	// Memory is the user's memory, shown under a "Memory" heading.
+	// Memory is the user's memory note, and Facts the facts about the user they chose
+	// to keep across cases, as the model may read them: shown together, the facts as
+	// a list, under seed 000's "## Memoria dell'utente" heading (its equivalent in the
+	// prompt's language).
 	Memory string
+	Facts  []string
 	// Earlier are excerpts of the case's earlier turns found relevant to the message.
 	Earlier []string
 }
@@ -227,7 +232,8 @@ var headings = map[string][2]string{
 // System assembles the system prompt of a role: the role's file in the case's language
 // (English when there is none), the documents whose front matter joins them to it, in
 // their names' order, the "Case ID:", "Language:" and "Role:" lines, the warning when
-// every legal tool is off, and the memory and earlier-turn sections when given.
+// every legal tool is off, and the memory (the user's kept facts and note) and
+// earlier-turn sections when given.
 func (l *Library) System(role schemas.ModelRole, c Context) string {
 	l.refresh()
 	return l.assemble(role, c)
@@ -261,8 +267,14 @@ func (l *Library) assemble(role schemas.ModelRole, c Context) string {
 		b.WriteString("\n" + warning + "\n")
 	}
 	h := headings[lang]
-	if strings.TrimSpace(c.Memory) != "" {
-		b.WriteString("\n" + h[0] + "\n" + strings.TrimSpace(c.Memory) + "\n")
+	if strings.TrimSpace(c.Memory) != "" || len(c.Facts) > 0 {
+		b.WriteString("\n" + h[0] + "\n")
+		for _, f := range c.Facts {
+			b.WriteString("- " + f + "\n")
+		}
+		if note := strings.TrimSpace(c.Memory); note != "" {
+			b.WriteString(note + "\n")
+		}
 	}
 	if len(c.Earlier) > 0 {
 		b.WriteString("\n" + h[1] + "\n")

@@ -15,7 +15,7 @@ func TestEmbeddedPrompts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep := l.Report(); rep.Source != "embedded" || rep.DocCount != 30 {
+	if rep := l.Report(); rep.Source != "embedded" || rep.DocCount != 33 {
 		t.Errorf("report = %+v", rep)
 	}
 	got := l.System("assistant", Context{CaseID: "c-1", Language: "ro"})
@@ -58,6 +58,17 @@ func TestSections(t *testing.T) {
 	ro := l.System("assistant", Context{Language: "ro", LegalToolsOff: true, Memory: "x"})
 	if !strings.Contains(ro, "## ATENȚIE: Instrumentele juridice sunt dezactivate") || !strings.Contains(ro, "## Memorie\nx") {
 		t.Errorf("Romanian prompt:\n%s", ro)
+	}
+	// The kept facts come first, as a list, under the same heading as the note.
+	facts := l.System("assistant", Context{Language: "it", Memory: "Preferisce il Lei.", Facts: []string{"Gestisce una panetteria a Torino.", "Ha due figli."}})
+	if !strings.Contains(facts, "## Memoria dell'utente\n- Gestisce una panetteria a Torino.\n- Ha due figli.\nPreferisce il Lei.\n") {
+		t.Errorf("Italian prompt with facts:\n%s", facts)
+	}
+	if onlyFacts := l.System("assistant", Context{Language: "en", Facts: []string{"Runs a bakery."}}); !strings.Contains(onlyFacts, "## Memory\n- Runs a bakery.\n") {
+		t.Errorf("English prompt with facts and no note:\n%s", onlyFacts)
+	}
+	if none := l.System("assistant", Context{Language: "en"}); strings.Contains(none, "## Memory") {
+		t.Errorf("a prompt with no memory has its heading:\n%s", none)
 	}
 }
 

@@ -239,8 +239,9 @@ var timelineRe = regexp.MustCompile(`(?is)\b(?:timeline|cronologi[ae])\b(?:\s*:\
 // get_case_details."), as many real models do, so that a streamed turn shows text
 // before its tool runs. Anything else gets a short reply that says what the offline
 // model can do. The tiering role classifies (see classify), the escalation role
-// advises (see advise), the query role answers from its sources (see answerQuery) and
-// the document role summarizes (see summarizeDocument).
+// advises (see advise), the query role answers from its sources (see answerQuery),
+// the document role summarizes (see summarizeDocument) and the memory role proposes
+// facts about the client (see proposeFacts).
 func decide(msgs []message, offered map[string]bool) reply {
 	lang, caseID, role, system := "en", "", "assistant", ""
 	for _, m := range msgs {
@@ -286,6 +287,8 @@ func decide(msgs []message, offered map[string]bool) reply {
 		return toolArgs(user, offered, len(msgs))
 	case "chat":
 		return reply{content: answerChat(user, lang)}
+	case "memory":
+		return reply{content: proposeFacts(user, lang)}
 	}
 	call := func(name string, args map[string]any) reply {
 		if caseID != "" {

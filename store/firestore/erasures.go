@@ -37,16 +37,17 @@ type erasureData struct {
 
 // erased is schemas.Erased as stored.
 type erased struct {
-	Cases          int        `firestore:"cases"`
-	Records        int        `firestore:"records"`
-	Parties        int        `firestore:"parties"`
-	Tickets        int        `firestore:"tickets"`
-	Events         int        `firestore:"events"`
-	Blobs          int        `firestore:"blobs"`
-	CourtFiles     int        `firestore:"court_files"`
-	Deadlines      int        `firestore:"deadlines"`
-	Notifications  int        `firestore:"notifications"`
-	KeyDestroyedAt *time.Time `firestore:"key_destroyed_at,omitempty"`
+	Cases           int        `firestore:"cases"`
+	Records         int        `firestore:"records"`
+	Parties         int        `firestore:"parties"`
+	Tickets         int        `firestore:"tickets"`
+	Events          int        `firestore:"events"`
+	Blobs           int        `firestore:"blobs"`
+	CourtFiles      int        `firestore:"court_files"`
+	Deadlines       int        `firestore:"deadlines"`
+	Notifications   int        `firestore:"notifications"`
+	MemoryProposals int        `firestore:"memory_proposals"`
+	KeyDestroyedAt  *time.Time `firestore:"key_destroyed_at,omitempty"`
 }
 
 func (d erasureData) erasure() schemas.Erasure {

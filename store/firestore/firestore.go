@@ -62,6 +62,8 @@ const (
 	// DisclosuresCollection holds the organizations' settings of the AI disclosure
 	// on drafts.
 	DisclosuresCollection = "disclosures"
+	// MemoryFactsCollection holds the facts users let Lexflow remember across cases.
+	MemoryFactsCollection = "memory_facts"
 	// RecordsCollection and the others below are subcollections of a case's document.
 	RecordsCollection = "records"
 	PartiesCollection = "parties"

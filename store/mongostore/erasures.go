@@ -46,16 +46,17 @@ type erasureDoc struct {
 
 // erased is schemas.Erased as stored.
 type erased struct {
-	Cases          int        `bson:"cases"`
-	Records        int        `bson:"records"`
-	Parties        int        `bson:"parties"`
-	Tickets        int        `bson:"tickets"`
-	Events         int        `bson:"events"`
-	Blobs          int        `bson:"blobs"`
-	CourtFiles     int        `bson:"court_files"`
-	Deadlines      int        `bson:"deadlines"`
-	Notifications  int        `bson:"notifications"`
-	KeyDestroyedAt *time.Time `bson:"key_destroyed_at,omitempty"`
+	Cases           int        `bson:"cases"`
+	Records         int        `bson:"records"`
+	Parties         int        `bson:"parties"`
+	Tickets         int        `bson:"tickets"`
+	Events          int        `bson:"events"`
+	Blobs           int        `bson:"blobs"`
+	CourtFiles      int        `bson:"court_files"`
+	Deadlines       int        `bson:"deadlines"`
+	Notifications   int        `bson:"notifications"`
+	MemoryProposals int        `bson:"memory_proposals"`
+	KeyDestroyedAt  *time.Time `bson:"key_destroyed_at,omitempty"`
 }
 
 func (d erasureDoc) toErasure() schemas.Erasure {

@@ -61,6 +61,8 @@ const (
 	// DisclosuresCollection holds the organizations' settings of the AI disclosure
 	// on drafts.
 	DisclosuresCollection = "disclosures"
+	// MemoryFactsCollection holds the facts users let Lexflow remember across cases.
+	MemoryFactsCollection = "memory_facts"
 )
 
 // Store is the MongoDB store.
@@ -92,6 +94,8 @@ type Store struct {
 	sends          *mongo.Collection
 	// currentArticles holds the current texts of articles, by doc_id.
 	currentArticles *mongo.Collection
+	// memoryFacts holds users' memory facts.
+	memoryFacts *mongo.Collection
 	// turns holds each turn's records together, on FerretDB only (see turns.go).
 	turns *mongo.Collection
 	// disclosures holds the organizations' disclosure settings, by organization.
@@ -141,6 +145,7 @@ func open(ctx context.Context, opts *options.ClientOptions, db string) (*Store, 
 		courtFiles:      client.Database(db).Collection(CourtFilesCollection),
 		deadlines:       client.Database(db).Collection(DeadlinesCollection),
 		feeds:           client.Database(db).Collection(FeedsCollection),
+		memoryFacts:     client.Database(db).Collection(MemoryFactsCollection),
 	}
 	if err := s.ensureIndexes(ctx); err != nil {
 		_ = client.Disconnect(ctx)
@@ -198,6 +203,8 @@ func (s *Store) ensureIndexes(ctx context.Context) error {
 		{s.notifications, "case_id_1", bson.D{{Key: "case_id", Value: 1}}},
 		{s.sends, "owner_1", bson.D{{Key: "owner", Value: 1}}},
 		{s.sends, "case_id_1", bson.D{{Key: "case_id", Value: 1}}},
+		{s.memoryFacts, "owner_1_created_at_1", bson.D{{Key: "owner", Value: 1}, {Key: "created_at", Value: 1}}},
+		{s.memoryFacts, "case_id_1", bson.D{{Key: "case_id", Value: 1}}},
 	}
 	for _, ix := range indexes {
 		_, err := ix.coll.Indexes().CreateOne(ctx, mongo.IndexModel{Keys: ix.keys, Options: options.Index().SetName(ix.name)})

@@ -86,6 +86,13 @@ func TestNothingInClear(t *testing.T) {
 	if _, err := s.PutMemory(ctx, store.OwnerID("o", "u"), "remember "+word); err != nil {
 		t.Fatal(err)
 	}
+	fact := store.MemoryFact{ID: id + "-f", Owner: store.OwnerID("o", "u"), CaseID: id, Text: "Rents from " + word, Status: store.FactProposed}
+	if _, err := s.AddMemoryFact(ctx, fact); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.UpdateMemoryFact(ctx, fact.Owner, fact.ID, store.FactChange{Text: "Rented from " + word, Status: store.FactKept}); err != nil {
+		t.Fatal(err)
+	}
 	cf, _, err := s.LinkCourtFile(ctx, store.CourtFile{ID: store.CourtFileID(id, "TribunalulBUCURESTI", "1/3/2024"), CaseID: id,
 		Number: "1/3/2024", Court: "TribunalulBUCURESTI", LinkedBy: "u", LinkedAt: time.Now()})
 	if err != nil {
@@ -164,6 +171,12 @@ func TestNothingInClear(t *testing.T) {
 	tickets, _ := s.ListTickets(ctx, id)
 	events, _ := s.ListEvents(ctx, id, 0, 0)
 	mem, _ := s.GetMemory(ctx, store.OwnerID("o", "u"))
+	if facts, err := s.ListMemoryFacts(ctx, store.OwnerID("o", "u")); err != nil || len(facts) != 1 || facts[0].Text != "Rented from "+word {
+		t.Errorf("memory facts read back = %+v, %v", facts, err)
+	}
+	if f, err := s.GetMemoryFact(ctx, store.OwnerID("o", "u"), id+"-f"); err != nil || f.Text != "Rented from "+word || f.Status != store.FactKept {
+		t.Errorf("memory fact read back = %+v, %v", f, err)
+	}
 	if dls, err := s.UserDeadlines(ctx, store.OwnerID("o", "u"), 10); err != nil || len(dls) != 1 ||
 		dls[0].Title != dl.Title || dls[0].Source.Reference != dl.Source.Reference {
 		t.Errorf("deadlines read back = %+v, %v", dls, err)

@@ -50,6 +50,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"Notifications", notificationTests},
 		{"CurrentTexts", currentTextTests},
 		{"Disclosures", disclosureTests},
+		{"MemoryFacts", memoryFactTests},
 	}
 	for _, g := range groups {
 		for _, st := range g.tests {

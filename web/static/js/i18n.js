@@ -118,6 +118,11 @@ const en = {
   feed_url: "The feed's address", feed_url_hint: "Copy it into your calendar now: it is not shown again.", feed_made: "The feed is on.", feed_is_off: "The feed is off.",
   case_timeline: "Timeline", timeline_hint: "Ask for a timeline in the chat: the dated facts, deadlines, hearings and events of the case, on one chart.",
   no_timeline: "No timeline yet.", timeline_alt: "The case's timeline: {n} events.",
+  remembers_title: "What Lexflow remembers about you", facts_title: "Facts about you",
+  facts_intro: "When a case closes, Lexflow may propose facts about you to remember in your other cases. Nothing is remembered until you approve it.",
+  facts_proposed: "Proposed", facts_kept: "Remembered", facts_none_proposed: "No proposals.", facts_none_kept: "Nothing remembered yet.",
+  fact_approve: "Remember", fact_reject: "Reject", fact_edit: "Edit", fact_delete: "Delete", fact_text: "The fact", fact_cancel: "Cancel",
+  facts_forget: "Forget everything", facts_forget_confirm: "Forget everything, for good", facts_forgotten: "Lexflow no longer remembers anything about you.",
 };
 
 const ro = {
@@ -233,6 +238,11 @@ const ro = {
   feed_url: "Adresa calendarului", feed_url_hint: "Copiați-o acum în calendar: nu mai este afișată.", feed_made: "Calendarul este pornit.", feed_is_off: "Calendarul este oprit.",
   case_timeline: "Cronologie", timeline_hint: "Cereți o cronologie în conversație: faptele cu dată, termenele, ședințele și evenimentele cazului, pe un singur grafic.",
   no_timeline: "Nicio cronologie încă.", timeline_alt: "Cronologia cazului: {n} evenimente.",
+  remembers_title: "Ce reține Lexflow despre dvs.", facts_title: "Fapte despre dvs.",
+  facts_intro: "Când un caz se închide, Lexflow poate propune fapte despre dvs. de reținut în celelalte cazuri. Nimic nu este reținut până nu îl aprobați.",
+  facts_proposed: "Propuse", facts_kept: "Reținute", facts_none_proposed: "Nicio propunere.", facts_none_kept: "Nimic reținut încă.",
+  fact_approve: "Reține", fact_reject: "Respinge", fact_edit: "Modifică", fact_delete: "Șterge", fact_text: "Faptul", fact_cancel: "Renunță",
+  facts_forget: "Uită tot", facts_forget_confirm: "Uită tot, definitiv", facts_forgotten: "Lexflow nu mai reține nimic despre dvs.",
 };
 
 const it = {
@@ -348,6 +358,11 @@ const it = {
   feed_url: "L'indirizzo del calendario", feed_url_hint: "Copialo ora nel tuo calendario: non viene mostrato di nuovo.", feed_made: "Il calendario è attivo.", feed_is_off: "Il calendario è disattivato.",
   case_timeline: "Cronologia", timeline_hint: "Chiedi una cronologia nella conversazione: i fatti con una data, le scadenze, le udienze e gli eventi del caso, in un unico grafico.",
   no_timeline: "Ancora nessuna cronologia.", timeline_alt: "La cronologia del caso: {n} eventi.",
+  remembers_title: "Ciò che Lexflow ricorda di te", facts_title: "Fatti su di te",
+  facts_intro: "Quando un caso si chiude, Lexflow può proporre fatti su di te da ricordare negli altri tuoi casi. Nulla viene ricordato finché non lo approvi.",
+  facts_proposed: "Proposti", facts_kept: "Ricordati", facts_none_proposed: "Nessuna proposta.", facts_none_kept: "Ancora nulla da ricordare.",
+  fact_approve: "Ricorda", fact_reject: "Rifiuta", fact_edit: "Modifica", fact_delete: "Elimina", fact_text: "Il fatto", fact_cancel: "Annulla",
+  facts_forget: "Dimentica tutto", facts_forget_confirm: "Dimentica tutto, definitivamente", facts_forgotten: "Lexflow non ricorda più nulla di te.",
 };
 
 const dictionaries = { en, ro, it };

@@ -1,7 +1,9 @@
-// The user's memory: free text the assistant reads while memory retrieval is on.
+// What Lexflow remembers about the user, which the assistant reads while memory
+// retrieval is on: the facts kept across cases (memoryfacts.js) and a free-text note.
 import { call } from "./api.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
+import { factsSection } from "./memoryfacts.js";
 
 const maxMemory = 4000;
 
@@ -23,7 +25,8 @@ export function memoryPage(app) {
       app.show(err);
     }
   });
-  app.main.replaceChildren(h("h1", {}, t("memory")), h("p", {}, t("memory_intro")), form);
+  const facts = factsSection(app, () => { text.value = ""; counter(); });
+  app.main.replaceChildren(h("h1", {}, t("remembers_title")), h("p", {}, t("memory_intro")), facts, form);
   call("GET", "/v1/me/memory").then((m) => { text.value = m.memory || ""; counter(); })
     .catch((err) => app.show(err))
     .finally(() => { text.readOnly = false; });
