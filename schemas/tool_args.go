@@ -49,11 +49,21 @@ type UpdateCaseDetailsArgs struct {
 // tier, a payment, support's log or an escalation.
 var SystemFields = []string{"draft_status", "tier", "payment", "support_log", "escalation", DocumentsField}
 
+// How many results web_search returns: its max_results, 1 to MaxWebResults, and
+// DefaultWebResults (Edison's default) when the model sets none.
+const (
+	MaxWebResults     = 10
+	DefaultWebResults = 5
+)
+
 // Arguments of each tool, agreeing with schemas/tools/<name>.json (tested).
 type (
 	WebSearchArgs struct {
 		Query    string `json:"query"`
 		Language string `json:"language,omitempty"`
+		// MaxResults is how many results to return, 1 to MaxWebResults;
+		// DefaultWebResults when 0.
+		MaxResults int `json:"max_results,omitempty"`
 	}
 	NormattivaSearchArgs struct {
 		ActType   string `json:"act_type"`
