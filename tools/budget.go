@@ -108,6 +108,9 @@ var budgets = map[string]Budget{
 	schemas.ToolConsultReasoner:     {Percent: 10, Shape: shapeReasoner},
 	schemas.ToolComputeDeadline:     {Percent: 3},
 	schemas.ToolProposeDeadline:     {Percent: 2},
+	// Edison's tools (issue 42).
+	schemas.ToolRagSearch:   {Percent: 8},
+	schemas.ToolSystemStats: {Percent: 4},
 }
 
 // withBudgets gives each tool its budget from budgets; a tool without one keeps the
