@@ -23,7 +23,7 @@ import (
 )
 
 // Documents are the activities of the Document workflow, which reads a client's
-// upload, and of the list_documents and read_document tools. Only ExtractDocument
+// upload, and of the list_documents, read_document and rag_search tools. Only ExtractDocument
 // reads the file, and the text it stores is the text as read; every reader for a model
 // pseudonymizes it with the case's parties as they are then, so a party added after
 // the upload is replaced too. Nothing these activities take or return holds a party's
@@ -32,6 +32,9 @@ type Documents struct {
 	Cases   store.Cases
 	Parties store.Parties
 	Blobs   blob.Store
+	// Transcripts are the cases' messages, which rag_search searches beside the
+	// documents.
+	Transcripts store.Transcripts
 	// Model is the assistant's endpoint, which summarizes; Prompts its system prompt.
 	Model   *llm.Client
 	Prompts *SystemPrompts

@@ -3,6 +3,7 @@ package activities
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"time"
 
 	"go.temporal.io/sdk/temporal"
@@ -28,21 +29,32 @@ type LexeSearch interface {
 	LexSearchEnriched(context.Context, schemas.LexSearchEnrichedArgs) (json.RawMessage, error)
 }
 
-// Result caps, as LEXE's executors keep them.
+// Result caps, as LEXE's executors keep them; web_search's count is its max_results.
 const (
-	webMaxResults = 5
 	webContentMax = 500
 	lexResults    = 10
 	lexContentMax = 800
 )
 
-// WebSearch is web_search: SearXNG's results for the query, at most 5.
+// WebSearch is web_search: SearXNG's first max_results results for the query (1 to
+// schemas.MaxWebResults; schemas.DefaultWebResults when unset, as Edison's default).
 func (a *Web) WebSearch(ctx context.Context, args schemas.WebSearchArgs) (schemas.WebSearchResult, error) {
-	res, err := a.search(ctx, args.Query, args.Language)
-	if err != nil {
-		return schemas.WebSearchResult{}, err
+	n := args.MaxResults
+	switch {
+	case n == 0:
+		n = schemas.DefaultWebResults
+	case n < 0 || n > schemas.MaxWebResults:
+		return schemas.WebSearchResult{}, temporal.NewNonRetryableApplicationError(
+			fmt.Sprintf("max_results must be 1 to %d, got %d", schemas.MaxWebResults, n), schemas.ErrInvalidArgs, nil)
 	}
-	return schemas.WebSearchResult{Success: true, Query: args.Query, Results: toWebResults(res, webMaxResults, webContentMax)}, nil
+	if a.SearXNG == nil {
+		return schemas.WebSearchResult{}, errNoSearXNG()
+	}
+	res, err := a.SearXNG.SearchAtMost(ctx, args.Query, args.Language, n)
+	if err != nil {
+		return schemas.WebSearchResult{}, upstreamError(err)
+	}
+	return schemas.WebSearchResult{Success: true, Query: args.Query, Results: toWebResults(res, n, webContentMax)}, nil
 }
 
 // LexSearch is lex_search: the LEXE-tools service's answer as it is, when one is
@@ -69,13 +81,18 @@ func (a *Web) searchLegalSites(ctx context.Context, args schemas.LexSearchArgs) 
 // search calls SearXNG, its failures sorted by upstreamError.
 func (a *Web) search(ctx context.Context, q, lang string) ([]searxng.Result, error) {
 	if a.SearXNG == nil {
-		return nil, temporal.NewNonRetryableApplicationError("web search is not configured (SEARXNG_URL)", schemas.ErrToolUnavailable, nil)
+		return nil, errNoSearXNG()
 	}
 	res, err := a.SearXNG.Search(ctx, q, lang)
 	if err != nil {
 		return nil, upstreamError(err)
 	}
 	return res, nil
+}
+
+// errNoSearXNG is the failure of a web search in a deployment without SearXNG.
+func errNoSearXNG() error {
+	return temporal.NewNonRetryableApplicationError("web search is not configured (SEARXNG_URL)", schemas.ErrToolUnavailable, nil)
 }
 
 func toWebResults(res []searxng.Result, n, contentMax int) []schemas.WebResult {

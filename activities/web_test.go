@@ -59,6 +59,26 @@ func TestWebSearchTools(t *testing.T) {
 	}
 }
 
+// TestWebSearchMaxResults checks that web_search returns max_results results, 1 to 10,
+// and Edison's 5 when the model sets none.
+func TestWebSearchMaxResults(t *testing.T) {
+	ctx := context.Background()
+	a := &Web{SearXNG: searx(t, 30)}
+	for n, want := range map[int]int{0: 5, 1: 1, 8: 8, 10: 10} {
+		web, err := a.WebSearch(ctx, schemas.WebSearchArgs{Query: "oblio", MaxResults: n})
+		if err != nil || len(web.Results) != want {
+			t.Errorf("max_results %d: %d results, %v; want %d", n, len(web.Results), err, want)
+		}
+	}
+	for _, n := range []int{-1, 11} {
+		_, err := a.WebSearch(ctx, schemas.WebSearchArgs{Query: "oblio", MaxResults: n})
+		var appErr *temporal.ApplicationError
+		if !errors.As(err, &appErr) || appErr.Type() != schemas.ErrInvalidArgs {
+			t.Errorf("max_results %d: %v, want invalid arguments", n, err)
+		}
+	}
+}
+
 func TestWebSearchFailures(t *testing.T) {
 	ctx := context.Background()
 	_, err := (&Web{}).WebSearch(ctx, schemas.WebSearchArgs{Query: "x"})

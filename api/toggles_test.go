@@ -23,7 +23,7 @@ func resolve(t *testing.T, body string, roles ...string) ([]string, bool, bool) 
 
 var caseTools = []string{"get_case_details", "update_case_details", "get_party_id_by_name", "generate_draft_pdf",
 	"list_documents", "read_document", "check_quota", "create_support_ticket", "consult_reasoner", "compute_deadline", "propose_deadline",
-	"generate_image"}
+	"generate_image", "rag_search"}
 
 func TestResolveDefaults(t *testing.T) {
 	got, memory, rag := resolve(t, `{"message": "hi"}`, schemas.RoleUser)
@@ -87,5 +87,24 @@ func TestResolveDropsWhatTheDeploymentCannotServe(t *testing.T) {
 	}
 	if slices.Contains(sel.Tools, "web_search") || slices.Contains(sel.Tools, "lex_search") || !slices.Contains(sel.Tools, "kb_search") {
 		t.Errorf("selection = %v", sel.Tools)
+	}
+}
+
+// TestSystemStatsNeitherOfferedNorNamedByClients: a client's turn never has
+// system_stats, by default or named in its tools list (an error, as any tool its roles
+// may not use); an admin's has it by default.
+func TestSystemStatsNeitherOfferedNorNamedByClients(t *testing.T) {
+	if got, _, _ := resolve(t, `{}`, schemas.RoleUser); slices.Contains(got, schemas.ToolSystemStats) {
+		t.Errorf("a client's defaults hold system_stats: %v", got)
+	}
+	var req Toggles
+	if err := json.Unmarshal([]byte(`{"tools": ["system_stats"]}`), &req); err != nil {
+		t.Fatal(err)
+	}
+	if sel, err := req.Resolve([]string{schemas.RoleUser, schemas.RoleSupport}, nil); err == nil {
+		t.Errorf("a client named system_stats and got %v", sel.Tools)
+	}
+	if got, _, _ := resolve(t, `{}`, schemas.RoleAdmin); !slices.Contains(got, schemas.ToolSystemStats) {
+		t.Errorf("admin defaults lack system_stats: %v", got)
 	}
 }

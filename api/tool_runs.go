@@ -103,6 +103,11 @@ func (h *handlers) executeTool(c echo.Context) error {
 	}
 	ctx := c.Request().Context()
 	parties := pii.Names{}
+	if req.CaseID == "" {
+		// On no case, a tool bound to an organization (system_stats) acts on the
+		// admin's own: the operator's staff have none.
+		run.OrgID = who.Org
+	}
 	if req.CaseID != "" {
 		cs, err := h.staffCaseByID(c, req.CaseID)
 		if err != nil {

@@ -55,11 +55,21 @@ var SystemFields = []string{"draft_status", "tier", "payment", "support_log", "e
 // write, creation included; no caller, the workflows included, may write it.
 const LastUpdatedField = "last_updated"
 
+// How many results web_search returns: its max_results, 1 to MaxWebResults, and
+// DefaultWebResults (Edison's default) when the model sets none.
+const (
+	MaxWebResults     = 10
+	DefaultWebResults = 5
+)
+
 // Arguments of each tool, agreeing with schemas/tools/<name>.json (tested).
 type (
 	WebSearchArgs struct {
 		Query    string `json:"query"`
 		Language string `json:"language,omitempty"`
+		// MaxResults is how many results to return, 1 to MaxWebResults;
+		// DefaultWebResults when 0.
+		MaxResults int `json:"max_results,omitempty"`
 	}
 	NormattivaSearchArgs struct {
 		ActType   string `json:"act_type"`

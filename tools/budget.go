@@ -110,6 +110,9 @@ var budgets = map[string]Budget{
 	schemas.ToolProposeDeadline:     {Percent: 2},
 	// generate_image answers counts and a path, never the chart's labels.
 	schemas.ToolGenerateImage: {Percent: 2},
+	// Edison's tools (issue 42).
+	schemas.ToolRagSearch:   {Percent: 8},
+	schemas.ToolSystemStats: {Percent: 4},
 }
 
 // withBudgets gives each tool its budget from budgets; a tool without one keeps the

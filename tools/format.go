@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/lexflow/lexflow/schemas"
 )
 
 // Formatter turns a tool's JSON result into the bounded text the model reads. When the
@@ -58,7 +60,7 @@ func formatWebSearch(name string, result []byte) (string, string) {
 		return "[Web search: Nessun risultato]", ""
 	}
 	var lines []string
-	for _, x := range first(r.Results, 5) {
+	for _, x := range first(r.Results, schemas.MaxWebResults) {
 		lines = append(lines, fmt.Sprintf("- %s: %s", x.Title, Clip(x.Content, 500)))
 	}
 	return strings.Join(lines, "\n"), ""

@@ -2,6 +2,7 @@ package tools
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -51,6 +52,33 @@ func TestFormattersFollowSeed000(t *testing.T) {
 		if got != tc.want || !ok {
 			t.Errorf("%s %s:\n got %q (ok=%v)\nwant %q", tc.tool, tc.result, got, ok, tc.want)
 		}
+	}
+}
+
+// TestWebSearchMaxResults checks web_search's max_results: validated by its schema
+// (an integer, 1 to 10, Edison's 5 injected when absent) and every result asked for
+// reaching the model.
+func TestWebSearchMaxResults(t *testing.T) {
+	tool, _ := Get("web_search")
+	res, err := tool.Schema.Validate([]byte(`{"query":"q"}`))
+	if err != nil || res.Args["max_results"] != int64(5) {
+		t.Errorf("default: %v, %v", res.Args, err)
+	}
+	if res, err := tool.Schema.Validate([]byte(`{"query":"q","max_results":10}`)); err != nil || res.Args["max_results"] != int64(10) {
+		t.Errorf("10: %v, %v", res.Args, err)
+	}
+	for _, bad := range []string{`0`, `11`, `-3`, `true`, `"7"`, `2.5`} {
+		if _, err := tool.Schema.Validate([]byte(`{"query":"q","max_results":` + bad + `}`)); err == nil || !strings.Contains(err.Error(), "max_results") {
+			t.Errorf("max_results %s: %v, want refused", bad, err)
+		}
+	}
+	var results []map[string]string
+	for i := range 8 {
+		results = append(results, map[string]string{"title": fmt.Sprintf("T%d", i), "url": "u", "content": "c"})
+	}
+	text, ok := format(t, "web_search", string(mustJSON(t, map[string]any{"success": true, "results": results})))
+	if !ok || strings.Count(text, "\n- ")+1 != 8 || !strings.Contains(text, "- T7: c") {
+		t.Errorf("8 results shown as %q", text)
 	}
 }
 

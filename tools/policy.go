@@ -78,6 +78,14 @@ var (
 	// draftPolicy: rendering a PDF takes longer than a case read.
 	draftPolicy = Policy{Timeout: time.Minute, MaxAttempts: 3, RetryInterval: time.Second, RetryOn: retryOnTransient}
 
+	// ragSearchPolicy: reading and pseudonymizing a case's documents (up to a few
+	// megabytes of text) and ranking their passages; retried as a case read is.
+	ragSearchPolicy = Policy{Timeout: 30 * time.Second, MaxAttempts: 3, RetryInterval: time.Second, RetryOn: retryOnTransient}
+
+	// systemStatsPolicy: system_stats reads its parts at once, each within 5 s, and
+	// answers the parts that answered; one retry when none did.
+	systemStatsPolicy = Policy{Timeout: 15 * time.Second, MaxAttempts: 2, RetryInterval: time.Second, RetryOn: retryOnTransient}
+
 	// reasonerPolicy: a model call, retried as model calls are.
 	reasonerPolicy = Policy{Timeout: 2 * time.Minute, MaxAttempts: 4, RetryInterval: time.Second, RetryOn: "timeouts, 408, 409, 429 and 5xx"}
 )

@@ -174,6 +174,15 @@ var registry = withBudgets(mustLoad([]*Tool{
 	// content of the case, so a legal hold lets it draw.
 	{Name: schemas.ToolGenerateImage, Roles: allRoles, DefaultOn: true, Bound: bindCase,
 		Policy: caseToolPolicy, Failure: Degrade, Format: formatStatus, Activity: "GenerateImage", decode: decodeArgs[schemas.GenerateImageArgs]},
+	// Edison's tools (seed 001), made tools of a case (issue 42). rag_search reads
+	// only the turn's own case: its case_id is bound and its global refused.
+	{Name: schemas.ToolRagSearch, Roles: allRoles, DefaultOn: true, Bound: bindCase,
+		Policy: ragSearchPolicy, Failure: Degrade, Format: formatRagSearch, Activity: "RagSearch", decode: decodeArgs[schemas.RagSearchArgs]},
+	// system_stats is for admins: an organization's admin reads its own cases and
+	// tokens, the operator's staff the deployment's task queue, workers and cases.
+	{Name: schemas.ToolSystemStats, Roles: adminOnly, DefaultOn: true,
+		Bound:  []Binding{{Arg: "organization_id", From: "org", Refusal: schemas.StatsOrganizationRefused}},
+		Policy: systemStatsPolicy, Failure: Degrade, Format: formatSystemStats, Activity: "SystemStats", decode: decodeArgs[schemas.SystemStatsArgs]},
 }))
 
 // mustLoad reads each tool's schema and description from schemas/tools/<name>.json.

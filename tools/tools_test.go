@@ -17,7 +17,7 @@ func TestEveryToolIsRegistered(t *testing.T) {
 		"lex_search_enriched", "legal_sql", "get_party_id_by_name", "generate_draft_pdf", "check_quota",
 		"get_case_details", "update_case_details", "create_support_ticket", "consult_reasoner", "list_documents", "read_document",
 		"read_legal_text", "compute_deadline", "propose_deadline",
-		"generate_image"}
+		"generate_image", "rag_search", "system_stats"}
 	for _, name := range want {
 		tool, ok := Get(name)
 		if !ok {

@@ -21,6 +21,9 @@ type Schema struct {
 	Items       *Schema            `json:"items,omitempty"`
 	// MinProperties bounds an object's size from below.
 	MinProperties int `json:"minProperties,omitempty"`
+	// Minimum and Maximum bound a number or an integer, both inclusive.
+	Minimum *float64 `json:"minimum,omitempty"`
+	Maximum *float64 `json:"maximum,omitempty"`
 }
 
 // typeList is a schema's "type": one name, or a list such as ["string", "null"].
@@ -132,6 +135,14 @@ func (s *Schema) value(name string, v any, errs *[]string) (any, bool) {
 	if len(s.Enum) > 0 && !slices.ContainsFunc(s.Enum, func(e any) bool { return equal(e, out) }) {
 		return fail("must be one of %s, got %s", enumText(s.Enum), short(out))
 	}
+	if n, ok := number(out); ok {
+		switch {
+		case s.Minimum != nil && n < *s.Minimum:
+			return fail("must be at least %s, got %s", strconv.FormatFloat(*s.Minimum, 'g', -1, 64), short(out))
+		case s.Maximum != nil && n > *s.Maximum:
+			return fail("must be at most %s, got %s", strconv.FormatFloat(*s.Maximum, 'g', -1, 64), short(out))
+		}
+	}
 	switch x := out.(type) {
 	case map[string]any:
 		if s.Properties != nil {
@@ -219,6 +230,17 @@ func plain(v any) any {
 		return a
 	}
 	return v
+}
+
+// number is a validated integer or number as a float64, for its bounds.
+func number(v any) (float64, bool) {
+	switch x := v.(type) {
+	case int64:
+		return float64(x), true
+	case float64:
+		return x, true
+	}
+	return 0, false
 }
 
 // equal compares an enum entry, decoded from the schema file, with a validated value.

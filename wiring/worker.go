@@ -93,6 +93,7 @@ func WorkerDeps(cfg config.Config, b *Backends, lc *corpus.Store) (d worker.Deps
 	d = worker.Deps{Store: notify.Store{Store: b.Store, Hub: b.Hub}, Models: models, Prompts: b.Prompts, Corpus: lc,
 		Blobs: b.Blobs, Prices: prices, Budgets: cfg.TokenLimits(), Keys: b.Keys, Retention: cfg.Retention, Now: b.Now,
 		ContextTokens: cfg.AssistantContextTokens, Mail: b.Mail, DefaultLanguage: cfg.DefaultLanguage}
+	d.StuckAfter = cfg.StuckAfter // system_stats counts stuck cases as support's list does
 	if cfg.SearXNGURL != "" {
 		d.SearXNG = searxng.New(cfg.SearXNGURL, 30*time.Second)
 	}

@@ -71,6 +71,11 @@ type Deps struct {
 	// Legislatie reads the current texts of Romanian acts at the Portal Legislativ; nil
 	// when LEXFLOW_LEGISLATIE_URL is not set.
 	Legislatie activities.Portal
+	// TaskQueue is the task queue system_stats describes; New sets it to the worker's.
+	TaskQueue string
+	// StuckAfter is how long a case works without progress before system_stats counts
+	// it as stuck (LEXFLOW_STUCK_AFTER, as support's list).
+	StuckAfter time.Duration
 }
 
 // New returns a worker for taskQueue with every workflow and activity registered, in
@@ -78,6 +83,7 @@ type Deps struct {
 func New(c client.Client, taskQueue string, d Deps, v Version) worker.Worker {
 	w := worker.New(c, taskQueue, v.Options())
 	d.Temporal = c
+	d.TaskQueue = taskQueue
 	Register(w, d)
 	return w
 }
@@ -119,7 +125,9 @@ func Activities(d Deps) []any {
 		&activities.Drafts{Cases: d.Store, Parties: d.Store, Blobs: d.Blobs, Events: events,
 			Disclosures: d.Store},
 		&activities.Documents{Cases: d.Store, Parties: d.Store, Blobs: d.Blobs, Model: d.Models[schemas.ModelAssistant],
-			Prompts: system, Meter: meter, Events: events},
+			Prompts: system, Meter: meter, Events: events,
+			Transcripts: d.Store},
+		&activities.Operations{Temporal: d.Temporal, TaskQueue: d.TaskQueue, StuckAfter: d.StuckAfter, Corpus: d.Corpus, Budgets: d.Store, Now: d.Now},
 		&activities.Research{Corpus: d.Corpus, Backend: d.Research, Events: events, Current: current, Layers: d.SearchLayers},
 		&activities.CurrentLaw{Corpus: d.Corpus, Store: d.Store, Portal: d.Legislatie, Now: now},
 		web,

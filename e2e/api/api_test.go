@@ -350,8 +350,8 @@ func TestListTools(t *testing.T) {
 		return out
 	}
 	user := names(s.Call(t, "GET", "/v1/tools", s.Token(t, "alice"), nil))
-	if _, ok := user["legal_sql"]; ok || len(user) != 21 {
-		t.Errorf("a user sees %d tools (legal_sql: %v); want 21 without it", len(user), ok)
+	if _, ok := user["legal_sql"]; ok || len(user) != 22 {
+		t.Errorf("a user sees %d tools (legal_sql: %v); want 22 without it", len(user), ok)
 	}
 	if law := user["legislation_search"]; law["toggle"] != "legislation_search_enabled" || law["default_on"] != true ||
 		law["available"] != true || law["failure"] != "degrade" {

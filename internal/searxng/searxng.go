@@ -54,6 +54,13 @@ func (e *StatusError) Retryable() bool {
 // Search asks for q in language (e.g. "it", "ro", "en") and returns the results in
 // the instance's order.
 func (c *Client) Search(ctx context.Context, q, language string) ([]Result, error) {
+	return c.SearchAtMost(ctx, q, language, 0)
+}
+
+// SearchAtMost is Search keeping the first n results (all when n <= 0). SearXNG's
+// API takes no count: it answers one page, about 20 results with most engines, and the
+// cut is made here, before any result is kept.
+func (c *Client) SearchAtMost(ctx context.Context, q, language string, n int) ([]Result, error) {
 	v := url.Values{"q": {q}, "format": {"json"}}
 	if language != "" {
 		v.Set("language", language)
@@ -80,6 +87,9 @@ func (c *Client) Search(ctx context.Context, q, language string) ([]Result, erro
 	}
 	if err := json.Unmarshal(body, &out); err != nil {
 		return nil, fmt.Errorf("searxng: the answer is not SearXNG's JSON (is format=json enabled in settings.yml?): %w", err)
+	}
+	if n > 0 && len(out.Results) > n {
+		out.Results = out.Results[:n]
 	}
 	return out.Results, nil
 }

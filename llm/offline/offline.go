@@ -201,6 +201,10 @@ var (
 // text after a colon, if any, is its title.
 var timelineRe = regexp.MustCompile(`(?is)\b(?:timeline|cronologi[ae])\b(?:\s*:\s*(.+?)\s*$)?`)
 
+// caseSearchRe asks for a search of the case's own documents and messages
+// (rag_search): "case search: TEXT" (or "caută în caz:", "cerca nel caso:").
+var caseSearchRe = regexp.MustCompile(`(?is)^\s*(?:case search|caut[aă] [iî]n caz|cerca nel caso)\s*:\s*(.+?)\s*$`)
+
 // decide is the offline model's rule book. After tool results it answers, citing them.
 // Otherwise, with tools on offer, the latest user message picks a tool:
 //   - "case details" (or "detaliile cazului", "dettagli del caso") → get_case_details;
@@ -228,7 +232,8 @@ var timelineRe = regexp.MustCompile(`(?is)\b(?:timeline|cronologi[ae])\b(?:\s*:\
 //   - "how long do I have: 30 days from 2026-03-02" (or "cât timp am", "quanto tempo
 //     ho") → compute_deadline, by Italy's rules in an Italian case, else Romania's;
 //   - "timeline" (or "cronologie", "cronologia"), with a title after a colon if any →
-//     generate_image, 1200x720.
+//     generate_image, 1200x720;
+//   - "case search: TEXT" (or "caută în caz:", "cerca nel caso:") → rag_search.
 //
 // When a LEXE research tool failed, it tries web_search, or else lex_search, with the
 // message before it answers, if on offer, and the answer says the failed source is
@@ -365,6 +370,8 @@ func decide(msgs []message, offered map[string]bool) reply {
 				args["prompt"] = title
 			}
 			return call("generate_image", args)
+		case offered["rag_search"] && caseSearchRe.MatchString(user):
+			return call("rag_search", map[string]any{"query": caseSearchRe.FindStringSubmatch(user)[1]})
 		case offered["legal_sql"] && sqlRe.MatchString(user):
 			query := sqlRe.FindStringSubmatch(user)[1]
 			table := "legislatie"

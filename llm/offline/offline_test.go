@@ -270,3 +270,18 @@ func TestTimelineRule(t *testing.T) {
 		t.Errorf("without generate_image on offer → %+v, want legislation_search", r.calls)
 	}
 }
+
+// TestCaseSearchCallsRagSearch: "case search: TEXT" in each language calls rag_search
+// on the turn's case with the text as its query, when it is on offer.
+func TestCaseSearchCallsRagSearch(t *testing.T) {
+	for lang, ask := range map[string]string{"en": "case search: eviction notice", "ro": "caută în caz: eviction notice", "it": "Cerca nel caso: eviction notice"} {
+		in := []message{msg("system", "Language: "+lang+"\nCase ID: c1"), msg("user", ask)}
+		r := decide(in, map[string]bool{"rag_search": true})
+		if len(r.calls) != 1 || r.calls[0].Function.Name != "rag_search" || r.calls[0].Function.Arguments != `{"case_id":"c1","query":"eviction notice"}` {
+			t.Errorf("%s: %+v", lang, r)
+		}
+		if r := decide(in, map[string]bool{"web_search": true}); len(r.calls) != 0 {
+			t.Errorf("%s: %+v without rag_search on offer", lang, r)
+		}
+	}
+}

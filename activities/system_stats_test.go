@@ -1,0 +1,73 @@
+package activities
+
+import (
+	"context"
+	"net"
+	"strings"
+	"testing"
+	"time"
+
+	"go.temporal.io/sdk/client"
+
+	"github.com/lexflow/lexflow/schemas"
+	"github.com/lexflow/lexflow/store"
+)
+
+// deadTemporal is a client of a Temporal frontend that does not answer: a loopback
+// port that takes connections and never speaks.
+func deadTemporal(t *testing.T) client.Client {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	c, err := client.NewLazyClient(client.Options{HostPort: l.Addr().String()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	return c
+}
+
+// TestSystemStatsDegradesByPart: with Temporal not answering, system_stats still
+// answers within its bound what the corpus and the store know, naming the parts that
+// failed; an organization's admin gets its tokens and no task queue; with no part
+// answering, it fails so that its policy retries it.
+func TestSystemStatsDegradesByPart(t *testing.T) {
+	ctx := context.Background()
+	org := "stats-" + time.Now().Format("150405.000000")
+	day := Day(time.Now())
+	if err := st.RecordTokens(ctx, store.TokenUse{ID: org + "-1", Tenant: schemas.TenantKey(org, ""), CaseID: "c", Day: day, Tokens: 1234, At: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	a := &Operations{Temporal: deadTemporal(t), TaskQueue: "lexflow", StuckAfter: 30 * time.Minute, Corpus: lc, Budgets: st, CallTimeout: time.Second}
+
+	start := time.Now()
+	out, err := a.SystemStats(ctx, schemas.SystemStatsArgs{})
+	if took := time.Since(start); took > 5*time.Second {
+		t.Errorf("took %s with Temporal silent; the parts are bounded by 1 s each", took)
+	}
+	if err != nil || out.Status != schemas.ResultSuccess || out.Corpus == nil || out.Corpus.Articles == 0 || out.TaskQueue != nil || out.Cases != nil {
+		t.Fatalf("operator's stats: %+v, %v", out, err)
+	}
+	if len(out.Failed) != 2 || out.Failed[0].Part != schemas.StatsCases || out.Failed[1].Part != schemas.StatsTaskQueue || out.Failed[0].Reason == "" {
+		t.Errorf("failed parts %+v, want cases and task_queue with their reasons", out.Failed)
+	}
+	if len(out.Omitted) != 1 || out.Omitted[0].Part != schemas.StatsTokens || out.Tokens != nil {
+		t.Errorf("the operator's view: omitted %+v, tokens %+v", out.Omitted, out.Tokens)
+	}
+
+	out, err = a.SystemStats(ctx, schemas.SystemStatsArgs{OrganizationID: &org})
+	if err != nil || out.Organization != org || out.Tokens == nil || out.Tokens.Tokens != 1234 || out.Tokens.Day != day || out.TaskQueue != nil {
+		t.Fatalf("organization's stats: %+v, %v", out, err)
+	}
+	if len(out.Omitted) != 1 || out.Omitted[0].Part != schemas.StatsTaskQueue || len(out.Failed) != 1 || out.Failed[0].Part != schemas.StatsCases {
+		t.Errorf("organization's omitted %+v, failed %+v", out.Omitted, out.Failed)
+	}
+
+	a.Corpus = nil
+	if _, err := a.SystemStats(ctx, schemas.SystemStatsArgs{}); err == nil || !strings.Contains(err.Error(), "task_queue") || !strings.Contains(err.Error(), "corpus") {
+		t.Errorf("nothing answering: %v, want an error naming every part", err)
+	}
+}
