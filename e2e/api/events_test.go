@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -123,12 +124,14 @@ func eventsAfter(t *testing.T, tok, caseID string, after int64) []api.EventView 
 }
 
 // openedEvents waits, a bounded time, until the case's opening has published tiering's
-// notice, its last event, and returns the events.
+// notice, its last event (after the welcome's notice and tiering's model step), and
+// returns the events.
 func openedEvents(t *testing.T, tok, caseID string) []api.EventView {
 	t.Helper()
 	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
 		events := eventsAfter(t, tok, caseID, 0)
-		if n := len(events); n > 0 && events[n-1].Type == schemas.EventNotice {
+		stepped := slices.ContainsFunc(events, func(e api.EventView) bool { return e.Type == schemas.EventModelStep })
+		if n := len(events); stepped && events[n-1].Type == schemas.EventNotice {
 			return events
 		}
 		if time.Now().After(deadline) {
