@@ -34,6 +34,10 @@ type Article struct {
 	CELEX        string // for EU acts
 	InForce      bool
 	Source       string // the shipped source it came from, e.g. SourceNormattiva
+	// Headings are the headings of the parts of its act the article stands in (book,
+	// title, chapter, section), outermost first, where the source gives them: the
+	// analysed index ranks them, the legislatie table does not keep them.
+	Headings []string
 }
 
 // Decision is one court decision: the row of table jurisprudenta.

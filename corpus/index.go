@@ -19,7 +19,7 @@ import (
 func analysedSchema() string {
 	var b strings.Builder
 	for _, lang := range Languages {
-		fmt.Fprintf(&b, `CREATE VIRTUAL TABLE %s USING fts5(act_title, title, text, words, content='', tokenize='unicode61');
+		fmt.Fprintf(&b, `CREATE VIRTUAL TABLE %s USING fts5(act_title, title, text, words, headings, content='', tokenize='unicode61');
 CREATE VIRTUAL TABLE %s USING fts5(materia, massima, summary, reasoning, arguments, content='', tokenize='unicode61');
 `, articleIndex(lang), decisionIndex(lang))
 	}
@@ -65,7 +65,7 @@ func fillAnalysed(ctx context.Context, tx *sql.Tx, arts []Article, decs []Decisi
 			continue
 		}
 		if err := insert(articleIndex(a.Language), i+1, analyse(a.Language, a.ActTitle), analyse(a.Language, a.Title),
-			analyse(a.Language, a.Text), analyse(a.Language, words.of(a))); err != nil {
+			analyse(a.Language, a.Text), analyse(a.Language, words.of(a)), analyse(a.Language, strings.Join(a.Headings, " ; "))); err != nil {
 			return fmt.Errorf("index %s: %w", a.DocID, err)
 		}
 	}
@@ -84,7 +84,7 @@ func fillAnalysed(ctx context.Context, tx *sql.Tx, arts []Article, decs []Decisi
 
 // indexColumns are the columns of each kind of analysed index, by its tables' prefix.
 var indexColumns = map[string]string{
-	"legislatie":    "act_title, title, text, words",
+	"legislatie":    "act_title, title, text, words, headings",
 	"jurisprudenta": "materia, massima, summary, reasoning, arguments",
 }
 

@@ -45,6 +45,10 @@ const (
 	// weightWords weighs the client words of the glossary's concepts an article is
 	// about (clientWords): a client's own words name the subject as a title does.
 	weightWords = 4.0
+	// weightHeadings weighs the headings of the parts of the act an article stands in
+	// (Article.Headings): "Răspunderea civilă delictuală" names the subject of every
+	// article under it, as a client asks it.
+	weightHeadings = 4.0
 )
 
 // perLanguageDepth is how deep each language's ranking is read before fusion.
@@ -233,7 +237,7 @@ func (s *Store) strings(ctx context.Context, query string, args ...any) ([]strin
 // articles is most of the time: without a filter there is no join, and a filter reads
 // only the best rankedCandidates matches.
 func articleRanking(index, filter string) string {
-	ranked := `SELECT rowid, bm25(` + index + fmt.Sprintf(`, %g, %g, %g, %g) AS score FROM `, weightActTitle, weightTitle, weightText, weightWords) +
+	ranked := `SELECT rowid, bm25(` + index + fmt.Sprintf(`, %g, %g, %g, %g, %g) AS score FROM `, weightActTitle, weightTitle, weightText, weightWords, weightHeadings) +
 		index + ` WHERE ` + index + ` MATCH ? ORDER BY score`
 	if filter == "" {
 		return `SELECT rowid FROM (` + ranked + fmt.Sprintf(` LIMIT %d)`, perLanguageDepth)

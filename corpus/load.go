@@ -93,7 +93,7 @@ func current(ctx context.Context, path string) (counts Counts, ok bool) {
 
 // buildVersion names what the loaders write: raise it when they change, so that
 // Ensure rebuilds databases an older binary built from the same archive.
-const buildVersion = "4"
+const buildVersion = "5"
 
 // archiveSum is the checksum of the shipped archive, the schema and the build version:
 // a database carrying another was built by other code or from other data.

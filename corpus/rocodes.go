@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -27,15 +28,18 @@ var romanianActs = map[string]struct {
 	"administrative_code.json":   {"oug-57-2019", "ordonanță de urgență", "57", 2019, "Codul administrativ", "00000G26T9IKD8IXCIZ0X39N88WZQ5GJ"},
 }
 
-// roArticle is an article object of the Romanian JSON.
+// roArticle is an article object of the Romanian JSON, with the headings of the
+// levels it stands in (set by roLevel.articles).
 type roArticle struct {
-	Name   string `json:"name"`
-	Number int    `json:"number"`
-	Text   string `json:"text"`
+	Name     string `json:"name"`
+	Number   int    `json:"number"`
+	Text     string `json:"text"`
+	headings []string
 }
 
 // roLevel is one level of the fixed books/titles/chapters/sections/subsections nesting.
 type roLevel struct {
+	Name        string      `json:"name"`
 	Books       []roLevel   `json:"books"`
 	Titles      []roLevel   `json:"titles"`
 	Chapters    []roLevel   `json:"chapters"`
@@ -44,12 +48,23 @@ type roLevel struct {
 	Articles    []roArticle `json:"articles"`
 }
 
-// articles returns the level's articles in document order.
-func (l roLevel) articles() []roArticle {
-	out := l.Articles
+// articles returns the level's articles in document order, each with headings and
+// the names of the levels under l it stands in. The source repeats a level's name in
+// the one under it when the code does not divide it ("Dispoziţii generale" as
+// chapter, section and subsection): a name is kept once.
+func (l roLevel) articles(headings []string) []roArticle {
+	out := make([]roArticle, 0, len(l.Articles))
+	for _, a := range l.Articles {
+		a.headings = headings
+		out = append(out, a)
+	}
 	for _, children := range [][]roLevel{l.Books, l.Titles, l.Chapters, l.Sections, l.Subsections} {
 		for _, c := range children {
-			out = append(out, c.articles()...)
+			under := headings
+			if name := cleanLine(c.Name); name != "" && !slices.Contains(headings, name) {
+				under = append(slices.Clip(headings), name)
+			}
+			out = append(out, c.articles(under)...)
 		}
 	}
 	return out
@@ -85,7 +100,7 @@ func loadRomanianCodes(f files) ([]Article, error) {
 		}
 		seen := map[int]bool{}
 		prev := 0
-		for _, a := range splitMerged(root.articles()) {
+		for _, a := range splitMerged(root.articles(nil)) {
 			a.Text = cleanText(editorialMark.ReplaceAllString(a.Text, "\n"))
 			a.Name = cleanLine(editorialMark.ReplaceAllString(a.Name, " "))
 			if a.Number == 1 && prev > 1 && threeDigits.MatchString(a.Name) {
@@ -109,6 +124,7 @@ func loadRomanianCodes(f files) ([]Article, error) {
 				ActType: meta.actType, ActNumber: meta.number, ActYear: meta.year, ActTitle: meta.title,
 				Article: strconv.Itoa(a.Number), Title: a.Name, Text: a.Text,
 				URL: "https://legislatie.just.ro/Public/FormaPrintabila/" + meta.id, InForce: true,
+				Headings: a.headings,
 			})
 		}
 	}
@@ -136,7 +152,7 @@ func splitMerged(arts []roArticle) []roArticle {
 			}
 			n, _ := strconv.Atoi(strings.ReplaceAll(rest[loc[2]:loc[3]], ".", ""))
 			title, text, _ := strings.Cut(strings.TrimSpace(rest[loc[1]:end]), "\n")
-			out = append(out, roArticle{Name: title, Number: n, Text: strings.TrimSpace(text)})
+			out = append(out, roArticle{Name: title, Number: n, Text: strings.TrimSpace(text), headings: a.headings})
 		}
 	}
 	return out

@@ -139,20 +139,21 @@ func LayerTargets(rows []RankRow) []string {
 
 // floors are, per search, set and language, the recall@5 (hits) and MRR (rounded
 // down) that the default layer measured on 2026-11-27: for legislation with the
-// glossary's client words indexed beside each article, for decisions with the
-// glossary's expansion; far under the targets for legislation and English
-// decisions.
+// glossary's client words and the Romanian codes' headings indexed beside each
+// article, for decisions with the glossary's expansion; far under the targets
+// for legislation and English decisions. The held-out Romanian floor is one question
+// under the figure before the headings (12): that set is measured, never tuned on.
 var floors = map[string]struct {
 	at5 int
 	mrr float64
 }{
-	"legislation, legislation-dev ro":     {4, 0.21},
+	"legislation, legislation-dev ro":     {5, 0.31},
 	"legislation, legislation-dev it":     {8, 0.59},
 	"legislation, legislation-dev en":     {9, 0.72},
-	"legislation, legislation ro":         {16, 0.17},
+	"legislation, legislation ro":         {17, 0.18},
 	"legislation, legislation it":         {16, 0.23},
 	"legislation, legislation en":         {24, 0.31},
-	"legislation, legislation_heldout ro": {12, 0.29},
+	"legislation, legislation_heldout ro": {11, 0.30},
 	"legislation, legislation_heldout it": {10, 0.38},
 	"legislation, legislation_heldout en": {6, 0.20},
 	"decisions, ro":                       {36, 0.67},
