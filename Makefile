@@ -91,7 +91,7 @@ lint: bin/staticcheck bin/workflowcheck
 ## histories: record a set of workflow histories for the replay test: make histories SET=<name> (see docs/workflows.md, "Changing workflow code")
 histories: bin/temporal pdftools
 	@test -n "$(SET)" || { echo 'usage: make histories SET=<name>, e.g. SET=$$(date +%F)-what-changed (<date>.N-what-changed for a second set that day: the newest must sort last)'; exit 1; }
-	LEXFLOW_RECORD_HISTORIES=$(CURDIR)/workflows/testdata/histories/$(SET) go test -count=1 -run '^(TestCaseStory|TestDocumentStory|TestLongCaseContinuesAsNew|TestBudgetExhaustedWaitsUntilRaised|TestRetention|TestCaseDeadlines|TestCourtWatchFindsANewHearing)$$' ./e2e/api/ ./e2e/story/
+	LEXFLOW_RECORD_HISTORIES=$(CURDIR)/workflows/testdata/histories/$(SET) go test -count=1 -run '^(TestCaseStory|TestDocumentStory|TestLongCaseContinuesAsNew|TestBudgetExhaustedWaitsUntilRaised|TestRetention|TestCaseDeadlines|TestCourtWatchFindsANewHearing|TestMemoryFacts|TestTimelineChart)$$' ./e2e/api/ ./e2e/story/
 
 ## versions: per workflow.GetVersion change ID, the open runs that may still replay its old branch (TEMPORAL_ADDRESS, localhost:7233 unless set)
 versions:

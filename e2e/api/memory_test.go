@@ -55,6 +55,7 @@ func TestMemoryFacts(t *testing.T) {
 		t.Fatalf("proposed facts = %v; want the client's two sentences about themselves, in clear", facts)
 	}
 	flat, bakery := facts[0]["id"].(string), facts[1]["id"].(string)
+	s.RecordHistories(t, "memory", id)
 
 	// Another user reaches none of them.
 	if r := s.Call(t, "GET", "/v1/me/memory/facts", other, nil); len(r.Body["facts"].([]any)) != 0 {

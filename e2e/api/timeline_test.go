@@ -115,6 +115,7 @@ func TestTimelineChart(t *testing.T) {
 	if err != nil || !slices.ContainsFunc(entries, func(e store.AuditEntry) bool { return e.Action == "case.timeline.read" && e.Actor == "timeline-desk" }) {
 		t.Errorf("support's read is not audited: %+v, %v", entries, err)
 	}
+	s.RecordHistories(t, "timeline", id)
 
 	if r := s.Call(t, "DELETE", "/v1/cases/"+id, owner, nil); r.Status != http.StatusOK {
 		t.Fatalf("erase: %d %s", r.Status, r.Raw)
