@@ -139,24 +139,30 @@ func LayerTargets(rows []RankRow) []string {
 
 // floors are, per search, set and language, the recall@5 (hits) and MRR (rounded
 // down) that the default layer measured on 2026-11-27: for legislation with the
-// glossary's client words and the Romanian codes' headings indexed beside each
-// article, for decisions with the glossary's expansion; far under the targets
-// for legislation and English decisions. The held-out Romanian floor is one question
-// under the figure before the headings (12): that set is measured, never tuned on.
+// glossary of the second freeze (902 concepts) and its client words and the Romanian
+// codes' headings indexed beside each article, for decisions with the glossary's
+// expansion; far under the targets for legislation and English decisions.
+// The larger glossary took the tuned sets' recall@5 up (main 57 → 62 of 164) and some
+// MRRs down (dev it and en, held-out it): the floors record what it measures. The
+// held-out sets are measured, never tuned on; legislation_heldout2 was written after
+// the second freeze by a writer who saw neither the search nor the glossary.
 var floors = map[string]struct {
 	at5 int
 	mrr float64
 }{
-	"legislation, legislation-dev ro":     {5, 0.31},
-	"legislation, legislation-dev it":     {8, 0.59},
-	"legislation, legislation-dev en":     {9, 0.72},
-	"legislation, legislation ro":         {17, 0.18},
-	"legislation, legislation it":         {16, 0.23},
-	"legislation, legislation en":         {24, 0.31},
-	"legislation, legislation_heldout ro": {11, 0.30},
-	"legislation, legislation_heldout it": {10, 0.38},
-	"legislation, legislation_heldout en": {6, 0.20},
-	"decisions, ro":                       {36, 0.67},
-	"decisions, it":                       {48, 0.94},
-	"decisions, en":                       {7, 0.16},
+	"legislation, legislation-dev ro":      {4, 0.36},
+	"legislation, legislation-dev it":      {8, 0.54},
+	"legislation, legislation-dev en":      {9, 0.70},
+	"legislation, legislation ro":          {18, 0.17},
+	"legislation, legislation it":          {19, 0.25},
+	"legislation, legislation en":          {25, 0.29},
+	"legislation, legislation_heldout ro":  {11, 0.34},
+	"legislation, legislation_heldout it":  {10, 0.32},
+	"legislation, legislation_heldout en":  {6, 0.21},
+	"legislation, legislation_heldout2 ro": {7, 0.27},
+	"legislation, legislation_heldout2 it": {4, 0.15},
+	"legislation, legislation_heldout2 en": {4, 0.22},
+	"decisions, ro":                        {36, 0.67},
+	"decisions, it":                        {48, 0.94},
+	"decisions, en":                        {7, 0.16},
 }
