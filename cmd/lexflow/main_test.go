@@ -308,8 +308,8 @@ func TestDevRoundTrip(t *testing.T) {
 		t.Errorf("facts after restart = %v", facts)
 	}
 	msgs := d.call(t, "GET", "/v1/cases/"+id+"/messages", tok, nil)["messages"].([]any)
-	if len(msgs) != 7 { // the tiering notice, then three records per turn
-		t.Errorf("transcript after restart has %d records, want 7", len(msgs))
+	if len(msgs) != 8 { // the welcome and tiering notices, then three records per turn
+		t.Errorf("transcript after restart has %d records, want 8", len(msgs))
 	}
 	d.stop(t, cmd)
 }
@@ -338,8 +338,8 @@ func TestDevOnFirestore(t *testing.T) {
 	if facts := got["case_details"].(map[string]any)["facts"].([]any); len(facts) != 1 {
 		t.Errorf("facts = %v, want the one the second turn recorded", facts)
 	}
-	if msgs := d.call(t, "GET", "/v1/cases/"+id+"/messages", tok, nil)["messages"].([]any); len(msgs) != 7 {
-		t.Errorf("transcript has %d records, want 7: the tiering notice, then three per turn", len(msgs))
+	if msgs := d.call(t, "GET", "/v1/cases/"+id+"/messages", tok, nil)["messages"].([]any); len(msgs) != 8 {
+		t.Errorf("transcript has %d records, want 8: the welcome and tiering notices, then three per turn", len(msgs))
 	}
 	d.stop(t, cmd)
 
