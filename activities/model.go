@@ -24,7 +24,7 @@ type Model struct {
 	// Memories reads a user's memory note and kept facts, and the parties of the cases
 	// the facts came from, which pseudonymize them (internal/memory).
 	Memories MemoryStore
-	Prompts     *SystemPrompts
+	Prompts  *SystemPrompts
 	// ContextTokens is the assistant model's context size, which budgets the earlier
 	// turns a call reads (modelctx.Assemble); 0 means schemas.DefaultContextTokens.
 	ContextTokens int
