@@ -45,17 +45,24 @@ const (
 // case's summary and facts and the client's latest messages, pseudonymized (by the
 // Meter, with the case's parties), and answers them as the model wrote them, at most
 // schemas.MaxProposedFacts, each at most store.MaxFactChars characters (longer ones,
-// and empty ones, are dropped). A model that refuses, a budget used up or an answer
-// that is not the JSON asked for proposes nothing; a transient failure is retried.
+// and empty ones, are dropped; each is written on one line). A case whose erasure has
+// begun, a model that refuses, a budget used up or an answer that is not the JSON asked
+// for proposes nothing; a transient failure is retried.
 func (a *MemoryProposals) AskMemoryFacts(ctx context.Context, in schemas.ProposeMemory) (schemas.ProposedFacts, error) {
 	stop := heartbeat(ctx)
 	defer stop()
 	if a.Model == nil {
 		return schemas.ProposedFacts{}, nil
 	}
+	if erasing, err := a.erasing(ctx, in.CaseID); err != nil || erasing {
+		return schemas.ProposedFacts{}, err // a case being erased is sent to no model
+	}
 	c, err := a.Cases.GetCase(ctx, in.CaseID)
-	if err != nil {
+	if errors.Is(err, store.ErrNotFound) {
 		return schemas.ProposedFacts{}, permanent(fmt.Errorf("read case %s: %w", in.CaseID, err))
+	}
+	if err != nil {
+		return schemas.ProposedFacts{}, fmt.Errorf("read case %s: %w", in.CaseID, err)
 	}
 	recs, err := a.Transcripts.ListRecords(ctx, in.CaseID, 0, 0)
 	if err != nil {
@@ -84,14 +91,15 @@ func (a *MemoryProposals) AskMemoryFacts(ctx context.Context, in schemas.Propose
 	var answer struct {
 		Facts []string `json:"facts"`
 	}
-	raw := strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(resp.Content), "```json"), "```")
+	raw := strings.TrimPrefix(strings.TrimSpace(resp.Content), "```")
+	raw = strings.TrimSuffix(strings.TrimPrefix(raw, "json"), "```")
 	if err := json.Unmarshal([]byte(strings.TrimSpace(raw)), &answer); err != nil {
 		activity.GetLogger(ctx).Warn("No memory facts proposed: the answer is not the JSON asked for", "CaseID", in.CaseID, "Error", err)
 		return schemas.ProposedFacts{}, nil
 	}
 	out := schemas.ProposedFacts{Facts: []string{}}
 	for _, f := range answer.Facts {
-		f = strings.TrimSpace(f)
+		f = strings.Join(strings.Fields(f), " ") // one line: a fact cannot open a section of a prompt
 		if n := utf8.RuneCountInString(f); n > 0 && n <= store.MaxFactChars && len(out.Facts) < schemas.MaxProposedFacts {
 			out.Facts = append(out.Facts, f)
 		}
@@ -137,16 +145,12 @@ func clipRunes(s string, n int) string {
 // under an ID made of the case's and the fact's place, so that a retry stores each
 // once. A user who has store.MaxMemoryFacts facts gets no more: the rest are dropped.
 // A case whose erasure has begun (the erasure closes the case, which starts its
-// proposal) stores nothing: the erasure deletes its proposals, and none may come after.
-// It answers how many facts it stored anew.
+// proposal) stores nothing, and an erasure that begins while it stores has the
+// proposals it stored deleted again: the erasure deletes its proposals, and none may
+// come after. It answers how many facts it stored anew.
 func (a *MemoryProposals) StoreMemoryFacts(ctx context.Context, in schemas.StoreProposedFacts) (schemas.ProposeMemoryResult, error) {
-	_, err := a.Erasures.GetErasure(ctx, in.CaseID)
-	if err == nil {
-		activity.GetLogger(ctx).Info("Memory facts dropped: the case is being erased", "CaseID", in.CaseID)
-		return schemas.ProposeMemoryResult{}, nil
-	}
-	if !errors.Is(err, store.ErrNotFound) {
-		return schemas.ProposeMemoryResult{}, fmt.Errorf("read the case's erasure: %w", err)
+	if erasing, err := a.erasing(ctx, in.CaseID); err != nil || erasing {
+		return schemas.ProposeMemoryResult{}, err
 	}
 	parties, err := partiesOf(ctx, a.Parties, in.CaseID)
 	if err != nil {
@@ -169,5 +173,24 @@ func (a *MemoryProposals) StoreMemoryFacts(ctx context.Context, in schemas.Store
 			res.Proposed++
 		}
 	}
-	return res, nil
+	if erasing, err := a.erasing(ctx, in.CaseID); err != nil || !erasing {
+		return res, err
+	}
+	if _, err := a.Facts.EraseCaseProposals(ctx, in.CaseID); err != nil {
+		return res, fmt.Errorf("delete the proposals of a case being erased: %w", err)
+	}
+	return schemas.ProposeMemoryResult{}, nil
+}
+
+// erasing reports whether the case's erasure has begun.
+func (a *MemoryProposals) erasing(ctx context.Context, caseID string) (bool, error) {
+	_, err := a.Erasures.GetErasure(ctx, caseID)
+	if errors.Is(err, store.ErrNotFound) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("read the case's erasure: %w", err)
+	}
+	activity.GetLogger(ctx).Info("No memory facts: the case is being erased", "CaseID", caseID)
+	return true, nil
 }

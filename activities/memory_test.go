@@ -115,4 +115,7 @@ func TestMemoryProposals(t *testing.T) {
 	if err != nil || v.Get(&res) != nil || res.Proposed != 0 {
 		t.Errorf("StoreMemoryFacts of a case being erased = %+v, %v; want nothing stored", res, err)
 	}
+	if got, asked := ask(`{"facts": ["Runs a bakery."]}`); len(got.Facts) != 0 || len(asked) != 0 {
+		t.Errorf("a case being erased proposed %q; the model read %q, want nothing sent", got.Facts, asked)
+	}
 }
