@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"go.temporal.io/sdk/temporal"
@@ -68,6 +69,9 @@ func (a *Documents) RagSearch(ctx context.Context, args schemas.RagSearchArgs) (
 	passages = append(passages, msgs...)
 	terms := make([][]string, len(passages))
 	for i, p := range passages {
+		if err := ctx.Err(); err != nil {
+			return schemas.RagSearchResult{}, err
+		}
 		terms[i] = corpus.Analyze(c.Language, p.Text)
 	}
 	out.Searched = len(passages)
@@ -103,6 +107,9 @@ func (a *Documents) documentPassages(ctx context.Context, c store.Case, out *sch
 		out.Documents++
 		out.Pages += len(pages)
 		for i, page := range pages {
+			if err := ctx.Err(); err != nil { // a timed-out attempt stops cutting
+				return nil, err
+			}
 			read += utf8.RuneCountInString(page)
 			for _, text := range passagesOf(page, schemas.RagPassageChars) {
 				passages = append(passages, schemas.RagPassage{Source: schemas.RagSourceDocument, DocumentID: d.ID, Title: d.Title, Page: i + 1, Text: text})
@@ -200,10 +207,13 @@ func cutWords(para string, n int) []string {
 			}
 		}
 		out = append(out, strings.TrimSpace(string(r[:cut])))
-		r = []rune(strings.TrimSpace(string(r[cut:])))
+		r = r[cut:] // a slice, not a copy: a long paragraph is cut in linear time
+		for len(r) > 0 && unicode.IsSpace(r[0]) {
+			r = r[1:]
+		}
 	}
-	if len(r) > 0 {
-		out = append(out, string(r))
+	if rest := strings.TrimSpace(string(r)); rest != "" {
+		out = append(out, rest)
 	}
 	return out
 }
