@@ -146,7 +146,9 @@ var (
 )
 
 // datedFact reads a case_details fact ({"fact": text, "date": "YYYY-MM-DD"}, or a
-// string) and its day: its date field, else the first date in its text.
+// string) and its day: its date field, else the first date in its text. A day outside
+// 1900 to 2199 (a typo, a historical date) leaves the fact off rather than stretch the
+// axis over centuries.
 func datedFact(f any) (time.Time, string, bool) {
 	var text, date string
 	switch v := f.(type) {
@@ -159,12 +161,15 @@ func datedFact(f any) (time.Time, string, bool) {
 	if text == "" {
 		return time.Time{}, "", false
 	}
-	if d, err := time.Parse(time.DateOnly, date); err == nil {
+	if d, err := time.Parse(time.DateOnly, date); err == nil && plausible(d) {
 		return d, text, true
 	}
 	d, ok := dateIn(text)
-	return d, text, ok
+	return d, text, ok && plausible(d)
 }
+
+// plausible is a day the chart places: from 1900 to 2199.
+func plausible(d time.Time) bool { return d.Year() >= 1900 && d.Year() < 2200 }
 
 // dateIn is the first valid date written in s.
 func dateIn(s string) (time.Time, bool) {

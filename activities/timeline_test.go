@@ -40,6 +40,8 @@ func TestGenerateImagePlotsTheCase(t *testing.T) {
 		map[string]any{"fact": "Notificarea a plecat la 15.01.2026"},
 		map[string]any{"fact": "Chiria nu s-a plătit"}, // no date: not plotted
 		map[string]any{"fact": "Somația din 2026-02-30 nu există", "date": "ieri"},
+		map[string]any{"fact": "Casa e construită la 1.1.1700"}, // centuries off: not plotted
+		map[string]any{"fact": "Termenul din contract", "date": "9999-12-31"},
 	}
 	if _, err := st.UpdateDetails(ctx, c.ID, 0, "", map[string]any{"facts": facts,
 		"draft_status.Cerere_rev1": map[string]any{"draft_name": "Cerere", "revision": 1, "created_at": time.Date(2026, 3, 20, 10, 0, 0, 0, time.UTC)}}); err != nil {
