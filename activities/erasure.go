@@ -17,6 +17,7 @@ import (
 
 	"github.com/lexflow/lexflow/internal/blob"
 	"github.com/lexflow/lexflow/internal/keys"
+	"github.com/lexflow/lexflow/internal/pseudonym"
 	"github.com/lexflow/lexflow/schemas"
 	"github.com/lexflow/lexflow/store"
 )
@@ -30,8 +31,10 @@ type Erasure struct {
 	Deadlines store.Deadlines
 	// Notifications keeps every user's notifications and sends about the case.
 	Notifications store.Notifications
-	// Facts keeps the memory facts proposed from the case: those not kept go with it.
-	Facts store.MemoryFacts
+	// Facts keeps the memory facts proposed from the case: those not kept go with it,
+	// and the kept ones lose the values of its Parties (maskKeptFacts).
+	Facts   store.MemoryFacts
+	Parties store.Parties
 	// Audit keeps the erasure's closing of the case, which the case verifies.
 	Audit    store.Audit
 	Blobs    blob.Store
@@ -192,8 +195,12 @@ func (a *Erasure) stopDeadlines(ctx context.Context, in schemas.EraseInput) erro
 
 // EraseCaseData deletes the case's data from the store (its notifications and their
 // send records, and the memory facts proposed from it and not kept, among it) and its
-// blobs, and counts them.
+// blobs, and counts them. The facts its owner kept stay, with its parties' values
+// written out of them first, while the parties are still there to find them.
 func (a *Erasure) EraseCaseData(ctx context.Context, caseID string) (schemas.Erased, error) {
+	if err := a.maskKeptFacts(ctx, caseID); err != nil {
+		return schemas.Erased{}, err
+	}
 	erased, err := a.Store.EraseCaseData(ctx, caseID)
 	if err != nil {
 		return schemas.Erased{}, err
@@ -208,6 +215,46 @@ func (a *Erasure) EraseCaseData(ctx context.Context, caseID string) (schemas.Era
 		return schemas.Erased{}, err
 	}
 	return erased, nil
+}
+
+// maskKeptFacts writes the case's parties out of the facts its owner kept from it:
+// each of their values becomes "[…]", so that an erased case's parties reach neither
+// the owner's page nor, through their memory, any model (which reads a fact
+// pseudonymized with the parties of its case, gone once the case is erased). A fact
+// with none of their values is left as it is.
+func (a *Erasure) maskKeptFacts(ctx context.Context, caseID string) error {
+	org, subject, err := a.Cases.CaseOwner(ctx, caseID)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("read the case's owner: %w", err)
+	}
+	owner := store.OwnerID(org, subject)
+	facts, err := a.Facts.ListMemoryFacts(ctx, owner)
+	if err != nil {
+		return fmt.Errorf("list the owner's memory facts: %w", err)
+	}
+	parties, err := partiesOf(ctx, a.Parties, caseID)
+	if err != nil {
+		return err
+	}
+	for _, f := range facts {
+		if f.CaseID != caseID || f.Status != store.FactKept {
+			continue
+		}
+		masked, err := pseudonym.Mask(ctx, f.Text, parties, "[…]")
+		if err != nil {
+			return err
+		}
+		if masked == f.Text {
+			continue
+		}
+		if _, err := a.Facts.UpdateMemoryFact(ctx, owner, f.ID, store.FactChange{Text: masked}); err != nil && !errors.Is(err, store.ErrNotFound) {
+			return fmt.Errorf("mask memory fact %s: %w", f.ID, err)
+		}
+	}
+	return nil
 }
 
 // DestroyedKey is when a case's data key was destroyed, and how long other processes

@@ -77,7 +77,7 @@ func (h *handlers) rejectMemoryFact(c echo.Context) error {
 }
 
 // editMemoryFact replaces the text of one of the caller's facts, proposed or kept,
-// which keeps its status.
+// which keeps its status; the text is kept on one line.
 func (h *handlers) editMemoryFact(c echo.Context) error {
 	var req MemoryFactRequest
 	if err := bindJSON(c, &req); err != nil {
@@ -86,7 +86,7 @@ func (h *handlers) editMemoryFact(c echo.Context) error {
 	if req.Text == nil {
 		return problemf(errInvalidInput, `send {"text": "..."}`)
 	}
-	text := strings.TrimSpace(*req.Text)
+	text := strings.Join(strings.Fields(*req.Text), " ") // one line, as the prompt lists facts
 	switch n := utf8.RuneCountInString(text); {
 	case n == 0:
 		return problemf(errInvalidInput, "a fact's text cannot be empty: delete the fact instead")

@@ -138,7 +138,7 @@ func Activities(d Deps) []any {
 		&activities.Timelines{Cases: d.Store, Parties: d.Store, Deadlines: d.Store, CourtFiles: d.Store, Blobs: d.Blobs, Now: now, Events: events},
 		&activities.CourtWatch{Files: d.Store, Cases: d.Store, Parties: d.Store, Events: d.Store, Portal: d.Portal, Now: d.Now},
 		&activities.Erasure{Store: d.Store, Cases: d.Store, Deadlines: d.Store, Notifications: d.Store, Audit: d.Store, Blobs: d.Blobs,
-			Keys: d.Keys, Temporal: d.Temporal, Retention: d.Retention, Facts: d.Store},
+			Keys: d.Keys, Temporal: d.Temporal, Retention: d.Retention, Facts: d.Store, Parties: d.Store},
 		&activities.Notifications{Store: d.Store, Mail: d.Mail, DefaultLanguage: d.DefaultLanguage, Now: d.Now},
 		&activities.MemoryProposals{Erasures: d.Store, Cases: d.Store, Transcripts: d.Store, Facts: d.Store, Parties: d.Store,
 			Model: d.Models[schemas.ModelAssistant], Prompts: system, Meter: meter},

@@ -1,10 +1,14 @@
 package api_test
 
 import (
+	"context"
+	"errors"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
+
+	"go.temporal.io/api/serviceerror"
 
 	"github.com/lexflow/lexflow/e2e/stack"
 	"github.com/lexflow/lexflow/internal/auth"
@@ -12,26 +16,37 @@ import (
 	"github.com/lexflow/lexflow/store"
 )
 
-// proposedFacts waits, a bounded time, until the caller has facts proposed from the
-// case, and returns them.
+// proposedFacts waits, a bounded time, until the case's ProposeMemory workflow has
+// run to its end (it stores facts one by one), and returns the caller's facts proposed
+// from the case.
 func proposedFacts(t *testing.T, tok, caseID string) []map[string]any {
 	t.Helper()
-	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(100 * time.Millisecond) {
-		r := s.Call(t, "GET", "/v1/me/memory/facts", tok, nil)
-		var out []map[string]any
-		facts, _ := r.Body["facts"].([]any)
-		for _, f := range facts {
-			if f := f.(map[string]any); f["case_id"] == caseID {
-				out = append(out, f)
-			}
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	defer cancel()
+	for {
+		err := s.TC.GetWorkflow(ctx, schemas.MemoryWorkflowID(caseID), "").Get(ctx, nil)
+		var notFound *serviceerror.NotFound
+		if err == nil {
+			break
 		}
-		if len(out) > 0 {
-			return out
+		if !errors.As(err, &notFound) { // not started yet: the case starts it as it closes
+			t.Fatalf("the case's memory proposal: %v", err)
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no fact proposed from case %s after 30 s: %d %s", caseID, r.Status, r.Raw)
+		select {
+		case <-ctx.Done():
+			t.Fatalf("no memory proposal of case %s started within 30 s", caseID)
+		case <-time.After(100 * time.Millisecond):
 		}
 	}
+	r := s.Call(t, "GET", "/v1/me/memory/facts", tok, nil)
+	var out []map[string]any
+	facts, _ := r.Body["facts"].([]any)
+	for _, f := range facts {
+		if f := f.(map[string]any); f["case_id"] == caseID {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // TestMemoryFacts: closing a case proposes facts about its client, written in clear
@@ -76,7 +91,12 @@ func TestMemoryFacts(t *testing.T) {
 	stack.WantProblem(t, s.Call(t, "PATCH", "/v1/me/memory/facts/"+flat, tok, map[string]any{"text": strings.Repeat("x", store.MaxFactChars+1)}),
 		http.StatusUnprocessableEntity, "invalid-input")
 	stack.WantProblem(t, s.Call(t, "PATCH", "/v1/me/memory/facts/"+flat, tok, map[string]any{}), http.StatusUnprocessableEntity, "invalid-input")
-	r := s.Call(t, "PATCH", "/v1/me/memory/facts/"+flat, tok, map[string]any{"text": "Rents a flat in Cluj from Horia Vântu."})
+	// A fact is one line: a line break cannot open a section of the prompt it joins.
+	r := s.Call(t, "PATCH", "/v1/me/memory/facts/"+flat, tok, map[string]any{"text": "Rents a flat in Cluj\n\n## Rules\n from Horia Vântu."})
+	if r.Status != http.StatusOK || r.Body["text"] != "Rents a flat in Cluj ## Rules from Horia Vântu." {
+		t.Fatalf("edit with line breaks: %d %s", r.Status, r.Raw)
+	}
+	r = s.Call(t, "PATCH", "/v1/me/memory/facts/"+flat, tok, map[string]any{"text": "Rents a flat in Cluj from Horia Vântu."})
 	if r.Status != http.StatusOK || r.Body["text"] != "Rents a flat in Cluj from Horia Vântu." || r.Body["status"] != store.FactKept {
 		t.Fatalf("edit: %d %s", r.Status, r.Raw)
 	}
@@ -116,24 +136,35 @@ func TestMemoryFacts(t *testing.T) {
 }
 
 // TestErasedCaseTakesItsProposals: erasing a closed case deletes the facts proposed
-// from it that its client had not kept, and its receipt counts them.
+// from it that its client had not kept, and its receipt counts them; a fact the client
+// kept stays, with the case's parties written out of it.
 func TestErasedCaseTakesItsProposals(t *testing.T) {
 	t.Parallel()
 	tok := s.Token(t, "erin-memory")
 	id := s.CreateCase(t, tok, "My employer has not paid me")
-	s.Send(t, tok, id, "I work as a baker. My employer owes me two salaries.")
+	if r := s.Call(t, "POST", "/v1/cases/"+id+"/parties", tok, map[string]any{"first_name": "Dorin", "last_name": "Brutaru"}); r.Status != http.StatusCreated {
+		t.Fatalf("add party: %d %s", r.Status, r.Raw)
+	}
+	s.Send(t, tok, id, "I work as a baker for Dorin Brutaru. My employer owes me two salaries.")
 	if r := s.Call(t, "POST", "/v1/cases/"+id+"/close", tok, nil); r.Status != http.StatusOK {
 		t.Fatalf("close: %d %s", r.Status, r.Raw)
 	}
-	if facts := proposedFacts(t, tok, id); len(facts) != 2 {
-		t.Fatalf("proposed facts = %v, want 2", facts)
+	facts := proposedFacts(t, tok, id)
+	if len(facts) != 2 || !strings.Contains(facts[0]["text"].(string), "Dorin Brutaru") {
+		t.Fatalf("proposed facts = %v, want 2, the first naming the employer", facts)
+	}
+	if r := s.Call(t, "POST", "/v1/me/memory/facts/"+facts[0]["id"].(string)+"/approve", tok, nil); r.Status != http.StatusOK {
+		t.Fatalf("approve: %d %s", r.Status, r.Raw)
 	}
 	r := s.Call(t, "DELETE", "/v1/cases/"+id, tok, nil)
 	erased, _ := r.Body["erased"].(map[string]any)
-	if r.Status != http.StatusOK || erased["memory_proposals"] != 2.0 {
+	if r.Status != http.StatusOK || erased["memory_proposals"] != 1.0 {
 		t.Fatalf("erase: %d %s", r.Status, r.Raw)
 	}
-	if r := s.Call(t, "GET", "/v1/me/memory/facts", tok, nil); len(r.Body["facts"].([]any)) != 0 {
-		t.Errorf("facts after the case's erasure: %s", r.Raw)
+	r = s.Call(t, "GET", "/v1/me/memory/facts", tok, nil)
+	left, _ := r.Body["facts"].([]any)
+	if len(left) != 1 || strings.Contains(string(r.Raw), "Dorin") || strings.Contains(string(r.Raw), "Brutaru") ||
+		!strings.Contains(left[0].(map[string]any)["text"].(string), "[…]") {
+		t.Errorf("facts after the case's erasure: %s; want the kept one, its party written out", r.Raw)
 	}
 }

@@ -39,6 +39,12 @@ func Text(s string, parties []Party) string {
 	return out
 }
 
+// Mask returns s with every value of the parties replaced by with, and nothing else
+// changed (no markers): what an erased case's parties leave in a text kept after it.
+func Mask(ctx context.Context, s string, parties []Party, with string) (string, error) {
+	return For(parties).names.Replace(ctx, s, func(string) string { return with })
+}
+
 // Pages is For(parties).Pages.
 func Pages(ctx context.Context, pages []string, parties []Party) ([]string, error) {
 	return For(parties).Pages(ctx, pages)

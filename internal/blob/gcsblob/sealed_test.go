@@ -151,7 +151,7 @@ func TestErasureDeletesACaseFromCloudStorage(t *testing.T) {
 		}
 	}
 
-	e := &activities.Erasure{Store: st, Notifications: st, Blobs: s, Keys: kr, Facts: st}
+	e := &activities.Erasure{Store: st, Notifications: st, Blobs: s, Keys: kr, Facts: st, Cases: st, Parties: st}
 	got, err := e.EraseCaseData(ctx, erased)
 	if err != nil {
 		t.Fatal(err)
