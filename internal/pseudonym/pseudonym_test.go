@@ -172,3 +172,12 @@ func TestMarkersCountPastThoseInTheText(t *testing.T) {
 		t.Errorf("Text = %q, want %q", got, want)
 	}
 }
+
+// TestMask writes every value of the parties out of a text, whatever its form in the
+// text, and leaves the rest, other personal data included, as it was.
+func TestMask(t *testing.T) {
+	got, err := Mask(t.Context(), "Fane (ȘTEFAN ȚURCANU) owes Locuințe Bune SRL; write to ana@example.ro", parties, "[…]")
+	if want := "[…] ([…]) owes […]; write to ana@example.ro"; err != nil || got != want {
+		t.Errorf("Mask = %q, %v; want %q", got, err, want)
+	}
+}
