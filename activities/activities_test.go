@@ -31,11 +31,12 @@ import (
 	"github.com/lexflow/lexflow/tools"
 )
 
-// st is a store on an embedded FerretDB that TestMain starts; lc the legal corpus it
-// builds.
+// st is a store on an embedded FerretDB that TestMain starts, at ferretURI; lc the
+// legal corpus it builds.
 var (
-	st *mongostore.Store
-	lc *corpus.Store
+	st        *mongostore.Store
+	ferretURI string
+	lc        *corpus.Store
 )
 
 func TestMain(m *testing.M) {
@@ -47,6 +48,7 @@ func TestMain(m *testing.M) {
 	if err != nil {
 		panic(err)
 	}
+	ferretURI = f.URI
 	if st, err = mongostore.Open(context.Background(), f.URI, "activities"); err != nil {
 		panic(err)
 	}

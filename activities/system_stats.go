@@ -30,6 +30,8 @@ type Operations struct {
 	StuckAfter time.Duration
 	Corpus     *corpus.Store
 	Budgets    store.Budgets
+	// Sizes counts the store's collections for the operator's staff.
+	Sizes store.Sizes
 	// CallTimeout bounds each part's calls (statsCallTimeout when 0): a source that
 	// does not answer in it is told as failed, and the rest answered.
 	CallTimeout time.Duration
@@ -45,11 +47,12 @@ const statsCallTimeout = 5 * time.Second
 
 // SystemStats is the system_stats tool: the task queue's backlog and its workers with
 // their build IDs, the Case workflows running, paused for support, waiting for the
-// client and stuck, the corpus's size and the organization's model tokens of the day.
-// For an organization's admin (OrganizationID set) the cases and tokens are that
-// organization's, and the task queue, which is every tenant's, is left out; for the
-// operator's staff the cases are every tenant's, and the tokens, counted per
-// organization, are left out. The parts are read at once, each within CallTimeout; a
+// client and stuck, the store's and the corpus's sizes and the organization's model
+// tokens of the day. For an organization's admin (OrganizationID set) the cases and
+// tokens are that organization's, and the task queue and the store's sizes, which are
+// every tenant's (the stores count no collection by organization cheaply), are left
+// out; for the operator's staff the cases are every tenant's, and the tokens, counted
+// per organization, are left out. The parts are read at once, each within CallTimeout; a
 // part whose source fails is named with its reason in Failed, and the others are
 // answered (the tool degrades). When every part read fails, the error is returned, so
 // that Temporal retries it under the tool's policy.
@@ -84,9 +87,18 @@ func (a *Operations) SystemStats(ctx context.Context, args schemas.SystemStatsAr
 		})
 		out.Omitted = append(out.Omitted, schemas.PartFailure{Part: schemas.StatsTokens,
 			Reason: "tokens are counted per organization: ask on a case to read its organization's"})
+		part(schemas.StatsStore, func(ctx context.Context) error {
+			sz, err := a.storeSize(ctx)
+			mu.Lock()
+			out.Store = sz
+			mu.Unlock()
+			return err
+		})
 	} else {
 		out.Omitted = append(out.Omitted, schemas.PartFailure{Part: schemas.StatsTaskQueue,
 			Reason: "the task queue and its workers serve every organization: the operator's staff read them"})
+		out.Omitted = append(out.Omitted, schemas.PartFailure{Part: schemas.StatsStore,
+			Reason: "the store's sizes are counted across every organization, not by organization: the operator's staff read them"})
 		part(schemas.StatsTokens, func(ctx context.Context) error {
 			day := Day(a.now())
 			used, err := a.Budgets.TokensUsed(ctx, schemas.TenantKey(org, ""), "", day)
@@ -207,6 +219,23 @@ func (a *Operations) corpus(ctx context.Context) (*schemas.CorpusSize, error) {
 		c.Decisions += n.Decisions
 	}
 	return c, nil
+}
+
+// storeSize counts the store's main collections, in store.SizedCollections' order.
+// A failure leaves it nil.
+func (a *Operations) storeSize(ctx context.Context) (*schemas.StoreSize, error) {
+	if a.Sizes == nil {
+		return nil, errors.New("no store")
+	}
+	counts, err := a.Sizes.CollectionSizes(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("count the store: %w", err)
+	}
+	sz := &schemas.StoreSize{Collections: make([]schemas.CollectionSize, 0, len(store.SizedCollections))}
+	for _, name := range store.SizedCollections {
+		sz.Collections = append(sz.Collections, schemas.CollectionSize{Name: name, Documents: counts[name]})
+	}
+	return sz, nil
 }
 
 // namespaceOf is the namespace of the activity ctx runs in; "default" outside one.

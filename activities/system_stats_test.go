@@ -11,6 +11,7 @@ import (
 
 	"github.com/lexflow/lexflow/schemas"
 	"github.com/lexflow/lexflow/store"
+	"github.com/lexflow/lexflow/store/mongostore"
 )
 
 // deadTemporal is a client of a Temporal frontend that does not answer: a loopback
@@ -30,10 +31,25 @@ func deadTemporal(t *testing.T) client.Client {
 	return c
 }
 
+// closedStore is a store on the test's FerretDB whose connection is closed: every
+// call to it fails.
+func closedStore(t *testing.T) *mongostore.Store {
+	t.Helper()
+	s, err := mongostore.Open(t.Context(), ferretURI, "activities")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
 // TestSystemStatsDegradesByPart: with Temporal not answering, system_stats still
 // answers within its bound what the corpus and the store know, naming the parts that
-// failed; an organization's admin gets its tokens and no task queue; with no part
-// answering, it fails so that its policy retries it.
+// failed; an organization's admin gets its tokens and neither the task queue nor the
+// store's sizes; a store that fails costs only its part; with no part answering, it
+// fails so that its policy retries it.
 func TestSystemStatsDegradesByPart(t *testing.T) {
 	ctx := context.Background()
 	org := "stats-" + time.Now().Format("150405.000000")
@@ -41,7 +57,10 @@ func TestSystemStatsDegradesByPart(t *testing.T) {
 	if err := st.RecordTokens(ctx, store.TokenUse{ID: org + "-1", Tenant: schemas.TenantKey(org, ""), CaseID: "c", Day: day, Tokens: 1234, At: time.Now()}); err != nil {
 		t.Fatal(err)
 	}
-	a := &Operations{Temporal: deadTemporal(t), TaskQueue: "lexflow", StuckAfter: 30 * time.Minute, Corpus: lc, Budgets: st, CallTimeout: time.Second}
+	if _, err := st.CreateCase(ctx, store.Case{ID: org + "-case", UserID: "u", OrgID: org, Details: store.NewDetails("x")}); err != nil {
+		t.Fatal(err)
+	}
+	a := &Operations{Temporal: deadTemporal(t), TaskQueue: "lexflow", StuckAfter: 30 * time.Minute, Corpus: lc, Budgets: st, Sizes: st, CallTimeout: time.Second}
 
 	start := time.Now()
 	out, err := a.SystemStats(ctx, schemas.SystemStatsArgs{})
@@ -57,17 +76,36 @@ func TestSystemStatsDegradesByPart(t *testing.T) {
 	if len(out.Omitted) != 1 || out.Omitted[0].Part != schemas.StatsTokens || out.Tokens != nil {
 		t.Errorf("the operator's view: omitted %+v, tokens %+v", out.Omitted, out.Tokens)
 	}
+	if out.Store == nil || len(out.Store.Collections) != len(store.SizedCollections) {
+		t.Fatalf("the operator's store sizes: %+v", out.Store)
+	}
+	for i, c := range out.Store.Collections {
+		if c.Name != store.SizedCollections[i] || (c.Name == store.SizeCases && c.Documents < 1) {
+			t.Errorf("store collection %d = %+v, want %s, with the case stored", i, c, store.SizedCollections[i])
+		}
+	}
 
 	out, err = a.SystemStats(ctx, schemas.SystemStatsArgs{OrganizationID: &org})
-	if err != nil || out.Organization != org || out.Tokens == nil || out.Tokens.Tokens != 1234 || out.Tokens.Day != day || out.TaskQueue != nil {
+	if err != nil || out.Organization != org || out.Tokens == nil || out.Tokens.Tokens != 1234 || out.Tokens.Day != day || out.TaskQueue != nil || out.Store != nil {
 		t.Fatalf("organization's stats: %+v, %v", out, err)
 	}
-	if len(out.Omitted) != 1 || out.Omitted[0].Part != schemas.StatsTaskQueue || len(out.Failed) != 1 || out.Failed[0].Part != schemas.StatsCases {
+	if len(out.Omitted) != 2 || out.Omitted[0].Part != schemas.StatsTaskQueue || out.Omitted[1].Part != schemas.StatsStore ||
+		len(out.Failed) != 1 || out.Failed[0].Part != schemas.StatsCases {
 		t.Errorf("organization's omitted %+v, failed %+v", out.Omitted, out.Failed)
 	}
 
+	a.Sizes = closedStore(t)
+	out, err = a.SystemStats(ctx, schemas.SystemStatsArgs{})
+	if err != nil || out.Store != nil || out.Corpus == nil || out.Corpus.Articles == 0 {
+		t.Fatalf("with the store failing: %+v, %v", out, err)
+	}
+	if len(out.Failed) != 3 || out.Failed[1].Part != schemas.StatsStore || !strings.Contains(out.Failed[1].Reason, "count") {
+		t.Errorf("with the store failing, failed %+v, want cases, store (with its reason) and task_queue", out.Failed)
+	}
+
 	a.Corpus = nil
-	if _, err := a.SystemStats(ctx, schemas.SystemStatsArgs{}); err == nil || !strings.Contains(err.Error(), "task_queue") || !strings.Contains(err.Error(), "corpus") {
+	if _, err := a.SystemStats(ctx, schemas.SystemStatsArgs{}); err == nil || !strings.Contains(err.Error(), "task_queue") ||
+		!strings.Contains(err.Error(), "corpus") || !strings.Contains(err.Error(), "store") {
 		t.Errorf("nothing answering: %v, want an error naming every part", err)
 	}
 }

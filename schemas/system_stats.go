@@ -1,7 +1,8 @@
 package schemas
 
 // ToolSystemStats is Edison's system_stats, made an operations view of Lexflow for
-// admins: the task queue, the cases, the workers, the corpus and the day's tokens.
+// admins: the task queue, the cases, the workers, the store, the corpus and the day's
+// tokens.
 const ToolSystemStats = "system_stats"
 
 // SystemStatsArgs are system_stats' arguments: none the model sets. OrganizationID is
@@ -23,6 +24,7 @@ const (
 	StatsCases     = "cases"
 	StatsCorpus    = "corpus"
 	StatsTokens    = "tokens"
+	StatsStore     = "store"
 )
 
 // SystemStats is system_stats' answer. Each part is nil when it was not read: Failed
@@ -36,6 +38,7 @@ type SystemStats struct {
 	TaskQueue    *QueueStats   `json:"task_queue,omitempty"`
 	Cases        *CaseCounts   `json:"cases,omitempty"`
 	Corpus       *CorpusSize   `json:"corpus,omitempty"`
+	Store        *StoreSize    `json:"store,omitempty"`
 	Tokens       *TokensToday  `json:"tokens_today,omitempty"`
 	Failed       []PartFailure `json:"failed,omitempty"`
 	Omitted      []PartFailure `json:"omitted,omitempty"`
@@ -104,4 +107,16 @@ type CorpusSource struct {
 type TokensToday struct {
 	Day    string `json:"day"`
 	Tokens int64  `json:"tokens"`
+}
+
+// StoreSize is the store's size: the documents of its main collections, every
+// organization's together, in the order the store names them.
+type StoreSize struct {
+	Collections []CollectionSize `json:"collections"`
+}
+
+// CollectionSize is one collection's documents.
+type CollectionSize struct {
+	Name      string `json:"name"`
+	Documents int64  `json:"documents"`
 }

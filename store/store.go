@@ -341,6 +341,7 @@ type Store interface {
 	CurrentTexts
 	Disclosures
 	MemoryFacts
+	Sizes
 	// Ping reports whether the database answers.
 	Ping(ctx context.Context) error
 	// Close releases the connection.

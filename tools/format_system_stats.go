@@ -54,6 +54,15 @@ func formatSystemStats(name string, result []byte) (string, string) {
 			fmt.Fprintf(&b, "; %s %d+%d", n, c.Sources[n].Articles, c.Sources[n].Decisions)
 		}
 	}
+	if sz := r.Store; sz != nil {
+		b.WriteString("\nStore, documents of every organization:")
+		for i, c := range sz.Collections {
+			if i > 0 {
+				b.WriteString(";")
+			}
+			fmt.Fprintf(&b, " %s %d", c.Name, c.Documents)
+		}
+	}
 	if t := r.Tokens; t != nil {
 		fmt.Fprintf(&b, "\nModel tokens on %s (UTC): %d", t.Day, t.Tokens)
 	}

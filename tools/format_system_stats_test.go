@@ -29,11 +29,13 @@ func TestFormatSystemStats(t *testing.T) {
 			Workers: []schemas.WorkerInfo{{Identity: "1@host", BuildID: "b-42", Deployment: "lexflow", Polls: []string{"workflow", "activity"}, LastSeen: "2026-11-27T10:00:00Z"}}},
 		Cases:   &schemas.CaseCounts{Running: 9, PausedSupport: 2, WaitingUser: 1, Stuck: 1, StuckAfterMin: 30},
 		Corpus:  &schemas.CorpusSize{Articles: 10, Decisions: 5, Sources: map[string]schemas.CorpusSource{"ro-codes": {Articles: 10}, "cassazione": {Decisions: 5}}},
+		Store:   &schemas.StoreSize{Collections: []schemas.CollectionSize{{Name: "cases", Documents: 9}, {Name: "transcripts", Documents: 120}}},
 		Omitted: []schemas.PartFailure{{Part: schemas.StatsTokens, Reason: "per organization"}}}
 	text, ok := format(t, schemas.ToolSystemStats, string(mustJSON(t, whole)))
 	for _, want := range []string{"the whole deployment", "workflow backlog 3 (oldest 12 s", "- 1@host: b-42 (deployment lexflow), polls workflow and activity",
 		"Cases: 9 running, 2 paused for support, 1 waiting for the client, 1 stuck (no progress for 30 min)",
-		"Corpus: 10 articles, 5 decisions; cassazione 0+5; ro-codes 10+0", "(tokens left out: per organization)"} {
+		"Corpus: 10 articles, 5 decisions; cassazione 0+5; ro-codes 10+0", "Store, documents of every organization: cases 9; transcripts 120",
+		"(tokens left out: per organization)"} {
 		if !ok || !strings.Contains(text, want) {
 			t.Errorf("text lacks %q: %q", want, text)
 		}

@@ -119,11 +119,16 @@ func TestSystemStatsForAdminsOnly(t *testing.T) {
 	if failed, _ := res["failed"].([]any); len(failed) != 0 {
 		t.Errorf("parts failed with every source up: %v", failed)
 	}
+	if sizes, _ := res["store"].(map[string]any); sizes == nil || !strings.Contains(r.Body["text"].(string), "Store, documents of every organization: cases ") {
+		t.Errorf("the operator's store sizes: %v", res["store"])
+	} else if colls, _ := sizes["collections"].([]any); len(colls) == 0 || colls[0].(map[string]any)["documents"].(float64) < 1 {
+		t.Errorf("the operator's store sizes, with cases stored: %v", colls)
+	}
 
 	admin := s.Mint(t, auth.Identity{Subject: "edison-stats-admin", Org: "acme", Roles: []string{schemas.RoleAdmin}})
 	r = runTool(t, admin, map[string]any{"tool": "system_stats"})
 	res, _ = r.Body["result"].(map[string]any)
-	if res["organization"] != "acme" || res["task_queue"] != nil || res["tokens_today"] == nil || res["cases"] == nil {
+	if res["organization"] != "acme" || res["task_queue"] != nil || res["store"] != nil || res["tokens_today"] == nil || res["cases"] == nil {
 		t.Errorf("an organization's admin: %s", r.Raw)
 	}
 	if other := s.Call(t, "POST", "/v1/admin/tools/execute", admin, map[string]any{"tool": "system_stats", "args": map[string]any{"organization_id": "elsewhere"}}); other.Status == http.StatusOK {

@@ -37,6 +37,41 @@ function documents() {
   return out;
 }
 
+// The emulator reads a collection group query (from[0].all_descendants: every
+// collection of that ID at any depth under the parent) as a query of the one
+// collection parent/ID, and so answers it with nothing. Firestore's answer is given
+// here instead: the query runs as the emulator runs any, over the documents of every
+// collection named ID under the parent, so that its filters, order and aggregations
+// apply as they do to one collection's.
+function groupDocuments(parent, id) {
+  const [, project, , database, , ...below] = parent.split('/');
+  const top = below.length === 0
+    ? emulator.state.getProject(project).getDatabase(database).collections
+    : emulator.state.getDocument(parent).collections;
+  const out = [];
+  const walk = (collections) => {
+    for (const c of Object.values(collections ?? {})) {
+      const docs = Object.values(c.documents ?? {});
+      if (c.name === id) out.push(...docs);
+      for (const d of docs) walk(d.collections);
+    }
+  };
+  walk(top);
+  return out;
+}
+const runQuery = emulator.state.v1Query;
+emulator.state.v1Query = function (parent, query) {
+  const from = query.from?.[0];
+  if (!from?.all_descendants) return runQuery.call(this, parent, query);
+  const docs = groupDocuments(parent, from.collection_id);
+  this.getCollection = () => ({ getAllDocuments: () => docs });
+  try {
+    return runQuery.call(this, parent, query);
+  } finally {
+    delete this.getCollection;
+  }
+};
+
 function listen(start) {
   return new Promise((resolve, reject) => start((err) => (err ? reject(err) : resolve())));
 }

@@ -51,6 +51,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"CurrentTexts", currentTextTests},
 		{"Disclosures", disclosureTests},
 		{"MemoryFacts", memoryFactTests},
+		{"Sizes", sizeTests},
 	}
 	for _, g := range groups {
 		for _, st := range g.tests {
