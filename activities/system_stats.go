@@ -53,8 +53,9 @@ const statsCallTimeout = 5 * time.Second
 // every tenant's (the stores count no collection by organization cheaply), are left
 // out; for the operator's staff the cases are every tenant's, and the tokens, counted
 // per organization, are left out. The parts are read at once, each within CallTimeout; a
-// part whose source fails is named with its reason in Failed, and the others are
-// answered (the tool degrades). When every part read fails, the error is returned, so
+// part whose source fails is named with its reason in Failed (for an organization's
+// admin, "unavailable", the reason logged), and the others are answered (the tool
+// degrades); a part that panics fails as an error. When every part read fails, the error is returned, so
 // that Temporal retries it under the tool's policy.
 func (a *Operations) SystemStats(ctx context.Context, args schemas.SystemStatsArgs) (schemas.SystemStats, error) {
 	org := ""
@@ -70,11 +71,20 @@ func (a *Operations) SystemStats(ctx context.Context, args schemas.SystemStatsAr
 		wg.Go(func() {
 			pctx, cancel := context.WithTimeout(ctx, a.callTimeout())
 			defer cancel()
-			if err := read(pctx); err != nil {
-				mu.Lock()
-				out.Failed = append(out.Failed, schemas.PartFailure{Part: name, Reason: err.Error()})
-				mu.Unlock()
+			err := readPart(pctx, read)
+			if err == nil {
+				return
 			}
+			reason := err.Error()
+			if org != "" { // an organization's admin is not told how the shared services fail
+				if activity.IsActivity(ctx) {
+					activity.GetLogger(ctx).Warn("A part of system_stats failed", "Part", name, "Error", err)
+				}
+				reason = "unavailable"
+			}
+			mu.Lock()
+			out.Failed = append(out.Failed, schemas.PartFailure{Part: name, Reason: reason})
+			mu.Unlock()
 		})
 	}
 	if org == "" {
@@ -264,4 +274,15 @@ func (a *Operations) now() time.Time {
 		return a.Now()
 	}
 	return time.Now()
+}
+
+// readPart runs read, answering a panic as its error: a part runs in a goroutine of
+// its own, where a panic would end the worker's process rather than the activity.
+func readPart(ctx context.Context, read func(context.Context) error) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("panic: %v", r)
+		}
+	}()
+	return read(ctx)
 }

@@ -90,7 +90,7 @@ func TestSystemStatsDegradesByPart(t *testing.T) {
 		t.Fatalf("organization's stats: %+v, %v", out, err)
 	}
 	if len(out.Omitted) != 2 || out.Omitted[0].Part != schemas.StatsTaskQueue || out.Omitted[1].Part != schemas.StatsStore ||
-		len(out.Failed) != 1 || out.Failed[0].Part != schemas.StatsCases {
+		len(out.Failed) != 1 || out.Failed[0].Part != schemas.StatsCases || out.Failed[0].Reason != "unavailable" {
 		t.Errorf("organization's omitted %+v, failed %+v", out.Omitted, out.Failed)
 	}
 
