@@ -231,9 +231,9 @@ var caseSearchRe = regexp.MustCompile(`(?is)^\s*(?:case search|caut[aă] [iî]n 
 //   - "search: TEXT" (or "cerca:", "caută:") → web_search;
 //   - "how long do I have: 30 days from 2026-03-02" (or "cât timp am", "quanto tempo
 //     ho") → compute_deadline, by Italy's rules in an Italian case, else Romania's;
-//   - "timeline" (or "cronologie", "cronologia"), with a title after a colon if any →
-//     generate_image, 1200x720;
-//   - "case search: TEXT" (or "caută în caz:", "cerca nel caso:") → rag_search.
+//   - "case search: TEXT" (or "caută în caz:", "cerca nel caso:") → rag_search;
+//   - else "timeline" (or "cronologie", "cronologia"), with a title after a colon if
+//     any → generate_image, 1200x720.
 //
 // When a LEXE research tool failed, it tries web_search, or else lex_search, with the
 // message before it answers, if on offer, and the answer says the failed source is
@@ -364,14 +364,14 @@ func decide(msgs []message, offered map[string]bool) reply {
 			}
 			return plainCall("compute_deadline", map[string]any{"jurisdiction": jurisdiction, "from": m[3], "amount": amount,
 				"unit": termUnit(m[2])}, len(msgs))
+		case offered["rag_search"] && caseSearchRe.MatchString(user): // before the timeline: "case search: cronologia…"
+			return call("rag_search", map[string]any{"query": caseSearchRe.FindStringSubmatch(user)[1]})
 		case offered["generate_image"] && timelineRe.MatchString(user):
 			args := map[string]any{"width": 1200, "height": 720}
 			if title := timelineRe.FindStringSubmatch(user)[1]; title != "" {
 				args["prompt"] = title
 			}
 			return call("generate_image", args)
-		case offered["rag_search"] && caseSearchRe.MatchString(user):
-			return call("rag_search", map[string]any{"query": caseSearchRe.FindStringSubmatch(user)[1]})
 		case offered["legal_sql"] && sqlRe.MatchString(user):
 			query := sqlRe.FindStringSubmatch(user)[1]
 			table := "legislatie"

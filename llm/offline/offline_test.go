@@ -283,5 +283,9 @@ func TestCaseSearchCallsRagSearch(t *testing.T) {
 		if r := decide(in, map[string]bool{"web_search": true}); len(r.calls) != 0 {
 			t.Errorf("%s: %+v without rag_search on offer", lang, r)
 		}
+		timeline := []message{msg("system", "Language: "+lang+"\nCase ID: c1"), msg("user", "case search: the timeline of payments")}
+		if r := decide(timeline, map[string]bool{"rag_search": true, "generate_image": true}); len(r.calls) != 1 || r.calls[0].Function.Name != "rag_search" {
+			t.Errorf("%s: a case search naming the timeline → %+v, want rag_search", lang, r)
+		}
 	}
 }
