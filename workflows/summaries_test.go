@@ -24,6 +24,7 @@ var markdownSummaries = []*regexp.Regexp{
 	regexp.MustCompile(`^Admin runs [a-z_]+$`),
 	regexp.MustCompile(`^Support ticket case:[0-9a-f-]{36}:(ticket:[0-9]+|turn:[0-9]+:ticket)$`),
 	regexp.MustCompile(`^Propose the deadline that follows court news [a-z]+ of [0-9]{4}-[0-9]{2}-[0-9]{2}$`),
+	regexp.MustCompile(`^Propose memory facts from case [0-9a-f-]{36}$`),
 }
 
 // TestWorkflowSummariesCarryNoClientText (issue 36, suspicion on Markdown summaries)
