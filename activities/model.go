@@ -136,13 +136,7 @@ func (m *Model) keptFacts(ctx context.Context, owner string) ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read memory facts: %w", err)
 	}
-	var kept []memory.Fact
-	for _, f := range facts {
-		if f.Status == store.FactKept {
-			kept = append(kept, memory.Fact{CaseID: f.CaseID, Text: f.Text})
-		}
-	}
-	return memory.ForModel(ctx, kept, func(ctx context.Context, caseID string) ([]pseudonym.Party, error) {
+	return memory.ForModel(ctx, store.KeptFacts(facts), func(ctx context.Context, caseID string) ([]pseudonym.Party, error) {
 		return partiesOf(ctx, m.Memories, caseID)
 	})
 }

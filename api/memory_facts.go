@@ -143,13 +143,7 @@ func (h *handlers) keptFacts(ctx context.Context, owner string) ([]string, error
 	if err != nil {
 		return nil, fmt.Errorf("%w: read memory facts: %w", errUnavailable, err)
 	}
-	var kept []memory.Fact
-	for _, f := range facts {
-		if f.Status == store.FactKept {
-			kept = append(kept, memory.Fact{CaseID: f.CaseID, Text: f.Text})
-		}
-	}
-	out, err := memory.ForModel(ctx, kept, func(ctx context.Context, caseID string) ([]pseudonym.Party, error) {
+	out, err := memory.ForModel(ctx, store.KeptFacts(facts), func(ctx context.Context, caseID string) ([]pseudonym.Party, error) {
 		return h.modelParties(ctx, caseID)
 	})
 	if err != nil {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"time"
+
+	"github.com/lexflow/lexflow/internal/memory"
 )
 
 // Memory fact statuses: a fact the assistant proposed waits for its user's approval;
@@ -68,4 +70,16 @@ type MemoryFacts interface {
 	// EraseCaseProposals deletes the facts proposed from a case that their users have
 	// not kept, and counts them.
 	EraseCaseProposals(ctx context.Context, caseID string) (int, error)
+}
+
+// KeptFacts are the kept facts among facts, in their order, as memory.ForModel reads
+// them.
+func KeptFacts(facts []MemoryFact) []memory.Fact {
+	var kept []memory.Fact
+	for _, f := range facts {
+		if f.Status == FactKept {
+			kept = append(kept, memory.Fact{CaseID: f.CaseID, Text: f.Text})
+		}
+	}
+	return kept
 }
