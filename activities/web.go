@@ -47,12 +47,9 @@ func (a *Web) WebSearch(ctx context.Context, args schemas.WebSearchArgs) (schema
 		return schemas.WebSearchResult{}, temporal.NewNonRetryableApplicationError(
 			fmt.Sprintf("max_results must be 1 to %d, got %d", schemas.MaxWebResults, n), schemas.ErrInvalidArgs, nil)
 	}
-	if a.SearXNG == nil {
-		return schemas.WebSearchResult{}, errNoSearXNG()
-	}
-	res, err := a.SearXNG.SearchAtMost(ctx, args.Query, args.Language, n)
+	res, err := a.search(ctx, args.Query, args.Language)
 	if err != nil {
-		return schemas.WebSearchResult{}, upstreamError(err)
+		return schemas.WebSearchResult{}, err
 	}
 	return schemas.WebSearchResult{Success: true, Query: args.Query, Results: toWebResults(res, n, webContentMax)}, nil
 }

@@ -52,15 +52,9 @@ func (e *StatusError) Retryable() bool {
 }
 
 // Search asks for q in language (e.g. "it", "ro", "en") and returns the results in
-// the instance's order.
+// the instance's order: one page, about 20 with most engines, as SearXNG's API takes
+// no count.
 func (c *Client) Search(ctx context.Context, q, language string) ([]Result, error) {
-	return c.SearchAtMost(ctx, q, language, 0)
-}
-
-// SearchAtMost is Search keeping the first n results (all when n <= 0). SearXNG's
-// API takes no count: it answers one page, about 20 results with most engines, and the
-// cut is made here, before any result is kept.
-func (c *Client) SearchAtMost(ctx context.Context, q, language string, n int) ([]Result, error) {
 	v := url.Values{"q": {q}, "format": {"json"}}
 	if language != "" {
 		v.Set("language", language)
@@ -87,9 +81,6 @@ func (c *Client) SearchAtMost(ctx context.Context, q, language string, n int) ([
 	}
 	if err := json.Unmarshal(body, &out); err != nil {
 		return nil, fmt.Errorf("searxng: the answer is not SearXNG's JSON (is format=json enabled in settings.yml?): %w", err)
-	}
-	if n > 0 && len(out.Results) > n {
-		out.Results = out.Results[:n]
 	}
 	return out.Results, nil
 }

@@ -60,19 +60,3 @@ func TestSearchErrors(t *testing.T) {
 		t.Error("an HTML page was taken for results")
 	}
 }
-
-// TestSearchAtMost checks that a search keeps the first n results of the answer.
-func TestSearchAtMost(t *testing.T) {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = w.Write([]byte(sample))
-	}))
-	defer srv.Close()
-	c := New(srv.URL, 5*time.Second)
-	for n, want := range map[int]int{1: 1, 3: 3, 10: 4, 0: 4} {
-		res, err := c.SearchAtMost(context.Background(), "oblio", "it", n)
-		if err != nil || len(res) != want || res[0].Title != "Diritto all'oblio: la Cassazione" {
-			t.Errorf("at most %d: %d results, %v; want %d", n, len(res), err, want)
-		}
-	}
-}
