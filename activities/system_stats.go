@@ -189,22 +189,18 @@ func (a *Operations) cases(ctx context.Context, org string) (*schemas.CaseCounts
 	if a.Temporal == nil {
 		return nil, errors.New("no Temporal client")
 	}
-	base := fmt.Sprintf("WorkflowType = '%s' AND ExecutionStatus = 'Running'", schemas.CaseWorkflow)
-	if org != "" {
-		base += fmt.Sprintf(" AND Tenant = '%s'", quoteVisibility(schemas.TenantKey(org, "")))
-	}
-	stuckSince := a.now().Add(-a.StuckAfter).UTC().Format(time.RFC3339)
+	now := a.now()
 	c := &schemas.CaseCounts{StuckAfterMin: int64(a.StuckAfter / time.Minute)}
 	for _, q := range []struct {
-		where string
+		query string
 		to    *int64
 	}{
-		{"", &c.Running},
-		{fmt.Sprintf(" AND CaseStatus = '%s'", schemas.StatusPausedSupport), &c.PausedSupport},
-		{fmt.Sprintf(" AND CaseStatus = '%s'", schemas.StatusWaitingUser), &c.WaitingUser},
-		{fmt.Sprintf(" AND WaitingOn = '%s' AND ProgressAt < '%s'", schemas.WaitingOnAgent, stuckSince), &c.Stuck},
+		{schemas.RunningCasesQuery(org), &c.Running},
+		{schemas.SupportQuery(schemas.StatusPausedSupport, org, now, a.StuckAfter), &c.PausedSupport},
+		{schemas.SupportQuery(schemas.StatusWaitingUser, org, now, a.StuckAfter), &c.WaitingUser},
+		{schemas.SupportQuery(schemas.SupportStuck, org, now, a.StuckAfter), &c.Stuck},
 	} {
-		resp, err := a.Temporal.CountWorkflow(ctx, &workflowservice.CountWorkflowExecutionsRequest{Query: base + q.where})
+		resp, err := a.Temporal.CountWorkflow(ctx, &workflowservice.CountWorkflowExecutionsRequest{Query: q.query})
 		if err != nil {
 			return nil, fmt.Errorf("count cases: %w", err)
 		}
@@ -254,12 +250,6 @@ func namespaceOf(ctx context.Context) string {
 		return activity.GetInfo(ctx).Namespace
 	}
 	return "default"
-}
-
-// quoteVisibility escapes a value for a single-quoted string of a visibility query,
-// whose parser takes a backslash as an escape and a doubled quote as a quote.
-func quoteVisibility(s string) string {
-	return strings.NewReplacer(`\`, `\\`, "'", "''").Replace(s)
 }
 
 func (a *Operations) callTimeout() time.Duration {

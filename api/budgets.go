@@ -127,7 +127,7 @@ func (h *handlers) resumeWaitingOnBudget(c echo.Context, key, org, record string
 		subject = strings.TrimPrefix(key, "user:")
 	}
 	query := fmt.Sprintf("WorkflowType = '%s' AND ExecutionStatus = 'Running' AND CaseStatus = '%s' AND %s",
-		schemas.CaseWorkflow, schemas.StatusWaitingBudget, tenantClause(org, subject))
+		schemas.CaseWorkflow, schemas.StatusWaitingBudget, schemas.TenantClause(org, subject))
 	raised := schemas.BudgetRaised{Tenant: key, By: identity(c).Subject}
 	n, missed := 0, 0
 	var token []byte

@@ -289,7 +289,7 @@ func (h *handlers) checkDocumentLimits(ctx context.Context, cs store.Case, held 
 		return nil
 	}
 	q := fmt.Sprintf("WorkflowType = '%s' AND ExecutionStatus = 'Running' AND Tenant = '%s'",
-		schemas.DocumentWorkflow, quoteVisibility(schemas.TenantKey(cs.OrgID, cs.UserID)))
+		schemas.DocumentWorkflow, schemas.QuoteVisibility(schemas.TenantKey(cs.OrgID, cs.UserID)))
 	resp, err := h.Temporal.CountWorkflow(ctx, &workflowservice.CountWorkflowExecutionsRequest{Query: q})
 	if err != nil {
 		return fmt.Errorf("%w: count documents being read: %w", errUnavailable, err)

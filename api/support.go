@@ -34,20 +34,7 @@ type SupportCase struct {
 }
 
 // supportStatuses are the lists support can ask for.
-var supportStatuses = []string{schemas.StatusPausedSupport, schemas.StatusWaitingUser, schemas.StatusWaitingBudget, "stuck"}
-
-// supportQuery is the visibility query of a support list: the same one the Web UI's
-// search box takes. A non-empty org keeps the list to that organization's cases.
-func supportQuery(status, org string, now time.Time, stuckAfter time.Duration) string {
-	q := fmt.Sprintf("WorkflowType = '%s' AND ExecutionStatus = 'Running' AND ", schemas.CaseWorkflow)
-	if org != "" {
-		q += tenantClause(org, "") + " AND "
-	}
-	if status == "stuck" {
-		return q + fmt.Sprintf("WaitingOn = '%s' AND ProgressAt < '%s'", schemas.WaitingOnAgent, now.Add(-stuckAfter).UTC().Format(time.RFC3339))
-	}
-	return q + fmt.Sprintf("CaseStatus = '%s'", status)
-}
+var supportStatuses = []string{schemas.StatusPausedSupport, schemas.StatusWaitingUser, schemas.StatusWaitingBudget, schemas.SupportStuck}
 
 // SupportCaseList answers GET /v1/support/cases: the status asked for, the visibility
 // query that found the cases, and the cases.
@@ -84,7 +71,7 @@ func (h *handlers) supportCases(c echo.Context) error {
 	}
 	org := identity(c).Org
 	now := time.Now()
-	query := supportQuery(status, org, now, h.StuckAfter)
+	query := schemas.SupportQuery(status, org, now, h.StuckAfter)
 	ctx := c.Request().Context()
 	out := []SupportCase{}
 	var token []byte

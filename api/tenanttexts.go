@@ -52,7 +52,7 @@ func (h *handlers) eraseTenantTexts(c echo.Context) error {
 	}
 	ctx := c.Request().Context()
 	query := fmt.Sprintf("Tenant = '%s' AND WorkflowType IN ('%s', '%s', '%s')",
-		quoteVisibility(tenant), schemas.QueryWorkflow, schemas.CitationCheckWorkflow, schemas.ChatWorkflow)
+		schemas.QuoteVisibility(tenant), schemas.QueryWorkflow, schemas.CitationCheckWorkflow, schemas.ChatWorkflow)
 	erased := 0
 	var token []byte
 	for {

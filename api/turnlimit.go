@@ -39,5 +39,5 @@ func (h *handlers) checkConcurrentTurns(ctx context.Context, who auth.Identity) 
 // alike.
 func workingQuery(org, subject string) string {
 	return fmt.Sprintf("WorkflowType = '%s' AND ExecutionStatus = 'Running' AND %s AND WaitingOn = '%s'",
-		schemas.CaseWorkflow, tenantClause(org, subject), schemas.WaitingOnAgent)
+		schemas.CaseWorkflow, schemas.TenantClause(org, subject), schemas.WaitingOnAgent)
 }

@@ -1,4 +1,4 @@
-package api
+package schemas
 
 import "testing"
 
@@ -11,8 +11,8 @@ func TestTenantClauseQuotes(t *testing.T) {
 		{"x' OR TenantID != '", "", `(Tenant = 'org:x'' OR TenantID != ''' OR (Tenant IS NULL AND TenantID = 'x'' OR TenantID != '''))`},
 		{`x\`, "", `(Tenant = 'org:x\\' OR (Tenant IS NULL AND TenantID = 'x\\'))`},
 	} {
-		if got := tenantClause(c.org, c.subject); got != c.want {
-			t.Errorf("tenantClause(%q, %q) = %s, want %s", c.org, c.subject, got, c.want)
+		if got := TenantClause(c.org, c.subject); got != c.want {
+			t.Errorf("TenantClause(%q, %q) = %s, want %s", c.org, c.subject, got, c.want)
 		}
 	}
 }
