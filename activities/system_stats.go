@@ -47,12 +47,11 @@ const statsCallTimeout = 5 * time.Second
 
 // SystemStats is the system_stats tool: the task queue's backlog and its workers with
 // their build IDs, the Case workflows running, paused for support, waiting for the
-// client and stuck, the store's and the corpus's sizes and the organization's model
-// tokens of the day. For an organization's admin (OrganizationID set) the cases and
+// client and stuck, the store's and the corpus's sizes and the model tokens of the
+// day. For an organization's admin (OrganizationID set) the cases and
 // tokens are that organization's, and the task queue and the store's sizes, which are
 // every tenant's (the stores count no collection by organization cheaply), are left
-// out; for the operator's staff the cases are every tenant's, and the tokens, counted
-// per organization, are left out. The parts are read at once, each within CallTimeout; a
+// out; for the operator's staff the cases and the tokens are every tenant's. The parts are read at once, each within CallTimeout; a
 // part whose source fails is named with its reason in Failed (for an organization's
 // admin, "unavailable", the reason logged), and the others are answered (the tool
 // degrades); a part that panics fails as an error. When every part read fails, the error is returned, so
@@ -95,8 +94,17 @@ func (a *Operations) SystemStats(ctx context.Context, args schemas.SystemStatsAr
 			mu.Unlock()
 			return err
 		})
-		out.Omitted = append(out.Omitted, schemas.PartFailure{Part: schemas.StatsTokens,
-			Reason: "tokens are counted per organization: ask on a case to read its organization's"})
+		part(schemas.StatsTokens, func(ctx context.Context) error {
+			day := Day(a.now())
+			used, err := a.Budgets.DeploymentTokens(ctx, day)
+			if err != nil {
+				return fmt.Errorf("read the day's tokens: %w", err)
+			}
+			mu.Lock()
+			out.Tokens = &schemas.TokensToday{Day: day, Tokens: used}
+			mu.Unlock()
+			return nil
+		})
 		part(schemas.StatsStore, func(ctx context.Context) error {
 			sz, err := a.storeSize(ctx)
 			mu.Lock()

@@ -47,8 +47,8 @@ func closedStore(t *testing.T) *mongostore.Store {
 
 // TestSystemStatsDegradesByPart: with Temporal not answering, system_stats still
 // answers within its bound what the corpus and the store know, naming the parts that
-// failed; an organization's admin gets its tokens and neither the task queue nor the
-// store's sizes; a store that fails costs only its part; with no part answering, it
+// failed; the operator's staff get every organization's tokens, an organization's
+// admin its own and neither the task queue nor the store's sizes; a store that fails costs only its part; with no part answering, it
 // fails so that its policy retries it.
 func TestSystemStatsDegradesByPart(t *testing.T) {
 	ctx := context.Background()
@@ -73,8 +73,8 @@ func TestSystemStatsDegradesByPart(t *testing.T) {
 	if len(out.Failed) != 2 || out.Failed[0].Part != schemas.StatsCases || out.Failed[1].Part != schemas.StatsTaskQueue || out.Failed[0].Reason == "" {
 		t.Errorf("failed parts %+v, want cases and task_queue with their reasons", out.Failed)
 	}
-	if len(out.Omitted) != 1 || out.Omitted[0].Part != schemas.StatsTokens || out.Tokens != nil {
-		t.Errorf("the operator's view: omitted %+v, tokens %+v", out.Omitted, out.Tokens)
+	if len(out.Omitted) != 0 || out.Tokens == nil || out.Tokens.Day != day || out.Tokens.Tokens < 1234 {
+		t.Errorf("the operator's view: omitted %+v, tokens %+v; want every organization's tokens, %s's 1234 among them", out.Omitted, out.Tokens, org)
 	}
 	if out.Store == nil || len(out.Store.Collections) != len(store.SizedCollections) {
 		t.Fatalf("the operator's store sizes: %+v", out.Store)
@@ -94,18 +94,20 @@ func TestSystemStatsDegradesByPart(t *testing.T) {
 		t.Errorf("organization's omitted %+v, failed %+v", out.Omitted, out.Failed)
 	}
 
-	a.Sizes = closedStore(t)
+	closed := closedStore(t)
+	a.Sizes, a.Budgets = closed, closed
 	out, err = a.SystemStats(ctx, schemas.SystemStatsArgs{})
 	if err != nil || out.Store != nil || out.Corpus == nil || out.Corpus.Articles == 0 {
 		t.Fatalf("with the store failing: %+v, %v", out, err)
 	}
-	if len(out.Failed) != 3 || out.Failed[1].Part != schemas.StatsStore || !strings.Contains(out.Failed[1].Reason, "count") {
-		t.Errorf("with the store failing, failed %+v, want cases, store (with its reason) and task_queue", out.Failed)
+	if len(out.Failed) != 4 || out.Failed[1].Part != schemas.StatsStore || !strings.Contains(out.Failed[1].Reason, "count") ||
+		out.Failed[3].Part != schemas.StatsTokens || !strings.Contains(out.Failed[3].Reason, "tokens") {
+		t.Errorf("with the store failing, failed %+v, want cases, store and tokens (with their reasons) and task_queue", out.Failed)
 	}
 
 	a.Corpus = nil
 	if _, err := a.SystemStats(ctx, schemas.SystemStatsArgs{}); err == nil || !strings.Contains(err.Error(), "task_queue") ||
-		!strings.Contains(err.Error(), "corpus") || !strings.Contains(err.Error(), "store") {
+		!strings.Contains(err.Error(), "corpus") || !strings.Contains(err.Error(), "store") || !strings.Contains(err.Error(), "tokens") {
 		t.Errorf("nothing answering: %v, want an error naming every part", err)
 	}
 }

@@ -29,8 +29,7 @@ const (
 
 // SystemStats is system_stats' answer. Each part is nil when it was not read: Failed
 // says why for a part whose source did not answer, Omitted why a part was left out
-// (the deployment's figures for an organization's admin, an organization's tokens for
-// the operator's staff).
+// (the deployment's figures for an organization's admin).
 type SystemStats struct {
 	Status       string        `json:"status"`
 	ErrorMessage string        `json:"error_message,omitempty"`
@@ -103,7 +102,8 @@ type CorpusSource struct {
 	Decisions int `json:"decisions"`
 }
 
-// TokensToday is the model tokens an organization used on the UTC day.
+// TokensToday is the model tokens an organization, or for the operator's staff every
+// organization together, used on the UTC day.
 type TokensToday struct {
 	Day    string `json:"day"`
 	Tokens int64  `json:"tokens"`

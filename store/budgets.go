@@ -45,6 +45,9 @@ type Budgets interface {
 	// TokensUsed is what a case and its tenant used on a day; for no case (caseID
 	// empty), both are the tenant's.
 	TokensUsed(ctx context.Context, tenant, caseID, day string) (TokensUsed, error)
+	// DeploymentTokens is what every tenant together used on a day: the operator's
+	// figure (system_stats).
+	DeploymentTokens(ctx context.Context, day string) (int64, error)
 	// GetBudget returns a tenant's budget, or ErrNotFound if none was set.
 	GetBudget(ctx context.Context, tenant string) (Budget, error)
 	// PutBudget sets a tenant's budget, replacing any earlier one.

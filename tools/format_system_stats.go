@@ -63,7 +63,9 @@ func formatSystemStats(name string, result []byte) (string, string) {
 			fmt.Fprintf(&b, " %s %d", c.Name, c.Documents)
 		}
 	}
-	if t := r.Tokens; t != nil {
+	if t := r.Tokens; t != nil && r.Organization == "" {
+		fmt.Fprintf(&b, "\nModel tokens of every organization on %s (UTC): %d", t.Day, t.Tokens)
+	} else if t != nil {
 		fmt.Fprintf(&b, "\nModel tokens on %s (UTC): %d", t.Day, t.Tokens)
 	}
 	for _, f := range r.Failed {

@@ -96,9 +96,10 @@ func TestRagSearchReadsOnlyTheCasesOwn(t *testing.T) {
 }
 
 // TestSystemStatsForAdminsOnly: the operator's admin reads the task queue with the
-// stack's worker and its build ID, and the running cases; an organization's admin its
-// own cases and tokens, the task queue left out; a client is neither offered
-// system_stats (GET /v1/tools, a message naming it) nor may run it.
+// stack's worker and its build ID, the running cases and every organization's tokens of
+// the day; an organization's admin its own cases and tokens, the task queue left out; a
+// client is neither offered system_stats (GET /v1/tools, a message naming it) nor may
+// run it.
 func TestSystemStatsForAdminsOnly(t *testing.T) {
 	t.Parallel()
 	client := s.Token(t, "edison-stats-client")
@@ -123,6 +124,9 @@ func TestSystemStatsForAdminsOnly(t *testing.T) {
 		t.Errorf("the operator's store sizes: %v", res["store"])
 	} else if colls, _ := sizes["collections"].([]any); len(colls) == 0 || colls[0].(map[string]any)["documents"].(float64) < 1 {
 		t.Errorf("the operator's store sizes, with cases stored: %v", colls)
+	}
+	if tokens, _ := res["tokens_today"].(map[string]any); tokens == nil || !strings.Contains(r.Body["text"].(string), "Model tokens of every organization on ") {
+		t.Errorf("the operator's tokens of the day: %s", r.Raw)
 	}
 
 	admin := s.Mint(t, auth.Identity{Subject: "edison-stats-admin", Org: "acme", Roles: []string{schemas.RoleAdmin}})

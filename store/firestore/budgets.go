@@ -98,6 +98,18 @@ func (s *Store) TokensUsed(ctx context.Context, tenant, caseID, day string) (sto
 	return store.TokensUsed{Tenant: counts[0], Case: counts[len(counts)-1]}, nil
 }
 
+// DeploymentTokens sums the day's uses of every tenant (an aggregation query; the
+// counters carry no day). A counter of the deployment, which every model call would
+// write, would bound the deployment to the writes a second one document takes.
+func (s *Store) DeploymentTokens(ctx context.Context, day string) (int64, error) {
+	q := s.client.Collection(TokenUseCollection).Where("day", "==", day)
+	res, err := q.NewAggregationQuery().WithSum("tokens", "tokens").Get(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("sum token use: %w", err)
+	}
+	return aggregateInt(res["tokens"])
+}
+
 // GetBudget returns a tenant's budget, or store.ErrNotFound.
 func (s *Store) GetBudget(ctx context.Context, tenant string) (store.Budget, error) {
 	d, err := read[budgetData](ctx, nil, s.doc(BudgetsCollection, tenant), "budget of "+tenant)

@@ -284,12 +284,19 @@ func count(ctx context.Context, q fs.Query) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	switch n := res["n"].(type) {
+	n, err := aggregateInt(res["n"])
+	return int(n), err
+}
+
+// aggregateInt reads an aggregation's integer result, which the client gives as an
+// int64 or as the protocol's value.
+func aggregateInt(v any) (int64, error) {
+	switch n := v.(type) {
 	case int64:
-		return int(n), nil
+		return n, nil
 	case *firestorepb.Value:
-		return int(n.GetIntegerValue()), nil
+		return n.GetIntegerValue(), nil
 	default:
-		return 0, fmt.Errorf("count: unexpected result %T", n)
+		return 0, fmt.Errorf("aggregation: unexpected result %T", n)
 	}
 }

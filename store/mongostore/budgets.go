@@ -35,13 +35,13 @@ type budgetDoc struct {
 }
 
 // RecordTokens inserts u unless a use with its ID exists, and adds its tokens to the
-// day's counters of its tenant and of its case (if it has one), which TokensUsed reads by _id (FerretDB
-// narrows no other query). The use lists the counters still to add it to, and drops
+// day's counters of its tenant, of its case (if it has one) and of the deployment,
+// which TokensUsed and DeploymentTokens read by _id (FerretDB narrows no other query). The use lists the counters still to add it to, and drops
 // each once added: recording it again finishes what an earlier attempt left, so a use
 // is counted at least once, and twice in a counter only when an attempt stopped
 // between adding to that counter and dropping it.
 func (s *Store) RecordTokens(ctx context.Context, u store.TokenUse) error {
-	counters := []string{tokenCounter(u.Tenant, "", u.Day)}
+	counters := []string{tokenCounter(u.Tenant, "", u.Day), deploymentCounter(u.Day)}
 	if u.CaseID != "" {
 		counters = append(counters, tokenCounter(u.Tenant, u.CaseID, u.Day))
 	}
@@ -69,6 +69,22 @@ func (s *Store) RecordTokens(ctx context.Context, u store.TokenUse) error {
 // tokenCounter is the _id of the day's token counter of a tenant's case, or of the
 // tenant for no case, kept beside the uses ("#" starts no use's ID).
 func tokenCounter(tenant, caseID, day string) string { return "#" + day + "/" + tenant + "/" + caseID }
+
+// deploymentCounter is the _id of the day's token counter of every tenant together:
+// "#" and the day, with none of the slashes of a tenant's counter. Uses recorded before
+// it was kept are not in it.
+func deploymentCounter(day string) string { return "#" + day }
+
+// DeploymentTokens reads the day's counter of every tenant together.
+func (s *Store) DeploymentTokens(ctx context.Context, day string) (int64, error) {
+	d, err := findOne[struct {
+		Tokens int64 `bson:"tokens"`
+	}](ctx, s.tokenUse, bson.M{"_id": deploymentCounter(day)}, "token use")
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		return 0, err
+	}
+	return d.Tokens, nil
+}
 
 // TokensUsed reads the day's counters of the case and its tenant.
 func (s *Store) TokensUsed(ctx context.Context, tenant, caseID, day string) (store.TokensUsed, error) {

@@ -12,6 +12,7 @@ import (
 var budgetTests = []subtest{
 	{"TokensSumByCaseAndTenantPerDay", testTokensUsed},
 	{"RecordTokensIsIdempotent", testRecordTokensIsIdempotent},
+	{"DeploymentTokensSumEveryTenant", testDeploymentTokens},
 	{"PutAndGetBudget", testPutBudget},
 }
 
@@ -62,6 +63,26 @@ func testRecordTokensIsIdempotent(t *testing.T, s store.Store) {
 	got, err := s.TokensUsed(t.Context(), tenant, caseID, "2026-11-22")
 	if err != nil || got != (store.TokensUsed{Case: 42, Tenant: 42}) {
 		t.Errorf("TokensUsed = %+v, %v; want the one use recorded twice counted once", got, err)
+	}
+}
+
+func testDeploymentTokens(t *testing.T, s store.Store) {
+	day, other := newID("day"), newID("day") // days of this test alone: other tests record on theirs
+	recordTokens(t, s, "org:"+newID("org"), newID("case"), day, 100)
+	recordTokens(t, s, "user:"+newID("user"), newID("case"), day, 20)
+	recordTokens(t, s, "org:"+newID("org"), "", day, 3) // a query's, on no case
+	recordTokens(t, s, "org:"+newID("org"), newID("case"), other, 5000)
+	again := store.TokenUse{ID: newID("call"), Tenant: "org:" + newID("org"), CaseID: newID("case"), Day: day, Tokens: 7, At: time.Now()}
+	for range 2 {
+		if err := s.RecordTokens(t.Context(), again); err != nil {
+			t.Fatalf("RecordTokens = %v", err)
+		}
+	}
+	if got, err := s.DeploymentTokens(t.Context(), day); err != nil || got != 130 {
+		t.Errorf("DeploymentTokens = %d, %v; want 130: every tenant's, a use recorded twice once", got, err)
+	}
+	if got, err := s.DeploymentTokens(t.Context(), newID("day")); err != nil || got != 0 {
+		t.Errorf("DeploymentTokens of a day with no use = %d, %v; want 0", got, err)
 	}
 }
 
