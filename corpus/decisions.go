@@ -7,13 +7,26 @@ import (
 )
 
 // Field weights of the decisions' BM25 rankings, over materia, massima, summary,
-// reasoning and arguments: the first ranking reads what a court or an editor wrote
-// about the decision, the second the full text; both weigh the court's reasoning and
-// operative part above the parties' arguments.
+// reasoning, arguments and words (the plain words of package plain): the first
+// ranking reads what a court or an editor wrote about the decision and the words a
+// client uses for it, the second the full text alone (textColumns); both weigh the
+// court's reasoning and operative part above the parties' arguments.
 var (
-	decisionSummaryWeights = []float64{2, 10, 5, 1, 0.3}
-	decisionTextWeights    = []float64{0, 0, 0, 1, 0.3}
+	decisionSummaryWeights = []float64{2, 10, 5, 1, 0.3, 5}
+	decisionTextWeights    = []float64{0, 0, 0, 1, 0.3, 0}
 )
+
+// writtenColumns restricts an FTS5 query of a decisions' index to the columns of the
+// decisions written in its language: the glossary's legal terms in a language meet the
+// decisions written in it, not the plain words of decisions in another language,
+// whose own words their own index already ranks.
+func writtenColumns(match string) string {
+	return "{materia massima summary reasoning arguments} : (" + match + ")"
+}
+
+// textColumns restricts an FTS5 query of a decisions' index to the full text's
+// columns, so that the full-text ranking matches no row by another column.
+func textColumns(match string) string { return "{reasoning arguments} : (" + match + ")" }
 
 // wordsWeight is the weight of the unanalysed rankings in SearchDecisions's fusion:
 // words as written still find what analysis misses across languages (an English
@@ -60,19 +73,28 @@ func (s *Store) SearchDecisionsWith(ctx context.Context, query, materia string, 
 			}
 		}
 	}
-	rank := func(lang string, terms []string, weight float64) error {
-		match := termsQuery(terms)
-		if match == "" || weight <= 0 {
+	// rankIn returns the ranking of terms in a language's index, fused twice: over the
+	// summary ranking's columns, as summary restricts them, and over the full text's.
+	rankIn := func(summary func(string) string) func(string, []string, float64) error {
+		return func(lang string, terms []string, weight float64) error {
+			match := termsQuery(terms)
+			if match == "" || weight <= 0 {
+				return nil
+			}
+			for i, w := range [][]float64{decisionSummaryWeights, decisionTextWeights} {
+				q := decisionRanking(decisionIndex(lang), fmt.Sprintf("%g, %g, %g, %g, %g, %g", w[0], w[1], w[2], w[3], w[4], w[5]), filter)
+				m := summary(match)
+				if i == 1 {
+					m = textColumns(match)
+				}
+				if err := s.fuse(ctx, scores, weight, q, append([]any{m}, args...)...); err != nil {
+					return fmt.Errorf("search decisions: %w", err)
+				}
+			}
 			return nil
 		}
-		for _, w := range [][]float64{decisionSummaryWeights, decisionTextWeights} {
-			q := decisionRanking(decisionIndex(lang), fmt.Sprintf("%g, %g, %g, %g, %g", w[0], w[1], w[2], w[3], w[4]), filter)
-			if err := s.fuse(ctx, scores, weight, q, append([]any{match}, args...)...); err != nil {
-				return fmt.Errorf("search decisions: %w", err)
-			}
-		}
-		return nil
 	}
+	rank := rankIn(func(match string) string { return match })
 	own, err := s.languageWeights(ctx, query, Languages, decisionIndex)
 	if err != nil {
 		return nil, err
@@ -84,7 +106,7 @@ func (s *Store) SearchDecisionsWith(ctx context.Context, query, materia string, 
 	}
 	if l.Glossary {
 		others := slices.DeleteFunc(slices.Clone(Languages), func(lang string) bool { return lang == QueryLanguage(query) })
-		if err := s.rankGlossary(query, others, rank); err != nil {
+		if err := s.rankGlossary(query, others, rankIn(writtenColumns)); err != nil {
 			return nil, err
 		}
 	}

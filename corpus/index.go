@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"fmt"
 	"strings"
+
+	"github.com/lexflow/lexflow/corpus/plain"
 )
 
 // The analysed indexes: one full-text index of articles and one of decisions per
@@ -16,11 +18,16 @@ import (
 // A decision's full text is split (decisionParts) into the court's reasoning and
 // operative part, and the parties' arguments, so that the ranking can weigh the
 // first above the second.
+//
+// Both kinds of index end with a words column: the everyday words clients use for
+// what the text governs (package plain, and for articles the glossary's client
+// words, clientWords). A text's plain words in another language stand in that
+// language's index under the text's rowid, as a row with the words column alone.
 func analysedSchema() string {
 	var b strings.Builder
 	for _, lang := range Languages {
-		fmt.Fprintf(&b, `CREATE VIRTUAL TABLE %s USING fts5(act_title, title, text, words, headings, content='', tokenize='unicode61');
-CREATE VIRTUAL TABLE %s USING fts5(materia, massima, summary, reasoning, arguments, content='', tokenize='unicode61');
+		fmt.Fprintf(&b, `CREATE VIRTUAL TABLE %s USING fts5(act_title, title, text, headings, words, content='', tokenize='unicode61');
+CREATE VIRTUAL TABLE %s USING fts5(materia, massima, summary, reasoning, arguments, words, content='', tokenize='unicode61');
 `, articleIndex(lang), decisionIndex(lang))
 	}
 	return b.String()
@@ -60,13 +67,41 @@ func fillAnalysed(ctx context.Context, tx *sql.Tx, arts []Article, decs []Decisi
 	if err != nil {
 		return err
 	}
+	plainWords, err := plain.Default()
+	if err != nil {
+		return err
+	}
+	// A text's plain words in another language than its own stand in that language's
+	// index as a row of words alone (the other columns empty; words is the last of
+	// both kinds of index), so that a client asking in it meets the text.
+	translated := func(index func(string) string, rowid int, docID, own string, columns int) error {
+		for _, lang := range plain.Langs {
+			text := plainWords[docID][lang]
+			if text == "" || lang == own || !hasIndex(lang) {
+				continue
+			}
+			args := make([]any, columns)
+			for c := range args {
+				args[c] = ""
+			}
+			args[columns-1] = analyse(lang, text)
+			if err := insert(index(lang), append([]any{rowid}, args...)...); err != nil {
+				return fmt.Errorf("index %s in %s: %w", docID, lang, err)
+			}
+		}
+		return nil
+	}
 	for i, a := range arts {
 		if !hasIndex(a.Language) {
 			continue
 		}
+		own := words.of(a) + " ; " + plainWords[a.DocID][a.Language]
 		if err := insert(articleIndex(a.Language), i+1, analyse(a.Language, a.ActTitle), analyse(a.Language, a.Title),
-			analyse(a.Language, a.Text), analyse(a.Language, words.of(a)), analyse(a.Language, strings.Join(a.Headings, " ; "))); err != nil {
+			analyse(a.Language, a.Text), analyse(a.Language, strings.Join(a.Headings, " ; ")), analyse(a.Language, own)); err != nil {
 			return fmt.Errorf("index %s: %w", a.DocID, err)
+		}
+		if err := translated(articleIndex, i+1, a.DocID, a.Language, 5); err != nil {
+			return err
 		}
 	}
 	for i, d := range decs {
@@ -75,8 +110,12 @@ func fillAnalysed(ctx context.Context, tx *sql.Tx, arts []Article, decs []Decisi
 		}
 		reasoning, arguments := decisionParts(d)
 		if err := insert(decisionIndex(d.Language), i+1, analyse(d.Language, d.Materia), analyse(d.Language, d.Massima),
-			analyse(d.Language, d.Summary), analyse(d.Language, reasoning), analyse(d.Language, arguments)); err != nil {
+			analyse(d.Language, d.Summary), analyse(d.Language, reasoning), analyse(d.Language, arguments),
+			analyse(d.Language, plainWords[d.DocID][d.Language])); err != nil {
 			return fmt.Errorf("index %s: %w", d.DocID, err)
+		}
+		if err := translated(decisionIndex, i+1, d.DocID, d.Language, 6); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -84,8 +123,8 @@ func fillAnalysed(ctx context.Context, tx *sql.Tx, arts []Article, decs []Decisi
 
 // indexColumns are the columns of each kind of analysed index, by its tables' prefix.
 var indexColumns = map[string]string{
-	"legislatie":    "act_title, title, text, words, headings",
-	"jurisprudenta": "materia, massima, summary, reasoning, arguments",
+	"legislatie":    "act_title, title, text, headings, words",
+	"jurisprudenta": "materia, massima, summary, reasoning, arguments, words",
 }
 
 func hasIndex(lang string) bool { return stemmers[lang] != nil }

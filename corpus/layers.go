@@ -35,6 +35,10 @@ const (
 	GlossaryWeight = 0.5
 	RewriteWeight  = 0.75
 	DenseWeight    = 1.0
+	// PlainWeight weighs a question's own words against the plain words its articles
+	// have in the question's language, when that is not the law's: the client's words
+	// against words written as clients say them.
+	PlainWeight = 2.0
 )
 
 // SearchLegislationWith is SearchLegislation with layers: the question's own words
@@ -68,6 +72,14 @@ func (s *Store) SearchLegislationWith(ctx context.Context, query, jurisdiction, 
 	}
 	for _, lang := range langs {
 		if err := rank(lang, own[lang].terms, own[lang].weight); err != nil {
+			return nil, err
+		}
+	}
+	// A question in a language the jurisdiction's law is not written in (English about
+	// Romanian law) meets the plain words its articles have in that language (package
+	// plain), which that language's index holds as rows of words alone.
+	if q := QueryLanguage(query); hasIndex(q) && !slices.Contains(langs, q) {
+		if err := rankMatch(q, wordsColumn(termsQuery(Analyze(q, query))), PlainWeight); err != nil {
 			return nil, err
 		}
 	}
@@ -127,6 +139,15 @@ func ownColumns(match string) string {
 		return ""
 	}
 	return "{act_title title text words} : (" + match + ")"
+}
+
+// wordsColumn restricts an FTS5 query of an articles' index to its words column: the
+// plain words and the glossary's client words of each article.
+func wordsColumn(match string) string {
+	if match == "" {
+		return ""
+	}
+	return "{words} : (" + match + ")"
 }
 
 // rankDense adds the dense hits that filter keeps to scores, by reciprocal rank

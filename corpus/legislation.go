@@ -237,7 +237,7 @@ func (s *Store) strings(ctx context.Context, query string, args ...any) ([]strin
 // articles is most of the time: without a filter there is no join, and a filter reads
 // only the best rankedCandidates matches.
 func articleRanking(index, filter string) string {
-	ranked := `SELECT rowid, bm25(` + index + fmt.Sprintf(`, %g, %g, %g, %g, %g) AS score FROM `, weightActTitle, weightTitle, weightText, weightWords, weightHeadings) +
+	ranked := `SELECT rowid, bm25(` + index + fmt.Sprintf(`, %g, %g, %g, %g, %g) AS score FROM `, weightActTitle, weightTitle, weightText, weightHeadings, weightWords) +
 		index + ` WHERE ` + index + ` MATCH ? ORDER BY score`
 	if filter == "" {
 		return `SELECT rowid FROM (` + ranked + fmt.Sprintf(` LIMIT %d)`, perLanguageDepth)

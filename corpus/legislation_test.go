@@ -63,3 +63,50 @@ func TestSearchLegislation(t *testing.T) {
 		t.Errorf("stop words only: %v, %v", docIDs(hits), err)
 	}
 }
+
+// TestPlainWordsTakeEnglishToTheLaw: with no layer on, an English question about
+// Romanian or Italian law meets the article through its plain English words (package
+// plain), and only within the jurisdiction asked; an English question about every
+// jurisdiction reaches national law too.
+func TestPlainWordsTakeEnglishToTheLaw(t *testing.T) {
+	ctx := context.Background()
+	for _, c := range []struct{ q, jur, want string }{
+		{"my neighbour's dog bit me", "ro", "ro/legea-287-2009/art-1375"},
+		{"my neighbour's dog bit me", "all", "ro/legea-287-2009/art-1375"},
+		{"someone stole my bike", "it", "it/rd-1398-1930/art-624"},
+	} {
+		hits, err := db.SearchLegislation(ctx, c.q, c.jur, "", 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Contains(docIDs(hits), c.want) {
+			t.Errorf("%q in %s: %v, want %s in the first five", c.q, c.jur, docIDs(hits), c.want)
+		}
+		for _, h := range hits {
+			if c.jur != JurisdictionAll && h.Jurisdiction != c.jur {
+				t.Errorf("%q in %s found %s, of %s", c.q, c.jur, h.DocID, h.Jurisdiction)
+			}
+		}
+	}
+	hits, err := db.SearchLegislation(ctx, "my neighbour's dog bit me", "eu", "", 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range hits {
+		if h.Jurisdiction != "eu" {
+			t.Errorf("within the EU's law, the English words of %s", h.DocID)
+		}
+	}
+}
+
+// TestPlainWordsTakeEnglishToDecisions: an English question meets an Italian
+// decision through its plain English words, with no layer on.
+func TestPlainWordsTakeEnglishToDecisions(t *testing.T) {
+	hits, err := db.SearchDecisions(context.Background(), "fraudulent bankruptcy", "", 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(decisionIDs(hits), "it/cass/7277-2026") {
+		t.Errorf("fraudulent bankruptcy: %v, want it/cass/7277-2026 in the first five", decisionIDs(hits))
+	}
+}

@@ -6,6 +6,9 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+
+	"github.com/lexflow/lexflow/corpus/glossary"
+	"github.com/lexflow/lexflow/corpus/plain"
 )
 
 // Source names, as counted in the sources table.
@@ -92,14 +95,18 @@ func current(ctx context.Context, path string) (counts Counts, ok bool) {
 }
 
 // buildVersion names what the loaders write: raise it when they change, so that
-// Ensure rebuilds databases an older binary built from the same archive.
-const buildVersion = "5"
+// Ensure rebuilds databases an older binary built from the same archive. A change of
+// the glossary or the plain words needs none: archiveSum holds their digests.
+const buildVersion = "6"
 
-// archiveSum is the checksum of the shipped archive, the schema and the build version:
-// a database carrying another was built by other code or from other data.
+// archiveSum is the checksum of the shipped archive, the schema, the build version and
+// the data the analysed index is written from (the glossary, the plain words): a
+// database carrying another was built by other code or from other data.
 func archiveSum() string {
 	h := sha256.New()
 	h.Write([]byte(buildVersion + "\x00" + schema + analysedSchema() + "\x00"))
+	h.Write(glossary.Digest())
+	h.Write(plain.Digest())
 	h.Write(Archive)
 	return hex.EncodeToString(h.Sum(nil))
 }

@@ -13,6 +13,7 @@
 package glossary
 
 import (
+	"crypto/sha256"
 	_ "embed"
 	"fmt"
 	"strings"
@@ -49,6 +50,13 @@ type Glossary struct {
 
 //go:embed glossary.tsv
 var data string
+
+// Digest is the checksum of the embedded glossary, so that an index built from
+// another is known as such.
+func Digest() []byte {
+	sum := sha256.Sum256([]byte(data))
+	return sum[:]
+}
 
 // Default returns the embedded glossary, parsed once.
 var Default = sync.OnceValues(func() (*Glossary, error) { return Parse(data) })

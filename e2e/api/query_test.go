@@ -81,14 +81,19 @@ func TestQueryAnswersFromTheCorpus(t *testing.T) {
 }
 
 // TestQueryFindsTheLawForAClientsQuestion: a question in a client's words, citing no
-// article, is answered from the article that governs it, which legislation_search
-// found, before kb_search's decisions.
+// article, is answered from an article that governs it (for the unpaid rent: the
+// tenant's duty to pay, its date, or the landlord's termination for it), which
+// legislation_search found first, before kb_search's decisions.
 func TestQueryFindsTheLawForAClientsQuestion(t *testing.T) {
 	t.Parallel()
 	tok := s.Mint(t, auth.Identity{Subject: "eve", Org: "query-" + uuid.NewString()[:8], Roles: []string{schemas.RoleUser}})
-	for _, c := range []struct{ question, want string }{
-		{"Il cane della vicina mi ha morso al parco: il proprietario dell'animale deve pagarmi i danni?", "it/rd-262-1942/art-2052"},
-		{"Chiriașul meu nu plătește chiria la termen de trei luni: ce pot face?", "ro/legea-287-2009/art-1797"},
+	for _, c := range []struct {
+		question string
+		want     []string
+	}{
+		{"Il cane della vicina mi ha morso al parco: il proprietario dell'animale deve pagarmi i danni?", []string{"it/rd-262-1942/art-2052"}},
+		{"Chiriașul meu nu plătește chiria la termen de trei luni: ce pot face?",
+			[]string{"ro/legea-287-2009/art-1796", "ro/legea-287-2009/art-1797", "ro/legea-287-2009/art-1817"}},
 	} {
 		got := ask(t, tok, map[string]any{"question": c.question, "top_k": 2})
 		var laws []string
@@ -100,11 +105,12 @@ func TestQueryFindsTheLawForAClientsQuestion(t *testing.T) {
 				}
 			}
 		}
-		if len(laws) == 0 || !slices.Contains(laws, c.want) || got.Sources[0].Tool != schemas.ToolLegislationSearch {
-			t.Errorf("%q: sources %+v, want %s from legislation_search first", c.question, got.Sources, c.want)
+		if len(laws) == 0 || !slices.Contains(c.want, laws[0]) || got.Sources[0].Tool != schemas.ToolLegislationSearch {
+			t.Errorf("%q: sources %+v, want one of %s from legislation_search first", c.question, got.Sources, c.want)
+			continue
 		}
-		if !strings.Contains(got.Answer, "art. "+c.want[strings.LastIndex(c.want, "-")+1:]) {
-			t.Errorf("%q: the answer does not name the article: %s", c.question, got.Answer)
+		if !strings.Contains(got.Answer, "art. "+laws[0][strings.LastIndex(laws[0], "-")+1:]) {
+			t.Errorf("%q: the answer does not name the article %s: %s", c.question, laws[0], got.Answer)
 		}
 	}
 }
