@@ -138,31 +138,34 @@ func LayerTargets(rows []RankRow) []string {
 }
 
 // floors are, per search, set and language, the recall@5 (hits) and MRR (rounded
-// down) that the default layer measured on 2026-11-27: for legislation with the
-// glossary of the second freeze (902 concepts) and its client words and the Romanian
-// codes' headings indexed beside each article, for decisions with the glossary's
-// expansion; far under the targets for legislation and English decisions.
-// The larger glossary took the tuned sets' recall@5 up (main 57 → 62 of 164) and some
-// MRRs down (dev it and en, held-out it): the floors record what it measures. The
-// held-out sets are measured, never tuned on; legislation_heldout2 was written after
-// the second freeze by a writer who saw neither the search nor the glossary.
+// down) that the default layer measured on 2026-11-27 with every article's and
+// decision's plain words indexed (package corpus/plain: two writers' everyday words in
+// the text's language and in English), the glossary of the second freeze and the
+// Romanian codes' headings; far under the targets for legislation and English
+// decisions. The held-out sets are measured, never tuned on: legislation_heldout2 was
+// written after the glossary's second freeze, and legislation_heldout3 beside the plain
+// words, each by a writer who saw neither the search, the glossary nor the plain
+// words, and the plain words' writers saw no question.
 var floors = map[string]struct {
 	at5 int
 	mrr float64
 }{
-	"legislation, legislation-dev ro":      {4, 0.36},
-	"legislation, legislation-dev it":      {8, 0.54},
-	"legislation, legislation-dev en":      {9, 0.70},
-	"legislation, legislation ro":          {18, 0.17},
-	"legislation, legislation it":          {19, 0.25},
-	"legislation, legislation en":          {25, 0.29},
-	"legislation, legislation_heldout ro":  {11, 0.34},
-	"legislation, legislation_heldout it":  {10, 0.32},
-	"legislation, legislation_heldout en":  {6, 0.21},
-	"legislation, legislation_heldout2 ro": {7, 0.27},
-	"legislation, legislation_heldout2 it": {4, 0.15},
-	"legislation, legislation_heldout2 en": {4, 0.22},
+	"legislation, legislation-dev ro":      {8, 0.65},
+	"legislation, legislation-dev it":      {9, 0.84},
+	"legislation, legislation-dev en":      {10, 0.89},
+	"legislation, legislation ro":          {40, 0.51},
+	"legislation, legislation it":          {40, 0.60},
+	"legislation, legislation en":          {44, 0.64},
+	"legislation, legislation_heldout ro":  {15, 0.58},
+	"legislation, legislation_heldout it":  {13, 0.52},
+	"legislation, legislation_heldout en":  {13, 0.53},
+	"legislation, legislation_heldout2 ro": {12, 0.48},
+	"legislation, legislation_heldout2 it": {10, 0.40},
+	"legislation, legislation_heldout2 en": {14, 0.65},
+	"legislation, legislation_heldout3 ro": {6, 0.33},
+	"legislation, legislation_heldout3 it": {16, 0.57},
+	"legislation, legislation_heldout3 en": {11, 0.29},
 	"decisions, ro":                        {36, 0.67},
 	"decisions, it":                        {48, 0.94},
-	"decisions, en":                        {7, 0.16},
+	"decisions, en":                        {14, 0.42},
 }
