@@ -78,8 +78,12 @@ func (s *Store) SearchLegislationWith(ctx context.Context, query, jurisdiction, 
 	// A question in a language the jurisdiction's law is not written in (English about
 	// Romanian law) meets the plain words its articles have in that language (package
 	// plain), which that language's index holds as rows of words alone.
-	if q := QueryLanguage(query); hasIndex(q) && !slices.Contains(langs, q) {
-		if err := rankMatch(q, wordsColumn(termsQuery(Analyze(q, query))), PlainWeight); err != nil {
+	others, err := s.otherLanguages(ctx, query, langs, own)
+	if err != nil {
+		return nil, err
+	}
+	for lang, w := range others {
+		if err := rankMatch(lang, wordsColumn(termsQuery(w.terms)), PlainWeight*w.weight); err != nil {
 			return nil, err
 		}
 	}
@@ -139,6 +143,41 @@ func ownColumns(match string) string {
 		return ""
 	}
 	return "{act_title title text words} : (" + match + ")"
+}
+
+// otherLanguages are the languages outside langs that a question may be written in,
+// with its terms in each and their weight: the question's language (QueryLanguage)
+// at 1 when it is one; when the question has no stop words to tell ("dog bite
+// compensation", as a model writes a query), each language the law is not written in
+// whose index holds more of the question's terms than the law's languages do (own,
+// from languageWeights), weighed by the share it holds; none when the question is in
+// one of langs.
+func (s *Store) otherLanguages(ctx context.Context, query string, langs []string, own map[string]languageTerms) (map[string]languageTerms, error) {
+	out := map[string]languageTerms{}
+	if q := QueryLanguage(query); q != "" {
+		if hasIndex(q) && !slices.Contains(langs, q) {
+			out[q] = languageTerms{terms: Analyze(q, query), weight: 1}
+		}
+		return out, nil
+	}
+	lawKnows := 0
+	for _, w := range own {
+		lawKnows = max(lawKnows, len(w.terms))
+	}
+	for _, lang := range Languages {
+		if slices.Contains(langs, lang) {
+			continue
+		}
+		terms := Analyze(lang, query)
+		known, err := s.knownTerms(ctx, articleIndex(lang), terms)
+		if err != nil {
+			return nil, err
+		}
+		if len(known) > lawKnows {
+			out[lang] = languageTerms{terms: known, weight: float64(len(known)) / float64(len(terms))}
+		}
+	}
+	return out, nil
 }
 
 // wordsColumn restricts an FTS5 query of an articles' index to its words column: the

@@ -66,14 +66,16 @@ func TestSearchLegislation(t *testing.T) {
 
 // TestPlainWordsTakeEnglishToTheLaw: with no layer on, an English question about
 // Romanian or Italian law meets the article through its plain English words (package
-// plain), and only within the jurisdiction asked; an English question about every
-// jurisdiction reaches national law too.
+// plain), and only within the jurisdiction asked, keywords with no stop word too; an
+// English question about every jurisdiction reaches national law too; a Romanian
+// keyword query is not read as English for the few words English shares with it.
 func TestPlainWordsTakeEnglishToTheLaw(t *testing.T) {
 	ctx := context.Background()
 	for _, c := range []struct{ q, jur, want string }{
 		{"my neighbour's dog bit me", "ro", "ro/legea-287-2009/art-1375"},
 		{"my neighbour's dog bit me", "all", "ro/legea-287-2009/art-1375"},
 		{"someone stole my bike", "it", "it/rd-1398-1930/art-624"},
+		{"dog bite neighbour compensation", "ro", "ro/legea-287-2009/art-1375"}, // no stop word tells its language
 	} {
 		hits, err := db.SearchLegislation(ctx, c.q, c.jur, "", 5)
 		if err != nil {
@@ -87,6 +89,14 @@ func TestPlainWordsTakeEnglishToTheLaw(t *testing.T) {
 				t.Errorf("%q in %s found %s, of %s", c.q, c.jur, h.DocID, h.Jurisdiction)
 			}
 		}
+	}
+	own, err := db.SearchLegislation(ctx, "contract vânzare", "ro", "", 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	others, err := db.otherLanguages(ctx, "contract vânzare", []string{"ro"}, map[string]languageTerms{"ro": {terms: Analyze("ro", "contract vânzare")}})
+	if err != nil || len(others) != 0 || len(own) == 0 {
+		t.Errorf("a Romanian keyword query: read as %v (%v), found %v", others, err, docIDs(own))
 	}
 	hits, err := db.SearchLegislation(ctx, "my neighbour's dog bit me", "eu", "", 5)
 	if err != nil {
