@@ -375,11 +375,14 @@ func TestInfolexAndKBSearch(t *testing.T) {
 }
 
 // TestKBSearchTakesTheGlossarySwitch: kb_search's corpus ranking expands a question
-// with the glossary when the deployment's search layers say so, and only then.
+// with the glossary when the deployment's search layers say so, and only then: its
+// answer is the corpus's ranking with the glossary's layer, or without it.
 func TestKBSearchTakesTheGlossarySwitch(t *testing.T) {
+	ctx := context.Background()
+	const q = "defamation in court filings"
 	for _, on := range []bool{false, true} {
 		a := &Research{Corpus: lc, Layers: SearchLayers{Glossary: on}}
-		out, err := a.KBSearch(context.Background(), schemas.KBSearchArgs{Query: "fraudulent bankruptcy", TopK: 5})
+		out, err := a.KBSearch(ctx, schemas.KBSearchArgs{Query: q, TopK: 5})
 		var kb schemas.KBSearchResult
 		if err == nil {
 			err = json.Unmarshal(out, &kb)
@@ -387,9 +390,16 @@ func TestKBSearchTakesTheGlossarySwitch(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		found := len(kb.Results) > 0 && kb.Results[0].ID == "it/cass/7277-2026"
-		if found != on {
-			t.Errorf("glossary %v: %+v", on, kb.Results)
+		want, err := lc.SearchDecisionsWith(ctx, q, "", 5, corpus.DecisionLayers{Glossary: on})
+		if err != nil {
+			t.Fatal(err)
+		}
+		other, err := lc.SearchDecisionsWith(ctx, q, "", 5, corpus.DecisionLayers{Glossary: !on})
+		if err != nil || len(want) == 0 || len(other) == 0 || want[0].DocID == other[0].DocID {
+			t.Fatalf("the glossary does not change the first decision for %q (%v): pick another question", q, err)
+		}
+		if len(kb.Results) == 0 || kb.Results[0].ID != want[0].DocID {
+			t.Errorf("glossary %v: %+v, want %s first", on, kb.Results, want[0].DocID)
 		}
 	}
 }

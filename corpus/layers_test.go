@@ -39,8 +39,8 @@ func TestGlossaryTakesEnglishToRomanianAndItalianLaw(t *testing.T) {
 func TestGlossaryTakesEnglishToDecisions(t *testing.T) {
 	ctx := context.Background()
 	for _, c := range []struct{ q, want string }{
-		{"fraudulent bankruptcy", "it/cass/7277-2026"},
 		{"defamation in court filings", "it/cass/20520-2024"},
+		{"bribery of a judge", "it/cass/40822-2025"}, // istigazione alla corruzione
 	} {
 		off, err := db.SearchDecisionsWith(ctx, c.q, "", 20, DecisionLayers{})
 		if err != nil {
