@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
+	"strings"
 )
 
 // Field weights of the decisions' BM25 rankings, over materia, massima, summary,
@@ -15,6 +17,15 @@ var (
 	decisionSummaryWeights = []float64{2, 10, 5, 1, 0.3, 5}
 	decisionTextWeights    = []float64{0, 0, 0, 1, 0.3, 0}
 )
+
+// weightList writes BM25 column weights as bm25() takes them: "2, 10, 5".
+func weightList(w []float64) string {
+	out := make([]string, len(w))
+	for i, x := range w {
+		out[i] = strconv.FormatFloat(x, 'g', -1, 64)
+	}
+	return strings.Join(out, ", ")
+}
 
 // writtenColumns restricts an FTS5 query of a decisions' index to the columns of the
 // decisions written in its language: the glossary's legal terms in a language meet the
@@ -81,13 +92,12 @@ func (s *Store) SearchDecisionsWith(ctx context.Context, query, materia string, 
 			if match == "" || weight <= 0 {
 				return nil
 			}
-			for i, w := range [][]float64{decisionSummaryWeights, decisionTextWeights} {
-				q := decisionRanking(decisionIndex(lang), fmt.Sprintf("%g, %g, %g, %g, %g, %g", w[0], w[1], w[2], w[3], w[4], w[5]), filter)
-				m := summary(match)
-				if i == 1 {
-					m = textColumns(match)
-				}
-				if err := s.fuse(ctx, scores, weight, q, append([]any{m}, args...)...); err != nil {
+			for _, r := range []struct {
+				weights []float64
+				match   string
+			}{{decisionSummaryWeights, summary(match)}, {decisionTextWeights, textColumns(match)}} {
+				q := decisionRanking(decisionIndex(lang), weightList(r.weights), filter)
+				if err := s.fuse(ctx, scores, weight, q, append([]any{r.match}, args...)...); err != nil {
 					return fmt.Errorf("search decisions: %w", err)
 				}
 			}

@@ -74,12 +74,14 @@ func fillAnalysed(ctx context.Context, tx *sql.Tx, arts []Article, decs []Decisi
 	// A text's plain words in another language than its own stand in that language's
 	// index as a row of words alone (the other columns empty; words is the last of
 	// both kinds of index), so that a client asking in it meets the text.
-	translated := func(index func(string) string, rowid int, docID, own string, columns int) error {
+	translated := func(index func(string) string, rowid int, docID, own string) error {
 		for _, lang := range plain.Langs {
 			text := plainWords[docID][lang]
 			if text == "" || lang == own || !hasIndex(lang) {
 				continue
 			}
+			table := index(lang)
+			columns := strings.Count(indexColumns[table[:strings.IndexByte(table, '_')]], ",") + 1
 			args := make([]any, columns)
 			for c := range args {
 				args[c] = ""
@@ -100,7 +102,7 @@ func fillAnalysed(ctx context.Context, tx *sql.Tx, arts []Article, decs []Decisi
 			analyse(a.Language, a.Text), analyse(a.Language, strings.Join(a.Headings, " ; ")), analyse(a.Language, own)); err != nil {
 			return fmt.Errorf("index %s: %w", a.DocID, err)
 		}
-		if err := translated(articleIndex, i+1, a.DocID, a.Language, 5); err != nil {
+		if err := translated(articleIndex, i+1, a.DocID, a.Language); err != nil {
 			return err
 		}
 	}
@@ -114,14 +116,15 @@ func fillAnalysed(ctx context.Context, tx *sql.Tx, arts []Article, decs []Decisi
 			analyse(d.Language, plainWords[d.DocID][d.Language])); err != nil {
 			return fmt.Errorf("index %s: %w", d.DocID, err)
 		}
-		if err := translated(decisionIndex, i+1, d.DocID, d.Language, 6); err != nil {
+		if err := translated(decisionIndex, i+1, d.DocID, d.Language); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// indexColumns are the columns of each kind of analysed index, by its tables' prefix.
+// indexColumns are the columns of each kind of analysed index, by its tables' prefix,
+// as analysedSchema creates them; each ends with words (TestIndexesEndWithWords).
 var indexColumns = map[string]string{
 	"legislatie":    "act_title, title, text, headings, words",
 	"jurisprudenta": "materia, massima, summary, reasoning, arguments, words",

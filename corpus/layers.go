@@ -82,9 +82,11 @@ func (s *Store) SearchLegislationWith(ctx context.Context, query, jurisdiction, 
 	if err != nil {
 		return nil, err
 	}
-	for lang, w := range others {
-		if err := rankMatch(lang, wordsColumn(termsQuery(w.terms)), PlainWeight*w.weight); err != nil {
-			return nil, err
+	for _, lang := range Languages { // in order: the sums of the fusion are then the same on every run
+		if w, ok := others[lang]; ok {
+			if err := rankMatch(lang, wordsColumn(termsQuery(w.terms)), PlainWeight*w.weight); err != nil {
+				return nil, err
+			}
 		}
 	}
 	// The glossary is the bridge from a question's language to the law's: when the

@@ -94,7 +94,11 @@ func TestPlainWordsTakeEnglishToTheLaw(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	others, err := db.otherLanguages(ctx, "contract vânzare", []string{"ro"}, map[string]languageTerms{"ro": {terms: Analyze("ro", "contract vânzare")}})
+	law, err := db.languageWeights(ctx, "contract vânzare", []string{"ro"}, articleIndex)
+	if err != nil {
+		t.Fatal(err)
+	}
+	others, err := db.otherLanguages(ctx, "contract vânzare", []string{"ro"}, law)
 	if err != nil || len(others) != 0 || len(own) == 0 {
 		t.Errorf("a Romanian keyword query: read as %v (%v), found %v", others, err, docIDs(own))
 	}
@@ -118,5 +122,20 @@ func TestPlainWordsTakeEnglishToDecisions(t *testing.T) {
 	}
 	if !slices.Contains(decisionIDs(hits), "it/cass/7277-2026") {
 		t.Errorf("fraudulent bankruptcy: %v, want it/cass/7277-2026 in the first five", decisionIDs(hits))
+	}
+}
+
+// TestIndexesEndWithWords: both kinds of analysed index end with the words column,
+// where a text's plain words in another language stand alone (fillAnalysed), and the
+// decisions' weights name every column.
+func TestIndexesEndWithWords(t *testing.T) {
+	for kind, cols := range indexColumns {
+		if !strings.HasSuffix(cols, ", words") {
+			t.Errorf("%s's columns %q do not end with words", kind, cols)
+		}
+	}
+	n := strings.Count(indexColumns["jurisprudenta"], ",") + 1
+	if len(decisionSummaryWeights) != n || len(decisionTextWeights) != n {
+		t.Errorf("decision weights %v and %v, for %d columns", decisionSummaryWeights, decisionTextWeights, n)
 	}
 }
