@@ -94,17 +94,6 @@ func (a *Operations) SystemStats(ctx context.Context, args schemas.SystemStatsAr
 			mu.Unlock()
 			return err
 		})
-		part(schemas.StatsTokens, func(ctx context.Context) error {
-			day := Day(a.now())
-			used, err := a.Budgets.DeploymentTokens(ctx, day)
-			if err != nil {
-				return fmt.Errorf("read the day's tokens: %w", err)
-			}
-			mu.Lock()
-			out.Tokens = &schemas.TokensToday{Day: day, Tokens: used}
-			mu.Unlock()
-			return nil
-		})
 		part(schemas.StatsStore, func(ctx context.Context) error {
 			sz, err := a.storeSize(ctx)
 			mu.Lock()
@@ -117,18 +106,18 @@ func (a *Operations) SystemStats(ctx context.Context, args schemas.SystemStatsAr
 			Reason: "the task queue and its workers serve every organization: the operator's staff read them"})
 		out.Omitted = append(out.Omitted, schemas.PartFailure{Part: schemas.StatsStore,
 			Reason: "the store's sizes are counted across every organization, not by organization: the operator's staff read them"})
-		part(schemas.StatsTokens, func(ctx context.Context) error {
-			day := Day(a.now())
-			used, err := a.Budgets.TokensUsed(ctx, schemas.TenantKey(org, ""), "", day)
-			if err != nil {
-				return fmt.Errorf("read the day's tokens: %w", err)
-			}
-			mu.Lock()
-			out.Tokens = &schemas.TokensToday{Day: day, Tokens: used.Tenant}
-			mu.Unlock()
-			return nil
-		})
 	}
+	part(schemas.StatsTokens, func(ctx context.Context) error {
+		day := Day(a.now())
+		used, err := a.tokensOn(ctx, org, day)
+		if err != nil {
+			return fmt.Errorf("read the day's tokens: %w", err)
+		}
+		mu.Lock()
+		out.Tokens = &schemas.TokensToday{Day: day, Tokens: used}
+		mu.Unlock()
+		return nil
+	})
 	part(schemas.StatsCases, func(ctx context.Context) error {
 		c, err := a.cases(ctx, org)
 		mu.Lock()
@@ -283,4 +272,14 @@ func readPart(ctx context.Context, read func(context.Context) error) (err error)
 		}
 	}()
 	return read(ctx)
+}
+
+// tokensOn reads the model tokens of a UTC day: an organization's, or, for no
+// organization, every organization's together.
+func (a *Operations) tokensOn(ctx context.Context, org, day string) (int64, error) {
+	if org == "" {
+		return a.Budgets.DeploymentTokens(ctx, day)
+	}
+	used, err := a.Budgets.TokensUsed(ctx, schemas.TenantKey(org, ""), "", day)
+	return used.Tenant, err
 }

@@ -179,7 +179,8 @@ var registry = withBudgets(mustLoad([]*Tool{
 	{Name: schemas.ToolRagSearch, Roles: allRoles, DefaultOn: true, Bound: bindCase,
 		Policy: ragSearchPolicy, Failure: Degrade, Format: formatRagSearch, Activity: "RagSearch", decode: decodeArgs[schemas.RagSearchArgs]},
 	// system_stats is for admins: an organization's admin reads its own cases and
-	// tokens, the operator's staff the deployment's task queue, workers and cases.
+	// tokens, the operator's staff the deployment's task queue, workers, cases, store
+	// sizes and tokens.
 	{Name: schemas.ToolSystemStats, Roles: adminOnly, DefaultOn: true,
 		Bound:  []Binding{{Arg: "organization_id", From: "org", Refusal: schemas.StatsOrganizationRefused}},
 		Policy: systemStatsPolicy, Failure: Degrade, Format: formatSystemStats, Activity: "SystemStats", decode: decodeArgs[schemas.SystemStatsArgs]},

@@ -289,13 +289,17 @@ func count(ctx context.Context, q fs.Query) (int, error) {
 }
 
 // aggregateInt reads an aggregation's integer result, which the client gives as an
-// int64 or as the protocol's value.
+// int64 or as the protocol's value: an integer, or a double when a sum overflows int64
+// or meets a double field, which is refused rather than read as 0.
 func aggregateInt(v any) (int64, error) {
 	switch n := v.(type) {
 	case int64:
 		return n, nil
 	case *firestorepb.Value:
-		return n.GetIntegerValue(), nil
+		if i, ok := n.GetValueType().(*firestorepb.Value_IntegerValue); ok {
+			return i.IntegerValue, nil
+		}
+		return 0, fmt.Errorf("aggregation: a result of type %T, not an integer", n.GetValueType())
 	default:
 		return 0, fmt.Errorf("aggregation: unexpected result %T", n)
 	}

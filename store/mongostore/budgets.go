@@ -77,9 +77,14 @@ func deploymentCounter(day string) string { return "#" + day }
 
 // DeploymentTokens reads the day's counter of every tenant together.
 func (s *Store) DeploymentTokens(ctx context.Context, day string) (int64, error) {
+	return s.tokenCount(ctx, deploymentCounter(day))
+}
+
+// tokenCount reads a token counter by its _id: 0 when no use has made it yet.
+func (s *Store) tokenCount(ctx context.Context, id string) (int64, error) {
 	d, err := findOne[struct {
 		Tokens int64 `bson:"tokens"`
-	}](ctx, s.tokenUse, bson.M{"_id": deploymentCounter(day)}, "token use")
+	}](ctx, s.tokenUse, bson.M{"_id": id}, "token use")
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		return 0, err
 	}
@@ -93,13 +98,11 @@ func (s *Store) TokensUsed(ctx context.Context, tenant, caseID, day string) (sto
 		key string
 		to  *int64
 	}{{tokenCounter(tenant, "", day), &used.Tenant}, {tokenCounter(tenant, caseID, day), &used.Case}} {
-		d, err := findOne[struct {
-			Tokens int64 `bson:"tokens"`
-		}](ctx, s.tokenUse, bson.M{"_id": c.key}, "token use")
-		if err != nil && !errors.Is(err, store.ErrNotFound) {
+		n, err := s.tokenCount(ctx, c.key)
+		if err != nil {
 			return store.TokensUsed{}, err
 		}
-		*c.to = d.Tokens
+		*c.to = n
 	}
 	return used, nil
 }
