@@ -1,16 +1,19 @@
-// Package plain holds, for articles of the shipped corpus, the everyday words a client
-// uses for the situations each article answers ("m-a mușcat câinele vecinului" for the
-// article on damage caused by animals): the document expansion of issue 38, so that a
-// question in a client's words meets the article although the two share no word.
+// Package plain holds, for the articles and decisions of the shipped corpus, the
+// everyday words a client uses for the situations each text answers ("m-a mușcat
+// câinele vecinului" for the article on damage caused by animals): the document
+// expansion of issue 38, so that a question in a client's words meets the text
+// although the two share no word.
 //
 // The words are data: TSV files, embedded, each line "doc_id<TAB>lang<TAB>phrases",
 // the phrases separated by " ; ". A text (an article, or a decision) has phrases in
 // its own language and, when it is Romanian or Italian, in English, for the
-// English-speaking client living under that law. Two writers wrote each part of the
-// corpus apart (the second's files end in "-b"), so that together they cover more of
-// the ways clients speak; an article's lines in one language are joined. They were
+// English-speaking client living under that law. Independent writers wrote them
+// apart, so that together they cover more of the ways clients speak: a first writer's
+// phrasings for every part of the corpus, a second's for the main parts and the
+// decisions (files ending in "-b"), a third's keywords for the civil and criminal codes
+// and the constitutions ("-c"); a text's lines in one language are joined. They were
 // written from the texts alone, by writers who read neither the evaluation's
-// questions, nor the glossary, nor the search code.
+// questions, nor the glossary, nor the search code, nor each other's files.
 package plain
 
 import (
@@ -26,7 +29,7 @@ import (
 //go:embed *.tsv
 var files embed.FS
 
-// Words are the phrases of each article, by doc_id and language ("ro", "it", "en").
+// Words are the phrases of each text, by doc_id and language ("ro", "it", "en").
 type Words map[string]map[string]string
 
 // Langs are the languages a line may be in.
