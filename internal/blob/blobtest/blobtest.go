@@ -1,6 +1,7 @@
 // Package blobtest is blob.Store's contract as tests: each backend's tests run Contract
 // on stores of their own (blob.Dir on a temporary directory, gcsblob.Store on an
-// in-process Cloud Storage server), so that every backend keeps the same promises.
+// in-process Cloud Storage server), and Sealing on blob.Sealed over them, so that every
+// backend keeps the same promises.
 package blobtest
 
 import (
