@@ -3,14 +3,9 @@ package activities
 import (
 	"context"
 	"encoding/json"
-	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/lexflow/lexflow/corpus/dense"
-	"github.com/lexflow/lexflow/internal/fakeembed"
-	"github.com/lexflow/lexflow/llm"
 	"github.com/lexflow/lexflow/schemas"
 )
 
@@ -53,13 +48,7 @@ func TestLegislationSearch(t *testing.T) {
 // calls both.
 func TestLegislationSearchChecksBeforeSpending(t *testing.T) {
 	ctx := context.Background()
-	srv := fakeembed.New(8)
-	defer srv.Close()
-	emb := llm.NewEmbedder(llm.Endpoint{BaseURL: srv.URL(), Model: "m", Timeout: 5 * time.Second})
-	ix, err := dense.Build(ctx, filepath.Join(t.TempDir(), "v"), "m", "s", oneDoc{}, emb, dense.BuildOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv, emb, ix := denseLayer(t)
 	var body string
 	a := &Research{Corpus: lc, Layers: SearchLayers{Glossary: true, Rewriter: &Rewriter{Model: chatServer(t, 200, `{"ro": "chirie"}`, &body)},
 		Dense: ix, Embedder: emb}}
