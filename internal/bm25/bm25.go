@@ -5,6 +5,7 @@
 package bm25
 
 import (
+	"cmp"
 	"math"
 	"slices"
 )
@@ -69,15 +70,7 @@ func Rank(query []string, passages [][]string, limit int) []Hit {
 		}
 		hits = append(hits, Hit{Index: i, Score: score})
 	}
-	slices.SortStableFunc(hits, func(x, y Hit) int {
-		switch {
-		case x.Score > y.Score:
-			return -1
-		case x.Score < y.Score:
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(hits, func(x, y Hit) int { return cmp.Compare(y.Score, x.Score) }) // best first
 	if limit > 0 && len(hits) > limit {
 		hits = hits[:limit]
 	}
