@@ -16,6 +16,21 @@ import (
 	"github.com/lexflow/lexflow/store"
 )
 
+// closedCase creates a case with one party, sends the client's message in a turn and
+// closes the case, which proposes memory facts from it.
+func closedCase(t *testing.T, tok, title, first, last, message string) string {
+	t.Helper()
+	id := s.CreateCase(t, tok, title)
+	if r := s.Call(t, "POST", "/v1/cases/"+id+"/parties", tok, map[string]any{"first_name": first, "last_name": last}); r.Status != http.StatusCreated {
+		t.Fatalf("add party: %d %s", r.Status, r.Raw)
+	}
+	s.Send(t, tok, id, message)
+	if r := s.Call(t, "POST", "/v1/cases/"+id+"/close", tok, nil); r.Status != http.StatusOK {
+		t.Fatalf("close: %d %s", r.Status, r.Raw)
+	}
+	return id
+}
+
 // proposedFacts waits, a bounded time, until the case's ProposeMemory workflow has
 // run to its end (it stores facts one by one), and returns the caller's facts proposed
 // from the case.
@@ -56,14 +71,7 @@ func proposedFacts(t *testing.T, tok, caseID string) []map[string]any {
 func TestMemoryFacts(t *testing.T) {
 	t.Parallel()
 	tok, other := s.Token(t, "mira-memory"), s.Token(t, "otto-memory")
-	id := s.CreateCase(t, tok, "My landlord keeps my deposit")
-	if r := s.Call(t, "POST", "/v1/cases/"+id+"/parties", tok, map[string]any{"first_name": "Horia", "last_name": "Vântu"}); r.Status != http.StatusCreated {
-		t.Fatalf("add party: %d %s", r.Status, r.Raw)
-	}
-	s.Send(t, tok, id, "Hello. I live in a flat I rent from Horia Vântu. I run a bakery in Cluj.")
-	if r := s.Call(t, "POST", "/v1/cases/"+id+"/close", tok, nil); r.Status != http.StatusOK {
-		t.Fatalf("close: %d %s", r.Status, r.Raw)
-	}
+	id := closedCase(t, tok, "My landlord keeps my deposit", "Horia", "Vântu", "Hello. I live in a flat I rent from Horia Vântu. I run a bakery in Cluj.")
 	facts := proposedFacts(t, tok, id)
 	if len(facts) != 2 || facts[0]["text"] != "The client said: «I live in a flat I rent from Horia Vântu.»" ||
 		facts[1]["text"] != "The client said: «I run a bakery in Cluj.»" || facts[0]["status"] != store.FactProposed {
@@ -141,14 +149,7 @@ func TestMemoryFacts(t *testing.T) {
 func TestErasedCaseTakesItsProposals(t *testing.T) {
 	t.Parallel()
 	tok := s.Token(t, "erin-memory")
-	id := s.CreateCase(t, tok, "My employer has not paid me")
-	if r := s.Call(t, "POST", "/v1/cases/"+id+"/parties", tok, map[string]any{"first_name": "Dorin", "last_name": "Brutaru"}); r.Status != http.StatusCreated {
-		t.Fatalf("add party: %d %s", r.Status, r.Raw)
-	}
-	s.Send(t, tok, id, "I work as a baker for Dorin Brutaru. My employer owes me two salaries.")
-	if r := s.Call(t, "POST", "/v1/cases/"+id+"/close", tok, nil); r.Status != http.StatusOK {
-		t.Fatalf("close: %d %s", r.Status, r.Raw)
-	}
+	id := closedCase(t, tok, "My employer has not paid me", "Dorin", "Brutaru", "I work as a baker for Dorin Brutaru. My employer owes me two salaries.")
 	facts := proposedFacts(t, tok, id)
 	if len(facts) != 2 || !strings.Contains(facts[0]["text"].(string), "Dorin Brutaru") {
 		t.Fatalf("proposed facts = %v, want 2, the first naming the employer", facts)
