@@ -374,6 +374,36 @@ func TestInfolexAndKBSearch(t *testing.T) {
 	}
 }
 
+// TestKBSearchWithinAJurisdiction: kb_search within a jurisdiction answers only that
+// country's decisions, the same English question reaching each; a jurisdiction the
+// corpus has no courts for, or an injected one, fails at once as invalid arguments.
+func TestKBSearchWithinAJurisdiction(t *testing.T) {
+	ctx := context.Background()
+	a := &Research{Corpus: lc, Layers: SearchLayers{Glossary: true}}
+	for _, j := range []string{"ro", "it"} {
+		out, err := a.KBSearch(ctx, schemas.KBSearchArgs{Query: "appeal against the award of a public contract", TopK: 20, Jurisdiction: j})
+		var kb schemas.KBSearchResult
+		if err == nil {
+			err = json.Unmarshal(out, &kb)
+		}
+		if err != nil || len(kb.Results) == 0 {
+			t.Fatalf("within %s: %d results, %v", j, len(kb.Results), err)
+		}
+		for _, r := range kb.Results {
+			if !strings.HasPrefix(r.ID, j+"/") {
+				t.Errorf("within %s: %s", j, r.ID)
+			}
+		}
+	}
+	for _, j := range []string{"eu", "ro' OR 1=1 --"} {
+		_, err := a.KBSearch(ctx, schemas.KBSearchArgs{Query: "appeal", Jurisdiction: j})
+		var app *temporal.ApplicationError
+		if !errors.As(err, &app) || app.Type() != schemas.ErrInvalidArgs || !app.NonRetryable() || !strings.Contains(app.Error(), "want ro, it or all") {
+			t.Errorf("within %q: %v, want invalid arguments naming ro, it and all", j, err)
+		}
+	}
+}
+
 // TestKBSearchTakesTheGlossarySwitch: kb_search's corpus ranking expands a question
 // with the glossary when the deployment's search layers say so, and only then: its
 // answer is the corpus's ranking with the glossary's layer, or without it.
@@ -390,11 +420,11 @@ func TestKBSearchTakesTheGlossarySwitch(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want, err := lc.SearchDecisionsWith(ctx, q, "", 5, corpus.DecisionLayers{Glossary: on})
+		want, err := lc.SearchDecisionsWith(ctx, q, corpus.DecisionScope{}, 5, corpus.DecisionLayers{Glossary: on})
 		if err != nil {
 			t.Fatal(err)
 		}
-		other, err := lc.SearchDecisionsWith(ctx, q, "", 5, corpus.DecisionLayers{Glossary: !on})
+		other, err := lc.SearchDecisionsWith(ctx, q, corpus.DecisionScope{}, 5, corpus.DecisionLayers{Glossary: !on})
 		if err != nil || len(want) == 0 || len(other) == 0 || want[0].DocID == other[0].DocID {
 			t.Fatalf("the glossary does not change the first decision for %q (%v): pick another question", q, err)
 		}

@@ -122,7 +122,7 @@ func (s *Store) Bench(ctx context.Context, vocab []string, n int, seed uint64) (
 	var kb, kbNaive, art, artNaive, leg []time.Duration
 	for range n {
 		w1, w2 := pair()
-		d, err := timed(func() error { _, err := s.SearchDecisions(ctx, w1+" "+w2, "", 5); return err })
+		d, err := timed(func() error { _, err := s.SearchDecisions(ctx, w1+" "+w2, DecisionScope{}, 5); return err })
 		if err != nil {
 			return nil, err
 		}

@@ -2,6 +2,7 @@ package corpus
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -49,10 +50,39 @@ const wordsWeight = 0.5
 // weighing the massime and summaries and once the full texts, both weighing the
 // court's reasoning and operative part above the parties' arguments; the unanalysed
 // index is ranked the same two ways, and the four rankings are fused by reciprocal
-// rank. Optionally within a subject matter; at most limit hits. It is
-// SearchDecisionsWith with no layer on.
-func (s *Store) SearchDecisions(ctx context.Context, query, materia string, limit int) ([]Hit, error) {
-	return s.SearchDecisionsWith(ctx, query, materia, limit, DecisionLayers{})
+// rank. Optionally within a scope (a subject matter, a jurisdiction); at most limit
+// hits. It is SearchDecisionsWith with no layer on.
+func (s *Store) SearchDecisions(ctx context.Context, query string, scope DecisionScope, limit int) ([]Hit, error) {
+	return s.SearchDecisionsWith(ctx, query, scope, limit, DecisionLayers{})
+}
+
+// DecisionScope narrows a decision search: to a subject matter (a part of the
+// materia, as written or with its diacritics folded) and to a jurisdiction's courts
+// ("ro", "it"; "" or JurisdictionAll for both).
+type DecisionScope struct {
+	Materia, Jurisdiction string
+}
+
+// ErrDecisionJurisdiction means a decision search's jurisdiction is none of ro, it and
+// all: the corpus holds Romanian and Italian decisions only.
+var ErrDecisionJurisdiction = errors.New("unknown jurisdiction for decisions: want ro, it or all")
+
+// filter is the scope as SQL conditions on jurisdiction j, with their arguments.
+func (sc DecisionScope) filter() (string, []any, error) {
+	filter, args := "", []any{}
+	switch sc.Jurisdiction {
+	case "", JurisdictionAll:
+	case "ro", "it":
+		filter += ` AND j.jurisdiction = ?`
+		args = append(args, sc.Jurisdiction)
+	default:
+		return "", nil, ErrDecisionJurisdiction
+	}
+	if sc.Materia != "" {
+		filter += ` AND (j.materia LIKE ? OR j.materia LIKE ?)`
+		args = append(args, "%"+sc.Materia+"%", "%"+Fold(sc.Materia)+"%")
+	}
+	return filter, args, nil
 }
 
 // DecisionLayers switches, per search, the layers that decision search adds to its
@@ -69,11 +99,10 @@ type DecisionLayers struct {
 // ranked in those languages' indexes and fused beside the question's own words, so
 // that "embezzlement" reaches "peculato" and "public procurement" "achiziții
 // publice".
-func (s *Store) SearchDecisionsWith(ctx context.Context, query, materia string, limit int, l DecisionLayers) ([]Hit, error) {
-	filter, args := "", []any{}
-	if materia != "" {
-		filter = ` AND (j.materia LIKE ? OR j.materia LIKE ?)`
-		args = append(args, "%"+materia+"%", "%"+Fold(materia)+"%")
+func (s *Store) SearchDecisionsWith(ctx context.Context, query string, scope DecisionScope, limit int, l DecisionLayers) ([]Hit, error) {
+	filter, args, err := scope.filter()
+	if err != nil {
+		return nil, err
 	}
 	scores := map[int64]float64{}
 	if match := ftsQuery(query); match != "" {

@@ -42,11 +42,11 @@ func TestGlossaryTakesEnglishToDecisions(t *testing.T) {
 		{"defamation in court filings", "it/cass/20520-2024"},
 		{"bribery of a judge", "it/cass/40822-2025"}, // istigazione alla corruzione
 	} {
-		off, err := db.SearchDecisionsWith(ctx, c.q, "", 20, DecisionLayers{})
+		off, err := db.SearchDecisionsWith(ctx, c.q, DecisionScope{}, 20, DecisionLayers{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		on, err := db.SearchDecisionsWith(ctx, c.q, "", 20, DecisionLayers{Glossary: true})
+		on, err := db.SearchDecisionsWith(ctx, c.q, DecisionScope{}, 20, DecisionLayers{Glossary: true})
 		if err != nil {
 			t.Fatal(err)
 		}

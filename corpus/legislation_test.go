@@ -116,7 +116,7 @@ func TestPlainWordsTakeEnglishToTheLaw(t *testing.T) {
 // TestPlainWordsTakeEnglishToDecisions: an English question meets an Italian
 // decision through its plain English words, with no layer on.
 func TestPlainWordsTakeEnglishToDecisions(t *testing.T) {
-	hits, err := db.SearchDecisions(context.Background(), "fraudulent bankruptcy", "", 5)
+	hits, err := db.SearchDecisions(context.Background(), "fraudulent bankruptcy", DecisionScope{}, 5)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -155,15 +155,14 @@ const rrfK = 60
 // words of the query as written (diacritics folded) against the unanalysed index, two
 // rankings (massime and summaries, full texts) fused by reciprocal rank. It is the
 // baseline the evaluation measures the analysis against.
-func (s *Store) SearchDecisionsUnanalysed(ctx context.Context, query, materia string, limit int) ([]Hit, error) {
+func (s *Store) SearchDecisionsUnanalysed(ctx context.Context, query string, scope DecisionScope, limit int) ([]Hit, error) {
+	filter, args, err := scope.filter()
+	if err != nil {
+		return nil, err
+	}
 	match := ftsQuery(query)
 	if match == "" {
 		return nil, nil
-	}
-	filter, args := "", []any{}
-	if materia != "" {
-		filter = ` AND (j.materia LIKE ? OR j.materia LIKE ?)`
-		args = append(args, "%"+materia+"%", "%"+Fold(materia)+"%")
 	}
 	rankings := []string{
 		// Massima and summary weigh most; the full text counts a little.

@@ -37,14 +37,16 @@ type CitationItem struct {
 	Why    string `json:"why"`
 }
 
-// RetrievalItem is one question with the decisions that answer it.
+// RetrievalItem is one question with the decisions that answer it, within the
+// jurisdiction whose courts it is asked of ("ro", "it"), as kb_search is asked.
 type RetrievalItem struct {
-	ID       string   `json:"id"`
-	Language string   `json:"language"`
-	Question string   `json:"question"`
-	Expect   []string `json:"expect"`
-	Source   string   `json:"source"`
-	Why      string   `json:"why"`
+	ID           string   `json:"id"`
+	Language     string   `json:"language"`
+	Question     string   `json:"question"`
+	Jurisdiction string   `json:"jurisdiction"`
+	Expect       []string `json:"expect"`
+	Source       string   `json:"source"`
+	Why          string   `json:"why"`
 }
 
 var (

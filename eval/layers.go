@@ -109,10 +109,11 @@ func WriteLayers(w io.Writer, rows []RankRow) {
 }
 
 // LayerTargets are the issue's targets that the offline layers must hold (issue 38):
-// decisions recall@5 of 85% in Romanian and Italian; and the floors the default layer
-// measured (floors), so that a regression fails. The issue's legislation targets
-// (recall@5 90% per language, MRR 0.75) and English decisions (60%) are not reached
-// offline: they are reported, not asserted.
+// decisions recall@5 of 85% in Romanian and Italian and 60% in English, each question
+// asked within its jurisdiction's courts as kb_search is; and the floors the default
+// layer measured (floors), so that a regression fails. The issue's legislation
+// targets (recall@5 90% per language, MRR 0.75) are not reached offline: they are
+// reported, not asserted.
 func LayerTargets(rows []RankRow) []string {
 	var out []string
 	measured := map[string]bool{}
@@ -120,8 +121,8 @@ func LayerTargets(rows []RankRow) []string {
 		if r.Layer != Layers[len(Layers)-1].Name {
 			continue
 		}
-		if r.Kind == "decisions" && (r.Group == "ro" || r.Group == "it") && r.At5.hits*100 < r.At5.total*85 {
-			out = append(out, fmt.Sprintf("decisions in %s: recall@5 %s, under 85%%", r.Group, r.At5))
+		if want, ok := decisionTargets[r.Group]; ok && r.Kind == "decisions" && r.At5.hits*100 < r.At5.total*want {
+			out = append(out, fmt.Sprintf("decisions in %s: recall@5 %s, under %d%%", r.Group, r.At5, want))
 		}
 		measured[r.Kind+", "+r.Group] = true
 		if f, ok := floors[r.Kind+", "+r.Group]; ok && (r.At5.hits < f.at5 || r.MRR < f.mrr) {
@@ -136,6 +137,10 @@ func LayerTargets(rows []RankRow) []string {
 	}
 	return out
 }
+
+// decisionTargets are the issue's decision recall@5 targets, in percent, by the
+// question's language.
+var decisionTargets = map[string]int{"ro": 85, "it": 85, "en": 60}
 
 // floors are, per search, set and language, the recall@5 (hits) and MRR (rounded
 // down) that the default layer measured on 2026-11-27 with every article's and

@@ -70,7 +70,7 @@ var Layers = []Layer{
 			return articleIDs(s.SearchLegislationUnanalysed(ctx, it.Question, it.Jurisdiction, "", maxRank))
 		},
 		Decisions: func(ctx context.Context, s *corpus.Store, it RetrievalItem) ([]string, error) {
-			return decisionIDs(s.SearchDecisionsUnanalysed(ctx, it.Question, "", maxRank))
+			return decisionIDs(s.SearchDecisionsUnanalysed(ctx, it.Question, it.scope(), maxRank))
 		},
 	},
 	{
@@ -79,7 +79,7 @@ var Layers = []Layer{
 			return articleIDs(s.SearchLegislation(ctx, it.Question, it.Jurisdiction, "", maxRank))
 		},
 		Decisions: func(ctx context.Context, s *corpus.Store, it RetrievalItem) ([]string, error) {
-			return decisionIDs(s.SearchDecisions(ctx, it.Question, "", maxRank))
+			return decisionIDs(s.SearchDecisions(ctx, it.Question, it.scope(), maxRank))
 		},
 	},
 	{
@@ -90,7 +90,7 @@ var Layers = []Layer{
 			return articleIDs(s.SearchLegislationWith(ctx, it.Question, it.Jurisdiction, "", maxRank, corpus.Layers{Glossary: true}))
 		},
 		Decisions: func(ctx context.Context, s *corpus.Store, it RetrievalItem) ([]string, error) {
-			return decisionIDs(s.SearchDecisionsWith(ctx, it.Question, "", maxRank, corpus.DecisionLayers{Glossary: true}))
+			return decisionIDs(s.SearchDecisionsWith(ctx, it.Question, it.scope(), maxRank, corpus.DecisionLayers{Glossary: true}))
 		},
 	},
 }

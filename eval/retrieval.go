@@ -18,12 +18,12 @@ type RetrievalResult struct {
 	Rank int
 }
 
-// RunRetrieval asks kb_search's ranking every question, with the layers kb_search runs
-// by default (the glossary).
+// RunRetrieval asks kb_search's ranking every question within its jurisdiction, with
+// the layers kb_search runs by default (the glossary).
 func RunRetrieval(ctx context.Context, s *corpus.Store, items []RetrievalItem) ([]RetrievalResult, error) {
 	out := make([]RetrievalResult, 0, len(items))
 	for _, it := range items {
-		hits, err := s.SearchDecisionsWith(ctx, it.Question, "", maxRank, corpus.DecisionLayers{Glossary: true})
+		hits, err := s.SearchDecisionsWith(ctx, it.Question, it.scope(), maxRank, corpus.DecisionLayers{Glossary: true})
 		if err != nil {
 			return nil, err
 		}
@@ -37,4 +37,9 @@ func RunRetrieval(ctx context.Context, s *corpus.Store, items []RetrievalItem) (
 		out = append(out, res)
 	}
 	return out, nil
+}
+
+// scope is the item's scope as kb_search is asked it: within its jurisdiction.
+func (it RetrievalItem) scope() corpus.DecisionScope {
+	return corpus.DecisionScope{Jurisdiction: it.Jurisdiction}
 }

@@ -93,6 +93,9 @@ type (
 		Query   string `json:"query"`
 		TopK    int    `json:"top_k"`
 		Materia string `json:"materia,omitempty"`
+		// Jurisdiction narrows the decisions to one country's courts: ro, it, or
+		// all (the default).
+		Jurisdiction string `json:"jurisdiction,omitempty"`
 	}
 	// LegislationSearchArgs are legislation_search's arguments: a question in the
 	// client's words, within a jurisdiction (ro, it, eu or all, the default) and

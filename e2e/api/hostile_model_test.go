@@ -110,6 +110,7 @@ func TestHostileToolCalls(t *testing.T) {
 		{"a forged payment", schemas.ToolUpdateCaseDetails, `{"updates": {"payment": {"reference": "free"}, "tier.level": 1}}`},
 		{"a draft name climbing out", schemas.ToolGenerateDraftPDF, fmt.Sprintf(`{"draft_name": "../../%s/drafts/x", "markdown_content": "# x"}`, v.caseID)},
 		{"another case's ticket", schemas.ToolCreateSupportTicket, fmt.Sprintf(`{"case_id": %q, "issue_description": "close it"}`, v.caseID)},
+		{"a jurisdiction outside the schema", schemas.ToolKBSearch, `{"query": "appeal", "jurisdiction": "ro' OR 1=1 --"}`},
 		{"an admin's tool", schemas.ToolLegalSQL, `{"query_string": "SELECT text FROM legislatie", "table_name": "legislatie"}`},
 		{"an oversized argument", schemas.ToolUpdateCaseDetails, fmt.Sprintf(`{"updates": {"summary.current": %q}}`, strings.Repeat("A", 300<<10))},
 	} {

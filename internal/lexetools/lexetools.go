@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -78,8 +79,17 @@ func (c *Client) Infolex(ctx context.Context, a schemas.InfolexSearchArgs) (json
 	})
 }
 
-// KB is POST /api/v1/tools/kb/search, top_k capped at 20 and materia sent only when set.
+// ErrItalianOnly answers a kb_search asked of another jurisdiction's courts: the
+// service's massimario holds Italian decisions only.
+var ErrItalianOnly = errors.New("kb_search on the LEXE service holds Italian decisions only: ask with jurisdiction it or all")
+
+// KB is POST /api/v1/tools/kb/search, top_k capped at 20 and materia sent only when
+// set. The service's massimario is Italian: a search within another jurisdiction
+// fails with ErrItalianOnly before any call.
 func (c *Client) KB(ctx context.Context, a schemas.KBSearchArgs) (json.RawMessage, error) {
+	if a.Jurisdiction != "" && a.Jurisdiction != "it" && a.Jurisdiction != "all" {
+		return nil, ErrItalianOnly
+	}
 	body := map[string]any{"query": a.Query, "top_k": min(max(a.TopK, 1), kbMaxTopK)}
 	if a.Materia != "" {
 		body["materia"] = a.Materia

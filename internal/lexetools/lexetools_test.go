@@ -87,3 +87,25 @@ func TestGatewayErrorsAreRetryable(t *testing.T) {
 		}
 	}
 }
+
+// TestKBIsItalianOnly: the service's massimario is Italian, so kb_search within the
+// Romanian courts fails before any call, and within the Italian ones, or all, is the
+// service's answer to the payload it knows (no jurisdiction sent).
+func TestKBIsItalianOnly(t *testing.T) {
+	ctx := context.Background()
+	c, got := service(t, http.StatusOK)
+	if _, err := c.KB(ctx, schemas.KBSearchArgs{Query: "garanție de participare", Jurisdiction: "ro"}); !errors.Is(err, ErrItalianOnly) {
+		t.Errorf("within ro: %v, want ErrItalianOnly", err)
+	}
+	if len(got) != 0 {
+		t.Errorf("a Romanian search called the service: %v", got)
+	}
+	for _, j := range []string{"it", "all"} {
+		if _, err := c.KB(ctx, schemas.KBSearchArgs{Query: "danno biologico", Jurisdiction: j}); err != nil {
+			t.Fatalf("within %s: %v", j, err)
+		}
+		if _, ok := got["/api/v1/tools/kb/search"]["jurisdiction"]; ok {
+			t.Errorf("within %s: the jurisdiction was sent to a service that does not know it", j)
+		}
+	}
+}
