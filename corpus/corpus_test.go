@@ -121,8 +121,20 @@ func TestArticles(t *testing.T) {
 	if r := row(t, `SELECT count(*) FROM legislatie WHERE text GLOB '*[şţŞŢ]*' OR title GLOB '*[şţŞŢ]*' OR title LIKE '%<%'`); r[0] != "0" {
 		t.Errorf("%s articles keep cedilla letters or HTML", r[0])
 	}
-	if r := row(t, `SELECT in_force FROM legislatie WHERE doc_id = 'it/rd-262-1942/art-3'`); r[0] != "0" {
-		t.Error("a repealed article is marked in force")
+	// Every way Normattiva says an article is no longer law marks it so; a repealed
+	// paragraph leaves the rest of its article in force.
+	for id, inForce := range map[string]string{
+		"it/rd-262-1942/art-3":        "0", // ARTICOLO ABROGATO
+		"it/rd-262-1942/art-2384-bis": "0", // ARTICOLO NON PIù PREVISTO
+		"it/rd-262-1942/art-2623":     "0", // IL D.L. … HA CONFERMATO L'ABROGAZIONE
+		"it/rd-1398-1930/art-21":      "0", // ARTICOLO DA RITENERSI SOPPRESSO
+		"it/rd-1398-1930/art-531":     "0", // ARTICOLO SOSTITUITO
+		"it/rd-262-1942/art-104":      "1", // COMMA ABROGATO …, then the article
+		"it/rd-1398-1930/art-624":     "1",
+	} {
+		if r := row(t, `SELECT in_force FROM legislatie WHERE doc_id = ?`, id); r[0] != inForce {
+			t.Errorf("%s: in_force %s, want %s", id, r[0], inForce)
+		}
 	}
 	// Editorial "..." marks are gone from the Romanian codes; ellipses in the text stay.
 	if r := row(t, `SELECT count(*) FROM legislatie WHERE jurisdiction = 'ro' AND (text LIKE '%... %' OR text LIKE '%...' OR text LIKE '%...'||char(10)||'%')`); r[0] != "0" {

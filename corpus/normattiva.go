@@ -20,8 +20,13 @@ var italianActs = map[string]struct{ actType, number string }{
 }
 
 var (
-	// abrogated marks an article that has been repealed.
-	abrogated = regexp.MustCompile(`^(Art\. \S+ )?ARTICOLO ABROGATO`)
+	// abrogated marks an article that is no longer law, as Normattiva's text says it
+	// in place of the article: repealed ("ARTICOLO ABROGATO", "… HA CONFERMATO
+	// L'ABROGAZIONE DEL PRESENTE ARTICOLO"), dropped when its chapter was rewritten
+	// ("ARTICOLO NON PIÙ PREVISTO"), replaced by another act's article ("ARTICOLO
+	// SOSTITUITO DALL'ARTICOLO 3 …") or void with the penalty it set ("ARTICOLO DA
+	// RITENERSI SOPPRESSO").
+	abrogated = regexp.MustCompile(`^(Art\. \S+ )?(ARTICOLO (ABROGATO|NON PI[ÙùU] PREVISTO|SOSTITUITO|DA RITENERSI SOPPRESSO)|IL .{0,400}?HA CONFERMATO L'ABROGAZIONE DEL PRESENTE ARTICOLO)`)
 	// updateBlock starts Normattiva's editorial "AGGIORNAMENTO" notes inside a text.
 	updateBlock = regexp.MustCompile(`\s*-{5,}\s*AGGIORNAMENTO[\s\S]*$`)
 	// noteRefs are footnote references such as "(96) (125)", and a bare note number
