@@ -409,7 +409,7 @@ func TestKBSearchWithinAJurisdiction(t *testing.T) {
 // answer is the corpus's ranking with the glossary's layer, or without it.
 func TestKBSearchTakesTheGlossarySwitch(t *testing.T) {
 	ctx := context.Background()
-	const q = "defamation in court filings"
+	const q = "extortion and the notion of financial damage"
 	for _, on := range []bool{false, true} {
 		a := &Research{Corpus: lc, Layers: SearchLayers{Glossary: on}}
 		out, err := a.KBSearch(ctx, schemas.KBSearchArgs{Query: q, TopK: 5})

@@ -37,8 +37,9 @@ const (
 	DenseWeight    = 1.0
 	// PlainWeight weighs a question's own words against the plain words its articles
 	// have in the question's language, when that is not the law's: the client's words
-	// against words written as clients say them.
-	PlainWeight = 2.0
+	// against words written as clients say them, the only bridge from an English
+	// question to Romanian or Italian law's own words.
+	PlainWeight = 3.0
 )
 
 // SearchLegislationWith is SearchLegislation with layers: the question's own words

@@ -16,7 +16,7 @@ func TestGlossaryTakesEnglishToRomanianAndItalianLaw(t *testing.T) {
 	ctx := context.Background()
 	for _, c := range []struct{ q, jur, want string }{
 		{"the seller hid a defect in the car he sold me", "ro", "ro/legea-287-2009/art-1707"},
-		{"the water from the flat above damaged my ceiling", "it", "it/rd-262-1942/art-2051"},
+		{"withdrawal from an online purchase", "it", "it/dlgs-206-2005/art-52"},
 		{"someone stole my bike", "it", "it/rd-1398-1930/art-624"},
 	} {
 		off, err := db.SearchLegislationWith(ctx, c.q, c.jur, "", MaxArticleHits, Layers{})
@@ -39,7 +39,7 @@ func TestGlossaryTakesEnglishToRomanianAndItalianLaw(t *testing.T) {
 func TestGlossaryTakesEnglishToDecisions(t *testing.T) {
 	ctx := context.Background()
 	for _, c := range []struct{ q, want string }{
-		{"defamation in court filings", "it/cass/20520-2024"},
+		{"extortion and the notion of financial damage", "it/cass/30016-2024"},
 		{"bribery of a judge", "it/cass/40822-2025"}, // istigazione alla corruzione
 	} {
 		off, err := db.SearchDecisionsWith(ctx, c.q, DecisionScope{}, 20, DecisionLayers{})

@@ -42,9 +42,12 @@ const (
 	weightActTitle = 2.0
 	weightTitle    = 4.0
 	weightText     = 1.0
-	// weightWords weighs the client words of the glossary's concepts an article is
-	// about (clientWords): a client's own words name the subject as a title does.
-	weightWords = 4.0
+	// weightWords weighs the words column: the client words of the glossary's
+	// concepts an article is about (clientWords) and its plain words (package
+	// plain). A client's own words name the subject as a title does, but five
+	// writers' words make a long column whose weight above 2 pulled near-misses
+	// over the article asked (docs/tools.md).
+	weightWords = 2.0
 	// weightHeadings weighs the headings of the parts of the act an article stands in
 	// (Article.Headings): "Răspunderea civilă delictuală" names the subject of every
 	// article under it, as a client asks it.
