@@ -66,8 +66,14 @@ func (a *Research) InfolexSearch(ctx context.Context, args schemas.InfolexSearch
 	return backendResult(a.backend().Infolex(ctx, args))
 }
 
-// KBSearch is kb_search: decisions ranked by a legal concept.
+// KBSearch is kb_search: decisions ranked by a legal concept, within a jurisdiction's
+// courts when asked. A jurisdiction the corpus has no courts of is answered, as
+// legislation_search answers one, with no results and a note naming ro, it and all,
+// before any backend is asked.
 func (a *Research) KBSearch(ctx context.Context, args schemas.KBSearchArgs) (json.RawMessage, error) {
+	if err := (corpus.DecisionScope{Jurisdiction: args.Jurisdiction}).Check(); err != nil {
+		return asJSON(schemas.KBSearchResult{Results: []schemas.KBHit{}, Note: err.Error(), Meta: schemas.KBMeta{Source: schemas.ToolKBSearch}})
+	}
 	return backendResult(a.backend().KB(ctx, args))
 }
 
@@ -80,14 +86,12 @@ func backendResult(res json.RawMessage, err error) (json.RawMessage, error) {
 }
 
 // upstreamError sorts a search service's failure as LEXE's executor does: a gateway
-// error (502, 503, 504) or a timeout may be retried by the tool's policy; a failure
-// already sorted (an application error, such as invalid arguments) stays as it is;
-// anything else fails at once.
+// error (502, 503, 504) or a timeout may be retried by the tool's policy; anything else
+// fails at once.
 func upstreamError(err error) error {
 	var gateway interface{ Retryable() bool }
 	var netErr net.Error
-	var app *temporal.ApplicationError
-	if (errors.As(err, &gateway) && gateway.Retryable()) || (errors.As(err, &netErr) && netErr.Timeout()) || errors.As(err, &app) {
+	if (errors.As(err, &gateway) && gateway.Retryable()) || (errors.As(err, &netErr) && netErr.Timeout()) {
 		return err
 	}
 	return temporal.NewNonRetryableApplicationError(err.Error(), schemas.ErrSearchFailed, err)
@@ -198,15 +202,11 @@ func (b corpusBackend) Infolex(ctx context.Context, args schemas.InfolexSearchAr
 
 // KB answers from the corpus: its massime and decisions ranked by reciprocal rank
 // fusion with the backend's layers (corpus.SearchDecisionsWith), within a subject
-// matter and a jurisdiction if given, top_k capped at 20. A jurisdiction other than
-// ro, it and all fails at once, naming those.
+// matter and a jurisdiction if given, top_k capped at 20.
 func (b corpusBackend) KB(ctx context.Context, args schemas.KBSearchArgs) (json.RawMessage, error) {
 	start := time.Now()
 	topK := min(max(args.TopK, 1), kbMaxTopK)
 	hits, err := b.c.SearchDecisionsWith(ctx, args.Query, corpus.DecisionScope{Materia: args.Materia, Jurisdiction: args.Jurisdiction}, topK, b.decisions)
-	if errors.Is(err, corpus.ErrDecisionJurisdiction) {
-		return nil, temporal.NewNonRetryableApplicationError(err.Error(), schemas.ErrInvalidArgs, err)
-	}
 	if err != nil {
 		return nil, err
 	}

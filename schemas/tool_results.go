@@ -79,8 +79,11 @@ type (
 		Testo    string `json:"testo"`
 		DocID    string `json:"doc_id,omitempty"`
 	}
+	// KBSearchResult is kb_search's answer, LEXE's shape; Note, when set, tells the
+	// model why there are no results (a jurisdiction the source holds no decisions of).
 	KBSearchResult struct {
 		Results []KBHit `json:"results"`
+		Note    string  `json:"note,omitempty"`
 		Meta    KBMeta  `json:"meta"`
 	}
 	KBHit struct {

@@ -158,9 +158,13 @@ func formatKB(name string, result []byte) (string, string) {
 			RRFScore    *float64 `json:"rrf_score"`
 			Score       *float64 `json:"score"`
 		} `json:"results"`
+		Note string `json:"note"`
 	}
 	_ = json.Unmarshal(result, &r)
 	if len(r.Results) == 0 {
+		if r.Note != "" {
+			return "[KB Massimario: Nessun risultato]\n" + r.Note, ""
+		}
 		return "[KB Massimario: Nessun risultato]", ""
 	}
 	lines := []string{fmt.Sprintf("[KB Massimario: %d risultati]", len(r.Results))}

@@ -36,6 +36,8 @@ func TestFormattersFollowSeed000(t *testing.T) {
 		{"web_search", `{"success":true,"query":"q","results":[{"title":"T","url":"u","content":"snippet"}]}`, "- T: snippet"},
 		{"web_search", `{"success":true,"results":[]}`, "[Web search: Nessun risultato]"},
 		{"kb_search", `{"results":[]}`, "[KB Massimario: Nessun risultato]"},
+		{"kb_search", `{"results":[],"note":"unknown jurisdiction for decisions: want ro, it or all"}`,
+			"[KB Massimario: Nessun risultato]\nunknown jurisdiction for decisions: want ro, it or all"},
 		{"kb_search", `{"results":[{"riferimento":"Cass. civ., Sez. III, 15/03/2024, n. 12345","testo":"In tema di responsabilità","materia":"Responsabilità civile","rrf_score":0.87}]}`,
 			"[KB Massimario: 1 risultati]\n- [Cass. civ., Sez. III, 15/03/2024, n. 12345] (Responsabilità civile) score=0.87: In tema di responsabilità"},
 		{"kb_search", `{"results":[{"id":"massima_1","text":"fallback","score":0.5}]}`, "[KB Massimario: 1 risultati]\n- [massima_1] score=0.50: fallback"},

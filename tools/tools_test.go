@@ -161,6 +161,7 @@ func TestValidateRejects(t *testing.T) {
 		{"kb_search", `{"query": 7}`, `argument "query" must be string, got an integer`},
 		{"eurlex_search", `{"act_type": "legge", "year": 2016, "number": 679}`, `argument "act_type" must be one of`},
 		{"check_quota", `{"tier": 4}`, `argument "tier" must be one of 1, 2, 3, got 4`},
+		{"kb_search", `{"query": "appeal", "jurisdiction": "ro' OR 1=1 --"}`, `argument "jurisdiction" must be one of`},
 		{"update_case_details", `{"updates": {}}`, `argument "updates" needs at least 1 entries`},
 		{"kb_search", `["query"]`, `arguments must be a JSON object, got an array`},
 		{"kb_search", `{"query": "x"`, `arguments are not valid JSON`},

@@ -6,7 +6,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -79,16 +78,17 @@ func (c *Client) Infolex(ctx context.Context, a schemas.InfolexSearchArgs) (json
 	})
 }
 
-// ErrItalianOnly answers a kb_search asked of another jurisdiction's courts: the
-// service's massimario holds Italian decisions only.
-var ErrItalianOnly = errors.New("kb_search on the LEXE service holds Italian decisions only: ask with jurisdiction it or all")
+// italianOnly is the note of kb_search asked for Romanian decisions: the service's
+// massimario holds Italian decisions only.
+const italianOnly = "The LEXE service's massimario holds Italian decisions only: no Romanian decision can be searched there."
 
 // KB is POST /api/v1/tools/kb/search, top_k capped at 20 and materia sent only when
-// set. The service's massimario is Italian: a search within another jurisdiction
-// fails with ErrItalianOnly before any call.
+// set. The service's massimario is Italian and its API takes no jurisdiction: a
+// search within the Romanian courts is answered, with no call, by no results and a
+// note saying so.
 func (c *Client) KB(ctx context.Context, a schemas.KBSearchArgs) (json.RawMessage, error) {
-	if a.Jurisdiction != "" && a.Jurisdiction != "it" && a.Jurisdiction != "all" {
-		return nil, ErrItalianOnly
+	if a.Jurisdiction == "ro" {
+		return json.Marshal(schemas.KBSearchResult{Results: []schemas.KBHit{}, Note: italianOnly, Meta: schemas.KBMeta{Source: schemas.ToolKBSearch}})
 	}
 	body := map[string]any{"query": a.Query, "top_k": min(max(a.TopK, 1), kbMaxTopK)}
 	if a.Materia != "" {

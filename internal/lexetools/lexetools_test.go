@@ -89,16 +89,19 @@ func TestGatewayErrorsAreRetryable(t *testing.T) {
 }
 
 // TestKBIsItalianOnly: the service's massimario is Italian, so kb_search within the
-// Romanian courts fails before any call, and within the Italian ones, or all, is the
-// service's answer to the payload it knows (no jurisdiction sent).
+// Romanian courts is answered with no call, by no results and a note saying so; within
+// the Italian ones, or all, it is the service's answer to the payload it knows (no
+// jurisdiction sent).
 func TestKBIsItalianOnly(t *testing.T) {
 	ctx := context.Background()
 	c, got := service(t, http.StatusOK)
-	if _, err := c.KB(ctx, schemas.KBSearchArgs{Query: "garanție de participare", Jurisdiction: "ro"}); !errors.Is(err, ErrItalianOnly) {
-		t.Errorf("within ro: %v, want ErrItalianOnly", err)
+	res, err := c.KB(ctx, schemas.KBSearchArgs{Query: "garanție de participare", Jurisdiction: "ro"})
+	var kb schemas.KBSearchResult
+	if err == nil {
+		err = json.Unmarshal(res, &kb)
 	}
-	if len(got) != 0 {
-		t.Errorf("a Romanian search called the service: %v", got)
+	if err != nil || len(kb.Results) != 0 || kb.Note != italianOnly || len(got) != 0 {
+		t.Errorf("within ro: %s, %v, calls %v; want no results, the note and no call", res, err, got)
 	}
 	for _, j := range []string{"it", "all"} {
 		if _, err := c.KB(ctx, schemas.KBSearchArgs{Query: "danno biologico", Jurisdiction: j}); err != nil {
