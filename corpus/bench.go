@@ -88,7 +88,8 @@ type BenchResult struct {
 }
 
 // Bench times, over n queries drawn from seed, the lookups behind kb_search (ranked
-// full-text search over decisions), normattiva_search (an article by act and number,
+// full-text search over decisions, within the Italian courts as a model asks it for an
+// Italian case), normattiva_search (an article by act and number,
 // as the tool looks it up) and legislation_search (articles ranked by a question, in
 // every jurisdiction), next to the naive scan seed 003's prompts suggest:
 // LOWER(text) LIKE '%term1%' AND LOWER(text) LIKE '%term2%' LIMIT 10. Query terms are
@@ -122,7 +123,10 @@ func (s *Store) Bench(ctx context.Context, vocab []string, n int, seed uint64) (
 	var kb, kbNaive, art, artNaive, leg []time.Duration
 	for range n {
 		w1, w2 := pair()
-		d, err := timed(func() error { _, err := s.SearchDecisions(ctx, w1+" "+w2, DecisionScope{}, 5); return err })
+		d, err := timed(func() error {
+			_, err := s.SearchDecisions(ctx, w1+" "+w2, DecisionScope{Jurisdiction: "it"}, 5)
+			return err
+		})
 		if err != nil {
 			return nil, err
 		}

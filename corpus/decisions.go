@@ -67,16 +67,32 @@ type DecisionScope struct {
 // all: the corpus holds Romanian and Italian decisions only.
 var ErrDecisionJurisdiction = errors.New("unknown jurisdiction for decisions: want ro, it or all")
 
-// filter is the scope as SQL conditions on jurisdiction j, with their arguments.
-func (sc DecisionScope) filter() (string, []any, error) {
-	filter, args := "", []any{}
+// Check reports whether a decision search can run within the scope: ErrDecisionJurisdiction
+// for a jurisdiction that is none of ro, it and all.
+func (sc DecisionScope) Check() error {
 	switch sc.Jurisdiction {
-	case "", JurisdictionAll:
-	case "ro", "it":
+	case "", JurisdictionAll, "ro", "it":
+		return nil
+	}
+	return ErrDecisionJurisdiction
+}
+
+// holds reports whether a language's index may hold decisions of the scope's
+// jurisdiction: its own language's, and English, whose index holds every decision's
+// English words.
+func (sc DecisionScope) holds(lang string) bool {
+	return sc.Jurisdiction == "" || sc.Jurisdiction == JurisdictionAll || lang == sc.Jurisdiction || lang == "en"
+}
+
+// filter is the scope as SQL conditions on jurisprudenta j, with their arguments.
+func (sc DecisionScope) filter() (string, []any, error) {
+	if err := sc.Check(); err != nil {
+		return "", nil, err
+	}
+	filter, args := "", []any{}
+	if sc.Jurisdiction == "ro" || sc.Jurisdiction == "it" {
 		filter += ` AND j.jurisdiction = ?`
 		args = append(args, sc.Jurisdiction)
-	default:
-		return "", nil, ErrDecisionJurisdiction
 	}
 	if sc.Materia != "" {
 		filter += ` AND (j.materia LIKE ? OR j.materia LIKE ?)`
@@ -105,20 +121,16 @@ func (s *Store) SearchDecisionsWith(ctx context.Context, query string, scope Dec
 		return nil, err
 	}
 	scores := map[int64]float64{}
-	if match := ftsQuery(query); match != "" {
-		for _, w := range []string{"2.0, 10.0, 5.0, 1.0", "0, 0, 0, 1.0"} {
-			q := decisionRanking("jurisprudenta_fts", w, filter)
-			if err := s.fuse(ctx, scores, wordsWeight, q, append([]any{match}, args...)...); err != nil {
-				return nil, fmt.Errorf("search decisions: %w", err)
-			}
-		}
+	if err := s.rankUnanalysed(ctx, scores, query, wordsWeight, filter, args); err != nil {
+		return nil, err
 	}
 	// rankIn returns the ranking of terms in a language's index, fused twice: over the
 	// summary ranking's columns, as summary restricts them, and over the full text's.
+	// An index that holds none of the scope's decisions is not read.
 	rankIn := func(summary func(string) string) func(string, []string, float64) error {
 		return func(lang string, terms []string, weight float64) error {
 			match := termsQuery(terms)
-			if match == "" || weight <= 0 {
+			if match == "" || weight <= 0 || !scope.holds(lang) {
 				return nil
 			}
 			for _, r := range []struct {
@@ -152,16 +164,38 @@ func (s *Store) SearchDecisionsWith(ctx context.Context, query string, scope Dec
 	return s.decisionHits(ctx, scores, limit)
 }
 
-// decisionRanking is the query of a BM25 ranking of a decisions' index with the column
-// weights weights, within filter (on jurisprudenta j): a match is joined to its row
-// only when a filter needs it, since that read per match is most of the time on a
-// large corpus.
-func decisionRanking(index, weights, filter string) string {
-	if filter == "" {
-		return `SELECT rowid FROM ` + index + ` WHERE ` + index + ` MATCH ? ORDER BY bm25(` + index + `, ` + weights + `) LIMIT 100`
+// unanalysedWeights are the BM25 column weights (materia, massima, summary, full text)
+// of the unanalysed index's two rankings: the massime and summaries weighing most,
+// and the full text alone.
+var unanalysedWeights = []string{"2.0, 10.0, 5.0, 1.0", "0, 0, 0, 1.0"}
+
+// rankUnanalysed fuses the unanalysed index's two rankings of the query's words as
+// written, within filter, at weight.
+func (s *Store) rankUnanalysed(ctx context.Context, scores map[int64]float64, query string, weight float64, filter string, args []any) error {
+	match := ftsQuery(query)
+	if match == "" {
+		return nil
 	}
-	return `SELECT f.rowid FROM ` + index + ` f JOIN jurisprudenta j ON j.rowid = f.rowid WHERE ` + index + ` MATCH ?` + filter +
-		` ORDER BY bm25(` + index + `, ` + weights + `) LIMIT 100`
+	for _, w := range unanalysedWeights {
+		if err := s.fuse(ctx, scores, weight, decisionRanking("jurisprudenta_fts", w, filter), append([]any{match}, args...)...); err != nil {
+			return fmt.Errorf("search decisions: %w", err)
+		}
+	}
+	return nil
+}
+
+// decisionRanking is the query of a BM25 ranking of a decisions' index with the column
+// weights weights, within filter (on jurisprudenta j). Joining every match to its row
+// before sorting costs a row read per match, which on a large corpus is most of the
+// time: without a filter there is no join, and a filter reads only the best
+// rankedCandidates matches.
+func decisionRanking(index, weights, filter string) string {
+	ranked := `SELECT rowid, bm25(` + index + `, ` + weights + `) AS score FROM ` + index + ` WHERE ` + index + ` MATCH ? ORDER BY score`
+	if filter == "" {
+		return `SELECT rowid FROM (` + ranked + ` LIMIT 100)`
+	}
+	return `SELECT f.rowid FROM (` + ranked + fmt.Sprintf(` LIMIT %d) f JOIN jurisprudenta j ON j.rowid = f.rowid WHERE 1`, rankedCandidates) +
+		filter + ` ORDER BY f.score LIMIT 100`
 }
 
 // fuse adds to scores the reciprocal ranks of the rowids query returns, best first

@@ -160,22 +160,9 @@ func (s *Store) SearchDecisionsUnanalysed(ctx context.Context, query string, sco
 	if err != nil {
 		return nil, err
 	}
-	match := ftsQuery(query)
-	if match == "" {
-		return nil, nil
-	}
-	rankings := []string{
-		// Massima and summary weigh most; the full text counts a little.
-		`SELECT j.rowid FROM jurisprudenta_fts f JOIN jurisprudenta j ON j.rowid = f.rowid
-		 WHERE jurisprudenta_fts MATCH ?` + filter + ` ORDER BY bm25(jurisprudenta_fts, 2.0, 10.0, 5.0, 1.0) LIMIT 100`,
-		`SELECT j.rowid FROM jurisprudenta_fts f JOIN jurisprudenta j ON j.rowid = f.rowid
-		 WHERE jurisprudenta_fts MATCH ?` + filter + ` ORDER BY bm25(jurisprudenta_fts, 0, 0, 0, 1.0) LIMIT 100`,
-	}
 	scores := map[int64]float64{}
-	for _, q := range rankings {
-		if err := s.fuse(ctx, scores, 1, q, append([]any{match}, args...)...); err != nil {
-			return nil, fmt.Errorf("search decisions: %w", err)
-		}
+	if err := s.rankUnanalysed(ctx, scores, query, 1, filter, args); err != nil {
+		return nil, err
 	}
 	return s.decisionHits(ctx, scores, limit)
 }
