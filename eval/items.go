@@ -82,9 +82,34 @@ func CitationItems() ([]CitationItem, error) {
 	return out, nil
 }
 
-// RetrievalItems reads the shipped retrieval set.
+// RetrievalItems reads the shipped retrieval set, refusing an item asked of no
+// jurisdiction with courts in the corpus, or expecting another jurisdiction's
+// decision.
 func RetrievalItems() ([]RetrievalItem, error) {
-	return readLines[RetrievalItem]("retrieval.jsonl", retrievalFile)
+	items, err := readLines[RetrievalItem]("retrieval.jsonl", retrievalFile)
+	if err != nil {
+		return nil, err
+	}
+	for _, it := range items {
+		if err := it.checkJurisdiction(); err != nil {
+			return nil, fmt.Errorf("retrieval.jsonl, %s: %w", it.ID, err)
+		}
+	}
+	return items, nil
+}
+
+// checkJurisdiction reports an item whose jurisdiction is not ro or it, or whose
+// expected decisions are of another.
+func (it RetrievalItem) checkJurisdiction() error {
+	if it.Jurisdiction != "ro" && it.Jurisdiction != "it" {
+		return fmt.Errorf("jurisdiction %q, want ro or it", it.Jurisdiction)
+	}
+	for _, id := range it.Expect {
+		if !strings.HasPrefix(id, it.Jurisdiction+"/") {
+			return fmt.Errorf("expects %s, not of jurisdiction %s", id, it.Jurisdiction)
+		}
+	}
+	return nil
 }
 
 // readLines decodes JSON Lines strictly: an unknown field is a mistake in the set.
