@@ -37,8 +37,8 @@ const (
 	DenseWeight    = 1.0
 	// PlainWeight weighs a question's own words against the plain words its articles
 	// have in the question's language, when that is not the law's: the client's words
-	// against words written as clients say them, the only bridge from an English
-	// question to Romanian or Italian law's own words.
+	// against words written as clients say them: offline, with the glossary, the
+	// bridge from an English question to Romanian or Italian law.
 	PlainWeight = 3.0
 )
 
