@@ -162,6 +162,11 @@ func TestDecisions(t *testing.T) {
 	if r := row(t, `SELECT count(DISTINCT court) FROM jurisprudenta WHERE doc_id LIKE 'ro/ca/%' AND court != ''`); r[0] != "13" {
 		t.Errorf("%s courts of appeal, want 13", r[0])
 	}
+	// A decision is written in its jurisdiction's language: a scoped search ranks only
+	// that language's index and English's (DecisionScope.holds).
+	if r := row(t, `SELECT count(*) FROM jurisprudenta WHERE language != jurisdiction`); r[0] != "0" {
+		t.Errorf("%s decisions in another language than their jurisdiction's", r[0])
+	}
 }
 
 // TestFullTextIgnoresDiacritics searches with and without diacritics, in both the

@@ -126,7 +126,7 @@ func (s *Store) SearchDecisionsWith(ctx context.Context, query string, scope Dec
 	}
 	// rankIn returns the ranking of terms in a language's index, fused twice: over the
 	// summary ranking's columns, as summary restricts them, and over the full text's.
-	// An index that holds none of the scope's decisions is not read.
+	// An index that holds none of the scope's decisions is not ranked.
 	rankIn := func(summary func(string) string) func(string, []string, float64) error {
 		return func(lang string, terms []string, weight float64) error {
 			match := termsQuery(terms)
@@ -185,17 +185,16 @@ func (s *Store) rankUnanalysed(ctx context.Context, scores map[int64]float64, qu
 }
 
 // decisionRanking is the query of a BM25 ranking of a decisions' index with the column
-// weights weights, within filter (on jurisprudenta j). Joining every match to its row
-// before sorting costs a row read per match, which on a large corpus is most of the
-// time: without a filter there is no join, and a filter reads only the best
-// rankedCandidates matches.
+// weights weights, within filter (on jurisprudenta j): a match is joined to its row
+// only when a filter needs it, since that read per match is most of the time on a
+// large corpus. A filter reads every match, so that a narrow one (a subject matter,
+// a jurisdiction whose decisions are few among the matches) loses none.
 func decisionRanking(index, weights, filter string) string {
-	ranked := `SELECT rowid, bm25(` + index + `, ` + weights + `) AS score FROM ` + index + ` WHERE ` + index + ` MATCH ? ORDER BY score`
 	if filter == "" {
-		return `SELECT rowid FROM (` + ranked + ` LIMIT 100)`
+		return `SELECT rowid FROM ` + index + ` WHERE ` + index + ` MATCH ? ORDER BY bm25(` + index + `, ` + weights + `) LIMIT 100`
 	}
-	return `SELECT f.rowid FROM (` + ranked + fmt.Sprintf(` LIMIT %d) f JOIN jurisprudenta j ON j.rowid = f.rowid WHERE 1`, rankedCandidates) +
-		filter + ` ORDER BY f.score LIMIT 100`
+	return `SELECT f.rowid FROM ` + index + ` f JOIN jurisprudenta j ON j.rowid = f.rowid WHERE ` + index + ` MATCH ?` + filter +
+		` ORDER BY bm25(` + index + `, ` + weights + `) LIMIT 100`
 }
 
 // fuse adds to scores the reciprocal ranks of the rowids query returns, best first

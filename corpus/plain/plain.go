@@ -9,14 +9,14 @@
 // its own language and, when it is Romanian or Italian, in English, for the
 // English-speaking client living under that law. Independent writers wrote them
 // apart, so that together they cover more of the ways clients speak: a first writer's
-// phrasings for every part of the corpus, a second's for every part and the decisions
-// (files ending in "-b"), a third's keywords for most parts ("-c"), a fourth's client
-// messages (a trouble told in the first person) for every part and a client's and a
-// lawyer's questions for every decision with a text ("-d"), and a fifth's troubles
-// told by someone who does not know the remedy exists, for every part ("-e"); a
-// text's lines in one language are joined. They were written from the texts alone, by
-// writers who read neither the evaluation's questions, nor the glossary, nor the
-// search code, nor each other's files.
+// phrasings for every part of the corpus, a second's for every part and every
+// decision with a text (files ending in "-b"), a third's keywords for most parts
+// ("-c"), a fourth's client messages (a trouble told in the first person) for every
+// part and a client's and a lawyer's questions for every decision with a text ("-d"),
+// and a fifth's troubles told by someone who does not know the remedy exists, for
+// every part ("-e"); a text's lines in one language are joined. They were written
+// from the texts alone, by writers who read neither the evaluation's questions, nor
+// the glossary, nor the search code, nor each other's files.
 package plain
 
 import (
