@@ -77,11 +77,16 @@ func (sc DecisionScope) Check() error {
 	return ErrDecisionJurisdiction
 }
 
+// everyCourt reports whether the scope takes both countries' courts.
+func (sc DecisionScope) everyCourt() bool {
+	return sc.Jurisdiction == "" || sc.Jurisdiction == JurisdictionAll
+}
+
 // holds reports whether a language's index may hold decisions of the scope's
 // jurisdiction: its own language's, and English, whose index holds every decision's
 // English words.
 func (sc DecisionScope) holds(lang string) bool {
-	return sc.Jurisdiction == "" || sc.Jurisdiction == JurisdictionAll || lang == sc.Jurisdiction || lang == "en"
+	return sc.everyCourt() || lang == sc.Jurisdiction || lang == "en"
 }
 
 // filter is the scope as SQL conditions on jurisprudenta j, with their arguments.
@@ -90,7 +95,7 @@ func (sc DecisionScope) filter() (string, []any, error) {
 		return "", nil, err
 	}
 	filter, args := "", []any{}
-	if sc.Jurisdiction == "ro" || sc.Jurisdiction == "it" {
+	if !sc.everyCourt() {
 		filter += ` AND j.jurisdiction = ?`
 		args = append(args, sc.Jurisdiction)
 	}
@@ -167,7 +172,7 @@ func (s *Store) SearchDecisionsWith(ctx context.Context, query string, scope Dec
 // unanalysedWeights are the BM25 column weights (materia, massima, summary, full text)
 // of the unanalysed index's two rankings: the massime and summaries weighing most,
 // and the full text alone.
-var unanalysedWeights = []string{"2.0, 10.0, 5.0, 1.0", "0, 0, 0, 1.0"}
+var unanalysedWeights = [][]float64{{2, 10, 5, 1}, {0, 0, 0, 1}}
 
 // rankUnanalysed fuses the unanalysed index's two rankings of the query's words as
 // written, within filter, at weight.
@@ -177,7 +182,7 @@ func (s *Store) rankUnanalysed(ctx context.Context, scores map[int64]float64, qu
 		return nil
 	}
 	for _, w := range unanalysedWeights {
-		if err := s.fuse(ctx, scores, weight, decisionRanking("jurisprudenta_fts", w, filter), append([]any{match}, args...)...); err != nil {
+		if err := s.fuse(ctx, scores, weight, decisionRanking("jurisprudenta_fts", weightList(w), filter), append([]any{match}, args...)...); err != nil {
 			return fmt.Errorf("search decisions: %w", err)
 		}
 	}

@@ -74,14 +74,12 @@ func fillAnalysed(ctx context.Context, tx *sql.Tx, arts []Article, decs []Decisi
 	// A text's plain words in another language than its own stand in that language's
 	// index as a row of words alone (the other columns empty; words is the last of
 	// both kinds of index), so that a client asking in it meets the text.
-	translated := func(index func(string) string, rowid int, docID, own string) error {
+	translated := func(index func(string) string, columns, rowid int, docID, own string) error {
 		for _, lang := range plain.Langs {
 			text := plainWords[docID][lang]
 			if text == "" || lang == own || !hasIndex(lang) {
 				continue
 			}
-			table := index(lang)
-			columns := strings.Count(indexColumns[table[:strings.IndexByte(table, '_')]], ",") + 1
 			args := make([]any, columns)
 			for c := range args {
 				args[c] = ""
@@ -93,6 +91,7 @@ func fillAnalysed(ctx context.Context, tx *sql.Tx, arts []Article, decs []Decisi
 		}
 		return nil
 	}
+	articleColumns, decisionColumns := columnCount("legislatie"), columnCount("jurisprudenta")
 	for i, a := range arts {
 		if !hasIndex(a.Language) {
 			continue
@@ -102,7 +101,7 @@ func fillAnalysed(ctx context.Context, tx *sql.Tx, arts []Article, decs []Decisi
 			analyse(a.Language, a.Text), analyse(a.Language, strings.Join(a.Headings, " ; ")), analyse(a.Language, own)); err != nil {
 			return fmt.Errorf("index %s: %w", a.DocID, err)
 		}
-		if err := translated(articleIndex, i+1, a.DocID, a.Language); err != nil {
+		if err := translated(articleIndex, articleColumns, i+1, a.DocID, a.Language); err != nil {
 			return err
 		}
 	}
@@ -116,7 +115,7 @@ func fillAnalysed(ctx context.Context, tx *sql.Tx, arts []Article, decs []Decisi
 			analyse(d.Language, plainWords[d.DocID][d.Language])); err != nil {
 			return fmt.Errorf("index %s: %w", d.DocID, err)
 		}
-		if err := translated(decisionIndex, i+1, d.DocID, d.Language); err != nil {
+		if err := translated(decisionIndex, decisionColumns, i+1, d.DocID, d.Language); err != nil {
 			return err
 		}
 	}
@@ -129,5 +128,8 @@ var indexColumns = map[string]string{
 	"legislatie":    "act_title, title, text, headings, words",
 	"jurisprudenta": "materia, massima, summary, reasoning, arguments, words",
 }
+
+// columnCount is how many columns a kind of analysed index has (indexColumns).
+func columnCount(kind string) int { return strings.Count(indexColumns[kind], ",") + 1 }
 
 func hasIndex(lang string) bool { return stemmers[lang] != nil }
