@@ -5,8 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -20,24 +23,45 @@ import (
 )
 
 // server is the Cloud Storage server the package's tests share, fake-gcs-server run
-// in-process on loopback: the client reaches it over HTTP as it would Cloud Storage,
-// its JSON API for uploads, listings and deletions and its XML API for reads.
+// in-process: the client reaches it over HTTP on loopback, at endpoint, as it would
+// Cloud Storage, its JSON API for uploads, listings and deletions and its XML API
+// for reads.
 var server *fakestorage.Server
+
+// endpoint is the loopback URL that serves server's handler one request at a time.
+var endpoint string
 
 // mongoURI is the FerretDB that holds the data keys (and the cases the erasure test
 // erases).
 var mongoURI string
 
 func TestMain(m *testing.M) {
-	srv, err := fakestorage.NewServerWithOptions(fakestorage.Options{Scheme: "http", Host: "127.0.0.1", PublicHost: "127.0.0.1"})
+	srv, err := fakestorage.NewServerWithOptions(fakestorage.Options{NoListener: true, PublicHost: "127.0.0.1"})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "fake-gcs-server:", err)
 		os.Exit(1)
 	}
 	server = srv
+	ts := httptest.NewServer(oneAtATime(srv.HTTPHandler()))
+	endpoint = ts.URL
 	code := testenv.MainWithFerretDB(m.Run, &mongoURI)
+	ts.Close()
 	srv.Stop()
 	os.Exit(code)
+}
+
+// oneAtATime serves h one request at a time. fake-gcs-server's memory backend
+// (v1.56.1, internal/backend/memory.go:327) appends to a bucket's shared object
+// slice under a read lock when a request names a generation, so two deletions of
+// versioned objects at once race inside the fake; the client's concurrency is
+// Cloud Storage's to serve, not a fault of the code under test.
+func oneAtATime(h http.Handler) http.Handler {
+	var mu sync.Mutex
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		defer mu.Unlock()
+		h.ServeHTTP(w, r)
+	})
 }
 
 // buckets numbers the tests' buckets, one per store.
@@ -55,7 +79,7 @@ func newBucket(versioned bool) string {
 func newStore(t *testing.T, versioned bool) (*gcsblob.Store, string) {
 	t.Helper()
 	bucket := newBucket(versioned)
-	s, err := gcsblob.New(t.Context(), gcsblob.Options{Bucket: bucket, Endpoint: server.URL()})
+	s, err := gcsblob.New(t.Context(), gcsblob.Options{Bucket: bucket, Endpoint: endpoint})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -168,7 +192,7 @@ func TestRefusesNamesCloudStorageRefuses(t *testing.T) {
 
 // TestNewFindsAMissingBucket: a bucket that does not exist fails New, naming it.
 func TestNewFindsAMissingBucket(t *testing.T) {
-	s, err := gcsblob.New(t.Context(), gcsblob.Options{Bucket: "no-such-bucket", Endpoint: server.URL()})
+	s, err := gcsblob.New(t.Context(), gcsblob.Options{Bucket: "no-such-bucket", Endpoint: endpoint})
 	if err == nil {
 		s.Close()
 		t.Fatal("New on a missing bucket succeeded")
@@ -176,7 +200,7 @@ func TestNewFindsAMissingBucket(t *testing.T) {
 	if !strings.Contains(err.Error(), `"no-such-bucket"`) {
 		t.Errorf("the error does not name the bucket: %v", err)
 	}
-	if _, err := gcsblob.New(t.Context(), gcsblob.Options{Endpoint: server.URL()}); err == nil {
+	if _, err := gcsblob.New(t.Context(), gcsblob.Options{Endpoint: endpoint}); err == nil {
 		t.Error("New without a bucket succeeded")
 	}
 }

@@ -45,7 +45,7 @@ func openMongo(t *testing.T) (*mongostore.Store, *keys.Keyring) {
 func wiredBlobs(t *testing.T, kr *keys.Keyring, versioned bool) (blob.Store, string) {
 	t.Helper()
 	bucket := newBucket(versioned)
-	env := map[string]string{"LEXFLOW_BLOB": "gcs", "LEXFLOW_BLOB_BUCKET": bucket, "LEXFLOW_GCS_ENDPOINT": server.URL(),
+	env := map[string]string{"LEXFLOW_BLOB": "gcs", "LEXFLOW_BLOB_BUCKET": bucket, "LEXFLOW_GCS_ENDPOINT": endpoint,
 		"LEXFLOW_DATA_DIR": t.TempDir()}
 	cfg, err := config.From(func(name string) (string, bool) { v, ok := env[name]; return v, ok })
 	if err != nil {
