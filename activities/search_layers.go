@@ -11,13 +11,17 @@ import (
 )
 
 // SearchLayers are the layers legislation search adds to its lexical ranking
-// (corpus.Layers), as the deployment configures them: the glossary, the model's
-// rewrite and dense retrieval, each on only when configured. kb_search's corpus
+// (corpus.Layers), as the deployment configures them: the glossary, the corpus's
+// learned model, the model's rewrite and dense retrieval, each on only when
+// configured. kb_search's corpus
 // ranking takes the glossary from them too (corpus.DecisionLayers).
 type SearchLayers struct {
 	// Glossary expands legislation_search's and kb_search's questions with the
 	// glossary's legal terms (LEXFLOW_SEARCH_GLOSSARY).
 	Glossary bool
+	// Learned ranks legislation_search's articles by the corpus's learned model too
+	// (LEXFLOW_SEARCH_LEARNED).
+	Learned bool
 	// Rewriter rewrites questions with the assistant model; nil: no rewrite (the
 	// offline model, or LEXFLOW_SEARCH_REWRITE off).
 	Rewriter *Rewriter
@@ -35,7 +39,7 @@ const embedTimeout = 3 * time.Second
 // A failed embedding leaves dense retrieval out of this search rather than failing it;
 // a transient failure of the rewrite is an error, for the retry policy.
 func (s SearchLayers) For(ctx context.Context, question, jurisdiction string) (corpus.Layers, error) {
-	l := corpus.Layers{Glossary: s.Glossary}
+	l := corpus.Layers{Glossary: s.Glossary, Learned: s.Learned}
 	if s.Rewriter != nil {
 		var langs []string
 		for _, g := range glossary.LangsOf(jurisdiction) {

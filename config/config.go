@@ -124,7 +124,10 @@ type Config struct {
 	// the glossary layer is kb_search's too.
 	SearchGlossary bool
 	SearchRewrite  bool
-	ModelTimeout   time.Duration
+	// SearchLearned switches legislation search's ranking by the corpus's learned
+	// model (corpus/learned).
+	SearchLearned bool
+	ModelTimeout  time.Duration
 	// OfflineChunkDelay is the offline model's pause between streamed chunks.
 	OfflineChunkDelay time.Duration
 	// ModelRecord, when set, is where the worker records each model exchange;
@@ -309,6 +312,7 @@ var Vars = []Var{
 	{"LEXFLOW_EMBEDDINGS_MODEL", "", "the embeddings model's name; required with LEXFLOW_EMBEDDINGS_URL"},
 	{"LEXFLOW_EMBEDDINGS_API_KEY", "", "the embeddings endpoint's API key; read by the worker only"},
 	{"LEXFLOW_SEARCH_GLOSSARY", "true", "whether legislation_search (and POST /v1/query's retrieval) expands a question with the legal glossary's terms in the jurisdiction's languages, and kb_search in the languages of the decisions other than the question's (docs/tools.md)"},
+	{"LEXFLOW_SEARCH_LEARNED", "true", "whether legislation_search (and POST /v1/query's retrieval) also ranks articles by the model the corpus learned, when it was built, from its articles' plain words: offline, no endpoint needed (docs/tools.md)"},
 	{"LEXFLOW_SEARCH_REWRITE", "true", "whether, with an assistant endpoint configured, legislation_search also ranks the assistant's rewrite of the question into the jurisdiction's languages and legal terms, charged to the case's token budget; the offline model never rewrites"},
 	{"LEXFLOW_MAX_STEPS", strconv.Itoa(schemas.DefaultMaxSteps), "model calls allowed in one chat turn"},
 	{"LEXFLOW_CORPUS_DB", "", "the legal corpus's SQLite file; empty means LEXFLOW_DATA_DIR/corpus.db (`lexflow corpus load` builds it, `lexflow dev` on first start)"},
@@ -571,7 +575,8 @@ func From(lookup func(name string) (string, bool)) (Config, error) {
 			return c, fmt.Errorf("LEXFLOW_%s_MODEL is required when LEXFLOW_%s_BASE_URL is set", role, role)
 		}
 	}
-	for name, dst := range map[string]*bool{"LEXFLOW_SEARCH_GLOSSARY": &c.SearchGlossary, "LEXFLOW_SEARCH_REWRITE": &c.SearchRewrite} {
+	for name, dst := range map[string]*bool{"LEXFLOW_SEARCH_GLOSSARY": &c.SearchGlossary, "LEXFLOW_SEARCH_REWRITE": &c.SearchRewrite,
+		"LEXFLOW_SEARCH_LEARNED": &c.SearchLearned} {
 		if *dst, err = strconv.ParseBool(get(name)); err != nil {
 			return c, fmt.Errorf("%s: want true or false, got %q", name, get(name))
 		}

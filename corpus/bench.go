@@ -90,7 +90,8 @@ type BenchResult struct {
 // Bench times, over n queries drawn from seed, the lookups behind kb_search (ranked
 // full-text search over decisions, within the Italian courts as a model asks it for an
 // Italian case), normattiva_search (an article by act and number,
-// as the tool looks it up) and legislation_search (articles ranked by a question, in
+// as the tool looks it up) and legislation_search (articles ranked by a question, with
+// the offline layers the tool runs by default, the glossary and the learned model, in
 // every jurisdiction), next to the naive scan seed 003's prompts suggest:
 // LOWER(text) LIKE '%term1%' AND LOWER(text) LIKE '%term2%' LIMIT 10. Query terms are
 // words of middling frequency in vocab (ranks 500 to 5000), as a legal concept is.
@@ -151,7 +152,10 @@ func (s *Store) Bench(ctx context.Context, vocab []string, n int, seed uint64) (
 			return nil, err
 		}
 		artNaive = append(artNaive, d)
-		d, err = timed(func() error { _, err := s.SearchLegislation(ctx, w1+" "+w2, JurisdictionAll, "", 5); return err })
+		d, err = timed(func() error {
+			_, err := s.SearchLegislationWith(ctx, w1+" "+w2, JurisdictionAll, "", 5, Layers{Glossary: true, Learned: true})
+			return err
+		})
 		if err != nil {
 			return nil, err
 		}

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
 
 	_ "modernc.org/sqlite" // the pure-Go SQLite driver
 )
@@ -171,7 +172,7 @@ func write(ctx context.Context, path, archiveSum string, arts []Article, decs []
 }
 
 func fill(ctx context.Context, db *sql.DB, archiveSum string, arts []Article, decs []Decision, counts Counts) error {
-	if _, err := db.ExecContext(ctx, schema+analysedSchema()); err != nil {
+	if _, err := db.ExecContext(ctx, schema+analysedSchema()+learnedSchema); err != nil {
 		return fmt.Errorf("create corpus schema: %w", err)
 	}
 	tx, err := db.BeginTx(ctx, nil)
@@ -222,6 +223,9 @@ func fill(ctx context.Context, db *sql.DB, archiveSum string, arts []Article, de
 	if err := fillAnalysed(ctx, tx, arts, decs); err != nil {
 		return err
 	}
+	if err := fillLearned(ctx, tx, arts); err != nil {
+		return err
+	}
 	for _, stmt := range []string{
 		`INSERT INTO legislatie_fts (legislatie_fts) VALUES ('rebuild')`,
 		`INSERT INTO jurisprudenta_fts (jurisprudenta_fts) VALUES ('rebuild')`,
@@ -238,6 +242,8 @@ type Store struct {
 	db *sql.DB
 	// queries serves Query, with an authorizer installed per query.
 	queries *sql.DB
+	// learned reads the learned model once, on the first search that asks for it.
+	learned func() (*learnedIndex, error)
 }
 
 // ErrNotBuilt means the corpus database has not been built yet.
@@ -257,7 +263,9 @@ func Open(path string) (*Store, error) {
 		db.Close()
 		return nil, err
 	}
-	return &Store{db: db, queries: queries}, nil
+	s := &Store{db: db, queries: queries}
+	s.learned = sync.OnceValues(func() (*learnedIndex, error) { return s.loadLearned(context.Background()) })
+	return s, nil
 }
 
 // archiveSum returns the checksum of the archive the database was built from.

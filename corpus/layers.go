@@ -27,6 +27,9 @@ type Layers struct {
 	// articles closest to the question, ranked at DenseWeight.
 	Dense       *dense.Index
 	QueryVector []float32
+	// Learned adds the articles the corpus's learned model (package learned) places
+	// closest to the question, ranked at LearnedWeight.
+	Learned bool
 }
 
 // Weights of the layers' rankings in the fusion, against 1 for the question's own
@@ -104,6 +107,11 @@ func (s *Store) SearchLegislationWith(ctx context.Context, query, jurisdiction, 
 			if err := rank(lang, Analyze(lang, text), RewriteWeight); err != nil {
 				return nil, err
 			}
+		}
+	}
+	if l.Learned {
+		if err := s.rankLearned(ctx, scores, query, jurisdiction, act); err != nil {
+			return nil, err
 		}
 	}
 	if l.Dense != nil && len(l.QueryVector) > 0 {

@@ -97,14 +97,14 @@ func current(ctx context.Context, path string) (counts Counts, ok bool) {
 // buildVersion names what the loaders write: raise it when they change, so that
 // Ensure rebuilds databases an older binary built from the same archive. A change of
 // the glossary or the plain words needs none: archiveSum holds their digests.
-const buildVersion = "7"
+const buildVersion = "8"
 
 // archiveSum is the checksum of the shipped archive, the schema, the build version and
 // the data the analysed index is written from (the glossary, the plain words): a
 // database carrying another was built by other code or from other data.
 func archiveSum() string {
 	h := sha256.New()
-	h.Write([]byte(buildVersion + "\x00" + schema + analysedSchema() + "\x00"))
+	h.Write([]byte(buildVersion + "\x00" + schema + analysedSchema() + learnedSchema + "\x00"))
 	h.Write(glossary.Digest())
 	h.Write(plain.Digest())
 	h.Write(Archive)

@@ -146,36 +146,40 @@ var decisionTargets = map[string]int{"ro": 85, "it": 85, "en": 60}
 // down) that the default layer measured on 2026-11-27 with every article's and
 // decision's plain words indexed (package corpus/plain: five writers' everyday words,
 // keywords, client messages and troubles in the text's language and in English), the
-// glossary of the second freeze and the Romanian codes' headings, each decision
-// question asked within its jurisdiction's courts; under the targets for
-// legislation. The plain words' weights and passes were chosen on the dev, main and
-// first held-out sets; legislation_heldout2 (written after the glossary's second
-// freeze), legislation_heldout3 (written beside the first plain words) and
-// legislation_heldout4 (written beside the fourth writer's, before the fifth's) are
-// measured, never tuned on, each written by someone who saw neither the search, the
-// glossary nor the plain words, and the plain words' writers saw no question.
+// model the corpus learned from them (package corpus/learned), the glossary of the
+// second freeze and the Romanian codes' headings, each decision question asked within
+// its jurisdiction's courts. The plain words' weights and passes were chosen on the
+// dev, main and first held-out sets, and the learned model's settings on those and
+// legislation_heldout2 to 4 (written after the glossary's second freeze, each
+// measured apart until then). legislation_heldout5 (two writers, 60 questions each,
+// after every choice above but the learned model's, and before it was measured on
+// them) was never tuned on: its writers saw neither the search, the glossary nor the
+// plain words, and the plain words' writers saw no question. It is the honest figure.
 var floors = map[string]struct {
 	at5 int
 	mrr float64
 }{
-	"legislation, legislation-dev ro":      {8, 0.61},
-	"legislation, legislation-dev it":      {10, 0.95},
-	"legislation, legislation-dev en":      {10, 0.95},
-	"legislation, legislation ro":          {48, 0.69},
-	"legislation, legislation it":          {52, 0.81},
-	"legislation, legislation en":          {50, 0.69},
-	"legislation, legislation_heldout ro":  {14, 0.61},
-	"legislation, legislation_heldout it":  {20, 0.79},
-	"legislation, legislation_heldout en":  {18, 0.64},
-	"legislation, legislation_heldout2 ro": {14, 0.54},
-	"legislation, legislation_heldout2 it": {16, 0.66},
-	"legislation, legislation_heldout2 en": {15, 0.60},
-	"legislation, legislation_heldout3 ro": {15, 0.62},
-	"legislation, legislation_heldout3 it": {16, 0.68},
-	"legislation, legislation_heldout3 en": {14, 0.46},
-	"legislation, legislation_heldout4 ro": {15, 0.59},
-	"legislation, legislation_heldout4 it": {15, 0.66},
-	"legislation, legislation_heldout4 en": {10, 0.44},
+	"legislation, legislation-dev ro":      {9, 0.78},
+	"legislation, legislation-dev it":      {10, 1.00},
+	"legislation, legislation-dev en":      {10, 0.88},
+	"legislation, legislation ro":          {52, 0.73},
+	"legislation, legislation it":          {51, 0.81},
+	"legislation, legislation en":          {52, 0.77},
+	"legislation, legislation_heldout ro":  {17, 0.66},
+	"legislation, legislation_heldout it":  {20, 0.95},
+	"legislation, legislation_heldout en":  {18, 0.73},
+	"legislation, legislation_heldout2 ro": {15, 0.62},
+	"legislation, legislation_heldout2 it": {16, 0.63},
+	"legislation, legislation_heldout2 en": {16, 0.68},
+	"legislation, legislation_heldout3 ro": {18, 0.69},
+	"legislation, legislation_heldout3 it": {18, 0.74},
+	"legislation, legislation_heldout3 en": {15, 0.56},
+	"legislation, legislation_heldout4 ro": {13, 0.50},
+	"legislation, legislation_heldout4 it": {18, 0.73},
+	"legislation, legislation_heldout4 en": {15, 0.59},
+	"legislation, legislation_heldout5 ro": {36, 0.76},
+	"legislation, legislation_heldout5 it": {36, 0.76},
+	"legislation, legislation_heldout5 en": {33, 0.57},
 	"decisions, ro":                        {37, 0.68},
 	"decisions, it":                        {48, 0.94},
 	"decisions, en":                        {17, 0.57},

@@ -60,9 +60,9 @@ type Layer struct {
 
 // Layers are the search's offline configurations, from none of the language analysis
 // ("words": the unanalysed indexes) to all of it ("analysis": stems, stop words, folded
-// diacritics, field weights, word pairs), then the glossary's expansion on top; the
-// last is what the tools run by default. The model's rewrite and dense retrieval need
-// endpoints and are not measured offline.
+// diacritics, field weights, word pairs), then the glossary's expansion on top, then
+// the corpus's learned model; the last is what the tools run by default. The model's
+// rewrite and dense retrieval need endpoints and are not measured offline.
 var Layers = []Layer{
 	{
 		Name: "words",
@@ -84,10 +84,22 @@ var Layers = []Layer{
 	},
 	{
 		// The analysis with the legal glossary's expansion (corpus.Layers.Glossary,
-		// corpus.DecisionLayers.Glossary), what the tools run by default.
+		// corpus.DecisionLayers.Glossary).
 		Name: "glossary",
 		Legislation: func(ctx context.Context, s *corpus.Store, it LegislationItem) ([]string, error) {
 			return articleIDs(s.SearchLegislationWith(ctx, it.Question, it.Jurisdiction, "", maxRank, corpus.Layers{Glossary: true}))
+		},
+		Decisions: func(ctx context.Context, s *corpus.Store, it RetrievalItem) ([]string, error) {
+			return decisionIDs(s.SearchDecisionsWith(ctx, it.Question, it.scope(), maxRank, corpus.DecisionLayers{Glossary: true}))
+		},
+	},
+	{
+		// The glossary's layer with the corpus's learned model (corpus.Layers.Learned),
+		// what the tools run by default. kb_search has no learned model: its decisions
+		// rank as in the glossary's layer.
+		Name: "learned",
+		Legislation: func(ctx context.Context, s *corpus.Store, it LegislationItem) ([]string, error) {
+			return articleIDs(s.SearchLegislationWith(ctx, it.Question, it.Jurisdiction, "", maxRank, corpus.Layers{Glossary: true, Learned: true}))
 		},
 		Decisions: func(ctx context.Context, s *corpus.Store, it RetrievalItem) ([]string, error) {
 			return decisionIDs(s.SearchDecisionsWith(ctx, it.Question, it.scope(), maxRank, corpus.DecisionLayers{Glossary: true}))

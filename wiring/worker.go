@@ -114,12 +114,12 @@ func WorkerDeps(cfg config.Config, b *Backends, lc *corpus.Store) (d worker.Deps
 	return d, stop, nil
 }
 
-// SearchLayers are legislation search's layers as cfg switches them: the glossary;
-// the assistant's rewrite when it has an endpoint (client serves it); dense retrieval
+// SearchLayers are legislation search's layers as cfg switches them: the glossary and
+// the corpus's learned model; the assistant's rewrite when it has an endpoint (client serves it); dense retrieval
 // when an embeddings endpoint is configured, over the vectors `lexflow corpus embed`
 // kept for lc and its model (none yet: no dense retrieval).
 func SearchLayers(ctx context.Context, cfg config.Config, lc *corpus.Store, assistant *llm.Client) (activities.SearchLayers, error) {
-	l := activities.SearchLayers{Glossary: cfg.SearchGlossary}
+	l := activities.SearchLayers{Glossary: cfg.SearchGlossary, Learned: cfg.SearchLearned}
 	if cfg.SearchRewrite && !cfg.Assistant.Offline() {
 		l.Rewriter = &activities.Rewriter{Model: assistant}
 	}

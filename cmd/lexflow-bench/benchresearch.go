@@ -37,7 +37,7 @@ func benchResearch(ctx context.Context, cfg config.Config, args []string, out io
 	if err != nil {
 		return err
 	}
-	synthetic := cfg.Path(fmt.Sprintf("corpus-synthetic-v4-%d.db", *articles))
+	synthetic := cfg.Path(fmt.Sprintf("corpus-synthetic-v5-%d.db", *articles))
 	if _, err := os.Stat(synthetic); err != nil {
 		log.Info("Building the synthetic corpus once", "db", synthetic, "articles", *articles, "decisions", *articles/10)
 		start := time.Now()

@@ -1,0 +1,334 @@
+// Package learned places a client's question and the articles of the corpus in one
+// space, so that a question meets the articles whose client words it resembles even
+// when the two share no word (issue 38's offline bridge beside the lexical ranking).
+//
+// The model is trained from the corpus itself, when it is built: each of an article's
+// plain words (package plain: a client's phrasings of the situations it answers,
+// written by independent writers in its language and in English), and its title and
+// text, is an example of words that should land on that article. It learns a vector
+// per term and per article, as supervised embeddings do (StarSpace, fastText): a text
+// is the weighted mean of its terms' vectors, and training pulls it towards its
+// article's vector and away from negatives drawn from the same group (jurisdiction),
+// by logistic loss and stochastic gradient descent. Words that writers used for the
+// same articles ("flat", "apartment", "apartament") end close together; a question
+// lands near the articles their phrasings describe.
+//
+// Training is deterministic: one goroutine, a seeded generator, so that a corpus built
+// twice ranks the same.
+package learned
+
+import (
+	"container/heap"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"sync"
+)
+
+// Example is one text's terms and the document they describe.
+type Example struct {
+	Terms []string
+	Doc   int32
+}
+
+// Options shape training; zero fields take Defaults'.
+type Options struct {
+	Dim       int     // dimensions of the space
+	Epochs    int     // passes over the examples
+	Negatives int     // negatives drawn per example
+	Rate      float64 // starting learning rate, decaying linearly to 0
+	// Smoothing is a in the weight a/(a+p) of a term of frequency p among all the
+	// examples' terms (smooth inverse frequency), so that common words count little.
+	Smoothing float64
+	// MinCount drops terms seen fewer times.
+	MinCount int
+	// Parts is how many models are trained, each from its own seed; their
+	// closeness to a query is summed, which steadies the ranking.
+	Parts int
+}
+
+// Defaults were chosen on the evaluation's tuned question sets (docs/tools.md).
+var Defaults = Options{Dim: 64, Epochs: 10, Negatives: 25, Rate: 0.3, Smoothing: 1e-3, MinCount: 2, Parts: 2}
+
+func (o Options) withDefaults() Options {
+	d := Defaults
+	if o.Dim > 0 {
+		d.Dim = o.Dim
+	}
+	if o.Epochs > 0 {
+		d.Epochs = o.Epochs
+	}
+	if o.Negatives > 0 {
+		d.Negatives = o.Negatives
+	}
+	if o.Rate > 0 {
+		d.Rate = o.Rate
+	}
+	if o.Smoothing > 0 {
+		d.Smoothing = o.Smoothing
+	}
+	if o.MinCount > 0 {
+		d.MinCount = o.MinCount
+	}
+	if o.Parts > 0 {
+		d.Parts = o.Parts
+	}
+	return d
+}
+
+// Model is a trained space: a weight per term and, in each of its parts (models
+// trained alike from different seeds, whose closeness is summed), a vector per term
+// and a unit vector per placed document (documents no example described have none).
+type Model struct {
+	Dim     int
+	terms   map[string]int32
+	names   []string // by id
+	weights []float32
+	docs    []int32 // the placed documents, ascending
+	parts   []part
+}
+
+// part is one trained model's vectors.
+type part struct {
+	vecs    []float32 // len(weights) × Dim
+	docVecs []float32 // len(docs) × Dim, each of unit length
+}
+
+// coded is an example with its terms' ids.
+type coded struct {
+	terms []int32
+	doc   int32
+}
+
+// Train learns a model from examples of len(group) documents, numbered from 0; group
+// gives each document's group, from which its negatives are drawn (a jurisdiction's
+// articles, so that training tells apart what a search within it must). The parts
+// train at once, one goroutine each.
+func Train(examples []Example, group []int32, opts Options) *Model {
+	o := opts.withDefaults()
+	m := &Model{Dim: o.Dim, terms: map[string]int32{}}
+	count, total := map[string]int{}, 0
+	for _, ex := range examples {
+		for _, t := range ex.Terms {
+			count[t]++
+			total++
+		}
+	}
+	var exs []coded
+	trained := make([]bool, len(group))
+	for _, ex := range examples {
+		c := coded{doc: ex.Doc}
+		for _, t := range ex.Terms {
+			if count[t] < o.MinCount {
+				continue
+			}
+			id, ok := m.terms[t]
+			if !ok {
+				id = int32(len(m.weights))
+				m.terms[t] = id
+				m.names = append(m.names, t)
+				p := float64(count[t]) / float64(total)
+				m.weights = append(m.weights, float32(o.Smoothing/(o.Smoothing+p)))
+			}
+			c.terms = append(c.terms, id)
+		}
+		if len(c.terms) > 0 && int(ex.Doc) < len(group) {
+			exs = append(exs, c)
+			trained[ex.Doc] = true
+		}
+	}
+	byGroup := map[int32][]int32{}
+	for d, g := range group {
+		if trained[d] {
+			byGroup[g] = append(byGroup[g], int32(d))
+			m.docs = append(m.docs, int32(d))
+		}
+	}
+	m.parts = make([]part, o.Parts)
+	var wg sync.WaitGroup
+	for i := range m.parts {
+		wg.Go(func() {
+			m.parts[i] = m.train(slices.Clone(exs), group, byGroup, o, uint64(i))
+		})
+	}
+	wg.Wait()
+	return m
+}
+
+// train learns one part from exs (which it shuffles), with its own seed. It writes
+// only the vectors it allocates and reads what Train wrote before it started, so it
+// is left out of the race detector's instrumentation (go:norace), as are the
+// arithmetic it calls: under it, training the shipped corpus took minutes rather
+// than seconds. TestTrainIsDeterministic shows that a part trained beside others is
+// the part trained alone.
+//
+//go:norace
+func (m *Model) train(exs []coded, group []int32, byGroup map[int32][]int32, o Options, seed uint64) part {
+	rng := rand.New(rand.NewPCG(38+seed, 2026))
+	dim := o.Dim
+	vecs := make([]float32, len(m.weights)*dim)
+	for i := range vecs {
+		vecs[i] = float32((rng.Float64() - 0.5) / float64(dim))
+	}
+	docVecs := make([]float32, len(group)*dim)
+	h, gh := make([]float32, dim), make([]float32, dim)
+	steps, step := float64(o.Epochs*len(exs)), 0
+	for range o.Epochs {
+		rng.Shuffle(len(exs), func(i, j int) { exs[i], exs[j] = exs[j], exs[i] })
+		for _, ex := range exs {
+			rate := float32(o.Rate * (1 - float64(step)/steps))
+			step++
+			clear(h)
+			clear(gh)
+			var ws float32
+			for _, t := range ex.terms {
+				w := m.weights[t]
+				ws += w
+				axpy(h, vecs[int(t)*dim:int(t+1)*dim], w)
+			}
+			scale(h, 1/ws)
+			same := byGroup[group[ex.doc]]
+			for n := 0; n <= o.Negatives; n++ {
+				c, label := ex.doc, float32(1)
+				if n > 0 {
+					if c, label = same[rng.IntN(len(same))], 0; c == ex.doc {
+						continue
+					}
+				}
+				row := docVecs[int(c)*dim : int(c+1)*dim]
+				g := rate * (label - sigmoid(dot(row, h)))
+				axpy(gh, row, g)
+				axpy(row, h, g)
+			}
+			for _, t := range ex.terms {
+				axpy(vecs[int(t)*dim:int(t+1)*dim], gh, m.weights[t]/ws)
+			}
+		}
+	}
+	p := part{vecs: vecs}
+	for _, d := range m.docs {
+		p.docVecs = append(p.docVecs, unit(docVecs[int(d)*dim:int(d+1)*dim])...)
+	}
+	return p
+}
+
+// Vector is, for each part, the weighted mean of the vectors of the terms the model
+// knows, the parts one after the other; nil when it knows none of them.
+func (m *Model) Vector(terms []string) []float32 {
+	var v []float32
+	for _, t := range terms {
+		id, ok := m.terms[t]
+		if !ok {
+			continue
+		}
+		if v == nil {
+			v = make([]float32, len(m.parts)*m.Dim)
+		}
+		for i, p := range m.parts {
+			axpy(v[i*m.Dim:(i+1)*m.Dim], p.vecs[int(id)*m.Dim:int(id+1)*m.Dim], m.weights[id])
+		}
+	}
+	return v
+}
+
+// Hit is a document and its closeness to a query: the sum, over the parts, of the
+// cosines of their vectors.
+type Hit struct {
+	Doc   int32
+	Score float32
+}
+
+// Nearest returns the k placed documents that keep admits closest to q (a Vector),
+// best first.
+func (m *Model) Nearest(q []float32, k int, keep func(doc int32) bool) []Hit {
+	if len(q) != len(m.parts)*m.Dim || k <= 0 {
+		return nil
+	}
+	qs := make([][]float32, len(m.parts))
+	for i := range m.parts {
+		qs[i] = unit(q[i*m.Dim : (i+1)*m.Dim])
+	}
+	h := &minHeap{}
+	for j, d := range m.docs {
+		if !keep(d) {
+			continue
+		}
+		var s float32
+		for i, p := range m.parts {
+			s += dot(p.docVecs[j*m.Dim:(j+1)*m.Dim], qs[i])
+		}
+		if h.Len() < k {
+			heap.Push(h, Hit{d, s})
+		} else if s > (*h)[0].Score {
+			(*h)[0] = Hit{d, s}
+			heap.Fix(h, 0)
+		}
+	}
+	out := make([]Hit, h.Len())
+	for i := len(out) - 1; i >= 0; i-- {
+		out[i] = heap.Pop(h).(Hit)
+	}
+	return out
+}
+
+// Terms is how many terms the model knows.
+func (m *Model) Terms() int { return len(m.weights) }
+
+// Placed are the documents the model placed, ascending; the caller must not change
+// them.
+func (m *Model) Placed() []int32 { return m.docs }
+
+//go:norace
+func dot(a, b []float32) float32 {
+	var s float32
+	for i, x := range a {
+		s += x * b[i]
+	}
+	return s
+}
+
+// axpy adds a·x to y.
+//
+//go:norace
+func axpy(y, x []float32, a float32) {
+	for i, v := range x {
+		y[i] += a * v
+	}
+}
+
+//go:norace
+func scale(v []float32, a float32) {
+	for i := range v {
+		v[i] *= a
+	}
+}
+
+func sigmoid(x float32) float32 { return float32(1 / (1 + math.Exp(-float64(x)))) }
+
+// unit returns v scaled to length 1 (zeros stay zeros).
+func unit(v []float32) []float32 {
+	n := math.Sqrt(float64(dot(v, v)))
+	out := make([]float32, len(v))
+	if n == 0 {
+		return out
+	}
+	for i, x := range v {
+		out[i] = float32(float64(x) / n)
+	}
+	return out
+}
+
+type minHeap []Hit
+
+func (h minHeap) Len() int { return len(h) }
+func (h minHeap) Less(i, j int) bool {
+	return h[i].Score < h[j].Score || h[i].Score == h[j].Score && h[i].Doc > h[j].Doc
+}
+func (h minHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *minHeap) Push(x any)   { *h = append(*h, x.(Hit)) }
+func (h *minHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}

@@ -1,0 +1,108 @@
+package learned
+
+import (
+	"bytes"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// toy is a small training set: three documents in one group, each described by a
+// few phrasings, one in another language, that share no word with the others'.
+func toy() ([]Example, []int32) {
+	var ex []Example
+	for doc, phrases := range [][]string{
+		{"dog bit child", "neighbour dog bite", "en:animal attack", "ro:câine mușcat copil"},
+		{"rent flat landlord", "landlord deposit flat", "en:tenant rent", "ro:chirie apartament proprietar"},
+		{"stole bike street", "theft bike", "en:stole wallet", "ro:furt bicicletă"},
+	} {
+		for range 20 {
+			for _, p := range phrases {
+				ex = append(ex, Example{Terms: strings.Fields(p), Doc: int32(doc)})
+			}
+		}
+	}
+	return ex, []int32{0, 0, 0, 1}
+}
+
+func nearest(m *Model, q string) []int32 {
+	var out []int32
+	for _, h := range m.Nearest(m.Vector(strings.Fields(q)), 3, func(int32) bool { return true }) {
+		out = append(out, h.Doc)
+	}
+	return out
+}
+
+// TestTrainPlacesByWords: a query lands nearest the document whose phrasings hold its
+// words, in either language, and documents no example described are not placed.
+func TestTrainPlacesByWords(t *testing.T) {
+	ex, group := toy()
+	m := Train(ex, group, Options{Dim: 16, Epochs: 5})
+	for q, want := range map[string]int32{"dog": 0, "ro:câine": 0, "landlord": 1, "ro:chirie": 1, "bike": 2, "ro:furt": 2} {
+		if got := nearest(m, q); len(got) != 3 || got[0] != want {
+			t.Errorf("%q: %v, want %d first", q, got, want)
+		}
+	}
+	if got := m.Placed(); !slices.Equal(got, []int32{0, 1, 2}) {
+		t.Errorf("placed %v; document 3 has no example", got)
+	}
+	if v := m.Vector([]string{"unseen"}); v != nil {
+		t.Errorf("a query of unknown terms has a vector: %v", v)
+	}
+	if got := m.Nearest(m.Vector([]string{"dog"}), 3, func(d int32) bool { return d != 0 }); len(got) != 2 || got[0].Doc == 0 {
+		t.Errorf("keep left out document 0, yet: %v", got)
+	}
+}
+
+// TestTrainIsDeterministic: the same examples train the same model, byte for byte,
+// and a part trained beside others is the part trained alone (train runs outside the
+// race detector's view).
+func TestTrainIsDeterministic(t *testing.T) {
+	ex, group := toy()
+	a, _ := Train(ex, group, Options{Dim: 8, Epochs: 2, Parts: 3}).MarshalBinary()
+	b, _ := Train(ex, group, Options{Dim: 8, Epochs: 2, Parts: 3}).MarshalBinary()
+	if !bytes.Equal(a, b) {
+		t.Error("two trainings on the same examples differ")
+	}
+	alone := Train(ex, group, Options{Dim: 8, Epochs: 2, Parts: 1})
+	beside := Train(ex, group, Options{Dim: 8, Epochs: 2, Parts: 3})
+	if !slices.Equal(alone.parts[0].vecs, beside.parts[0].vecs) || !slices.Equal(alone.parts[0].docVecs, beside.parts[0].docVecs) {
+		t.Error("the first part trained beside two others differs from it trained alone")
+	}
+	if slices.Equal(beside.parts[0].vecs, beside.parts[1].vecs) {
+		t.Error("two parts trained alike: their seeds do not differ")
+	}
+}
+
+// TestMarshalRoundTrip: a decoded model ranks as the trained one, and a cut or
+// damaged encoding is refused without a panic.
+func TestMarshalRoundTrip(t *testing.T) {
+	ex, group := toy()
+	m := Train(ex, group, Options{Dim: 8, Epochs: 3})
+	data, err := m.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back Model
+	if err := back.UnmarshalBinary(data); err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{"dog", "ro:chirie", "theft bike"} {
+		if a, b := nearest(m, q), nearest(&back, q); !slices.Equal(a, b) {
+			t.Errorf("%q: trained %v, decoded %v", q, a, b)
+		}
+	}
+	for n := range len(data) {
+		var cut Model
+		if err := cut.UnmarshalBinary(data[:n]); err == nil {
+			t.Fatalf("the first %d of %d bytes decoded", n, len(data))
+		}
+	}
+	if err := back.UnmarshalBinary(append(slices.Clone(data), 0)); err == nil {
+		t.Error("a trailing byte decoded")
+	}
+	huge := append([]byte(magic), 0x40, 0xff, 0xff, 0xff, 0x07) // 64 dimensions, 2^31-1 terms
+	if err := back.UnmarshalBinary(huge); err == nil {
+		t.Error("a model claiming 2^31 terms decoded")
+	}
+}

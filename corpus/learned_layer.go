@@ -1,0 +1,167 @@
+package corpus
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/lexflow/lexflow/corpus/learned"
+	"github.com/lexflow/lexflow/corpus/plain"
+)
+
+// learnedSchema holds the learned model (package learned) of the corpus's articles,
+// trained when the corpus is built. Its documents are the articles' positions in
+// legislatie, from 0: rowid - 1.
+const learnedSchema = `CREATE TABLE learned (model BLOB NOT NULL);
+`
+
+// LearnedWeight weighs the learned ranking in the fusion, as much as the question's
+// own words.
+const LearnedWeight = 1.0
+
+// learnedTextChars bounds the text of an article trained on: its opening says what it
+// governs.
+const learnedTextChars = 1500
+
+// learnedTerms are the model's terms of text in lang: Analyze's, each prefixed with
+// its language, so that a Romanian stem and an English word spelt alike stay apart.
+func learnedTerms(a *analyzer, text string) []string {
+	terms := a.terms(text, nil)
+	for i, t := range terms {
+		terms[i] = a.lang + ":" + t
+	}
+	return terms
+}
+
+// fillLearned trains the model from the articles that have plain words (each phrase
+// of them, in every language, and the article's titles and the opening of its text),
+// drawing each example's negatives from its jurisdiction, and stores it. Articles
+// without plain words (a synthetic corpus's) are not placed.
+func fillLearned(ctx context.Context, tx *sql.Tx, arts []Article) error {
+	words, err := plain.Default()
+	if err != nil {
+		return err
+	}
+	analyzers := map[string]*analyzer{}
+	terms := func(lang, text string) []string {
+		a, ok := analyzers[lang]
+		if !ok {
+			a = newAnalyzer(lang)
+			analyzers[lang] = a
+		}
+		return learnedTerms(a, text)
+	}
+	var examples []learned.Example
+	group := make([]int32, len(arts))
+	jurisdictions := map[string]int32{}
+	for i, a := range arts {
+		g, ok := jurisdictions[a.Jurisdiction]
+		if !ok {
+			g = int32(len(jurisdictions))
+			jurisdictions[a.Jurisdiction] = g
+		}
+		group[i] = g
+		byLang := words[a.DocID]
+		if len(byLang) == 0 || !hasIndex(a.Language) {
+			continue
+		}
+		add := func(lang, text string) {
+			if t := terms(lang, text); len(t) > 0 {
+				examples = append(examples, learned.Example{Terms: t, Doc: int32(i)})
+			}
+		}
+		for _, lang := range plain.Langs {
+			if !hasIndex(lang) {
+				continue
+			}
+			for phrase := range strings.SplitSeq(byLang[lang], " ; ") {
+				add(lang, phrase)
+			}
+		}
+		add(a.Language, a.Title+" "+a.ActTitle)
+		add(a.Language, clip(a.Text, learnedTextChars))
+	}
+	data, err := learned.Train(examples, group, learned.Options{}).MarshalBinary()
+	if err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO learned VALUES (?)`, data); err != nil {
+		return fmt.Errorf("store the learned model: %w", err)
+	}
+	return nil
+}
+
+// learnedIndex is the learned model as a search reads it: the model, and the doc_id
+// and jurisdiction of each article it placed, by its position in legislatie.
+type learnedIndex struct {
+	model        *learned.Model
+	docID        map[int32]string
+	jurisdiction map[int32]string
+}
+
+// loadLearned reads the model and the doc_ids of the articles it placed.
+func (s *Store) loadLearned(ctx context.Context) (*learnedIndex, error) {
+	ix := &learnedIndex{model: &learned.Model{}, docID: map[int32]string{}, jurisdiction: map[int32]string{}}
+	var data []byte
+	if err := s.db.QueryRowContext(ctx, `SELECT model FROM learned`).Scan(&data); err != nil {
+		return nil, fmt.Errorf("read the learned model: %w", err)
+	}
+	if err := ix.model.UnmarshalBinary(data); err != nil {
+		return nil, err
+	}
+	st, err := s.db.PrepareContext(ctx, `SELECT doc_id, jurisdiction FROM legislatie WHERE rowid = ?`)
+	if err != nil {
+		return nil, err
+	}
+	defer st.Close()
+	for _, d := range ix.model.Placed() {
+		var id, jur string
+		if err := st.QueryRowContext(ctx, int64(d)+1).Scan(&id, &jur); err != nil {
+			return nil, fmt.Errorf("learned model's article %d: %w", d, err)
+		}
+		ix.docID[d], ix.jurisdiction[d] = id, jur
+	}
+	return ix, nil
+}
+
+// rankLearned adds to scores, by reciprocal rank, the articles of the jurisdiction
+// (and of act, when set) that the learned model places closest to the query, read in
+// its language, or in each when it has no stop words to tell.
+func (s *Store) rankLearned(ctx context.Context, scores map[int64]float64, query, jurisdiction, act string) error {
+	ix, err := s.learned()
+	if err != nil {
+		return err
+	}
+	langs := Languages
+	if q := QueryLanguage(query); q != "" {
+		langs = []string{q}
+	}
+	var terms []string
+	for _, lang := range langs {
+		terms = append(terms, learnedTerms(newAnalyzer(lang), query)...)
+	}
+	q := ix.model.Vector(terms)
+	if q == nil {
+		return nil
+	}
+	var acts []string
+	if act != "" {
+		if acts, err = s.actIDs(ctx, act); err != nil {
+			return err
+		}
+	}
+	keep := func(d int32) bool {
+		if jurisdiction != "" && jurisdiction != JurisdictionAll && ix.jurisdiction[d] != jurisdiction {
+			return false
+		}
+		return len(acts) == 0 || slices.ContainsFunc(acts, func(a string) bool { return strings.HasPrefix(ix.docID[d], a+"/") })
+	}
+	var ranked []int64
+	for _, h := range ix.model.Nearest(q, perLanguageDepth, keep) {
+		ranked = append(ranked, int64(h.Doc)+1)
+	}
+	fuseRanked(scores, LearnedWeight, ranked)
+	return nil
+}
