@@ -28,7 +28,8 @@ type Layers struct {
 	Dense       *dense.Index
 	QueryVector []float32
 	// Learned adds the articles the corpus's learned model (package learned) places
-	// closest to the question, ranked at LearnedWeight.
+	// closest to the question, ranked at LearnedWeight (PlainWeight for a question in
+	// a language the law is not written in).
 	Learned bool
 }
 
@@ -110,7 +111,11 @@ func (s *Store) SearchLegislationWith(ctx context.Context, query, jurisdiction, 
 		}
 	}
 	if l.Learned {
-		if err := s.rankLearned(ctx, scores, query, jurisdiction, act); err != nil {
+		weight := LearnedWeight
+		if q := QueryLanguage(query); q != "" && !slices.Contains(langs, q) {
+			weight = PlainWeight
+		}
+		if err := s.rankLearned(ctx, scores, query, jurisdiction, act, weight); err != nil {
 			return nil, err
 		}
 	}

@@ -18,7 +18,10 @@ const learnedSchema = `CREATE TABLE learned (model BLOB NOT NULL);
 `
 
 // LearnedWeight weighs the learned ranking in the fusion, as much as the question's
-// own words.
+// own words. A question in a language the law is not written in (English about
+// Romanian law) has none of the law's words to rank: the learned model bridges it as
+// the plain words do, and weighs as their ranking, PlainWeight (chosen on the tuned
+// sets: English recall@5 88.7% and MRR 0.709 at 1, 90.8% and 0.749 at 3).
 const LearnedWeight = 1.0
 
 // learnedTextChars bounds the text of an article trained on: its opening says what it
@@ -126,10 +129,10 @@ func (s *Store) loadLearned(ctx context.Context) (*learnedIndex, error) {
 	return ix, nil
 }
 
-// rankLearned adds to scores, by reciprocal rank, the articles of the jurisdiction
-// (and of act, when set) that the learned model places closest to the query, read in
-// its language, or in each when it has no stop words to tell.
-func (s *Store) rankLearned(ctx context.Context, scores map[int64]float64, query, jurisdiction, act string) error {
+// rankLearned adds to scores, by reciprocal rank at weight, the articles of the
+// jurisdiction (and of act, when set) that the learned model places closest to the
+// query, read in its language, or in each when it has no stop words to tell.
+func (s *Store) rankLearned(ctx context.Context, scores map[int64]float64, query, jurisdiction, act string, weight float64) error {
 	ix, err := s.learned()
 	if err != nil {
 		return err
@@ -162,6 +165,6 @@ func (s *Store) rankLearned(ctx context.Context, scores map[int64]float64, query
 	for _, h := range ix.model.Nearest(q, perLanguageDepth, keep) {
 		ranked = append(ranked, int64(h.Doc)+1)
 	}
-	fuseRanked(scores, LearnedWeight, ranked)
+	fuseRanked(scores, weight, ranked)
 	return nil
 }

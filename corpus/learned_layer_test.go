@@ -63,7 +63,7 @@ func TestLearnedKeepsToTheScope(t *testing.T) {
 		{"ro", "Codul civil", "ro/legea-287-2009/"},
 	} {
 		scores := map[int64]float64{}
-		if err := db.rankLearned(ctx, scores, "my neighbour's dog bit my son", c.jur, c.act); err != nil {
+		if err := db.rankLearned(ctx, scores, "my neighbour's dog bit my son", c.jur, c.act, 1); err != nil {
 			t.Fatal(err)
 		}
 		if len(scores) != perLanguageDepth {
@@ -77,7 +77,7 @@ func TestLearnedKeepsToTheScope(t *testing.T) {
 		}
 	}
 	scores := map[int64]float64{}
-	if err := db.rankLearned(ctx, scores, "zzqx qqzv", "ro", ""); err != nil || len(scores) != 0 {
+	if err := db.rankLearned(ctx, scores, "zzqx qqzv", "ro", "", 1); err != nil || len(scores) != 0 {
 		t.Errorf("words the model never saw: %d ranked, %v", len(scores), err)
 	}
 }
