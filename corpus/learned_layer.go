@@ -114,19 +114,40 @@ func (s *Store) loadLearned(ctx context.Context) (*learnedIndex, error) {
 	if err := ix.model.UnmarshalBinary(data); err != nil {
 		return nil, err
 	}
-	st, err := s.db.PrepareContext(ctx, `SELECT doc_id, jurisdiction FROM legislatie WHERE rowid = ?`)
+	placed := ix.model.Placed()
+	if len(placed) == 0 {
+		return ix, nil
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT rowid, doc_id, jurisdiction FROM legislatie WHERE rowid <= ?`, int64(placed[len(placed)-1])+1)
 	if err != nil {
+		return nil, fmt.Errorf("read the learned model's articles: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var rowid int64
+		var id, jur string
+		if err := rows.Scan(&rowid, &id, &jur); err != nil {
+			return nil, err
+		}
+		if d := int32(rowid - 1); isPlaced(placed, d) {
+			ix.docID[d], ix.jurisdiction[d] = id, jur
+		}
+	}
+	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	defer st.Close()
-	for _, d := range ix.model.Placed() {
-		var id, jur string
-		if err := st.QueryRowContext(ctx, int64(d)+1).Scan(&id, &jur); err != nil {
-			return nil, fmt.Errorf("learned model's article %d: %w", d, err)
+	for _, d := range placed {
+		if _, ok := ix.docID[d]; !ok {
+			return nil, fmt.Errorf("the learned model's article %d is not in the corpus", d)
 		}
-		ix.docID[d], ix.jurisdiction[d] = id, jur
 	}
 	return ix, nil
+}
+
+// isPlaced reports whether placed (ascending) holds d.
+func isPlaced(placed []int32, d int32) bool {
+	_, ok := slices.BinarySearch(placed, d)
+	return ok
 }
 
 // rankLearned adds to scores, by reciprocal rank at weight, the articles of the

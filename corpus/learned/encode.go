@@ -5,9 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"io"
 	"math"
-	"slices"
 )
 
 // magic opens an encoded model; its version changes with the format.
@@ -15,27 +13,33 @@ const magic = "lexflow-learned/2\n"
 
 // MarshalBinary encodes the model: the magic, the dimensions, the terms (name, weight)
 // in the order they were learned, the documents' numbers, then each part's term
-// vectors and document vectors.
+// vectors and document vectors, floats as little-endian IEEE 754.
 func (m *Model) MarshalBinary() ([]byte, error) {
-	var b bytes.Buffer
-	b.WriteString(magic)
-	putUvarint(&b, uint64(m.Dim))
-	putUvarint(&b, uint64(len(m.names)))
+	b := []byte(magic)
+	b = binary.AppendUvarint(b, uint64(m.Dim))
+	b = binary.AppendUvarint(b, uint64(len(m.names)))
 	for i, name := range m.names {
-		putUvarint(&b, uint64(len(name)))
-		b.WriteString(name)
-		putFloats(&b, m.weights[i:i+1])
+		b = binary.AppendUvarint(b, uint64(len(name)))
+		b = append(b, name...)
+		b = appendFloats(b, m.weights[i:i+1])
 	}
-	putUvarint(&b, uint64(len(m.docs)))
+	b = binary.AppendUvarint(b, uint64(len(m.docs)))
 	for _, d := range m.docs {
-		putUvarint(&b, uint64(d))
+		b = binary.AppendUvarint(b, uint64(d))
 	}
-	putUvarint(&b, uint64(len(m.parts)))
+	b = binary.AppendUvarint(b, uint64(len(m.parts)))
 	for _, p := range m.parts {
-		putFloats(&b, p.vecs)
-		putFloats(&b, p.docVecs)
+		b = appendFloats(b, p.vecs)
+		b = appendFloats(b, p.docVecs)
 	}
-	return b.Bytes(), nil
+	return b, nil
+}
+
+func appendFloats(b []byte, v []float32) []byte {
+	for _, x := range v {
+		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(x))
+	}
+	return b
 }
 
 // Limits of a model UnmarshalBinary accepts, so that a damaged one cannot ask for
@@ -49,98 +53,88 @@ const (
 
 // UnmarshalBinary decodes what MarshalBinary encoded.
 func (m *Model) UnmarshalBinary(data []byte) error {
-	r := bytes.NewReader(data)
-	head := make([]byte, len(magic))
-	if _, err := io.ReadFull(r, head); err != nil || string(head) != magic {
+	if !bytes.HasPrefix(data, []byte(magic)) {
 		return errors.New("learned: not an encoded model")
 	}
-	dim, err := uvarint(r, maxDim)
-	if err != nil {
-		return err
+	d := decoder{data: data[len(magic):]}
+	out := Model{Dim: int(d.uvarint(maxDim)), terms: map[string]int32{}}
+	n := d.uvarint(maxEntries)
+	for i := 0; i < int(n) && d.err == nil; i++ {
+		name := string(d.bytes(int(d.uvarint(maxName))))
+		out.terms[name] = int32(i)
+		out.names = append(out.names, name)
+		out.weights = append(out.weights, d.floats(1)...)
 	}
-	out := Model{Dim: int(dim), terms: map[string]int32{}}
-	n, err := uvarint(r, maxEntries)
-	if err != nil {
-		return err
+	n = d.uvarint(maxEntries)
+	for i := 0; i < int(n) && d.err == nil; i++ {
+		out.docs = append(out.docs, int32(d.uvarint(math.MaxInt32)))
 	}
-	for i := range n {
-		size, err := uvarint(r, maxName)
-		if err != nil {
-			return err
-		}
-		name := make([]byte, size)
-		if _, err := io.ReadFull(r, name); err != nil {
-			return fmt.Errorf("learned: term %d: %w", i, err)
-		}
-		out.terms[string(name)] = int32(i)
-		out.names = append(out.names, string(name))
-		if out.weights, err = getFloats(r, out.weights, 1); err != nil {
-			return err
-		}
+	parts := d.uvarint(maxParts)
+	for i := 0; i < int(parts) && d.err == nil; i++ {
+		out.parts = append(out.parts, part{vecs: d.floats(len(out.names) * out.Dim), docVecs: d.floats(len(out.docs) * out.Dim)})
 	}
-	if n, err = uvarint(r, maxEntries); err != nil {
-		return err
+	if d.err != nil {
+		return d.err
 	}
-	for range n {
-		d, err := uvarint(r, math.MaxInt32)
-		if err != nil {
-			return err
-		}
-		out.docs = append(out.docs, int32(d))
-	}
-	parts, err := uvarint(r, maxParts)
-	if err != nil {
-		return err
-	}
-	for range parts {
-		var p part
-		if p.vecs, err = getFloats(r, nil, len(out.names)*out.Dim); err != nil {
-			return err
-		}
-		if p.docVecs, err = getFloats(r, nil, len(out.docs)*out.Dim); err != nil {
-			return err
-		}
-		out.parts = append(out.parts, p)
-	}
-	if r.Len() != 0 {
+	if len(d.data) != 0 {
 		return errors.New("learned: bytes after the model")
 	}
 	*m = out
 	return nil
 }
 
-func putUvarint(b *bytes.Buffer, x uint64) { b.Write(binary.AppendUvarint(nil, x)) }
-
-func putFloats(b *bytes.Buffer, v []float32) {
-	for _, x := range v {
-		b.Write(binary.LittleEndian.AppendUint32(nil, math.Float32bits(x)))
-	}
+// decoder reads an encoded model from the front of data; its first error stops it,
+// every later read answering zeros.
+type decoder struct {
+	data []byte
+	err  error
 }
 
-func uvarint(r *bytes.Reader, limit uint64) (uint64, error) {
-	x, err := binary.ReadUvarint(r)
-	if err != nil {
-		return 0, fmt.Errorf("learned: %w", err)
+func (d *decoder) fail(err error) {
+	if d.err == nil {
+		d.err = err
 	}
-	if x > limit {
-		return 0, fmt.Errorf("learned: %d exceeds %d", x, limit)
-	}
-	return x, nil
+	d.data = nil
 }
 
-// getFloats appends n floats read from r to out; it refuses, before allocating, more
-// than r holds.
-func getFloats(r *bytes.Reader, out []float32, n int) ([]float32, error) {
-	if n > r.Len()/4 {
-		return nil, fmt.Errorf("learned: %d floats, %d bytes left", n, r.Len())
+// uvarint reads a number, at most limit.
+func (d *decoder) uvarint(limit uint64) uint64 {
+	x, n := binary.Uvarint(d.data)
+	switch {
+	case d.err != nil:
+		return 0
+	case n <= 0:
+		d.fail(errors.New("learned: a number cut short"))
+		return 0
+	case x > limit:
+		d.fail(fmt.Errorf("learned: %d exceeds %d", x, limit))
+		return 0
 	}
-	out = slices.Grow(out, n)
-	var buf [4]byte
-	for range n {
-		if _, err := io.ReadFull(r, buf[:]); err != nil {
-			return nil, fmt.Errorf("learned: %w", err)
-		}
-		out = append(out, math.Float32frombits(binary.LittleEndian.Uint32(buf[:])))
+	d.data = d.data[n:]
+	return x
+}
+
+// bytes reads n bytes.
+func (d *decoder) bytes(n int) []byte {
+	if d.err != nil || n > len(d.data) {
+		d.fail(fmt.Errorf("learned: %d bytes wanted, %d left", n, len(d.data)))
+		return nil
 	}
-	return out, nil
+	b := d.data[:n]
+	d.data = d.data[n:]
+	return b
+}
+
+// floats reads n floats; it refuses, before allocating, more than the data holds.
+func (d *decoder) floats(n int) []float32 {
+	if d.err != nil || n > len(d.data)/4 {
+		d.fail(fmt.Errorf("learned: %d floats wanted, %d bytes left", n, len(d.data)))
+		return nil
+	}
+	out := make([]float32, n)
+	for i := range out {
+		out[i] = math.Float32frombits(binary.LittleEndian.Uint32(d.data[4*i:]))
+	}
+	d.data = d.data[4*n:]
+	return out
 }
