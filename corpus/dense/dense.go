@@ -6,9 +6,10 @@
 package dense
 
 import (
-	"container/heap"
 	"context"
 	"math"
+
+	"github.com/lexflow/lexflow/internal/topk"
 )
 
 // Embedder turns texts into vectors, one per text in order (llm.Embedder), and says how
@@ -65,37 +66,14 @@ func (ix *Index) Search(q []float32, k int) []Hit {
 		return nil
 	}
 	q = normalised(q)
-	h := &minHeap{}
+	best := topk.New[Hit](k)
 	for i, id := range ix.ids {
 		v := ix.vecs[i*ix.Dim : (i+1)*ix.Dim]
 		var s float64
 		for j, x := range v {
 			s += float64(x) * float64(q[j])
 		}
-		if h.Len() < k {
-			heap.Push(h, Hit{id, s})
-		} else if s > (*h)[0].Score {
-			(*h)[0] = Hit{id, s}
-			heap.Fix(h, 0)
-		}
+		best.Offer(Hit{id, s}, s)
 	}
-	out := make([]Hit, h.Len())
-	for i := len(out) - 1; i >= 0; i-- {
-		out[i] = heap.Pop(h).(Hit)
-	}
-	return out
-}
-
-// minHeap keeps the best k hits with the worst on top.
-type minHeap []Hit
-
-func (h minHeap) Len() int           { return len(h) }
-func (h minHeap) Less(i, j int) bool { return h[i].Score < h[j].Score }
-func (h minHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *minHeap) Push(x any)        { *h = append(*h, x.(Hit)) }
-func (h *minHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
+	return best.Best()
 }

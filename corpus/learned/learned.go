@@ -18,11 +18,13 @@
 package learned
 
 import (
-	"container/heap"
+	"cmp"
 	"math"
 	"math/rand/v2"
 	"slices"
 	"sync"
+
+	"github.com/lexflow/lexflow/internal/topk"
 )
 
 // Example is one text's terms and the document they describe.
@@ -54,28 +56,9 @@ var Defaults = Options{Dim: 64, Epochs: 10, Negatives: 25, Rate: 0.3, Smoothing:
 
 func (o Options) withDefaults() Options {
 	d := Defaults
-	if o.Dim > 0 {
-		d.Dim = o.Dim
-	}
-	if o.Epochs > 0 {
-		d.Epochs = o.Epochs
-	}
-	if o.Negatives > 0 {
-		d.Negatives = o.Negatives
-	}
-	if o.Rate > 0 {
-		d.Rate = o.Rate
-	}
-	if o.Smoothing > 0 {
-		d.Smoothing = o.Smoothing
-	}
-	if o.MinCount > 0 {
-		d.MinCount = o.MinCount
-	}
-	if o.Parts > 0 {
-		d.Parts = o.Parts
-	}
-	return d
+	return Options{Dim: cmp.Or(o.Dim, d.Dim), Epochs: cmp.Or(o.Epochs, d.Epochs), Negatives: cmp.Or(o.Negatives, d.Negatives),
+		Rate: cmp.Or(o.Rate, d.Rate), Smoothing: cmp.Or(o.Smoothing, d.Smoothing), MinCount: cmp.Or(o.MinCount, d.MinCount),
+		Parts: cmp.Or(o.Parts, d.Parts)}
 }
 
 // Model is a trained space: a weight per term and, in each of its parts (models
@@ -250,7 +233,7 @@ func (m *Model) Nearest(q []float32, k int, keep func(doc int32) bool) []Hit {
 	for i := range m.parts {
 		qs[i] = unit(q[i*m.Dim : (i+1)*m.Dim])
 	}
-	h := &minHeap{}
+	best := topk.New[Hit](k)
 	for j, d := range m.docs {
 		if !keep(d) {
 			continue
@@ -259,18 +242,9 @@ func (m *Model) Nearest(q []float32, k int, keep func(doc int32) bool) []Hit {
 		for i, p := range m.parts {
 			s += dot(p.docVecs[j*m.Dim:(j+1)*m.Dim], qs[i])
 		}
-		if h.Len() < k {
-			heap.Push(h, Hit{d, s})
-		} else if s > (*h)[0].Score {
-			(*h)[0] = Hit{d, s}
-			heap.Fix(h, 0)
-		}
+		best.Offer(Hit{d, s}, float64(s))
 	}
-	out := make([]Hit, h.Len())
-	for i := len(out) - 1; i >= 0; i-- {
-		out[i] = heap.Pop(h).(Hit)
-	}
-	return out
+	return best.Best()
 }
 
 // Terms is how many terms the model knows.
@@ -334,19 +308,4 @@ func unit(v []float32) []float32 {
 		out[i] = float32(float64(x) / n)
 	}
 	return out
-}
-
-type minHeap []Hit
-
-func (h minHeap) Len() int { return len(h) }
-func (h minHeap) Less(i, j int) bool {
-	return h[i].Score < h[j].Score || h[i].Score == h[j].Score && h[i].Doc > h[j].Doc
-}
-func (h minHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
-func (h *minHeap) Push(x any)   { *h = append(*h, x.(Hit)) }
-func (h *minHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
 }

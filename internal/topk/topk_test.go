@@ -1,0 +1,32 @@
+package topk
+
+import (
+	"slices"
+	"testing"
+)
+
+// TestKeepsTheBest: the k best come back best first, whatever the order offered; a
+// keeper of none keeps none.
+func TestKeepsTheBest(t *testing.T) {
+	kp := New[string](3)
+	for _, x := range []struct {
+		v string
+		s float64
+	}{{"c", 3}, {"a", 9}, {"e", 1}, {"b", 5}, {"d", 2}, {"f", 4}} {
+		kp.Offer(x.v, x.s)
+	}
+	if got := kp.Best(); !slices.Equal(got, []string{"a", "b", "f"}) {
+		t.Errorf("best three: %q", got)
+	}
+	none := New[int](0)
+	none.Offer(1, 1)
+	if got := none.Best(); len(got) != 0 {
+		t.Errorf("a keeper of none kept %v", got)
+	}
+	tie := New[string](1)
+	tie.Offer("first", 1)
+	tie.Offer("second", 1)
+	if got := tie.Best(); !slices.Equal(got, []string{"first"}) {
+		t.Errorf("of two scored alike: %q, want the first offered", got)
+	}
+}
