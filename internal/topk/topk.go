@@ -7,8 +7,9 @@ import "container/heap"
 // Keeper keeps the k items of highest score offered to it; of items scored alike,
 // the one offered first stays.
 type Keeper[T any] struct {
-	k    int
-	kept scored[T]
+	k       int
+	kept    scored[T]
+	offered int
 }
 
 // New returns a Keeper of the k best.
@@ -16,12 +17,14 @@ func New[T any](k int) *Keeper[T] { return &Keeper[T]{k: k} }
 
 // Offer considers v, scored score.
 func (kp *Keeper[T]) Offer(v T, score float64) {
+	it := item[T]{v, score, kp.offered}
+	kp.offered++
 	switch {
 	case kp.k <= 0:
 	case len(kp.kept) < kp.k:
-		heap.Push(&kp.kept, item[T]{v, score})
+		heap.Push(&kp.kept, it)
 	case score > kp.kept[0].score:
-		kp.kept[0] = item[T]{v, score}
+		kp.kept[0] = it
 		heap.Fix(&kp.kept, 0)
 	}
 }
@@ -38,15 +41,19 @@ func (kp *Keeper[T]) Best() []T {
 type item[T any] struct {
 	v     T
 	score float64
+	seq   int // the order it was offered in
 }
 
-// scored is a heap with the worst item kept on top.
+// scored is a heap with the worst item kept on top: the lowest score, and of those
+// scored alike the last offered.
 type scored[T any] []item[T]
 
-func (h scored[T]) Len() int           { return len(h) }
-func (h scored[T]) Less(i, j int) bool { return h[i].score < h[j].score }
-func (h scored[T]) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *scored[T]) Push(x any)        { *h = append(*h, x.(item[T])) }
+func (h scored[T]) Len() int { return len(h) }
+func (h scored[T]) Less(i, j int) bool {
+	return h[i].score < h[j].score || h[i].score == h[j].score && h[i].seq > h[j].seq
+}
+func (h scored[T]) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *scored[T]) Push(x any)   { *h = append(*h, x.(item[T])) }
 func (h *scored[T]) Pop() any {
 	old := *h
 	x := old[len(old)-1]

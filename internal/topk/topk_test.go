@@ -5,8 +5,8 @@ import (
 	"testing"
 )
 
-// TestKeepsTheBest: the k best come back best first, whatever the order offered; a
-// keeper of none keeps none.
+// TestKeepsTheBest: the k best come back best first, whatever the order offered; of
+// items scored alike the first offered stays; a keeper of none keeps none.
 func TestKeepsTheBest(t *testing.T) {
 	kp := New[string](3)
 	for _, x := range []struct {
@@ -23,10 +23,12 @@ func TestKeepsTheBest(t *testing.T) {
 	if got := none.Best(); len(got) != 0 {
 		t.Errorf("a keeper of none kept %v", got)
 	}
-	tie := New[string](1)
-	tie.Offer("first", 1)
-	tie.Offer("second", 1)
-	if got := tie.Best(); !slices.Equal(got, []string{"first"}) {
-		t.Errorf("of two scored alike: %q, want the first offered", got)
+	tie := New[string](2)
+	for _, v := range []string{"a", "b", "c", "d"} {
+		tie.Offer(v, 1)
+	}
+	tie.Offer("best", 2)
+	if got := tie.Best(); !slices.Equal(got, []string{"best", "a"}) {
+		t.Errorf("of four scored alike and a better: %q, want the better and the first offered", got)
 	}
 }
