@@ -162,7 +162,7 @@ var floors = map[string]struct {
 	"legislation, legislation-dev ro":      {9, 0.78},
 	"legislation, legislation-dev it":      {10, 1.00},
 	"legislation, legislation-dev en":      {10, 0.88},
-	"legislation, legislation ro":          {52, 0.75},
+	"legislation, legislation ro":          {51, 0.75},
 	"legislation, legislation it":          {52, 0.84},
 	"legislation, legislation en":          {51, 0.80},
 	"legislation, legislation_heldout ro":  {17, 0.66},

@@ -58,6 +58,9 @@ func (m *Model) UnmarshalBinary(data []byte) error {
 	}
 	d := decoder{data: data[len(magic):]}
 	out := Model{Dim: int(d.uvarint(maxDim)), terms: map[string]int32{}}
+	if out.Dim == 0 && d.err == nil {
+		return errors.New("learned: a model of no dimensions")
+	}
 	n := d.uvarint(maxEntries)
 	for i := 0; i < int(n) && d.err == nil; i++ {
 		name := string(d.bytes(int(d.uvarint(maxName))))
@@ -67,9 +70,16 @@ func (m *Model) UnmarshalBinary(data []byte) error {
 	}
 	n = d.uvarint(maxEntries)
 	for i := 0; i < int(n) && d.err == nil; i++ {
-		out.docs = append(out.docs, int32(d.uvarint(math.MaxInt32)))
+		doc := int32(d.uvarint(math.MaxInt32))
+		if i > 0 && doc <= out.docs[i-1] {
+			d.fail(errors.New("learned: documents out of order"))
+		}
+		out.docs = append(out.docs, doc)
 	}
 	parts := d.uvarint(maxParts)
+	if parts == 0 && d.err == nil {
+		return errors.New("learned: a model of no parts")
+	}
 	for i := 0; i < int(parts) && d.err == nil; i++ {
 		out.parts = append(out.parts, part{vecs: d.floats(len(out.names) * out.Dim), docVecs: d.floats(len(out.docs) * out.Dim)})
 	}

@@ -13,8 +13,11 @@
 // same articles ("flat", "apartment", "apartament") end close together; a question
 // lands near the articles their phrasings describe.
 //
-// Training is deterministic: one goroutine, a seeded generator, so that a corpus built
-// twice ranks the same.
+// Training is deterministic, so that a corpus built twice ranks the same, on any
+// machine: each part trains on its own goroutine from its own seed, the logistic
+// function is a table of float32s, and every product is rounded before it is added,
+// so that no fused multiply-add (arm64's, or math.Exp's on an amd64 with FMA) changes
+// a bit.
 package learned
 
 import (
@@ -51,7 +54,7 @@ type Options struct {
 
 // Defaults were chosen on the evaluation's tuned question sets (docs/tools.md): three
 // parts rather than two raised their MRR from 0.741 to 0.757 for 6 s more of the
-// corpus's build (19 s in all on the 2-core machine).
+// corpus's build (17 s in all on the 2-core machine).
 var Defaults = Options{Dim: 64, Epochs: 10, Negatives: 25, Rate: 0.3, Smoothing: 1e-3, MinCount: 2, Parts: 3}
 
 func (o Options) withDefaults() Options {
@@ -117,7 +120,7 @@ func Train(examples []Example, group []int32, opts Options) *Model {
 			}
 			c.terms = append(c.terms, id)
 		}
-		if len(c.terms) > 0 && int(ex.Doc) < len(group) {
+		if len(c.terms) > 0 && ex.Doc >= 0 && int(ex.Doc) < len(group) {
 			exs = append(exs, c)
 			trained[ex.Doc] = true
 		}
@@ -140,14 +143,8 @@ func Train(examples []Example, group []int32, opts Options) *Model {
 	return m
 }
 
-// train learns one part from exs (which it shuffles), with its own seed. It writes
-// only the vectors it allocates and reads what Train wrote before it started, so it
-// is left out of the race detector's instrumentation (go:norace), as are the
-// arithmetic it calls: under it, training the shipped corpus took minutes rather
-// than seconds. TestTrainIsDeterministic shows that a part trained beside others is
-// the part trained alone.
-//
-//go:norace
+// train learns one part from exs (which it shuffles), with its own seed: it writes
+// only the vectors it allocates, and reads what Train wrote before it started.
 func (m *Model) train(exs []coded, group []int32, byGroup map[int32][]int32, o Options, seed uint64) part {
 	rng := rand.New(rand.NewPCG(38+seed, 2026))
 	dim := o.Dim
@@ -197,8 +194,9 @@ func (m *Model) train(exs []coded, group []int32, byGroup map[int32][]int32, o O
 	return p
 }
 
-// Vector is, for each part, the weighted mean of the vectors of the terms the model
-// knows, the parts one after the other; nil when it knows none of them.
+// Vector is, for each part, the weighted sum of the vectors of the terms the model
+// knows (Nearest reads its direction only), the parts one after the other; nil when
+// it knows none of them.
 func (m *Model) Vector(terms []string) []float32 {
 	var v []float32
 	for _, t := range terms {
@@ -247,55 +245,73 @@ func (m *Model) Nearest(q []float32, k int, keep func(doc int32) bool) []Hit {
 	return best.Best()
 }
 
-// Terms is how many terms the model knows.
-func (m *Model) Terms() int { return len(m.weights) }
-
 // Placed are the documents the model placed, ascending; the caller must not change
 // them.
 func (m *Model) Placed() []int32 { return m.docs }
 
-//go:norace
 func dot(a, b []float32) float32 {
 	b = b[:len(a)]
 	var s0, s1, s2, s3 float32
 	i := 0
 	for ; i+4 <= len(a); i += 4 {
-		s0 += a[i] * b[i]
-		s1 += a[i+1] * b[i+1]
-		s2 += a[i+2] * b[i+2]
-		s3 += a[i+3] * b[i+3]
+		s0 += float32(a[i] * b[i])
+		s1 += float32(a[i+1] * b[i+1])
+		s2 += float32(a[i+2] * b[i+2])
+		s3 += float32(a[i+3] * b[i+3])
 	}
 	for ; i < len(a); i++ {
-		s0 += a[i] * b[i]
+		s0 += float32(a[i] * b[i])
 	}
 	return (s0 + s1) + (s2 + s3)
 }
 
 // axpy adds a·x to y.
-//
-//go:norace
 func axpy(y, x []float32, a float32) {
 	y = y[:len(x)]
 	i := 0
 	for ; i+4 <= len(x); i += 4 {
-		y[i] += a * x[i]
-		y[i+1] += a * x[i+1]
-		y[i+2] += a * x[i+2]
-		y[i+3] += a * x[i+3]
+		y[i] += float32(a * x[i])
+		y[i+1] += float32(a * x[i+1])
+		y[i+2] += float32(a * x[i+2])
+		y[i+3] += float32(a * x[i+3])
 	}
 	for ; i < len(x); i++ {
-		y[i] += a * x[i]
+		y[i] += float32(a * x[i])
 	}
 }
 
-//go:norace
 func scale(v []float32, a float32) {
 	for i := range v {
 		v[i] *= a
 	}
 }
 
-func sigmoid(x float32) float32 { return float32(1 / (1 + math.Exp(-float64(x)))) }
+// sigmoid is the logistic function, read from a table of float32s as word2vec reads
+// it: math.Exp's last bit depends on the CPU (amd64's uses FMA where it has it), and
+// rounded to float32 the table's entries do not feel it. Past ±sigmoidBound it is 0
+// or 1.
+func sigmoid(x float32) float32 {
+	switch {
+	case x <= -sigmoidBound:
+		return 0
+	case x >= sigmoidBound:
+		return 1
+	}
+	return sigmoidTable[int((x+sigmoidBound)*(sigmoidSteps/(2*sigmoidBound)))]
+}
+
+const (
+	sigmoidBound = 8
+	sigmoidSteps = 2048
+)
+
+var sigmoidTable = func() (t [sigmoidSteps + 1]float32) {
+	for i := range t {
+		x := float64(i)*2*sigmoidBound/sigmoidSteps - sigmoidBound
+		t[i] = float32(1 / (1 + math.Exp(-x)))
+	}
+	return t
+}()
 
 // unit returns v scaled to length 1 (zeros stay zeros).
 func unit(v []float32) []float32 {

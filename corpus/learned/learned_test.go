@@ -55,8 +55,7 @@ func TestTrainPlacesByWords(t *testing.T) {
 }
 
 // TestTrainIsDeterministic: the same examples train the same model, byte for byte,
-// and a part trained beside others is the part trained alone (train runs outside the
-// race detector's view).
+// and a part trained beside others is the part trained alone.
 func TestTrainIsDeterministic(t *testing.T) {
 	ex, group := toy()
 	a, _ := Train(ex, group, Options{Dim: 8, Epochs: 2, Parts: 3}).MarshalBinary()
@@ -101,8 +100,18 @@ func TestMarshalRoundTrip(t *testing.T) {
 	if err := back.UnmarshalBinary(append(slices.Clone(data), 0)); err == nil {
 		t.Error("a trailing byte decoded")
 	}
-	huge := append([]byte(magic), 0x40, 0xff, 0xff, 0xff, 0x07) // 64 dimensions, 2^31-1 terms
-	if err := back.UnmarshalBinary(huge); err == nil {
-		t.Error("a model claiming 2^31 terms decoded")
+	huge := append([]byte(magic), 0x40, 0xff, 0xff, 0xff, 0xff, 0x07) // 64 dimensions, 2^31-1 terms
+	if err := back.UnmarshalBinary(huge); err == nil || !strings.Contains(err.Error(), "exceeds") {
+		t.Errorf("a model claiming 2^31 terms: %v", err)
+	}
+	for name, damaged := range map[string][]byte{
+		"no dimensions": append([]byte(magic), 0, 0, 0, 0),
+		"no parts":      append([]byte(magic), 8, 0, 0, 0),
+		"documents out of order": append(append([]byte(magic), 8, 0, 2, 5, 3, 1),
+			make([]byte, 4*8*2)...),
+	} {
+		if err := back.UnmarshalBinary(damaged); err == nil {
+			t.Errorf("%s: decoded", name)
+		}
 	}
 }
