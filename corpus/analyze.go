@@ -40,6 +40,20 @@ func newAnalyzer(lang string) *analyzer {
 	return &analyzer{lang: lang, stem: stemmers[lang], stop: stopWords[lang], cache: map[string]string{}}
 }
 
+// analyzers keeps an analyzer per language, so that a corpus's load computes each
+// word's stem once across its indexes and its learned model.
+type analyzers map[string]*analyzer
+
+// of returns lang's analyzer.
+func (as analyzers) of(lang string) *analyzer {
+	a, ok := as[lang]
+	if !ok {
+		a = newAnalyzer(lang)
+		as[lang] = a
+	}
+	return a
+}
+
 // Analyze returns the terms of text in lang ("ro", "it" or "en") as the corpus's
 // analysed indexes hold them, in the text's order, repeats kept. An unknown language
 // folds words without stemming them.

@@ -220,10 +220,11 @@ func fill(ctx context.Context, db *sql.DB, archiveSum string, arts []Article, de
 	if _, err := tx.ExecContext(ctx, `INSERT INTO meta VALUES ('archive_sha256', ?)`, archiveSum); err != nil {
 		return err
 	}
-	if err := fillAnalysed(ctx, tx, arts, decs); err != nil {
+	as := analyzers{}
+	if err := fillAnalysed(ctx, tx, as, arts, decs); err != nil {
 		return err
 	}
-	if err := fillLearned(ctx, tx, arts); err != nil {
+	if err := fillLearned(ctx, tx, as, arts); err != nil {
 		return err
 	}
 	for _, stmt := range []string{
@@ -242,8 +243,10 @@ type Store struct {
 	db *sql.DB
 	// queries serves Query, with an authorizer installed per query.
 	queries *sql.DB
-	// learned reads the learned model once, on the first search that asks for it.
-	learned func() (*learnedIndex, error)
+	// learnedIx is the learned model, read on the first search that asks for it
+	// (learned); learnedMu guards it.
+	learnedMu sync.Mutex
+	learnedIx *learnedIndex
 }
 
 // ErrNotBuilt means the corpus database has not been built yet.
@@ -263,9 +266,7 @@ func Open(path string) (*Store, error) {
 		db.Close()
 		return nil, err
 	}
-	s := &Store{db: db, queries: queries}
-	s.learned = sync.OnceValues(func() (*learnedIndex, error) { return s.loadLearned(context.Background()) })
-	return s, nil
+	return &Store{db: db, queries: queries}, nil
 }
 
 // archiveSum returns the checksum of the archive the database was built from.

@@ -38,15 +38,9 @@ func decisionIndex(lang string) string { return "jurisprudenta_" + lang }
 
 // fillAnalysed writes the analysed indexes of the rows just inserted, in the order
 // they were inserted (their rowids are 1, 2, ... in each table).
-func fillAnalysed(ctx context.Context, tx *sql.Tx, arts []Article, decs []Decision) error {
-	analyzers := map[string]*analyzer{}
+func fillAnalysed(ctx context.Context, tx *sql.Tx, as analyzers, arts []Article, decs []Decision) error {
 	analyse := func(lang, text string) string {
-		a, ok := analyzers[lang]
-		if !ok {
-			a = newAnalyzer(lang)
-			analyzers[lang] = a
-		}
-		return strings.Join(a.terms(text, nil), " ")
+		return strings.Join(as.of(lang).terms(text, nil), " ")
 	}
 	stmts := map[string]*sql.Stmt{}
 	insert := func(table string, args ...any) error {

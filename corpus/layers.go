@@ -112,7 +112,7 @@ func (s *Store) SearchLegislationWith(ctx context.Context, query, jurisdiction, 
 	}
 	if l.Learned {
 		weight := LearnedWeight
-		if q := QueryLanguage(query); q != "" && !slices.Contains(langs, q) {
+		if len(others) > 0 { // a question in a language the law is not written in
 			weight = PlainWeight
 		}
 		if err := s.rankLearned(ctx, scores, query, jurisdiction, act, weight); err != nil {

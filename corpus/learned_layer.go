@@ -19,7 +19,7 @@ const learnedSchema = `CREATE TABLE learned (model BLOB NOT NULL);
 
 // LearnedWeight weighs the learned ranking in the fusion, as much as the question's
 // own words. A question in a language the law is not written in (English about
-// Romanian law) has none of the law's words to rank: the learned model bridges it as
+// Romanian law, as otherLanguages tells it) has none of the law's words to rank: the learned model bridges it as
 // the plain words do, and weighs as their ranking, PlainWeight (chosen on the tuned
 // sets: English recall@5 88.7% and MRR 0.709 at 1, 90.8% and 0.749 at 3).
 const LearnedWeight = 1.0
@@ -42,20 +42,12 @@ func learnedTerms(a *analyzer, text string) []string {
 // of them, in every language, and the article's titles and the opening of its text),
 // drawing each example's negatives from its jurisdiction, and stores it. Articles
 // without plain words (a synthetic corpus's) are not placed.
-func fillLearned(ctx context.Context, tx *sql.Tx, arts []Article) error {
+func fillLearned(ctx context.Context, tx *sql.Tx, as analyzers, arts []Article) error {
 	words, err := plain.Default()
 	if err != nil {
 		return err
 	}
-	analyzers := map[string]*analyzer{}
-	terms := func(lang, text string) []string {
-		a, ok := analyzers[lang]
-		if !ok {
-			a = newAnalyzer(lang)
-			analyzers[lang] = a
-		}
-		return learnedTerms(a, text)
-	}
+	terms := func(lang, text string) []string { return learnedTerms(as.of(lang), text) }
 	var examples []learned.Example
 	group := make([]int32, len(arts))
 	jurisdictions := map[string]int32{}
@@ -102,6 +94,22 @@ type learnedIndex struct {
 	model        *learned.Model
 	docID        map[int32]string
 	jurisdiction map[int32]string
+}
+
+// learned returns the learned model, read on the first call and kept; a read that
+// fails is tried again by the next call, so that one failed read does not fail every
+// search until the process restarts.
+func (s *Store) learned(ctx context.Context) (*learnedIndex, error) {
+	s.learnedMu.Lock()
+	defer s.learnedMu.Unlock()
+	if s.learnedIx == nil {
+		ix, err := s.loadLearned(ctx)
+		if err != nil {
+			return nil, err
+		}
+		s.learnedIx = ix
+	}
+	return s.learnedIx, nil
 }
 
 // loadLearned reads the model and the doc_ids of the articles it placed.
@@ -154,7 +162,7 @@ func isPlaced(placed []int32, d int32) bool {
 // jurisdiction (and of act, when set) that the learned model places closest to the
 // query, read in its language, or in each when it has no stop words to tell.
 func (s *Store) rankLearned(ctx context.Context, scores map[int64]float64, query, jurisdiction, act string, weight float64) error {
-	ix, err := s.learned()
+	ix, err := s.learned(ctx)
 	if err != nil {
 		return err
 	}
@@ -170,17 +178,24 @@ func (s *Store) rankLearned(ctx context.Context, scores map[int64]float64, query
 	if q == nil {
 		return nil
 	}
-	var acts []string
+	var prefixes []string // of the act's articles' doc_ids
 	if act != "" {
-		if acts, err = s.actIDs(ctx, act); err != nil {
+		ids, err := s.actIDs(ctx, act)
+		if err != nil {
 			return err
+		}
+		if len(ids) == 0 {
+			return fmt.Errorf("%w: %q", ErrNoAct, act)
+		}
+		for _, id := range ids {
+			prefixes = append(prefixes, id+"/")
 		}
 	}
 	keep := func(d int32) bool {
 		if jurisdiction != "" && jurisdiction != JurisdictionAll && ix.jurisdiction[d] != jurisdiction {
 			return false
 		}
-		return len(acts) == 0 || slices.ContainsFunc(acts, func(a string) bool { return strings.HasPrefix(ix.docID[d], a+"/") })
+		return prefixes == nil || slices.ContainsFunc(prefixes, func(p string) bool { return strings.HasPrefix(ix.docID[d], p) })
 	}
 	var ranked []int64
 	for _, h := range ix.model.Nearest(q, perLanguageDepth, keep) {

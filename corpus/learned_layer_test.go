@@ -33,7 +33,7 @@ func TestLearnedTakesAClientToTheLaw(t *testing.T) {
 // TestLearnedPlacesTheArticlesWithWords: the model places the articles that have
 // plain words, and only those, each read back with its doc_id and jurisdiction.
 func TestLearnedPlacesTheArticlesWithWords(t *testing.T) {
-	ix, err := db.learned()
+	ix, err := db.learned(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +69,7 @@ func TestLearnedKeepsToTheScope(t *testing.T) {
 		if len(scores) != perLanguageDepth {
 			t.Errorf("%s %q: %d articles ranked, want %d", c.jur, c.act, len(scores), perLanguageDepth)
 		}
-		ix, _ := db.learned()
+		ix, _ := db.learned(ctx)
 		for id := range scores {
 			if doc := ix.docID[int32(id-1)]; !strings.HasPrefix(doc, c.prefix) {
 				t.Errorf("%s %q: ranked %s", c.jur, c.act, doc)
