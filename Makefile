@@ -31,8 +31,8 @@ dev: bin/temporal bin/temporal-ui $(if $(filter firestore,$(LEXFLOW_STORE)),npm)
 	go run ./cmd/lexflow dev
 
 # TEST_CORPUS is the legal corpus the test packages share (package internal/testcorpus),
-# built once by a plain binary in seconds: under the race detector every package that
-# needs one would spend about 100 s building its own.
+# built once by a plain binary in about 20 s: under the race detector every package
+# that needs one would spend over three minutes building its own.
 TEST_CORPUS := $(CURDIR)/data/test/corpus.db
 
 # E2E_PARALLEL is how many tests of e2e/api and e2e/story (the tests that call

@@ -244,9 +244,10 @@ type Store struct {
 	// queries serves Query, with an authorizer installed per query.
 	queries *sql.DB
 	// learnedIx is the learned model, read on the first search that asks for it
-	// (learned); learnedMu guards it.
-	learnedMu sync.Mutex
-	learnedIx *learnedIndex
+	// (learned), or learnedErr why it cannot be; learnedMu guards both.
+	learnedMu  sync.Mutex
+	learnedIx  *learnedIndex
+	learnedErr error
 }
 
 // ErrNotBuilt means the corpus database has not been built yet.

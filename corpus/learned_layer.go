@@ -96,20 +96,24 @@ type learnedIndex struct {
 	jurisdiction map[int32]string
 }
 
-// learned returns the learned model, read on the first call and kept; a read that
-// fails is tried again by the next call, so that one failed read does not fail every
-// search until the process restarts.
+// learned returns the learned model, read on the first call and kept. A read cut
+// short by its caller's context is tried again by the next call, so that one search
+// cancelled does not fail every search until the process restarts; any other failure
+// (a damaged model) is kept, so that searches do not each read 24 MB to fail again.
 func (s *Store) learned(ctx context.Context) (*learnedIndex, error) {
 	s.learnedMu.Lock()
 	defer s.learnedMu.Unlock()
-	if s.learnedIx == nil {
+	if s.learnedIx == nil && s.learnedErr == nil {
 		ix, err := s.loadLearned(ctx)
 		if err != nil {
+			if ctx.Err() == nil {
+				s.learnedErr = err
+			}
 			return nil, err
 		}
 		s.learnedIx = ix
 	}
-	return s.learnedIx, nil
+	return s.learnedIx, s.learnedErr
 }
 
 // loadLearned reads the model and the doc_ids of the articles it placed.

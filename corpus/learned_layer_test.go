@@ -53,6 +53,24 @@ func TestLearnedPlacesTheArticlesWithWords(t *testing.T) {
 	}
 }
 
+// TestLearnedReadAgainAfterACancel: a read of the model cut short by its caller's
+// context does not stay the store's answer.
+func TestLearnedReadAgainAfterACancel(t *testing.T) {
+	s, err := Open(dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	cancelled, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := s.learned(cancelled); err == nil {
+		t.Fatal("a read with a cancelled context succeeded")
+	}
+	if ix, err := s.learned(context.Background()); err != nil || len(ix.model.Placed()) == 0 {
+		t.Errorf("the read after: %v", err)
+	}
+}
+
 // TestLearnedKeepsToTheScope: the learned ranking adds only articles of the
 // jurisdiction, and of the act when one is named.
 func TestLearnedKeepsToTheScope(t *testing.T) {

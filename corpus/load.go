@@ -97,7 +97,7 @@ func current(ctx context.Context, path string) (counts Counts, ok bool) {
 // buildVersion names what the loaders write: raise it when they change, so that
 // Ensure rebuilds databases an older binary built from the same archive. A change of
 // the glossary or the plain words needs none: archiveSum holds their digests.
-const buildVersion = "8"
+const buildVersion = "9"
 
 // archiveSum is the checksum of the shipped archive, the schema, the build version and
 // the data the analysed index is written from (the glossary, the plain words): a

@@ -135,7 +135,8 @@ func (d *decoder) bytes(n int) []byte {
 	return b
 }
 
-// floats reads n floats; it refuses, before allocating, more than the data holds.
+// floats reads n floats; it refuses, before allocating, more than the data holds,
+// and a float that is not finite (it would rank at random).
 func (d *decoder) floats(n int) []float32 {
 	if d.err != nil || n > len(d.data)/4 {
 		d.fail(fmt.Errorf("learned: %d floats wanted, %d bytes left", n, len(d.data)))
@@ -144,6 +145,10 @@ func (d *decoder) floats(n int) []float32 {
 	out := make([]float32, n)
 	for i := range out {
 		out[i] = math.Float32frombits(binary.LittleEndian.Uint32(d.data[4*i:]))
+		if f := float64(out[i]); math.IsNaN(f) || math.IsInf(f, 0) {
+			d.fail(errors.New("learned: a number that is not finite"))
+			return nil
+		}
 	}
 	d.data = d.data[4*n:]
 	return out

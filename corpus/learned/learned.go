@@ -292,7 +292,7 @@ func scale(v []float32, a float32) {
 // or 1.
 func sigmoid(x float32) float32 {
 	switch {
-	case x <= -sigmoidBound:
+	case !(x > -sigmoidBound): // NaN too
 		return 0
 	case x >= sigmoidBound:
 		return 1

@@ -2,6 +2,10 @@ package learned
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -105,13 +109,38 @@ func TestMarshalRoundTrip(t *testing.T) {
 		t.Errorf("a model claiming 2^31 terms: %v", err)
 	}
 	for name, damaged := range map[string][]byte{
-		"no dimensions": append([]byte(magic), 0, 0, 0, 0),
+		"no dimensions": append([]byte(magic), 0, 0, 0, 1),
 		"no parts":      append([]byte(magic), 8, 0, 0, 0),
 		"documents out of order": append(append([]byte(magic), 8, 0, 2, 5, 3, 1),
 			make([]byte, 4*8*2)...),
+		"a float not a number": append(slices.Clone(data[:len(data)-4]), 0, 0, 0xc0, 0x7f),
 	} {
 		if err := back.UnmarshalBinary(damaged); err == nil {
 			t.Errorf("%s: decoded", name)
+		}
+	}
+}
+
+// TestTrainsTheSameOnEveryMachine pins the sigmoid's table and a toy model, byte for
+// byte: training rounds every product and reads the logistic function from a table so
+// that no CPU's fused multiply-add changes a bit, and the eval's floors are the
+// figures of one model. A machine where this fails trains another model.
+func TestTrainsTheSameOnEveryMachine(t *testing.T) {
+	var table bytes.Buffer
+	for _, x := range sigmoidTable {
+		table.Write(binary.LittleEndian.AppendUint32(nil, math.Float32bits(x)))
+	}
+	ex, group := toy()
+	model, _ := Train(ex, group, Options{Dim: 8, Epochs: 3, Parts: 2}).MarshalBinary()
+	for name, c := range map[string]struct {
+		data []byte
+		want string
+	}{
+		"the sigmoid's table": {table.Bytes(), "ccca5bebc53c4723df7fe58b004d57dc133c6bb9c0fa10d3c4d4585c52567f67"},
+		"a toy model":         {model, "fc7f2d441330fcc9ec2ff64d599b8b47570a9a22de35830ad5a7cb39a34ca973"},
+	} {
+		if got := fmt.Sprintf("%x", sha256.Sum256(c.data)); got != c.want {
+			t.Errorf("%s: sha256 %s, want %s", name, got, c.want)
 		}
 	}
 }
