@@ -50,10 +50,11 @@ const (
 // ranked, then each layer that is on (the glossary, the model's rewrites, the dense
 // ranking) fused beside them.
 func (s *Store) SearchLegislationWith(ctx context.Context, query, jurisdiction, act string, limit int, l Layers) ([]ArticleHit, error) {
-	langs, filter, args, err := s.legislationScope(ctx, jurisdiction, act)
+	sc, err := s.legislationScope(ctx, jurisdiction, act)
 	if err != nil {
 		return nil, err
 	}
+	langs, filter, args := sc.langs, sc.filter, sc.args
 	scores := map[int64]float64{}
 	rankMatch := func(lang, match string, weight float64) error {
 		if match == "" || weight <= 0 {
@@ -115,7 +116,7 @@ func (s *Store) SearchLegislationWith(ctx context.Context, query, jurisdiction, 
 		if len(others) > 0 { // a question in a language the law is not written in
 			weight = PlainWeight
 		}
-		if err := s.rankLearned(ctx, scores, query, jurisdiction, act, weight); err != nil {
+		if err := s.rankLearned(ctx, scores, query, sc, weight); err != nil {
 			return nil, err
 		}
 	}

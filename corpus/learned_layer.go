@@ -162,10 +162,10 @@ func isPlaced(placed []int32, d int32) bool {
 	return ok
 }
 
-// rankLearned adds to scores, by reciprocal rank at weight, the articles of the
-// jurisdiction (and of act, when set) that the learned model places closest to the
-// query, read in its language, or in each when it has no stop words to tell.
-func (s *Store) rankLearned(ctx context.Context, scores map[int64]float64, query, jurisdiction, act string, weight float64) error {
+// rankLearned adds to scores, by reciprocal rank at weight, the articles of the scope
+// that the learned model places closest to the query, read in its language, or in
+// each when it has no stop words to tell.
+func (s *Store) rankLearned(ctx context.Context, scores map[int64]float64, query string, sc articleScope, weight float64) error {
 	ix, err := s.learned(ctx)
 	if err != nil {
 		return err
@@ -182,25 +182,7 @@ func (s *Store) rankLearned(ctx context.Context, scores map[int64]float64, query
 	if q == nil {
 		return nil
 	}
-	var prefixes []string // of the act's articles' doc_ids
-	if act != "" {
-		ids, err := s.actIDs(ctx, act)
-		if err != nil {
-			return err
-		}
-		if len(ids) == 0 {
-			return fmt.Errorf("%w: %q", ErrNoAct, act)
-		}
-		for _, id := range ids {
-			prefixes = append(prefixes, id+"/")
-		}
-	}
-	keep := func(d int32) bool {
-		if jurisdiction != "" && jurisdiction != JurisdictionAll && ix.jurisdiction[d] != jurisdiction {
-			return false
-		}
-		return prefixes == nil || slices.ContainsFunc(prefixes, func(p string) bool { return strings.HasPrefix(ix.docID[d], p) })
-	}
+	keep := func(d int32) bool { return sc.keeps(ix.docID[d], ix.jurisdiction[d]) }
 	var ranked []int64
 	for _, h := range ix.model.Nearest(q, perLanguageDepth, keep) {
 		ranked = append(ranked, int64(h.Doc)+1)

@@ -81,7 +81,11 @@ func TestLearnedKeepsToTheScope(t *testing.T) {
 		{"ro", "Codul civil", "ro/legea-287-2009/"},
 	} {
 		scores := map[int64]float64{}
-		if err := db.rankLearned(ctx, scores, "my neighbour's dog bit my son", c.jur, c.act, 1); err != nil {
+		sc, err := db.legislationScope(ctx, c.jur, c.act)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := db.rankLearned(ctx, scores, "my neighbour's dog bit my son", sc, 1); err != nil {
 			t.Fatal(err)
 		}
 		if len(scores) != perLanguageDepth {
@@ -95,7 +99,11 @@ func TestLearnedKeepsToTheScope(t *testing.T) {
 		}
 	}
 	scores := map[int64]float64{}
-	if err := db.rankLearned(ctx, scores, "zzqx qqzv", "ro", "", 1); err != nil || len(scores) != 0 {
+	sc, err := db.legislationScope(ctx, "ro", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.rankLearned(ctx, scores, "zzqx qqzv", sc, 1); err != nil || len(scores) != 0 {
 		t.Errorf("words the model never saw: %d ranked, %v", len(scores), err)
 	}
 }

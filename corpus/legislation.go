@@ -256,22 +256,43 @@ func articleRanking(index, filter string) string {
 // model's rewrite, an embedding), so that a request the corpus cannot answer spends
 // nothing.
 func (s *Store) CheckLegislationScope(ctx context.Context, jurisdiction, act string) error {
-	_, _, _, err := s.legislationScope(ctx, jurisdiction, act)
+	_, err := s.legislationScope(ctx, jurisdiction, act)
 	return err
 }
 
-// legislationScope returns the languages whose indexes hold a jurisdiction's law
-// ("" for all) and the filter of its articles and act's (articleFilter).
-func (s *Store) legislationScope(ctx context.Context, jurisdiction, act string) (langs []string, filter string, args []any, err error) {
+// articleScope is where a legislation search looks: the languages whose indexes hold
+// the jurisdiction's law, the SQL filter of its articles and its act's
+// (articleFilter), and the same in Go for rankings outside SQL.
+type articleScope struct {
+	langs        []string
+	filter       string
+	args         []any
+	jurisdiction string   // JurisdictionAll for all
+	acts         []string // the act's articles' doc_id prefixes ("ro/legea-287-2009/"); none without an act
+}
+
+// keeps reports whether the scope holds the article docID of jurisdiction.
+func (sc articleScope) keeps(docID, jurisdiction string) bool {
+	if sc.jurisdiction != JurisdictionAll && jurisdiction != sc.jurisdiction {
+		return false
+	}
+	return sc.acts == nil || slices.ContainsFunc(sc.acts, func(p string) bool { return strings.HasPrefix(docID, p) })
+}
+
+// legislationScope returns the scope of a search within a jurisdiction ("" for all)
+// and act ("" for every act).
+func (s *Store) legislationScope(ctx context.Context, jurisdiction, act string) (articleScope, error) {
 	if jurisdiction == "" {
 		jurisdiction = JurisdictionAll
 	}
 	langs, ok := jurisdictionLanguages[jurisdiction]
 	if !ok {
-		return nil, "", nil, fmt.Errorf("%w: %q", ErrJurisdiction, jurisdiction)
+		return articleScope{}, fmt.Errorf("%w: %q", ErrJurisdiction, jurisdiction)
 	}
-	filter, args, err = s.articleFilter(ctx, jurisdiction, act)
-	return langs, filter, args, err
+	sc := articleScope{langs: langs, jurisdiction: jurisdiction}
+	var err error
+	sc.filter, sc.args, sc.acts, err = s.articleFilter(ctx, jurisdiction, act)
+	return sc, err
 }
 
 // rankedCandidates is how many of a ranking's best matches a filter reads: a
@@ -279,29 +300,31 @@ func (s *Store) legislationScope(ctx context.Context, jurisdiction, act string) 
 const rankedCandidates = 2000
 
 // articleFilter is the SQL condition (on legislatie l) and its arguments that keep a
-// jurisdiction's articles, and an act's when act is set.
-func (s *Store) articleFilter(ctx context.Context, jurisdiction, act string) (string, []any, error) {
-	filter, args := "", []any{}
+// jurisdiction's articles, and an act's when act is set, with the doc_id prefixes of
+// that act's articles.
+func (s *Store) articleFilter(ctx context.Context, jurisdiction, act string) (filter string, args []any, prefixes []string, err error) {
+	args = []any{}
 	if jurisdiction != JurisdictionAll {
 		filter += ` AND l.jurisdiction = ?`
 		args = append(args, jurisdiction)
 	}
 	if act == "" {
-		return filter, args, nil
+		return filter, args, nil, nil
 	}
 	ids, err := s.actIDs(ctx, act)
 	if err != nil {
-		return "", nil, err
+		return "", nil, nil, err
 	}
 	if len(ids) == 0 {
-		return "", nil, fmt.Errorf("%w: %q", ErrNoAct, act)
+		return "", nil, nil, fmt.Errorf("%w: %q", ErrNoAct, act)
 	}
 	var or []string
 	for _, id := range ids {
 		or = append(or, `(l.doc_id > ? AND l.doc_id < ?)`)
 		args = append(args, id+"/", id+"0") // '0' follows '/': every doc_id under id
+		prefixes = append(prefixes, id+"/")
 	}
-	return filter + ` AND (` + strings.Join(or, " OR ") + `)`, args, nil
+	return filter + ` AND (` + strings.Join(or, " OR ") + `)`, args, prefixes, nil
 }
 
 // SearchLegislationUnanalysed is SearchLegislation without the language analysis: the
@@ -309,10 +332,11 @@ func (s *Store) articleFilter(ctx context.Context, jurisdiction, act string) (st
 // with the same field weights. It is the baseline the evaluation measures the
 // analysis against.
 func (s *Store) SearchLegislationUnanalysed(ctx context.Context, query, jurisdiction, act string, limit int) ([]ArticleHit, error) {
-	_, filter, args, err := s.legislationScope(ctx, jurisdiction, act)
+	sc, err := s.legislationScope(ctx, jurisdiction, act)
 	if err != nil {
 		return nil, err
 	}
+	filter, args := sc.filter, sc.args
 	scores := map[int64]float64{}
 	if match := ftsQuery(query); match != "" {
 		if err := s.fuse(ctx, scores, 1, articleRanking("legislatie_fts", filter), append([]any{match}, args...)...); err != nil {
