@@ -34,6 +34,7 @@ func serveAppWith(t *testing.T, configure func(cfg *config.Config, d *api.Deps),
 	t.Helper()
 	queue := fmt.Sprintf("browser-%d", time.Now().UnixNano())
 	s.StartHelperWorker(t, queue, 0, append([]string{"LEXFLOW_OFFLINE_CHUNK_DELAY=20ms"}, env...)...)
+	s.LogQueueOnFailure(t, queue)
 	app := s.Serve(t, func(cfg *config.Config, d *api.Deps) {
 		cfg.TaskQueue = queue
 		if configure != nil {
