@@ -150,10 +150,27 @@ func (p *page) waitFor(what, predicate string, within time.Duration) {
 	}
 	if err != nil {
 		alert, _ := chromedp.Run(p.ctx, chromedp.Evaluate[string](`document.getElementById("alert")?.innerText || ""`))
+		state, _ := chromedp.Run(p.ctx, chromedp.Evaluate[string](pageState))
 		p.shot("failed-" + strings.ReplaceAll(what, " ", "-"))
-		p.t.Fatalf("waiting for %s: %v (alert: %q)", what, err, alert)
+		p.t.Fatalf("waiting for %s: %v (alert: %q; page: %s)", what, err, alert, state)
 	}
 }
+
+// pageState says where the page stood, for a failed wait: its address, its case's
+// steps and what-next, the composer (its text, whether it can send and why not) and
+// the turns shown with their states.
+const pageState = `JSON.stringify({
+  hash: location.hash,
+  step: document.querySelector(".steps li.current")?.innerText,
+  next: document.querySelector(".next")?.innerText,
+  conn: document.querySelector(".conn")?.innerText,
+  message: document.querySelector("#message")?.value,
+  messageDisabled: document.querySelector("#message")?.disabled,
+  sendDisabled: document.querySelector(".composer button[type=submit]")?.disabled,
+  sending: document.querySelector(".composer")?.hasAttribute("data-sending"),
+  why: document.querySelector("#composer-why")?.innerText,
+  turns: [...document.querySelectorAll("article.turn")].map((a) => a.querySelector(".turn-state")?.innerText + " | " + (a.querySelector(".answer")?.innerText || "").slice(0, 80)),
+})`
 
 // navigated reports whether a poll failed because the page it ran in went away.
 func navigated(err error) bool {
