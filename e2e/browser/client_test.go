@@ -73,8 +73,7 @@ func TestClientStory(t *testing.T) {
 		}).observe(document.querySelector(".transcript"), {subtree: true, childList: true, characterData: true});
 		return true;
 	})()`)
-	p.fill("#message", "art. 1357 Cod civil")
-	p.click(".composer button[type=submit]")
+	p.send("art. 1357 Cod civil")
 	p.waitFor("the first answer", turnDone(1), time.Minute)
 	if reply := p.text("article.turn p.reply"); !strings.Contains(reply, "1357") || !strings.Contains(reply, "Surse:") {
 		t.Errorf("first reply = %q, want the article and its sources", reply)
@@ -105,8 +104,7 @@ func TestClientStory(t *testing.T) {
 	if got := eval[string](p, `document.querySelector('button[data-toggle="legislation_search_enabled"]').getAttribute("aria-pressed")`); got != "true" {
 		t.Errorf("legislation_search's toggle aria-pressed = %q, want on by default", got)
 	}
-	p.fill("#message", "art. 1357 Cod civil")
-	p.click(".composer button[type=submit]")
+	p.send("art. 1357 Cod civil")
 	p.waitFor("the second answer", turnDone(2), time.Minute)
 	if tools := p.text("article.turn:nth-of-type(2) .tool-calls"); strings.Contains(tools, "normattiva_search") {
 		t.Errorf("the turn with Normattiva off used it: %q", tools)
@@ -126,8 +124,7 @@ func TestClientStory(t *testing.T) {
 
 	// A draft: it appears when its draft.ready event arrives, and downloads as a PDF.
 	// It cites an article the Codul civil lacks: the notice and the turn's citations say so.
-	p.fill("#message", "draft: Cerere_chemare_judecata\n# Cerere de chemare în judecată\n\nReclamant: **{{party0.fullName}}**, CNP {{party0.cnp}}, domiciliat în {{party0.address}}, potrivit art. 9999 C.civ.")
-	p.click(".composer button[type=submit]")
+	p.send("draft: Cerere_chemare_judecata\n# Cerere de chemare în judecată\n\nReclamant: **{{party0.fullName}}**, CNP {{party0.cnp}}, domiciliat în {{party0.address}}, potrivit art. 9999 C.civ.")
 	p.waitFor("the draft", `document.querySelector(".drafts")?.innerText.includes("Cerere_chemare_judecata")`, time.Minute)
 	p.waitFor("the draft's citations to check", `document.querySelector(".draft-to-check")?.innerText.includes("art. 9999 C.civ.")`, 10*time.Second)
 	p.waitFor("the not-found citation", `[...document.querySelectorAll(".citations li.not_found")].some((li) => li.innerText.includes("9999") && li.innerText.includes("negăsită"))`, 10*time.Second)

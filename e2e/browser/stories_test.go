@@ -50,10 +50,16 @@ func (p *page) openCase(description string) {
 	p.waitFor("the active case", `document.querySelector(".steps li.current")?.innerText.includes("Work") && !document.querySelector("#message").disabled`, time.Minute)
 }
 
+// send types a message and sends it with the send button, once the button is enabled,
+// and waits until the page has taken it.
 func (p *page) send(message string) {
 	p.t.Helper()
+	// The button waits while the case is busy: clicked then, it sends nothing.
+	p.waitFor("the send button", `!document.querySelector(".composer button[type=submit]").disabled`, time.Minute)
 	p.fill("#message", message)
 	p.click(".composer button[type=submit]")
+	// The page empties the field as it sends.
+	p.waitFor("the message sent", `document.querySelector("#message").value === ""`, 30*time.Second)
 }
 
 // TestSupportStory: a step the case depends on (a party named before it is on file)
