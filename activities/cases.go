@@ -160,17 +160,15 @@ func (a *Cases) checkSize(ctx context.Context, args schemas.UpdateCaseDetailsArg
 
 // SetCaseStatus records a case's CaseStatus, and with it its phase and status, in the
 // store, where lists and the API read them, unless the store holds a later one; a move
-// to another phase or status (Moved), or the end of the work that kept the case busy
-// (Freed), is published to the case's events too.
+// to another phase or status (Moved) is published to the case's events too.
 func (a *Cases) SetCaseStatus(ctx context.Context, in schemas.SetCaseStatus) error {
 	if err := permanent(a.Store.PutStatus(ctx, in.CaseID, in.Status)); err != nil {
 		return err
 	}
-	if !in.Moved && !in.Freed {
+	if !in.Moved {
 		return nil
 	}
-	return a.Events.Publish(ctx, schemas.EventStatus, schemas.EventStatus, "", schemas.StatusEvent{
-		Phase: in.Status.Phase, Status: in.Status.Status, Busy: in.Status.Busy})
+	return a.Events.Publish(ctx, schemas.EventStatus, schemas.EventStatus, "", schemas.StatusEvent{Phase: in.Status.Phase, Status: in.Status.Status})
 }
 
 // RecordEscalation appends escalation attempts to the case's case_details.escalation,

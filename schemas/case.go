@@ -152,11 +152,6 @@ type SetCaseStatus struct {
 	// Moved is set when the case moves to another phase or status: the move is
 	// published to the case's events.
 	Moved bool `json:"moved,omitempty"`
-	// Freed is set when the case ends the work that kept it busy (a turn, tiering's
-	// answer): the status is published to the case's events too, so that a client
-	// that read the case while it was busy reads it again and may send its next
-	// message.
-	Freed bool `json:"freed,omitempty"`
 }
 
 // CaseStatus is what clients and staff may see of a case, apart from the Case

@@ -43,7 +43,6 @@ type TurnStartedEvent struct {
 type StatusEvent struct {
 	Phase  string `json:"phase"`
 	Status string `json:"status"`
-	Busy   bool   `json:"busy"`
 }
 
 // NoticeEvent is notice's body: a line the case wrote into the transcript.

@@ -46,10 +46,9 @@ func (w *caseWorkflow) moveTo(ctx workflow.Context, phase, status string) error 
 
 // publish records the case's CaseStatus in the store, as a local activity, when it
 // changed since the last one recorded: the changes no activity records (a turn
-// starting or ending, what the case waits on, an escalation, a stall); one that ends
-// the work that kept the case busy is published to its events too (Freed). A failed
-// write is logged and left: the next change writes the whole status again, and the
-// store keeps the highest Seq.
+// starting or ending, what the case waits on, an escalation, a stall). A failed write
+// is logged and left: the next change writes the whole status again, and the store
+// keeps the highest Seq.
 func (w *caseWorkflow) publish(ctx workflow.Context) {
 	view := w.state.View(w.state.Seq, time.Time{})
 	if p := w.published; p != nil && p.Same(view) {
@@ -57,12 +56,11 @@ func (w *caseWorkflow) publish(ctx workflow.Context) {
 	}
 	w.state.Seq++
 	view.Seq, view.UpdatedAt = w.state.Seq, workflow.Now(ctx)
-	freed := w.published != nil && w.published.Busy && !view.Busy
 	lo := localOptions(storeOptions)
 	lo.ScheduleToCloseTimeout = localStepBudget
 	lo.Summary = "Record the case's status"
 	err := workflow.ExecuteLocalActivity(workflow.WithLocalActivityOptions(ctx, lo), casesActs.SetCaseStatus, schemas.SetCaseStatus{
-		CaseID: w.state.CaseID, Status: view, Freed: freed,
+		CaseID: w.state.CaseID, Status: view,
 	}).Get(ctx, nil)
 	if err != nil {
 		workflow.GetLogger(ctx).Warn("The case's status was not recorded", "Seq", view.Seq, "Error", err)

@@ -23,12 +23,16 @@ import (
 const (
 	helperEnv      = "LEXFLOW_E2E_HELPER"
 	helperSlowTool = "LEXFLOW_E2E_SLOW_TOOL"
+	// SlowStatus, set to a duration in a helper worker's environment, makes its writes
+	// of a case's recorded status take that long, so that the case's record lags
+	// behind its event log.
+	SlowStatus = "LEXFLOW_E2E_SLOW_STATUS"
 )
 
 // runHelperWorker runs a Lexflow worker until the process is killed, with the
 // dependencies `lexflow worker` builds (wiring.WorkerDeps) from Lexflow's own
 // configuration variables. With the slow-tool variable set to a duration, reading a
-// case, or erasing one, takes that long.
+// case, or erasing one, takes that long; with SlowStatus, recording a case's status.
 func runHelperWorker() int {
 	if err := helperWorker(); err != nil {
 		fmt.Fprintln(os.Stderr, "e2e helper worker:", err)
@@ -51,6 +55,9 @@ func helperWorker() error {
 	defer b.Close()
 	if d, err := time.ParseDuration(os.Getenv(helperSlowTool)); err == nil {
 		b.Store = slowStore{b.Store, d}
+	}
+	if d, err := time.ParseDuration(os.Getenv(SlowStatus)); err == nil {
+		b.Store = slowStatusStore{b.Store, d}
 	}
 	lc, err := corpus.Open(cfg.CorpusDB)
 	if err != nil {
@@ -93,11 +100,27 @@ func (s slowStore) EraseCaseData(ctx context.Context, id string) (schemas.Erased
 }
 
 // wait waits the delay, or until ctx ends.
-func (s slowStore) wait(ctx context.Context) error {
+func (s slowStore) wait(ctx context.Context) error { return wait(ctx, s.delay) }
+
+// slowStatusStore is a store whose writes of a case's status wait delay first.
+type slowStatusStore struct {
+	store.Store
+	delay time.Duration
+}
+
+func (s slowStatusStore) PutStatus(ctx context.Context, id string, st schemas.CaseStatus) error {
+	if err := wait(ctx, s.delay); err != nil {
+		return err
+	}
+	return s.Store.PutStatus(ctx, id, st)
+}
+
+// wait waits delay, or until ctx ends.
+func wait(ctx context.Context, delay time.Duration) error {
 	select {
 	case <-ctx.Done():
 		return ctx.Err()
-	case <-time.After(s.delay):
+	case <-time.After(delay):
 		return nil
 	}
 }

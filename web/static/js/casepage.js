@@ -21,7 +21,13 @@ const sendTries = 5;
 export function casePage(app, id) {
   const ctl = new AbortController();
   const path = "/v1/cases/" + encodeURIComponent(id);
-  let busy = false;
+  // The composer waits while a turn runs, as the event log tells it, or while the
+  // case, as last read, was busy with work of its own (tiering's answer). The case's
+  // record is written after a turn's end reaches the log: read then, it may still say
+  // busy, for a turn the log has already ended, and that is not kept.
+  let turnRunning = false;
+  let caseBusy = false;
+  const busy = () => turnRunning || caseBusy;
   let sending = false;
   let current = null;
 
@@ -43,7 +49,7 @@ export function casePage(app, id) {
   const timeline = timelineSection(app, id);
   const documents = documentsSection(app, id);
   const transcript = new Transcript(log, id, {
-    onTurn: (running) => { busy = running; updateComposer(); },
+    onTurn: (running) => { turnRunning = running; updateComposer(); },
     onError: (err) => app.show(err),
   });
   const closeNote = h("input", { id: "close-note", name: "note", maxlength: 2000 });
@@ -84,11 +90,11 @@ export function casePage(app, id) {
     else if (phase === "awaiting_payment") reason = t("why_payment");
     else if (status === "paused_support") reason = t("why_paused");
     else if (status === "waiting_budget") reason = t("why_budget");
-    else if (busy) reason = t("why_busy");
+    else if (busy()) reason = t("why_busy");
     input.disabled = status === "closed" || phase === "awaiting_payment" || status === "paused_support";
-    send.disabled = input.disabled || busy || sending;
+    send.disabled = input.disabled || busy() || sending;
     composer.toggleAttribute("data-sending", sending);
-    stop.hidden = !busy;
+    stop.hidden = !busy();
     why.textContent = reason;
     closeButton.disabled = closeNote.disabled = status === "closed";
   }
@@ -100,7 +106,7 @@ export function casePage(app, id) {
       title.textContent = c.description;
       replace(badge, phaseBadge(current.phase, current.status));
       replace(steps, phaseStepsList(current.phase, current.status));
-      if (c.state) busy = !!c.state.busy;
+      if (c.state) caseBusy = !!c.state.busy && !transcript.hasEnded(c.state.last_turn);
       await whatNext(current);
       updateComposer();
     } catch (err) {
@@ -173,7 +179,7 @@ export function casePage(app, id) {
           if (ctl.signal.aborted) return;
           continue;
         }
-        if (!busy && input.value === "") input.value = message;
+        if (!busy() && input.value === "") input.value = message;
         app.show(err);
         return;
       }

@@ -12,6 +12,7 @@ export class Transcript {
     this.el = el;
     this.caseId = caseId;
     this.turns = new Map();
+    this.ended = new Set();
     this.onTurn = onTurn;
     this.onError = onError;
   }
@@ -32,6 +33,11 @@ export class Transcript {
       this.turns.set(id, turn);
     }
     return turn;
+  }
+
+  // hasEnded reports whether the log has told turn id's end.
+  hasEnded(id) {
+    return this.ended.has(id);
   }
 
   system(kind, ...children) {
@@ -117,12 +123,14 @@ export class Transcript {
         turn.step = null;
         if ((b.citations || []).length > 0) this.citations(turn, b.citations);
         replace(turn.state, ev.event === "turn.cancelled" ? t("turn_cancelled") : b.timed_out ? t("turn_timed_out") : null);
+        this.ended.add(id);
         this.onTurn(false);
         break;
       }
       case "turn.failed": {
         const turn = this.turn(id);
         replace(turn.state, h("span", { class: "failed" }, t("turn_failed", { reason: b.reason || "" })));
+        this.ended.add(id);
         this.onTurn(false);
         break;
       }
