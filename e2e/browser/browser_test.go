@@ -133,6 +133,17 @@ func eval[T any](p *page, expr string) T {
 // at every change of the page; what says what was awaited.
 func (p *page) waitFor(what, predicate string, within time.Duration) {
 	p.t.Helper()
+	if err := p.poll(predicate, within); err != nil {
+		alert, _ := chromedp.Run(p.ctx, chromedp.Evaluate[string](`document.getElementById("alert")?.innerText || ""`))
+		state, _ := chromedp.Run(p.ctx, chromedp.Evaluate[string](pageState))
+		p.shot("failed-" + strings.ReplaceAll(what, " ", "-"))
+		p.t.Fatalf("waiting for %s: %v (alert: %q; page: %s)", what, err, alert, state)
+	}
+}
+
+// poll waits, at most within, until the JavaScript predicate holds, checking again at
+// every change of the page, and returns the error of a wait that ended without it.
+func (p *page) poll(predicate string, within time.Duration) error {
 	deadline := time.Now().Add(within)
 	var err error
 	for {
@@ -148,12 +159,7 @@ func (p *page) waitFor(what, predicate string, within time.Duration) {
 			break
 		}
 	}
-	if err != nil {
-		alert, _ := chromedp.Run(p.ctx, chromedp.Evaluate[string](`document.getElementById("alert")?.innerText || ""`))
-		state, _ := chromedp.Run(p.ctx, chromedp.Evaluate[string](pageState))
-		p.shot("failed-" + strings.ReplaceAll(what, " ", "-"))
-		p.t.Fatalf("waiting for %s: %v (alert: %q; page: %s)", what, err, alert, state)
-	}
+	return err
 }
 
 // pageState says where the page stood, for a failed wait: its address, its case's

@@ -25,7 +25,7 @@ func (s *Stack) LogQueueOnFailure(t *testing.T, queue string) {
 // lastEvents is how many of a run's last history events describeQueue lists.
 const lastEvents = 12
 
-// describeQueue says what the open runs of a task queue are doing.
+// describeQueue says what the open runs of a task queue (the first 50) are doing.
 func (s *Stack) describeQueue(queue string) string {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -75,8 +75,8 @@ func (s *Stack) describeQueue(queue string) string {
 			events = append(events, line)
 		}
 		fmt.Fprintf(&b, "  %d events, the last:\n", len(events))
-		for _, e := range events[max(0, len(events)-lastEvents):] {
-			fmt.Fprintf(&b, "    %s\n", e)
+		for _, line := range events[max(0, len(events)-lastEvents):] {
+			fmt.Fprintf(&b, "    %s\n", line)
 		}
 	}
 	return b.String()

@@ -83,7 +83,7 @@ type slowStore struct {
 }
 
 func (s slowStore) GetCase(ctx context.Context, id string) (store.Case, error) {
-	if err := s.wait(ctx); err != nil {
+	if err := wait(ctx, s.delay); err != nil {
 		return store.Case{}, err
 	}
 	return s.Store.GetCase(ctx, id)
@@ -96,11 +96,8 @@ func (s slowStore) EraseCaseData(ctx context.Context, id string) (schemas.Erased
 	if err != nil {
 		return schemas.Erased{}, err
 	}
-	return erased, s.wait(ctx)
+	return erased, wait(ctx, s.delay)
 }
-
-// wait waits the delay, or until ctx ends.
-func (s slowStore) wait(ctx context.Context) error { return wait(ctx, s.delay) }
 
 // slowStatusStore is a store whose writes of a case's status wait delay first.
 type slowStatusStore struct {
@@ -126,8 +123,8 @@ func wait(ctx context.Context, delay time.Duration) error {
 }
 
 // StartHelperWorker starts a worker process on queue whose case reads and erasures take slow (none
-// when zero), with the extra environment variables env, and returns it. The process is
-// the test binary run again; Main runs it as a worker.
+// when zero), with the extra environment variables env (SlowStatus among them), and
+// returns it. The process is the test binary run again; Main runs it as a worker.
 func (s *Stack) StartHelperWorker(t *testing.T, queue string, slow time.Duration, env ...string) *exec.Cmd {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")

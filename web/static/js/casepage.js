@@ -22,9 +22,9 @@ export function casePage(app, id) {
   const ctl = new AbortController();
   const path = "/v1/cases/" + encodeURIComponent(id);
   // The composer waits while a turn runs, as the event log tells it, or while the
-  // case, as last read, was busy with work of its own (tiering's answer). The case's
-  // record is written after a turn's end reaches the log: read then, it may still say
-  // busy, for a turn the log has already ended, and that is not kept.
+  // case, as last read, was busy (a turn counted that has not yet started in the
+  // log). The case's record is written after a turn's end reaches the log: read then,
+  // it may still say busy for a turn the log has ended, and that is not kept.
   let turnRunning = false;
   let caseBusy = false;
   const busy = () => turnRunning || caseBusy;
@@ -106,7 +106,13 @@ export function casePage(app, id) {
       title.textContent = c.description;
       replace(badge, phaseBadge(current.phase, current.status));
       replace(steps, phaseStepsList(current.phase, current.status));
-      if (c.state) caseBusy = !!c.state.busy && !transcript.hasEnded(c.state.last_turn);
+      if (c.state) {
+        const turns = c.state.turns || 0;
+        caseBusy = !!c.state.busy && !transcript.hasEnded(turns);
+        // A free record that counts the log's latest turn has seen it end, though the
+        // log never said so (a turn that failed before it could).
+        if (!c.state.busy && turns >= transcript.lastStarted) turnRunning = false;
+      }
       await whatNext(current);
       updateComposer();
     } catch (err) {

@@ -12,7 +12,11 @@ export class Transcript {
     this.el = el;
     this.caseId = caseId;
     this.turns = new Map();
+    // The turns' numbers by turn ID, the numbers of the turns ended, and the latest
+    // number started (0 before any turn).
+    this.numbers = new Map();
     this.ended = new Set();
+    this.lastStarted = 0;
     this.onTurn = onTurn;
     this.onError = onError;
   }
@@ -35,9 +39,14 @@ export class Transcript {
     return turn;
   }
 
-  // hasEnded reports whether the log has told turn id's end.
-  hasEnded(id) {
-    return this.ended.has(id);
+  // hasEnded reports whether the log has told the end of the case's turn number n.
+  hasEnded(n) {
+    return this.ended.has(n);
+  }
+
+  // end records that the log has told turn id's end.
+  end(id) {
+    if (this.numbers.has(id)) this.ended.add(this.numbers.get(id));
   }
 
   system(kind, ...children) {
@@ -55,6 +64,8 @@ export class Transcript {
     switch (ev.event) {
       case "turn.started": {
         const turn = this.turn(id);
+        this.numbers.set(id, b.turn_no);
+        this.lastStarted = Math.max(this.lastStarted, b.turn_no || 0);
         replace(turn.user, h("span", { class: "who" }, t("you")), h("p", {}, b.message));
         replace(turn.state, h("span", { class: "working" }, t("working")));
         this.onTurn(true);
@@ -123,14 +134,14 @@ export class Transcript {
         turn.step = null;
         if ((b.citations || []).length > 0) this.citations(turn, b.citations);
         replace(turn.state, ev.event === "turn.cancelled" ? t("turn_cancelled") : b.timed_out ? t("turn_timed_out") : null);
-        this.ended.add(id);
+        this.end(id);
         this.onTurn(false);
         break;
       }
       case "turn.failed": {
         const turn = this.turn(id);
         replace(turn.state, h("span", { class: "failed" }, t("turn_failed", { reason: b.reason || "" })));
-        this.ended.add(id);
+        this.end(id);
         this.onTurn(false);
         break;
       }
