@@ -14,6 +14,8 @@ import (
 // question, and after a chat turn. Here every write of the case's status takes a
 // second, so the page's read 200 ms after each turn finds the record busy; a page
 // that believed it kept its send button disabled, and p.send waits for that button.
+// Tiering's question, too, reaches the record after its notice: the page reads the
+// record again until it has it, and shows the question as what comes next.
 func TestSendRightAfterATurn(t *testing.T) {
 	appURL := serveApp(t, stack.SlowStatus+"=1s")
 	p := openPage(t, "en-US", 1280, 900)
@@ -23,6 +25,7 @@ func TestSendRightAfterATurn(t *testing.T) {
 	p.fill("#case-description", "Help me please")
 	p.click(`form[aria-labelledby=new-case-title] button[type=submit]`)
 	p.waitFor("tiering's question", `[...document.querySelectorAll(".msg.system.notice")].some((n) => n.innerText.includes("dispute in court"))`, time.Minute)
+	p.waitFor("tiering's question as what comes next", `document.querySelector(".next blockquote")?.innerText.includes("dispute in court")`, 15*time.Second)
 	p.send("No court case, about 500 euros kept by my landlord.")
 	p.waitFor("the tier", turnDone(1)+` && document.querySelector(".steps li.current")?.innerText.includes("Work")`, time.Minute)
 	p.send("fact: The lease ended on 2026-02-28")

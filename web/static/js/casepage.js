@@ -18,6 +18,10 @@ import { timelineSection } from "./timeline.js";
 // the same Idempotency-Key, so the turn runs once.
 const sendTries = 5;
 
+// How long a read of the case that found its record lagging behind an event waits
+// before each read again, in ms.
+const lagWaits = [500, 1000, 2000, 4000];
+
 export function casePage(app, id) {
   const ctl = new AbortController();
   const path = "/v1/cases/" + encodeURIComponent(id);
@@ -99,9 +103,14 @@ export function casePage(app, id) {
     closeButton.disabled = closeNote.disabled = status === "closed";
   }
 
-  async function refresh() {
+  // refresh reads the case and shows it; afterEvent says an event of the log asked it
+  // to, and the case's record may lag behind that event (readAgain).
+  async function refresh(afterEvent = false) {
     try {
       const c = await call("GET", path);
+      // A case whose workflow has recorded no status yet has none.
+      const recordedAt = Date.parse(c.state?.updated_at) || 0;
+      if (afterEvent && recordedAt < eventAt && lagReads < lagWaits.length) readAgain(lagWaits[lagReads++], true);
       current = { ...c, phase: c.state?.phase || c.phase, status: c.state?.status || c.status };
       title.textContent = c.description;
       replace(badge, phaseBadge(current.phase, current.status));
@@ -224,10 +233,21 @@ export function casePage(app, id) {
     }
   }
 
+  // The workflow writes the case's record after some of its events (a turn's end,
+  // tiering's question), though before a status event: a read after another event
+  // that finds the record older than the event reads it again, later each time, at
+  // most lagWaits.length times. eventAt is the time (ms) of the latest such event.
   let refreshing = null;
-  function refreshSoon() {
+  let eventAt = 0;
+  let lagReads = 0;
+  function readAgain(ms, afterEvent) {
     clearTimeout(refreshing);
-    refreshing = setTimeout(refresh, 200);
+    refreshing = setTimeout(() => refresh(afterEvent), ms);
+  }
+  function refreshSoon(ev) {
+    if (ev.event !== "status") eventAt = Math.max(eventAt, Date.parse(ev.data.at) || 0);
+    lagReads = 0;
+    readAgain(200, true);
   }
 
   refresh();
@@ -239,7 +259,7 @@ export function casePage(app, id) {
       if (ev.event === "draft.ready") drafts.reload();
       if (ev.event === "timeline.ready") timeline.reload(ev.data.body);
       if (ev.event.startsWith("document.")) documents.reload();
-      if (["status", "notice", "turn.completed", "turn.cancelled", "turn.failed", "escalation"].includes(ev.event)) refreshSoon();
+      if (["status", "notice", "turn.completed", "turn.cancelled", "turn.failed", "escalation"].includes(ev.event)) refreshSoon(ev);
       log.scrollTop = log.scrollHeight;
     },
     onState: (s) => { conn.textContent = s === "live" ? "" : t("reconnecting"); conn.className = "conn " + s; },
