@@ -9,13 +9,12 @@ import (
 
 // TestSendRightAfterATurn: when a turn ends, the page reads the case again, but the
 // case's record drops its busy mark only after the turn's end has reached the event
-// log; read in between, it still says busy. The page trusts the log for its turns,
-// so the client can send the next message at once: after answering tiering's
-// question, and after a chat turn. Here every write of the case's status takes a
-// second, so the page's read 200 ms after each turn finds the record busy; a page
-// that believed it kept its send button disabled, and p.send waits for that button.
-// Tiering's question, too, reaches the record after its notice: the page reads the
-// record again until it has it, and shows the question as what comes next.
+// log; read in between, it still says busy. Here every write of the case's status
+// takes a second, so the page's read 200 ms after each turn finds the record busy,
+// and the client must still be able to send the next message (p.send waits a minute
+// for the button): after answering tiering's question, and after a chat turn.
+// Tiering's question, too, reaches the record after its notice: the page must show it
+// as what comes next.
 func TestSendRightAfterATurn(t *testing.T) {
 	appURL := serveApp(t, stack.SlowStatus+"=1s")
 	p := openPage(t, "en-US", 1280, 900)

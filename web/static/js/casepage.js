@@ -25,13 +25,18 @@ const lagWaits = [500, 1000, 2000, 4000];
 export function casePage(app, id) {
   const ctl = new AbortController();
   const path = "/v1/cases/" + encodeURIComponent(id);
-  // The composer waits while a turn runs, as the event log tells it, or while the
-  // case, as last read, was busy (a turn counted that has not yet started in the
-  // log). The case's record is written after a turn's end reaches the log: read then,
-  // it may still say busy for a turn the log has ended, and that is not kept.
+  // The composer waits while a turn runs. The event log tells it (turnRunning), and so
+  // does the case's record as last read (record: busy, and the turns it counts), but
+  // the record is written after a turn's end reaches the log: read then, it still says
+  // busy for a turn the log has ended, which does not count. A free record that counts
+  // the log's latest turn has seen that turn end, though the log never said so (a turn
+  // that failed before it could).
   let turnRunning = false;
-  let caseBusy = false;
-  const busy = () => turnRunning || caseBusy;
+  let record = null;
+  const busy = () => {
+    const ended = record && !record.busy && record.turns >= transcript.lastStarted;
+    return (turnRunning && !ended) || (!!record?.busy && !transcript.hasEnded(record.turns));
+  };
   let sending = false;
   let current = null;
 
@@ -108,20 +113,15 @@ export function casePage(app, id) {
   async function refresh(afterEvent = false) {
     try {
       const c = await call("GET", path);
+      if (ctl.signal.aborted) return; // the client has left the page
       // A case whose workflow has recorded no status yet has none.
       const recordedAt = Date.parse(c.state?.updated_at) || 0;
-      if (afterEvent && recordedAt < eventAt && lagReads < lagWaits.length) readAgain(lagWaits[lagReads++], true);
+      if (afterEvent && recordedAt < eventAt && lagReads < lagWaits.length) readAgain(lagWaits[lagReads++]);
       current = { ...c, phase: c.state?.phase || c.phase, status: c.state?.status || c.status };
       title.textContent = c.description;
       replace(badge, phaseBadge(current.phase, current.status));
       replace(steps, phaseStepsList(current.phase, current.status));
-      if (c.state) {
-        const turns = c.state.turns || 0;
-        caseBusy = !!c.state.busy && !transcript.hasEnded(turns);
-        // A free record that counts the log's latest turn has seen it end, though the
-        // log never said so (a turn that failed before it could).
-        if (!c.state.busy && turns >= transcript.lastStarted) turnRunning = false;
-      }
+      if (c.state) record = { busy: !!c.state.busy, turns: c.state.turns || 0 };
       await whatNext(current);
       updateComposer();
     } catch (err) {
@@ -177,6 +177,9 @@ export function casePage(app, id) {
     } finally {
       sending = false;
       updateComposer();
+      // The answer comes once the case has written its record: read it, for a turn
+      // whose end the log never tells.
+      if (!ctl.signal.aborted) refresh();
     }
   }
 
@@ -233,21 +236,25 @@ export function casePage(app, id) {
     }
   }
 
-  // The workflow writes the case's record after some of its events (a turn's end,
-  // tiering's question), though before a status event: a read after another event
-  // that finds the record older than the event reads it again, later each time, at
-  // most lagWaits.length times. eventAt is the time (ms) of the latest such event.
+  // The workflow writes the case's record after a turn's end and after tiering's
+  // question reach the log (and before a status event): a read after one of those
+  // that finds the record older than the event, or no record yet, reads it again,
+  // later each time, at most lagWaits.length times. eventAt is the time (ms) of the
+  // latest such event. It is the worker's clock against the workflow's: with clocks
+  // apart, a needed read again is skipped (the page then shows the record it read) or
+  // an unneeded one is made, never more than lagWaits.length.
   let refreshing = null;
   let eventAt = 0;
   let lagReads = 0;
-  function readAgain(ms, afterEvent) {
+  function readAgain(ms) {
     clearTimeout(refreshing);
-    refreshing = setTimeout(() => refresh(afterEvent), ms);
+    refreshing = setTimeout(() => refresh(true), ms);
   }
   function refreshSoon(ev) {
-    if (ev.event !== "status") eventAt = Math.max(eventAt, Date.parse(ev.data.at) || 0);
+    const followed = ev.event.startsWith("turn.") || (ev.event === "notice" && current?.phase === "tiering");
+    if (followed) eventAt = Math.max(eventAt, Date.parse(ev.data.at) || 0);
     lagReads = 0;
-    readAgain(200, true);
+    readAgain(200);
   }
 
   refresh();
