@@ -20,10 +20,8 @@ func TestTimelineInTheBrowser(t *testing.T) {
 	p.waitFor("the fact's answer", turnDone(1), time.Minute)
 	p.send("timeline: The deposit")
 	// The chart is drawn in the turn, by its generate_image call, and shown when its
-	// timeline.ready event arrives: the turn's end is what waits on the worker, which
-	// beside the whole suite on two cores took over two minutes; the chart then
-	// follows at once.
-	p.waitFor("the timeline's answer", turnDone(2), 3*time.Minute)
+	// timeline.ready event arrives, before the turn's end.
+	p.waitFor("the timeline's answer", turnDone(2), time.Minute)
 	const shown = `document.querySelector("#timeline-image")?.complete && document.querySelector("#timeline-image").naturalWidth === 1200 && document.querySelector("#timeline-image").naturalHeight === 720`
 	p.waitFor("the timeline chart", shown, 30*time.Second)
 	p.checkA11y("timeline")
