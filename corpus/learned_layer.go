@@ -19,9 +19,10 @@ const learnedSchema = `CREATE TABLE learned (model BLOB NOT NULL);
 
 // LearnedWeight weighs the learned ranking in the fusion, as much as the question's
 // own words. A question in a language the law is not written in (English about
-// Romanian law, as otherLanguages tells it) has none of the law's words to rank: the learned model bridges it as
-// the plain words do, and weighs as their ranking, PlainWeight (chosen on the tuned
-// sets: English recall@5 88.7% and MRR 0.709 at 1, 90.8% and 0.749 at 3).
+// Romanian law, as otherLanguages tells it) has none of the law's words to rank: the
+// learned model bridges it as the plain words do, and weighs as their ranking,
+// PlainWeight (chosen on the tuned sets: English recall@5 88.7% and MRR 0.709 at 1,
+// 90.8% and 0.749 at 3).
 const LearnedWeight = 1.0
 
 // learnedTextChars bounds the text of an article trained on: its opening says what it

@@ -1,8 +1,8 @@
 // Package testcorpus gives tests the legal corpus database without each test binary
 // building its own: under the race detector a build takes over three minutes on two
-// cores, against 20 s without it. `make test` builds the corpus once with a plain binary and
-// names it in LEXFLOW_TEST_CORPUS; without that variable, a test builds it into its own
-// directory as before.
+// cores, against 20 s without it. `make test` builds the corpus once with a plain
+// binary and names it in LEXFLOW_TEST_CORPUS; without that variable, a test builds it
+// into its own directory as before.
 package testcorpus
 
 import (
